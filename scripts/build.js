@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// Compiles src/, projections/ and bench/ to dist/ with swc (about a second); `npm run typecheck` runs tsc.
+const fs = require('node:fs');
+const path = require('node:path');
+const swc = require('@swc/core');
+
+const root = path.resolve(__dirname, '..');
+const options = JSON.parse(fs.readFileSync(path.join(root, '.swcrc'), 'utf8'));
+delete options.$schema;
+const out = path.join(root, 'dist');
+
+function* sources(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules' && entry.name !== 'results' && entry.name !== 'peer') yield* sources(full);
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')) {
+      yield full;
+    }
+  }
+}
+
+fs.rmSync(out, { recursive: true, force: true });
+let count = 0;
+for (const dir of ['src', 'projections', 'bench']) {
+  const abs = path.join(root, dir);
+  if (!fs.existsSync(abs)) continue;
+  for (const file of sources(abs)) {
+    const rel = path.relative(root, file).replace(/\.ts$/, '.js');
+    const target = path.join(out, rel);
+    const result = swc.transformFileSync(file, { ...options, swcrc: false, filename: file, sourceFileName: path.relative(path.dirname(target), file) });
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, `${result.code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
+    if (result.map) fs.writeFileSync(`${target}.map`, result.map);
+    count++;
+  }
+}
+if (!process.argv.includes('--silent')) console.error(`built ${count} files into dist/`);

@@ -1,0 +1,44 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
+import { AppModule } from './app.module';
+import type { Clock } from './platform/clock/clock';
+import type { Config } from './platform/config/config';
+import { EnvelopeExceptionFilter, sendError } from './platform/errors/exception.filter';
+import { CORRELATION_HEADER, correlationIdFor } from './platform/http/correlation';
+import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
+import { PinoNestLogger, redactUrl } from './platform/logging/logger';
+import { createValidationPipe } from './platform/validation/validation';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Builds the whole application, not yet listening. main.ts and the e2e tests both start here. */
+export async function createApp(config: Config, logger: Logger, clock?: Clock): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: correlationIdFor,
+    return503OnClosing: true,
+  });
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header(CORRELATION_HEADER, request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    logger.info(
+      { reqId: request.id, method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request',
+    );
+  });
+  // Errors raised before a route handler runs (body too large, malformed JSON) get the envelope too.
+  fastify.setErrorHandler((error, request, reply) => sendError(reply, request, error, logger));
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger, clock), adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalInterceptors(app.get(IdempotencyInterceptor));
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,21 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { EventStoreModule } from './event-store/event-store.module';
+import { ClockController } from './platform/clock/clock.controller';
+import type { Clock } from './platform/clock/clock';
+import type { Config } from './platform/config/config';
+import { HealthController } from './platform/health/health.controller';
+import { PlatformModule } from './platform/platform.module';
+import { ReadModelsModule } from './read-models/read-models.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: Config, logger: Logger, clock?: Clock): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule],
+      // The clock route exists only under the test clock (contract §1).
+      controllers: [HealthController, ...(config.testClock ? [ClockController] : [])],
+    };
+  }
+}

@@ -1,0 +1,35 @@
+import type { EventMetadata, RecordedEvent } from '../event-store.port';
+import type { Position } from '../position';
+
+export interface EventRow {
+  global_position: number;
+  stream_id: string;
+  revision: number;
+  event_id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/** SQLite's single global_position is both halves of the position (commit = prepare). */
+export function sqlitePosition(globalPosition: number): Position {
+  const half = globalPosition.toString(16).padStart(16, '0');
+  return `${half}:${half}` as Position;
+}
+
+/** Positions this store wrote carry equal halves; the commit half is the global_position. */
+export function globalPositionOf(position: Position): number {
+  return parseInt(position.slice(0, 16), 16);
+}
+
+export function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: BigInt(row.revision),
+    position: sqlitePosition(row.global_position),
+    type: row.type,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+  };
+}

@@ -1,0 +1,35 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * One table is the whole log. global_position is AUTOINCREMENT so a position is never reused, even
+ * after the newest rows are deleted by hand; (stream_id, revision) is the stream index and the
+ * guarantee that two writers can never both take the same revision; event_id makes retries safe.
+ */
+export function migrate(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS events (
+      global_position INTEGER PRIMARY KEY AUTOINCREMENT,
+      stream_id       TEXT    NOT NULL,
+      revision        INTEGER NOT NULL,
+      event_id        TEXT    NOT NULL,
+      type            TEXT    NOT NULL,
+      data            TEXT    NOT NULL,
+      metadata        TEXT    NOT NULL,
+      UNIQUE (stream_id, revision)
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS events_event_id ON events (event_id);
+  `);
+}
+
+export type SyncMode = 'full' | 'normal';
+
+export function configure(db: Database.Database, sync: SyncMode): void {
+  db.pragma('journal_mode = WAL');
+  // FULL: the WAL is synced at every commit, so an acknowledged append survives power loss.
+  // NORMAL: synced at checkpoints only; a power cut may lose the last commits (never corrupts).
+  db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
+  // Other processes (projections CLI, a second API process) share the file: wait for the lock.
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+}

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describeEventStoreContract, newTestEvent } from '../event-store.contract';
+import { START, comparePositions } from '../position';
+import { SqliteEventStore } from './sqlite-event-store';
+
+type Sync = 'full' | 'normal';
+
+function freshDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'parley-es-'));
+}
+
+function openFresh(sync: Sync) {
+  return async () => {
+    const dir = freshDir();
+    const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync });
+    return {
+      store,
+      cleanup: async () => {
+        try {
+          await store.close(); // a no-op when the test already closed it
+        } finally {
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    };
+  };
+}
+
+describeEventStoreContract('SqliteEventStore (sync full)', openFresh('full'));
+describeEventStoreContract('SqliteEventStore (sync normal)', openFresh('normal'));
+
+describe.each<Sync>(['full', 'normal'])('SqliteEventStore file (sync %s)', (sync) => {
+  let dir: string;
+  let file: string;
+  const open: SqliteEventStore[] = [];
+
+  async function openStore(): Promise<SqliteEventStore> {
+    const store = await SqliteEventStore.open({ file, sync });
+    open.push(store);
+    return store;
+  }
+
+  beforeEach(() => {
+    dir = freshDir();
+    file = path.join(dir, 'events.sqlite');
+  });
+
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the data across close and reopen of the same file', async () => {
+    const first = await openStore();
+    const a = newTestEvent('Opened', { nested: { list: [1, 'two', null] }, text: 'ünïcödé 🎉' }, { tenant: 'acme' });
+    const b = newTestEvent('Continued');
+    await first.append('persist-1', [a], 'no_stream');
+    const last = await first.append('persist-1', [b], 0n);
+    await first.append('persist-2', [newTestEvent()], 'no_stream');
+    const before = await first.readAll();
+    const headBefore = await first.headPosition();
+    await first.close();
+
+    const second = await openStore();
+    expect(await second.readAll()).toEqual(before);
+    expect(await second.headPosition()).toBe(headBefore);
+    expect(await second.countAfter(START)).toBe(3);
+    const stream = await second.readStream('persist-1');
+    expect(stream.map((e) => e.id)).toEqual([a.id, b.id]);
+    expect(stream[0].data).toEqual(a.data);
+    expect(stream[0].metadata).toEqual(a.metadata);
+    expect(stream[1].position).toBe(last.position);
+
+    // Expected revisions and idempotency carry over the reopen.
+    await expect(second.append('persist-1', [newTestEvent()], 0n)).rejects.toMatchObject({ actual: 1n });
+    expect(await second.append('persist-1', [b], 0n)).toEqual(last);
+    expect((await second.append('persist-1', [newTestEvent()], 1n)).nextExpectedRevision).toBe(2n);
+  });
+
+  it('never reuses a global position after reopen', async () => {
+    const first = await openStore();
+    await first.append('positions', [newTestEvent(), newTestEvent()], 'no_stream');
+    const beforeClose = await first.append('positions-other', [newTestEvent()], 'no_stream');
+    await first.close();
+
+    const second = await openStore();
+    const afterReopen = await second.append('positions-third', [newTestEvent()], 'no_stream');
+    expect(comparePositions(afterReopen.position, beforeClose.position)).toBe(1);
+    const all = await second.readAll();
+    expect(new Set(all.map((e) => e.position)).size).toBe(all.length);
+    expect(all[all.length - 1].position).toBe(afterReopen.position);
+    await second.close();
+
+    const third = await openStore();
+    const again = await third.append('positions', [newTestEvent()], 1n);
+    expect(comparePositions(again.position, afterReopen.position)).toBe(1);
+    expect(await third.headPosition()).toBe(again.position);
+  });
+
+  it('a subscription on a reopened file catches up from a stored checkpoint', async () => {
+    const first = await openStore();
+    await first.append('checkpoint', [newTestEvent(), newTestEvent()], 'no_stream');
+    const checkpoint = await first.headPosition();
+    await first.close();
+
+    const second = await openStore();
+    const late = newTestEvent('AfterReopen');
+    await second.append('checkpoint', [late], 1n);
+    const seen: string[] = [];
+    const subscription = second.subscribeToAll({ after: checkpoint }, (batch) => {
+      seen.push(...batch.map((e) => e.id));
+    });
+    const deadline = Date.now() + 5000;
+    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    await subscription.stop();
+    expect(seen).toEqual([late.id]);
+  });
+});

@@ -1,0 +1,167 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type {
+  AppendResult,
+  BatchHandler,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store.port';
+import { EventStoreClosedError } from '../errors';
+import { START, type Position } from '../position';
+import { CommitStats, GroupCommitter } from './group-commit';
+import { EventRow, globalPositionOf, sqlitePosition, toRecordedEvent } from './rows';
+import { configure, migrate, type SyncMode } from './schema';
+import { LogTail, SqliteSubscription } from './subscription';
+
+export interface SqliteEventStoreOptions {
+  file: string;
+  sync: SyncMode;
+  /**
+   * How often subscriptions look for events appended by another process sharing the file.
+   * Appends of this process wake them at once.
+   */
+  pollIntervalMs?: number;
+}
+
+const DEFAULT_BATCH = 1000;
+
+export class SqliteEventStore implements EventStore, LogTail {
+  private closed = false;
+  private readonly committer: GroupCommitter;
+  private readonly waiters = new Set<() => void>();
+  private readonly subscriptions = new Set<SqliteSubscription>();
+  private readonly statements: {
+    forwards: Database.Statement<[string, number, number], EventRow>;
+    backwards: Database.Statement<[string, number, number], EventRow>;
+    all: Database.Statement<[number, number], EventRow>;
+    head: Database.Statement<[], { p: number | null }>;
+    countAfter: Database.Statement<[number], { n: number }>;
+  };
+
+  private constructor(
+    private readonly db: Database.Database,
+    readonly pollIntervalMs: number,
+  ) {
+    this.committer = new GroupCommitter(db, () => this.wakeSubscribers());
+    this.statements = {
+      forwards: db.prepare(
+        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
+      ),
+      backwards: db.prepare(
+        'SELECT * FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
+      ),
+      all: db.prepare('SELECT * FROM events WHERE global_position > ? ORDER BY global_position ASC LIMIT ?'),
+      head: db.prepare('SELECT max(global_position) AS p FROM events'),
+      countAfter: db.prepare('SELECT count(*) AS n FROM events WHERE global_position > ?'),
+    };
+  }
+
+  static async open(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
+    fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true });
+    const db = new Database(options.file);
+    try {
+      configure(db, options.sync);
+      migrate(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new SqliteEventStore(db, options.pollIntervalMs ?? 100);
+  }
+
+  get commitStats(): Readonly<CommitStats> {
+    return this.committer.stats;
+  }
+
+  append(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision = 'any'): Promise<AppendResult> {
+    if (this.closed) return Promise.reject(new EventStoreClosedError());
+    return this.committer.enqueue(streamId, events, expectedRevision);
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const limit = options.maxCount ?? -1;
+    const rows =
+      options.direction === 'backwards'
+        ? this.statements.backwards.all(streamId, toRevisionBound(options.fromRevision, Number.MAX_SAFE_INTEGER), limit)
+        : this.statements.forwards.all(streamId, toRevisionBound(options.fromRevision, 0), limit);
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.readAllSync(options.after ?? START, options.maxCount ?? DEFAULT_BATCH);
+  }
+
+  /** LogTail: the subscription's synchronous catch-up read. */
+  readAllSync(after: Position, maxCount: number): RecordedEvent[] {
+    this.assertOpen();
+    return this.statements.all.all(globalPositionOf(after), maxCount).map(toRecordedEvent);
+  }
+
+  subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
+    this.assertOpen();
+    const subscription = new SqliteSubscription(this, options, handler, DEFAULT_BATCH);
+    this.subscriptions.add(subscription);
+    subscription.done.then(
+      () => this.subscriptions.delete(subscription),
+      () => this.subscriptions.delete(subscription),
+    );
+    return subscription;
+  }
+
+  /** LogTail: resolves at the next local commit, or after the poll interval (other processes). */
+  waitForAppend(): { promise: Promise<void>; cancel(): void } {
+    let wake!: () => void;
+    const promise = new Promise<void>((resolve) => (wake = resolve));
+    const timer = setTimeout(() => done(), this.pollIntervalMs);
+    const done = () => {
+      clearTimeout(timer);
+      this.waiters.delete(done);
+      wake();
+    };
+    this.waiters.add(done);
+    return { promise, cancel: done };
+  }
+
+  async headPosition(): Promise<Position> {
+    this.assertOpen();
+    const { p } = this.statements.head.get()!;
+    return p === null ? START : sqlitePosition(p);
+  }
+
+  async countAfter(position: Position): Promise<number> {
+    this.assertOpen();
+    return this.statements.countAfter.get(globalPositionOf(position))!.n;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.committer.flush();
+    this.closed = true;
+    this.committer.rejectAll(new EventStoreClosedError());
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.wakeSubscribers();
+    this.db.close();
+  }
+
+  private wakeSubscribers(): void {
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new EventStoreClosedError();
+  }
+}
+
+function toRevisionBound(revision: bigint | undefined, fallback: number): number {
+  if (revision === undefined) return fallback;
+  if (revision < 0n) throw new RangeError('a stream revision is never negative');
+  return revision > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(revision);
+}

@@ -1,0 +1,54 @@
+import type { BatchHandler, RecordedEvent, SubscribeOptions, Subscription } from '../event-store.port';
+import { START, type Position } from '../position';
+
+/** What a subscription needs from the store: a synchronous read and a wake-up on new events. */
+export interface LogTail {
+  readAllSync(after: Position, maxCount: number): RecordedEvent[];
+  waitForAppend(): { promise: Promise<void>; cancel(): void };
+}
+
+/**
+ * Catch-up then live, one loop: read the next batch after the last delivered position; when there
+ * is none, sleep until a local commit (or the poll interval, for other processes' appends).
+ * Positions only move forward and each batch starts strictly after the last one, so an event is
+ * never skipped nor delivered twice, whether it was stored before or after the subscription began.
+ */
+export class SqliteSubscription implements Subscription {
+  readonly done: Promise<void>;
+  private stopped = false;
+  private sleeping: { cancel(): void } | null = null;
+
+  constructor(
+    private readonly tail: LogTail,
+    private readonly options: SubscribeOptions,
+    private readonly handler: BatchHandler,
+    defaultBatch: number,
+  ) {
+    this.done = this.run(options.after ?? START, options.maxBatchSize ?? defaultBatch);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.sleeping?.cancel();
+    await this.done.catch(() => undefined);
+  }
+
+  private async run(after: Position, maxBatch: number): Promise<void> {
+    // Start on a later turn, so the caller holds the handle before the first batch arrives.
+    await Promise.resolve();
+    const filter = this.options.filterTypes;
+    while (!this.stopped) {
+      const batch = this.tail.readAllSync(after, maxBatch);
+      if (batch.length === 0) {
+        const wait = this.tail.waitForAppend();
+        this.sleeping = wait;
+        await wait.promise;
+        this.sleeping = null;
+        continue;
+      }
+      after = batch[batch.length - 1].position;
+      const delivered = filter ? batch.filter((event) => filter(event.type)) : batch;
+      if (delivered.length > 0) await this.handler(delivered);
+    }
+  }
+}

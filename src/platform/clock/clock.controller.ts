@@ -1,0 +1,31 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { IsNumber, Max, Min } from 'class-validator';
+import { Timers } from '../../read-models/timers';
+import { OperatorGuard } from '../operator/operator.guard';
+import { Clock, ManualClock } from './clock';
+
+export class AdvanceClockDto {
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(10 * 365 * 24 * 3600)
+  seconds: number;
+}
+
+/** Exists only with PARLEY_TEST_CLOCK=1 (contract §1). */
+@Controller('admin/v1/clock')
+@UseGuards(OperatorGuard)
+export class ClockController {
+  constructor(
+    private readonly clock: Clock,
+    private readonly timers: Timers,
+  ) {}
+
+  /** Moves the manual clock and runs every timer that fell due, before answering. */
+  @Post('advance')
+  @HttpCode(200)
+  async advance(@Body() body: AdvanceClockDto) {
+    const now = (this.clock as ManualClock).advance(body.seconds);
+    await this.timers.runDue();
+    return { now: now.toISOString() };
+  }
+}

@@ -1,0 +1,39 @@
+/** The one source of time. Deciders never read it: the command carries `now`. */
+export abstract class Clock {
+  abstract now(): Date;
+  /** Called after time jumps (the manual clock); timers re-check what is due. */
+  abstract onAdvance(listener: () => void): () => void;
+  nowIso(): string {
+    return this.now().toISOString();
+  }
+}
+
+export class SystemClock extends Clock {
+  now(): Date {
+    return new Date();
+  }
+  onAdvance(): () => void {
+    return () => undefined;
+  }
+}
+
+/** PARLEY_TEST_CLOCK=1: time stands still until an operator moves it. */
+export class ManualClock extends Clock {
+  private listeners = new Set<() => void>();
+  constructor(private current: number = Date.now()) {
+    super();
+  }
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(seconds: number): Date {
+    if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError('the clock only moves forwards');
+    this.current += Math.round(seconds * 1000);
+    for (const listener of [...this.listeners]) listener();
+    return this.now();
+  }
+  onAdvance(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,80 @@
+import path from 'node:path';
+
+/** Everything the process reads from its environment, validated once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  eventStore: 'sqlite';
+  eventStoreSync: 'full' | 'normal';
+  readModelDb: 'sqlite';
+  operatorToken: string | null;
+  testClock: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  region: 'us' | 'uk' | 'eu' | 'studio';
+  /** How long a command's response waits for the read models it reads (read-your-writes). */
+  readYourWritesTimeoutMs: number;
+  /** /readyz answers 503 while a projection is more than this many events behind the log. */
+  readyMaxLagEvents: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`invalid configuration: ${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.toLowerCase() as T;
+  if (!allowed.includes(value)) throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be an integer (got ${JSON.stringify(raw)})`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max} (got ${value})`);
+  return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  return oneOf(env, name, ['0', '1', 'true', 'false'] as const, '0') === '1' || env[name]?.toLowerCase() === 'true';
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'eventstoredb'] as const, 'sqlite');
+  if (eventStore === 'eventstoredb') {
+    throw new ConfigError('EVENT_STORE', 'eventstoredb: this build has no EventStoreDB adapter yet; use sqlite');
+  }
+  const readModelDb = oneOf(env, 'READ_MODEL_DB', ['sqlite', 'postgres'] as const, 'sqlite');
+  if (readModelDb === 'postgres') {
+    throw new ConfigError('READ_MODEL_DB', 'postgres: this build has no PostgreSQL read models yet; use sqlite');
+  }
+  const operatorToken = env.OPERATOR_TOKEN ?? null;
+  if (operatorToken !== null && operatorToken.length < 16) {
+    throw new ConfigError('OPERATOR_TOKEN', 'must be at least 16 characters');
+  }
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    eventStore,
+    eventStoreSync: oneOf(env, 'EVENT_STORE_SYNC', ['full', 'normal'] as const, 'full'),
+    readModelDb,
+    operatorToken,
+    testClock: flag(env, 'PARLEY_TEST_CLOCK'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    region: oneOf(env, 'REGION', ['us', 'uk', 'eu', 'studio'] as const, 'us'),
+    readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 1, 60000),
+    readyMaxLagEvents: integer(env, 'READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
+  };
+}
+
+export const CONFIG = Symbol('Config');

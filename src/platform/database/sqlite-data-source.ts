@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
+
+export interface SqliteDataSourceOptions {
+  file: string;
+  entities: MixedList<Function | string | EntitySchema>;
+  migrations?: Function[];
+  /** Create tables from the entities: only for a fresh read-model generation file. */
+  synchronize?: boolean;
+  /** Read models and platform records are rebuildable or retried: NORMAL is durable enough in WAL. */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+/** A TypeORM data source on one SQLite file through better-sqlite3, tuned for this workload. */
+export async function openSqliteDataSource(options: SqliteDataSourceOptions): Promise<DataSource> {
+  fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true });
+  const source = new DataSource({
+    type: 'better-sqlite3',
+    database: options.file,
+    entities: options.entities,
+    migrations: options.migrations ?? [],
+    migrationsRun: (options.migrations ?? []).length > 0,
+    migrationsTransactionMode: 'each',
+    synchronize: options.synchronize ?? false,
+    statementCacheSize: 200,
+    logging: false,
+    prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+      db.pragma('busy_timeout = 5000');
+      db.pragma('cache_size = -32768');
+    },
+  });
+  await source.initialize();
+  return source;
+}

@@ -1,0 +1,52 @@
+import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { EVENT_STORE, type EventStore } from '../../event-store/event-store.port';
+import { ReadModels } from '../../read-models/read-models.service';
+import { CONFIG, type Config } from '../config/config';
+
+@Controller()
+export class HealthController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly readModels: ReadModels,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  /** The process is up and answering. */
+  @Get('healthz')
+  @HttpCode(200)
+  healthz() {
+    return { status: 'ok' };
+  }
+
+  /** The store answers and every read model serves within READY_MAX_LAG_EVENTS of the log. */
+  @Get('readyz')
+  async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
+    let head: string | null = null;
+    let storeError: string | null = null;
+    try {
+      head = await this.store.headPosition();
+    } catch (error) {
+      storeError = error instanceof Error ? error.message : String(error);
+    }
+    const projections = storeError ? [] : await this.readModels.status();
+    const lagging = projections.filter(
+      (p) => p.state !== 'serving' || p.lagEvents === null || p.lagEvents > this.config.readyMaxLagEvents,
+    );
+    const ready = storeError === null && lagging.length === 0;
+    reply.status(ready ? 200 : 503);
+    return {
+      status: ready ? 'ready' : 'not_ready',
+      eventStore: storeError ? { status: 'error', error: storeError } : { status: 'open', head },
+      projections: projections.map((p) => ({
+        name: p.name,
+        version: p.version,
+        generation: p.generation,
+        state: p.state,
+        position: p.position,
+        lagEvents: p.lagEvents,
+        error: p.error,
+      })),
+    };
+  }
+}

@@ -1,0 +1,45 @@
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { CONFIG, type Config } from './config/config';
+import { Clock, ManualClock, SystemClock } from './clock/clock';
+import { openPlatformDatabase, PLATFORM_DB } from './database/platform-database';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyStore } from './idempotency/idempotency.store';
+import { IdGenerator, RandomIdGenerator } from './ids/ids';
+import { LOGGER } from './logging/logger';
+import { OperatorGuard } from './operator/operator.guard';
+import { OperatorToken } from './operator/operator-token';
+
+class PlatformDatabaseCloser implements OnApplicationShutdown {
+  constructor(@Inject(PLATFORM_DB) private readonly db: DataSource) {}
+  async onApplicationShutdown() {
+    if (this.db.isInitialized) await this.db.destroy();
+  }
+}
+
+/** What every module uses: config, logger, clock, ids, the platform database, operator auth. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(config: Config, logger: Logger, clock?: Clock): DynamicModule {
+    const theClock = clock ?? (config.testClock ? new ManualClock() : new SystemClock());
+    const providers = [
+      { provide: CONFIG, useValue: config },
+      { provide: LOGGER, useValue: logger },
+      { provide: Clock, useValue: theClock },
+      { provide: IdGenerator, useClass: RandomIdGenerator },
+      { provide: OperatorToken, useFactory: () => OperatorToken.resolve(config.operatorToken, config.dataDir, logger) },
+      { provide: PLATFORM_DB, useFactory: () => openPlatformDatabase(config.dataDir) },
+      { provide: IdempotencyStore, useFactory: (db: DataSource) => new IdempotencyStore(db), inject: [PLATFORM_DB] },
+      OperatorGuard,
+      IdempotencyInterceptor,
+      PlatformDatabaseCloser,
+    ];
+    return {
+      module: PlatformModule,
+      providers,
+      exports: [CONFIG, LOGGER, Clock, IdGenerator, OperatorToken, PLATFORM_DB, IdempotencyStore, OperatorGuard, IdempotencyInterceptor],
+    };
+  }
+}

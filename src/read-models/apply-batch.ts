@@ -1,0 +1,36 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { RecordedEvent } from '../event-store/event-store.port';
+import { START, type Position } from '../event-store/position';
+import type { Projection } from './projection';
+
+const READ = 'SELECT position FROM projection_checkpoint WHERE name = ?';
+const WRITE = `INSERT INTO projection_checkpoint (name, version, position, updated_at) VALUES (?, ?, ?, ?)
+  ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position, updated_at = excluded.updated_at`;
+
+export async function readCheckpoint(source: DataSource | EntityManager, name: string): Promise<Position> {
+  const rows: Array<{ position: Position }> = await source.query(READ, [name]);
+  return rows[0]?.position ?? START;
+}
+
+/**
+ * Applies a batch and moves the checkpoint in one transaction: a crash leaves either both or
+ * neither. Events at or before the stored checkpoint are skipped, so applying a batch twice
+ * (a retry, an overlapping subscription) changes nothing.
+ */
+export async function applyBatch(source: DataSource, projection: Projection, events: RecordedEvent[]): Promise<Position> {
+  const last = events[events.length - 1].position;
+  await source.transaction(async (em) => {
+    const checkpoint = await readCheckpoint(em, projection.name);
+    for (const event of events) {
+      if (event.position <= checkpoint) continue;
+      const handler = projection.handles[event.type];
+      if (handler) await handler(event, em);
+    }
+    if (last > checkpoint) await em.query(WRITE, [projection.name, projection.version, last, new Date().toISOString()]);
+  });
+  return last;
+}
+
+export function handlesAny(projection: Projection, events: RecordedEvent[]): boolean {
+  return events.some((event) => projection.handles[event.type] !== undefined);
+}

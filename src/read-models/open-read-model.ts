@@ -1,0 +1,17 @@
+import fs from 'node:fs';
+import type { DataSource } from 'typeorm';
+import { openSqliteDataSource } from '../platform/database/sqlite-data-source';
+import { ProjectionCheckpoint } from './checkpoint.entity';
+import type { Projection } from './projection';
+
+/**
+ * Opens one generation file of a read model. A new file gets its tables from the entities: a
+ * generation is never migrated in place, a new schema means a new generation.
+ */
+export function openReadModel(projection: Projection, file: string): Promise<DataSource> {
+  return openSqliteDataSource({
+    file,
+    entities: [...projection.entities, ProjectionCheckpoint],
+    synchronize: !fs.existsSync(file),
+  });
+}

@@ -1,0 +1,77 @@
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
+import { START, type Position } from '../event-store/position';
+import { ProcessCheckpoint } from '../platform/database/platform.entities';
+
+/**
+ * Reacts to events by doing things: sending commands, scheduling timers, queueing deliveries.
+ * Its effects cannot share a transaction with its checkpoint, so each handler must be idempotent
+ * for an event it has seen (derive event ids and timer ids from the triggering event's id): after
+ * a crash the events past the checkpoint run again and their effects collapse into one.
+ */
+export interface ProcessManager {
+  name: string;
+  handles: Record<string, (event: RecordedEvent<any>) => Promise<void>>;
+}
+
+const RETRY_MS = 1000;
+
+export class ProcessManagerRunner {
+  private subscription: Subscription | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private stopped = false;
+  position: Position = START;
+  error: string | null = null;
+
+  constructor(
+    readonly manager: ProcessManager,
+    private readonly store: EventStore,
+    private readonly platform: DataSource,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const row = await this.platform.getRepository(ProcessCheckpoint).findOneBy({ name: this.manager.name });
+    this.position = (row?.position as Position | undefined) ?? START;
+    this.subscribe();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
+    await this.subscription?.stop();
+  }
+
+  private subscribe(): void {
+    const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: 200 }, (batch) => this.onBatch(batch));
+    this.subscription = subscription;
+    subscription.done.catch((error: unknown) => {
+      if (this.stopped) return;
+      this.error = error instanceof Error ? error.message : String(error);
+      this.logger.error({ err: error, processManager: this.manager.name }, 'process manager failed; retrying from its checkpoint');
+      this.retry = setTimeout(() => {
+        if (!this.stopped) void this.start();
+      }, RETRY_MS);
+    });
+  }
+
+  private async onBatch(batch: RecordedEvent[]): Promise<void> {
+    let handled = false;
+    for (const event of batch) {
+      const handler = this.manager.handles[event.type];
+      if (!handler) continue;
+      await handler(event);
+      handled = true;
+    }
+    this.position = batch[batch.length - 1].position;
+    if (handled) await this.saveCheckpoint();
+    this.error = null;
+  }
+
+  private async saveCheckpoint(): Promise<void> {
+    await this.platform
+      .getRepository(ProcessCheckpoint)
+      .upsert({ name: this.manager.name, position: this.position, updatedAt: new Date().toISOString() }, ['name']);
+  }
+}

@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import type { EventStore } from '../event-store/event-store.port';
+import { ProcessManagerRunner, type ProcessManager } from './process-manager';
+
+/** Contexts register their process managers at module init; they all start with the app. */
+export class ProcessManagers {
+  private readonly runners = new Map<string, ProcessManagerRunner>();
+  private started = false;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly platform: DataSource,
+    private readonly logger: Logger,
+  ) {}
+
+  register(manager: ProcessManager): void {
+    if (this.runners.has(manager.name)) throw new Error(`two process managers are named ${manager.name}`);
+    if (this.started) throw new Error(`process manager ${manager.name} registered after start`);
+    this.runners.set(manager.name, new ProcessManagerRunner(manager, this.store, this.platform, this.logger));
+  }
+
+  async start(): Promise<void> {
+    this.started = true;
+    await Promise.all([...this.runners.values()].map((runner) => runner.start()));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((runner) => runner.stop()));
+  }
+
+  status() {
+    return [...this.runners.values()].map((r) => ({ name: r.manager.name, position: r.position, error: r.error }));
+  }
+}

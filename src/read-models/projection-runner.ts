@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
+import { START, type Position } from '../event-store/position';
+import type { ReadModelGeneration } from '../platform/database/platform.entities';
+import { applyBatch, handlesAny, readCheckpoint } from './apply-batch';
+import { openReadModel } from './open-read-model';
+import type { Projection } from './projection';
+import type { ReadModelRegistry } from './read-model-registry';
+
+export interface RunnerStatus {
+  name: string;
+  version: number;
+  generation: number | null;
+  state: 'starting' | 'building' | 'serving' | 'failed' | 'stopped';
+  position: Position;
+  error: string | null;
+}
+
+interface Waiter {
+  target: Position;
+  resolve(): void;
+}
+
+const PERSIST_IDLE_CHECKPOINT_MS = 1000;
+const RETRY_MS = 1000;
+const WATCH_MS = 1000;
+
+/**
+ * Keeps one read model up to date: subscribes to the log from its checkpoint, applies each batch
+ * with the checkpoint in one transaction, builds a missing generation from the start and activates
+ * it when caught up, and follows a switch made by another process (the `rebuild` command).
+ */
+export class ProjectionRunner {
+  private source: DataSource | null = null;
+  private generation: ReadModelGeneration | null = null;
+  private subscription: Subscription | null = null;
+  private position: Position = START;
+  private state: RunnerStatus['state'] = 'starting';
+  private error: string | null = null;
+  private lastPersist = 0;
+  private waiters = new Set<Waiter>();
+  private watch: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private switching: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    readonly projection: Projection,
+    private readonly store: EventStore,
+    private readonly registry: ReadModelRegistry,
+    private readonly logger: Logger,
+    private readonly maxBatchSize = 1000,
+  ) {}
+
+  async start(): Promise<void> {
+    const { name, version } = this.projection;
+    const generation =
+      (await this.registry.active(name, version)) ??
+      (await this.registry.building(name, version)) ??
+      (await this.registry.create(name, version, new Date().toISOString()));
+    await this.attach(generation);
+    this.watch = setInterval(() => void this.followSwitch(), WATCH_MS);
+    this.watch.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.watch) clearInterval(this.watch);
+    if (this.retry) clearTimeout(this.retry);
+    await this.switching;
+    await this.detach();
+    this.state = 'stopped';
+  }
+
+  /** The serving data source, or null while the first generation of this version is building. */
+  get dataSource(): DataSource | null {
+    return this.state === 'serving' ? this.source : null;
+  }
+
+  status(): RunnerStatus {
+    const { name, version } = this.projection;
+    return { name, version, generation: this.generation?.generation ?? null, state: this.state, position: this.position, error: this.error };
+  }
+
+  /** Resolves once this read model serves and has applied everything up to `target`. */
+  waitFor(target: Position): { promise: Promise<void>; cancel(): void } {
+    if (this.reached(target)) return { promise: Promise.resolve(), cancel: () => undefined };
+    let waiter!: Waiter;
+    const promise = new Promise<void>((resolve) => (waiter = { target, resolve }));
+    this.waiters.add(waiter);
+    return { promise, cancel: () => this.waiters.delete(waiter) };
+  }
+
+  private reached(target: Position): boolean {
+    return this.state === 'serving' && this.position >= target;
+  }
+
+  private async attach(generation: ReadModelGeneration): Promise<void> {
+    this.source = await openReadModel(this.projection, generation.file);
+    this.generation = generation;
+    this.position = await readCheckpoint(this.source, this.projection.name);
+    this.state = generation.status === 'active' ? 'serving' : 'building';
+    this.error = null;
+    this.subscribe();
+  }
+
+  private subscribe(): void {
+    const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: this.maxBatchSize }, (batch) =>
+      this.onBatch(batch),
+    );
+    this.subscription = subscription;
+    subscription.done.catch((error: unknown) => {
+      if (this.stopped || this.subscription !== subscription) return;
+      this.state = 'failed';
+      this.error = error instanceof Error ? error.message : String(error);
+      this.logger.error({ err: error, projection: this.projection.name }, 'projection failed; retrying from its checkpoint');
+      this.retry = setTimeout(() => void this.resume(), RETRY_MS);
+    });
+  }
+
+  private async resume(): Promise<void> {
+    if (this.stopped || !this.source || !this.generation) return;
+    this.position = await readCheckpoint(this.source, this.projection.name);
+    this.state = this.generation.status === 'active' ? 'serving' : 'building';
+    this.subscribe();
+  }
+
+  private async onBatch(batch: RecordedEvent[]): Promise<void> {
+    const source = this.source!;
+    const last = batch[batch.length - 1].position;
+    const now = Date.now();
+    // Batches with nothing to apply only move the checkpoint now and then: replaying them after
+    // a restart costs a read, never a wrong row.
+    if (handlesAny(this.projection, batch) || now - this.lastPersist > PERSIST_IDLE_CHECKPOINT_MS) {
+      await applyBatch(source, this.projection, batch);
+      this.lastPersist = now;
+    }
+    this.position = last;
+    if (this.state === 'building' && this.generation && last >= (await this.store.headPosition())) {
+      await this.registry.activate(this.projection.name, this.projection.version, this.generation.generation, new Date().toISOString());
+      this.generation = { ...this.generation, status: 'active' };
+      this.state = 'serving';
+      this.logger.info({ projection: this.projection.name, generation: this.generation.generation }, 'read model built and serving');
+    }
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const waiter of [...this.waiters]) {
+      if (this.reached(waiter.target)) {
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+
+  /** Another process activated a newer generation (rebuild): serve from it. */
+  private followSwitch(): Promise<void> {
+    this.switching = this.switching.then(async () => {
+      if (this.stopped || !this.generation) return;
+      const active = await this.registry.active(this.projection.name, this.projection.version);
+      if (!active || active.generation === this.generation.generation) return;
+      const old = this.generation;
+      await this.detach();
+      await this.attach(active);
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(old.file + suffix, { force: true });
+      this.logger.info({ projection: this.projection.name, generation: active.generation }, 'switched to a rebuilt generation');
+      this.wake();
+    }).catch((error: unknown) => {
+      this.logger.error({ err: error, projection: this.projection.name }, 'could not follow a generation switch');
+    });
+    return this.switching;
+  }
+
+  private async detach(): Promise<void> {
+    const subscription = this.subscription;
+    this.subscription = null;
+    await subscription?.stop();
+    if (this.source?.isInitialized) await this.source.destroy();
+    this.source = null;
+  }
+}

@@ -1,0 +1,27 @@
+import type { EntityManager, EntitySchema } from 'typeorm';
+import type { RecordedEvent } from '../event-store/event-store.port';
+
+/** Writes what one event means for this read model, inside the batch's transaction. */
+export type ProjectionHandler<T = any> = (event: RecordedEvent<T>, em: EntityManager) => Promise<void> | void;
+
+/**
+ * A read model: its tables (TypeORM entities), a version, and a handler per event type it reads.
+ * Handlers write only this projection's tables. Bumping `version` builds the read model again,
+ * from the start of the log, into a fresh file beside the serving one (see read-model-registry.ts).
+ */
+export interface Projection {
+  name: string;
+  version: number;
+  entities: Array<Function | EntitySchema>;
+  handles: Record<string, ProjectionHandler>;
+}
+
+const NAME = /^[a-z][a-z0-9-]{0,62}$/;
+
+export function defineProjection(projection: Projection): Projection {
+  if (!NAME.test(projection.name)) throw new Error(`projection name ${projection.name} must be kebab-case`);
+  if (!Number.isInteger(projection.version) || projection.version < 1) {
+    throw new Error(`projection ${projection.name}: version must be a positive integer`);
+  }
+  return projection;
+}

@@ -1,0 +1,82 @@
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import type { EventStore } from '../event-store/event-store.port';
+import type { Position } from '../event-store/position';
+import { DomainError } from '../platform/errors/domain-error';
+import type { Projection } from './projection';
+import { ProjectionRunner, type RunnerStatus } from './projection-runner';
+import type { ReadModelRegistry } from './read-model-registry';
+
+export interface ReadModelStatus extends RunnerStatus {
+  lagEvents: number | null;
+}
+
+/** The read side of the app: one runner per projection, and read-your-writes for controllers. */
+export class ReadModels {
+  private readonly runners = new Map<string, ProjectionRunner>();
+
+  constructor(
+    projections: Projection[],
+    private readonly store: EventStore,
+    registry: ReadModelRegistry,
+    private readonly logger: Logger,
+    private readonly timeoutMs: number,
+  ) {
+    for (const projection of projections) {
+      if (this.runners.has(projection.name)) throw new Error(`two projections are named ${projection.name}`);
+      this.runners.set(projection.name, new ProjectionRunner(projection, store, registry, logger));
+    }
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((runner) => runner.start()));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((runner) => runner.stop()));
+  }
+
+  /** The data source a query reads. 503 while the read model's first generation is still building. */
+  source(name: string): DataSource {
+    const source = this.runner(name).dataSource;
+    if (!source) throw new DomainError('READ_MODEL_BUILDING', `the ${name} read model is being built; retry shortly`, 503, null, [], { 'retry-after': '1' });
+    return source;
+  }
+
+  /**
+   * Read-your-writes: waits until every named read model has applied the log up to `position`.
+   * Bounded: past the timeout the caller gets 503 READ_MODEL_LAGGING (its write did happen).
+   */
+  async waitFor(position: Position | null | undefined, names: string[]): Promise<void> {
+    if (!position) return;
+    const waits = names.map((name) => this.runner(name).waitFor(position));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new DomainError('READ_MODEL_LAGGING', 'the change was saved but is not visible yet; retry the read shortly', 503, null, [], { 'retry-after': '1' })),
+        this.timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([Promise.all(waits.map((wait) => wait.promise)), timeout]);
+    } finally {
+      clearTimeout(timer);
+      for (const wait of waits) wait.cancel();
+    }
+  }
+
+  async status(): Promise<ReadModelStatus[]> {
+    return Promise.all(
+      [...this.runners.values()].map(async (runner) => {
+        const status = runner.status();
+        return { ...status, lagEvents: await this.store.countAfter(status.position) };
+      }),
+    );
+  }
+
+  private runner(name: string): ProjectionRunner {
+    const runner = this.runners.get(name);
+    if (!runner) throw new Error(`no read model named ${name}`);
+    return runner;
+  }
+}

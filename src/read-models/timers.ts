@@ -1,0 +1,165 @@
+import type { Logger } from 'pino';
+import { In, type DataSource } from 'typeorm';
+import type { Clock } from '../platform/clock/clock';
+import { TimerRecord } from '../platform/database/platform.entities';
+
+export interface DueTimer<P = unknown> {
+  id: string;
+  dueAt: string;
+  payload: P;
+}
+
+export type TimerHandler = (timer: DueTimer<any>) => Promise<void>;
+
+const LEASE_MS = 60_000;
+const MAX_SLEEP_MS = 30_000;
+const RETRY_MS = 1_000;
+
+/**
+ * Durable timers on the platform clock. A timer fires after its due time, once: a process claims
+ * it with a lease before running its handler and marks it fired after. A crash in between lets the
+ * lease run out and the timer fire again, so handlers make their effect idempotent on the timer id
+ * (the same guarantee as process managers).
+ */
+export class Timers {
+  private handlers = new Map<string, TimerHandler>();
+  private wakeTimer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly platform: DataSource,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  private get repo() {
+    return this.platform.getRepository(TimerRecord);
+  }
+
+  handle(owner: string, handler: TimerHandler): void {
+    this.handlers.set(owner, handler);
+  }
+
+  /** Idempotent on `id`: scheduling an id that exists changes nothing. */
+  async schedule(timer: { id: string; owner: string; dueAt: Date | string; payload?: unknown }): Promise<void> {
+    const dueAt = typeof timer.dueAt === 'string' ? timer.dueAt : timer.dueAt.toISOString();
+    await this.repo
+      .createQueryBuilder()
+      .insert()
+      .values({ id: timer.id, owner: timer.owner, dueAt, payload: JSON.stringify(timer.payload ?? null), status: 'pending', attempts: 0, leaseUntil: null, firedAt: null })
+      .orIgnore()
+      .execute();
+    this.poke();
+  }
+
+  async cancel(id: string): Promise<boolean> {
+    const result = await this.repo.update({ id, status: 'pending' }, { status: 'cancelled' });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async get(id: string): Promise<TimerRecord | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.unsubscribe = this.clock.onAdvance(() => this.poke());
+    this.poke();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    await this.running;
+  }
+
+  /** Runs everything due now; resolves when done. Tests and the clock route call it through poke. */
+  async runDue(): Promise<void> {
+    this.poke();
+    while (this.running) await this.running;
+  }
+
+  private poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        this.poke();
+      }
+    });
+  }
+
+  private async loop(): Promise<void> {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    // A timer whose handler failed waits for the next round instead of spinning here.
+    const failed = new Set<string>();
+    for (;;) {
+      const due = await this.claimDue(this.clock.now(), failed);
+      if (due.length === 0) break;
+      for (const timer of due) if (!(await this.fire(timer))) failed.add(timer.id);
+      if (this.stopped) return;
+    }
+    if (!this.stopped) await this.sleepUntilNext();
+  }
+
+  private async claimDue(now: Date, skip: Set<string>): Promise<TimerRecord[]> {
+    const nowIso = now.toISOString();
+    const leaseUntil = new Date(now.getTime() + LEASE_MS).toISOString();
+    const owners = [...this.handlers.keys()];
+    if (owners.length === 0) return [];
+    return this.platform.transaction(async (em) => {
+      const candidates = await em
+        .getRepository(TimerRecord)
+        .createQueryBuilder('t')
+        .where('t.owner IN (:...owners)', { owners })
+        .andWhere('t.due_at <= :now', { now: nowIso })
+        .andWhere("(t.status = 'pending' OR (t.status = 'firing' AND t.lease_until <= :now))", { now: nowIso })
+        .andWhere(skip.size > 0 ? 't.id NOT IN (:...skip)' : '1 = 1', { skip: [...skip] })
+        .orderBy('t.due_at', 'ASC')
+        .limit(100)
+        .getMany();
+      if (candidates.length === 0) return [];
+      await em.update(TimerRecord, { id: In(candidates.map((t) => t.id)) }, { status: 'firing', leaseUntil });
+      return candidates;
+    });
+  }
+
+  private async fire(timer: TimerRecord): Promise<boolean> {
+    const handler = this.handlers.get(timer.owner)!;
+    try {
+      await handler({ id: timer.id, dueAt: timer.dueAt, payload: JSON.parse(timer.payload) });
+      await this.repo.update({ id: timer.id }, { status: 'fired', firedAt: this.clock.nowIso(), leaseUntil: null, attempts: timer.attempts + 1 });
+      return true;
+    } catch (error) {
+      this.logger.error({ err: error, timer: timer.id, owner: timer.owner }, 'timer handler failed; it will run again');
+      await this.repo.update({ id: timer.id }, { status: 'pending', leaseUntil: null, attempts: timer.attempts + 1 });
+      return false;
+    }
+  }
+
+  private async sleepUntilNext(): Promise<void> {
+    const next = await this.repo.findOne({
+      where: { status: In(['pending', 'firing']), owner: In([...this.handlers.keys()]) },
+      order: { dueAt: 'ASC' },
+    });
+    if (this.stopped) return;
+    let delay = MAX_SLEEP_MS;
+    if (next) {
+      const until = Date.parse(next.status === 'firing' ? next.leaseUntil! : next.dueAt) - this.clock.now().getTime();
+      // Already due means its handler failed (or another process holds it): retry in a moment.
+      delay = until <= 0 ? RETRY_MS : Math.min(delay, until);
+    }
+    // A manual clock only moves on advance(), which pokes us; sleeping still bounds a missed poke.
+    this.wakeTimer = setTimeout(() => this.poke(), Math.max(delay, 5));
+    this.wakeTimer.unref();
+  }
+}
