@@ -59,6 +59,7 @@ export interface ReadStreamOptions {
 export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. Default: from the start. */
   after?: Position;
+  /** Default: no limit. Large logs should be read in pages. */
   maxCount?: number;
 }
 
@@ -67,7 +68,7 @@ export interface SubscribeOptions {
   after?: Position;
   /** Largest batch handed to the handler at once (catch-up reads this many per round). */
   maxBatchSize?: number;
-  /** Only events whose type starts with one of these prefixes (all when omitted). */
+  /** Only events whose type passes this predicate (all when omitted); the position still moves past the others. */
   filterTypes?: (type: string) => boolean;
 }
 

@@ -3,9 +3,17 @@ import type { AppendResult, ExpectedRevision, NewEvent } from '../event-store.po
 import { IdempotencyMismatchError, WrongExpectedRevisionError, expectedRevisionMatches } from '../errors';
 import { sqlitePosition } from './rows';
 
+/** An event with its data and metadata already serialised, in the caller's turn. */
+interface SerializedEvent {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
 interface PendingAppend {
   streamId: string;
-  events: NewEvent[];
+  events: SerializedEvent[];
   expected: ExpectedRevision;
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
@@ -52,15 +60,32 @@ export class GroupCommitter {
     this.insert = db.prepare(
       'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    const tx = db.transaction((batch: PendingAppend[]) => batch.map((item) => this.applyOne(item)));
+    // Each append runs in its own savepoint: if SQLite refuses one, only that one is undone.
+    const one = db.transaction((item: PendingAppend) => this.applyOne(item));
+    const tx = db.transaction((batch: PendingAppend[]) =>
+      batch.map((item) => {
+        try {
+          return one(item);
+        } catch (error) {
+          return error instanceof Error ? error : new Error(String(error));
+        }
+      }),
+    );
     // IMMEDIATE takes the write lock up front: no deadlock upgrading a read lock when another
     // process shares the file.
     this.commitBatch = (batch) => tx.immediate(batch);
   }
 
   enqueue(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    let serialized: SerializedEvent[];
+    try {
+      // Serialising here makes unstorable data (cycles, BigInt, undefined) this caller's error alone.
+      serialized = events.map(serialize);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => {
-      this.queue.push({ streamId, events, expected, resolve, reject });
+      this.queue.push({ streamId, events: serialized, expected, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
@@ -107,14 +132,7 @@ export class GroupCommitter {
     let position = 0;
     for (const event of events) {
       revision++;
-      const info = this.insert.run(
-        streamId,
-        revision,
-        event.id,
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
-      );
+      const info = this.insert.run(streamId, revision, event.id, event.type, event.data, event.metadata);
       position = Number(info.lastInsertRowid);
     }
     return { nextExpectedRevision: BigInt(revision), position: sqlitePosition(position) };
@@ -125,7 +143,7 @@ export class GroupCommitter {
    * answer what it answered. Some ids stored and some not (or stored elsewhere) is a caller bug.
    * Returns undefined when none of the ids is stored: a fresh append.
    */
-  private matchRetry(streamId: string, events: NewEvent[]): AppendResult | Error | undefined {
+  private matchRetry(streamId: string, events: SerializedEvent[]): AppendResult | Error | undefined {
     if (events.length === 0) return new RangeError('an append needs at least one event');
     const seen = new Set<string>();
     let first: StoredId | undefined;
@@ -139,7 +157,8 @@ export class GroupCommitter {
       const consistent = first === undefined
         ? stored === undefined
         : stored !== undefined && stored.stream_id === streamId && stored.revision === first.revision + i;
-      if (!consistent) return new IdempotencyMismatchError(streamId, id);
+      // Name the id that is stored: the first one when the stored part comes first.
+      if (!consistent) return new IdempotencyMismatchError(streamId, stored === undefined ? events[0].id : id);
       last = stored;
     }
     if (first === undefined || last === undefined) return undefined;
@@ -151,4 +170,14 @@ export class GroupCommitter {
     this.queue = [];
     for (const item of batch) item.reject(error);
   }
+}
+
+function serialize(event: NewEvent): SerializedEvent {
+  const data = JSON.stringify(event.data);
+  const metadata = JSON.stringify(event.metadata);
+  if (data === undefined) throw new TypeError(`event ${event.id}: data must be JSON (got undefined)`);
+  if (metadata === undefined) throw new TypeError(`event ${event.id}: metadata must be JSON`);
+  if (typeof event.id !== 'string' || event.id.length === 0) throw new TypeError('every event needs an id');
+  if (typeof event.type !== 'string' || event.type.length === 0) throw new TypeError(`event ${event.id}: type is required`);
+  return { id: event.id, type: event.type, data, metadata };
 }

@@ -96,7 +96,7 @@ export class SqliteEventStore implements EventStore, LogTail {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.readAllSync(options.after ?? START, options.maxCount ?? DEFAULT_BATCH);
+    return this.readAllSync(options.after ?? START, options.maxCount ?? -1);
   }
 
   /** LogTail: the subscription's synchronous catch-up read. */

@@ -1,0 +1,39 @@
+import type { EventStore } from '../event-store/event-store.port';
+import { catchUp } from './catch-up';
+import { openReadModel } from './open-read-model';
+import type { Projection } from './projection';
+import type { ReadModelRegistry } from './read-model-registry';
+
+export interface RebuildReport {
+  name: string;
+  version: number;
+  generation: number;
+  events: number;
+  ms: number;
+}
+
+/**
+ * Blue/green rebuild: a new generation is built from the start of the log in its own file while
+ * the active one keeps serving (and keeps being updated by a running server); once it has caught
+ * up with the head it becomes active in one registry transaction, and servers follow within a second.
+ */
+export async function rebuild(projection: Projection, store: EventStore, registry: ReadModelRegistry): Promise<RebuildReport> {
+  const started = performance.now();
+  const generation = await registry.create(projection.name, projection.version, new Date().toISOString());
+  const source = await openReadModel(projection, generation.file);
+  let events = 0;
+  try {
+    for (;;) {
+      const result = await catchUp(source, projection, store);
+      events += result.events;
+      if (result.position >= (await store.headPosition())) break;
+    }
+  } catch (error) {
+    await source.destroy();
+    await registry.retire(projection.name, projection.version, generation.generation);
+    throw error;
+  }
+  await source.destroy();
+  await registry.activate(projection.name, projection.version, generation.generation, new Date().toISOString());
+  return { name: projection.name, version: projection.version, generation: generation.generation, events, ms: performance.now() - started };
+}

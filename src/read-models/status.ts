@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import type { EventStore } from '../event-store/event-store.port';
+import { START } from '../event-store/position';
+import type { Projection } from './projection';
+import type { ReadModelRegistry } from './read-model-registry';
+
+export interface GenerationStatus {
+  name: string;
+  version: number;
+  generation: number;
+  status: string;
+  /** true when this generation belongs to the version the code defines now */
+  current: boolean;
+  position: string;
+  lagEvents: number | null;
+  file: string;
+}
+
+/** Every generation the registry knows, with where each has got to and how far behind it is. */
+export async function readModelStatus(projections: Projection[], store: EventStore, registry: ReadModelRegistry): Promise<GenerationStatus[]> {
+  const versions = new Map(projections.map((p) => [p.name, p.version]));
+  const rows = await registry.all();
+  const known = new Set(rows.map((r) => r.name));
+  const out: GenerationStatus[] = [];
+  for (const row of rows) {
+    const position = checkpointIn(row.file, row.name);
+    out.push({
+      name: row.name,
+      version: row.version,
+      generation: row.generation,
+      status: row.status,
+      current: versions.get(row.name) === row.version,
+      position,
+      lagEvents: await store.countAfter(position as never),
+      file: row.file,
+    });
+  }
+  for (const p of projections) {
+    if (!known.has(p.name)) {
+      out.push({ name: p.name, version: p.version, generation: 0, status: 'never built', current: true, position: START, lagEvents: await store.countAfter(START), file: '' });
+    }
+  }
+  return out;
+}
+
+function checkpointIn(file: string, name: string): string {
+  if (!fs.existsSync(file)) return START;
+  const db = new Database(file, { readonly: true });
+  try {
+    const row = db.prepare('SELECT position FROM projection_checkpoint WHERE name = ?').get(name) as { position: string } | undefined;
+    return row?.position ?? START;
+  } catch {
+    return START;
+  } finally {
+    db.close();
+  }
+}
