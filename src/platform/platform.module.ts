@@ -5,6 +5,7 @@ import { CONFIG, type Config } from './config/config';
 import { Clock, ManualClock, SystemClock } from './clock/clock';
 import { openPlatformDatabase, PLATFORM_DB } from './database/platform-database';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyJanitor } from './idempotency/idempotency.janitor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { IdGenerator, RandomIdGenerator } from './ids/ids';
 import { LOGGER } from './logging/logger';
@@ -34,6 +35,7 @@ export class PlatformModule {
       { provide: IdempotencyStore, useFactory: (db: DataSource) => new IdempotencyStore(db), inject: [PLATFORM_DB] },
       OperatorGuard,
       IdempotencyInterceptor,
+      IdempotencyJanitor,
       PlatformDatabaseCloser,
     ];
     return {

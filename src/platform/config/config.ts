@@ -57,7 +57,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (readModelDb === 'postgres') {
     throw new ConfigError('READ_MODEL_DB', 'postgres: this build has no PostgreSQL read models yet; use sqlite');
   }
-  const operatorToken = env.OPERATOR_TOKEN ?? null;
+  const operatorToken = env.OPERATOR_TOKEN || null;
   if (operatorToken !== null && operatorToken.length < 16) {
     throw new ConfigError('OPERATOR_TOKEN', 'must be at least 16 characters');
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { LessThan } from 'typeorm';
+import { IsNull, LessThan } from 'typeorm';
 import { IdempotencyRecord } from '../database/platform.entities';
 
 export type Reservation =
@@ -51,7 +51,7 @@ export class IdempotencyStore {
 
   /** The request failed: free the key so the client can retry with it. */
   async release(id: string): Promise<void> {
-    await this.platform.getRepository(IdempotencyRecord).delete({ id, status: null as unknown as number });
+    await this.platform.getRepository(IdempotencyRecord).delete({ id, status: IsNull() });
   }
 
   async purgeExpired(now: Date): Promise<number> {

@@ -1,0 +1,16 @@
+import { ManualClock } from './clock';
+
+describe('ManualClock', () => {
+  it('stands still until advanced, then tells its listeners', () => {
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00.000Z'));
+    const seen: string[] = [];
+    clock.onAdvance(() => seen.push(clock.nowIso()));
+    expect(clock.nowIso()).toBe('2026-01-01T00:00:00.000Z');
+    clock.advance(90);
+    expect(seen).toEqual(['2026-01-01T00:01:30.000Z']);
+  });
+
+  it('never goes backwards', () => {
+    expect(() => new ManualClock().advance(-1)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import pino from 'pino';
+import { createApp } from '../../src/app.factory';
+import { loadConfig } from '../../src/platform/config/config';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  url: string;
+  dataDir: string;
+  operatorToken: string;
+  close(): Promise<void>;
+}
+
+/** The whole app on a real loopback port, with its own data directory. */
+export async function startTestApp(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
+  const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
+  const operatorToken = env.OPERATOR_TOKEN ?? 'test-operator-token-0123456789';
+  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, PORT: '0', HOST: '127.0.0.1', ...env });
+  const app = await createApp(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    dataDir: dir,
+    operatorToken,
+    close: async () => {
+      await app.close();
+      if (!dataDir) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** fetch with a JSON body, returning the parsed body (or the text when it is not JSON). */
+export async function request<T = any>(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...(init.headers ?? {}) };
+  let body: string | undefined = init.rawBody;
+  if (init.body !== undefined) {
+    body = JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Asserts the contract §2 envelope and returns it. */
+export function expectEnvelope(response: JsonResponse, status: number, code?: string) {
+  expect({ status: response.status, code: response.body?.error_code }).toEqual({ status, code: code ?? response.body?.error_code });
+  expect(response.body.success).toBe(false);
+  expect(response.body).toHaveProperty("data");
+  expect(typeof response.body.error).toBe('string');
+  expect(response.body.error_message).toBe(response.body.error);
+  expect(response.body.error_id).toBe(response.headers.get('x-correlation-id'));
+  expect(response.body.error_code).toMatch(/^[A-Z][A-Z0-9_]*$/);
+  return response.body;
+}
+
+export { UUID };
