@@ -1,4 +1,7 @@
 import type { Projection } from '../src/read-models/projection';
+import { accountsProjection } from './accounts/accounts.projection';
+import { apiKeysProjection } from './api-keys/api-keys.projection';
+import { dataAccessProjection } from './data-access/data-access.projection';
 
 /** Every read model of the app. The server runs them; `npm run projections` drives them. */
-export const ALL_PROJECTIONS: Projection[] = [];
+export const ALL_PROJECTIONS: Projection[] = [accountsProjection, apiKeysProjection, dataAccessProjection];

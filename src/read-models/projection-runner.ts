@@ -41,6 +41,7 @@ export class ProjectionRunner {
   private error: string | null = null;
   private lastPersist = 0;
   private waiters = new Set<Waiter>();
+  private listeners = new Set<(batch: RecordedEvent[]) => void>();
   private watch: NodeJS.Timeout | null = null;
   private retry: NodeJS.Timeout | null = null;
   private switching: Promise<void> = Promise.resolve();
@@ -84,6 +85,15 @@ export class ProjectionRunner {
     return { name, version, generation: this.generation?.generation ?? null, state: this.state, position: this.position, error: this.error };
   }
 
+  /**
+   * Called after each batch is committed and before read-your-writes waiters wake: in-process
+   * caches over this read model invalidate here, so a response that waited sees fresh data.
+   */
+  onApplied(listener: (batch: RecordedEvent[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Resolves once this read model serves and has applied everything up to `target`. */
   waitFor(target: Position): { promise: Promise<void>; cancel(): void } {
     if (this.reached(target)) return { promise: Promise.resolve(), cancel: () => undefined };
@@ -124,6 +134,7 @@ export class ProjectionRunner {
     if (this.stopped || !this.source || !this.generation) return;
     this.position = await readCheckpoint(this.source, this.projection.name);
     this.state = this.generation.status === 'active' ? 'serving' : 'building';
+    this.error = null;
     this.subscribe();
   }
 
@@ -138,6 +149,7 @@ export class ProjectionRunner {
       this.lastPersist = now;
     }
     this.position = last;
+    for (const listener of this.listeners) listener(batch);
     if (this.state === 'building' && this.generation && last >= (await this.store.headPosition())) {
       await this.registry.activate(this.projection.name, this.projection.version, this.generation.generation, new Date().toISOString());
       this.generation = { ...this.generation, status: 'active' };

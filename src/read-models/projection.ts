@@ -25,3 +25,11 @@ export function defineProjection(projection: Projection): Projection {
   }
   return projection;
 }
+
+/**
+ * Typed handlers for one event union: `const on = handlerFor<AccountEvent>()` then
+ * `on<'AccountCreated'>(async ({ data }, em) => ...)` gets `data` typed for that event.
+ */
+export function handlerFor<E extends { type: string; data: unknown }>() {
+  return <T extends E['type']>(handler: ProjectionHandler<Extract<E, { type: T }>['data']>) => handler;
+}

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import type { EventStore } from '../event-store/event-store.port';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { DomainError } from '../platform/errors/domain-error';
 import type { Projection } from './projection';
@@ -63,6 +63,10 @@ export class ReadModels {
       clearTimeout(timer);
       for (const wait of waits) wait.cancel();
     }
+  }
+
+  onApplied(name: string, listener: (batch: RecordedEvent[]) => void): () => void {
+    return this.runner(name).onApplied(listener);
   }
 
   async status(): Promise<ReadModelStatus[]> {

@@ -16,7 +16,7 @@ const USAGE = `usage: npm run projections -- <command> [--json]
                     (exit code 1 when anything differs)`;
 
 /** Exit codes: 0 ok, 1 verify found differences, 2 usage or runtime error. */
-export async function runCli(argv: string[], projections: Projection[] = ALL_PROJECTIONS, out = process.stdout): Promise<number> {
+export async function runCli(argv: string[], projections: Projection[] = ALL_PROJECTIONS, out: { write(text: string): unknown } = process.stdout): Promise<number> {
   const json = argv.includes('--json');
   const [command, name] = argv.filter((a) => a !== '--json');
   if (!command || !['status', 'rebuild', 'verify'].includes(command) || (command !== 'status' && !name)) {

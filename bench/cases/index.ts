@@ -1,0 +1,20 @@
+import type { BenchCase } from '../lib/case';
+import { ceilingCases } from './ceiling';
+import { peerCases } from './peer';
+import { projectionCases } from './projection-rebuild';
+import { storeAppendCases } from './store-append';
+import { storeReadCases } from './store-read';
+
+/**
+ * Every case, in the order they run. A new case group is one file in this folder exporting
+ * BenchCase[], added here; a new target is one line in ../targets.ts.
+ * Each store case runs right after the ceiling it is compared with, so both see similar noise.
+ */
+export const ALL_CASES: BenchCase[] = [
+  ...ceilingCases.filter((c) => c.name.startsWith('ceiling.append')),
+  ...storeAppendCases,
+  ...peerCases,
+  ...ceilingCases.filter((c) => c.name.startsWith('ceiling.scan')),
+  ...storeReadCases,
+  ...projectionCases,
+];

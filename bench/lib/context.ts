@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Sizes } from './sizes';
+
+/** What every case gets: sizes, a private temp dir, and fixtures shared between cases. */
+export interface BenchContext {
+  readonly quick: boolean;
+  readonly sizes: Sizes;
+  /** Fresh temp dir on disk for this run; removed at the end. */
+  readonly dir: string;
+  /** A new, unused file path in the temp dir. */
+  file(name: string): string;
+  /**
+   * Builds a fixture once per process run and hands the same value to every case asking for it
+   * (the 1M-event log is built once and read by several cases).
+   */
+  shared<T>(key: string, build: () => Promise<T>): Promise<T>;
+  /** A progress line on stderr, so the table on stdout stays clean. */
+  log(line: string): void;
+}
+
+export function createContext(quick: boolean, sizes: Sizes): BenchContext & { dispose(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
+  const fixtures = new Map<string, Promise<unknown>>();
+  let counter = 0;
+  return {
+    quick,
+    sizes,
+    dir,
+    file: (name) => path.join(dir, `${String(++counter).padStart(3, '0')}-${name}`),
+    shared<T>(key: string, build: () => Promise<T>): Promise<T> {
+      if (!fixtures.has(key)) fixtures.set(key, build());
+      return fixtures.get(key) as Promise<T>;
+    },
+    log: (line) => process.stderr.write(`  · ${line}\n`),
+    dispose: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}

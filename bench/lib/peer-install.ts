@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { repoRoot } from './paths';
+
+/**
+ * The peer (Emmett's SQLite store) lives in bench/peer with its own package.json, out of the
+ * main install: its sqlite3 addon compiles from source (minutes) and nothing but the bench uses
+ * it. The bench installs it on first run and loads it with a require rooted in that folder.
+ */
+export const PEER_DIR = path.join(repoRoot(), 'bench', 'peer');
+
+/** Only the parts of the peer's API the bench calls (its .d.ts lives in bench/peer/node_modules). */
+export interface PeerEvent {
+  type: string;
+  data: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+}
+
+export interface PeerEventStore {
+  appendToStream(streamName: string, events: PeerEvent[]): Promise<{ nextExpectedStreamVersion: bigint; lastEventGlobalPosition: bigint }>;
+}
+
+export interface PeerConnection {
+  close(): void;
+}
+
+export interface PeerModule {
+  getSQLiteEventStore(options: { fileName: string }): PeerEventStore;
+  sqliteConnection(options: { fileName: string }): PeerConnection;
+  readMessagesBatch(
+    connection: PeerConnection,
+    options: { after: bigint; batchSize: number } | { from: bigint; batchSize: number },
+  ): Promise<{ currentGlobalPosition: bigint; messages: unknown[]; areEventsLeft: boolean }>;
+}
+
+function npm(args: string[], log: (line: string) => void): boolean {
+  log(`npm ${args.join(' ')}`);
+  const result = spawnSync('npm', args, { cwd: repoRoot(), stdio: ['ignore', 'inherit', 'inherit'], timeout: 15 * 60_000 });
+  return result.status === 0;
+}
+
+function sqliteLoads(): boolean {
+  try {
+    createRequire(path.join(PEER_DIR, 'package.json'))('sqlite3');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Installs the peer when bench/peer/node_modules is missing; the error when it cannot be loaded. */
+export function loadPeer(log: (line: string) => void): PeerModule | Error {
+  try {
+    if (!fs.existsSync(path.join(PEER_DIR, 'node_modules'))) {
+      log('installing the peer into bench/peer (first run; sqlite3 compiles from source, ~3 min)');
+      npm(['install', '--prefix', PEER_DIR, '--no-audit', '--no-fund'], log);
+    }
+    // npm 11 may skip install scripts (allowScripts) and leave sqlite3 without its addon.
+    if (!sqliteLoads()) npm(['rebuild', 'sqlite3', '--prefix', PEER_DIR], log);
+    return createRequire(path.join(PEER_DIR, 'package.json'))('@event-driven-io/emmett-sqlite') as PeerModule;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}

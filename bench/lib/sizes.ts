@@ -1,0 +1,45 @@
+/** How much work each case does. Full sizes follow the brief; --quick is a smoke run (< ~60 s). */
+export interface Sizes {
+  /** Runs per case whose median is reported. */
+  runs: number;
+  /** Runs of the TypeORM projection rebuild, the one slow case. */
+  rebuildRuns: number;
+  /** Raw insert, 100 rows per transaction. */
+  ceilingBatched: number;
+  /** Raw insert, one row per transaction (an fsync each). */
+  ceilingSingle: number;
+  /** Store appends with 64 in flight. */
+  storeInFlight: number;
+  /** Store appends, one writer awaiting each. */
+  storeSingle: number;
+  /** The shared log read by the scan, readAll, subscription and projection cases. */
+  logEvents: number;
+  /** Peer appends, one event per call (it does ~370/s). */
+  peerAppends: number;
+  /** Peer log read back in batches of 1,000. */
+  peerLog: number;
+}
+
+export const FULL: Sizes = {
+  runs: 3,
+  rebuildRuns: 3,
+  ceilingBatched: 100_000,
+  ceilingSingle: 20_000,
+  storeInFlight: 100_000,
+  storeSingle: 20_000,
+  logEvents: 1_000_000,
+  peerAppends: 2_000,
+  peerLog: 20_000,
+};
+
+export const QUICK: Sizes = {
+  runs: 3,
+  rebuildRuns: 1,
+  ceilingBatched: 10_000,
+  ceilingSingle: 2_000,
+  storeInFlight: 10_000,
+  storeSingle: 2_000,
+  logEvents: 50_000,
+  peerAppends: 200,
+  peerLog: 2_000,
+};

@@ -1,0 +1,35 @@
+/**
+ * The foundation's performance targets, each a ratio of two figures measured in the same run
+ * (absolute figures move ±15–25% between runs on this shared machine; ratios much less).
+ */
+export interface Target {
+  numerator: string;
+  denominator: string;
+  /** The ratio numerator / denominator must be at least this. */
+  atLeast: number;
+}
+
+export const TARGETS: Target[] = [
+  { numerator: 'store.append.64-in-flight.full', denominator: 'ceiling.append.100-per-tx.full', atLeast: 0.5 },
+  { numerator: 'store.append.64-in-flight.full', denominator: 'peer.append.sequential', atLeast: 20 },
+  { numerator: 'store.append.1-awaiting.full', denominator: 'ceiling.append.1-per-tx.full', atLeast: 0.7 },
+  { numerator: 'store.read.readAll-pages-1000', denominator: 'ceiling.scan.full-log', atLeast: 0.7 },
+  { numerator: 'projection.rebuild.typeorm', denominator: 'projection.raw-insert.batched-1000', atLeast: 0.5 },
+];
+
+export type Verdict = 'PASS' | 'FAIL' | 'n/a';
+
+export interface TargetOutcome extends Target {
+  ratio: number | null;
+  verdict: Verdict;
+}
+
+export function judge(targets: Target[], figures: Map<string, number | null>): TargetOutcome[] {
+  return targets.map((target) => {
+    const a = figures.get(target.numerator);
+    const b = figures.get(target.denominator);
+    if (a == null || b == null || b === 0) return { ...target, ratio: null, verdict: 'n/a' as const };
+    const ratio = a / b;
+    return { ...target, ratio, verdict: ratio >= target.atLeast ? 'PASS' : 'FAIL' };
+  });
+}

@@ -1,0 +1,39 @@
+import type { AccountEvent } from '../../src/accounts/account.events';
+import { defineProjection, handlerFor } from '../../src/read-models/projection';
+import { ApiKeyRow } from './api-keys.entities';
+
+const on = handlerFor<AccountEvent>();
+
+/** The keys every request is authenticated against (by digest) and the key management lists. */
+export const apiKeysProjection = defineProjection({
+  name: 'api-keys',
+  version: 1,
+  entities: [ApiKeyRow],
+  handles: {
+    ApiKeyCreated: on<'ApiKeyCreated'>(async ({ data }, em) => {
+      await em.upsert(
+        ApiKeyRow,
+        {
+          id: data.keyId,
+          accountId: data.accountId,
+          name: data.name,
+          agents: JSON.stringify(data.agents),
+          permissions: JSON.stringify(data.permissions),
+          expiresAt: data.expiresAt,
+          keyDigest: data.keyDigest,
+          last4: data.last4,
+          issuedBy: data.issuedBy,
+          createdAt: data.createdAt,
+          deletedAt: null,
+        },
+        ['id'],
+      );
+    }),
+    ApiKeyRenamed: on<'ApiKeyRenamed'>(async ({ data }, em) => {
+      await em.update(ApiKeyRow, { id: data.keyId }, { name: data.name });
+    }),
+    ApiKeyDeleted: on<'ApiKeyDeleted'>(async ({ data }, em) => {
+      await em.update(ApiKeyRow, { id: data.keyId }, { deletedAt: data.deletedAt });
+    }),
+  },
+});

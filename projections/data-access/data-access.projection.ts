@@ -1,0 +1,20 @@
+import type { AccountEvent } from '../../src/accounts/account.events';
+import { defineProjection, type ProjectionHandler } from '../../src/read-models/projection';
+import { DataAccessRow } from './data-access.entities';
+
+type Data = Extract<AccountEvent, { type: 'DataAccessConfigured' }>['data'];
+
+const configured: ProjectionHandler<Data> = async ({ data }, em) => {
+  await em.upsert(
+    DataAccessRow,
+    { agentId: data.agentId, accountId: data.accountId, responseMetrics: JSON.stringify(data.responseMetrics), showTranscripts: data.showTranscripts, updatedAt: data.configuredAt },
+    ['agentId'],
+  );
+};
+
+export const dataAccessProjection = defineProjection({
+  name: 'data-access',
+  version: 1,
+  entities: [DataAccessRow],
+  handles: { DataAccessConfigured: configured },
+});

@@ -1,0 +1,27 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Clock } from '../platform/clock/clock';
+import type { CommandContext } from '../platform/commands/command-context';
+import { handleCommand } from '../platform/commands/command-handler';
+import { ReadModels } from '../read-models/read-models.service';
+import { accountDecider, type AccountCommand } from './account.decider';
+import { accountStream, type AccountEvent } from './account.events';
+
+type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
+
+/** Sends a command to an account's stream and waits until the named read models show it. */
+@Injectable()
+export class AccountCommands {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly readModels: ReadModels,
+  ) {}
+
+  async execute(accountId: string, command: WithoutNow<AccountCommand>, context: CommandContext, readModels: string[]): Promise<AccountEvent[]> {
+    const full = { ...command, now: this.clock.nowIso() } as AccountCommand;
+    const result = await handleCommand(this.store, this.clock, accountStream(accountId), accountDecider, full, context);
+    await this.readModels.waitFor(result.position, readModels);
+    return result.events;
+  }
+}

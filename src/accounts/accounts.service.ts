@@ -1,0 +1,134 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../platform/clock/clock';
+import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
+import { CONNECTOR_TOKEN_PREFIX, newCredential, WEBHOOK_SECRET_PREFIX } from '../platform/auth/credentials';
+import { ServerSecret } from '../platform/auth/server-secret';
+import type { CommandContext } from '../platform/commands/command-context';
+import { badRequest, notFound } from '../platform/errors/domain-error';
+import { IdGenerator } from '../platform/ids/ids';
+import { accountRef, agentRef, parseAgentId } from '../platform/ids/prefixed-ids';
+import { ReadModels } from '../read-models/read-models.service';
+import { AccountRow, AgentSettingsRow, ConnectorRow, PhoneNumberRow } from '../../projections/accounts/accounts.entities';
+import { AccountCommands } from './account-commands';
+import type { AgentSettingsDto, CreateAccountDto, CreateConnectorDto, ProvisionPhoneNumberDto } from './dto/account.dto';
+import { DEPLOYMENT_ENVIRONMENTS, NUMBER_ENVIRONMENTS } from './permissions';
+
+export const accountView = (row: AccountRow) => ({ accountId: accountRef(row.id), name: row.name, region: row.region, createdAt: row.createdAt });
+
+/** Accounts and the operator's attachments to agents: connectors, phone numbers, settings. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    private readonly commands: AccountCommands,
+    private readonly readModels: ReadModels,
+    private readonly ids: IdGenerator,
+    private readonly secret: ServerSecret,
+    private readonly clock: Clock,
+    @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
+  ) {}
+
+  async create(dto: CreateAccountDto, context: CommandContext) {
+    const accountId = this.ids.short(8);
+    await this.commands.execute(accountId, { type: 'CreateAccount', accountId, name: dto.name, region: dto.region }, context, ['accounts']);
+    return this.get(accountId);
+  }
+
+  async list() {
+    const rows = await this.readModels.source('accounts').getRepository(AccountRow).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(accountView);
+  }
+
+  async get(accountId: string) {
+    const row = await this.readModels.source('accounts').getRepository(AccountRow).findOneBy({ id: accountId });
+    if (!row) throw notFound('ACCOUNT_NOT_FOUND', 'account not found');
+    return accountView(row);
+  }
+
+  async region(accountId: string): Promise<string | null> {
+    const row = await this.readModels.source('accounts').getRepository(AccountRow).findOneBy({ id: accountId });
+    return row?.region ?? null;
+  }
+
+  /** The agent of `raw`, which must exist; its account is returned with it. */
+  agentOf(raw: string, field = 'agentId'): { agentId: string; accountId: string } {
+    let agentId: string;
+    try {
+      agentId = parseAgentId(raw);
+    } catch {
+      throw badRequest('VALIDATION_ERROR', `${field} is not an agent id`, [{ field, message: `${field} is not an agent id` }]);
+    }
+    const accountId = this.agents.accountOf(agentId);
+    if (!accountId) throw notFound('AGENT_NOT_FOUND', `agent ${agentRef(agentId)} not found`);
+    return { agentId, accountId };
+  }
+
+  async createConnector(accountId: string, dto: CreateConnectorDto, context: CommandContext) {
+    await this.get(accountId);
+    const { agentId, accountId: owner } = this.agentOf(dto.agentId);
+    if (owner !== accountId) throw badRequest('VALIDATION_ERROR', 'agentId belongs to another account', [{ field: 'agentId', message: 'agentId belongs to another account' }]);
+    const environments: readonly string[] = dto.kind === 'sms' ? NUMBER_ENVIRONMENTS : DEPLOYMENT_ENVIRONMENTS;
+    if (!environments.includes(dto.environment)) {
+      const message = `environment must be one of ${environments.join(', ')} for a ${dto.kind} connector`;
+      throw badRequest('VALIDATION_ERROR', message, [{ field: 'environment', message }]);
+    }
+    if (dto.kind === 'messaging' && !dto.hostDomain) {
+      throw badRequest('VALIDATION_ERROR', 'hostDomain is required for a messaging connector', [{ field: 'hostDomain', message: 'hostDomain is required for a messaging connector' }]);
+    }
+    const connectorId = `con_${this.ids.short(10)}`;
+    const connectorToken = dto.kind === 'messaging' ? newCredential(CONNECTOR_TOKEN_PREFIX) : null;
+    const webhookSecret = dto.kind === 'sms' ? newCredential(WEBHOOK_SECRET_PREFIX) : null;
+    await this.commands.execute(
+      accountId,
+      {
+        type: 'CreateConnector',
+        connectorId,
+        agentId,
+        kind: dto.kind,
+        environment: dto.environment,
+        hostDomain: dto.hostDomain?.toLowerCase() ?? null,
+        tokenDigest: connectorToken ? this.secret.digest(connectorToken) : null,
+        sealedWebhookSecret: webhookSecret ? this.secret.encrypt(webhookSecret) : null,
+      },
+      context,
+      ['accounts'],
+    );
+    const row = await this.readModels.source('accounts').getRepository(ConnectorRow).findOneByOrFail({ id: connectorId });
+    // The token and the secret are shown this once; only their digest / sealed form is kept.
+    return {
+      ...connectorView(row),
+      ...(connectorToken ? { connectorToken } : {}),
+      ...(webhookSecret ? { webhookSecret } : {}),
+    };
+  }
+
+  async provisionNumber(rawAgentId: string, dto: ProvisionPhoneNumberDto, context: CommandContext) {
+    const { agentId, accountId } = this.agentOf(rawAgentId);
+    const taken = await this.readModels.source('accounts').getRepository(PhoneNumberRow).findOneBy({ number: dto.number });
+    if (taken && taken.agentId !== agentId) {
+      throw badRequest('PHONE_NUMBER_TAKEN', `${dto.number} is already provisioned for another agent`);
+    }
+    await this.commands.execute(accountId, { type: 'ProvisionPhoneNumber', agentId, number: dto.number, environment: dto.environment }, context, ['accounts']);
+    return { agentId: agentRef(agentId), number: dto.number, environment: dto.environment };
+  }
+
+  async changeSettings(rawAgentId: string, dto: AgentSettingsDto, context: CommandContext) {
+    const { agentId, accountId } = this.agentOf(rawAgentId);
+    await this.commands.execute(accountId, { type: 'ChangeAgentSettings', agentId, chunkedStreaming: dto.chunked_streaming }, context, ['accounts']);
+    return { agentId: agentRef(agentId), chunked_streaming: dto.chunked_streaming, updatedAt: this.clock.nowIso() };
+  }
+
+  async settings(agentId: string) {
+    const row = await this.readModels.source('accounts').getRepository(AgentSettingsRow).findOneBy({ agentId });
+    return { chunkedStreaming: row?.chunkedStreaming ?? false };
+  }
+}
+
+export const connectorView = (row: ConnectorRow) => ({
+  connectorId: row.id,
+  accountId: accountRef(row.accountId),
+  agentId: agentRef(row.agentId),
+  kind: row.kind,
+  environment: row.environment,
+  hostDomain: row.hostDomain,
+  createdAt: row.createdAt,
+});

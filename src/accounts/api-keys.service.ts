@@ -1,0 +1,146 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../platform/clock/clock';
+import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
+import { KEY_PREFIX, maskKey, newCredential } from '../platform/auth/credentials';
+import type { KeyRecord } from '../platform/auth/key-principal';
+import type { Principal } from '../platform/auth/principal';
+import { ServerSecret } from '../platform/auth/server-secret';
+import type { CommandContext } from '../platform/commands/command-context';
+import { badRequest, DomainError, forbidden, notFound } from '../platform/errors/domain-error';
+import { IdGenerator } from '../platform/ids/ids';
+import { agentRef, tryParseAgentId } from '../platform/ids/prefixed-ids';
+import { ReadModels } from '../read-models/read-models.service';
+import { ApiKeyRow } from '../../projections/api-keys/api-keys.entities';
+import { AccountCommands } from './account-commands';
+import { AccountsService } from './accounts.service';
+import type { CreateApiKeyDto, PatchApiKeyDto } from './dto/api-key.dto';
+import type { Permission } from './permissions';
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+function keyView(row: ApiKeyRow, fullKey?: string) {
+  const agents = JSON.parse(row.agents) as 'all' | string[];
+  return {
+    id: row.id,
+    name: row.name,
+    agents: agents === 'all' ? 'all' : agents.map(agentRef),
+    permissions: JSON.parse(row.permissions) as Permission[],
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+    key: fullKey ?? maskKey(row.last4),
+  };
+}
+
+const fieldError = (field: string, message: string) => badRequest('VALIDATION_ERROR', message, [{ field, message }]);
+
+/** Key management of contract §4: the API Keys tab as an API. */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly commands: AccountCommands,
+    private readonly accounts: AccountsService,
+    private readonly readModels: ReadModels,
+    private readonly ids: IdGenerator,
+    private readonly secret: ServerSecret,
+    private readonly clock: Clock,
+    @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
+  ) {}
+
+  async create(accountId: string, dto: CreateApiKeyDto, issuer: Principal, issuerKey: KeyRecord | undefined, context: CommandContext) {
+    await this.accounts.get(accountId);
+    const expiresAt = this.validExpiry(dto.expiresAt);
+    const agents = this.validAgents(accountId, dto.agents);
+    if (issuerKey) this.noEscalation(issuerKey, agents, dto.permissions);
+    const keyId = `key_${this.ids.short(10)}`;
+    const value = newCredential(KEY_PREFIX);
+    await this.commands.execute(
+      accountId,
+      {
+        type: 'CreateApiKey',
+        keyId,
+        name: dto.name,
+        agents,
+        permissions: dto.permissions,
+        expiresAt,
+        keyDigest: this.secret.digest(value),
+        last4: value.slice(-4),
+        issuedBy: issuer.kind === 'operator' ? 'operator' : 'key',
+      },
+      context,
+      ['api-keys'],
+    );
+    return keyView(await this.row(accountId, keyId), value);
+  }
+
+  async list(accountId: string) {
+    await this.accounts.get(accountId);
+    const rows = await this.repo().find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return { apiKeys: rows.filter((r) => r.deletedAt === null).map((r) => keyView(r)) };
+  }
+
+  async get(accountId: string, keyId: string) {
+    return keyView(await this.row(accountId, keyId));
+  }
+
+  async patch(accountId: string, keyId: string, dto: PatchApiKeyDto, context: CommandContext) {
+    await this.row(accountId, keyId);
+    for (const field of ['agents', 'permissions', 'expiresAt'] as const) {
+      if (dto[field] !== undefined) throw new DomainError('API_KEY_IMMUTABLE', `${field} cannot be changed after creation; only name can`, 422, null, [{ field, message: `${field} cannot be changed` }]);
+    }
+    if (dto.name !== undefined) await this.commands.execute(accountId, { type: 'RenameApiKey', keyId, name: dto.name }, context, ['api-keys']);
+    return keyView(await this.row(accountId, keyId));
+  }
+
+  async delete(accountId: string, keyId: string, context: CommandContext): Promise<void> {
+    await this.row(accountId, keyId);
+    await this.commands.execute(accountId, { type: 'DeleteApiKey', keyId }, context, ['api-keys']);
+  }
+
+  private repo() {
+    return this.readModels.source('api-keys').getRepository(ApiKeyRow);
+  }
+
+  private async row(accountId: string, keyId: string): Promise<ApiKeyRow> {
+    const row = await this.repo().findOneBy({ id: keyId, accountId });
+    if (!row || row.deletedAt !== null) throw notFound('API_KEY_NOT_FOUND', 'API key not found');
+    return row;
+  }
+
+  /** Required, in the future, at most two years ahead, on the platform clock. */
+  private validExpiry(raw: string): string {
+    const ms = ISO_DATE.test(raw) ? Date.parse(raw) : NaN;
+    if (Number.isNaN(ms)) throw fieldError('expiresAt', 'expiresAt must be an ISO 8601 date such as 2027-01-31 or 2027-01-31T12:00:00Z');
+    const now = this.clock.now().getTime();
+    if (ms <= now) throw fieldError('expiresAt', 'expiresAt must be in the future');
+    if (ms > addYears(now, 2)) {
+      throw fieldError('expiresAt', 'expiresAt must be at most 2 years ahead');
+    }
+    return new Date(ms).toISOString();
+  }
+
+  private validAgents(accountId: string, raw: 'all' | string[]): 'all' | string[] {
+    if (raw === 'all') return 'all';
+    const bare = raw.map((value, i) => {
+      const agentId = tryParseAgentId(value);
+      if (!agentId) throw fieldError(`agents.${i}`, `agents[${i}] is not an agent id`);
+      if (this.agents.accountOf(agentId) !== accountId) throw fieldError(`agents.${i}`, `agents[${i}] (${value}) is not an agent of this account`);
+      return agentId;
+    });
+    return [...new Set(bare)];
+  }
+
+  /** A key that manages keys cannot mint one that reaches further than itself. */
+  private noEscalation(issuer: KeyRecord, agents: 'all' | string[], permissions: Permission[]): void {
+    const extra = permissions.filter((p) => !issuer.permissions.includes(p));
+    if (extra.length > 0) throw forbidden(`a key cannot grant permissions it does not hold: ${extra.join(', ')}`, 'PERMISSION_ESCALATION');
+    if (issuer.agents !== 'all' && (agents === 'all' || agents.some((a) => !issuer.agents.includes(a)))) {
+      throw forbidden('a key cannot grant agents outside its own scope', 'PERMISSION_ESCALATION');
+    }
+  }
+}
+
+function addYears(ms: number, years: number): number {
+  const d = new Date(ms);
+  d.setUTCFullYear(d.getUTCFullYear() + years);
+  return d.getTime();
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import type { CommandContext } from '../platform/commands/command-context';
+import { agentRef } from '../platform/ids/prefixed-ids';
+import { ReadModels } from '../read-models/read-models.service';
+import { DataAccessRow } from '../../projections/data-access/data-access.entities';
+import { AccountCommands } from './account-commands';
+import { DEFAULT_DATA_ACCESS, type DataAccessConfig } from './data-access';
+import type { DataAccessDto } from './dto/data-access.dto';
+
+@Injectable()
+export class DataAccessService {
+  constructor(
+    private readonly commands: AccountCommands,
+    private readonly readModels: ReadModels,
+  ) {}
+
+  /** The project's configuration; the defaults when it was never set. */
+  async config(agentId: string): Promise<DataAccessConfig> {
+    const row = await this.readModels.source('data-access').getRepository(DataAccessRow).findOneBy({ agentId });
+    return row ? { responseMetrics: JSON.parse(row.responseMetrics), showTranscripts: row.showTranscripts } : DEFAULT_DATA_ACCESS;
+  }
+
+  async view(agentId: string) {
+    const config = await this.config(agentId);
+    return { agentId: agentRef(agentId), response_metrics: config.responseMetrics, show_transcripts: config.showTranscripts };
+  }
+
+  async configure(accountId: string, agentId: string, dto: DataAccessDto, context: CommandContext) {
+    await this.commands.execute(
+      accountId,
+      { type: 'ConfigureDataAccess', agentId, responseMetrics: dto.response_metrics, showTranscripts: dto.show_transcripts },
+      context,
+      ['data-access'],
+    );
+    return this.view(agentId);
+  }
+}

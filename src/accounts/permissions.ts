@@ -1,0 +1,27 @@
+/**
+ * What a key may do (contract §4). The first three are interface.md's: Conversations data,
+ * Handoff, External events.
+ */
+export const PERMISSIONS = ['conversations', 'handoff', 'external_events', 'agents', 'alerts', 'outbound_calling', 'sms', 'keys', 'desk'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const REGIONS = ['us', 'uk', 'eu', 'studio'] as const;
+export type Region = (typeof REGIONS)[number];
+
+/** Built-in response metrics of the project configuration (interface.md). */
+export const BUILT_IN_METRICS = ['CALL_IN_PROGRESS', 'CALL_COMPLETED', 'HANDOFF_REASON', 'HANDOFF_TO'] as const;
+
+export const CONNECTOR_KINDS = ['messaging', 'sms'] as const;
+export type ConnectorKind = (typeof CONNECTOR_KINDS)[number];
+
+/** SMS connectors and phone numbers name environments the carrier way; contract §11 maps them. */
+export const NUMBER_ENVIRONMENTS = ['dev', 'sandbox', 'live'] as const;
+export type NumberEnvironment = (typeof NUMBER_ENVIRONMENTS)[number];
+export const DEPLOYMENT_ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
+export type DeploymentEnvironment = (typeof DEPLOYMENT_ENVIRONMENTS)[number];
+
+export const DEPLOYMENT_FOR_NUMBER_ENVIRONMENT: Record<NumberEnvironment, DeploymentEnvironment> = {
+  dev: 'sandbox',
+  sandbox: 'pre-release',
+  live: 'live',
+};

@@ -1,0 +1,98 @@
+import type { DataSource } from 'typeorm';
+import type { Permission } from '../../accounts/permissions';
+import { ReadModels } from '../../read-models/read-models.service';
+import { Clock } from '../clock/clock';
+import { DomainError } from '../errors/domain-error';
+import type { KeyRecord } from './key-principal';
+import { ServerSecret } from './server-secret';
+
+interface Row {
+  id: string;
+  account_id: string;
+  name: string;
+  agents: string;
+  permissions: string;
+  expires_at: string;
+  key_digest: string;
+  deleted_at: string | null;
+}
+
+interface Statement {
+  get(digest: string): Row | undefined;
+}
+
+const MAX_CACHED = 10_000;
+const KEY_EVENTS = new Set(['ApiKeyCreated', 'ApiKeyRenamed', 'ApiKeyDeleted']);
+
+/**
+ * Turns a presented key value into the key it belongs to. The value is HMAC'd with the server
+ * secret and looked up by digest (O(1), and the lookup's timing says nothing about how much of a
+ * guess matched); the stored digest is then compared in constant time.
+ *
+ * Hot keys are cached in memory. The cache is dropped whenever the api-keys read model commits a
+ * change to keys (before read-your-writes waiters wake), so a DELETE that answered 204 has already
+ * made the key unusable. Misses read the read model synchronously, so a lookup and its caching
+ * happen in one turn of the event loop and cannot interleave with an invalidation.
+ */
+export class KeyAuthenticator {
+  private readonly cache = new Map<string, KeyRecord>();
+  private statement: { source: DataSource; stmt: Statement } | null = null;
+
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly secret: ServerSecret,
+    private readonly clock: Clock,
+  ) {
+    readModels.onApplied('api-keys', (batch) => {
+      if (batch.some((event) => KEY_EVENTS.has(event.type))) this.cache.clear();
+    });
+  }
+
+  digest(value: string): string {
+    return this.secret.digest(value);
+  }
+
+  /** 401 for a missing, unknown, deleted or expired key (contract §4). */
+  authenticate(value: string | undefined, header = 'x-api-key'): KeyRecord {
+    if (!value) throw new DomainError('API_KEY_MISSING', `missing API key (header ${header})`, 401);
+    const digest = this.secret.digest(value);
+    const key = this.lookup(digest);
+    if (!key || !ServerSecret.same(key.keyDigest, digest) || key.deletedAt !== null) {
+      throw new DomainError('API_KEY_INVALID', 'invalid API key', 401);
+    }
+    if (key.expiresAt <= this.clock.nowIso()) throw new DomainError('API_KEY_EXPIRED', 'API key has expired', 401);
+    return key;
+  }
+
+  private lookup(digest: string): KeyRecord | undefined {
+    const stmt = this.prepared();
+    const cached = this.cache.get(digest);
+    if (cached) return cached;
+    const row = stmt.get(digest);
+    if (!row) return undefined;
+    const key: KeyRecord = {
+      id: row.id,
+      accountId: row.account_id,
+      name: row.name,
+      agents: JSON.parse(row.agents),
+      permissions: JSON.parse(row.permissions) as Permission[],
+      expiresAt: row.expires_at,
+      keyDigest: row.key_digest,
+      deletedAt: row.deleted_at,
+    };
+    if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(digest, key);
+    return key;
+  }
+
+  /** The prepared lookup on the serving generation; a switched generation empties the cache. */
+  private prepared(): Statement {
+    const source = this.readModels.source('api-keys');
+    if (this.statement?.source !== source) {
+      const db = (source.driver as unknown as { databaseConnection: { prepare(sql: string): Statement } }).databaseConnection;
+      this.statement = { source, stmt: db.prepare('SELECT * FROM api_key WHERE key_digest = ?') };
+      this.cache.clear();
+    }
+    return this.statement.stmt;
+  }
+}

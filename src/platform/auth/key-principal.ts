@@ -1,0 +1,16 @@
+import type { Permission } from '../../accounts/permissions';
+
+export interface KeyRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  agents: 'all' | string[];
+  permissions: Permission[];
+  expiresAt: string;
+  keyDigest: string;
+  deletedAt: string | null;
+}
+
+export function keyCanReachAgent(key: Pick<KeyRecord, 'agents'>, agentId: string): boolean {
+  return key.agents === 'all' || key.agents.includes(agentId);
+}

@@ -1,0 +1,151 @@
+import type { DataSource } from 'typeorm';
+import { newTestEvent } from '../../src/event-store/event-store.contract';
+import type { RecordedEvent } from '../../src/event-store/event-store.port';
+import { START } from '../../src/event-store/position';
+import type { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
+import { ManualClock } from '../../src/platform/clock/clock';
+import { toNewEvents } from '../../src/platform/commands/command-handler';
+import { ProcessCheckpoint } from '../../src/platform/database/platform.entities';
+import { ProcessManagerRunner, type ProcessManager } from '../../src/read-models/process-manager';
+import { ProcessManagers } from '../../src/read-models/process-managers';
+import { sleep, waitUntil } from '../fixtures/counter-projection';
+import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
+
+describe('process managers', () => {
+  let side: ReadSide;
+  let store: SqliteEventStore;
+  let platform: DataSource;
+  const runners: Array<{ stop(): Promise<void> }> = [];
+
+  beforeEach(async () => {
+    side = new ReadSide();
+    store = await side.openStore();
+    platform = await side.openPlatform();
+  });
+
+  afterEach(async () => {
+    for (const runner of runners.splice(0)) await runner.stop();
+    await side.cleanup();
+  });
+
+  async function startRunner(manager: ProcessManager, db: DataSource = platform): Promise<ProcessManagerRunner> {
+    const runner = new ProcessManagerRunner(manager, store, db, silentLogger);
+    runners.push(runner);
+    await runner.start();
+    return runner;
+  }
+
+  const checkpointOf = async (name: string, db: DataSource = platform) =>
+    (await db.getRepository(ProcessCheckpoint).findOneBy({ name }))?.position ?? null;
+
+  it('reacts to each event once, saves its checkpoint, and after a restart does not handle checkpointed events again', async () => {
+    const handled: string[] = [];
+    const manager: ProcessManager = {
+      name: 'greeter',
+      handles: {
+        Greeted: async (event: RecordedEvent) => {
+          handled.push(event.id);
+        },
+      },
+    };
+    const first = [newTestEvent('Greeted', { n: 1 }), newTestEvent('Other'), newTestEvent('Greeted', { n: 2 })];
+    await store.append('g-1', first);
+    const runner = await startRunner(manager);
+    await waitUntil(() => handled.length === 2, 'both Greeted events handled');
+    expect(handled).toEqual([first[0].id, first[2].id]);
+    const head = await store.headPosition();
+    await waitUntil(async () => (await checkpointOf('greeter')) === head, 'the checkpoint is saved');
+    expect(runner.position).toBe(head);
+    expect(runner.error).toBeNull();
+
+    const live = newTestEvent('Greeted', { n: 3 });
+    await store.append('g-2', [live]);
+    await waitUntil(() => handled.length === 3, 'a live event handled');
+    await runner.stop();
+
+    // Restart: a new runner (new platform connection too) picks up after the checkpoint.
+    const more = newTestEvent('Greeted', { n: 4 });
+    await store.append('g-3', [more]);
+    const platform2 = await side.openPlatform();
+    await startRunner(manager, platform2);
+    await waitUntil(() => handled.length >= 4, 'the event appended while stopped is handled');
+    await sleep(50);
+    expect(handled).toEqual([first[0].id, first[2].id, live.id, more.id]);
+    expect(await checkpointOf('greeter', platform2)).toBe(await store.headPosition());
+  });
+
+  it('ProcessManagers starts every registered manager and reports their status', async () => {
+    const seen: Record<string, number> = { a: 0, b: 0 };
+    const managers = new ProcessManagers(store, platform, silentLogger);
+    runners.push(managers);
+    managers.register({ name: 'pm-a', handles: { Ping: async () => void seen.a++ } });
+    managers.register({ name: 'pm-b', handles: { Ping: async () => void seen.b++ } });
+    expect(() => managers.register({ name: 'pm-a', handles: {} })).toThrow(/two process managers are named pm-a/);
+    await store.append('ping', [newTestEvent('Ping'), newTestEvent('Ping')]);
+    await managers.start();
+    expect(() => managers.register({ name: 'late', handles: {} })).toThrow(/registered after start/);
+    await waitUntil(() => seen.a === 2 && seen.b === 2, 'both managers handled both pings');
+    const head = await store.headPosition();
+    await waitUntil(() => managers.status().every((s) => s.position === head), 'positions reported');
+    expect(managers.status()).toEqual([
+      { name: 'pm-a', position: head, error: null },
+      { name: 'pm-b', position: head, error: null },
+    ]);
+  });
+
+  it('a handler appending a command event with an idempotency key appends nothing new when the event is handled again', async () => {
+    const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
+    let calls = 0;
+    const manager: ProcessManager = {
+      name: 'shipper',
+      handles: {
+        OrderPlaced: async (event: RecordedEvent<{ order: string }>) => {
+          calls++;
+          const events = toNewEvents(
+            [{ type: 'ShipmentRequested', data: { order: event.data.order } }],
+            { actor: 'system:shipper', correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: `shipper:${event.id}` },
+            clock,
+          );
+          await store.append(`shipment-${event.data.order}`, events, 'any');
+        },
+      },
+    };
+    const orders = ['o1', 'o2', 'o3'].map((order) => newTestEvent('OrderPlaced', { order }));
+    for (const order of orders) await store.append(`order-${order.data.order}`, [order]);
+
+    const runner = await startRunner(manager);
+    await waitUntil(() => calls === 3, 'three orders handled');
+    await waitUntil(async () => (await checkpointOf('shipper')) !== null, 'checkpoint saved');
+    const logAfterFirst = await store.readAll();
+    expect(logAfterFirst.filter((e) => e.type === 'ShipmentRequested')).toHaveLength(3);
+    for (const order of orders) {
+      const shipment = await store.readStream(`shipment-${order.data.order}`);
+      expect(shipment).toHaveLength(1);
+      expect(shipment[0].metadata).toMatchObject({ causationId: order.id, actor: 'system:shipper' });
+    }
+    await runner.stop();
+
+    // Crash before the checkpoint: every order runs through the handler again.
+    await platform.getRepository(ProcessCheckpoint).delete({ name: 'shipper' });
+    expect(await checkpointOf('shipper')).toBeNull();
+    calls = 0;
+    const again = await startRunner(manager);
+    expect(again.position).toBe(START);
+    await waitUntil(() => calls === 3, 'the orders are handled again');
+    await sleep(30);
+    expect(calls).toBe(3);
+    const logAfterSecond = await store.readAll();
+    expect(logAfterSecond.map((e) => e.id)).toEqual(logAfterFirst.map((e) => e.id));
+    expect(again.error).toBeNull();
+
+    // A partial reset (checkpoint in the middle) is just as harmless.
+    await again.stop();
+    await platform.getRepository(ProcessCheckpoint).upsert({ name: 'shipper', position: logAfterFirst[1].position, updatedAt: clock.nowIso() }, ['name']);
+    calls = 0;
+    await startRunner(manager);
+    await waitUntil(() => calls === 1, 'the last order is handled again');
+    await sleep(30);
+    expect(calls).toBe(1);
+    expect((await store.readAll()).length).toBe(logAfterFirst.length);
+  });
+});

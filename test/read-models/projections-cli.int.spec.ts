@@ -1,0 +1,94 @@
+import Database from 'better-sqlite3';
+import { runCli } from '../../src/read-models/cli/projections-cli';
+import { appendCounterEvents, counterProjection } from '../fixtures/counter-projection';
+import { ReadSide } from '../fixtures/read-side-harness';
+
+const NAME = 'counters';
+
+/** Collects what the CLI prints. */
+function output() {
+  let text = '';
+  const out = { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WriteStream;
+  return { out, text: () => text };
+}
+
+describe('projections CLI (runCli)', () => {
+  let side: ReadSide;
+  const savedDataDir = process.env.DATA_DIR;
+  const projection = counterProjection();
+
+  beforeEach(() => {
+    side = new ReadSide();
+    process.env.DATA_DIR = side.dir;
+  });
+
+  afterEach(async () => {
+    if (savedDataDir === undefined) delete process.env.DATA_DIR;
+    else process.env.DATA_DIR = savedDataDir;
+    await side.cleanup();
+  });
+
+  async function run(argv: string[]) {
+    const o = output();
+    const code = await runCli(argv, [projection], o.out);
+    return { code, text: o.text() };
+  }
+
+  it('exits 2 with the usage on bad usage or an unknown read model', async () => {
+    for (const argv of [[], ['frobnicate'], ['rebuild'], ['verify'], ['--json']]) {
+      const { code, text } = await run(argv);
+      expect({ argv, code }).toEqual({ argv, code: 2 });
+      expect(text).toMatch(/^usage: npm run projections/);
+    }
+    for (const command of ['rebuild', 'verify']) {
+      const { code, text } = await run([command, 'nope']);
+      expect(code).toBe(2);
+      expect(text).toContain(`no read model named nope; known: ${NAME}`);
+    }
+  });
+
+  it('status, rebuild, verify: exit codes and what they print', async () => {
+    const store = await side.openStore();
+    await appendCounterEvents(store, { events: 400, streams: 4 });
+
+    const before = await run(['status']);
+    expect(before.code).toBe(0);
+    expect(before.text).toContain(NAME);
+    expect(before.text).toContain('never built');
+
+    const rebuilt = await run(['rebuild', NAME]);
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.text).toMatch(new RegExp(`^rebuilt ${NAME} v1 into generation 1: 400 events in .* s .*; it is now active\\n$`));
+
+    const after = await run(['status']);
+    expect(after.code).toBe(0);
+    const line = after.text.split('\n').find((l) => l.startsWith(NAME))!;
+    expect(line).toMatch(/v1\s+g1\s+active\s+current\s+lag\s+0\s/);
+
+    const json = await run(['status', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.text)).toEqual([
+      expect.objectContaining({ name: NAME, version: 1, generation: 1, status: 'active', current: true, lagEvents: 0 }),
+    ]);
+
+    const clean = await run(['verify', NAME]);
+    expect(clean.code).toBe(0);
+    expect(clean.text).toContain(`${NAME} generation 1 at `);
+    expect(clean.text).toContain('OK: the read model equals a fresh replay');
+
+    const db = new Database(`${side.dir}/read-models/${NAME}/v1.g1.sqlite`);
+    db.prepare("UPDATE counter SET count = 0 WHERE stream_id = 'counter-1'").run();
+    db.close();
+    const dirty = await run(['verify', NAME]);
+    expect(dirty.code).toBe(1);
+    expect(dirty.text).toContain('counter: live 4 rows, replay 4; missing 0, extra 0, changed 1');
+    expect(dirty.text).toContain('changed ["counter-1"]');
+    expect(dirty.text).toContain('DIFFERENT: 1 rows differ');
+
+    // A second rebuild replaces generation 1 (no server running, so the old row is retired).
+    const again = await run(['rebuild', NAME, '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.text)).toMatchObject({ name: NAME, version: 1, generation: 2, events: 400 });
+    expect((await run(['verify', NAME])).code).toBe(0);
+  });
+});

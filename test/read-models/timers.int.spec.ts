@@ -1,0 +1,182 @@
+import type { DataSource } from 'typeorm';
+import { ManualClock } from '../../src/platform/clock/clock';
+import { TimerRecord } from '../../src/platform/database/platform.entities';
+import { Timers, type DueTimer } from '../../src/read-models/timers';
+import { sleep, waitUntil } from '../fixtures/counter-projection';
+import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
+
+const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+
+describe('Timers (ManualClock, platform DB)', () => {
+  let side: ReadSide;
+  let platform: DataSource;
+  const running: Timers[] = [];
+
+  beforeEach(async () => {
+    side = new ReadSide();
+    platform = await side.openPlatform();
+  });
+
+  afterEach(async () => {
+    for (const timers of running.splice(0)) await timers.stop();
+    await side.cleanup();
+  });
+
+  function startTimers(clock: ManualClock, handler: (timer: DueTimer) => Promise<void>, db: DataSource = platform): Timers {
+    const timers = new Timers(db, clock, silentLogger);
+    timers.handle('test', handler);
+    timers.start();
+    running.push(timers);
+    return timers;
+  }
+
+  const at = (seconds: number) => new Date(T0 + seconds * 1000);
+
+  it('fires once after its due time when the clock passes it, and not before', async () => {
+    const clock = new ManualClock(T0);
+    const fired: Array<DueTimer & { at: string }> = [];
+    const timers = startTimers(clock, async (t) => {
+      fired.push({ ...t, at: clock.nowIso() });
+    });
+    await timers.schedule({ id: 't-1', owner: 'test', dueAt: at(60), payload: { call: 'abc' } });
+    await timers.runDue();
+    expect(fired).toEqual([]);
+
+    clock.advance(59.999);
+    await timers.runDue();
+    expect(fired).toEqual([]);
+    expect(await timers.get('t-1')).toMatchObject({ status: 'pending', attempts: 0 });
+
+    clock.advance(0.001); // exactly due
+    await timers.runDue();
+    expect(fired).toEqual([{ id: 't-1', dueAt: at(60).toISOString(), payload: { call: 'abc' }, at: at(60).toISOString() }]);
+    expect(await timers.get('t-1')).toMatchObject({ status: 'fired', attempts: 1, firedAt: at(60).toISOString(), leaseUntil: null });
+
+    clock.advance(3600);
+    await timers.runDue();
+    await sleep(20);
+    expect(fired).toHaveLength(1);
+  });
+
+  it('fires on clock advance without anyone calling runDue', async () => {
+    const clock = new ManualClock(T0);
+    let fired = 0;
+    const timers = startTimers(clock, async () => {
+      fired++;
+    });
+    await timers.schedule({ id: 'auto', owner: 'test', dueAt: at(10) });
+    await sleep(20);
+    expect(fired).toBe(0);
+    clock.advance(11);
+    await waitUntil(() => fired === 1, 'the timer fires after advance', 2000);
+    await sleep(30);
+    expect(fired).toBe(1);
+    expect(timers).toBeDefined();
+  });
+
+  it('scheduling the same id twice is a no-op; cancel stops a pending timer', async () => {
+    const clock = new ManualClock(T0);
+    const fired: string[] = [];
+    const timers = startTimers(clock, async (t) => {
+      fired.push(`${t.id}:${JSON.stringify(t.payload)}`);
+    });
+    await timers.schedule({ id: 'dup', owner: 'test', dueAt: at(5), payload: 1 });
+    await timers.schedule({ id: 'dup', owner: 'test', dueAt: at(500), payload: 2 });
+    expect(await timers.get('dup')).toMatchObject({ dueAt: at(5).toISOString(), payload: '1' });
+    await timers.schedule({ id: 'gone', owner: 'test', dueAt: at(5) });
+    expect(await timers.cancel('gone')).toBe(true);
+    expect(await timers.cancel('gone')).toBe(false);
+    expect(await timers.cancel('never-scheduled')).toBe(false);
+    expect(await timers.get('gone')).toMatchObject({ status: 'cancelled' });
+
+    clock.advance(10);
+    await timers.runDue();
+    expect(fired).toEqual(['dup:1']);
+    // Scheduling a fired id again does not re-arm it; cancelling a fired one does nothing.
+    await timers.schedule({ id: 'dup', owner: 'test', dueAt: at(11), payload: 3 });
+    expect(await timers.cancel('dup')).toBe(false);
+    clock.advance(10);
+    await timers.runDue();
+    expect(fired).toEqual(['dup:1']);
+  });
+
+  it('a timer whose handler throws is retried later and fires once it succeeds', async () => {
+    const clock = new ManualClock(T0);
+    let attempts = 0;
+    let effects = 0;
+    const timers = startTimers(clock, async () => {
+      attempts++;
+      if (attempts < 3) throw new Error(`transient failure ${attempts}`);
+      effects++;
+    });
+    await timers.schedule({ id: 'flaky', owner: 'test', dueAt: at(1) });
+    clock.advance(2);
+    await timers.runDue();
+    expect(attempts).toBe(1);
+    expect(effects).toBe(0);
+    expect(await timers.get('flaky')).toMatchObject({ status: 'pending', attempts: 1 });
+
+    // Nobody pokes: the timer service retries on its own (about a second later), without the clock moving.
+    await waitUntil(() => effects === 1, 'the failed timer is retried until it succeeds', 4000, 10);
+    expect(attempts).toBe(3);
+    expect(await timers.get('flaky')).toMatchObject({ status: 'fired', attempts: 3 });
+    await timers.runDue();
+    expect(effects).toBe(1);
+  });
+
+  it('across a restart (a new Timers on the same DB) a due timer fires exactly once', async () => {
+    let effects = 0;
+    const effect = async () => {
+      effects++;
+    };
+    // Process 1 schedules and stops before the timers are due.
+    const clock1 = new ManualClock(T0);
+    const first = startTimers(clock1, effect);
+    await first.schedule({ id: 'r-1', owner: 'test', dueAt: at(30) });
+    await first.schedule({ id: 'r-2', owner: 'test', dueAt: at(90) });
+    await first.stop();
+    running.splice(running.indexOf(first), 1);
+
+    // Process 2, on its own connection, starts after r-1 is due.
+    const platform2 = await side.openPlatform();
+    const second = startTimers(new ManualClock(T0 + 45_000), effect, platform2);
+    await second.runDue();
+    expect(effects).toBe(1);
+    expect(await second.get('r-1')).toMatchObject({ status: 'fired' });
+    expect(await second.get('r-2')).toMatchObject({ status: 'pending' });
+    await second.stop();
+    running.splice(running.indexOf(second), 1);
+
+    // Process 3, later still: only r-2 is left to fire.
+    const platform3 = await side.openPlatform();
+    const third = startTimers(new ManualClock(T0 + 100_000), effect, platform3);
+    await third.runDue();
+    await sleep(20);
+    expect(effects).toBe(2);
+    expect(await third.get('r-2')).toMatchObject({ status: 'fired', attempts: 1 });
+  });
+
+  it('a timer claimed by a process that died fires again once its lease runs out (and only then)', async () => {
+    let effects = 0;
+    const clock = new ManualClock(T0 + 20_000);
+    const timers = new Timers(platform, clock, silentLogger);
+    await timers.schedule({ id: 'orphan', owner: 'test', dueAt: at(10) });
+    // What a crash between claim and "fired" leaves behind: firing, leased for 60 s of clock time.
+    await platform.getRepository(TimerRecord).update({ id: 'orphan' }, { status: 'firing', leaseUntil: new Date(T0 + 80_000).toISOString() });
+
+    timers.handle('test', async () => {
+      effects++;
+    });
+    timers.start();
+    running.push(timers);
+    await timers.runDue();
+    expect(effects).toBe(0);
+    clock.advance(59);
+    await timers.runDue();
+    expect(effects).toBe(0);
+    clock.advance(2);
+    await timers.runDue();
+    expect(effects).toBe(1);
+    expect(await timers.get('orphan')).toMatchObject({ status: 'fired', attempts: 1 });
+  });
+});
