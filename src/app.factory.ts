@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { Clock } from './platform/clock/clock';
 import type { Config } from './platform/config/config';
-import { EnvelopeExceptionFilter, sendError } from './platform/errors/exception.filter';
+import { EnvelopeExceptionFilter } from './platform/errors/exception.filter';
 import { CORRELATION_HEADER, correlationIdFor } from './platform/http/correlation';
 import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
 import { PinoNestLogger, redactUrl } from './platform/logging/logger';
@@ -29,8 +29,6 @@ export async function createApp(config: Config, logger: Logger, clock?: Clock): 
       'request',
     );
   });
-  // Errors raised before a route handler runs (body too large, malformed JSON) get the envelope too.
-  fastify.setErrorHandler((error, request, reply) => sendError(reply, request, error, logger));
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger, clock), adapter, {
     logger: new PinoNestLogger(logger),

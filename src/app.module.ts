@@ -1,6 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { AccountsModule } from './accounts/accounts.module';
+import { AgentsModule } from './agents/agents.module';
 import { EventStoreModule } from './event-store/event-store.module';
+import { AuthModule } from './platform/auth/auth.module';
 import { ClockController } from './platform/clock/clock.controller';
 import type { Clock } from './platform/clock/clock';
 import type { Config } from './platform/config/config';
@@ -13,7 +16,7 @@ export class AppModule {
   static forRoot(config: Config, logger: Logger, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule],
+      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, AuthModule, AccountsModule, AgentsModule],
       // The clock route exists only under the test clock (contract §1).
       controllers: [HealthController, ...(config.testClock ? [ClockController] : [])],
     };

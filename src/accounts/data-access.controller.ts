@@ -2,7 +2,9 @@ import { Body, Controller, Get, Param, Put, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { RequireApiKey } from '../platform/auth/key.guard';
 import { requestContext } from '../platform/commands/request-context';
-import { parseAccountId, parseAgentId } from '../platform/ids/prefixed-ids';
+import { parseAccountId } from '../platform/ids/prefixed-ids';
+import { notFound } from '../platform/errors/domain-error';
+import { AccountsService } from './accounts.service';
 import { DataAccessService } from './data-access.service';
 import { DataAccessDto } from './dto/data-access.dto';
 
@@ -10,15 +12,25 @@ import { DataAccessDto } from './dto/data-access.dto';
 @Controller('v1/accounts/:accountId/agents/:agentId/data-access')
 @RequireApiKey({ permission: 'agents', account: 'accountId', agent: 'agentId', operator: true })
 export class DataAccessController {
-  constructor(private readonly dataAccess: DataAccessService) {}
+  constructor(
+    private readonly dataAccess: DataAccessService,
+    private readonly accounts: AccountsService,
+  ) {}
 
   @Get()
-  get(@Param('agentId') agentId: string) {
-    return this.dataAccess.view(parseAgentId(agentId));
+  get(@Param('accountId') accountId: string, @Param('agentId') agentId: string) {
+    return this.dataAccess.view(this.agentIn(accountId, agentId));
   }
 
   @Put()
   put(@Param('accountId') accountId: string, @Param('agentId') agentId: string, @Body() body: DataAccessDto, @Req() request: FastifyRequest) {
-    return this.dataAccess.configure(parseAccountId(accountId), parseAgentId(agentId), body, requestContext(request));
+    return this.dataAccess.configure(parseAccountId(accountId), this.agentIn(accountId, agentId), body, requestContext(request));
+  }
+
+  /** The operator skips the key's scoping, so the agent's account is checked here for everyone. */
+  private agentIn(rawAccountId: string, rawAgentId: string): string {
+    const { agentId, accountId } = this.accounts.agentOf(rawAgentId);
+    if (accountId !== parseAccountId(rawAccountId)) throw notFound('AGENT_NOT_FOUND', 'agent not found');
+    return agentId;
   }
 }

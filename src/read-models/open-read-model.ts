@@ -15,3 +15,8 @@ export function openReadModel(projection: Projection, file: string): Promise<Dat
     synchronize: !fs.existsSync(file),
   });
 }
+
+/** The connection queries use: read-only, so it only ever sees committed batches. */
+export function openReadModelReader(projection: Projection, file: string): Promise<DataSource> {
+  return openSqliteDataSource({ file, entities: [...projection.entities, ProjectionCheckpoint], readonly: true });
+}

@@ -5,7 +5,7 @@ import type { EventStore, RecordedEvent, Subscription } from '../event-store/eve
 import { START, type Position } from '../event-store/position';
 import type { ReadModelGeneration } from '../platform/database/platform.entities';
 import { applyBatch, handlesAny, readCheckpoint } from './apply-batch';
-import { openReadModel } from './open-read-model';
+import { openReadModel, openReadModelReader } from './open-read-model';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
 
@@ -34,6 +34,7 @@ const WATCH_MS = 1000;
  */
 export class ProjectionRunner {
   private source: DataSource | null = null;
+  private reader: DataSource | null = null;
   private generation: ReadModelGeneration | null = null;
   private subscription: Subscription | null = null;
   private position: Position = START;
@@ -75,9 +76,9 @@ export class ProjectionRunner {
     this.state = 'stopped';
   }
 
-  /** The serving data source, or null while the first generation of this version is building. */
+  /** The serving (read-only) data source, or null while the first generation of this version is building. */
   get dataSource(): DataSource | null {
-    return this.state === 'serving' ? this.source : null;
+    return this.state === 'serving' ? this.reader : null;
   }
 
   status(): RunnerStatus {
@@ -109,6 +110,7 @@ export class ProjectionRunner {
 
   private async attach(generation: ReadModelGeneration): Promise<void> {
     this.source = await openReadModel(this.projection, generation.file);
+    this.reader = await openReadModelReader(this.projection, generation.file);
     this.generation = generation;
     this.position = await readCheckpoint(this.source, this.projection.name);
     this.state = generation.status === 'active' ? 'serving' : 'building';
@@ -190,7 +192,9 @@ export class ProjectionRunner {
     const subscription = this.subscription;
     this.subscription = null;
     await subscription?.stop();
+    if (this.reader?.isInitialized) await this.reader.destroy();
     if (this.source?.isInitialized) await this.source.destroy();
+    this.reader = null;
     this.source = null;
   }
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { ReadModelGeneration } from '../platform/database/platform.entities';
+import { syncTransaction } from '../platform/database/raw-connection';
 
 /**
  * Which file serves each (projection, version). Generation files live under
@@ -30,23 +31,22 @@ export class ReadModelRegistry {
   }
 
   async create(name: string, version: number, now: string): Promise<ReadModelGeneration> {
-    return this.platform.transaction(async (em) => {
-      const rows: Array<{ g: number | null }> = await em.query(
-        'SELECT max(generation) AS g FROM read_model_generation WHERE name = ?',
-        [name],
-      );
-      const generation = (rows[0]?.g ?? 0) + 1;
+    return syncTransaction(this.platform, (db) => {
+      const { g } = db.prepare('SELECT max(generation) AS g FROM read_model_generation WHERE name = ?').get(name) as { g: number | null };
+      const generation = (g ?? 0) + 1;
       const file = path.join(this.dataDir, 'read-models', name, `v${version}.g${generation}.sqlite`);
-      const row = em.create(ReadModelGeneration, { name, version, generation, status: 'building', file, createdAt: now, activatedAt: null });
-      return em.save(row);
+      db.prepare(
+        "INSERT INTO read_model_generation (name, version, generation, status, file, created_at) VALUES (?, ?, ?, 'building', ?, ?)",
+      ).run(name, version, generation, file, now);
+      return Object.assign(new ReadModelGeneration(), { name, version, generation, status: 'building' as const, file, createdAt: now, activatedAt: null });
     });
   }
 
   /** Makes `generation` the one that serves; the one it replaces is retired. */
   async activate(name: string, version: number, generation: number, now: string): Promise<void> {
-    await this.platform.transaction(async (em) => {
-      await em.update(ReadModelGeneration, { name, version, status: 'active' }, { status: 'retired' });
-      await em.update(ReadModelGeneration, { name, version, generation }, { status: 'active', activatedAt: now });
+    syncTransaction(this.platform, (db) => {
+      db.prepare("UPDATE read_model_generation SET status = 'retired' WHERE name = ? AND version = ? AND status = 'active'").run(name, version);
+      db.prepare("UPDATE read_model_generation SET status = 'active', activated_at = ? WHERE name = ? AND version = ? AND generation = ?").run(now, name, version, generation);
     });
   }
 

@@ -29,7 +29,7 @@ export class ReadModels {
   }
 
   async start(): Promise<void> {
-    await Promise.all([...this.runners.values()].map((runner) => runner.start()));
+    for (const runner of this.runners.values()) await runner.start(); // one at a time: concurrent registry transactions on the one platform connection collide
   }
 
   async stop(): Promise<void> {

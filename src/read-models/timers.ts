@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { In, type DataSource } from 'typeorm';
 import type { Clock } from '../platform/clock/clock';
 import { TimerRecord } from '../platform/database/platform.entities';
+import { syncTransaction } from '../platform/database/raw-connection';
 
 export interface DueTimer<P = unknown> {
   id: string;
@@ -111,25 +112,25 @@ export class Timers {
     if (!this.stopped) await this.sleepUntilNext();
   }
 
+  /** Claims up to 100 due timers with a lease, atomically: two processes never claim the same one. */
   private async claimDue(now: Date, skip: Set<string>): Promise<TimerRecord[]> {
-    const nowIso = now.toISOString();
-    const leaseUntil = new Date(now.getTime() + LEASE_MS).toISOString();
     const owners = [...this.handlers.keys()];
     if (owners.length === 0) return [];
-    return this.platform.transaction(async (em) => {
-      const candidates = await em
-        .getRepository(TimerRecord)
-        .createQueryBuilder('t')
-        .where('t.owner IN (:...owners)', { owners })
-        .andWhere('t.due_at <= :now', { now: nowIso })
-        .andWhere("(t.status = 'pending' OR (t.status = 'firing' AND t.lease_until <= :now))", { now: nowIso })
-        .andWhere(skip.size > 0 ? 't.id NOT IN (:...skip)' : '1 = 1', { skip: [...skip] })
-        .orderBy('t.due_at', 'ASC')
-        .limit(100)
-        .getMany();
-      if (candidates.length === 0) return [];
-      await em.update(TimerRecord, { id: In(candidates.map((t) => t.id)) }, { status: 'firing', leaseUntil });
-      return candidates;
+    const nowIso = now.toISOString();
+    const leaseUntil = new Date(now.getTime() + LEASE_MS).toISOString();
+    return syncTransaction(this.platform, (db) => {
+      const rows = db
+        .prepare(
+          `SELECT * FROM timer WHERE owner IN (${owners.map(() => '?').join(', ')}) AND due_at <= ?
+           AND (status = 'pending' OR (status = 'firing' AND lease_until <= ?))
+           ${skip.size > 0 ? `AND id NOT IN (${[...skip].map(() => '?').join(', ')})` : ''} ORDER BY due_at LIMIT 100`,
+        )
+        .all(...owners, nowIso, nowIso, ...skip) as Array<{ id: string; owner: string; due_at: string; payload: string; attempts: number }>;
+      const claim = db.prepare("UPDATE timer SET status = 'firing', lease_until = ? WHERE id = ?");
+      for (const row of rows) claim.run(leaseUntil, row.id);
+      return rows.map((row) =>
+        Object.assign(new TimerRecord(), { id: row.id, owner: row.owner, dueAt: row.due_at, payload: row.payload, status: 'firing' as const, attempts: row.attempts, leaseUntil, firedAt: null }),
+      );
     });
   }
 

@@ -91,6 +91,23 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
     expect(await readCheckpoint(readModels.source(NAME), NAME)).toBe(head);
   });
 
+  it('starts several projections on a fresh DATA_DIR: one generation each, all built', async () => {
+    // Regression: ReadModels.start() used to start runners concurrently, and their registry.create()
+    // transactions collided on the one platform connection ("cannot start a transaction within a transaction").
+    const store = await side.openStore();
+    await appendCounterEvents(store, { events: 300, streams: 3 });
+    const names = ['alpha', 'beta', 'gamma', 'delta'];
+    const { readModels, registry } = await side.startReadModels(names.map((name) => counterProjection({ name })), { store });
+    await readModels.waitFor(await store.headPosition(), names);
+    expect((await registry.all()).map((r) => [r.name, r.generation, r.status])).toEqual([
+      ['alpha', 1, 'active'],
+      ['beta', 1, 'active'],
+      ['delta', 1, 'active'],
+      ['gamma', 1, 'active'],
+    ]);
+    for (const name of names) expect((await actualCounters(readModels.source(name))).lines).toBe(300);
+  });
+
   it('applies live events quickly (well under 100 ms after the append)', async () => {
     const store = await side.openStore();
     await appendCounterEvents(store, { events: 50, streams: 5 });

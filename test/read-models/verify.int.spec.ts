@@ -22,7 +22,7 @@ describe('verify()', () => {
     const head = await appendCounterEvents(store, { events: 1200, streams: 12, ignoredEvery: 9 });
     const server = await side.startReadModels([projection], { store });
     await server.readModels.waitFor(head, [NAME]);
-    return { projection, store, head, ...server };
+    return { projection, head, ...server };
   }
 
   it('finds no difference after a clean build (live runner still attached)', async () => {

@@ -1,6 +1,6 @@
-import type { DataSource } from 'typeorm';
 import type { Permission } from '../../accounts/permissions';
 import { ReadModels } from '../../read-models/read-models.service';
+import { SyncQuery } from '../../read-models/sync-query';
 import { Clock } from '../clock/clock';
 import { DomainError } from '../errors/domain-error';
 import type { KeyRecord } from './key-principal';
@@ -15,10 +15,6 @@ interface Row {
   expires_at: string;
   key_digest: string;
   deleted_at: string | null;
-}
-
-interface Statement {
-  get(digest: string): Row | undefined;
 }
 
 const MAX_CACHED = 10_000;
@@ -36,13 +32,14 @@ const KEY_EVENTS = new Set(['ApiKeyCreated', 'ApiKeyRenamed', 'ApiKeyDeleted']);
  */
 export class KeyAuthenticator {
   private readonly cache = new Map<string, KeyRecord>();
-  private statement: { source: DataSource; stmt: Statement } | null = null;
+  private readonly byDigest: SyncQuery<Row>;
 
   constructor(
     private readonly readModels: ReadModels,
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
   ) {
+    this.byDigest = new SyncQuery(() => readModels.source('api-keys'), 'SELECT * FROM api_key WHERE key_digest = ?');
     readModels.onApplied('api-keys', (batch) => {
       if (batch.some((event) => KEY_EVENTS.has(event.type))) this.cache.clear();
     });
@@ -65,10 +62,11 @@ export class KeyAuthenticator {
   }
 
   private lookup(digest: string): KeyRecord | undefined {
-    const stmt = this.prepared();
     const cached = this.cache.get(digest);
     if (cached) return cached;
-    const row = stmt.get(digest);
+    const { row, switched } = this.byDigest.get(digest);
+    // a rebuilt generation took over: what was cached came from the old one
+    if (switched) this.cache.clear();
     if (!row) return undefined;
     const key: KeyRecord = {
       id: row.id,
@@ -83,16 +81,5 @@ export class KeyAuthenticator {
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(digest, key);
     return key;
-  }
-
-  /** The prepared lookup on the serving generation; a switched generation empties the cache. */
-  private prepared(): Statement {
-    const source = this.readModels.source('api-keys');
-    if (this.statement?.source !== source) {
-      const db = (source.driver as unknown as { databaseConnection: { prepare(sql: string): Statement } }).databaseConnection;
-      this.statement = { source, stmt: db.prepare('SELECT * FROM api_key WHERE key_digest = ?') };
-      this.cache.clear();
-    }
-    return this.statement.stmt;
   }
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../clock/clock';
 import { derivedUuid } from '../ids/derived-id';
 import { uuidv7 } from '../ids/ids';
 import type { CommandContext } from './command-context';
+import type { AggregateCache } from './aggregate-cache';
 import type { Decider, DomainEvent } from './decider';
 
 export interface CommandResult<State, Event> {
@@ -29,20 +30,42 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   command: Command,
   context: CommandContext,
+  cache?: AggregateCache,
 ): Promise<CommandResult<State, Event>> {
   for (let attempt = 1; ; attempt++) {
-    const history = await store.readStream(streamId);
-    const state = history.reduce((s, e) => decider.evolve(s, e as unknown as Event), decider.initialState());
+    const { state, revision } = await load(store, streamId, decider, cache);
     const decided = decider.decide(command, state);
     if (decided.length === 0) return { position: null, events: [], state };
-    const expected: ExpectedRevision = history.length === 0 ? 'no_stream' : history[history.length - 1].revision;
+    const expected: ExpectedRevision = revision ?? 'no_stream';
     try {
       const result = await store.append(streamId, toNewEvents(decided, context, clock), expected);
-      return { position: result.position, events: decided, state: decided.reduce(decider.evolve, state) };
+      const next = decided.reduce(decider.evolve, state);
+      // An idempotent repeat answers with the original revision: then the cache is not advanced.
+      if (cache && result.nextExpectedRevision === (revision ?? -1n) + BigInt(decided.length)) cache.set(streamId, result.nextExpectedRevision, next);
+      else cache?.evict(streamId);
+      return { position: result.position, events: decided, state: next };
     } catch (error) {
+      cache?.evict(streamId);
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
     }
   }
+}
+
+/** Folds a stream, starting from the cached state when there is one. */
+export async function load<State, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, unknown, Event>,
+  cache?: AggregateCache,
+): Promise<{ state: State; revision: bigint | null }> {
+  const cached = cache?.get<State>(streamId);
+  const fromRevision = cached ? cached.revision + 1n : undefined;
+  const events = await store.readStream(streamId, { fromRevision });
+  let state = cached ? cached.state : decider.initialState();
+  for (const event of events) state = decider.evolve(state, event as unknown as Event);
+  const revision = events.length > 0 ? events[events.length - 1].revision : cached ? cached.revision : null;
+  if (cache && revision !== null && events.length > 0) cache.set(streamId, revision, state);
+  return { state, revision };
 }
 
 export function toNewEvents(events: DomainEvent[], context: CommandContext, clock: Clock): NewEvent[] {

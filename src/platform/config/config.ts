@@ -16,6 +16,10 @@ export interface Config {
   readYourWritesTimeoutMs: number;
   /** /readyz answers 503 while a projection is more than this many events behind the log. */
   readyMaxLagEvents: number;
+  /** HMAC and encryption key for stored credentials; generated into DATA_DIR when unset. */
+  serverSecret: string | null;
+  /** Requests per second each API key may make (bursts to twice that); 0 turns it off. */
+  rateLimitPerKey: number;
 }
 
 export class ConfigError extends Error {
@@ -48,6 +52,12 @@ function flag(env: Env, name: string): boolean {
   return oneOf(env, name, ['0', '1', 'true', 'false'] as const, '0') === '1' || env[name]?.toLowerCase() === 'true';
 }
 
+function serverSecret(env: Env): string | null {
+  const value = env.SERVER_SECRET || null;
+  if (value !== null && value.length < 32) throw new ConfigError('SERVER_SECRET', 'must be at least 32 characters');
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'eventstoredb'] as const, 'sqlite');
   if (eventStore === 'eventstoredb') {
@@ -74,6 +84,8 @@ export function loadConfig(env: Env = process.env): Config {
     region: oneOf(env, 'REGION', ['us', 'uk', 'eu', 'studio'] as const, 'us'),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 1, 60000),
     readyMaxLagEvents: integer(env, 'READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
+    serverSecret: serverSecret(env),
+    rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 1000, 0, 10_000_000),
   };
 }
 

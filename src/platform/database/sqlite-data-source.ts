@@ -10,6 +10,12 @@ export interface SqliteDataSourceOptions {
   synchronize?: boolean;
   /** Read models and platform records are rebuildable or retried: NORMAL is durable enough in WAL. */
   synchronous?: 'FULL' | 'NORMAL';
+  /**
+   * A second, read-only connection to a file another connection writes. SQLite isolates
+   * connections, not statements on one connection: readers on their own connection never see a
+   * writer's uncommitted batch (WAL gives them the last committed snapshot).
+   */
+  readonly?: boolean;
 }
 
 /** A TypeORM data source on one SQLite file through better-sqlite3, tuned for this workload. */
@@ -25,9 +31,13 @@ export async function openSqliteDataSource(options: SqliteDataSourceOptions): Pr
     synchronize: options.synchronize ?? false,
     statementCacheSize: 200,
     logging: false,
+    readonly: options.readonly ?? false,
+    fileMustExist: options.readonly ?? false,
     prepareDatabase: (db: { pragma(sql: string): unknown }) => {
-      db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+      if (!options.readonly) {
+        db.pragma('journal_mode = WAL');
+        db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+      }
       db.pragma('busy_timeout = 5000');
       db.pragma('cache_size = -32768');
     },

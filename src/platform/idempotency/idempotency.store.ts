@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { IsNull, LessThan } from 'typeorm';
 import { IdempotencyRecord } from '../database/platform.entities';
+import { syncTransaction } from '../database/raw-connection';
 
 export type Reservation =
   | { kind: 'new' }
@@ -25,11 +26,12 @@ export class IdempotencyStore {
 
   /** Claims the key for this request, or says what the first request with it got. */
   async reserve(id: string, requestHash: string, now: Date): Promise<Reservation> {
-    return this.platform.transaction(async (em) => {
-      const repo = em.getRepository(IdempotencyRecord);
-      const existing = await repo.findOneBy({ id });
-      if (existing && existing.expiresAt > now.toISOString()) {
-        if (existing.requestHash !== requestHash) return { kind: 'mismatch' };
+    return syncTransaction(this.platform, (db): Reservation => {
+      const existing = db.prepare('SELECT request_hash, status, body, headers, expires_at FROM idempotency_record WHERE id = ?').get(id) as
+        | { request_hash: string; status: number | null; body: string | null; headers: string | null; expires_at: string }
+        | undefined;
+      if (existing && existing.expires_at > now.toISOString()) {
+        if (existing.request_hash !== requestHash) return { kind: 'mismatch' };
         if (existing.status === null) return { kind: 'in_progress' };
         return {
           kind: 'replay',
@@ -38,7 +40,11 @@ export class IdempotencyStore {
           headers: existing.headers ? JSON.parse(existing.headers) : {},
         };
       }
-      await repo.save({ id, requestHash, status: null, body: null, headers: null, expiresAt: new Date(now.getTime() + TTL_MS).toISOString() });
+      db.prepare('INSERT OR REPLACE INTO idempotency_record (id, request_hash, status, body, headers, expires_at) VALUES (?, ?, NULL, NULL, NULL, ?)').run(
+        id,
+        requestHash,
+        new Date(now.getTime() + TTL_MS).toISOString(),
+      );
       return { kind: 'new' };
     });
   }

@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Clock } from '../platform/clock/clock';
+import { AggregateCache } from '../platform/commands/aggregate-cache';
+import type { CommandContext } from '../platform/commands/command-context';
+import { handleCommand } from '../platform/commands/command-handler';
+import { ReadModels } from '../read-models/read-models.service';
+import { agentDecider, type AgentCommand, type AgentState } from './agent.decider';
+import { agentStream, type AgentEvent } from './agent.events';
+
+type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
+
+/** Sends a command to an agent's stream (cached fold) and waits until the agents read model shows it. */
+@Injectable()
+export class AgentCommands {
+  private readonly cache = new AggregateCache(500);
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly readModels: ReadModels,
+  ) {}
+
+  async execute(agentId: string, command: WithoutNow<AgentCommand>, context: CommandContext): Promise<{ events: AgentEvent[]; state: AgentState }> {
+    const full = { ...command, now: this.clock.nowIso() } as AgentCommand;
+    const result = await handleCommand(this.store, this.clock, agentStream(agentId), agentDecider, full, context, this.cache);
+    await this.readModels.waitFor(result.position, ['agents']);
+    return { events: result.events, state: result.state };
+  }
+}

@@ -1,0 +1,245 @@
+import type { Decider } from '../platform/commands/decider';
+import { conflict, DomainError, notFound } from '../platform/errors/domain-error';
+import { ENVIRONMENTS, type AgentEvent, type DeploymentRecord, type Environment, type Topic, type TopicContent } from './agent.events';
+import { applyChanges, threeWayMerge, type Content, type Resolution } from './merge';
+
+export interface Branch {
+  id: string;
+  name: string;
+  baseSequence: number;
+  status: 'open' | 'merged' | 'deleted';
+  content: Content;
+  /** topic id → name, to find a topic by id on this branch */
+  topicNames: ReadonlyMap<string, string>;
+}
+
+export interface AgentState {
+  exists: boolean;
+  deleted: boolean;
+  agentId: string;
+  accountId: string;
+  mainSequence: number;
+  /** main's content at every sequence: the base of any branch and what deployments serve */
+  snapshots: ReadonlyMap<number, Content>;
+  branches: ReadonlyMap<string, Branch>;
+  branchNames: ReadonlySet<string>;
+  deployments: ReadonlyMap<string, DeploymentRecord>;
+  active: Readonly<Partial<Record<Environment, string>>>;
+  artifactVersion: number;
+}
+
+export type AgentCommand =
+  | { type: 'CreateAgent'; agentId: string; accountId: string; name: string; greeting: string; languageCode: string; now: string }
+  | { type: 'DeleteAgent'; now: string }
+  | { type: 'CreateBranch'; branchId: string; branchName: string; now: string }
+  | { type: 'DeleteBranch'; branchId: string; now: string }
+  | { type: 'EditBehavior'; branchId: string; behavior: string; now: string }
+  | { type: 'AddTopic'; branchId: string; topic: Topic; now: string }
+  | { type: 'EditTopic'; branchId: string; topicId: string; changes: Partial<TopicContent>; now: string }
+  | { type: 'RemoveTopic'; branchId: string; topicId: string; now: string }
+  | { type: 'MergeBranch'; branchId: string; message: string; resolutions: Resolution[]; deploymentId: string; actor: string; now: string }
+  | { type: 'Promote'; deploymentId: string; target: Environment | null; newDeploymentId: string; actor: string; message: string; now: string }
+  | { type: 'Rollback'; deploymentId: string; message: string; now: string };
+
+export const MAIN = 'main';
+export const MAIN_IS_READ_ONLY = 'main cannot be updated directly; edit a branch and merge it';
+
+const EMPTY: Content = { behavior: '', topics: new Map() };
+
+const initialState = (): AgentState => ({
+  exists: false,
+  deleted: false,
+  agentId: '',
+  accountId: '',
+  mainSequence: 0,
+  snapshots: new Map([[0, EMPTY]]),
+  branches: new Map(),
+  branchNames: new Set([MAIN]),
+  deployments: new Map(),
+  active: {},
+  artifactVersion: 0,
+});
+
+function withBranch(state: AgentState, branch: Branch): AgentState {
+  return { ...state, branches: new Map(state.branches).set(branch.id, branch) };
+}
+
+function withTopic(branch: Branch, topic: Topic, previousName?: string): Branch {
+  const topics = new Map(branch.content.topics);
+  if (previousName !== undefined) topics.delete(previousName);
+  topics.set(topic.name, topic);
+  return { ...branch, content: { ...branch.content, topics }, topicNames: new Map(branch.topicNames).set(topic.id, topic.name) };
+}
+
+function evolve(state: AgentState, event: AgentEvent): AgentState {
+  switch (event.type) {
+    case 'AgentCreated':
+      return { ...state, exists: true, agentId: event.data.agentId, accountId: event.data.accountId };
+    case 'AgentDeleted':
+      return { ...state, deleted: true };
+    case 'BranchCreated': {
+      const content = state.snapshots.get(event.data.baseSequence) ?? EMPTY;
+      const topicNames = new Map([...content.topics.values()].map((t) => [t.id, t.name] as const));
+      const branch: Branch = { id: event.data.branchId, name: event.data.branchName, baseSequence: event.data.baseSequence, status: 'open', content, topicNames };
+      return { ...withBranch(state, branch), branchNames: new Set(state.branchNames).add(event.data.branchName) };
+    }
+    case 'BranchDeleted': {
+      const branch = state.branches.get(event.data.branchId)!;
+      const names = new Set(state.branchNames);
+      names.delete(branch.name);
+      return { ...withBranch(state, { ...branch, status: 'deleted' }), branchNames: names };
+    }
+    case 'BehaviorEdited': {
+      const branch = state.branches.get(event.data.branchId)!;
+      return withBranch(state, { ...branch, content: { ...branch.content, behavior: event.data.behavior } });
+    }
+    case 'TopicAdded':
+      return withBranch(state, withTopic(state.branches.get(event.data.branchId)!, event.data.topic));
+    case 'TopicEdited': {
+      const branch = state.branches.get(event.data.branchId)!;
+      return withBranch(state, withTopic(branch, event.data.topic, branch.topicNames.get(event.data.topic.id)));
+    }
+    case 'TopicRemoved': {
+      const branch = state.branches.get(event.data.branchId)!;
+      const topics = new Map(branch.content.topics);
+      topics.delete(event.data.name);
+      const topicNames = new Map(branch.topicNames);
+      topicNames.delete(event.data.topicId);
+      return withBranch(state, { ...branch, content: { ...branch.content, topics }, topicNames });
+    }
+    case 'BranchMerged': {
+      const main = applyChanges(state.snapshots.get(state.mainSequence)!, event.data.changes);
+      const branch = state.branches.get(event.data.branchId)!;
+      return {
+        ...withBranch(state, { ...branch, status: 'merged' }),
+        mainSequence: event.data.sequence,
+        snapshots: new Map(state.snapshots).set(event.data.sequence, main),
+      };
+    }
+    case 'DeploymentCreated': {
+      const d = event.data.deployment;
+      return {
+        ...state,
+        deployments: new Map(state.deployments).set(d.deploymentId, d),
+        active: { ...state.active, [d.environment]: d.deploymentId },
+        artifactVersion: Math.max(state.artifactVersion, d.artifactVersion),
+      };
+    }
+    case 'DeploymentActivated':
+      return { ...state, active: { ...state.active, [event.data.environment]: event.data.deploymentId } };
+  }
+}
+
+function openBranch(state: AgentState, branchId: string): Branch {
+  if (branchId === MAIN) throw new DomainError('MAIN_READ_ONLY', MAIN_IS_READ_ONLY, 422);
+  const branch = state.branches.get(branchId);
+  if (!branch || branch.status === 'deleted') throw notFound('BRANCH_NOT_FOUND', 'branch not found');
+  if (branch.status === 'merged') throw conflict('BRANCH_MERGED', 'this branch was merged and is read-only; create a new branch');
+  return branch;
+}
+
+function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
+  if (command.type === 'CreateAgent') {
+    if (state.exists) throw conflict('AGENT_EXISTS', 'agent already exists');
+    const { agentId, accountId, name, greeting, languageCode, now } = command;
+    return [{ type: 'AgentCreated', data: { agentId, accountId, name, greeting, languageCode, createdAt: now } }];
+  }
+  if (!state.exists || state.deleted) throw notFound('AGENT_NOT_FOUND', 'agent not found');
+  const agentId = state.agentId;
+  switch (command.type) {
+    case 'DeleteAgent':
+      return [{ type: 'AgentDeleted', data: { agentId, accountId: state.accountId, deletedAt: command.now } }];
+    case 'CreateBranch':
+      if (state.branchNames.has(command.branchName)) throw conflict('BRANCH_EXISTS', `a branch named ${command.branchName} exists`);
+      return [{ type: 'BranchCreated', data: { agentId, branchId: command.branchId, branchName: command.branchName, baseSequence: state.mainSequence, createdAt: command.now } }];
+    case 'DeleteBranch': {
+      if (command.branchId === MAIN) throw new DomainError('MAIN_READ_ONLY', 'main cannot be deleted', 422);
+      const branch = state.branches.get(command.branchId);
+      if (!branch || branch.status === 'deleted') throw notFound('BRANCH_NOT_FOUND', 'branch not found');
+      return [{ type: 'BranchDeleted', data: { agentId, branchId: branch.id, deletedAt: command.now } }];
+    }
+    case 'EditBehavior': {
+      const branch = openBranch(state, command.branchId);
+      if (branch.content.behavior === command.behavior) return [];
+      return [{ type: 'BehaviorEdited', data: { agentId, branchId: branch.id, behavior: command.behavior, editedAt: command.now } }];
+    }
+    case 'AddTopic': {
+      const branch = openBranch(state, command.branchId);
+      if (branch.content.topics.has(command.topic.name)) throw conflict('TOPIC_EXISTS', `a topic named ${command.topic.name} exists on this branch`);
+      return [{ type: 'TopicAdded', data: { agentId, branchId: branch.id, topic: command.topic, addedAt: command.now } }];
+    }
+    case 'EditTopic': {
+      const branch = openBranch(state, command.branchId);
+      const name = branch.topicNames.get(command.topicId);
+      if (name === undefined) throw notFound('TOPIC_NOT_FOUND', 'topic not found');
+      const current = branch.content.topics.get(name)!;
+      const topic: Topic = { ...current, ...definedOnly(command.changes), id: current.id };
+      if (topic.name !== name && branch.content.topics.has(topic.name)) throw conflict('TOPIC_EXISTS', `a topic named ${topic.name} exists on this branch`);
+      return [{ type: 'TopicEdited', data: { agentId, branchId: branch.id, topic, editedAt: command.now } }];
+    }
+    case 'RemoveTopic': {
+      const branch = openBranch(state, command.branchId);
+      const name = branch.topicNames.get(command.topicId);
+      if (name === undefined) throw notFound('TOPIC_NOT_FOUND', 'topic not found');
+      return [{ type: 'TopicRemoved', data: { agentId, branchId: branch.id, topicId: command.topicId, name, removedAt: command.now } }];
+    }
+    case 'MergeBranch': {
+      const branch = openBranch(state, command.branchId);
+      const base = state.snapshots.get(branch.baseSequence) ?? EMPTY;
+      const ours = state.snapshots.get(state.mainSequence)!;
+      const outcome = threeWayMerge(base, ours, branch.content, command.resolutions);
+      if (!outcome.ok) {
+        throw new DomainError('MERGE_CONFLICT', `the branch conflicts with main on ${outcome.conflicts.length} item(s); resolve them with conflictResolutions`, 400, { conflicts: outcome.conflicts });
+      }
+      const sequence = state.mainSequence + 1;
+      const deployment: DeploymentRecord = {
+        deploymentId: command.deploymentId,
+        environment: 'sandbox',
+        version: sequence,
+        artifactVersion: state.artifactVersion + 1,
+        createdBy: command.actor,
+        message: command.message,
+        createdAt: command.now,
+        promotedFrom: null,
+      };
+      // Merge and publish to sandbox are one append: there is never a merge without its deployment.
+      return [
+        { type: 'BranchMerged', data: { agentId, branchId: branch.id, sequence, message: command.message, changes: outcome.changes, mergedAt: command.now } },
+        { type: 'DeploymentCreated', data: { agentId, accountId: state.accountId, deployment } },
+      ];
+    }
+    case 'Promote': {
+      const source = state.deployments.get(command.deploymentId);
+      if (!source) throw notFound('DEPLOYMENT_NOT_FOUND', 'deployment not found');
+      const from = ENVIRONMENTS.indexOf(source.environment);
+      const target = command.target ?? ENVIRONMENTS[from + 1];
+      if (target === undefined) throw new DomainError('INVALID_PROMOTION', 'a live deployment has no later stage to promote to', 422);
+      if (ENVIRONMENTS.indexOf(target) <= from) {
+        throw new DomainError('INVALID_PROMOTION', `cannot promote a ${source.environment} deployment to ${target}: promotion goes forward (sandbox, pre-release, live)`, 422);
+      }
+      const deployment: DeploymentRecord = {
+        deploymentId: command.newDeploymentId,
+        environment: target,
+        version: source.version,
+        artifactVersion: state.artifactVersion + 1,
+        createdBy: command.actor,
+        message: command.message || source.message,
+        createdAt: command.now,
+        promotedFrom: source.deploymentId,
+      };
+      return [{ type: 'DeploymentCreated', data: { agentId, accountId: state.accountId, deployment } }];
+    }
+    case 'Rollback': {
+      const target = state.deployments.get(command.deploymentId);
+      if (!target) throw notFound('DEPLOYMENT_NOT_FOUND', 'deployment not found');
+      if (state.active[target.environment] === target.deploymentId) throw conflict('DEPLOYMENT_ALREADY_ACTIVE', `this deployment is already active in ${target.environment}`);
+      return [{ type: 'DeploymentActivated', data: { agentId, accountId: state.accountId, deploymentId: target.deploymentId, environment: target.environment, message: command.message, activatedAt: command.now } }];
+    }
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = { initialState, evolve, decide };

@@ -1,0 +1,53 @@
+import type { DomainEvent } from '../platform/commands/decider';
+
+export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+/** The content fields of a knowledge base topic (its identity on a branch is `id`; across a merge, `name`). */
+export interface TopicContent {
+  name: string;
+  content: string;
+  exampleQueries: string[];
+  actions: string;
+  isActive: boolean;
+}
+
+export interface Topic extends TopicContent {
+  id: string;
+}
+
+export interface DeploymentRecord {
+  deploymentId: string;
+  environment: Environment;
+  /** main's sequence it serves (the same across promotions) */
+  version: number;
+  /** increases with every deployment of the agent */
+  artifactVersion: number;
+  createdBy: string;
+  message: string;
+  createdAt: string;
+  promotedFrom: string | null;
+}
+
+export interface MergeChanges {
+  behavior?: string;
+  /** full topics as they now are on main */
+  upserted: Topic[];
+  /** names of topics removed from main */
+  removed: string[];
+}
+
+export type AgentEvent =
+  | DomainEvent<'AgentCreated', { agentId: string; accountId: string; name: string; greeting: string; languageCode: string; createdAt: string }>
+  | DomainEvent<'AgentDeleted', { agentId: string; accountId: string; deletedAt: string }>
+  | DomainEvent<'BranchCreated', { agentId: string; branchId: string; branchName: string; baseSequence: number; createdAt: string }>
+  | DomainEvent<'BranchDeleted', { agentId: string; branchId: string; deletedAt: string }>
+  | DomainEvent<'BehaviorEdited', { agentId: string; branchId: string; behavior: string; editedAt: string }>
+  | DomainEvent<'TopicAdded', { agentId: string; branchId: string; topic: Topic; addedAt: string }>
+  | DomainEvent<'TopicEdited', { agentId: string; branchId: string; topic: Topic; editedAt: string }>
+  | DomainEvent<'TopicRemoved', { agentId: string; branchId: string; topicId: string; name: string; removedAt: string }>
+  | DomainEvent<'BranchMerged', { agentId: string; branchId: string; sequence: number; message: string; changes: MergeChanges; mergedAt: string }>
+  | DomainEvent<'DeploymentCreated', { agentId: string; accountId: string; deployment: DeploymentRecord }>
+  | DomainEvent<'DeploymentActivated', { agentId: string; accountId: string; deploymentId: string; environment: Environment; message: string; activatedAt: string }>;
+
+export const agentStream = (agentId: string) => `agent-${agentId}`;

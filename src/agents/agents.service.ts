@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import type { CommandContext } from '../platform/commands/command-context';
+import { notFound } from '../platform/errors/domain-error';
+import { IdGenerator } from '../platform/ids/ids';
+import { parseBranchId } from '../platform/ids/prefixed-ids';
+import { ReadModels } from '../read-models/read-models.service';
+import { AccountsService } from '../accounts/accounts.service';
+import { ActiveDeploymentRow, AgentRow, BranchRow, BranchTopicRow, DeploymentRow } from '../../projections/agents/agents.entities';
+import { MAIN } from './agent.decider';
+import { ENVIRONMENTS, type Environment } from './agent.events';
+import { AgentCommands } from './agent-commands';
+import type { BehaviorDto, CreateAgentDto, CreateTopicDto, MergeDto, PatchTopicDto, PromoteDto, RollbackDto } from './dto/agent.dto';
+import { agentView, branchView, deploymentView, topicView } from './views';
+
+/** The Agents API (interface.md, contract §5): commands on agent streams, answers from the agents read model. */
+@Injectable()
+export class AgentsService {
+  constructor(
+    private readonly commands: AgentCommands,
+    private readonly readModels: ReadModels,
+    private readonly ids: IdGenerator,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  private get db() {
+    return this.readModels.source('agents');
+  }
+
+  async create(accountId: string, dto: CreateAgentDto, context: CommandContext) {
+    await this.accounts.get(accountId);
+    const agentId = this.ids.short(8);
+    const languageCode = dto.responseSettings.languageCode ?? 'en-GB';
+    await this.commands.execute(agentId, { type: 'CreateAgent', agentId, accountId, name: dto.name, greeting: dto.responseSettings.greeting, languageCode }, context);
+    return this.get(agentId);
+  }
+
+  async list(accountId: string) {
+    const rows = await this.db.getRepository(AgentRow).find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.filter((r) => r.deletedAt === null).map(agentView);
+  }
+
+  async get(agentId: string) {
+    return agentView(await this.agentRow(agentId));
+  }
+
+  async delete(agentId: string, context: CommandContext): Promise<void> {
+    await this.commands.execute(agentId, { type: 'DeleteAgent' }, context);
+  }
+
+  async listBranches(agentId: string) {
+    await this.agentRow(agentId);
+    const rows = await this.db.getRepository(BranchRow).find({ where: { agentId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return { branches: rows.filter((r) => r.status !== 'deleted').map(branchView) };
+  }
+
+  async createBranch(agentId: string, branchName: string, context: CommandContext) {
+    const branchId = this.ids.short(8);
+    await this.commands.execute(agentId, { type: 'CreateBranch', branchId, branchName }, context);
+    return branchView(await this.branchRow(agentId, branchId));
+  }
+
+  async deleteBranch(agentId: string, rawBranchId: string, context: CommandContext): Promise<void> {
+    await this.commands.execute(agentId, { type: 'DeleteBranch', branchId: this.branchId(rawBranchId) }, context);
+  }
+
+  async behavior(agentId: string, rawBranchId: string) {
+    const row = await this.branchRow(agentId, this.branchId(rawBranchId));
+    return { behavior: row.behavior };
+  }
+
+  async editBehavior(agentId: string, rawBranchId: string, dto: BehaviorDto, context: CommandContext) {
+    await this.commands.execute(agentId, { type: 'EditBehavior', branchId: this.branchId(rawBranchId), behavior: dto.behavior }, context);
+    return { success: true, behavior: dto.behavior };
+  }
+
+  async topics(agentId: string, rawBranchId: string) {
+    const branchId = this.branchId(rawBranchId);
+    await this.branchRow(agentId, branchId);
+    const rows = await this.db.getRepository(BranchTopicRow).find({ where: { agentId, branchId }, order: { name: 'ASC' } });
+    return rows.map(topicView);
+  }
+
+  async addTopic(agentId: string, rawBranchId: string, dto: CreateTopicDto, context: CommandContext) {
+    const branchId = this.branchId(rawBranchId);
+    const topicId = `topic_${this.ids.short(8)}`;
+    const topic = { id: topicId, name: dto.name, content: dto.content, exampleQueries: dto.exampleQueries.queries, actions: dto.actions ?? '', isActive: dto.isActive ?? true };
+    await this.commands.execute(agentId, { type: 'AddTopic', branchId, topic }, context);
+    return topicView(await this.db.getRepository(BranchTopicRow).findOneByOrFail({ agentId, branchId, topicId }));
+  }
+
+  async editTopic(agentId: string, rawBranchId: string, topicId: string, dto: PatchTopicDto, context: CommandContext): Promise<void> {
+    const changes = { name: dto.name, content: dto.content, exampleQueries: dto.exampleQueries?.queries, actions: dto.actions, isActive: dto.isActive };
+    await this.commands.execute(agentId, { type: 'EditTopic', branchId: this.branchId(rawBranchId), topicId, changes }, context);
+  }
+
+  async removeTopic(agentId: string, rawBranchId: string, topicId: string, context: CommandContext): Promise<void> {
+    await this.commands.execute(agentId, { type: 'RemoveTopic', branchId: this.branchId(rawBranchId), topicId }, context);
+  }
+
+  async merge(agentId: string, rawBranchId: string, dto: MergeDto, context: CommandContext) {
+    const deploymentId = this.ids.uuid();
+    const message = dto.deploymentMessage ?? '';
+    const { state } = await this.commands.execute(
+      agentId,
+      { type: 'MergeBranch', branchId: this.branchId(rawBranchId), message, resolutions: dto.conflictResolutions ?? [], deploymentId, actor: context.actor },
+      context,
+    );
+    return { sequence: String(state.mainSequence), message, testRunIds: [] as string[] };
+  }
+
+  async active(agentId: string) {
+    await this.agentRow(agentId);
+    const active = await this.db.getRepository(ActiveDeploymentRow).findBy({ agentId });
+    const rows = active.length ? await this.db.getRepository(DeploymentRow).findBy(active.map((a) => ({ id: a.deploymentId }))) : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const activeDeployments = Object.fromEntries(ENVIRONMENTS.map((env) => {
+      const id = active.find((a) => a.environment === env)?.deploymentId;
+      const row = id ? byId.get(id) : undefined;
+      return [env, row ? deploymentView(row) : null];
+    }));
+    return { activeDeployments };
+  }
+
+  async deployments(agentId: string, environment?: Environment) {
+    await this.agentRow(agentId);
+    const rows = await this.db.getRepository(DeploymentRow).find({ where: { agentId, ...(environment ? { environment } : {}) }, order: { artifactVersion: 'DESC' } });
+    return { deployments: rows.map(deploymentView) };
+  }
+
+  async promote(agentId: string, deploymentId: string, dto: PromoteDto, context: CommandContext) {
+    const newDeploymentId = this.ids.uuid();
+    await this.commands.execute(
+      agentId,
+      { type: 'Promote', deploymentId, target: dto.targetEnvironment ?? null, newDeploymentId, actor: context.actor, message: dto.deploymentMessage ?? '' },
+      context,
+    );
+    return { deployment: deploymentView(await this.db.getRepository(DeploymentRow).findOneByOrFail({ id: newDeploymentId })), testRunIds: [] as string[] };
+  }
+
+  async rollback(agentId: string, deploymentId: string, dto: RollbackDto, context: CommandContext) {
+    await this.commands.execute(agentId, { type: 'Rollback', deploymentId, message: dto.deploymentMessage ?? '' }, context);
+    return { deployment: deploymentView(await this.db.getRepository(DeploymentRow).findOneByOrFail({ id: deploymentId })), testRunIds: [] as string[] };
+  }
+
+  private branchId(raw: string): string {
+    return raw === MAIN ? MAIN : parseBranchId(raw);
+  }
+
+  private async agentRow(agentId: string): Promise<AgentRow> {
+    const row = await this.db.getRepository(AgentRow).findOneBy({ id: agentId });
+    if (!row || row.deletedAt) throw notFound('AGENT_NOT_FOUND', 'agent not found');
+    return row;
+  }
+
+  private async branchRow(agentId: string, branchId: string): Promise<BranchRow> {
+    await this.agentRow(agentId);
+    const row = await this.db.getRepository(BranchRow).findOneBy({ agentId, id: branchId });
+    if (!row || row.status === 'deleted') throw notFound('BRANCH_NOT_FOUND', 'branch not found');
+    return row;
+  }
+}

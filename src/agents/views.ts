@@ -1,0 +1,40 @@
+import { accountRef, agentRef, branchRef } from '../platform/ids/prefixed-ids';
+import type { AgentRow, BranchRow, BranchTopicRow, DeploymentRow } from '../../projections/agents/agents.entities';
+
+export const agentView = (row: AgentRow) => ({
+  accountId: accountRef(row.accountId),
+  agentId: agentRef(row.id),
+  agentName: row.name,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  branchCount: row.branchCount,
+});
+
+export const branchView = (row: BranchRow) => ({
+  branchId: branchRef(row.id),
+  branchName: row.name,
+  sequenceId: String(row.baseSequence),
+  status: row.status as 'open' | 'merged',
+  createdAt: row.createdAt,
+});
+
+export const topicView = (row: BranchTopicRow) => ({
+  id: row.topicId,
+  name: row.name,
+  content: row.content,
+  actions: row.actions,
+  exampleQueries: { queries: JSON.parse(row.exampleQueries) as string[] },
+  isActive: row.isActive,
+});
+
+export const deploymentView = (row: DeploymentRow) => ({
+  id: row.id,
+  accountId: accountRef(row.accountId),
+  agentId: agentRef(row.agentId),
+  environment: row.environment,
+  version: row.version,
+  artifactVersion: row.artifactVersion,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt,
+  message: row.message,
+});

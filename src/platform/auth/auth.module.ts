@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { Clock } from '../clock/clock';
+import { CONFIG, type Config } from '../config/config';
+import { ReadModels } from '../../read-models/read-models.service';
+import { KeyAuthenticator } from './key-authenticator';
+import { ApiKeyGuard, KEY_RATE_LIMITER, ServiceTokenGuard } from './key.guard';
+import { RateLimiter } from './rate-limiter';
+import { ServerSecret } from './server-secret';
+
+/** Keys as the credential of every API: digesting, lookup, guards, per-key rate limits. */
+@Global()
+@Module({
+  providers: [
+    { provide: ServerSecret, inject: [CONFIG], useFactory: (config: Config) => ServerSecret.resolve(config.serverSecret ?? undefined, config.dataDir) },
+    { provide: KeyAuthenticator, inject: [ReadModels, ServerSecret, Clock], useFactory: (r: ReadModels, s: ServerSecret, c: Clock) => new KeyAuthenticator(r, s, c) },
+    { provide: KEY_RATE_LIMITER, inject: [CONFIG], useFactory: (config: Config) => new RateLimiter(config.rateLimitPerKey) },
+    ApiKeyGuard,
+    ServiceTokenGuard,
+  ],
+  exports: [ServerSecret, KeyAuthenticator, KEY_RATE_LIMITER, ApiKeyGuard, ServiceTokenGuard],
+})
+export class AuthModule {}
