@@ -20,7 +20,9 @@ function* sources(dir) {
   }
 }
 
-fs.rmSync(out, { recursive: true, force: true });
+// Files are overwritten in place (never the whole dist/ removed first), so a process started from
+// dist/ meanwhile, such as a test's child, does not see it vanish; stale outputs are pruned after.
+const written = new Set();
 let count = 0;
 for (const dir of ['src', 'projections', 'bench']) {
   const abs = path.join(root, dir);
@@ -32,7 +34,17 @@ for (const dir of ['src', 'projections', 'bench']) {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, `${result.code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
     if (result.map) fs.writeFileSync(`${target}.map`, result.map);
+    written.add(target).add(`${target}.map`);
     count++;
   }
 }
+function prune(dir) {
+  if (!fs.existsSync(dir)) return;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) prune(full);
+    else if (!written.has(full)) fs.rmSync(full);
+  }
+}
+prune(out);
 if (!process.argv.includes('--silent')) console.error(`built ${count} files into dist/`);

@@ -40,3 +40,16 @@ export class ApiKeysController {
     await this.keys.delete(parseAccountId(accountId), keyId, requestContext(request));
   }
 }
+
+/** The calling key itself: lets an integrator check a key's scope and expiry without the `keys` permission. */
+@Controller('v1/api-keys/self')
+@RequireApiKey({ permission: null })
+export class ApiKeySelfController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Get()
+  self(@Req() request: FastifyRequest) {
+    const key = keyOf(request)!;
+    return this.keys.describe(key);
+  }
+}

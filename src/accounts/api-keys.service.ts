@@ -8,7 +8,7 @@ import { ServerSecret } from '../platform/auth/server-secret';
 import type { CommandContext } from '../platform/commands/command-context';
 import { badRequest, DomainError, forbidden, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
-import { agentRef, tryParseAgentId } from '../platform/ids/prefixed-ids';
+import { accountRef, agentRef, tryParseAgentId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
 import { ApiKeyRow } from '../../projections/api-keys/api-keys.entities';
 import { AccountCommands } from './account-commands';
@@ -76,6 +76,19 @@ export class ApiKeysService {
     await this.accounts.get(accountId);
     const rows = await this.repo().find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
     return { apiKeys: rows.filter((r) => r.deletedAt === null).map((r) => keyView(r)) };
+  }
+
+  /** The authenticated key as the API shows it (masked), straight from the guard's record. */
+  describe(key: KeyRecord) {
+    return {
+      id: key.id,
+      accountId: accountRef(key.accountId),
+      name: key.name,
+      agents: key.agents === 'all' ? 'all' : key.agents.map(agentRef),
+      permissions: key.permissions,
+      expiresAt: key.expiresAt,
+      key: maskKey(key.last4),
+    };
   }
 
   async get(accountId: string, keyId: string) {

@@ -116,6 +116,8 @@ export class ProjectionRunner {
     this.state = generation.status === 'active' ? 'serving' : 'building';
     this.error = null;
     this.subscribe();
+    // Nothing to catch up on (an empty log): no batch will come to tell us, so look now.
+    await this.activateIfCaughtUp();
   }
 
   private subscribe(): void {
@@ -152,12 +154,18 @@ export class ProjectionRunner {
     }
     this.position = last;
     for (const listener of this.listeners) listener(batch);
-    if (this.state === 'building' && this.generation && last >= (await this.store.headPosition())) {
-      await this.registry.activate(this.projection.name, this.projection.version, this.generation.generation, new Date().toISOString());
-      this.generation = { ...this.generation, status: 'active' };
-      this.state = 'serving';
-      this.logger.info({ projection: this.projection.name, generation: this.generation.generation }, 'read model built and serving');
-    }
+    await this.activateIfCaughtUp();
+    this.wake();
+  }
+
+  /** A building generation that has reached the head of the log becomes the serving one. */
+  private async activateIfCaughtUp(): Promise<void> {
+    if (this.state !== 'building' || !this.generation) return;
+    if (this.position < (await this.store.headPosition())) return;
+    await this.registry.activate(this.projection.name, this.projection.version, this.generation.generation, new Date().toISOString());
+    this.generation = { ...this.generation, status: 'active' };
+    this.state = 'serving';
+    this.logger.info({ projection: this.projection.name, generation: this.generation.generation }, 'read model built and serving');
     this.wake();
   }
 

@@ -46,49 +46,56 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
   it('builds a first generation from the existing log, then activates it (building → serving)', async () => {
     const store = await side.openStore();
     const head = await appendCounterEvents(store, { events: 3000, streams: 20, ignoredEvery: 7 });
-    const seen: Array<{ state: string; sourceError: unknown }> = [];
-    let readModels!: import('../../src/read-models/read-models.service').ReadModels;
+    // The build stops half-way, inside a batch, until the test has looked at the runner.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let blocked = false;
     const projection = counterProjection({
       before: async (event) => {
-        // Observe the runner from inside the build, once per batch-ish.
-        if ((event.data as { i: number }).i % 1000 === 0) {
-          const sourceError = (() => {
-            try {
-              readModels.source(NAME);
-              return null;
-            } catch (error) {
-              return error;
-            }
-          })();
-          seen.push({ state: (await stateOf(readModels)).state, sourceError });
+        if ((event.data as { i: number }).i === 1500) {
+          blocked = true;
+          await gate;
         }
       },
     });
-    const started = await side.startReadModels([projection], { store });
-    readModels = started.readModels;
-
-    const building = await started.registry.building(NAME, 1);
-    expect(building).toMatchObject({ generation: 1, version: 1, file: path.join(side.dir, 'read-models', NAME, 'v1.g1.sqlite') });
-
-    await waitUntil(async () => (await stateOf(readModels)).state === 'serving', 'the first generation serves');
-    expect(seen.length).toBeGreaterThan(0);
-    for (const s of seen) {
-      expect(s.state).toBe('building');
-      expect(s.sourceError).toBeInstanceOf(DomainError);
-      expect(s.sourceError).toMatchObject({ code: 'READ_MODEL_BUILDING', status: 503 });
+    const { readModels, registry } = await side.startReadModels([projection], { store });
+    await waitUntil(() => blocked, 'the build is half-way');
+    try {
+      expect((await stateOf(readModels)).state).toBe('building');
+      const error = caught(() => readModels.source(NAME));
+      expect(error).toBeInstanceOf(DomainError);
+      expect(error).toMatchObject({ code: 'READ_MODEL_BUILDING', status: 503 });
+      expect(await registry.active(NAME, 1)).toBeNull();
+      expect(await registry.building(NAME, 1)).toMatchObject({
+        generation: 1,
+        version: 1,
+        file: path.join(side.dir, 'read-models', NAME, 'v1.g1.sqlite'),
+      });
+    } finally {
+      release();
     }
 
+    await waitUntil(async () => (await stateOf(readModels)).state === 'serving', 'the first generation serves');
     const status = await stateOf(readModels);
     expect(status).toMatchObject({ generation: 1, state: 'serving', position: head, error: null });
     expect((await readModels.status())[0].lagEvents).toBe(0);
-    expect(await started.registry.active(NAME, 1)).toMatchObject({ generation: 1, status: 'active' });
-    expect(await started.registry.building(NAME, 1)).toBeNull();
+    expect(await registry.active(NAME, 1)).toMatchObject({ generation: 1, status: 'active' });
+    expect(await registry.building(NAME, 1)).toBeNull();
 
     const expected = await expectedFromLog(store);
     const actual = await actualCounters(readModels.source(NAME));
     expect(actual.lines).toBe(expected.lines);
     expect(actual.counters).toEqual(expected.counters);
     expect(await readCheckpoint(readModels.source(NAME), NAME)).toBe(head);
+  });
+
+  // Regression: activation used to be checked only when a batch arrived, so on an empty log the
+  // first generation stayed 'building' (503 READ_MODEL_BUILDING) until some event was appended.
+  it('on an empty log the first generation becomes active at once', async () => {
+    const { readModels, registry } = await side.startReadModels([counterProjection()]);
+    await waitUntil(async () => (await stateOf(readModels)).state === 'serving', 'serving on an empty log', 1000, 5);
+    expect(await readModels.source(NAME).query('SELECT count(*) AS n FROM counter')).toEqual([{ n: 0 }]);
+    expect(await registry.active(NAME, 1)).toMatchObject({ generation: 1 });
   });
 
   it('starts several projections on a fresh DATA_DIR: one generation each, all built', async () => {
@@ -131,7 +138,6 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
   it('waitFor(position) resolves once the write is visible', async () => {
     const store = await side.openStore();
     const { readModels } = await side.startReadModels([counterProjection()], { store });
-    // An empty log: the first event is what activates the first generation.
     const first = await store.append('w-0', [newTestEvent(INCREMENTED, { by: 1 })]);
     await readModels.waitFor(first.position, [NAME]);
     expect(await readModels.source(NAME).query('SELECT count FROM counter WHERE stream_id = ?', ['w-0'])).toEqual([{ count: 1 }]);
@@ -263,6 +269,43 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
     } finally {
       await source.destroy();
     }
+  });
+
+  // Regression: TypeORM's better-sqlite3 driver has one query runner per DataSource, so queries on
+  // the writer's data source ran inside the open applyBatch transaction and saw rows that could
+  // still roll back. source() must hand out a connection that only sees committed batches.
+  it('a query through source() does not see the rows of a batch that is still being applied', async () => {
+    const store = await side.openStore();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let blocked = false;
+    let blocks = 0;
+    const projection = counterProjection({
+      before: async (event) => {
+        if ((event.data as { block?: boolean }).block && blocks++ === 0) {
+          blocked = true;
+          await gate;
+          throw new Error('this batch rolls back');
+        }
+      },
+    });
+    const { readModels } = await side.startReadModels([projection], { store });
+    await readModels.waitFor((await store.append('x', [newTestEvent(INCREMENTED, { by: 1 })])).position, [NAME]);
+    const reader = readModels.source(NAME);
+    const y = await store.append('y', [newTestEvent(INCREMENTED, { by: 1 }), newTestEvent(INCREMENTED, { by: 1, block: true })]);
+    await waitUntil(() => blocked, 'the batch for y is open');
+    try {
+      // Half of y's batch is written, uncommitted: a query must not see it.
+      expect(await reader.query("SELECT * FROM counter WHERE stream_id = 'y'")).toEqual([]);
+      expect(await readModels.source(NAME).query("SELECT * FROM counter WHERE stream_id = 'y'")).toEqual([]);
+    } finally {
+      release();
+    }
+    // That batch rolls back; the retry (a second later) applies it whole.
+    await waitUntil(async () => (await stateOf(readModels)).state === 'failed', 'the runner fails on the batch');
+    expect(await reader.query("SELECT * FROM counter WHERE stream_id = 'y'")).toEqual([]);
+    await readModels.waitFor(y.position, [NAME]);
+    expect(await readModels.source(NAME).query("SELECT count, total FROM counter WHERE stream_id = 'y'")).toEqual([{ count: 2, total: 2 }]);
   });
 
   it('a handler throwing on a poison event fails the runner, which retries and resumes once fixed', async () => {

@@ -14,6 +14,7 @@ interface Row {
   permissions: string;
   expires_at: string;
   key_digest: string;
+  last4: string;
   deleted_at: string | null;
 }
 
@@ -76,6 +77,7 @@ export class KeyAuthenticator {
       permissions: JSON.parse(row.permissions) as Permission[],
       expiresAt: row.expires_at,
       keyDigest: row.key_digest,
+      last4: row.last4,
       deletedAt: row.deleted_at,
     };
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);

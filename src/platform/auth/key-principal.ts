@@ -8,6 +8,7 @@ export interface KeyRecord {
   permissions: Permission[];
   expiresAt: string;
   keyDigest: string;
+  last4: string;
   deletedAt: string | null;
 }
 

@@ -6,6 +6,7 @@ import { derivedUuid } from '../ids/derived-id';
 import { uuidv7 } from '../ids/ids';
 import type { CommandContext } from './command-context';
 import type { AggregateCache } from './aggregate-cache';
+import { KeyedQueue } from './keyed-queue';
 import type { Decider, DomainEvent } from './decider';
 
 export interface CommandResult<State, Event> {
@@ -16,7 +17,10 @@ export interface CommandResult<State, Event> {
   state: State;
 }
 
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 10;
+
+/** Per-stream order inside this process: see KeyedQueue. */
+const streams = new KeyedQueue();
 
 /**
  * Load one stream, fold it, decide, append at the revision read. On a concurrent write the
@@ -24,6 +28,18 @@ const MAX_ATTEMPTS = 5;
  * decider always judges the latest state.
  */
 export async function handleCommand<State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  clock: Clock,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  context: CommandContext,
+  cache?: AggregateCache,
+): Promise<CommandResult<State, Event>> {
+  return streams.run(streamId, () => decideAndAppend(store, clock, streamId, decider, command, context, cache));
+}
+
+async function decideAndAppend<State, Command, Event extends DomainEvent>(
   store: EventStore,
   clock: Clock,
   streamId: string,
@@ -47,6 +63,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
     } catch (error) {
       cache?.evict(streamId);
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+      // another process wrote meanwhile: back off a little, with jitter, before deciding again
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * attempt));
     }
   }
 }

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import { createApp } from '../../src/app.factory';
+import { loadConfig } from '../../src/platform/config/config';
+
+export interface BenchApp {
+  url: string;
+  operatorToken: string;
+  close(): Promise<void>;
+  /** POST/GET JSON with the given headers; throws on a non-2xx answer. */
+  call<T = any>(method: string, route: string, headers: Record<string, string>, body?: unknown): Promise<T>;
+}
+
+/** The real app on loopback, in its own data dir, logging nothing, with no per-key rate limit. */
+export async function startBenchApp(dir: string, env: Record<string, string> = {}): Promise<BenchApp> {
+  fs.mkdirSync(dir, { recursive: true });
+  const operatorToken = 'bench-operator-token-0123456789';
+  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'silent', ...env });
+  const app = await createApp(config, pino({ level: 'silent' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.getHttpServer().address() as { port: number };
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    operatorToken,
+    close: () => app.close(),
+    async call(method, route, headers, body) {
+      const response = await fetch(`${url}${route}`, {
+        method,
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+      return (text ? JSON.parse(text) : null) as never;
+    },
+  };
+}
+
+/** An account, a key with every permission, ready to drive the APIs. */
+export async function seedAccount(app: BenchApp): Promise<{ accountId: string; key: string }> {
+  const op = { 'x-operator-token': app.operatorToken };
+  const account = await app.call('POST', '/admin/v1/accounts', op, { name: 'bench', region: 'us' });
+  const expiresAt = new Date(Date.now() + 300 * 24 * 3600 * 1000).toISOString();
+  const key = await app.call('POST', `/admin/v1/accounts/${account.accountId}/api-keys`, op, {
+    name: 'bench',
+    agents: 'all',
+    permissions: ['agents', 'keys', 'conversations', 'handoff', 'external_events', 'alerts', 'outbound_calling', 'sms', 'desk'],
+    expiresAt,
+  });
+  return { accountId: account.accountId, key: key.key };
+}
+
+export const benchDataDir = (root: string, name: string) => path.join(root, name);
