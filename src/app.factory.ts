@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
@@ -13,7 +14,7 @@ import { createValidationPipe } from './platform/validation/validation';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Builds the whole application, not yet listening. main.ts and the e2e tests both start here. */
-export async function createApp(config: Config, logger: Logger, clock?: Clock): Promise<NestFastifyApplication> {
+export async function createApp(config: Config, logger: Logger, clock?: Clock, extraControllers: Type[] = []): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: correlationIdFor,
@@ -24,13 +25,14 @@ export async function createApp(config: Config, logger: Logger, clock?: Clock): 
     reply.header(CORRELATION_HEADER, request.id);
   });
   fastify.addHook('onResponse', async (request, reply) => {
+    if (!logger.isLevelEnabled('info')) return;
     logger.info(
       { reqId: request.id, method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
       'request',
     );
   });
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger, clock), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger, clock, extraControllers), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });

@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, type Type } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
@@ -13,12 +13,13 @@ import { ReadModelsModule } from './read-models/read-models.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: Config, logger: Logger, clock?: Clock): DynamicModule {
+  /** `extraControllers`: mounted beside the app's own (benchmarks mount A/B probe routes). */
+  static forRoot(config: Config, logger: Logger, clock?: Clock, extraControllers: Type[] = []): DynamicModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, AuthModule, AccountsModule, AgentsModule],
       // The clock route exists only under the test clock (contract §1).
-      controllers: [HealthController, ...(config.testClock ? [ClockController] : [])],
+      controllers: [HealthController, ...(config.testClock ? [ClockController] : []), ...extraControllers],
     };
   }
 }

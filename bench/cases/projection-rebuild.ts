@@ -27,9 +27,9 @@ function countRows(file: string): number {
 }
 
 /** Raw batched insert of precomputed rows: what writing these rows costs with nothing in the way. */
-async function rawInsert(ctx: BenchContext): Promise<number> {
+async function rawInsert(ctx: BenchContext, perTx: number): Promise<number> {
   const [ddl, rows] = await Promise.all([turnSummaryDdl(ctx), turnSummaryRows(ctx)]);
-  const file = ctx.file('raw-turn-summary.sqlite');
+  const file = ctx.file(`raw-turn-summary-${perTx}.sqlite`);
   const db = openRawReadModel(file, ddl);
   try {
     const insert = db.prepare(INSERT_TURN_SUMMARY);
@@ -37,7 +37,7 @@ async function rawInsert(ctx: BenchContext): Promise<number> {
       for (let i = from; i < to; i++) insert.run(turnSummaryValues(rows[i]));
     });
     const rate = await perSecond(rows.length, () => {
-      for (let from = 0; from < rows.length; from += RAW_TX) tx(from, Math.min(rows.length, from + RAW_TX));
+      for (let from = 0; from < rows.length; from += perTx) tx(from, Math.min(rows.length, from + perTx));
     });
     db.close();
     if (countRows(file) !== rows.length) throw new Error('raw insert lost rows');
@@ -85,8 +85,18 @@ export const projectionCases: BenchCase[] = [
   {
     name: 'projection.raw-insert.batched-1000',
     async run(ctx) {
-      const r = await repeat(ctx.sizes.runs, () => rawInsert(ctx));
+      const r = await repeat(ctx.sizes.runs, () => rawInsert(ctx, RAW_TX));
       return { ...r, unit: 'rows/s', note: `raw better-sqlite3 insert of the same precomputed rows, ${RAW_TX} per tx, same DDL and pragmas` };
+    },
+  },
+  {
+    // Diagnostic: the same insert in transactions as large as catchUp's. Rows land on ~1 index
+    // page per stream, so a transaction's write volume grows with the streams it touches, not
+    // with its rows: the transaction size alone moves this figure a lot on a large read model.
+    name: 'projection.raw-insert.batched-5000',
+    async run(ctx) {
+      const r = await repeat(ctx.sizes.diagnosticRuns, () => rawInsert(ctx, CATCH_UP_BATCH));
+      return { ...r, unit: 'rows/s', note: `diagnostic: as raw-insert.batched-1000 but ${CATCH_UP_BATCH} per tx, like catchUp's batches` };
     },
   },
   {
@@ -94,7 +104,7 @@ export const projectionCases: BenchCase[] = [
     name: 'projection.raw-from-log.batched-1000',
     async run(ctx) {
       const [log, ddl] = await Promise.all([filledLog(ctx), turnSummaryDdl(ctx)]);
-      const r = await repeat(ctx.sizes.runs, async () => {
+      const r = await repeat(ctx.sizes.diagnosticRuns, async () => {
         const file = ctx.file('raw-from-log.sqlite');
         const db = openRawReadModel(file, ddl);
         const source = new Database(log.file, { readonly: true });
@@ -128,7 +138,7 @@ export const projectionCases: BenchCase[] = [
     async run(ctx) {
       const all = await turnSummaryRows(ctx);
       const rows = all.slice(0, Math.min(all.length, TYPEORM_PROBE_ROWS));
-      const r = await repeat(ctx.sizes.runs, async () => {
+      const r = await repeat(ctx.sizes.diagnosticRuns, async () => {
         const file = ctx.file('typeorm-probe.sqlite');
         const source = await openReadModel(turnSummaryProjection, file);
         try {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Type } from '@nestjs/common';
 import pino from 'pino';
 import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/platform/config/config';
@@ -13,11 +14,11 @@ export interface BenchApp {
 }
 
 /** The real app on loopback, in its own data dir, logging nothing, with no per-key rate limit. */
-export async function startBenchApp(dir: string, env: Record<string, string> = {}): Promise<BenchApp> {
+export async function startBenchApp(dir: string, env: Record<string, string> = {}, extraControllers: Type[] = []): Promise<BenchApp> {
   fs.mkdirSync(dir, { recursive: true });
   const operatorToken = 'bench-operator-token-0123456789';
   const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'silent', ...env });
-  const app = await createApp(config, pino({ level: 'silent' }));
+  const app = await createApp(config, pino({ level: 'silent' }), undefined, extraControllers);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${port}`;

@@ -4,6 +4,8 @@ export interface Sizes {
   runs: number;
   /** Runs of the TypeORM projection rebuild, the one slow case. */
   rebuildRuns: number;
+  /** Runs of diagnostic cases (no target; they explain a figure). */
+  diagnosticRuns: number;
   /** Raw insert, 100 rows per transaction. */
   ceilingBatched: number;
   /** Raw insert, one row per transaction (an fsync each). */
@@ -23,6 +25,7 @@ export interface Sizes {
 export const FULL: Sizes = {
   runs: 3,
   rebuildRuns: 3,
+  diagnosticRuns: 1,
   ceilingBatched: 100_000,
   ceilingSingle: 20_000,
   storeInFlight: 100_000,
@@ -35,6 +38,7 @@ export const FULL: Sizes = {
 export const QUICK: Sizes = {
   runs: 3,
   rebuildRuns: 1,
+  diagnosticRuns: 1,
   ceilingBatched: 10_000,
   ceilingSingle: 2_000,
   storeInFlight: 10_000,

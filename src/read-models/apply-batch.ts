@@ -31,6 +31,11 @@ export async function applyBatch(source: DataSource, projection: Projection, eve
   return last;
 }
 
+/** Moves the checkpoint alone: after batches that held nothing for this projection. */
+export async function writeCheckpoint(source: DataSource, projection: Projection, position: Position): Promise<void> {
+  await source.query(`${WRITE} WHERE excluded.position > projection_checkpoint.position`, [projection.name, projection.version, position, new Date().toISOString()]);
+}
+
 export function handlesAny(projection: Projection, events: RecordedEvent[]): boolean {
   return events.some((event) => projection.handles[event.type] !== undefined);
 }

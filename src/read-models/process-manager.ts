@@ -50,10 +50,20 @@ export class ProcessManagerRunner {
       if (this.stopped) return;
       this.error = error instanceof Error ? error.message : String(error);
       this.logger.error({ err: error, processManager: this.manager.name }, 'process manager failed; retrying from its checkpoint');
-      this.retry = setTimeout(() => {
-        if (!this.stopped) void this.start();
-      }, RETRY_MS);
+      this.scheduleRestart();
     });
+  }
+
+  private scheduleRestart(): void {
+    if (this.stopped) return;
+    this.retry = setTimeout(() => {
+      if (this.stopped) return;
+      this.start().catch((error: unknown) => {
+        this.error = error instanceof Error ? error.message : String(error);
+        this.logger.error({ err: error, processManager: this.manager.name }, 'process manager could not restart; retrying');
+        this.scheduleRestart();
+      });
+    }, RETRY_MS);
   }
 
   private async onBatch(batch: RecordedEvent[]): Promise<void> {

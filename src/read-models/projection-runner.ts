@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import { START, type Position } from '../event-store/position';
 import type { ReadModelGeneration } from '../platform/database/platform.entities';
-import { applyBatch, handlesAny, readCheckpoint } from './apply-batch';
+import { applyBatch, handlesAny, readCheckpoint, writeCheckpoint } from './apply-batch';
 import { openReadModel, openReadModelReader } from './open-read-model';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
@@ -45,6 +45,8 @@ export class ProjectionRunner {
   private listeners = new Set<(batch: RecordedEvent[]) => void>();
   private watch: NodeJS.Timeout | null = null;
   private retry: NodeJS.Timeout | null = null;
+  private idleSave: NodeJS.Timeout | null = null;
+  private unsaved = false;
   private switching: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -63,8 +65,16 @@ export class ProjectionRunner {
       (await this.registry.building(name, version)) ??
       (await this.registry.create(name, version, new Date().toISOString()));
     await this.attach(generation);
+    await this.deleteRetiredFiles();
     this.watch = setInterval(() => void this.followSwitch(), WATCH_MS);
     this.watch.unref();
+  }
+
+  /** Files of generations a rebuild replaced while no server ran to delete them on its switch. */
+  private async deleteRetiredFiles(): Promise<void> {
+    for (const old of await this.registry.retired(this.projection.name)) {
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(old.file + suffix, { force: true });
+    }
   }
 
   async stop(): Promise<void> {
@@ -72,13 +82,18 @@ export class ProjectionRunner {
     if (this.watch) clearInterval(this.watch);
     if (this.retry) clearTimeout(this.retry);
     await this.switching;
+    await this.subscription?.stop();
+    await this.saveIdleCheckpoint();
     await this.detach();
     this.state = 'stopped';
   }
 
-  /** The serving (read-only) data source, or null while the first generation of this version is building. */
+  /**
+   * The serving (read-only) data source, or null while the first generation of this version is
+   * building. A failed runner keeps serving what it last committed while it retries.
+   */
   get dataSource(): DataSource | null {
-    return this.state === 'serving' ? this.reader : null;
+    return this.generation?.status === 'active' ? this.reader : null;
   }
 
   status(): RunnerStatus {
@@ -105,7 +120,7 @@ export class ProjectionRunner {
   }
 
   private reached(target: Position): boolean {
-    return this.state === 'serving' && this.position >= target;
+    return this.generation?.status === 'active' && this.position >= target;
   }
 
   private async attach(generation: ReadModelGeneration): Promise<void> {
@@ -130,8 +145,21 @@ export class ProjectionRunner {
       this.state = 'failed';
       this.error = error instanceof Error ? error.message : String(error);
       this.logger.error({ err: error, projection: this.projection.name }, 'projection failed; retrying from its checkpoint');
-      this.retry = setTimeout(() => void this.resume(), RETRY_MS);
+      this.scheduleRetry();
     });
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped) return;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.resume().catch((error: unknown) => {
+        this.error = error instanceof Error ? error.message : String(error);
+        this.logger.error({ err: error, projection: this.projection.name }, 'projection could not resume; retrying');
+        this.scheduleRetry();
+      });
+    }, RETRY_MS);
   }
 
   private async resume(): Promise<void> {
@@ -140,17 +168,22 @@ export class ProjectionRunner {
     this.state = this.generation.status === 'active' ? 'serving' : 'building';
     this.error = null;
     this.subscribe();
+    await this.activateIfCaughtUp();
   }
 
   private async onBatch(batch: RecordedEvent[]): Promise<void> {
     const source = this.source!;
     const last = batch[batch.length - 1].position;
     const now = Date.now();
-    // Batches with nothing to apply only move the checkpoint now and then: replaying them after
-    // a restart costs a read, never a wrong row.
+    // Batches with nothing to apply only move the stored checkpoint now and then (replaying them
+    // after a restart costs a read, never a wrong row); a timer stores the last one when idle.
     if (handlesAny(this.projection, batch) || now - this.lastPersist > PERSIST_IDLE_CHECKPOINT_MS) {
       await applyBatch(source, this.projection, batch);
       this.lastPersist = now;
+      this.unsaved = false;
+    } else {
+      this.unsaved = true;
+      this.idleSave ??= setTimeout(() => void this.saveIdleCheckpoint(), PERSIST_IDLE_CHECKPOINT_MS);
     }
     this.position = last;
     for (const listener of this.listeners) listener(batch);
@@ -158,10 +191,25 @@ export class ProjectionRunner {
     this.wake();
   }
 
+  private async saveIdleCheckpoint(): Promise<void> {
+    this.idleSave = null;
+    if (!this.unsaved || !this.source?.isInitialized) return;
+    try {
+      await writeCheckpoint(this.source, this.projection, this.position);
+      this.lastPersist = Date.now();
+      this.unsaved = false;
+    } catch (error) {
+      this.logger.warn({ err: error, projection: this.projection.name }, 'could not store an idle checkpoint');
+    }
+  }
+
   /** A building generation that has reached the head of the log becomes the serving one. */
   private async activateIfCaughtUp(): Promise<void> {
     if (this.state !== 'building' || !this.generation) return;
     if (this.position < (await this.store.headPosition())) return;
+    // A rebuild elsewhere may have activated a newer generation meanwhile: follow it instead.
+    const active = await this.registry.active(this.projection.name, this.projection.version);
+    if (active && active.generation > this.generation.generation) return;
     await this.registry.activate(this.projection.name, this.projection.version, this.generation.generation, new Date().toISOString());
     this.generation = { ...this.generation, status: 'active' };
     this.state = 'serving';
@@ -186,6 +234,7 @@ export class ProjectionRunner {
       if (!active || active.generation === this.generation.generation) return;
       const old = this.generation;
       await this.detach();
+      if (old.status === 'building') await this.registry.retire(old.name, old.version, old.generation);
       await this.attach(active);
       for (const suffix of ['', '-wal', '-shm']) fs.rmSync(old.file + suffix, { force: true });
       this.logger.info({ projection: this.projection.name, generation: active.generation }, 'switched to a rebuilt generation');
@@ -197,6 +246,10 @@ export class ProjectionRunner {
   }
 
   private async detach(): Promise<void> {
+    if (this.retry) clearTimeout(this.retry);
+    if (this.idleSave) clearTimeout(this.idleSave);
+    this.retry = null;
+    this.idleSave = null;
     const subscription = this.subscription;
     this.subscription = null;
     await subscription?.stop();

@@ -50,6 +50,10 @@ export class ReadModelRegistry {
     });
   }
 
+  retired(name: string): Promise<ReadModelGeneration[]> {
+    return this.repo.find({ where: { name, status: 'retired' } });
+  }
+
   async retire(name: string, version: number, generation: number): Promise<void> {
     await this.repo.update({ name, version, generation }, { status: 'retired' });
   }

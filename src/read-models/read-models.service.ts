@@ -29,7 +29,7 @@ export class ReadModels {
   }
 
   async start(): Promise<void> {
-    for (const runner of this.runners.values()) await runner.start(); // one at a time: concurrent registry transactions on the one platform connection collide
+    for (const runner of this.runners.values()) await runner.start();
   }
 
   async stop(): Promise<void> {

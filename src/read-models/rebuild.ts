@@ -34,6 +34,8 @@ export async function rebuild(projection: Projection, store: EventStore, registr
     throw error;
   }
   await source.destroy();
+  // The generation it replaces is retired, not deleted: a running server may still write to it
+  // until it switches (within a second), and deletes it then; otherwise the next start does.
   await registry.activate(projection.name, projection.version, generation.generation, new Date().toISOString());
   return { name: projection.name, version: projection.version, generation: generation.generation, events, ms: performance.now() - started };
 }

@@ -90,7 +90,17 @@ export class Timers {
       this.again = true;
       return;
     }
-    this.running = this.loop().finally(() => {
+    this.running = this.loop()
+      .catch((error: unknown) => {
+        // e.g. the database stayed locked past its busy timeout: log, and look again shortly
+        this.logger.error({ err: error }, 'timer loop failed; retrying');
+        if (!this.stopped) {
+          if (this.wakeTimer) clearTimeout(this.wakeTimer);
+          this.wakeTimer = setTimeout(() => this.poke(), RETRY_MS);
+          this.wakeTimer.unref();
+        }
+      })
+      .finally(() => {
       this.running = null;
       if (this.again) {
         this.again = false;

@@ -49,6 +49,9 @@ export class SqliteSubscription implements Subscription {
       after = batch[batch.length - 1].position;
       const delivered = filter ? batch.filter((event) => filter(event.type)) : batch;
       if (delivered.length > 0) await this.handler(delivered);
+      // better-sqlite3 and TypeORM's wrapper around it resolve without real I/O waits: during a long
+      // catch-up, give the event loop a turn after each full batch so requests are not starved.
+      if (batch.length === maxBatch) await new Promise((resolve) => setImmediate(resolve));
     }
   }
 }

@@ -58,7 +58,7 @@ export class KeyAuthenticator {
     if (!key || !ServerSecret.same(key.keyDigest, digest) || key.deletedAt !== null) {
       throw new DomainError('API_KEY_INVALID', 'invalid API key', 401);
     }
-    if (key.expiresAt <= this.clock.nowIso()) throw new DomainError('API_KEY_EXPIRED', 'API key has expired', 401);
+    if (key.expiresAtMs <= this.clock.nowMs()) throw new DomainError('API_KEY_EXPIRED', 'API key has expired', 401);
     return key;
   }
 
@@ -76,6 +76,7 @@ export class KeyAuthenticator {
       agents: JSON.parse(row.agents),
       permissions: JSON.parse(row.permissions) as Permission[],
       expiresAt: row.expires_at,
+      expiresAtMs: Date.parse(row.expires_at),
       keyDigest: row.key_digest,
       last4: row.last4,
       deletedAt: row.deleted_at,

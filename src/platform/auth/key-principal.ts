@@ -7,6 +7,7 @@ export interface KeyRecord {
   agents: 'all' | string[];
   permissions: Permission[];
   expiresAt: string;
+  expiresAtMs: number;
   keyDigest: string;
   last4: string;
   deletedAt: string | null;

@@ -6,11 +6,18 @@ export abstract class Clock {
   nowIso(): string {
     return this.now().toISOString();
   }
+  /** Milliseconds since the epoch, without allocating: for hot-path comparisons. */
+  nowMs(): number {
+    return this.now().getTime();
+  }
 }
 
 export class SystemClock extends Clock {
   now(): Date {
     return new Date();
+  }
+  override nowMs(): number {
+    return Date.now();
   }
   onAdvance(): () => void {
     return () => undefined;

@@ -1,12 +1,8 @@
 import { appendCounterEvents, counterProjection, waitUntil } from '../fixtures/counter-projection';
 import { ReadSide } from '../fixtures/read-side-harness';
 
-/**
- * Bugs found while writing the read-model integration tests, pinned with `it.failing`: each test
- * states the behaviour we want and currently FAILS, which Jest reports as a pass. When a fix lands
- * the test starts passing, Jest reports it as a failure, and `.failing` should then be removed.
- */
-describe('read-model engine: known bugs (it.failing until fixed)', () => {
+/** Catch-up must not starve the event loop: requests and timers keep being served while a big log is applied. */
+describe('read-model engine: event loop during catch-up', () => {
   let side: ReadSide;
 
   beforeEach(() => {
@@ -20,7 +16,7 @@ describe('read-model engine: known bugs (it.failing until fixed)', () => {
   // subscription.ts + applyBatch: better-sqlite3 is synchronous and TypeORM only wraps it in
   // promises, so catching up never yields to the event loop: a build blocks HTTP, timers and
   // health checks until it is done (about 1 s here; minutes for a large log).
-  it.failing('the event loop keeps turning while a large log is built', async () => {
+  it('the event loop keeps turning while a large log is built', async () => {
     const store = await side.openStore();
     await appendCounterEvents(store, { events: 20_000, streams: 40, chunk: 1000 });
     let last = performance.now();
