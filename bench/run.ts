@@ -18,12 +18,13 @@ import { judge, TARGETS } from './targets';
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   const sizes = args.quick ? QUICK : FULL;
-  const cases = ALL_CASES.filter((c) => args.only.length === 0 || args.only.some((s) => c.name.includes(s)));
+  const selected = (name: string) => args.only.length === 0 || args.only.some((s) => name.includes(s));
+  const cases = ALL_CASES.filter((c) => selected(c.name));
   if (cases.length === 0) throw new Error(`no case matches --only ${args.only.join(', ')}`);
 
   const startedAt = new Date().toISOString();
   const start = process.hrtime.bigint();
-  const ctx = createContext(args.quick, sizes);
+  const ctx = createContext(args.quick, sizes, selected);
   const outcomes: CaseOutcome[] = [];
   try {
     for (const c of cases) {

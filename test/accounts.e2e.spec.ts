@@ -1,3 +1,5 @@
+import { ReadModels } from '../src/read-models/read-models.service';
+import { PhoneNumberRow } from '../projections/accounts/accounts.entities';
 import { expectEnvelope, request, startTestApp, type TestApp } from './helpers/test-app';
 import { ALL_PERMISSIONS, createAccount, createAgent, errorText, inDays, op, operatorKey, withKey } from './helpers/keys-fixtures';
 
@@ -275,11 +277,40 @@ describe('operator API (contract §3)', () => {
       expect((await provision(agentA, { number: '+15550002001', environment: 'live' })).status).toBe(201);
     });
 
+    it('re-provisioning a number of the agent in another environment never answers with an environment that was not stored', async () => {
+      expect((await provision(agentA, { number: '+15550005001', environment: 'live' })).status).toBe(201);
+      const r = await provision(agentA, { number: '+15550005001', environment: 'dev' });
+      const row = await t.app.get(ReadModels).source('accounts').getRepository(PhoneNumberRow).findOneBy({ number: '+15550005001' });
+      if (r.status === 201) {
+        // accepted: the answer must describe what is now provisioned
+        expect(r.body.environment).toBe(row?.environment);
+      } else {
+        expect([400, 409]).toContain(r.status);
+        expect(row?.environment).toBe('live');
+      }
+    });
+
     it('the same number for another agent of the account is rejected', async () => {
       expect((await provision(agentA, { number: '+15550003001', environment: 'live' })).status).toBe(201);
       const r = await provision(agentB, { number: '+15550003001', environment: 'live' });
       expect([400, 409]).toContain(r.status);
       expectEnvelope(r, r.status, 'PHONE_NUMBER_TAKEN');
+    });
+
+    it('concurrent requests for one number: exactly one agent gets it (same account)', async () => {
+      for (let i = 0; i < 5; i++) {
+        const number = `+1555600${1000 + i}`;
+        const rs = await Promise.all([agentA, agentB].map((agent) => provision(agent, { number, environment: 'dev' })));
+        expect(rs.map((r) => r.status).filter((s) => s === 201)).toHaveLength(1);
+      }
+    });
+
+    it('concurrent requests for one number: exactly one agent gets it (agents of two accounts)', async () => {
+      for (let i = 0; i < 5; i++) {
+        const number = `+1555700${1000 + i}`;
+        const rs = await Promise.all([agentA, foreignAgent].map((agent) => provision(agent, { number, environment: 'dev' })));
+        expect({ number, created: rs.map((r) => r.status).filter((s) => s === 201).length }).toEqual({ number, created: 1 });
+      }
     });
 
     it('the same number for an agent of another account is rejected', async () => {

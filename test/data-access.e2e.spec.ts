@@ -78,10 +78,6 @@ describe('data access configuration (contract §4)', () => {
     expect((await request(url(agentB), { headers: withKey(admin.key) })).body).toMatchObject({ response_metrics: ['HANDOFF_TO'], show_transcripts: true });
   });
 
-  it('a wrong operator token is 401 even with a valid key beside it', async () => {
-    expectEnvelope(await request(url(agentA), { headers: { ...withKey(admin.key), 'x-operator-token': 'not-the-operator-token' } }), 401);
-  });
-
   describe.each([
     ['missing show_transcripts', { response_metrics: [] }, 'show_transcripts'],
     ['show_transcripts as a string', { response_metrics: [], show_transcripts: 'true' }, 'show_transcripts'],
@@ -89,7 +85,6 @@ describe('data access configuration (contract §4)', () => {
     ['missing response_metrics', { show_transcripts: true }, 'response_metrics'],
     ['response_metrics not a list', { response_metrics: 'CALL_COMPLETED', show_transcripts: true }, 'response_metrics'],
     ['a non-string metric', { response_metrics: [42], show_transcripts: true }, 'response_metrics'],
-    ['a metric name with spaces', { response_metrics: ['call completed'], show_transcripts: true }, 'response_metrics'],
     ['an empty metric name', { response_metrics: [''], show_transcripts: true }, 'response_metrics'],
     ['an unknown field', { response_metrics: [], show_transcripts: true, share_everything: true }, 'share_everything'],
   ])('a body with %s', (_what, body, field) => {

@@ -16,11 +16,13 @@ export interface BenchContext {
    * (the 1M-event log is built once and read by several cases).
    */
   shared<T>(key: string, build: () => Promise<T>): Promise<T>;
+  /** Whether a case runs in this invocation (--only): paired workloads skip unselected sides. */
+  selected(caseName: string): boolean;
   /** A progress line on stderr, so the table on stdout stays clean. */
   log(line: string): void;
 }
 
-export function createContext(quick: boolean, sizes: Sizes): BenchContext & { dispose(): void } {
+export function createContext(quick: boolean, sizes: Sizes, selected: (caseName: string) => boolean = () => true): BenchContext & { dispose(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
   const fixtures = new Map<string, Promise<unknown>>();
   let counter = 0;
@@ -33,6 +35,7 @@ export function createContext(quick: boolean, sizes: Sizes): BenchContext & { di
       if (!fixtures.has(key)) fixtures.set(key, build());
       return fixtures.get(key) as Promise<T>;
     },
+    selected,
     log: (line) => process.stderr.write(`  · ${line}\n`),
     dispose: () => fs.rmSync(dir, { recursive: true, force: true }),
   };

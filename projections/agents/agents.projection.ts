@@ -76,11 +76,9 @@ export const agentsProjection = defineProjection({
       const { agentId, changes } = data;
       await em.update(BranchRow, { agentId, id: data.branchId }, { status: 'merged' });
       if (changes.behavior !== undefined) await em.update(BranchRow, { agentId, id: MAIN }, { behavior: changes.behavior });
-      for (const name of changes.removed) await em.delete(BranchTopicRow, { agentId, branchId: MAIN, name });
-      for (const topic of changes.upserted) {
-        await em.delete(BranchTopicRow, { agentId, branchId: MAIN, name: topic.name });
-        await em.insert(BranchTopicRow, topicRow(agentId, MAIN, topic));
-      }
+      // All replaced rows go first: a renamed topic may take a name another one just left.
+      for (const name of [...changes.removed, ...changes.upserted.map((t) => t.name)]) await em.delete(BranchTopicRow, { agentId, branchId: MAIN, name });
+      for (const topic of changes.upserted) await em.insert(BranchTopicRow, topicRow(agentId, MAIN, topic));
       const main = await em.findOneByOrFail(BranchRow, { agentId, id: MAIN });
       const topics = await em.find(BranchTopicRow, { where: { agentId, branchId: MAIN }, order: { name: 'ASC' } });
       const snapshot = topics.map((t) => ({ id: t.topicId, name: t.name, content: t.content, exampleQueries: JSON.parse(t.exampleQueries), actions: t.actions, isActive: t.isActive }));

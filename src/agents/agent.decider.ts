@@ -153,7 +153,7 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
       if (state.branchNames.has(command.branchName)) throw conflict('BRANCH_EXISTS', `a branch named ${command.branchName} exists`);
       return [{ type: 'BranchCreated', data: { agentId, branchId: command.branchId, branchName: command.branchName, baseSequence: state.mainSequence, createdAt: command.now } }];
     case 'DeleteBranch': {
-      if (command.branchId === MAIN) throw new DomainError('MAIN_READ_ONLY', 'main cannot be deleted', 422);
+      if (command.branchId === MAIN) throw new DomainError('MAIN_READ_ONLY', MAIN_IS_READ_ONLY, 422);
       const branch = state.branches.get(command.branchId);
       if (!branch || branch.status === 'deleted') throw notFound('BRANCH_NOT_FOUND', 'branch not found');
       return [{ type: 'BranchDeleted', data: { agentId, branchId: branch.id, deletedAt: command.now } }];

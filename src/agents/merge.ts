@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { MergeChanges, Topic, TopicContent } from './agent.events';
 
 /** What a branch or main holds at one moment. Topics by name: a merge matches topics by name. */
@@ -66,6 +67,7 @@ export function threeWayMerge(base: Content, ours: Content, theirs: Content, res
   }
 
   const names = new Set<string>([...theirs.topics.keys(), ...base.topics.keys()]);
+  const chosenByName: Array<{ name: string; content: TopicContent; ids: Array<string | undefined> }> = [];
   for (const name of names) {
     const bt = base.topics.get(name);
     const tt = theirs.topics.get(name);
@@ -83,10 +85,30 @@ export function threeWayMerge(base: Content, ours: Content, theirs: Content, res
       chosen = resolution.value !== undefined ? toTopicContent(name, resolution.value) : { ours: ot, theirs: tt, base: bt }[resolution.strategy];
       if (sameTopic(chosen, ot)) continue;
     }
-    if (chosen) changes.upserted.push({ ...chosen, name, id: ot?.id ?? tt?.id ?? bt?.id ?? '' } as Topic);
+    if (chosen) chosenByName.push({ name, content: chosen, ids: [tt?.id, ot?.id, bt?.id] });
     else if (ot) changes.removed.push(name);
   }
-  return conflicts.length > 0 ? { ok: false, conflicts } : { ok: true, changes };
+  if (conflicts.length > 0) return { ok: false, conflicts };
+  changes.upserted = assignIds(ours, chosenByName, changes.removed);
+  return { ok: true, changes };
+}
+
+/**
+ * Topic ids stay unique on main: every topic main keeps untouched keeps its id; a changed or new
+ * topic takes the branch's id for it, else main's, else the base's, whichever no other topic holds
+ * (a rename plus a new topic under the old name would otherwise share one); failing all, an id
+ * derived from the candidate and the name, the same on every replay.
+ */
+function assignIds(ours: Content, chosen: Array<{ name: string; content: TopicContent; ids: Array<string | undefined> }>, removed: string[]): Topic[] {
+  const replaced = new Set([...removed, ...chosen.map((c) => c.name)]);
+  const claimed = new Set<string>();
+  for (const [name, topic] of ours.topics) if (!replaced.has(name)) claimed.add(topic.id);
+  return chosen.map(({ name, content, ids }) => {
+    const candidates = ids.filter((id): id is string => !!id);
+    const id = candidates.find((c) => !claimed.has(c)) ?? `topic_${createHash('sha256').update(`${candidates[0] ?? ''}\u0000${name}`).digest('hex').slice(0, 16)}`;
+    claimed.add(id);
+    return { ...content, name, id };
+  });
 }
 
 /** A resolution's explicit value for a topic: the topic's fields (null: delete it). */

@@ -65,7 +65,8 @@ export class MergeDto {
 }
 
 export class PromoteDto {
-  @IsOptional() @IsIn(['pre-release', 'live'], { message: 'targetEnvironment must be one of pre-release, live' }) targetEnvironment?: Exclude<Environment, 'sandbox'>;
+  /** `sandbox` is a known environment but never a promotion target: the decider answers 422 for it. */
+  @IsOptional() @IsIn(ENVIRONMENTS as unknown as string[], { message: 'targetEnvironment must be one of pre-release, live' }) targetEnvironment?: Environment;
   @IsOptional() @IsString() @MaxLength(2000) deploymentMessage?: string;
 }
 
