@@ -224,8 +224,13 @@ describe('account decider', () => {
       expect(error.code).toBe('PHONE_NUMBER_TAKEN');
     });
 
-    it('repeating the same agent and number changes nothing', () => {
-      expect(when(given(created, numberProvisioned('+15551234567', 'ag1')), provision('ag1'))).toEqual([]);
+    it('repeating the same agent, number and environment changes nothing', () => {
+      expect(when(given(created, numberProvisioned('+15551234567', 'ag1')), provision('ag1', '+15551234567', 'dev'))).toEqual([]);
+    });
+
+    it('the same agent may move its number to another environment', () => {
+      const events = when(given(created, numberProvisioned('+15551234567', 'ag1')), provision('ag1', '+15551234567', 'live'));
+      expect(events).toEqual([{ type: 'PhoneNumberProvisioned', data: expect.objectContaining({ agentId: 'ag1', environment: 'live' }) }]);
     });
 
     it('another number for the same agent is a new event', () => {
@@ -268,7 +273,7 @@ describe('account decider', () => {
       expect(state.keys.get('key_1')).toEqual({ deleted: false });
       expect(state.keys.get('key_2')).toEqual({ deleted: true });
       expect(state.connectors.has('con_1')).toBe(true);
-      expect(state.numbers.get('+15551234567')).toBe('ag1');
+      expect(state.numbers.get('+15551234567')).toEqual({ agentId: 'ag1', environment: 'dev' });
     });
 
     it('does not mutate the state it was given', () => {

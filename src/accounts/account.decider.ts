@@ -9,8 +9,8 @@ export interface AccountState {
   /** key id → whether it is still live */
   keys: ReadonlyMap<string, { deleted: boolean }>;
   connectors: ReadonlySet<string>;
-  /** `number` → agent id, for numbers provisioned in this account */
-  numbers: ReadonlyMap<string, string>;
+  /** `number` → where it is provisioned, for numbers of this account */
+  numbers: ReadonlyMap<string, { agentId: string; environment: string }>;
 }
 
 export type AccountCommand =
@@ -57,7 +57,7 @@ function evolve(state: AccountState, event: AccountEvent): AccountState {
     case 'ConnectorCreated':
       return { ...state, connectors: new Set(state.connectors).add(event.data.connectorId) };
     case 'PhoneNumberProvisioned':
-      return { ...state, numbers: new Map(state.numbers).set(event.data.number, event.data.agentId) };
+      return { ...state, numbers: new Map(state.numbers).set(event.data.number, { agentId: event.data.agentId, environment: event.data.environment }) };
     default:
       return state;
   }
@@ -91,8 +91,9 @@ function decide(command: AccountCommand, state: AccountState): AccountEvent[] {
     case 'ProvisionPhoneNumber': {
       const holder = state.numbers.get(command.number);
       if (holder !== undefined) {
-        if (holder === command.agentId) return [];
-        throw conflict('PHONE_NUMBER_TAKEN', `${command.number} is already provisioned for another agent`);
+        if (holder.agentId !== command.agentId) throw conflict('PHONE_NUMBER_TAKEN', `${command.number} is already provisioned for another agent`);
+        // the same agent again: nothing to do, unless it moves the number to another environment
+        if (holder.environment === command.environment) return [];
       }
       const { agentId, number, environment, now } = command;
       return [{ type: 'PhoneNumberProvisioned', data: { accountId, agentId, number, environment, provisionedAt: now } }];

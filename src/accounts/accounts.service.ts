@@ -8,8 +8,11 @@ import { badRequest, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { accountRef, agentRef, parseAgentId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { AccountRow, AgentSettingsRow, ConnectorRow, PhoneNumberRow } from '../../projections/accounts/accounts.entities';
+import { AccountRow, AgentSettingsRow, ConnectorRow } from '../../projections/accounts/accounts.entities';
 import { AccountCommands } from './account-commands';
+import { phoneNumberDecider, phoneNumberStream } from './phone-number.decider';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { handleCommand } from '../platform/commands/command-handler';
 import type { AgentSettingsDto, CreateAccountDto, CreateConnectorDto, ProvisionPhoneNumberDto } from './dto/account.dto';
 import { DEPLOYMENT_ENVIRONMENTS, NUMBER_ENVIRONMENTS } from './permissions';
 
@@ -25,6 +28,7 @@ export class AccountsService {
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
   async create(dto: CreateAccountDto, context: CommandContext) {
@@ -103,10 +107,8 @@ export class AccountsService {
 
   async provisionNumber(rawAgentId: string, dto: ProvisionPhoneNumberDto, context: CommandContext) {
     const { agentId, accountId } = this.agentOf(rawAgentId);
-    const taken = await this.readModels.source('accounts').getRepository(PhoneNumberRow).findOneBy({ number: dto.number });
-    if (taken && taken.agentId !== agentId) {
-      throw badRequest('PHONE_NUMBER_TAKEN', `${dto.number} is already provisioned for another agent`);
-    }
+    // The number's own stream decides who holds it, across accounts; then the account records it.
+    await handleCommand(this.store, this.clock, phoneNumberStream(dto.number), phoneNumberDecider, { number: dto.number, agentId, accountId, now: this.clock.nowIso() }, context);
     await this.commands.execute(accountId, { type: 'ProvisionPhoneNumber', agentId, number: dto.number, environment: dto.environment }, context, ['accounts']);
     return { agentId: agentRef(agentId), number: dto.number, environment: dto.environment };
   }

@@ -31,13 +31,13 @@ export class ApiKeysController {
 
   @Patch(':keyId')
   patch(@Param('accountId') accountId: string, @Param('keyId') keyId: string, @Body() body: PatchApiKeyDto, @Req() request: FastifyRequest) {
-    return this.keys.patch(parseAccountId(accountId), keyId, body, requestContext(request));
+    return this.keys.patch(parseAccountId(accountId), keyId, body, keyOf(request), requestContext(request));
   }
 
   @Delete(':keyId')
   @HttpCode(204)
   async delete(@Param('accountId') accountId: string, @Param('keyId') keyId: string, @Req() request: FastifyRequest) {
-    await this.keys.delete(parseAccountId(accountId), keyId, requestContext(request));
+    await this.keys.delete(parseAccountId(accountId), keyId, keyOf(request), requestContext(request));
   }
 }
 

@@ -95,8 +95,8 @@ export class ApiKeysService {
     return keyView(await this.row(accountId, keyId));
   }
 
-  async patch(accountId: string, keyId: string, dto: PatchApiKeyDto, context: CommandContext) {
-    await this.row(accountId, keyId);
+  async patch(accountId: string, keyId: string, dto: PatchApiKeyDto, issuerKey: KeyRecord | undefined, context: CommandContext) {
+    this.mayManage(issuerKey, await this.row(accountId, keyId));
     for (const field of ['agents', 'permissions', 'expiresAt'] as const) {
       if (dto[field] !== undefined) throw new DomainError('API_KEY_IMMUTABLE', `${field} cannot be changed after creation; only name can`, 422, null, [{ field, message: `${field} cannot be changed` }]);
     }
@@ -104,8 +104,8 @@ export class ApiKeysService {
     return keyView(await this.row(accountId, keyId));
   }
 
-  async delete(accountId: string, keyId: string, context: CommandContext): Promise<void> {
-    await this.row(accountId, keyId);
+  async delete(accountId: string, keyId: string, issuerKey: KeyRecord | undefined, context: CommandContext): Promise<void> {
+    this.mayManage(issuerKey, await this.row(accountId, keyId));
     await this.commands.execute(accountId, { type: 'DeleteApiKey', keyId }, context, ['api-keys']);
   }
 
@@ -122,7 +122,7 @@ export class ApiKeysService {
   /** Required, in the future, at most two years ahead, on the platform clock. */
   private validExpiry(raw: string): string {
     const ms = ISO_DATE.test(raw) ? Date.parse(raw) : NaN;
-    if (Number.isNaN(ms)) throw fieldError('expiresAt', 'expiresAt must be an ISO 8601 date such as 2027-01-31 or 2027-01-31T12:00:00Z');
+    if (Number.isNaN(ms) || !isCalendarDate(raw)) throw fieldError('expiresAt', 'expiresAt must be an ISO 8601 date such as 2027-01-31 or 2027-01-31T12:00:00Z');
     const now = this.clock.now().getTime();
     if (ms <= now) throw fieldError('expiresAt', 'expiresAt must be in the future');
     if (ms > addYears(now, 2)) {
@@ -142,6 +142,12 @@ export class ApiKeysService {
     return [...new Set(bare)];
   }
 
+  /** Nor rename or delete one that reaches further than itself. */
+  private mayManage(issuer: KeyRecord | undefined, target: ApiKeyRow): void {
+    if (!issuer) return;
+    this.noEscalation(issuer, JSON.parse(target.agents), JSON.parse(target.permissions));
+  }
+
   /** A key that manages keys cannot mint one that reaches further than itself. */
   private noEscalation(issuer: KeyRecord, agents: 'all' | string[], permissions: Permission[]): void {
     const extra = permissions.filter((p) => !issuer.permissions.includes(p));
@@ -156,4 +162,11 @@ function addYears(ms: number, years: number): number {
   const d = new Date(ms);
   d.setUTCFullYear(d.getUTCFullYear() + years);
   return d.getTime();
+}
+
+/** 2027-02-30 parses (to March 2nd) but is no date: the day must exist in its month. */
+function isCalendarDate(raw: string): boolean {
+  const [year, month, day] = raw.slice(0, 10).split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

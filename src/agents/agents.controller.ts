@@ -1,6 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { RequireApiKey } from '../platform/auth/key.guard';
+import { keyOf, RequireApiKey } from '../platform/auth/key.guard';
+import { keyCanReachAgent } from '../platform/auth/key-principal';
+import { forbidden } from '../platform/errors/domain-error';
 import { requestContext } from '../platform/commands/request-context';
 import { parseAccountId, parseAgentId } from '../platform/ids/prefixed-ids';
 import { AgentsService } from './agents.service';
@@ -11,16 +13,20 @@ import { CreateAgentDto } from './dto/agent.dto';
 export class AccountAgentsController {
   constructor(private readonly agents: AgentsService) {}
 
-  /** interface.md: 200 with the agent. */
+  /** interface.md: 200 with the agent. A key scoped to some agents could not reach a new one: 403. */
   @Post()
   @HttpCode(200)
   create(@Param('accountId') accountId: string, @Body() body: CreateAgentDto, @Req() request: FastifyRequest) {
+    if (keyOf(request)?.agents !== 'all') throw forbidden('a key scoped to specific agents cannot create agents', 'AGENT_FORBIDDEN');
     return this.agents.create(parseAccountId(accountId), body, requestContext(request));
   }
 
+  /** The account's agents this key can reach. */
   @Get()
-  list(@Param('accountId') accountId: string) {
-    return this.agents.list(parseAccountId(accountId));
+  async list(@Param('accountId') accountId: string, @Req() request: FastifyRequest) {
+    const key = keyOf(request)!;
+    const agents = await this.agents.list(parseAccountId(accountId));
+    return key.agents === 'all' ? agents : agents.filter((a) => keyCanReachAgent(key, parseAgentId(a.agentId)));
   }
 }
 
