@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino from 'pino';
 import { createApp } from '../../src/app.factory';
@@ -15,11 +16,11 @@ export interface TestApp {
 }
 
 /** The whole app on a real loopback port, with its own data directory. */
-export async function startTestApp(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, dataDir?: string, extraControllers: Type[] = []): Promise<TestApp> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const operatorToken = env.OPERATOR_TOKEN ?? 'test-operator-token-0123456789';
   const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, PORT: '0', HOST: '127.0.0.1', ...env });
-  const app = await createApp(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  const app = await createApp(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), undefined, extraControllers);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
