@@ -10,31 +10,27 @@ export const accountsProjection = defineProjection({
   version: 1,
   entities: [AccountRow, ConnectorRow, PhoneNumberRow, AgentSettingsRow],
   handles: {
-    AccountCreated: on<'AccountCreated'>(async ({ data }, em) => {
-      await em.upsert(AccountRow, { id: data.accountId, name: data.name, region: data.region, createdAt: data.createdAt }, ['id']);
+    AccountCreated: on<'AccountCreated'>(({ data }, _em, rows) => {
+      rows.upsert(AccountRow, { id: data.accountId, name: data.name, region: data.region, createdAt: data.createdAt });
     }),
-    ConnectorCreated: on<'ConnectorCreated'>(async ({ data }, em) => {
-      await em.upsert(
-        ConnectorRow,
-        {
-          id: data.connectorId,
-          accountId: data.accountId,
-          agentId: data.agentId,
-          kind: data.kind,
-          environment: data.environment,
-          hostDomain: data.hostDomain,
-          tokenDigest: data.tokenDigest,
-          sealedWebhookSecret: data.sealedWebhookSecret,
-          createdAt: data.createdAt,
-        },
-        ['id'],
-      );
+    ConnectorCreated: on<'ConnectorCreated'>(({ data }, _em, rows) => {
+      rows.upsert(ConnectorRow, {
+        id: data.connectorId,
+        accountId: data.accountId,
+        agentId: data.agentId,
+        kind: data.kind,
+        environment: data.environment,
+        hostDomain: data.hostDomain,
+        tokenDigest: data.tokenDigest,
+        sealedWebhookSecret: data.sealedWebhookSecret,
+        createdAt: data.createdAt,
+      });
     }),
-    PhoneNumberProvisioned: on<'PhoneNumberProvisioned'>(async ({ data }, em) => {
-      await em.upsert(PhoneNumberRow, { number: data.number, accountId: data.accountId, agentId: data.agentId, environment: data.environment, provisionedAt: data.provisionedAt }, ['number']);
+    PhoneNumberProvisioned: on<'PhoneNumberProvisioned'>(({ data }, _em, rows) => {
+      rows.upsert(PhoneNumberRow, { number: data.number, accountId: data.accountId, agentId: data.agentId, environment: data.environment, provisionedAt: data.provisionedAt });
     }),
-    AgentSettingsChanged: on<'AgentSettingsChanged'>(async ({ data }, em) => {
-      await em.upsert(AgentSettingsRow, { agentId: data.agentId, accountId: data.accountId, chunkedStreaming: data.chunkedStreaming, updatedAt: data.changedAt }, ['agentId']);
+    AgentSettingsChanged: on<'AgentSettingsChanged'>(({ data }, _em, rows) => {
+      rows.upsert(AgentSettingsRow, { agentId: data.agentId, accountId: data.accountId, chunkedStreaming: data.chunkedStreaming, updatedAt: data.changedAt });
     }),
   },
 });

@@ -10,30 +10,26 @@ export const apiKeysProjection = defineProjection({
   version: 1,
   entities: [ApiKeyRow],
   handles: {
-    ApiKeyCreated: on<'ApiKeyCreated'>(async ({ data }, em) => {
-      await em.upsert(
-        ApiKeyRow,
-        {
-          id: data.keyId,
-          accountId: data.accountId,
-          name: data.name,
-          agents: JSON.stringify(data.agents),
-          permissions: JSON.stringify(data.permissions),
-          expiresAt: data.expiresAt,
-          keyDigest: data.keyDigest,
-          last4: data.last4,
-          issuedBy: data.issuedBy,
-          createdAt: data.createdAt,
-          deletedAt: null,
-        },
-        ['id'],
-      );
+    ApiKeyCreated: on<'ApiKeyCreated'>(({ data }, _em, rows) => {
+      rows.upsert(ApiKeyRow, {
+        id: data.keyId,
+        accountId: data.accountId,
+        name: data.name,
+        agents: JSON.stringify(data.agents),
+        permissions: JSON.stringify(data.permissions),
+        expiresAt: data.expiresAt,
+        keyDigest: data.keyDigest,
+        last4: data.last4,
+        issuedBy: data.issuedBy,
+        createdAt: data.createdAt,
+        deletedAt: null,
+      });
     }),
-    ApiKeyRenamed: on<'ApiKeyRenamed'>(async ({ data }, em) => {
-      await em.update(ApiKeyRow, { id: data.keyId }, { name: data.name });
+    ApiKeyRenamed: on<'ApiKeyRenamed'>(({ data }, _em, rows) => {
+      rows.update(ApiKeyRow, { id: data.keyId }, { name: data.name });
     }),
-    ApiKeyDeleted: on<'ApiKeyDeleted'>(async ({ data }, em) => {
-      await em.update(ApiKeyRow, { id: data.keyId }, { deletedAt: data.deletedAt });
+    ApiKeyDeleted: on<'ApiKeyDeleted'>(({ data }, _em, rows) => {
+      rows.update(ApiKeyRow, { id: data.keyId }, { deletedAt: data.deletedAt });
     }),
   },
 });

@@ -13,9 +13,10 @@ describe('read-model engine: event loop during catch-up', () => {
     await side.cleanup();
   });
 
-  // subscription.ts + applyBatch: better-sqlite3 is synchronous and TypeORM only wraps it in
-  // promises, so catching up never yields to the event loop: a build blocks HTTP, timers and
-  // health checks until it is done (about 1 s here; minutes for a large log).
+  // better-sqlite3 is synchronous and TypeORM only wraps it in promises: without an explicit yield
+  // between batches, a build would block HTTP, timers and health checks until it is done. The
+  // longest pause must be about one batch, a small part of the whole build, however loaded the
+  // machine is (the bound scales with the build's own duration).
   it('the event loop keeps turning while a large log is built', async () => {
     const store = await side.openStore();
     await appendCounterEvents(store, { events: 20_000, streams: 40, chunk: 1000 });
@@ -26,6 +27,7 @@ describe('read-model engine: event loop during catch-up', () => {
       maxGap = Math.max(maxGap, now - last);
       last = now;
     }, 5);
+    const started = performance.now();
     try {
       last = performance.now();
       const { readModels } = await side.startReadModels([counterProjection()], { store });
@@ -33,6 +35,7 @@ describe('read-model engine: event loop during catch-up', () => {
     } finally {
       clearInterval(ticker);
     }
-    expect(maxGap).toBeLessThan(250);
+    const build = performance.now() - started;
+    expect(maxGap).toBeLessThan(Math.max(250, build / 4));
   });
 });
