@@ -1,5 +1,7 @@
 import type { BenchCase } from '../lib/case';
+import { agentsCases } from './agents-build';
 import { ceilingCases } from './ceiling';
+import { httpAuthCases } from './http-auth';
 import { peerCases } from './peer';
 import { projectionCases } from './projection-rebuild';
 import { storeAppendCases } from './store-append';
@@ -17,4 +19,6 @@ export const ALL_CASES: BenchCase[] = [
   ...ceilingCases.filter((c) => c.name.startsWith('ceiling.scan')),
   ...storeReadCases,
   ...projectionCases,
+  ...httpAuthCases,
+  ...agentsCases,
 ];

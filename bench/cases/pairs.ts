@@ -1,10 +1,10 @@
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { filledLog } from '../fixtures/filled-log';
-import { turnSummaryProjection } from '../fixtures/sample-projection';
+import { turnSummaryEmInsertProjection, turnSummaryProjection } from '../fixtures/sample-projection';
 import { alternate, type Series } from '../lib/alternate';
 import type { BenchContext } from '../lib/context';
 import { rawScan, storeReadAll } from '../workloads/full-log-read';
-import { rawInsert, rebuild } from '../workloads/projection-write';
+import { CATCH_UP_BATCH, rawInsert, rebuild } from '../workloads/projection-write';
 import { rawAppend } from '../workloads/raw-append';
 import { storeAppends } from '../workloads/store-append';
 
@@ -52,7 +52,7 @@ export const fullLogReads: Pair = (ctx) =>
 export const projectionWrites: Pair = (ctx) =>
   alternate(ctx, 'projection-writes', {
     rebuild: {
-      caseName: 'projection.rebuild.typeorm',
+      caseName: 'projection.rebuild',
       runs: ctx.sizes.rebuildRuns,
       run: async () => {
         const log = await filledLog(ctx);
@@ -60,6 +60,16 @@ export const projectionWrites: Pair = (ctx) =>
       },
     },
     raw: { caseName: 'projection.raw-insert.batched-1000', runs: ctx.sizes.runs, run: () => rawInsert(ctx, 1000) },
+    // Diagnostics in the same rounds, so they can be set against the two figures above.
+    raw5000: { caseName: 'projection.raw-insert.batched-5000', runs: ctx.sizes.diagnosticRuns, run: () => rawInsert(ctx, CATCH_UP_BATCH) },
+    emInsert: {
+      caseName: 'projection.rebuild.em-insert',
+      runs: ctx.sizes.diagnosticRuns,
+      run: async () => {
+        const log = await filledLog(ctx);
+        return withStore(log.file, (store) => rebuild(ctx, turnSummaryEmInsertProjection, store, log));
+      },
+    },
   });
 
 /** A case's side of a pair as a Result body; throws if that side did not run. */

@@ -1,9 +1,7 @@
-import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { filledLog } from '../fixtures/filled-log';
-import { turnSummaryQueryProjection } from '../fixtures/sample-projection';
 import type { BenchCase } from '../lib/case';
 import { median, repeat } from '../lib/measure';
-import { CATCH_UP_BATCH, rawFromLog, rawInsert, rebuild, typeormInsertOnly } from '../workloads/projection-write';
+import { CATCH_UP_BATCH, rawFromLog, typeormInsertOnly } from '../workloads/projection-write';
 import { projectionWrites, sideOf } from './pairs';
 
 /** The TypeORM-only probe needs no more rows than this for a stable cost per insert. */
@@ -15,13 +13,13 @@ const TYPEORM_PROBE_ROWS = 100_000;
  */
 export const projectionCases: BenchCase[] = [
   {
-    name: 'projection.rebuild.typeorm',
+    name: 'projection.rebuild',
     async run(ctx) {
       const r = sideOf((await projectionWrites(ctx)).rebuild, this.name);
       return {
         ...r,
         unit: 'events/s',
-        note: `catchUp (readAll pages of ${CATCH_UP_BATCH}, one tx each) -> em.insert per event, ${ctx.sizes.logEvents} events`,
+        note: `catchUp (readAll pages of ${CATCH_UP_BATCH}, one tx each) -> rows.insert (RowWriter) per event, ${ctx.sizes.logEvents} events`,
       };
     },
   },
@@ -38,21 +36,15 @@ export const projectionCases: BenchCase[] = [
     // the raw figure a lot. This one uses catchUp's transaction size.
     name: 'projection.raw-insert.batched-5000',
     async run(ctx) {
-      const r = await repeat(ctx.sizes.diagnosticRuns, () => rawInsert(ctx, CATCH_UP_BATCH));
+      const r = sideOf((await projectionWrites(ctx)).raw5000, this.name);
       return { ...r, unit: 'rows/s', note: `diagnostic: as raw-insert.batched-1000 but ${CATCH_UP_BATCH} per tx, catchUp's transaction size` };
     },
   },
   {
-    name: 'projection.rebuild.em-query',
+    name: 'projection.rebuild.em-insert',
     async run(ctx) {
-      const log = await filledLog(ctx);
-      const store = await SqliteEventStore.open({ file: log.file, sync: 'full' });
-      try {
-        const r = await repeat(ctx.sizes.diagnosticRuns, () => rebuild(ctx, turnSummaryQueryProjection, store, log));
-        return { ...r, unit: 'events/s', note: 'diagnostic: as rebuild.typeorm, handler writes em.query(constant INSERT, values) per event' };
-      } finally {
-        await store.close();
-      }
+      const r = sideOf((await projectionWrites(ctx)).emInsert, this.name);
+      return { ...r, unit: 'events/s', note: 'diagnostic: as projection.rebuild, but the handler writes with TypeORM em.insert (new SQL text per row)' };
     },
   },
   {

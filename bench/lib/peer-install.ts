@@ -35,9 +35,10 @@ export interface PeerModule {
   ): Promise<{ currentGlobalPosition: bigint; messages: unknown[]; areEventsLeft: boolean }>;
 }
 
+// npm's output goes to stderr: stdout carries only the table.
 function npm(args: string[], log: (line: string) => void): boolean {
   log(`npm ${args.join(' ')}`);
-  const result = spawnSync('npm', args, { cwd: repoRoot(), stdio: ['ignore', 'inherit', 'inherit'], timeout: 15 * 60_000 });
+  const result = spawnSync('npm', args, { cwd: repoRoot(), stdio: ['ignore', 2, 2], timeout: 15 * 60_000 });
   return result.status === 0;
 }
 

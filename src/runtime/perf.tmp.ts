@@ -1,0 +1,16 @@
+import { TopicIndex } from './retrieval/topic-index';
+import { syntheticKnowledgeBase } from './retrieval/synthetic';
+const kb = syntheticKnowledgeBase(5000, 2000);
+console.log(kb.topics[0], kb.queries.slice(0, 12));
+let t = performance.now();
+const idx = TopicIndex.build(kb.topics);
+console.log('build ms', performance.now() - t, (idx as any).bm25.terms.length, (idx as any).fuzzy.vocabularySize, (idx as any).fuzzy.keys.size);
+for (const q of kb.queries.slice(0, 500)) idx.search(q);
+const times: number[] = [];
+const kinds: number[][] = [[],[],[],[],[],[]];
+kb.queries.forEach((q, i) => { const s = performance.now(); idx.search(q); const e = performance.now() - s; times.push(e); kinds[i % 6].push(e); });
+const p = (xs: number[], f: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * f))]; };
+console.log('p50', p(times, 0.5), 'p99', p(times, 0.99));
+kinds.forEach((k, i) => console.log(i, p(k, 0.5).toFixed(3), p(k, 0.99).toFixed(3)));
+kb.queries.slice(0, 12).forEach(q => console.log(q, JSON.stringify(idx.search(q, 2).map(h => [h.topicId, +h.score.toFixed(2), +h.confidence.toFixed(2)]))));
+console.log(process.memoryUsage().heapUsed / 1e6);

@@ -1,0 +1,233 @@
+/**
+ * Retrieval of knowledge base topics for the embedded runtime (contract §6): BM25F over a topic's
+ * name, example queries and content, with stemming, accent folding and misspelling tolerance.
+ * Built once per deployment (the caller caches it); `search` allocates little and touches only the
+ * postings of the query's terms.
+ */
+import { Bm25Index, DEFAULT_B, DEFAULT_K1 } from './bm25';
+import { FuzzyIndex, maxDistanceFor } from './fuzzy';
+import { analyse, stems, type Term } from './text';
+
+export interface SearchHit {
+  topicId: string;
+  name: string;
+  score: number;
+  /** In [0, 1]: the idf-weighted share of the query's terms this topic matches (fuzzy matches at a discount). */
+  confidence: number;
+}
+
+export interface IndexableTopic {
+  id: string;
+  name: string;
+  content: string;
+  exampleQueries: string[];
+  isActive: boolean;
+}
+
+/** Below this, the best hit is not cited: the turn is out of domain. */
+export const OUT_OF_DOMAIN_CONFIDENCE = 0.4;
+
+export const DEFAULT_LIMIT = 5;
+
+/** Field order in the BM25 documents, and their weights: name and example queries weigh more. */
+const FIELDS = [
+  { weight: 3, b: DEFAULT_B }, // name
+  { weight: 2, b: DEFAULT_B }, // example queries (all of them, as one field)
+  { weight: 1, b: DEFAULT_B }, // content
+];
+
+/** What a misspelled term is worth next to an exact one, by edit distance (and word length). */
+export function fuzzyDiscount(distance: number, length: number): number {
+  if (distance === 0) return 1;
+  if (distance === 1) return length >= 5 ? 0.75 : 0.4;
+  return 0.5;
+}
+
+/** At most this many vocabulary terms stand in for one unknown query word. */
+const MAX_FUZZY_CANDIDATES = 3;
+
+interface QueryTerm {
+  /** Weight of the term in the confidence denominator. */
+  weight: number;
+  /** Indexed terms standing for it (one, exact, for a known term), each with its discount. */
+  candidates: Array<{ termId: number; discount: number }>;
+}
+
+export class TopicIndex {
+  private readonly scores: Float64Array;
+  private readonly covered: Float64Array;
+  private readonly stamp: Int32Array;
+  private readonly termBest: Float64Array;
+  private readonly termCover: Float64Array;
+  private stampCounter = 0;
+
+  private constructor(
+    private readonly ids: readonly string[],
+    private readonly names: readonly string[],
+    private readonly bm25: Bm25Index,
+    private readonly fuzzy: FuzzyIndex,
+    /** A fuzzy vocabulary word (surface form or stem) → the term id of its stem. */
+    private readonly fuzzyTerm: ReadonlyMap<string, number>,
+  ) {
+    const n = ids.length;
+    this.scores = new Float64Array(n);
+    this.covered = new Float64Array(n);
+    this.stamp = new Int32Array(n);
+    this.termBest = new Float64Array(n);
+    this.termCover = new Float64Array(n);
+  }
+
+  static build(topics: ReadonlyArray<IndexableTopic>): TopicIndex {
+    const active = topics.filter((t) => t.isActive);
+    const surfaces = new Map<string, string>(); // surface → stem, for every word of the active topics
+    const docs = active.map((t) => {
+      const queries: string[] = [];
+      for (const q of t.exampleQueries) for (const s of stems(q, surfaces)) queries.push(s);
+      return [stems(t.name, surfaces), queries, stems(t.content, surfaces)];
+    });
+    const bm25 = Bm25Index.build(docs, { k1: DEFAULT_K1, fields: FIELDS });
+
+    const fuzzyTerm = new Map<string, number>();
+    for (const [surface, stem] of surfaces) {
+      if (/\d/.test(surface)) continue;
+      const id = bm25.termId(stem)!;
+      fuzzyTerm.set(stem, id);
+      if (!fuzzyTerm.has(surface)) fuzzyTerm.set(surface, id);
+    }
+    const fuzzy = FuzzyIndex.build(fuzzyTerm.keys());
+    return new TopicIndex(
+      active.map((t) => t.id),
+      active.map((t) => t.name),
+      bm25,
+      fuzzy,
+      fuzzyTerm,
+    );
+  }
+
+  /** Number of (active) topics indexed. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** Topics matching `query`, best first; empty when nothing matches. */
+  search(query: string, limit = DEFAULT_LIMIT): SearchHit[] {
+    if (this.ids.length === 0 || limit <= 0) return [];
+    const terms = this.resolve(analyse(query));
+    const known = terms.filter((t) => t.candidates.length > 0);
+    if (known.length === 0) return [];
+    // An unknown word weighs as much as an average known word of this query: it dilutes the match.
+    const averageKnown = known.reduce((sum, t) => sum + t.weight, 0) / known.length;
+    let totalWeight = 0;
+    for (const t of terms) totalWeight += t.candidates.length > 0 ? t.weight : averageKnown;
+
+    const { scores, covered, stamp, termBest, termCover } = this;
+    const touched: number[] = [];
+    for (const term of known) {
+      if (term.candidates.length === 1 && term.candidates[0].discount === 1) {
+        const id = term.candidates[0].termId;
+        const w = this.bm25.idf(id);
+        const { docs, weights } = this.bm25.postings(id);
+        for (let i = 0; i < docs.length; i++) {
+          const d = docs[i];
+          if (covered[d] === 0) touched.push(d);
+          scores[d] += w * weights[i];
+          covered[d] += term.weight;
+        }
+        continue;
+      }
+      // Several candidates for one word: a topic counts the best of them once.
+      const mark = ++this.stampCounter;
+      const termDocs: number[] = [];
+      for (const { termId, discount } of term.candidates) {
+        const w = this.bm25.idf(termId) * discount;
+        const { docs, weights } = this.bm25.postings(termId);
+        for (let i = 0; i < docs.length; i++) {
+          const d = docs[i];
+          const s = w * weights[i];
+          if (stamp[d] !== mark) {
+            stamp[d] = mark;
+            termDocs.push(d);
+            termBest[d] = s;
+            termCover[d] = discount;
+          } else {
+            if (s > termBest[d]) termBest[d] = s;
+            if (discount > termCover[d]) termCover[d] = discount;
+          }
+        }
+      }
+      for (const d of termDocs) {
+        if (covered[d] === 0) touched.push(d);
+        scores[d] += termBest[d];
+        covered[d] += term.weight * termCover[d];
+      }
+    }
+
+    // Top `limit` by score (ties: earlier topic first), by insertion into a short sorted list.
+    const top: number[] = [];
+    for (const d of touched) {
+      const s = scores[d];
+      if (top.length === limit && !(s > scores[top[top.length - 1]])) continue;
+      let at = top.length;
+      while (at > 0 && (s > scores[top[at - 1]] || (s === scores[top[at - 1]] && d < top[at - 1]))) at--;
+      top.splice(at, 0, d);
+      if (top.length > limit) top.pop();
+    }
+    const hits = top.map((d) => ({
+      topicId: this.ids[d],
+      name: this.names[d],
+      score: scores[d],
+      confidence: Math.min(1, covered[d] / totalWeight),
+    }));
+    for (const d of touched) {
+      scores[d] = 0;
+      covered[d] = 0;
+    }
+    if (this.stampCounter > 0x3fffffff) {
+      this.stamp.fill(0);
+      this.stampCounter = 0;
+    }
+    return hits;
+  }
+
+  /** The query's distinct terms, each mapped to indexed terms: exactly, or through the fuzzy index. */
+  private resolve(analysed: Term[]): QueryTerm[] {
+    const out: QueryTerm[] = [];
+    const seen = new Set<string>();
+    for (const { surface, stem } of analysed) {
+      if (seen.has(stem)) continue;
+      seen.add(stem);
+      const exact = this.bm25.termId(stem);
+      if (exact !== undefined) {
+        out.push({ weight: this.bm25.idf(exact), candidates: [{ termId: exact, discount: 1 }] });
+        continue;
+      }
+      out.push(this.resolveFuzzy(surface, stem));
+    }
+    return out;
+  }
+
+  private resolveFuzzy(surface: string, stem: string): QueryTerm {
+    const none: QueryTerm = { weight: 0, candidates: [] };
+    if (/\d/.test(surface)) return none;
+    const best = new Map<number, number>(); // term id → smallest distance
+    const consider = (word: string) => {
+      for (const { word: match, distance } of this.fuzzy.lookup(word, maxDistanceFor(word.length))) {
+        const id = this.fuzzyTerm.get(match)!;
+        const was = best.get(id);
+        if (was === undefined || distance < was) best.set(id, distance);
+      }
+    };
+    consider(surface);
+    if (stem !== surface) consider(stem);
+    if (best.size === 0) return none;
+    let nearest = Infinity;
+    for (const distance of best.values()) nearest = Math.min(nearest, distance);
+    const ids = [...best].filter(([, distance]) => distance === nearest).map(([id]) => id);
+    // Ties: the more frequent word is the likelier intended one.
+    ids.sort((a, b) => this.bm25.docFreq(b) - this.bm25.docFreq(a) || a - b);
+    const chosen = ids.slice(0, MAX_FUZZY_CANDIDATES);
+    const discount = fuzzyDiscount(nearest, surface.length);
+    const weight = Math.max(...chosen.map((id) => this.bm25.idf(id)));
+    return { weight, candidates: chosen.map((termId) => ({ termId, discount })) };
+  }
+}
