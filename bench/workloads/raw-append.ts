@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { configure } from '../../src/event-store/sqlite/schema';
-import { EVENTS_DDL, INSERT_EVENT } from '../fixtures/events-table';
+import { configure, migrate } from '../../src/event-store/sqlite/schema';
+import { INSERT_EVENT } from '../fixtures/events-table';
 import { revisionOf, streamOf, turnEvents } from '../fixtures/turn-event';
 import type { BenchContext } from '../lib/context';
 import { perSecond } from '../lib/measure';
@@ -18,7 +18,7 @@ export async function rawAppend(ctx: BenchContext, count: number, perTx: number,
   const db = new Database(file);
   try {
     configure(db, sync);
-    db.exec(EVENTS_DDL);
+    migrate(db);
     const insert = db.prepare(INSERT_EVENT);
     const writeRows = (from: number, to: number) => {
       for (let n = from; n < to; n++) {

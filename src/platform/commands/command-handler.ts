@@ -36,37 +36,27 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   context: CommandContext,
   cache?: AggregateCache,
 ): Promise<CommandResult<State, Event>> {
-  return streams.run(streamId, () => decideAndAppend(store, clock, streamId, decider, command, context, cache));
-}
-
-async function decideAndAppend<State, Command, Event extends DomainEvent>(
-  store: EventStore,
-  clock: Clock,
-  streamId: string,
-  decider: Decider<State, Command, Event>,
-  command: Command,
-  context: CommandContext,
-  cache?: AggregateCache,
-): Promise<CommandResult<State, Event>> {
-  for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await load(store, streamId, decider, cache);
-    const decided = decider.decide(command, state);
-    if (decided.length === 0) return { position: null, events: [], state };
-    const expected: ExpectedRevision = revision ?? 'no_stream';
-    try {
-      const result = await store.append(streamId, toNewEvents(decided, context, clock), expected);
-      const next = decided.reduce(decider.evolve, state);
-      // An idempotent repeat answers with the original revision: then the cache is not advanced.
-      if (cache && result.nextExpectedRevision === (revision ?? -1n) + BigInt(decided.length)) cache.set(streamId, result.nextExpectedRevision, next);
-      else cache?.evict(streamId);
-      return { position: result.position, events: decided, state: next };
-    } catch (error) {
-      cache?.evict(streamId);
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
-      // another process wrote meanwhile: back off a little, with jitter, before deciding again
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * attempt));
+  return streams.run(streamId, async () => {
+    for (let attempt = 1; ; attempt++) {
+      const { state, revision } = await load(store, streamId, decider, cache);
+      const decided = decider.decide(command, state);
+      if (decided.length === 0) return { position: null, events: [], state };
+      const expected: ExpectedRevision = revision ?? 'no_stream';
+      try {
+        const result = await store.append(streamId, toNewEvents(decided, context, clock), expected);
+        const next = decided.reduce(decider.evolve, state);
+        // An idempotent repeat answers with the original revision: then the cache is not advanced.
+        if (cache && result.nextExpectedRevision === (revision ?? -1n) + BigInt(decided.length)) cache.set(streamId, result.nextExpectedRevision, next);
+        else cache?.evict(streamId);
+        return { position: result.position, events: decided, state: next };
+      } catch (error) {
+        cache?.evict(streamId);
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+        // another process wrote meanwhile: back off a little, with jitter, before deciding again
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * attempt));
+      }
     }
-  }
+  });
 }
 
 /** Folds a stream, starting from the cached state when there is one. */

@@ -48,69 +48,78 @@ export class Bm25Index {
    */
   static build(docs: ReadonlyArray<ReadonlyArray<readonly string[]>>, options: Bm25Options): Bm25Index {
     const fieldCount = options.fields.length;
+    const n = docs.length;
     const ids = new Map<string, number>();
     const terms: string[] = [];
-    // Per document: its distinct term ids and, per field, their counts (flattened term-major).
-    const docTerms: Int32Array[] = [];
-    const docCounts: Float64Array[] = [];
-    const fieldLengths: Float64Array[] = [];
-    const totalLength = new Float64Array(fieldCount);
 
+    // Pass 1: words → term ids, field lengths.
+    const encoded: Int32Array[][] = [];
+    const totalLength = new Float64Array(fieldCount);
     for (const fields of docs) {
-      const local = new Map<number, number>(); // term id → slot in this document
-      const counts: number[] = [];
-      const lengths = new Float64Array(fieldCount);
+      const doc: Int32Array[] = [];
       for (let f = 0; f < fieldCount; f++) {
         const words = fields[f] ?? [];
-        lengths[f] = words.length;
-        totalLength[f] += words.length;
-        for (const word of words) {
-          let id = ids.get(word);
+        const out = new Int32Array(words.length);
+        for (let i = 0; i < words.length; i++) {
+          let id = ids.get(words[i]);
           if (id === undefined) {
             id = terms.length;
-            ids.set(word, id);
-            terms.push(word);
+            ids.set(words[i], id);
+            terms.push(words[i]);
           }
-          let slot = local.get(id);
-          if (slot === undefined) {
-            slot = local.size;
-            local.set(id, slot);
-            for (let g = 0; g < fieldCount; g++) counts.push(0);
+          out[i] = id;
+        }
+        totalLength[f] += words.length;
+        doc.push(out);
+      }
+      encoded.push(doc);
+    }
+    const termCount = terms.length;
+    const avg = Array.from(totalLength, (total) => (n > 0 ? total / n : 0));
+
+    // Pass 2: document frequencies.
+    const docFreq = new Int32Array(termCount);
+    const lastDoc = new Int32Array(termCount).fill(-1);
+    for (let d = 0; d < n; d++) {
+      for (const field of encoded[d]) {
+        for (const id of field) {
+          if (lastDoc[id] !== d) {
+            lastDoc[id] = d;
+            docFreq[id]++;
           }
-          counts[slot * fieldCount + f]++;
         }
       }
-      docTerms.push(Int32Array.from(local.keys()));
-      docCounts.push(Float64Array.from(counts));
-      fieldLengths.push(lengths);
     }
 
-    const n = docs.length;
-    const avg = Array.from(totalLength, (total) => (n > 0 ? total / n : 0));
-    const docFreq = new Int32Array(terms.length);
-    for (const t of docTerms) for (const id of t) docFreq[id]++;
-
+    // Pass 3: per document, each term's length-normalised, weighted frequency, saturated into its posting.
     const postDocs = Array.from(docFreq, (df) => new Int32Array(df));
     const postWeights = Array.from(docFreq, (df) => new Float64Array(df));
-    const fill = new Int32Array(terms.length);
+    const fill = new Int32Array(termCount);
+    const tf = new Float64Array(termCount);
+    lastDoc.fill(-1);
     const k1 = options.k1;
+    const inDoc: number[] = [];
     for (let d = 0; d < n; d++) {
-      const t = docTerms[d];
-      const counts = docCounts[d];
-      const lengths = fieldLengths[d];
-      for (let slot = 0; slot < t.length; slot++) {
-        let tf = 0;
-        for (let f = 0; f < fieldCount; f++) {
-          const c = counts[slot * fieldCount + f];
-          if (c === 0) continue;
-          const { weight, b } = options.fields[f];
-          const norm = avg[f] > 0 ? 1 - b + (b * lengths[f]) / avg[f] : 1;
-          tf += (weight * c) / norm;
+      inDoc.length = 0;
+      for (let f = 0; f < fieldCount; f++) {
+        const field = encoded[d][f];
+        if (field.length === 0) continue;
+        const { weight, b } = options.fields[f];
+        const norm = avg[f] > 0 ? 1 - b + (b * field.length) / avg[f] : 1;
+        const add = weight / norm;
+        for (const id of field) {
+          if (lastDoc[id] !== d) {
+            lastDoc[id] = d;
+            tf[id] = 0;
+            inDoc.push(id);
+          }
+          tf[id] += add;
         }
-        const id = t[slot];
+      }
+      for (const id of inDoc) {
         const at = fill[id]++;
         postDocs[id][at] = d;
-        postWeights[id][at] = (tf * (k1 + 1)) / (tf + k1);
+        postWeights[id][at] = (tf[id] * (k1 + 1)) / (tf[id] + k1);
       }
     }
 
