@@ -1,0 +1,71 @@
+import { analyse, isStopword, normalise, stem, stems, tokenise } from './text';
+
+describe('normalise', () => {
+  it('folds case and strips accents (NFKD)', () => {
+    expect(normalise('Remboursément')).toBe('remboursement');
+    expect(normalise('ÇA VA Über naïve')).toBe('ca va uber naive');
+    expect(normalise('ﬁle')).toBe('file');
+  });
+  it('leaves plain ASCII as lower case', () => {
+    expect(normalise('Refund NOW')).toBe('refund now');
+  });
+});
+
+describe('tokenise', () => {
+  it('splits on anything that is not a letter or digit', () => {
+    expect(tokenise('Refunds, deliveries & charges: 24/7!')).toEqual(['refunds', 'deliveries', 'charges', '24', '7']);
+  });
+  it('drops apostrophes inside words and single letters', () => {
+    expect(tokenise("what's the customer’s order? I don't know")).toEqual(['whats', 'the', 'customers', 'order', 'dont', 'know']);
+  });
+  it('keeps letters of other scripts and folds their accents', () => {
+    expect(tokenise('Крéдит — 東京 café')).toEqual(['кредит', '東京', 'cafe']);
+  });
+  it('returns nothing for empty or punctuation-only text', () => {
+    expect(tokenise('')).toEqual([]);
+    expect(tokenise(' ?!  ... ')).toEqual([]);
+  });
+});
+
+describe('stopwords', () => {
+  it('recognises common function words', () => {
+    for (const w of ['the', 'how', 'do', 'i', 'get', 'whats', 'dont']) expect(isStopword(w)).toBe(true);
+    for (const w of ['refund', 'delivery', 'weather']) expect(isStopword(w)).toBe(false);
+  });
+  it('are removed by analyse and stems', () => {
+    expect(stems('How do I get a refund?')).toEqual(['refund']);
+    expect(analyse('The deliveries')).toEqual([{ surface: 'deliveries', stem: 'deliver' }]);
+  });
+});
+
+describe('stem', () => {
+  const same = (...words: string[]) => expect(new Set(words.map(stem)).size).toBe(1);
+
+  it('conflates inflections', () => {
+    same('refund', 'refunds', 'refunded', 'refunding');
+    same('cancel', 'cancellation', 'cancelation', 'cancelling', 'canceling', 'cancelled', 'canceled', 'cancels');
+    same('delivery', 'deliveries', 'delivered', 'deliver', 'delivering');
+    same('charge', 'charges', 'charging', 'charged');
+    same('payment', 'payments', 'pay', 'paying');
+    same('ship', 'shipping', 'shipped');
+    same('address', 'addresses');
+    same('reservation', 'reserve', 'reserved', 'reserving');
+  });
+
+  it('keeps unrelated words apart', () => {
+    expect(stem('refund')).not.toBe(stem('return'));
+    expect(stem('charge')).not.toBe(stem('change'));
+    expect(stem('open')).not.toBe(stem('opinion'));
+  });
+
+  it('leaves short words, words with digits and non-Latin words alone', () => {
+    expect(stem('bus')).toBe('bus');
+    expect(stem('status')).toBe('status');
+    expect(stem('4g')).toBe('4g');
+    expect(stem('кредит')).toBe('кредит');
+  });
+
+  it('matches accented and plain spellings once normalised', () => {
+    expect(stems('remboursément')).toEqual(stems('remboursement'));
+  });
+});
