@@ -20,6 +20,8 @@ export interface Config {
   serverSecret: string | null;
   /** Requests per second each API key may make (bursts to twice that); 0 turns it off. */
   rateLimitPerKey: number;
+  /** A debug chat idle longer than this (platform clock) answers CHAT_TIMEOUT. */
+  debugChatTimeoutS: number;
 }
 
 export class ConfigError extends Error {
@@ -86,6 +88,7 @@ export function loadConfig(env: Env = process.env): Config {
     readyMaxLagEvents: integer(env, 'READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
     serverSecret: serverSecret(env),
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 1000, 0, 10_000_000),
+    debugChatTimeoutS: integer(env, 'DEBUG_CHAT_TIMEOUT_S', 1800, 1, 30 * 24 * 3600),
   };
 }
 

@@ -59,6 +59,9 @@ export class TopicIndex {
   private readonly stamp: Int32Array;
   private readonly termBest: Float64Array;
   private readonly termCover: Float64Array;
+  /** Topics touched by the current query, then by the current query term (scratch, reused). */
+  private readonly touched: Int32Array;
+  private readonly termDocs: Int32Array;
   private stampCounter = 0;
 
   private constructor(
@@ -75,6 +78,8 @@ export class TopicIndex {
     this.stamp = new Int32Array(n);
     this.termBest = new Float64Array(n);
     this.termCover = new Float64Array(n);
+    this.touched = new Int32Array(n);
+    this.termDocs = new Int32Array(n);
   }
 
   static build(topics: ReadonlyArray<IndexableTopic>): TopicIndex {
@@ -120,8 +125,8 @@ export class TopicIndex {
     let totalWeight = 0;
     for (const t of terms) totalWeight += t.candidates.length > 0 ? t.weight : averageKnown;
 
-    const { scores, covered, stamp, termBest, termCover } = this;
-    const touched: number[] = [];
+    const { scores, covered, stamp, termBest, termCover, touched, termDocs } = this;
+    let touchedCount = 0;
     for (const term of known) {
       if (term.candidates.length === 1 && term.candidates[0].discount === 1) {
         const id = term.candidates[0].termId;
@@ -129,7 +134,7 @@ export class TopicIndex {
         const { docs, weights } = this.bm25.postings(id);
         for (let i = 0; i < docs.length; i++) {
           const d = docs[i];
-          if (covered[d] === 0) touched.push(d);
+          if (covered[d] === 0) touched[touchedCount++] = d;
           scores[d] += w * weights[i];
           covered[d] += term.weight;
         }
@@ -137,7 +142,7 @@ export class TopicIndex {
       }
       // Several candidates for one word: a topic counts the best of them once.
       const mark = ++this.stampCounter;
-      const termDocs: number[] = [];
+      let termCount = 0;
       for (const { termId, discount } of term.candidates) {
         const w = this.bm25.idf(termId) * discount;
         const { docs, weights } = this.bm25.postings(termId);
@@ -146,7 +151,7 @@ export class TopicIndex {
           const s = w * weights[i];
           if (stamp[d] !== mark) {
             stamp[d] = mark;
-            termDocs.push(d);
+            termDocs[termCount++] = d;
             termBest[d] = s;
             termCover[d] = discount;
           } else {
@@ -155,8 +160,9 @@ export class TopicIndex {
           }
         }
       }
-      for (const d of termDocs) {
-        if (covered[d] === 0) touched.push(d);
+      for (let i = 0; i < termCount; i++) {
+        const d = termDocs[i];
+        if (covered[d] === 0) touched[touchedCount++] = d;
         scores[d] += termBest[d];
         covered[d] += term.weight * termCover[d];
       }
@@ -164,7 +170,8 @@ export class TopicIndex {
 
     // Top `limit` by score (ties: earlier topic first), by insertion into a short sorted list.
     const top: number[] = [];
-    for (const d of touched) {
+    for (let i = 0; i < touchedCount; i++) {
+      const d = touched[i];
       const s = scores[d];
       if (top.length === limit && !(s > scores[top[top.length - 1]])) continue;
       let at = top.length;
@@ -178,7 +185,8 @@ export class TopicIndex {
       score: scores[d],
       confidence: Math.min(1, covered[d] / totalWeight),
     }));
-    for (const d of touched) {
+    for (let i = 0; i < touchedCount; i++) {
+      const d = touched[i];
       scores[d] = 0;
       covered[d] = 0;
     }

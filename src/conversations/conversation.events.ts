@@ -1,0 +1,82 @@
+import type { DomainEvent } from '../platform/commands/decider';
+
+export type Channel = 'CHAT' | 'WEBCHAT' | 'VOICE-SIP' | 'SMS';
+export type EndReason = 'user' | 'agent' | 'handoff' | 'timeout' | 'crash';
+
+export interface FunctionEvent {
+  name: string;
+  args: Record<string, string>;
+  status: 'ok' | 'error';
+  error?: string;
+}
+
+export interface LlmRequest {
+  model: string;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  latencyMs: number;
+  status: 'ok' | 'error' | 'timeout';
+  error?: string;
+}
+
+export interface Latency {
+  total_s: number;
+  stages: Record<string, number>;
+}
+
+/** One exchange: what the user said (empty for the greeting) and what the agent answered. */
+export interface TurnData {
+  turnIndex: number;
+  userInput: string;
+  userInputAt: string;
+  agentResponse: string;
+  agentResponseAt: string;
+  bargeIn: boolean;
+  isSilence: boolean;
+  isOod: boolean;
+  intents: string[];
+  entities: Record<string, string>;
+  retrievedTopics: string[];
+  retrievedSources: string[];
+  citedTopic: string;
+  currentNode: string;
+  nodeTrace: string[];
+  functionEvents: FunctionEvent[];
+  functionErrors: number;
+  llmRequests: LlmRequest[];
+  latency: Latency;
+  asrLangCode: string;
+  ttsLangCode: string;
+  /** the client's metadata for this input (debug chat `metadata`) */
+  inputMetadata: Record<string, unknown>;
+  /** the answer carries the result of an external event that arrived meanwhile */
+  delayedResponse: boolean;
+}
+
+export type ConversationEvent =
+  | DomainEvent<
+      'ConversationStarted',
+      {
+        conversationId: string;
+        accountId: string;
+        agentId: string;
+        deploymentId: string;
+        version: number;
+        environment: string;
+        channel: Channel;
+        fromNumber: string;
+        toNumber: string;
+        variantId: string;
+        variantName: string;
+        language: string;
+        startedAt: string;
+      }
+    >
+  | DomainEvent<'TurnRecorded', TurnData>
+  | DomainEvent<'StateChanged', { changes: Record<string, unknown> }>
+  | DomainEvent<'MetricLogged', { name: string; value: string }>
+  | DomainEvent<'ExternalEventAwaited', { name: string; eventId: string }>
+  | DomainEvent<'HandoffRequested', { destination: string; reason: string; sharedId: string; data: Record<string, unknown> }>
+  | DomainEvent<'ConversationEnded', { reason: EndReason; endedAt: string }>;
+
+export const conversationStream = (conversationId: string) => `conversation-${conversationId}`;

@@ -1,0 +1,137 @@
+import type { ServedContent } from '../agents/deployment-content';
+import type { Topic } from '../agents/agent.events';
+import type { TurnEffects } from '../conversations/conversation.decider';
+import type { TurnData } from '../conversations/conversation.events';
+import { parseActions } from './actions/parse-actions';
+import { runActions } from './actions/run-actions';
+import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex } from './retrieval/topic-index';
+
+export const FALLBACK_RESPONSE = "I'm sorry, I can't help with that. Could you rephrase your question?";
+export const SILENCE_RESPONSE = "Sorry, I didn't catch that. Could you say it again?";
+
+export interface TurnInput {
+  text: string;
+  state: Readonly<Record<string, unknown>>;
+  asrLangCode: string;
+  ttsLangCode: string;
+  metadata: Record<string, unknown>;
+  /** ISO time the input was received, from the platform clock */
+  receivedAt: string;
+  newId: () => string;
+}
+
+export interface TurnResult {
+  turn: Omit<TurnData, 'turnIndex'>;
+  effects: TurnEffects;
+  /** state after this turn's changes */
+  state: Record<string, unknown>;
+}
+
+const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
+
+/**
+ * The embedded runtime: needs no model. Retrieves the deployment's active topics for the input
+ * (BM25 over names, example queries and content, cached per deployment), cites the best one above
+ * the out-of-domain threshold and answers with its content, then runs its actions. Stages are
+ * timed with the monotonic clock. Pure apart from the cached index: the caller appends the result.
+ */
+export class AgentRuntime {
+  private readonly indexes = new Map<string, { index: TopicIndex; topics: Map<string, Topic> }>();
+
+  greet(content: ServedContent, input: Omit<TurnInput, 'text' | 'metadata'>): TurnResult {
+    const turn: Omit<TurnData, 'turnIndex'> = {
+      ...this.emptyTurn(input.receivedAt, input.asrLangCode, input.ttsLangCode),
+      agentResponse: content.greeting,
+      currentNode: 'greeting',
+      nodeTrace: ['start', 'greeting'],
+      latency: { total_s: 0, stages: { retrieval: 0, generation: 0, actions: 0 } },
+    };
+    return { turn, effects: noEffects(), state: { ...input.state } };
+  }
+
+  respond(content: ServedContent, input: TurnInput): TurnResult {
+    const t0 = performance.now();
+    const text = input.text.trim();
+    const { index, topics } = this.indexFor(content);
+    const hits = text ? index.search(text, 5) : [];
+    const t1 = performance.now();
+
+    const best = hits[0];
+    const cited = best && best.confidence >= OUT_OF_DOMAIN_CONFIDENCE ? topics.get(best.topicId) : undefined;
+    const silence = text.length === 0;
+    const agentResponse = silence ? SILENCE_RESPONSE : cited ? cited.content : FALLBACK_RESPONSE;
+    const t2 = performance.now();
+
+    const parsed = cited?.actions ? parseActions(cited.actions) : null;
+    const outcome = parsed ? runActions(parsed.actions, { state: { ...input.state }, newId: input.newId }) : null;
+    // A line that does not parse is a function error of this turn, like an unknown action.
+    const invalid = (parsed?.errors ?? []).map((e) => ({ name: 'invalid_action', args: { line: String(e.line) }, status: 'error' as const, error: e.message }));
+    const t3 = performance.now();
+
+    const nodeTrace = ['start', 'retrieval', cited ? `topic:${cited.name}` : silence ? 'silence' : 'fallback', ...(outcome ? ['actions'] : [])];
+    const turn: Omit<TurnData, 'turnIndex'> = {
+      ...this.emptyTurn(input.receivedAt, input.asrLangCode, input.ttsLangCode),
+      userInput: input.text,
+      agentResponse,
+      isSilence: silence,
+      isOod: !silence && !cited,
+      retrievedTopics: hits.map((h) => h.name),
+      retrievedSources: hits.map((h) => h.topicId),
+      citedTopic: cited?.name ?? '',
+      currentNode: nodeTrace[2],
+      nodeTrace,
+      functionEvents: [...invalid, ...(outcome?.functionEvents ?? [])],
+      functionErrors: invalid.length + (outcome?.functionErrors ?? 0),
+      inputMetadata: input.metadata,
+      latency: {
+        total_s: seconds(t3 - t0),
+        stages: { retrieval: seconds(t1 - t0), generation: seconds(t2 - t1), actions: seconds(t3 - t2) },
+      },
+    };
+    const effects: TurnEffects = outcome
+      ? { stateChanges: outcome.stateChanges, metrics: outcome.metrics, awaited: outcome.awaitedEvents, handoff: outcome.handoff ? { ...outcome.handoff, sharedId: outcome.handoff.sharedId ?? '' } : null, ended: outcome.ended }
+      : noEffects();
+    return { turn, effects, state: outcome ? outcome.state : { ...input.state } };
+  }
+
+  private indexFor(content: ServedContent) {
+    let entry = this.indexes.get(content.deploymentId);
+    if (!entry) {
+      entry = { index: TopicIndex.build(content.topics), topics: new Map(content.topics.map((t) => [t.id, t])) };
+      if (this.indexes.size >= 200) this.indexes.delete(this.indexes.keys().next().value!);
+      this.indexes.set(content.deploymentId, entry);
+    }
+    return entry;
+  }
+
+  private emptyTurn(at: string, asrLangCode: string, ttsLangCode: string): Omit<TurnData, 'turnIndex'> {
+    return {
+      userInput: '',
+      userInputAt: at,
+      agentResponse: '',
+      agentResponseAt: at,
+      bargeIn: false,
+      isSilence: false,
+      isOod: false,
+      intents: [],
+      entities: {},
+      retrievedTopics: [],
+      retrievedSources: [],
+      citedTopic: '',
+      currentNode: '',
+      nodeTrace: [],
+      functionEvents: [],
+      functionErrors: 0,
+      llmRequests: [],
+      latency: { total_s: 0, stages: {} },
+      asrLangCode,
+      ttsLangCode,
+      inputMetadata: {},
+      delayedResponse: false,
+    };
+  }
+}
+
+function noEffects(): TurnEffects {
+  return { stateChanges: {}, metrics: [], awaited: [], handoff: null, ended: false };
+}
