@@ -8,7 +8,7 @@ const started: Extract<ConversationEvent, { type: 'ConversationStarted' }>['data
 };
 const turn = (userInput: string): Omit<TurnData, 'turnIndex'> => ({
   userInput, userInputAt: AT, agentResponse: 'ok', agentResponseAt: AT, bargeIn: false, isSilence: false, isOod: false, intents: [], entities: {},
-  retrievedTopics: [], retrievedSources: [], citedTopic: '', currentNode: '', nodeTrace: [], functionEvents: [], functionErrors: 0, llmRequests: [],
+  retrievedTopics: [], retrievedSources: [], citedTopic: '', currentNode: '', nodeTrace: [], functionEvents: [], functionErrors: 0, llmRequests: [], apiErrors: 0,
   latency: { total_s: 0, stages: {} }, asrLangCode: 'en-GB', ttsLangCode: 'en-GB', inputMetadata: {}, delayedResponse: false,
 });
 const none: TurnEffects = { stateChanges: {}, metrics: [], awaited: [], handoff: null, ended: false };

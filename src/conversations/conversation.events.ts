@@ -44,6 +44,8 @@ export interface TurnData {
   functionEvents: FunctionEvent[];
   functionErrors: number;
   llmRequests: LlmRequest[];
+  /** failed calls the agent made this turn (model errors and timeouts): an alert metric */
+  apiErrors: number;
   latency: Latency;
   asrLangCode: string;
   ttsLangCode: string;

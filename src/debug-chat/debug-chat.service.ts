@@ -92,7 +92,7 @@ export class DebugChatService {
       throw new DomainError('CHAT_TIMEOUT', `the chat session was idle for more than ${this.config.debugChatTimeoutS} s; start a new one`, 400);
     }
     const content = await this.deployments.ofDeployment(agentId, state.deploymentId);
-    const result = this.runtime.respond(content, {
+    const result = await this.runtime.respond(content, {
       text: dto.message ?? '',
       state: state.state,
       asrLangCode: dto.asrLangCode ?? state.language,

@@ -20,21 +20,21 @@ describe('AgentRuntime (embedded)', () => {
     expect(runtime.greet(served, input('')).turn).toMatchObject({ userInput: '', agentResponse: 'Hello!', currentNode: 'greeting' });
   });
 
-  it('cites the best topic and answers with its content, timing each stage', () => {
-    const { turn } = runtime.respond(served, input('I want my money back, a refund'));
+  it('cites the best topic and answers with its content, timing each stage', async () => {
+    const { turn } = await runtime.respond(served, input('I want my money back, a refund'));
     expect(turn).toMatchObject({ agentResponse: 'Refunds take 5 days.', citedTopic: 'Refunds', isOod: false, currentNode: 'topic:Refunds' });
     expect(turn.retrievedTopics[0]).toBe('Refunds');
     expect(Object.keys(turn.latency.stages)).toEqual(['retrieval', 'generation', 'actions']);
     expect(turn.latency.total_s).toBeGreaterThanOrEqual(0);
   });
 
-  it('answers the fallback and marks out of domain below the threshold; silence for empty input', () => {
-    expect(runtime.respond(served, input('quantum chromodynamics lecture notes')).turn).toMatchObject({ agentResponse: FALLBACK_RESPONSE, isOod: true, citedTopic: '' });
-    expect(runtime.respond(served, input('   ')).turn).toMatchObject({ agentResponse: SILENCE_RESPONSE, isSilence: true, isOod: false });
+  it('answers the fallback and marks out of domain below the threshold; silence for empty input', async () => {
+    expect((await runtime.respond(served, input('quantum chromodynamics lecture notes'))).turn).toMatchObject({ agentResponse: FALLBACK_RESPONSE, isOod: true, citedTopic: '' });
+    expect((await runtime.respond(served, input('   '))).turn).toMatchObject({ agentResponse: SILENCE_RESPONSE, isSilence: true, isOod: false });
   });
 
-  it('turns bad action lines into function errors and still runs the good ones', () => {
-    const r = runtime.respond(served, input('broken action please'));
+  it('turns bad action lines into function errors and still runs the good ones', async () => {
+    const r = await runtime.respond(served, input('broken action please'));
     expect(r.state).toMatchObject({ a: '1' });
     expect(r.turn.functionErrors).toBe(2);
     expect(r.turn.functionEvents.filter((f) => f.status === 'error').map((f) => f.name).sort()).toEqual(['fly_to_the_moon', 'invalid_action']);

@@ -3,8 +3,13 @@ import type { Topic } from '../agents/agent.events';
 import type { TurnEffects } from '../conversations/conversation.decider';
 import type { TurnData } from '../conversations/conversation.events';
 import { parseActions } from './actions/parse-actions';
-import { runActions } from './actions/run-actions';
+import { runActions, type ActionInput } from './actions/run-actions';
+import type { LlmClient } from './llm/llm-client';
+import { ACTION_TOOLS, buildMessages } from './llm/prompt';
 import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex } from './retrieval/topic-index';
+
+/** Topics this sure or better go to the model as context. */
+const CONTEXT_CONFIDENCE = 0.2;
 
 export const FALLBACK_RESPONSE = "I'm sorry, I can't help with that. Could you rephrase your question?";
 export const SILENCE_RESPONSE = "Sorry, I didn't catch that. Could you say it again?";
@@ -30,13 +35,18 @@ export interface TurnResult {
 const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
 
 /**
- * The embedded runtime: needs no model. Retrieves the deployment's active topics for the input
- * (BM25 over names, example queries and content, cached per deployment), cites the best one above
- * the out-of-domain threshold and answers with its content, then runs its actions. Stages are
- * timed with the monotonic clock. Pure apart from the cached index: the caller appends the result.
+ * What answers in every channel. Retrieves the deployment's active topics for the input (BM25
+ * over names, example queries and content, cached per deployment) and cites the best one above
+ * the out-of-domain threshold. Embedded (no model): answers with the cited topic's content. With
+ * an LLM: the model answers from `behavior` and the retrieved topics and may call the actions as
+ * tools; a failed or slow model call falls back to the embedded answer and counts as an API error.
+ * The cited topic's actions run either way. Stages are timed with the monotonic clock. The caller
+ * appends the result.
  */
 export class AgentRuntime {
   private readonly indexes = new Map<string, { index: TopicIndex; topics: Map<string, Topic> }>();
+
+  constructor(private readonly llm: LlmClient | null = null) {}
 
   greet(content: ServedContent, input: Omit<TurnInput, 'text' | 'metadata'>): TurnResult {
     const turn: Omit<TurnData, 'turnIndex'> = {
@@ -49,7 +59,7 @@ export class AgentRuntime {
     return { turn, effects: noEffects(), state: { ...input.state } };
   }
 
-  respond(content: ServedContent, input: TurnInput): TurnResult {
+  async respond(content: ServedContent, input: TurnInput): Promise<TurnResult> {
     const t0 = performance.now();
     const text = input.text.trim();
     const { index, topics } = this.indexFor(content);
@@ -59,16 +69,29 @@ export class AgentRuntime {
     const best = hits[0];
     const cited = best && best.confidence >= OUT_OF_DOMAIN_CONFIDENCE ? topics.get(best.topicId) : undefined;
     const silence = text.length === 0;
-    const agentResponse = silence ? SILENCE_RESPONSE : cited ? cited.content : FALLBACK_RESPONSE;
+    let agentResponse = silence ? SILENCE_RESPONSE : cited ? cited.content : FALLBACK_RESPONSE;
+    const llmRequests: TurnData['llmRequests'] = [];
+    let toolCalls: ActionInput[] = [];
+    if (this.llm && !silence) {
+      const context = hits.filter((h) => h.confidence >= CONTEXT_CONFIDENCE).slice(0, 3).map((h) => topics.get(h.topicId)!);
+      const completion = await this.llm.complete(buildMessages(content.behavior, context, text), ACTION_TOOLS);
+      if ('error' in completion) llmRequests.push(completion.error);
+      else {
+        llmRequests.push(completion.request);
+        if (completion.text) agentResponse = completion.text;
+        toolCalls = completion.toolCalls;
+      }
+    }
     const t2 = performance.now();
 
     const parsed = cited?.actions ? parseActions(cited.actions) : null;
-    const outcome = parsed ? runActions(parsed.actions, { state: { ...input.state }, newId: input.newId }) : null;
+    const actions = [...(parsed?.actions ?? []), ...toolCalls];
+    const outcome = actions.length ? runActions(actions, { state: { ...input.state }, newId: input.newId }) : null;
     // A line that does not parse is a function error of this turn, like an unknown action.
     const invalid = (parsed?.errors ?? []).map((e) => ({ name: 'invalid_action', args: { line: String(e.line) }, status: 'error' as const, error: e.message }));
     const t3 = performance.now();
 
-    const nodeTrace = ['start', 'retrieval', cited ? `topic:${cited.name}` : silence ? 'silence' : 'fallback', ...(outcome ? ['actions'] : [])];
+    const nodeTrace = ['start', 'retrieval', cited ? `topic:${cited.name}` : silence ? 'silence' : 'fallback', ...(llmRequests.length ? ['llm'] : []), ...(outcome ? ['actions'] : [])];
     const turn: Omit<TurnData, 'turnIndex'> = {
       ...this.emptyTurn(input.receivedAt, input.asrLangCode, input.ttsLangCode),
       userInput: input.text,
@@ -82,6 +105,8 @@ export class AgentRuntime {
       nodeTrace,
       functionEvents: [...invalid, ...(outcome?.functionEvents ?? [])],
       functionErrors: invalid.length + (outcome?.functionErrors ?? 0),
+      llmRequests,
+      apiErrors: llmRequests.filter((r) => r.status !== 'ok').length,
       inputMetadata: input.metadata,
       latency: {
         total_s: seconds(t3 - t0),
@@ -123,6 +148,7 @@ export class AgentRuntime {
       functionEvents: [],
       functionErrors: 0,
       llmRequests: [],
+      apiErrors: 0,
       latency: { total_s: 0, stages: {} },
       asrLangCode,
       ttsLangCode,

@@ -22,6 +22,8 @@ export interface Config {
   rateLimitPerKey: number;
   /** A debug chat idle longer than this (platform clock) answers CHAT_TIMEOUT. */
   debugChatTimeoutS: number;
+  /** An OpenAI-compatible chat endpoint; null: the embedded runtime answers alone. */
+  llm: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +54,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 
 function flag(env: Env, name: string): boolean {
   return oneOf(env, name, ['0', '1', 'true', 'false'] as const, '0') === '1' || env[name]?.toLowerCase() === 'true';
+}
+
+function llmConfig(env: Env): Config['llm'] {
+  const baseUrl = env.LLM_BASE_URL;
+  if (!baseUrl) return null;
+  if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConfigError('LLM_BASE_URL', `must be an http(s) URL (got ${JSON.stringify(baseUrl)})`);
+  return { baseUrl, apiKey: env.LLM_API_KEY || null, model: env.LLM_MODEL || 'gpt-4o-mini', timeoutMs: integer(env, 'LLM_TIMEOUT_MS', 10_000, 100, 300_000) };
 }
 
 function serverSecret(env: Env): string | null {
@@ -89,6 +98,7 @@ export function loadConfig(env: Env = process.env): Config {
     serverSecret: serverSecret(env),
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 1000, 0, 10_000_000),
     debugChatTimeoutS: integer(env, 'DEBUG_CHAT_TIMEOUT_S', 1800, 1, 30 * 24 * 3600),
+    llm: llmConfig(env),
   };
 }
 

@@ -89,6 +89,14 @@ describe('TopicIndex', () => {
     }
   });
 
+  it('does not cite a topic for a lone short word one edit away from a known one', () => {
+    const kb = TopicIndex.build([topic('marks', 'Bookmarks', 'Mark a page to find it again.', ['how do I mark a page'])]);
+    const hit = kb.search('mars')[0];
+    expect(hit.topicId).toBe('marks');
+    expect(hit.confidence).toBeLessThan(OUT_OF_DOMAIN_CONFIDENCE);
+    expect(kb.search('mark')[0].confidence).toBe(1);
+  });
+
   it('ranks the better topic first when two share words', () => {
     // Both mention refund; only one is about it.
     const hits = index.search('refund');

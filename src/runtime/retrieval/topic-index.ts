@@ -24,7 +24,12 @@ export interface IndexableTopic {
   isActive: boolean;
 }
 
-/** Below this, the best hit is not cited: the turn is out of domain. */
+/**
+ * Below this, the best hit is not cited: the turn is out of domain. Confidence is the idf-weighted
+ * share of the query's words a topic matches, so 0.4 asks for clearly more than a third of what the
+ * user said (by weight) to be about the topic; one exact word of two is 0.5, one misspelled word
+ * alone is 0.5–0.75, a lone short word one edit from a known one is 0.35 (not enough).
+ */
 export const OUT_OF_DOMAIN_CONFIDENCE = 0.4;
 
 export const DEFAULT_LIMIT = 5;
@@ -39,7 +44,7 @@ const FIELDS = [
 /** What a misspelled term is worth next to an exact one, by edit distance (and word length). */
 export function fuzzyDiscount(distance: number, length: number): number {
   if (distance === 0) return 1;
-  if (distance === 1) return length >= 5 ? 0.75 : 0.4;
+  if (distance === 1) return length >= 5 ? 0.75 : 0.35; // a short word one edit away is often another word
   return 0.5;
 }
 
