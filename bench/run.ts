@@ -7,7 +7,7 @@ import { secondsSince } from './lib/measure';
 import { repoRoot } from './lib/paths';
 import { machine, printReport, writeReport, type CaseOutcome, type Report } from './lib/report';
 import { FULL, QUICK } from './lib/sizes';
-import { judge, TARGETS } from './targets';
+import { judge, judgeLimits, LIMITS, TARGETS } from './targets';
 
 /**
  * `npm run bench [-- --quick] [-- --only <substring>]`: runs every case in this one process, so
@@ -54,6 +54,7 @@ async function main(): Promise<number> {
     sizes,
     cases: outcomes,
     targets: judge(TARGETS, figures),
+    limits: judgeLimits(LIMITS, figures),
   };
   printReport(report);
   const file = writeReport(report, path.join(repoRoot(), 'bench', 'results'));

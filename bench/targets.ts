@@ -35,3 +35,34 @@ export function judge(targets: Target[], figures: Map<string, number | null>): T
     return { ...target, ratio, verdict: ratio >= target.atLeast ? 'PASS' : 'FAIL' };
   });
 }
+
+/**
+ * Targets stated as absolute figures (latencies, rates): judged on the figure itself. More
+ * exposed to the machine's noise than the ratios above; the note says so beside each.
+ */
+export interface Limit {
+  name: string;
+  atMost?: number;
+  atLeast?: number;
+}
+
+export const LIMITS: Limit[] = [
+  { name: 'agents.merge.2000-topics.p50', atMost: 50 },
+  { name: 'runtime.retrieval.5000-topics.p50', atMost: 1 },
+  { name: 'debug-chat.turns.32-conversations', atLeast: 2000 },
+  { name: 'debug-chat.turn.p99', atMost: 50 },
+];
+
+export interface LimitOutcome extends Limit {
+  figure: number | null;
+  verdict: Verdict;
+}
+
+export function judgeLimits(limits: Limit[], figures: Map<string, number | null>): LimitOutcome[] {
+  return limits.map((limit) => {
+    const figure = figures.get(limit.name) ?? null;
+    if (figure === null) return { ...limit, figure, verdict: 'n/a' as const };
+    const ok = (limit.atMost === undefined || figure <= limit.atMost) && (limit.atLeast === undefined || figure >= limit.atLeast);
+    return { ...limit, figure, verdict: ok ? 'PASS' : 'FAIL' };
+  });
+}

@@ -1,9 +1,11 @@
 import type { BenchCase } from '../lib/case';
 import { agentsCases } from './agents-build';
 import { ceilingCases } from './ceiling';
+import { debugChatCases } from './debug-chat';
 import { httpAuthCases } from './http-auth';
 import { peerCases } from './peer';
 import { projectionCases } from './projection-rebuild';
+import { retrievalCases } from './retrieval';
 import { storeAppendCases } from './store-append';
 import { storeReadCases } from './store-read';
 
@@ -21,4 +23,6 @@ export const ALL_CASES: BenchCase[] = [
   ...projectionCases,
   ...httpAuthCases,
   ...agentsCases,
+  ...retrievalCases,
+  ...debugChatCases,
 ];

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TargetOutcome } from '../targets';
+import type { LimitOutcome, TargetOutcome } from '../targets';
 import type { Result } from './case';
 import type { Sizes } from './sizes';
 
@@ -20,6 +20,7 @@ export interface Report {
   sizes: Sizes;
   cases: CaseOutcome[];
   targets: TargetOutcome[];
+  limits: LimitOutcome[];
 }
 
 function fmt(value: number | null | undefined): string {
@@ -56,10 +57,16 @@ export function printReport(report: Report): void {
     ]),
     [1, 2],
   );
+  const limits = table(
+    ['target (absolute)', 'figure', 'need', 'verdict'],
+    report.limits.map((l) => [l.name, fmt(l.figure), l.atMost !== undefined ? `<= ${l.atMost}` : `>= ${l.atLeast}`, l.verdict]),
+    [1, 2],
+  );
   const m = report.machine;
   console.log(`\nParley bench${report.quick ? ' (--quick)' : ''}, ${report.startedAt}, node ${m.node}, ${m.cpus} x ${m.cpuModel}, ${report.seconds.toFixed(0)} s\n`);
   console.log(cases);
   console.log(`\n${targets}\n`);
+  if (report.limits.length) console.log(`${limits}\n`);
 }
 
 /** Writes bench/results/<ISO timestamp>.json and bench/results/latest.json; returns the first path. */
