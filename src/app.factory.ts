@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { Clock } from './platform/clock/clock';
 import type { Config } from './platform/config/config';
+import { KeyGate } from './platform/auth/key.guard';
 import { EnvelopeExceptionFilter } from './platform/errors/exception.filter';
 import { CORRELATION_HEADER, correlationIdFor } from './platform/http/correlation';
 import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
@@ -21,6 +22,10 @@ export async function createApp(config: Config, logger: Logger, clock?: Clock, e
     return503OnClosing: true,
   });
   const fastify = adapter.getInstance();
+  // Properties guards set on the request are declared up front, so every request keeps one shape
+  // (adding them per request would make V8 deoptimise Fastify's and Nest's hot paths).
+  fastify.decorateRequest('principal', null);
+  fastify.decorateRequest('apiKey', null);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header(CORRELATION_HEADER, request.id);
   });
@@ -36,6 +41,8 @@ export async function createApp(config: Config, logger: Logger, clock?: Clock, e
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
+  // Key authentication of routes that declare it (RequireApiKey / RequireServiceToken).
+  fastify.addHook('preHandler', app.get(KeyGate).hook());
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalInterceptors(app.get(IdempotencyInterceptor));

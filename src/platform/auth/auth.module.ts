@@ -3,7 +3,7 @@ import { Clock } from '../clock/clock';
 import { CONFIG, type Config } from '../config/config';
 import { ReadModels } from '../../read-models/read-models.service';
 import { KeyAuthenticator } from './key-authenticator';
-import { ApiKeyGuard, KEY_RATE_LIMITER, ServiceTokenGuard } from './key.guard';
+import { KEY_RATE_LIMITER, KeyGate } from './key.guard';
 import { RateLimiter } from './rate-limiter';
 import { ServerSecret } from './server-secret';
 
@@ -14,9 +14,8 @@ import { ServerSecret } from './server-secret';
     { provide: ServerSecret, inject: [CONFIG], useFactory: (config: Config) => ServerSecret.resolve(config.serverSecret ?? undefined, config.dataDir) },
     { provide: KeyAuthenticator, inject: [ReadModels, ServerSecret, Clock], useFactory: (r: ReadModels, s: ServerSecret, c: Clock) => new KeyAuthenticator(r, s, c) },
     { provide: KEY_RATE_LIMITER, inject: [CONFIG], useFactory: (config: Config) => new RateLimiter(config.rateLimitPerKey) },
-    ApiKeyGuard,
-    ServiceTokenGuard,
+    KeyGate,
   ],
-  exports: [ServerSecret, KeyAuthenticator, KEY_RATE_LIMITER, ApiKeyGuard, ServiceTokenGuard],
+  exports: [ServerSecret, KeyAuthenticator, KEY_RATE_LIMITER, KeyGate],
 })
 export class AuthModule {}
