@@ -25,7 +25,10 @@ async function chatLoad(ctx: BenchContext): Promise<ChatFigures> {
     try {
       const { accountId, key } = await seedAccount(app);
       const h = { 'x-api-key': key };
-      const kb = syntheticKnowledgeBase(TOPICS, 2000, 7);
+      const generated = syntheticKnowledgeBase(TOPICS + 50, 2000, 7);
+      // topic names are unique per branch; the generator may repeat one
+      const names = new Set<string>();
+      const kb = { queries: generated.queries, topics: generated.topics.filter((t) => !names.has(t.name) && names.add(t.name)).slice(0, TOPICS) };
       const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, { name: 'kb', responseSettings: { greeting: 'Hello!' } });
       const branch = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'kb' });
       ctx.log(`debug chat: adding ${TOPICS} topics`);

@@ -25,6 +25,8 @@ export interface Report {
 
 function fmt(value: number | null | undefined): string {
   if (value == null || !Number.isFinite(value)) return 'null';
+  // small figures (latencies in ms) keep their decimals
+  if (Math.abs(value) < 100) return value.toPrecision(3);
   return Math.round(value).toLocaleString('en-US');
 }
 

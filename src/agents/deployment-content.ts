@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
 import { notFound } from '../platform/errors/domain-error';
 import { ReadModels } from '../read-models/read-models.service';
 import { ActiveDeploymentRow, AgentRow, DeploymentRow, MainVersionRow } from '../../projections/agents/agents.entities';
@@ -19,15 +20,31 @@ export interface ServedContent {
 
 /**
  * What a deployment serves: main as it was at the deployment's sequence. Immutable: later merges
- * add new versions and never touch this one. Cached by (agent, sequence) for that reason.
+ * add new versions and never touch this one, so it is cached by deployment (every turn of every
+ * conversation asks for it).
  */
 @Injectable()
 export class DeploymentContent {
   private readonly cache = new Map<string, { behavior: string; topics: Topic[] }>();
+  private readonly served = new Map<string, ServedContent>();
 
-  constructor(private readonly readModels: ReadModels) {}
+  constructor(
+    private readonly readModels: ReadModels,
+    @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
+  ) {}
 
   async ofDeployment(agentId: string, deploymentId: string): Promise<ServedContent> {
+    const key = `${agentId}/${deploymentId}`;
+    const cached = this.served.get(key);
+    // a deleted agent serves nothing, even from the cache
+    if (cached && this.agents.accountOf(agentId) !== null) return cached;
+    const content = await this.load(agentId, deploymentId);
+    if (this.served.size >= 1000) this.served.delete(this.served.keys().next().value!);
+    this.served.set(key, content);
+    return content;
+  }
+
+  private async load(agentId: string, deploymentId: string): Promise<ServedContent> {
     const source = this.readModels.source('agents');
     const deployment = await source.getRepository(DeploymentRow).findOneBy({ id: deploymentId, agentId });
     if (!deployment) throw notFound('DEPLOYMENT_NOT_FOUND', 'deployment not found');
