@@ -88,3 +88,15 @@ describe('ServerSecret', () => {
     });
   });
 });
+
+describe('ServerSecret.digest is HMAC-SHA-256 (RFC 2104)', () => {
+  it('equals createHmac with the derived key, byte for byte, for ASCII and non-ASCII values', () => {
+    const { createHash, createHmac } = require('node:crypto') as typeof import('node:crypto');
+    const secretText = 'a-server-secret-that-is-long-enough-0123456789';
+    const macKey = createHash('sha256').update(`mac:${secretText}`).digest();
+    const s = new ServerSecret(secretText);
+    for (const value of ['sk_abc', '', 'ct_ünïcødé-✓', 'x'.repeat(500)]) {
+      expect(s.digest(value)).toBe(createHmac('sha256', macKey).update(value).digest('hex'));
+    }
+  });
+});
