@@ -7,7 +7,9 @@ import type { Clock } from './platform/clock/clock';
 import type { Config } from './platform/config/config';
 import { KeyGate } from './platform/auth/key.guard';
 import { EnvelopeExceptionFilter } from './platform/errors/exception.filter';
+import { errorEnvelope } from './platform/errors/error-envelope';
 import { CORRELATION_HEADER, correlationIdFor } from './platform/http/correlation';
+import { checkHost } from './platform/http/hosts';
 import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
 import { PinoNestLogger, redactUrl } from './platform/logging/logger';
 import { createValidationPipe } from './platform/validation/validation';
@@ -29,6 +31,14 @@ export async function createApp(config: Config, logger: Logger, clock?: Clock, e
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header(CORRELATION_HEADER, request.id);
   });
+  if (config.publicDomain) {
+    const domain = config.publicDomain;
+    fastify.addHook('onRequest', (request, reply, done) => {
+      const verdict = checkHost(request.headers.host, request.url.split('?')[0], domain, config.region);
+      if (verdict.ok) return done();
+      reply.code(verdict.status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(String(request.id), verdict.code, verdict.message));
+    });
+  }
   fastify.addHook('onResponse', async (request, reply) => {
     if (!logger.isLevelEnabled('info')) return;
     logger.info(

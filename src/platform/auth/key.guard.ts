@@ -1,6 +1,9 @@
 import { applyDecorators, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { ReadModels } from '../../read-models/read-models.service';
+import { SyncQuery } from '../../read-models/sync-query';
+import { CONFIG, type Config } from '../config/config';
 import { DomainError, forbidden } from '../errors/domain-error';
 import { parseAccountId, parseAgentId } from '../ids/prefixed-ids';
 import { OperatorToken } from '../operator/operator-token';
@@ -38,7 +41,13 @@ export class KeyGate {
     private readonly operator: OperatorToken,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
     @Inject(KEY_RATE_LIMITER) private readonly limiter: RateLimiter,
-  ) {}
+    @Inject(CONFIG) private readonly config: Config,
+    readModels: ReadModels,
+  ) {
+    this.accountRegion = new SyncQuery(() => readModels.source('accounts'), 'SELECT region FROM account WHERE id = ?');
+  }
+
+  private readonly accountRegion: SyncQuery<{ region: string }>;
 
   check(request: FastifyRequest, { header, requirement }: RouteAuth): void {
     if (requirement.operator && request.headers['x-operator-token'] !== undefined) {
@@ -54,6 +63,10 @@ export class KeyGate {
     this.limiter.take(key.id);
     setPrincipal(request, { kind: 'key', id: key.id, accountId: key.accountId });
     (request as FastifyRequest & { apiKey?: KeyRecord | null }).apiKey = key;
+    // With regional hosts, an account lives in one region: on another region's host it is not found.
+    if (this.config.publicDomain && this.accountRegion.get(key.accountId).row?.region !== this.config.region) {
+      throw new DomainError('ACCOUNT_NOT_FOUND', `this account lives in another region; use that region's host`, 404);
+    }
     this.authorize(key, requirement, request);
   }
 

@@ -12,6 +12,8 @@ export interface Config {
   testClock: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   region: 'us' | 'uk' | 'eu' | 'studio';
+  /** With a domain, APIs answer only on their family's host of this region (contract §1). */
+  publicDomain: string | null;
   /** How long a command's response waits for the read models it reads (read-your-writes). */
   readYourWritesTimeoutMs: number;
   /** /readyz answers 503 while a projection is more than this many events behind the log. */
@@ -63,6 +65,15 @@ function llmConfig(env: Env): Config['llm'] {
   return { baseUrl, apiKey: env.LLM_API_KEY || null, model: env.LLM_MODEL || 'gpt-4o-mini', timeoutMs: integer(env, 'LLM_TIMEOUT_MS', 10_000, 100, 300_000) };
 }
 
+function publicDomain(env: Env): string | null {
+  const value = env.PUBLIC_DOMAIN?.toLowerCase();
+  if (!value) return null;
+  if (!/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(value)) {
+    throw new ConfigError('PUBLIC_DOMAIN', `must be a domain name such as example.com (got ${JSON.stringify(env.PUBLIC_DOMAIN)})`);
+  }
+  return value;
+}
+
 function serverSecret(env: Env): string | null {
   const value = env.SERVER_SECRET || null;
   if (value !== null && value.length < 32) throw new ConfigError('SERVER_SECRET', 'must be at least 32 characters');
@@ -93,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
     testClock: flag(env, 'PARLEY_TEST_CLOCK'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     region: oneOf(env, 'REGION', ['us', 'uk', 'eu', 'studio'] as const, 'us'),
+    publicDomain: publicDomain(env),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 1, 60000),
     readyMaxLagEvents: integer(env, 'READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
     serverSecret: serverSecret(env),
