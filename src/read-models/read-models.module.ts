@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Global, Inject, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Global, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { ALL_PROJECTIONS } from '../../projections';

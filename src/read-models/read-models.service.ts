@@ -19,7 +19,7 @@ export class ReadModels {
     projections: Projection[],
     private readonly store: EventStore,
     registry: ReadModelRegistry,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly timeoutMs: number,
   ) {
     for (const projection of projections) {

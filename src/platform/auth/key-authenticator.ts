@@ -43,7 +43,7 @@ export class KeyAuthenticator {
   private readonly byDigest: SyncQuery<Row>;
 
   constructor(
-    private readonly readModels: ReadModels,
+    readModels: ReadModels,
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
   ) {
