@@ -38,7 +38,10 @@ export async function applyBatch(source: DataSource, projection: Projection, eve
     for (const event of events) {
       if (event.position <= checkpoint) continue;
       const handler = projection.handles[event.type];
-      if (handler) await handler(event, em, rows);
+      if (!handler) continue;
+      // most handlers write through RowWriter synchronously: await only those that return a promise
+      const pending = handler(event, em, rows);
+      if (pending) await pending;
     }
     if (last > checkpoint) await em.query(WRITE, [projection.name, projection.version, last, new Date().toISOString()]);
   });

@@ -11,6 +11,8 @@ interface Table {
   /** column name → property name */
   properties: Map<string, string>;
   primary: string[];
+  /** insert statements by row shape (the properties present, in order) */
+  inserts: Map<string, Database.Statement>;
 }
 
 /**
@@ -32,8 +34,17 @@ export class RowWriter {
   insert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): void {
     const table = this.table(entity);
     const keys = this.keysOf(table, row);
-    const cols = keys.map((k) => table.columns.get(k)!);
-    this.run(`INSERT INTO "${table.name}" (${quote(cols)}) VALUES (${cols.map(() => '?').join(', ')})`, keys.map((k) => toValue(row[k])));
+    // the hot path of rebuilds: the statement is found by the row's shape, not by building SQL text
+    const shape = keys.join(',');
+    let statement = table.inserts.get(shape);
+    if (!statement) {
+      const cols = keys.map((k) => table.columns.get(k)!);
+      statement = this.prepare(`INSERT INTO "${table.name}" (${quote(cols)}) VALUES (${cols.map(() => '?').join(', ')})`);
+      table.inserts.set(shape, statement);
+    }
+    const values: Value[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) values[i] = toValue(row[keys[i]]);
+    statement.run(values);
   }
 
   /** Insert, or update every given column of the row with the same primary key. */
@@ -105,8 +116,12 @@ export class RowWriter {
   }
 
   private keysOf(table: Table, row: ObjectLiteral): string[] {
-    const keys = Object.keys(row).filter((k) => row[k] !== undefined);
-    for (const k of keys) if (!table.columns.has(k)) throw new Error(`${table.name} has no column for property ${k}`);
+    const keys: string[] = [];
+    for (const k in row) {
+      if (row[k] === undefined) continue;
+      if (!table.columns.has(k)) throw new Error(`${table.name} has no column for property ${k}`);
+      keys.push(k);
+    }
     return keys;
   }
 
@@ -119,6 +134,7 @@ export class RowWriter {
         columns: new Map(metadata.columns.map((c) => [c.propertyName, c.databaseName])),
         properties: new Map(metadata.columns.map((c) => [c.databaseName, c.propertyName])),
         primary: metadata.primaryColumns.map((c) => c.databaseName),
+        inserts: new Map(),
       };
       this.tables.set(entity, table);
     }
