@@ -79,3 +79,24 @@ describe('handleCommand', () => {
     expect(await store.readStream('counter-1')).toHaveLength(1);
   });
 });
+
+describe('handleCommand with a cache another process made stale', () => {
+  it('re-checks a refusal on fresh state before answering it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cmd2-'));
+    const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const context = { actor: 'test', correlationId: 'c1' };
+    try {
+      const cache = new AggregateCache();
+      await handleCommand(store, clock, 'counter-1', counter, { by: 9 }, context, cache);
+      // elsewhere the total was brought back down (a "negative add" appended behind the cache)
+      await store.append('counter-1', toNewEvents([{ type: 'Added', data: { by: -8, total: 1 } }], context, clock), 0n);
+      // on the cached total (9) this would be refused as over 10; on the real total (1) it is fine
+      const result = await handleCommand(store, clock, 'counter-1', counter, { by: 5, max: 10 }, context, cache);
+      expect(result.state).toEqual({ total: 6 });
+    } finally {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

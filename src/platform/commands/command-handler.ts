@@ -38,9 +38,24 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
 ): Promise<CommandResult<State, Event>> {
   return streams.run(streamId, async () => {
     for (let attempt = 1; ; attempt++) {
-      const { state, revision } = await load(store, streamId, decider, cache);
-      const decided = decider.decide(command, state);
-      if (decided.length === 0) return { position: null, events: [], state };
+      // First try on the cached state without reading: in this process commands on a stream are
+      // queued, so it is current unless another process wrote; then the append's revision check
+      // fails and the retry reads. A refusal or a no-op on unread state is checked on fresh state.
+      const cached = attempt === 1 ? cache?.get<State>(streamId) : undefined;
+      const { state, revision } = cached ?? (await load(store, streamId, decider, cache));
+      let decided: Event[];
+      try {
+        decided = decider.decide(command, state);
+      } catch (error) {
+        if (!cached) throw error;
+        cache?.evict(streamId);
+        continue;
+      }
+      if (decided.length === 0) {
+        if (!cached) return { position: null, events: [], state };
+        cache?.evict(streamId);
+        continue;
+      }
       const expected: ExpectedRevision = revision ?? 'no_stream';
       try {
         const result = await store.append(streamId, toNewEvents(decided, context, clock), expected);
