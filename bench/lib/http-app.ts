@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Type } from '@nestjs/common';
 import pino from 'pino';
 import { createApp } from '../../src/app.factory';
@@ -53,4 +52,3 @@ export async function seedAccount(app: BenchApp): Promise<{ accountId: string; k
   return { accountId: account.accountId, key: key.key };
 }
 
-export const benchDataDir = (root: string, name: string) => path.join(root, name);

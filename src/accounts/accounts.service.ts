@@ -8,7 +8,7 @@ import { badRequest, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { accountRef, agentRef, parseAgentId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { AccountRow, AgentSettingsRow, ConnectorRow } from '../../projections/accounts/accounts.entities';
+import { AccountRow, ConnectorRow } from '../../projections/accounts/accounts.entities';
 import { AccountCommands } from './account-commands';
 import { phoneNumberDecider, phoneNumberStream } from './phone-number.decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -48,10 +48,6 @@ export class AccountsService {
     return accountView(row);
   }
 
-  async region(accountId: string): Promise<string | null> {
-    const row = await this.readModels.source('accounts').getRepository(AccountRow).findOneBy({ id: accountId });
-    return row?.region ?? null;
-  }
 
   /** The agent of `raw`, which must exist; its account is returned with it. */
   agentOf(raw: string, field = 'agentId'): { agentId: string; accountId: string } {
@@ -119,10 +115,6 @@ export class AccountsService {
     return { agentId: agentRef(agentId), chunked_streaming: dto.chunked_streaming, updatedAt: this.clock.nowIso() };
   }
 
-  async settings(agentId: string) {
-    const row = await this.readModels.source('accounts').getRepository(AgentSettingsRow).findOneBy({ agentId });
-    return { chunkedStreaming: row?.chunkedStreaming ?? false };
-  }
 }
 
 export const connectorView = (row: ConnectorRow) => ({

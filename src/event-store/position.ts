@@ -41,6 +41,3 @@ export function comparePositions(a: Position, b: Position): -1 | 0 | 1 {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function maxPosition(a: Position, b: Position): Position {
-  return a >= b ? a : b;
-}
