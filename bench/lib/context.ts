@@ -37,6 +37,6 @@ export function createContext(quick: boolean, sizes: Sizes, selected: (caseName:
     },
     selected,
     log: (line) => process.stderr.write(`  · ${line}\n`),
-    dispose: () => fs.rmSync(dir, { recursive: true, force: true }),
+    dispose: () => (process.env.BENCH_KEEP ? process.stderr.write(`kept ${dir}\n`) : fs.rmSync(dir, { recursive: true, force: true })),
   };
 }

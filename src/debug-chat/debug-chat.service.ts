@@ -7,7 +7,7 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import { AggregateCache } from '../platform/commands/aggregate-cache';
 import type { CommandContext } from '../platform/commands/command-context';
-import { handleCommand, load } from '../platform/commands/command-handler';
+import { handleCommand, peek } from '../platform/commands/command-handler';
 import { KeyedQueue } from '../platform/commands/keyed-queue';
 import { CONFIG, type Config } from '../platform/config/config';
 import { DomainError } from '../platform/errors/domain-error';
@@ -80,7 +80,7 @@ export class DebugChatService {
   private async runTurn(agentId: string, conversationId: string, dto: DebugChatTurnDto, context: CommandContext) {
     if (!conversationId.startsWith('AS_CHAT_')) throw notFound();
     const stream = conversationStream(conversationId);
-    const { state } = await load<ConversationState, never>(this.store, stream, conversationDecider as never, this.cache);
+    const state = await peek<ConversationState, never>(this.store, stream, conversationDecider as never, this.cache);
     if (!state.exists || state.agentId !== agentId) throw notFound();
     if (state.ended) throw new DomainError('CHAT_CONVERSATION_ENDED', 'this conversation has ended; start a new one', 410);
     if (dto.clientEnv !== state.environment) {

@@ -11,10 +11,10 @@ function freshDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'parley-es-'));
 }
 
-function openFresh(sync: Sync) {
+function openFresh(sync: Sync, writer: 'thread' | 'inline' = 'thread') {
   return async () => {
     const dir = freshDir();
-    const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync });
+    const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync, writer });
     return {
       store,
       cleanup: async () => {
@@ -30,6 +30,7 @@ function openFresh(sync: Sync) {
 
 describeEventStoreContract('SqliteEventStore (sync full)', openFresh('full'));
 describeEventStoreContract('SqliteEventStore (sync normal)', openFresh('normal'));
+describeEventStoreContract('SqliteEventStore (sync normal, inline writer)', openFresh('normal', 'inline'));
 
 describe.each<Sync>(['full', 'normal'])('SqliteEventStore file (sync %s)', (sync) => {
   let dir: string;

@@ -16,6 +16,7 @@ import type {
 import { EventStoreClosedError } from '../errors';
 import { START, type Position } from '../position';
 import { CommitStats, GroupCommitter } from './group-commit';
+import { AdaptiveWriter, InlineWriter, ThreadWriter, type Writer } from './writers';
 import { EventRow, globalPositionOf, sqlitePosition, toRecordedEvent } from './rows';
 import { configure, migrate, type SyncMode } from './schema';
 import { LogTail, SqliteSubscription } from './subscription';
@@ -28,6 +29,12 @@ export interface SqliteEventStoreOptions {
    * Appends of this process wake them at once.
    */
   pollIntervalMs?: number;
+  /**
+   * `thread` (the default): batches of appends are written on a worker thread's own connection,
+   * so their commits and fsync run beside the event loop (a lone append is written inline, see
+   * AdaptiveWriter). `inline`: everything on this thread's connection.
+   */
+  writer?: 'thread' | 'inline';
 }
 
 const DEFAULT_BATCH = 1000;
@@ -36,6 +43,7 @@ export class SqliteEventStore implements EventStore, LogTail {
   private closed = false;
   private readonly committer: GroupCommitter;
   private readonly waiters = new Set<() => void>();
+  private lastTailRead: { after: Position; commits: number; events: RecordedEvent[]; complete: boolean } | null = null;
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly statements: {
     forwards: Database.Statement<[string, number, number], EventRow>;
@@ -47,9 +55,10 @@ export class SqliteEventStore implements EventStore, LogTail {
 
   private constructor(
     private readonly db: Database.Database,
+    private readonly writer: Writer,
     readonly pollIntervalMs: number,
   ) {
-    this.committer = new GroupCommitter(db, () => this.wakeSubscribers());
+    this.committer = new GroupCommitter(writer, () => this.wakeSubscribers());
     this.statements = {
       forwards: db.prepare(
         'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
@@ -66,14 +75,20 @@ export class SqliteEventStore implements EventStore, LogTail {
   static async open(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
     fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true });
     const db = new Database(options.file);
+    let writer: Writer;
     try {
       configure(db, options.sync);
       migrate(db);
+      writer = options.writer === 'inline' ? new InlineWriter(db) : new AdaptiveWriter(new InlineWriter(db), await ThreadWriter.start(path.resolve(options.file), options.sync));
     } catch (error) {
       db.close();
       throw error;
     }
-    return new SqliteEventStore(db, options.pollIntervalMs ?? 100);
+    return new SqliteEventStore(db, writer, options.pollIntervalMs ?? 100);
+  }
+
+  get localCommits(): number {
+    return this.committer.stats.commits;
   }
 
   get commitStats(): Readonly<CommitStats> {
@@ -96,13 +111,23 @@ export class SqliteEventStore implements EventStore, LogTail {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.readAllSync(options.after ?? START, options.maxCount ?? -1);
+    this.assertOpen();
+    return this.statements.all.all(globalPositionOf(options.after ?? START), options.maxCount ?? -1).map(toRecordedEvent);
   }
 
-  /** LogTail: the subscription's synchronous catch-up read. */
+  /** LogTail: the subscription's synchronous read. Subscribers share the events: they treat them as read-only. */
   readAllSync(after: Position, maxCount: number): RecordedEvent[] {
     this.assertOpen();
-    return this.statements.all.all(globalPositionOf(after), maxCount).map(toRecordedEvent);
+    const memo = this.lastTailRead;
+    if (memo && memo.after === after && memo.commits === this.committer.stats.commits) {
+      if (memo.complete || (maxCount !== -1 && memo.events.length >= maxCount)) return maxCount === -1 ? memo.events : memo.events.slice(0, maxCount);
+    }
+    const events = this.statements.all.all(globalPositionOf(after), maxCount).map(toRecordedEvent);
+    // Live subscriptions (one per projection and process manager) all wake on the same commit and
+    // ask for the same events: the first read serves the others until the next local commit.
+    // Empty reads are not kept, so another process's appends are still seen at the next poll.
+    this.lastTailRead = events.length > 0 ? { after, commits: this.committer.stats.commits, events, complete: maxCount === -1 || events.length < maxCount } : null;
+    return events;
   }
 
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
@@ -143,11 +168,12 @@ export class SqliteEventStore implements EventStore, LogTail {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    this.committer.flush();
+    // Refuse new appends, but write every one already accepted.
     this.closed = true;
-    this.committer.rejectAll(new EventStoreClosedError());
+    await this.committer.drain();
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     this.wakeSubscribers();
+    await this.writer.close();
     this.db.close();
   }
 

@@ -5,6 +5,8 @@ import { START, type Position } from '../position';
 export interface LogTail {
   readAllSync(after: Position, maxCount: number): RecordedEvent[];
   waitForAppend(): { promise: Promise<void>; cancel(): void };
+  /** How many commits this process has made: unchanged means nothing new was stored locally. */
+  readonly localCommits: number;
 }
 
 /**
@@ -38,12 +40,10 @@ export class SqliteSubscription implements Subscription {
     await Promise.resolve();
     const filter = this.options.filterTypes;
     while (!this.stopped) {
+      const commitsBefore = this.tail.localCommits;
       const batch = this.tail.readAllSync(after, maxBatch);
       if (batch.length === 0) {
-        const wait = this.tail.waitForAppend();
-        this.sleeping = wait;
-        await wait.promise;
-        this.sleeping = null;
+        await this.sleep();
         continue;
       }
       after = batch[batch.length - 1].position;
@@ -52,6 +52,16 @@ export class SqliteSubscription implements Subscription {
       // better-sqlite3 and TypeORM's wrapper around it resolve without real I/O waits: during a long
       // catch-up, give the event loop a turn after each full batch so requests are not starved.
       if (batch.length === maxBatch) await new Promise((resolve) => setImmediate(resolve));
+      // The read reached the head and this process has committed nothing since: an empty read would
+      // only find another process's appends, which the poll interval looks for anyway.
+      else if (this.tail.localCommits === commitsBefore) await this.sleep();
     }
+  }
+
+  private async sleep(): Promise<void> {
+    const wait = this.tail.waitForAppend();
+    this.sleeping = wait;
+    await wait.promise;
+    this.sleeping = null;
   }
 }

@@ -91,6 +91,21 @@ export async function load<State, Event extends DomainEvent>(
   return { state, revision };
 }
 
+/**
+ * The state to check a request against before running a command on it: the cached state when
+ * there is one, without reading. It is current unless another process wrote to the stream; then
+ * the command's append conflicts and its decider judges the fresh state, so nothing the decider
+ * refuses gets through on a stale check.
+ */
+export async function peek<State, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, unknown, Event>,
+  cache?: AggregateCache,
+): Promise<State> {
+  return cache?.get<State>(streamId)?.state ?? (await load(store, streamId, decider, cache)).state;
+}
+
 export function toNewEvents(events: DomainEvent[], context: CommandContext, clock: Clock): NewEvent[] {
   const occurredAt = clock.nowIso();
   return events.map((event, index) => ({

@@ -12,6 +12,16 @@ describe('ids', () => {
     expect(a < b).toBe(true);
   });
 
+  it('uuidv7 carries the time in its first 48 bits, the RFC variant, and random bits that differ', () => {
+    const ms = 1_700_000_000_123;
+    const ids = Array.from({ length: 1000 }, () => uuidv7(ms));
+    for (const id of ids) {
+      expect(parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBe(ms);
+      expect('89ab').toContain(id[19]);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('derivedUuid is stable for a name and differs between names', () => {
     expect(derivedUuid('timer-1#0')).toBe(derivedUuid('timer-1#0'));
     expect(derivedUuid('timer-1#0')).not.toBe(derivedUuid('timer-1#1'));

@@ -5,12 +5,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
  * (event ids, idempotency records) instead of scattering inserts across pages.
  */
 export function uuidv7(nowMs: number = Date.now()): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(nowMs, 0, 6);
-  bytes[6] = (bytes[6] & 0x0f) | 0x70;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  // randomUUID draws from a pooled buffer of random bytes (randomBytes(16) per id does not): keep
+  // its random bits and variant, put the 48-bit millisecond time first and the version 7 after it.
+  const random = randomUUID();
+  const time = nowMs.toString(16).padStart(12, '0');
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15)}`;
 }
 
 /** Ids come from one generator so tests can make them predictable. */

@@ -1,0 +1,30 @@
+/**
+ * The writer thread: owns the connection that appends, so a commit's fsync (and the inserts'
+ * index work) happens beside the event loop instead of on it. Messages in: { id, batch } and
+ * { close: true }; out: { ready }, { id, outcomes } or { id, failure } when the transaction failed.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { BatchWriter, type AppendRequest } from './batch-writer';
+import { configure, type SyncMode } from './schema';
+
+const { file, sync } = workerData as { file: string; sync: SyncMode };
+const port = parentPort!;
+const db = new Database(file);
+configure(db, sync);
+const writer = new BatchWriter(db);
+
+port.on('message', (message: { id: number; batch: AppendRequest[] } | { close: true }) => {
+  if ('close' in message) {
+    db.close();
+    port.close();
+    return;
+  }
+  try {
+    port.postMessage({ id: message.id, outcomes: writer.write(message.batch) });
+  } catch (error) {
+    const { message: text, code } = error as { message?: string; code?: unknown };
+    port.postMessage({ id: message.id, failure: { message: text ?? String(error), code: typeof code === 'string' ? code : undefined } });
+  }
+});
+port.postMessage({ ready: true });
