@@ -29,29 +29,38 @@ function load(url: string, seconds: number, headers: Record<string, string> = {}
 
 /**
  * The cost of authentication: the real app with two probe routes that differ only by the key guard
- * (same handler, same body). Runs alternate A/B so both see the same machine noise; the ratio is
- * what the guard costs in throughput.
+ * (same handler, same body), sent the very same request (with its `x-api-key` header), so the only
+ * difference is the check. A third series sends the open route no header at all: what carrying the
+ * header costs on this machine (a diagnostic; it is transport, not the guard). Alternating rounds,
+ * so all see the same machine noise.
  */
-async function measurePair(ctx: BenchContext): Promise<{ open: number[]; authed: number[] }> {
+async function measurePair(ctx: BenchContext): Promise<{ open: number[]; authed: number[]; bare: number[] }> {
   return ctx.shared('http-auth', async () => {
     const app = await startBenchApp(ctx.file('http-auth'), {}, [AuthProbeController]);
     try {
       const { key } = await seedAccount(app);
-      const duration = ctx.quick ? 3 : 8;
-      const open: number[] = [];
-      const authed: number[] = [];
+      const header = { 'x-api-key': key };
+      const duration = ctx.quick ? 3 : 6;
+      const runs = ctx.quick ? 1 : 5;
+      const series = {
+        open: () => load(`${app.url}/bench/probe/open`, duration, header),
+        authed: () => load(`${app.url}/bench/probe/authed`, duration, header),
+        bare: () => load(`${app.url}/bench/probe/open`, duration),
+      };
+      const out: Record<keyof typeof series, number[]> = { open: [], authed: [], bare: [] };
       // warm-up: JIT and connection pools
-      await load(`${app.url}/bench/probe/open`, 1);
-      await load(`${app.url}/bench/probe/authed`, 1, { 'x-api-key': key });
-      for (let run = 0; run < ctx.sizes.runs; run++) {
-        ctx.log(`http auth run ${run + 1}/${ctx.sizes.runs} (${duration} s each, ${CONNECTIONS} connections)`);
-        const a = await load(`${app.url}/bench/probe/open`, duration);
-        const b = await load(`${app.url}/bench/probe/authed`, duration, { 'x-api-key': key });
-        if (a.non2xx || b.non2xx) throw new Error(`non-2xx answers: open ${a.non2xx}, authed ${b.non2xx}`);
-        open.push(a.average);
-        authed.push(b.average);
+      await load(`${app.url}/bench/probe/open`, 1, header);
+      await load(`${app.url}/bench/probe/authed`, 1, header);
+      const names = Object.keys(series) as Array<keyof typeof series>;
+      for (let round = 0; round < runs; round++) {
+        ctx.log(`http auth round ${round + 1}/${runs} (${duration} s per series, ${CONNECTIONS} connections)`);
+        for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+          const r = await series[name]();
+          if (r.non2xx) throw new Error(`non-2xx answers on ${name}: ${r.non2xx}`);
+          out[name].push(r.average);
+        }
       }
-      return { open, authed };
+      return out;
     } finally {
       await app.close();
     }
@@ -63,10 +72,14 @@ const result = (runs: number[], note: string): Result => ({ figure: median(runs)
 export const httpAuthCases: BenchCase[] = [
   {
     name: 'http.get.unauthenticated',
-    run: async (ctx) => result((await measurePair(ctx)).open, 'GET probe route without key check; autocannon (own process), 50 connections'),
+    run: async (ctx) => result((await measurePair(ctx)).open, 'GET probe route without the key check, same request (x-api-key header sent, unread); autocannon (own process), 50 connections'),
   },
   {
     name: 'http.get.authenticated',
-    run: async (ctx) => result((await measurePair(ctx)).authed, 'same route with the key check (x-api-key); alternating rounds'),
+    run: async (ctx) => result((await measurePair(ctx)).authed, 'same request to the route with the key check; alternating rounds'),
+  },
+  {
+    name: 'http.get.unauthenticated.no-header',
+    run: async (ctx) => result((await measurePair(ctx)).bare, 'diagnostic: the open route sent no header at all (what carrying the header costs)'),
   },
 ];
