@@ -8,12 +8,11 @@ import type { Projection } from './projection';
  * Opens one generation file of a read model. A new file gets its tables from the entities: a
  * generation is never migrated in place, a new schema means a new generation.
  */
-export function openReadModel(projection: Projection, file: string): Promise<DataSource> {
-  return openSqliteDataSource({
-    file,
-    entities: [...projection.entities, ProjectionCheckpoint],
-    synchronize: !fs.existsSync(file),
-  });
+export async function openReadModel(projection: Projection, file: string): Promise<DataSource> {
+  const fresh = !fs.existsSync(file);
+  const source = await openSqliteDataSource({ file, entities: [...projection.entities, ProjectionCheckpoint], synchronize: fresh });
+  if (fresh) for (const sql of projection.setup ?? []) await source.query(sql);
+  return source;
 }
 
 /** The connection queries use: read-only, so it only ever sees committed batches. */

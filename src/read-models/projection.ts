@@ -18,6 +18,11 @@ export interface Projection {
   version: number;
   entities: Array<Function | EntitySchema>;
   handles: Record<string, ProjectionHandler>;
+  /**
+   * SQL run once on a new generation file after its tables exist: what entities cannot declare
+   * (full-text tables and the triggers that feed them).
+   */
+  setup?: string[];
 }
 
 const NAME = /^[a-z][a-z0-9-]{0,62}$/;

@@ -1,0 +1,79 @@
+import type { ConversationEvent } from '../../src/conversations/conversation.events';
+import { evolveSummary, turnView, type ConversationSummary } from '../../src/conversations/conversation-view';
+import { defineProjection, type ProjectionHandler } from '../../src/read-models/projection';
+import type { RowWriter } from '../../src/read-models/row-writer';
+import { ConversationRow, ConversationTurnRow } from './conversations.entities';
+
+const STREAM_PREFIX = 'conversation-';
+
+function toRow(s: ConversationSummary): ConversationRow {
+  return {
+    id: s.id,
+    accountId: s.accountId,
+    agentId: s.agentId,
+    environment: s.environment,
+    channel: s.channel,
+    variantId: s.variantId,
+    variantName: s.variantName,
+    startedAt: s.startedAt,
+    inProgress: s.endedAt === null,
+    sharedId: s.sharedId,
+    numTurns: s.numTurns,
+    summary: JSON.stringify(s),
+  };
+}
+
+function load(rows: RowWriter, id: string): ConversationSummary | null {
+  const row = rows.findOne(ConversationRow, { id });
+  return row ? (JSON.parse(row.summary) as ConversationSummary) : null;
+}
+
+/** Every conversation event goes through the same evolve `as_of` uses (conversation-view.ts). */
+const apply: ProjectionHandler = (event, _em, rows) => {
+  const id = event.streamId.slice(STREAM_PREFIX.length);
+  const domainEvent = event as unknown as ConversationEvent;
+  const before = domainEvent.type === 'ConversationStarted' ? null : load(rows, id);
+  const after = evolveSummary(before, domainEvent);
+  if (!after) return;
+  if (after !== before) rows.upsert(ConversationRow, toRow(after));
+  if (domainEvent.type === 'TurnRecorded') {
+    const turn = turnView(domainEvent.data);
+    rows.insert(ConversationTurnRow, { conversationId: id, turnIndex: turn.turnIndex, userInput: turn.userInput, agentResponse: turn.agentResponse, turn: JSON.stringify(turn) });
+  }
+};
+
+const CONVERSATION_EVENTS: Array<ConversationEvent['type']> = [
+  'ConversationStarted',
+  'TurnRecorded',
+  'StateChanged',
+  'MetricLogged',
+  'ExternalEventAwaited',
+  'HandoffRequested',
+  'ConversationEnded',
+];
+
+/**
+ * Conversations and their turns: the Conversations and Handoff APIs' read model. Turn texts are
+ * indexed for full-text search (FTS5, Porter stemming, accents folded), fed by triggers so the
+ * index commits with the rows.
+ */
+export const conversationsProjection = defineProjection({
+  name: 'conversations',
+  version: 1,
+  entities: [ConversationRow, ConversationTurnRow],
+  handles: Object.fromEntries(CONVERSATION_EVENTS.map((type) => [type, apply])),
+  setup: [
+    `CREATE VIRTUAL TABLE turn_fts USING fts5(user_input, agent_response, content='conversation_turn', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')`,
+    `CREATE VIRTUAL TABLE turn_vocab USING fts5vocab(turn_fts, 'row')`,
+    `CREATE TRIGGER turn_fts_insert AFTER INSERT ON conversation_turn BEGIN
+       INSERT INTO turn_fts (rowid, user_input, agent_response) VALUES (new.id, new.user_input, new.agent_response);
+     END`,
+    `CREATE TRIGGER turn_fts_delete AFTER DELETE ON conversation_turn BEGIN
+       INSERT INTO turn_fts (turn_fts, rowid, user_input, agent_response) VALUES ('delete', old.id, old.user_input, old.agent_response);
+     END`,
+    `CREATE TRIGGER turn_fts_update AFTER UPDATE ON conversation_turn BEGIN
+       INSERT INTO turn_fts (turn_fts, rowid, user_input, agent_response) VALUES ('delete', old.id, old.user_input, old.agent_response);
+       INSERT INTO turn_fts (rowid, user_input, agent_response) VALUES (new.id, new.user_input, new.agent_response);
+     END`,
+  ],
+});

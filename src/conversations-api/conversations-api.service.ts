@@ -1,0 +1,146 @@
+import { Readable } from 'node:stream';
+import { Inject, Injectable } from '@nestjs/common';
+import { AgentSettingsRow } from '../../projections/accounts/accounts.entities';
+import { DataAccessService } from '../accounts/data-access.service';
+import type { KeyRecord } from '../platform/auth/key-principal';
+import { replayConversation, type ConversationSummary } from '../conversations/conversation-view';
+import { conversationStream, type ConversationEvent } from '../conversations/conversation.events';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
+import { badRequest, DomainError } from '../platform/errors/domain-error';
+import { ReadModels } from '../read-models/read-models.service';
+import { ConversationsRepository, type Page } from './conversations.repository';
+import { Cursors, type CursorPosition } from './cursor';
+import { parseListQuery, parseOneQuery, type ApiVersion, type ListQuery } from './list-query';
+import { renderConversation, showsTurns, type Access, type RenderOptions } from './render';
+
+const notFound = () => new DomainError('CONVERSATION_NOT_FOUND', 'conversation not found', 404);
+
+export interface ListAnswer {
+  conversations: Array<Record<string, unknown>>;
+  cursor: string | null;
+  next_offset: number | null;
+}
+
+/** The Conversations API (interface.md, contract §8) and the audit routes over the conversations read model. */
+@Injectable()
+export class ConversationsApiService {
+  constructor(
+    private readonly repository: ConversationsRepository,
+    private readonly cursors: Cursors,
+    private readonly dataAccess: DataAccessService,
+    private readonly readModels: ReadModels,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  /** The list; a Readable writing the same JSON conversation by conversation when the project streams. */
+  async list(version: ApiVersion, agentId: string, raw: Record<string, unknown>, key: KeyRecord): Promise<ListAnswer | Readable> {
+    const query = parseListQuery(version, raw);
+    const streaming = version !== 'v1' && (await this.chunkedStreaming(agentId));
+    if (query.cursor && version === 'v2' && !streaming) throw badRequest('PARAMETER_NOT_SUPPORTED', 'cursor works on v2 only when chunked streaming is enabled for the project; use offset or /v3');
+    const position = this.position(query, agentId);
+    const page = this.repository.list(agentId, query, position, query.limit);
+    const access = await this.access(agentId, key);
+    const options: RenderOptions = { version, includeLatency: query.includeLatency, includeContextState: query.includeContextState, includeTurnMetadata: query.includeTurnMetadata };
+    const cursor = version === 'v1' ? null : this.nextCursor(query, agentId, position, page);
+    const nextOffset = page.more ? (position && 'offset' in position ? position.offset : query.offset) + page.rows.length : null;
+    const render = (summary: ConversationSummary) =>
+      renderConversation(summary, showsTurns(access) ? this.repository.turns(summary.id) : null, options, access);
+    if (streaming) return Readable.from(streamList(page.rows, render, cursor, nextOffset));
+    return { conversations: page.rows.map(render), cursor, next_offset: nextOffset };
+  }
+
+  /** One conversation, now or `as_of` a revision or time (rebuilt from its events). */
+  async one(version: ApiVersion, agentId: string, conversationId: string, raw: Record<string, unknown>, key: KeyRecord): Promise<Record<string, unknown>> {
+    const query = parseOneQuery(raw);
+    const access = await this.access(agentId, key);
+    const options: RenderOptions = { version, includeLatency: query.includeLatency, includeContextState: query.includeContextState, includeTurnMetadata: query.includeTurnMetadata };
+    if (query.asOf) {
+      const asOf = query.asOf;
+      const events = (await this.history(agentId, conversationId)).filter((e) => ('revision' in asOf ? e.revision <= BigInt(asOf.revision) : eventTime(e) <= asOf.time));
+      const then = replayConversation(events as unknown as ConversationEvent[]);
+      if (!then) throw new DomainError('CONVERSATION_NOT_FOUND', 'the conversation had not started at that point', 404);
+      return renderConversation(then.summary, showsTurns(access) ? then.turns : null, options, access);
+    }
+    const summary = this.repository.one(agentId, conversationId);
+    if (!summary) throw notFound();
+    return renderConversation(summary, showsTurns(access) ? this.repository.turns(conversationId) : null, options, access);
+  }
+
+  /** The stored history of one conversation, for auditors (contract §8), filtered by data access. */
+  async events(agentId: string, conversationId: string, key: KeyRecord) {
+    const events = await this.history(agentId, conversationId);
+    const access = await this.access(agentId, key);
+    return { events: events.map((e) => auditEvent(e, access)) };
+  }
+
+  /** Handoff state by shared_id (wins) or by conversation id (contract §9). */
+  handoff(agentId: string, raw: Record<string, unknown>) {
+    const sharedId = typeof raw.shared_id === 'string' && raw.shared_id !== '' ? raw.shared_id : null;
+    const id = typeof raw.id === 'string' && raw.id !== '' ? raw.id : null;
+    if (!sharedId && !id) throw badRequest('INVALID_PARAMETER', 'id or shared_id is required');
+    const summary = sharedId ? this.repository.bySharedId(agentId, sharedId) : this.repository.one(agentId, id!);
+    if (!summary || summary.handoffAt === null) throw new DomainError('HANDOFF_STATE_NOT_FOUND', 'no handoff state for that conversation', 404);
+    return { id: summary.id, shared_id: summary.sharedId, data: summary.handoffData };
+  }
+
+  private async history(agentId: string, conversationId: string): Promise<RecordedEvent[]> {
+    const events = await this.store.readStream(conversationStream(conversationId));
+    const started = events[0] as unknown as ConversationEvent | undefined;
+    if (!started || started.type !== 'ConversationStarted' || started.data.agentId !== agentId) throw notFound();
+    return events;
+  }
+
+  private position(query: ListQuery, agentId: string): CursorPosition | null {
+    if (query.cursor) return this.cursors.decode(query.cursor, query, agentId);
+    return query.offset > 0 ? { offset: query.offset } : null;
+  }
+
+  /** Keyset after the page's last row; for search results (ranked, not by time), the next offset. */
+  private nextCursor(query: ListQuery, agentId: string, position: CursorPosition | null, page: Page): string | null {
+    if (!page.more || page.rows.length === 0) return null;
+    if (query.search || (position && 'offset' in position)) {
+      const at = (position && 'offset' in position ? position.offset : 0) + page.rows.length;
+      return this.cursors.encode(query, agentId, { offset: at });
+    }
+    const last = page.rows[page.rows.length - 1];
+    return this.cursors.encode(query, agentId, { after: { startedAt: last.startedAt, id: last.id } });
+  }
+
+  private async access(agentId: string, key: KeyRecord): Promise<Access> {
+    return { permissions: key.permissions, config: await this.dataAccess.config(agentId) };
+  }
+
+  private async chunkedStreaming(agentId: string): Promise<boolean> {
+    const row = await this.readModels.source('accounts').getRepository(AgentSettingsRow).findOneBy({ agentId });
+    return row?.chunkedStreaming ?? false;
+  }
+}
+
+function eventTime(event: RecordedEvent): string {
+  return String((event.metadata as { occurredAt?: string }).occurredAt ?? '');
+}
+
+const REDACTED_TURN_FIELDS = ['userInput', 'agentResponse', 'entities', 'intents', 'inputMetadata'];
+
+/** One audit entry; transcript text and metrics the project does not expose are redacted, not dropped. */
+function auditEvent(event: RecordedEvent, access: Access) {
+  const metadata = event.metadata as { occurredAt?: string; actor?: unknown };
+  let data = event.data as Record<string, unknown>;
+  if (event.type === 'TurnRecorded' && !showsTurns(access)) {
+    data = { ...data, redacted: 'transcripts are off for this project or this key lacks conversations' };
+    for (const field of REDACTED_TURN_FIELDS) delete data[field];
+  }
+  if (event.type === 'MetricLogged' && !access.config.responseMetrics.includes(String(data.name))) data = { name: data.name, redacted: 'metric not enabled for this project' };
+  return { position: event.position, revision: Number(event.revision), type: event.type, occurred_at: metadata.occurredAt ?? '', actor: metadata.actor ?? null, data };
+}
+
+/** The list's JSON, written conversation by conversation: memory holds one conversation at a time. */
+async function* streamList(rows: ConversationSummary[], render: (s: ConversationSummary) => Record<string, unknown>, cursor: string | null, nextOffset: number | null): AsyncGenerator<string> {
+  yield '{"conversations":[';
+  for (let i = 0; i < rows.length; i++) {
+    yield (i === 0 ? '' : ',') + JSON.stringify(render(rows[i]));
+    // let other requests in between conversations of a long page
+    if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
+  }
+  yield `],"cursor":${JSON.stringify(cursor)},"next_offset":${JSON.stringify(nextOffset)}}`;
+}
