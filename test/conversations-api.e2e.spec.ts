@@ -555,8 +555,10 @@ describe('Conversations API (interface.md, contract §8)', () => {
       expect(await search({ query_type: 'transcript', query: 'zeppelin' })).toEqual([]);
     });
 
-    it('transcript search does not match a misspelling', async () => {
-      expect(await search({ query_type: 'transcript', query: 'cancelation' })).toEqual([]);
+    it('transcript search needs the words: a misspelt word or one missing from the turn finds nothing', async () => {
+      expect(await search({ query_type: 'transcript', query: 'refnud' })).toEqual([]);
+      expect(await search({ query_type: 'transcript', query: 'refund package' })).toEqual([]);
+      expect(await search({ query_type: 'transcript', query: 'my package' })).toEqual([s.S3]);
     });
 
     it('turn_type=user searches user inputs only, turn_type=agent agent responses only', async () => {
@@ -683,7 +685,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
       { response_metrics: ['delivery_q'], show_transcripts: false },
       { response_metrics: [], show_transcripts: false },
     ];
-    const ALL_METRICS: Record<string, Record<string, unknown>> = { C1: { refund_asked: 'yes' }, C2: { delivery_q: ['1', '1'] }, C3: { CSAT: '5' } };
+    const ALL_METRICS: Record<string, Record<string, unknown>> = { C1: { refund_asked: 'yes' }, C2: { delivery_q: ['1', '1'] }, C3: { CSAT: '5' }, C7: { CSAT: '5' } };
     const expectedMetrics = (name: string, enabled: string[]) => Object.fromEntries(Object.entries(ALL_METRICS[name] ?? {}).filter(([metric]) => enabled.includes(metric)));
 
     describe.each(CONFIGS)('with response_metrics $response_metrics and show_transcripts $show_transcripts', (config) => {

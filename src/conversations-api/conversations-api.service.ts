@@ -6,7 +6,7 @@ import type { KeyRecord } from '../platform/auth/key-principal';
 import { replayConversation, type ConversationSummary } from '../conversations/conversation-view';
 import { conversationStream, type ConversationEvent } from '../conversations/conversation.events';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
-import { badRequest, DomainError } from '../platform/errors/domain-error';
+import { badRequest, DomainError, forbidden } from '../platform/errors/domain-error';
 import { ReadModels } from '../read-models/read-models.service';
 import { ConversationsRepository, type Page } from './conversations.repository';
 import { Cursors, type CursorPosition } from './cursor';
@@ -55,6 +55,8 @@ export class ConversationsApiService {
     const access = await this.access(agentId, key);
     const options: RenderOptions = { version, includeLatency: query.includeLatency, includeContextState: query.includeContextState, includeTurnMetadata: query.includeTurnMetadata };
     if (query.asOf) {
+      // audit replay needs the permission outright (contract §8): no basic-fields fallback
+      if (!key.permissions.includes('conversations')) throw forbidden('this key lacks the conversations permission', 'PERMISSION_DENIED');
       const asOf = query.asOf;
       const events = (await this.history(agentId, conversationId)).filter((e) => ('revision' in asOf ? e.revision <= BigInt(asOf.revision) : eventTime(e) <= asOf.time));
       const then = replayConversation(events as unknown as ConversationEvent[]);
