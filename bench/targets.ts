@@ -5,8 +5,10 @@
 export interface Target {
   numerator: string;
   denominator: string;
-  /** The ratio numerator / denominator must be at least this. */
-  atLeast: number;
+  /** The ratio numerator / denominator must be at least this... */
+  atLeast?: number;
+  /** ...or at most this (latencies). */
+  atMost?: number;
 }
 
 export const TARGETS: Target[] = [
@@ -17,6 +19,9 @@ export const TARGETS: Target[] = [
   { numerator: 'projection.rebuild', denominator: 'projection.raw-insert.batched-1000', atLeast: 0.5 },
   // Accounts and keys: the key guard costs under 10% of throughput.
   { numerator: 'http.get.authenticated', denominator: 'http.get.unauthenticated', atLeast: 0.9 },
+  // Conversations API: a page deep in the result costs what the first costs; rebuilds keep up with raw inserts.
+  { numerator: 'conversations.page.cursor-deep.p50', denominator: 'conversations.page.first.p50', atMost: 1.3 },
+  { numerator: 'conversations.rebuild', denominator: 'conversations.raw-insert.batched-1000', atLeast: 0.5 },
 ];
 
 export type Verdict = 'PASS' | 'FAIL' | 'n/a';
@@ -32,7 +37,8 @@ export function judge(targets: Target[], figures: Map<string, number | null>): T
     const b = figures.get(target.denominator);
     if (a == null || b == null || b === 0) return { ...target, ratio: null, verdict: 'n/a' as const };
     const ratio = a / b;
-    return { ...target, ratio, verdict: ratio >= target.atLeast ? 'PASS' : 'FAIL' };
+    const ok = (target.atLeast === undefined || ratio >= target.atLeast) && (target.atMost === undefined || ratio <= target.atMost);
+    return { ...target, ratio, verdict: ok ? 'PASS' : 'FAIL' };
   });
 }
 
@@ -51,6 +57,11 @@ export const LIMITS: Limit[] = [
   { name: 'runtime.retrieval.5000-topics.p50', atMost: 1 },
   { name: 'debug-chat.turns.32-conversations', atLeast: 2000 },
   { name: 'debug-chat.turn.p99', atMost: 50 },
+  { name: 'conversations.list.limit-100.p50', atMost: 10 },
+  { name: 'conversations.stream.limit-5000.first-byte', atMost: 100 },
+  { name: 'conversations.stream.limit-5000.rss-growth', atMost: 100 },
+  { name: 'conversations.search.transcript.p50', atMost: 50 },
+  { name: 'conversations.search.semantic.p50', atMost: 150 },
 ];
 
 export interface LimitOutcome extends Limit {

@@ -1,6 +1,7 @@
 import type { BenchCase } from '../lib/case';
 import { agentsCases } from './agents-build';
 import { ceilingCases } from './ceiling';
+import { conversationsCases } from './conversations';
 import { debugChatCases } from './debug-chat';
 import { httpAuthCases } from './http-auth';
 import { peerCases } from './peer';
@@ -25,4 +26,5 @@ export const ALL_CASES: BenchCase[] = [
   ...agentsCases,
   ...retrievalCases,
   ...debugChatCases,
+  ...conversationsCases,
 ];

@@ -54,7 +54,7 @@ export function printReport(report: Report): void {
     report.targets.map((t) => [
       `${t.numerator} / ${t.denominator}`,
       t.ratio === null ? 'n/a' : t.ratio >= 10 ? `${t.ratio.toFixed(1)}x` : `${t.ratio.toFixed(3)}x`,
-      `>= ${t.atLeast}x`,
+      t.atMost !== undefined ? `<= ${t.atMost}x` : `>= ${t.atLeast}x`,
       t.verdict,
     ]),
     [1, 2],

@@ -24,7 +24,8 @@ export class ConversationRow {
 
 /**
  * One row per turn. The integer id is the rowid the full-text index points at (an alias of it, so
- * it never changes); the texts are columns for that index, the rest of the turn is JSON.
+ * it never changes); the texts are columns for that index, the rest of the turn is JSON, the
+ * metadata apart since most reads skip it.
  */
 @Entity('conversation_turn')
 @Index('conversation_turn_order', ['conversationId', 'turnIndex'], { unique: true })
@@ -34,5 +35,8 @@ export class ConversationTurnRow {
   @Column('integer', { name: 'turn_index' }) turnIndex: number;
   @Column('text', { name: 'user_input' }) userInput: string;
   @Column('text', { name: 'agent_response' }) agentResponse: string;
+  /** the turn without its metadata (src/conversations/conversation-view.ts TurnView) */
   @Column('text') turn: string;
+  /** the debug chat metadata of the turn: read only for include_turn_metadata */
+  @Column('text') metadata: string;
 }

@@ -43,10 +43,14 @@ export class ConversationsApiService {
     const options: RenderOptions = { version, includeLatency: query.includeLatency, includeContextState: query.includeContextState, includeTurnMetadata: query.includeTurnMetadata };
     const cursor = version === 'v1' ? null : this.nextCursor(query, agentId, position, page);
     const nextOffset = page.more ? (position && 'offset' in position ? position.offset : query.offset) + page.rows.length : null;
-    const render = (summary: ConversationSummary) =>
-      renderConversation(summary, showsTurns(access) ? this.repository.turns(summary.id) : null, options, access);
-    if (streaming) return Readable.from(streamList(page.rows, render, cursor, nextOffset));
-    return { conversations: page.rows.map(render), cursor, next_offset: nextOffset };
+    const withTurns = showsTurns(access);
+    if (streaming) {
+      // one conversation's turns in memory at a time, read as it is written
+      const render = (summary: ConversationSummary) => renderConversation(summary, withTurns ? this.repository.turns(summary.id, query.includeTurnMetadata) : null, options, access);
+      return Readable.from(streamList(page.rows, render, cursor, nextOffset));
+    }
+    const turns = withTurns ? this.repository.turnsOf(page.rows.map((s) => s.id), query.includeTurnMetadata) : null;
+    return { conversations: page.rows.map((s) => renderConversation(s, turns?.get(s.id) ?? null, options, access)), cursor, next_offset: nextOffset };
   }
 
   /** One conversation, now or `as_of` a revision or time (rebuilt from its events). */
@@ -65,7 +69,7 @@ export class ConversationsApiService {
     }
     const summary = this.repository.one(agentId, conversationId);
     if (!summary) throw notFound();
-    return renderConversation(summary, showsTurns(access) ? this.repository.turns(conversationId) : null, options, access);
+    return renderConversation(summary, showsTurns(access) ? this.repository.turns(conversationId, query.includeTurnMetadata) : null, options, access);
   }
 
   /** The stored history of one conversation, for auditors (contract §8), filtered by data access. */

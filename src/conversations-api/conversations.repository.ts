@@ -6,6 +6,23 @@ import type { CursorPosition } from './cursor';
 import type { ListFilters } from './list-query';
 import { semanticMatch, transcriptMatch } from './search-expression';
 
+/** Matching turns a semantic search ranks at most (the newest ones). */
+export const SEMANTIC_WINDOW = 2000;
+
+/** Conversations whose turns one query reads (a page of 100 is one query; 5,000 are ten). */
+const TURNS_PER_QUERY = 500;
+
+interface TurnRow {
+  turn: string;
+  metadata?: string;
+}
+
+function toTurn(row: TurnRow): TurnView {
+  const turn = JSON.parse(row.turn) as TurnView;
+  turn.metadata = row.metadata === undefined ? {} : (JSON.parse(row.metadata) as Record<string, unknown>);
+  return turn;
+}
+
 export interface Page {
   rows: ConversationSummary[];
   /** another page follows */
@@ -30,24 +47,64 @@ export class ConversationsRepository {
       params.push(position.after.startedAt, position.after.startedAt, position.after.id);
     }
     const offset = position && 'offset' in position ? position.offset : 0;
-    if (f.sample) {
-      return this.page(`SELECT c.summary FROM conversation c WHERE ${where.join(' AND ')} ORDER BY random() LIMIT ?`, [...params, limit], limit, false);
-    }
-    if (f.search) {
-      const match = f.search.type === 'transcript' ? transcriptMatch(f.search.query, f.search.turnType) : semanticMatch(f.search.query, (prefix) => this.vocabulary(prefix));
-      if (match === null) return { rows: [], more: false };
-      // best turn per conversation, then the conversations' filters; ties newest first
-      const sql = `SELECT c.summary FROM (
-          SELECT t.conversation_id AS id, min(turn_fts.rank) AS score
-          FROM turn_fts JOIN conversation_turn t ON t.id = turn_fts.rowid
-          WHERE turn_fts MATCH ? GROUP BY t.conversation_id
-        ) m JOIN conversation c ON c.id = m.id
-        WHERE ${where.join(' AND ')}
-        ORDER BY m.score, c.started_at DESC, c.id DESC LIMIT ? OFFSET ?`;
-      return this.page(sql, [match, ...params, limit + 1, offset], limit, true);
-    }
+    if (f.sample) return { rows: this.sample(where, params, limit), more: false };
+    if (f.search) return this.search(f, where, params, offset, limit);
     const sql = `SELECT c.summary FROM conversation c INDEXED BY conversation_list WHERE ${where.join(' AND ')} ORDER BY c.started_at DESC, c.id DESC LIMIT ? OFFSET ?`;
-    return this.page(sql, [...params, limit + 1, offset], limit, true);
+    const rows = (this.statement(sql).all(...params, limit + 1, offset) as Array<{ summary: string }>).map((r) => JSON.parse(r.summary) as ConversationSummary);
+    return rows.length > limit ? { rows: rows.slice(0, limit), more: true } : { rows, more: false };
+  }
+
+  /**
+   * Search walks the matching turns newest first (FTS5 streams a term's postings in rowid order,
+   * and turns are stored as they happen), keeping those whose conversation passes the filters, and
+   * stops as soon as it can answer: the cost follows the page, not the number of matches.
+   * Transcript results are newest first. Semantic results are ranked by bm25 (the best turn of each
+   * conversation) among the newest SEMANTIC_WINDOW matching turns: relevance over recent history
+   * at a bounded cost, instead of scoring every match of a common word in the whole log.
+   */
+  private search(f: ListFilters, where: string[], params: unknown[], offset: number, limit: number): Page {
+    const search = f.search!;
+    const match = search.type === 'transcript' ? transcriptMatch(search.query, search.turnType) : semanticMatch(search.query, (prefix) => this.vocabulary(prefix));
+    if (match === null) return { rows: [], more: false };
+    const sql = `SELECT c.id AS id${search.type === 'semantic' ? ', turn_fts.rank AS score' : ''}
+      FROM turn_fts JOIN conversation_turn t ON t.id = turn_fts.rowid JOIN conversation c ON c.id = t.conversation_id
+      WHERE turn_fts MATCH ? AND ${where.join(' AND ')} ORDER BY turn_fts.rowid DESC`;
+    const wanted = offset + limit + 1;
+    const best = new Map<string, number>();
+    let scanned = 0;
+    for (const row of this.statement(sql).iterate(match, ...params) as IterableIterator<{ id: string; score?: number }>) {
+      const seen = best.get(row.id);
+      if (seen === undefined || (row.score ?? 0) < seen) best.set(row.id, row.score ?? 0);
+      if (search.type === 'transcript' ? best.size >= wanted : ++scanned >= SEMANTIC_WINDOW) break;
+    }
+    let ids = [...best.keys()];
+    if (search.type === 'semantic') ids = ids.map((id, order) => ({ id, order, score: best.get(id)! })).sort((a, b) => a.score - b.score || a.order - b.order).map((r) => r.id);
+    const page = ids.slice(offset, offset + limit);
+    return { rows: page.map((id) => this.summary(id)!).filter(Boolean), more: ids.length > offset + limit };
+  }
+
+  /**
+   * Random conversations among those passing the filters: probes at random rowids, each taking the
+   * first match at or after it, so a sample never sorts the whole table.
+   */
+  private sample(where: string[], params: unknown[], limit: number): ConversationSummary[] {
+    const bounds = this.statement('SELECT min(rowid) AS lo, max(rowid) AS hi FROM conversation').get() as { lo: number | null; hi: number | null };
+    if (bounds.lo === null || bounds.hi === null) return [];
+    const probe = this.statement(`SELECT c.rowid AS r, c.summary FROM conversation c WHERE c.rowid >= ? AND ${where.join(' AND ')} ORDER BY c.rowid LIMIT 1`);
+    const wrap = this.statement(`SELECT c.rowid AS r, c.summary FROM conversation c WHERE ${where.join(' AND ')} ORDER BY c.rowid LIMIT 1`);
+    const picked = new Map<number, ConversationSummary>();
+    for (let attempt = 0; attempt < limit * 8 && picked.size < limit; attempt++) {
+      const at = bounds.lo + Math.floor(Math.random() * (bounds.hi - bounds.lo + 1));
+      const row = (probe.get(at, ...params) ?? (attempt === 0 ? wrap.get(...params) : undefined)) as { r: number; summary: string } | undefined;
+      if (!row) continue;
+      if (!picked.has(row.r)) picked.set(row.r, JSON.parse(row.summary) as ConversationSummary);
+    }
+    return [...picked.values()];
+  }
+
+  private summary(id: string): ConversationSummary | null {
+    const row = this.statement('SELECT summary FROM conversation WHERE id = ?').get(id) as { summary: string } | undefined;
+    return row ? (JSON.parse(row.summary) as ConversationSummary) : null;
   }
 
   one(agentId: string, id: string): ConversationSummary | null {
@@ -63,21 +120,27 @@ export class ConversationsRepository {
     return row ? (JSON.parse(row.summary) as ConversationSummary) : null;
   }
 
-  turns(conversationId: string): TurnView[] {
-    const rows = this.statement('SELECT turn FROM conversation_turn WHERE conversation_id = ? ORDER BY turn_index').all(conversationId) as Array<{ turn: string }>;
-    return rows.map((r) => JSON.parse(r.turn) as TurnView);
+  /** One conversation's turns in order; the metadata only when asked for (most reads skip it). */
+  turns(conversationId: string, withMetadata: boolean): TurnView[] {
+    const rows = this.statement(`SELECT turn${withMetadata ? ', metadata' : ''} FROM conversation_turn WHERE conversation_id = ? ORDER BY turn_index`).all(conversationId) as TurnRow[];
+    return rows.map((r) => toTurn(r));
+  }
+
+  /** The turns of a page's conversations, in as few queries as the page allows. */
+  turnsOf(conversationIds: string[], withMetadata: boolean): Map<string, TurnView[]> {
+    const out = new Map<string, TurnView[]>(conversationIds.map((id) => [id, []]));
+    for (let i = 0; i < conversationIds.length; i += TURNS_PER_QUERY) {
+      const ids = conversationIds.slice(i, i + TURNS_PER_QUERY);
+      const sql = `SELECT conversation_id, turn${withMetadata ? ', metadata' : ''} FROM conversation_turn WHERE conversation_id IN (${ids.map(() => '?').join(', ')}) ORDER BY conversation_id, turn_index`;
+      for (const row of this.statement(sql).all(...ids) as Array<TurnRow & { conversation_id: string }>) out.get(row.conversation_id)!.push(toTurn(row));
+    }
+    return out;
   }
 
   /** Indexed terms (stemmed) starting with `prefix`: the candidates of fuzzy matching. */
   private vocabulary(prefix: string): string[] {
     const rows = this.statement('SELECT term FROM turn_vocab WHERE term >= ? AND term < ? LIMIT 5000').all(prefix, `${prefix}\uffff`) as Array<{ term: string }>;
     return rows.map((r) => r.term);
-  }
-
-  private page(sql: string, params: unknown[], limit: number, paged: boolean): Page {
-    const rows = (this.statement(sql).all(...params) as Array<{ summary: string }>).map((r) => JSON.parse(r.summary) as ConversationSummary);
-    const more = paged && rows.length > limit;
-    return { rows: more ? rows.slice(0, limit) : rows, more };
   }
 
   private statement(sql: string): Database.Statement {

@@ -33,18 +33,26 @@ export async function readCheckpoint(source: DataSource | EntityManager, name: s
 export async function applyBatch(source: DataSource, projection: Projection, events: RecordedEvent[]): Promise<Position> {
   const last = events[events.length - 1].position;
   const rows = rowWriterFor(source);
-  await source.transaction(async (em) => {
-    const checkpoint = await readCheckpoint(em, projection.name);
-    for (const event of events) {
-      if (event.position <= checkpoint) continue;
-      const handler = projection.handles[event.type];
-      if (!handler) continue;
-      // most handlers write through RowWriter synchronously: await only those that return a promise
-      const pending = handler(event, em, rows);
-      if (pending) await pending;
-    }
-    if (last > checkpoint) await em.query(WRITE, [projection.name, projection.version, last, new Date().toISOString()]);
-  });
+  rows.resetBatch();
+  try {
+    await source.transaction(async (em) => {
+      const checkpoint = await readCheckpoint(em, projection.name);
+      for (const event of events) {
+        if (event.position <= checkpoint) continue;
+        const handler = projection.handles[event.type];
+        if (!handler) continue;
+        // most handlers write through RowWriter synchronously: await only those that return a promise
+        const pending = handler(event, em, rows);
+        if (pending) await pending;
+      }
+      rows.endBatch();
+      if (last > checkpoint) await em.query(WRITE, [projection.name, projection.version, last, new Date().toISOString()]);
+    });
+  } catch (error) {
+    // the transaction rolled back: nothing the handlers remembered is true any more
+    rows.resetBatch();
+    throw error;
+  }
   return last;
 }
 

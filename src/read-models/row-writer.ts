@@ -26,6 +26,8 @@ export class RowWriter {
   private readonly db: Database.Database;
   private readonly tables = new Map<unknown, Table>();
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly memo = new Map<string, unknown>();
+  private readonly deferred = new Map<string, { entity: EntityTarget<ObjectLiteral>; build: () => ObjectLiteral }>();
 
   constructor(private readonly source: DataSource) {
     this.db = rawConnection(source);
@@ -80,6 +82,42 @@ export class RowWriter {
     const table = this.table(entity);
     const whereKeys = this.keysOf(table, where);
     return this.run(`DELETE FROM "${table.name}" WHERE ${conditions(table, whereKeys)}`, whereKeys.map((k) => toValue(where[k])));
+  }
+
+  /**
+   * A value remembered for the rest of the batch (e.g. an aggregate a handler folds event by
+   * event), so several events of one batch load it once. Cleared when a batch begins and when one
+   * fails: it never outlives the transaction whose writes it mirrors.
+   */
+  remembered<V>(key: string, load: () => V): V {
+    if (this.memo.has(key)) return this.memo.get(key) as V;
+    const value = load();
+    this.memo.set(key, value);
+    return value;
+  }
+
+  remember(key: string, value: unknown): void {
+    this.memo.set(key, value);
+  }
+
+  /**
+   * An upsert written when the batch ends (still inside its transaction, before the checkpoint),
+   * once per key however many events of the batch changed the row: the last `build` wins.
+   */
+  upsertAtBatchEnd<T extends ObjectLiteral>(entity: EntityTarget<T>, key: string, build: () => Partial<T>): void {
+    this.deferred.set(key, { entity, build });
+  }
+
+  /** applyBatch: a batch begins (or failed and is rolled back). */
+  resetBatch(): void {
+    this.memo.clear();
+    this.deferred.clear();
+  }
+
+  /** applyBatch: the batch's handlers are done; write what they deferred. */
+  endBatch(): void {
+    for (const { entity, build } of this.deferred.values()) this.upsert(entity, build());
+    this.resetBatch();
   }
 
   /** One row by equality on the given properties, as the entity's properties (booleans included). */
