@@ -3,7 +3,9 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { ServerSecret } from '../platform/auth/server-secret';
 import { ReadModels } from '../read-models/read-models.service';
 import { ConversationsApiController, HandoffController } from './conversations-api.controller';
-import { ConversationsApiService } from './conversations-api.service';
+import { ConversationsApiService, SEMANTIC_RANKER } from './conversations-api.service';
+import { EmbeddingRanker, EmbeddingsClient } from './embeddings';
+import { CONFIG, type Config } from '../platform/config/config';
 import { ConversationsRepository } from './conversations.repository';
 import { Cursors } from './cursor';
 
@@ -14,6 +16,7 @@ import { Cursors } from './cursor';
     ConversationsApiService,
     { provide: ConversationsRepository, inject: [ReadModels], useFactory: (readModels: ReadModels) => new ConversationsRepository(readModels) },
     { provide: Cursors, inject: [ServerSecret], useFactory: (secret: ServerSecret) => new Cursors(secret) },
+    { provide: SEMANTIC_RANKER, inject: [CONFIG], useFactory: (config: Config) => (config.embeddings ? new EmbeddingRanker(new EmbeddingsClient(config.embeddings)) : null) },
   ],
 })
 export class ConversationsApiModule {}

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { AgentSettingsRow } from '../../projections/accounts/accounts.entities';
 import { DataAccessService } from '../accounts/data-access.service';
 import type { KeyRecord } from '../platform/auth/key-principal';
@@ -7,11 +8,16 @@ import { replayConversation, type ConversationSummary } from '../conversations/c
 import { conversationStream, type ConversationEvent } from '../conversations/conversation.events';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
 import { badRequest, DomainError, forbidden } from '../platform/errors/domain-error';
+import { LOGGER } from '../platform/logging/logger';
 import { ReadModels } from '../read-models/read-models.service';
-import { ConversationsRepository, type Page } from './conversations.repository';
+import { ConversationsRepository, SEMANTIC_WINDOW, type Page } from './conversations.repository';
+import type { EmbeddingRanker } from './embeddings';
 import { Cursors, type CursorPosition } from './cursor';
 import { parseListQuery, parseOneQuery, type ApiVersion, type ListQuery } from './list-query';
 import { renderConversation, showsTurns, type Access, type RenderOptions } from './render';
+
+/** The embedding ranker when EMBEDDINGS_BASE_URL is set, else null. */
+export const SEMANTIC_RANKER = Symbol('SemanticRanker');
 
 const notFound = () => new DomainError('CONVERSATION_NOT_FOUND', 'conversation not found', 404);
 
@@ -30,6 +36,8 @@ export class ConversationsApiService {
     private readonly dataAccess: DataAccessService,
     private readonly readModels: ReadModels,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SEMANTIC_RANKER) private readonly ranker: EmbeddingRanker | null,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** The list; a Readable writing the same JSON conversation by conversation when the project streams. */
@@ -38,7 +46,7 @@ export class ConversationsApiService {
     const streaming = version !== 'v1' && (await this.chunkedStreaming(agentId));
     if (query.cursor && version === 'v2' && !streaming) throw badRequest('PARAMETER_NOT_SUPPORTED', 'cursor works on v2 only when chunked streaming is enabled for the project; use offset or /v3');
     const position = this.position(query, agentId);
-    const page = this.repository.list(agentId, query, position, query.limit);
+    const page = query.search?.type === 'semantic' && this.ranker ? await this.rankedByEmbeddings(agentId, query, position) : this.repository.list(agentId, query, position, query.limit);
     const access = await this.access(agentId, key);
     const options: RenderOptions = { version, includeLatency: query.includeLatency, includeContextState: query.includeContextState, includeTurnMetadata: query.includeTurnMetadata };
     const cursor = version === 'v1' ? null : this.nextCursor(query, agentId, position, page);
@@ -87,6 +95,21 @@ export class ConversationsApiService {
     const summary = sharedId ? this.repository.bySharedId(agentId, sharedId) : this.repository.one(agentId, id!);
     if (!summary || summary.handoffAt === null) throw new DomainError('HANDOFF_STATE_NOT_FOUND', 'no handoff state for that conversation', 404);
     return { id: summary.id, shared_id: summary.sharedId, data: summary.handoffData };
+  }
+
+  /**
+   * Semantic search with EMBEDDINGS_BASE_URL: the candidates ranked by embedding similarity. When
+   * the endpoint fails or is slow, the search still answers, ranked the embedded way.
+   */
+  private async rankedByEmbeddings(agentId: string, query: ListQuery, position: CursorPosition | null): Promise<Page> {
+    const offset = position && 'offset' in position ? position.offset : 0;
+    try {
+      const ids = await this.ranker!.rank(query.search!.query, this.repository.semanticCandidates(agentId, query, SEMANTIC_WINDOW));
+      return { rows: this.repository.summaries(ids.slice(offset, offset + query.limit)), more: ids.length > offset + query.limit };
+    } catch (error) {
+      this.logger.warn({ err: error }, 'embeddings endpoint failed; semantic search ranked the embedded way');
+      return this.repository.list(agentId, query, position, query.limit);
+    }
   }
 
   private async history(agentId: string, conversationId: string): Promise<RecordedEvent[]> {

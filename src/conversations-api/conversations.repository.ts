@@ -3,6 +3,7 @@ import type { ConversationSummary, TurnView } from '../conversations/conversatio
 import { rawConnection } from '../platform/database/raw-connection';
 import { ReadModels } from '../read-models/read-models.service';
 import type { CursorPosition } from './cursor';
+import type { Candidate } from './embeddings';
 import type { ListFilters } from './list-query';
 import { semanticMatch, transcriptMatch } from './search-expression';
 
@@ -81,6 +82,34 @@ export class ConversationsRepository {
     if (search.type === 'semantic') ids = ids.map((id, order) => ({ id, order, score: best.get(id)! })).sort((a, b) => a.score - b.score || a.order - b.order).map((r) => r.id);
     const page = ids.slice(offset, offset + limit);
     return { rows: page.map((id) => this.summary(id)!).filter(Boolean), more: ids.length > offset + limit };
+  }
+
+  /**
+   * What an embedding ranker compares with the query: the newest turns that share a word (or an
+   * inflection, or a near spelling) with it, and the newest turns of the filtered conversations
+   * whatever their words, so a turn that means the same in other words can still rank first.
+   */
+  semanticCandidates(agentId: string, f: ListFilters, perSource: number): Candidate[] {
+    const { where, params } = filtersSql(agentId, f);
+    const text = (r: { u: string; a: string }) => (r.u !== '' ? r.u : r.a);
+    const out: Candidate[] = [];
+    const match = semanticMatch(f.search!.query, (prefix) => this.vocabulary(prefix));
+    if (match !== null) {
+      const lexical = this.statement(`SELECT c.id AS id, t.user_input AS u, t.agent_response AS a
+        FROM turn_fts JOIN conversation_turn t ON t.id = turn_fts.rowid JOIN conversation c ON c.id = t.conversation_id
+        WHERE turn_fts MATCH ? AND ${where.join(' AND ')} ORDER BY turn_fts.rowid DESC LIMIT ?`);
+      for (const r of lexical.all(match, ...params, perSource) as Array<{ id: string; u: string; a: string }>) out.push({ conversationId: r.id, text: text(r) });
+    }
+    const recent = this.statement(`SELECT c.id AS id, t.user_input AS u, t.agent_response AS a
+      FROM conversation c INDEXED BY conversation_list JOIN conversation_turn t ON t.conversation_id = c.id
+      WHERE ${where.join(' AND ')} AND t.user_input != '' ORDER BY c.started_at DESC, c.id DESC LIMIT ?`);
+    for (const r of recent.all(...params, perSource) as Array<{ id: string; u: string; a: string }>) out.push({ conversationId: r.id, text: text(r) });
+    return out;
+  }
+
+  /** Summaries by id, in the given order (ids not found are left out). */
+  summaries(ids: string[]): ConversationSummary[] {
+    return ids.map((id) => this.summary(id)).filter((s): s is ConversationSummary => s !== null);
   }
 
   /**

@@ -32,8 +32,8 @@ export interface ConversationsFixture {
 }
 
 /** The app on the manual clock, with debug chats that do not time out while the clock is moved. */
-export async function startConversationsFixture(name = 'Convo Co'): Promise<ConversationsFixture> {
-  const t = await startTestApp({ PARLEY_TEST_CLOCK: '1', DEBUG_CHAT_TIMEOUT_S: '86400' });
+export async function startConversationsFixture(name = 'Convo Co', env: Record<string, string> = {}): Promise<ConversationsFixture> {
+  const t = await startTestApp({ PARLEY_TEST_CLOCK: '1', DEBUG_CHAT_TIMEOUT_S: '86400', ...env });
   try {
     const account: AgentsAccount = await createAgentsAccount(t, name, ['conversations', 'handoff', 'external_events', 'agents', 'alerts', 'keys']);
     return {

@@ -23,8 +23,16 @@ describe('loadConfig', () => {
     [{ OPERATOR_TOKEN: 'short' }, 'OPERATOR_TOKEN'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ REGION: 'mars' }, 'REGION'],
+    [{ LLM_BASE_URL: 'not a url' }, 'LLM_BASE_URL'],
+    [{ EMBEDDINGS_BASE_URL: 'ftp://x' }, 'EMBEDDINGS_BASE_URL'],
+    [{ EMBEDDINGS_BASE_URL: 'http://x', EMBEDDINGS_TIMEOUT_MS: '5' }, 'EMBEDDINGS_TIMEOUT_MS'],
   ])('rejects %p naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^invalid configuration: ${variable} `));
+  });
+
+  it('reads the embeddings endpoint, with its defaults', () => {
+    expect(loadConfig({}).embeddings).toBeNull();
+    expect(loadConfig({ EMBEDDINGS_BASE_URL: 'http://127.0.0.1:9999' }).embeddings).toEqual({ baseUrl: 'http://127.0.0.1:9999', apiKey: null, model: 'text-embedding-3-small', timeoutMs: 5000 });
   });
 });

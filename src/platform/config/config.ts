@@ -26,6 +26,8 @@ export interface Config {
   debugChatTimeoutS: number;
   /** An OpenAI-compatible chat endpoint; null: the embedded runtime answers alone. */
   llm: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
+  /** An OpenAI-compatible embeddings endpoint; null: semantic search ranks with the embedded default. */
+  embeddings: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
 }
 
 export class ConfigError extends Error {
@@ -63,6 +65,13 @@ function llmConfig(env: Env): Config['llm'] {
   if (!baseUrl) return null;
   if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConfigError('LLM_BASE_URL', `must be an http(s) URL (got ${JSON.stringify(baseUrl)})`);
   return { baseUrl, apiKey: env.LLM_API_KEY || null, model: env.LLM_MODEL || 'gpt-4o-mini', timeoutMs: integer(env, 'LLM_TIMEOUT_MS', 10_000, 100, 300_000) };
+}
+
+function embeddingsConfig(env: Env): Config['embeddings'] {
+  const baseUrl = env.EMBEDDINGS_BASE_URL;
+  if (!baseUrl) return null;
+  if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConfigError('EMBEDDINGS_BASE_URL', `must be an http(s) URL (got ${JSON.stringify(baseUrl)})`);
+  return { baseUrl, apiKey: env.EMBEDDINGS_API_KEY || null, model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small', timeoutMs: integer(env, 'EMBEDDINGS_TIMEOUT_MS', 5_000, 100, 300_000) };
 }
 
 function publicDomain(env: Env): string | null {
@@ -111,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 1000, 0, 10_000_000),
     debugChatTimeoutS: integer(env, 'DEBUG_CHAT_TIMEOUT_S', 1800, 1, 30 * 24 * 3600),
     llm: llmConfig(env),
+    embeddings: embeddingsConfig(env),
   };
 }
 
