@@ -49,7 +49,8 @@ export class ConversationsApiService {
     const page = query.search?.type === 'semantic' && this.ranker ? await this.rankedByEmbeddings(agentId, query, position) : this.repository.list(agentId, query, position, query.limit);
     const access = await this.access(agentId, key);
     const options: RenderOptions = { version, includeLatency: query.includeLatency, includeContextState: query.includeContextState, includeTurnMetadata: query.includeTurnMetadata };
-    const cursor = version === 'v1' ? null : this.nextCursor(query, agentId, position, page);
+    // cursors exist on v3, and on v2 when the project streams (interface.md rule 3)
+    const cursor = version === 'v3' || (version === 'v2' && streaming) ? this.nextCursor(query, agentId, position, page) : null;
     const nextOffset = page.more ? (position && 'offset' in position ? position.offset : query.offset) + page.rows.length : null;
     const withTurns = showsTurns(access);
     if (streaming) {
