@@ -2,6 +2,7 @@ import { DynamicModule, Module, type Type } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
+import { AlertsModule } from './alerts/alerts.module';
 import { ConversationsApiModule } from './conversations-api/conversations-api.module';
 import { DebugChatModule } from './debug-chat/debug-chat.module';
 import { EventStoreModule } from './event-store/event-store.module';
@@ -19,7 +20,7 @@ export class AppModule {
   static forRoot(config: Config, logger: Logger, clock?: Clock, extraControllers: Type[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, AuthModule, AccountsModule, AgentsModule, DebugChatModule, ConversationsApiModule],
+      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, AuthModule, AccountsModule, AgentsModule, DebugChatModule, ConversationsApiModule, AlertsModule],
       // The clock route exists only under the test clock (contract §1).
       controllers: [HealthController, ...(config.testClock ? [ClockController] : []), ...extraControllers],
     };

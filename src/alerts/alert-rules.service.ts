@@ -1,0 +1,160 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { IsNull, type FindOptionsWhere } from 'typeorm';
+import { AlertRuleRow } from '../../projections/alerts/alerts.entities';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import type { AgentDirectory } from '../platform/auth/agent-directory';
+import { AGENT_DIRECTORY } from '../platform/auth/agent-directory';
+import { Clock } from '../platform/clock/clock';
+import type { CommandContext } from '../platform/commands/command-context';
+import { handleCommand } from '../platform/commands/command-handler';
+import { badRequest, DomainError } from '../platform/errors/domain-error';
+import { IdGenerator } from '../platform/ids/ids';
+import { agentRef, tryParseAgentId } from '../platform/ids/prefixed-ids';
+import { ReadModels } from '../read-models/read-models.service';
+import { alertRulesStream, METRICS, type AlertRulesEvent, type RuleSettings } from './alert-rule.events';
+import { alertRulesDecider, type AlertRulesCommand } from './alert-rules.decider';
+import type { CreateAlertRuleDto, PatchAlertRuleDto } from './alert-rules.dto';
+
+const RULE_ID = /^ar_[a-z0-9]{8,40}$/;
+const STATES = ['ok', 'alert', 'no_data', 'unknown'];
+
+type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
+
+/** The rule object of contract §12. */
+export function ruleView(row: AlertRuleRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    project_id: row.projectId === null ? null : agentRef(row.projectId),
+    metric: row.metric,
+    operator: row.operator,
+    threshold_value: row.thresholdValue,
+    window_duration: row.windowDuration,
+    enabled: row.enabled,
+    current_state: row.currentState,
+    since: row.since,
+    last_evaluated_at: row.lastEvaluatedAt,
+    current_value: row.currentValue,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+/** Alert rules of contract §12: commands on the account's rules stream, reads from the alerts read model. */
+@Injectable()
+export class AlertRulesService {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly readModels: ReadModels,
+    @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
+  ) {}
+
+  async create(accountId: string, dto: CreateAlertRuleDto, context: CommandContext) {
+    const ruleId = `ar_${this.ids.short(12)}`;
+    const settings: RuleSettings = {
+      name: dto.name,
+      projectId: this.project(accountId, dto.project_id),
+      metric: dto.metric,
+      operator: dto.operator,
+      thresholdValue: dto.threshold_value,
+      windowDuration: dto.window_duration,
+      enabled: dto.enabled ?? true,
+    };
+    await this.execute(accountId, { type: 'CreateRule', ruleId, accountId, settings }, context);
+    return this.get(accountId, ruleId);
+  }
+
+  async list(accountId: string, query: Record<string, unknown>) {
+    const where: Record<string, unknown> = { accountId, deletedAt: IsNull() };
+    const project = stringParam(query, 'project_id');
+    if (project !== undefined) where.projectId = this.project(accountId, project, 'query');
+    const metric = stringParam(query, 'metric');
+    if (metric !== undefined) {
+      if (!(METRICS as readonly string[]).includes(metric)) throw invalid('metric', `metric must be one of ${METRICS.join(', ')}`);
+      where.metric = metric;
+    }
+    const enabled = stringParam(query, 'enabled');
+    if (enabled !== undefined) {
+      if (enabled !== 'true' && enabled !== 'false') throw invalid('enabled', 'enabled must be true or false');
+      where.enabled = enabled === 'true';
+    }
+    const state = stringParam(query, 'state');
+    if (state !== undefined) {
+      if (!STATES.includes(state)) throw invalid('state', `state must be one of ${STATES.join(', ')}`);
+      where.currentState = state;
+    }
+    const rows = await this.readModels.source('alerts').getRepository(AlertRuleRow).find({ where: where as FindOptionsWhere<AlertRuleRow>, order: { createdAt: 'ASC', id: 'ASC' } });
+    return { data: rows.map(ruleView) };
+  }
+
+  /** GET /v1/alerts: the rules now firing. */
+  async firing(accountId: string) {
+    const rows = await this.readModels.source('alerts').getRepository(AlertRuleRow).find({ where: { accountId, deletedAt: IsNull(), currentState: 'alert', enabled: true }, order: { since: 'ASC' } });
+    return {
+      data: rows.map((row) => {
+        const { id, name, project_id, metric, operator, threshold_value, window_duration, since, last_evaluated_at, current_value } = ruleView(row);
+        return { alert_rule_id: id, name, project_id, metric, operator, threshold_value, window_duration, since, last_evaluated_at, current_value };
+      }),
+    };
+  }
+
+  async get(accountId: string, ruleId: string) {
+    checkId(ruleId);
+    const row = await this.readModels.source('alerts').getRepository(AlertRuleRow).findOneBy({ id: ruleId, accountId });
+    if (!row || row.deletedAt !== null) throw new DomainError('ALERT_RULE_NOT_FOUND', 'alert rule not found', 404);
+    return ruleView(row);
+  }
+
+  async patch(accountId: string, ruleId: string, dto: PatchAlertRuleDto, context: CommandContext) {
+    checkId(ruleId);
+    const changes: Partial<RuleSettings> = {
+      name: dto.name,
+      projectId: dto.project_id === undefined ? undefined : this.project(accountId, dto.project_id),
+      metric: dto.metric,
+      operator: dto.operator,
+      thresholdValue: dto.threshold_value,
+      windowDuration: dto.window_duration,
+      enabled: dto.enabled,
+    };
+    await this.execute(accountId, { type: 'UpdateRule', ruleId, accountId, changes }, context);
+    return this.get(accountId, ruleId);
+  }
+
+  async delete(accountId: string, ruleId: string, context: CommandContext): Promise<void> {
+    checkId(ruleId);
+    await this.execute(accountId, { type: 'DeleteRule', ruleId, accountId }, context);
+  }
+
+  private async execute(accountId: string, command: WithoutNow<AlertRulesCommand>, context: CommandContext): Promise<AlertRulesEvent[]> {
+    const result = await handleCommand(this.store, this.clock, alertRulesStream(accountId), alertRulesDecider, { ...command, now: this.clock.nowIso() } as AlertRulesCommand, context);
+    await this.readModels.waitFor(result.position, ['alerts']);
+    return result.events;
+  }
+
+  /** A project of this account (prefixed or bare), or null for the whole account. */
+  private project(accountId: string, raw: string | null | undefined, where: 'body' | 'query' = 'body'): string | null {
+    if (raw === undefined || raw === null || raw === '') return null;
+    const agentId = tryParseAgentId(raw);
+    if (agentId === null) throw new DomainError('INVALID_PROJECT_ID', 'project_id is malformed', 422, null, [{ field: 'project_id', message: 'malformed project id' }]);
+    if (this.agents.accountOf(agentId) !== accountId) {
+      if (where === 'query') return agentId;
+      throw new DomainError('PROJECT_NOT_FOUND', 'project_id names no project of this account', 404, null, [{ field: 'project_id', message: 'no such project' }]);
+    }
+    return agentId;
+  }
+}
+
+function checkId(ruleId: string): void {
+  if (!RULE_ID.test(ruleId)) throw new DomainError('INVALID_ALERT_RULE_ID', `alert rule id ${JSON.stringify(ruleId)} is malformed (ar_<letters and digits>)`, 422, null, [{ field: 'rule_id', message: 'malformed id' }]);
+}
+
+function stringParam(query: Record<string, unknown>, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined || value === '') return undefined;
+  if (Array.isArray(value)) throw invalid(name, `${name} is given more than once`);
+  return String(value);
+}
+
+const invalid = (field: string, message: string) => badRequest('VALIDATION_ERROR', message, [{ field, message }]);
