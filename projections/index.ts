@@ -1,10 +1,11 @@
 import type { Projection } from '../src/read-models/projection';
 import { accountsProjection } from './accounts/accounts.projection';
 import { agentsProjection } from './agents/agents.projection';
+import { alertSamplesProjection } from './alert-samples/alert-samples.projection';
 import { alertsProjection } from './alerts/alerts.projection';
 import { apiKeysProjection } from './api-keys/api-keys.projection';
 import { conversationsProjection } from './conversations/conversations.projection';
 import { dataAccessProjection } from './data-access/data-access.projection';
 
 /** Every read model of the app. The server runs them; `npm run projections` drives them. */
-export const ALL_PROJECTIONS: Projection[] = [accountsProjection, apiKeysProjection, dataAccessProjection, agentsProjection, conversationsProjection, alertsProjection];
+export const ALL_PROJECTIONS: Projection[] = [accountsProjection, apiKeysProjection, dataAccessProjection, agentsProjection, conversationsProjection, alertsProjection, alertSamplesProjection];

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IsNull, type FindOptionsWhere } from 'typeorm';
+import { In, IsNull, type DataSource, type FindOptionsWhere } from 'typeorm';
 import { AlertRuleRow } from '../../projections/alerts/alerts.entities';
+import { AlertEvaluation } from './alert-evaluation.entity';
+import { PLATFORM_DB } from '../platform/database/platform-database';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { AgentDirectory } from '../platform/auth/agent-directory';
 import { AGENT_DIRECTORY } from '../platform/auth/agent-directory';
@@ -20,8 +22,8 @@ const STATES = ['ok', 'alert', 'no_data', 'unknown'];
 
 type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
 
-/** The rule object of contract §12. */
-export function ruleView(row: AlertRuleRow) {
+/** The rule object of contract §12; the latest evaluation, when there is one, gives its time and value. */
+export function ruleView(row: AlertRuleRow, evaluation?: AlertEvaluation | null) {
   return {
     id: row.id,
     name: row.name,
@@ -33,8 +35,8 @@ export function ruleView(row: AlertRuleRow) {
     enabled: row.enabled,
     current_state: row.currentState,
     since: row.since,
-    last_evaluated_at: row.lastEvaluatedAt,
-    current_value: row.currentValue,
+    last_evaluated_at: evaluation?.evaluatedAt ?? row.lastEvaluatedAt,
+    current_value: evaluation ? evaluation.currentValue : row.currentValue,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
@@ -49,7 +51,15 @@ export class AlertRulesService {
     private readonly ids: IdGenerator,
     private readonly readModels: ReadModels,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
+    @Inject(PLATFORM_DB) private readonly platform: DataSource,
   ) {}
+
+  /** Rule objects with their latest evaluations. */
+  private async views(rows: AlertRuleRow[]) {
+    const evaluations = rows.length ? await this.platform.getRepository(AlertEvaluation).findBy({ ruleId: In(rows.map((r) => r.id)) }) : [];
+    const byRule = new Map(evaluations.map((e) => [e.ruleId, e]));
+    return rows.map((row) => ruleView(row, byRule.get(row.id)));
+  }
 
   async create(accountId: string, dto: CreateAlertRuleDto, context: CommandContext) {
     const ruleId = `ar_${this.ids.short(12)}`;
@@ -86,15 +96,15 @@ export class AlertRulesService {
       where.currentState = state;
     }
     const rows = await this.readModels.source('alerts').getRepository(AlertRuleRow).find({ where: where as FindOptionsWhere<AlertRuleRow>, order: { createdAt: 'ASC', id: 'ASC' } });
-    return { data: rows.map(ruleView) };
+    return { data: await this.views(rows) };
   }
 
   /** GET /v1/alerts: the rules now firing. */
   async firing(accountId: string) {
     const rows = await this.readModels.source('alerts').getRepository(AlertRuleRow).find({ where: { accountId, deletedAt: IsNull(), currentState: 'alert', enabled: true }, order: { since: 'ASC' } });
     return {
-      data: rows.map((row) => {
-        const { id, name, project_id, metric, operator, threshold_value, window_duration, since, last_evaluated_at, current_value } = ruleView(row);
+      data: (await this.views(rows)).map((rule) => {
+        const { id, name, project_id, metric, operator, threshold_value, window_duration, since, last_evaluated_at, current_value } = rule;
         return { alert_rule_id: id, name, project_id, metric, operator, threshold_value, window_duration, since, last_evaluated_at, current_value };
       }),
     };
@@ -104,7 +114,7 @@ export class AlertRulesService {
     checkId(ruleId);
     const row = await this.readModels.source('alerts').getRepository(AlertRuleRow).findOneBy({ id: ruleId, accountId });
     if (!row || row.deletedAt !== null) throw new DomainError('ALERT_RULE_NOT_FOUND', 'alert rule not found', 404);
-    return ruleView(row);
+    return (await this.views([row]))[0];
   }
 
   async patch(accountId: string, ruleId: string, dto: PatchAlertRuleDto, context: CommandContext) {

@@ -1,9 +1,27 @@
 import { Module } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Clock } from '../platform/clock/clock';
+import { PLATFORM_DB } from '../platform/database/platform-database';
+import { LOGGER } from '../platform/logging/logger';
+import { ReadModels } from '../read-models/read-models.service';
+import { AlertEvaluator } from './alert-evaluator';
 import { AlertRulesController } from './alert-rules.controller';
 import { AlertRulesService } from './alert-rules.service';
+import { AlertSchedule } from './alert-schedule';
+import { AlertsAdminController } from './alerts-admin.controller';
 
 @Module({
-  controllers: [AlertRulesController],
-  providers: [AlertRulesService],
+  controllers: [AlertRulesController, AlertsAdminController],
+  providers: [
+    AlertRulesService,
+    AlertSchedule,
+    {
+      provide: AlertEvaluator,
+      inject: [ReadModels, EVENT_STORE, PLATFORM_DB, Clock, LOGGER],
+      useFactory: (readModels: ReadModels, store: EventStore, platform: DataSource, clock: Clock, logger: Logger) => new AlertEvaluator(readModels, store, platform, clock, logger),
+    },
+  ],
 })
 export class AlertsModule {}

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { AlertEvaluations1763856000000 } from '../../alerts/alert-evaluation.migration';
 
 /** Platform tables. Read-model tables need no migrations: a schema change is a new generation file. */
 export class PlatformInit1763769600000 implements MigrationInterface {
@@ -26,4 +27,4 @@ export class PlatformInit1763769600000 implements MigrationInterface {
   }
 }
 
-export const PLATFORM_MIGRATIONS = [PlatformInit1763769600000];
+export const PLATFORM_MIGRATIONS = [PlatformInit1763769600000, AlertEvaluations1763856000000];

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { AlertEvaluation } from '../../alerts/alert-evaluation.entity';
 
 /** A creating POST's first answer, replayed for repeats of its Idempotency-Key (contract §2). */
 @Entity('idempotency_record')
@@ -52,4 +53,4 @@ export class ReadModelGeneration {
   @Column('text', { name: 'activated_at', nullable: true }) activatedAt: string | null;
 }
 
-export const PLATFORM_ENTITIES = [IdempotencyRecord, TimerRecord, ProcessCheckpoint, ReadModelGeneration];
+export const PLATFORM_ENTITIES = [IdempotencyRecord, TimerRecord, ProcessCheckpoint, ReadModelGeneration, AlertEvaluation];

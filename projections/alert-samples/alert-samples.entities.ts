@@ -1,0 +1,26 @@
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * One observation an alert metric is computed from: a turn's latency (ms), errors counted on a
+ * turn, a call started, a call crashed. Per project, at a time (epoch ms on the platform clock).
+ */
+@Entity('sample')
+@Index('sample_account', ['accountId', 'kind', 'atMs'])
+@Index('sample_project', ['projectId', 'kind', 'atMs'])
+export class SampleRow {
+  @PrimaryGeneratedColumn('increment') id: number;
+  @Column('text', { name: 'account_id' }) accountId: string;
+  @Column('text', { name: 'project_id' }) projectId: string;
+  /** `latency` | `api_errors` | `function_errors` | `crash` | `call` */
+  @Column('text') kind: string;
+  @Column('integer', { name: 'at_ms' }) atMs: number;
+  @Column('real') value: number;
+}
+
+/** Which account and project a conversation belongs to: its later events do not say. */
+@Entity('sample_conversation')
+export class SampleConversationRow {
+  @PrimaryColumn('text', { name: 'conversation_id' }) conversationId: string;
+  @Column('text', { name: 'account_id' }) accountId: string;
+  @Column('text', { name: 'project_id' }) projectId: string;
+}

@@ -1,0 +1,117 @@
+import type Database from 'better-sqlite3';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import type { EventStore } from '../event-store/event-store.port';
+import type { Position } from '../event-store/position';
+import type { Clock } from '../platform/clock/clock';
+import { rawConnection, syncTransaction } from '../platform/database/raw-connection';
+import { derivedUuid } from '../platform/ids/derived-id';
+import type { ReadModels } from '../read-models/read-models.service';
+import { alertRuleStream, type AlertRuleStateEvent, type AlertState, type Metric, type Operator, type WindowDuration } from './alert-rule.events';
+import { metricValue, stateFor, WINDOW_MS, type WindowData } from './evaluation';
+
+interface RuleRow {
+  id: string;
+  account_id: string;
+  project_id: string | null;
+  name: string;
+  metric: Metric;
+  operator: Operator;
+  threshold_value: number;
+  window_duration: WindowDuration;
+  current_state: AlertState;
+}
+
+export interface EvaluationRound {
+  evaluatedAt: string;
+  evaluated: number;
+  transitions: Array<{ ruleId: string; from: AlertState; to: AlertState; currentValue: number | null }>;
+  ms: number;
+}
+
+/**
+ * Evaluates every enabled rule over its window ending now (contract §12): reads the samples read
+ * model, records each state change as an event on the rule's stream (its id derived from the rule
+ * and the instant, so a retried round appends nothing twice), and keeps each rule's latest value.
+ */
+export class AlertEvaluator {
+  private statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly store: EventStore,
+    private readonly platform: DataSource,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async evaluate(): Promise<EvaluationRound> {
+    const started = performance.now();
+    const nowMs = this.clock.nowMs();
+    const evaluatedAt = new Date(nowMs).toISOString();
+    const rules = this.prepare(rawConnection(this.readModels.source('alerts')), 'SELECT * FROM alert_rule WHERE deleted_at IS NULL AND enabled = 1').all() as RuleRow[];
+    const samples = rawConnection(this.readModels.source('alert-samples'));
+    const results = rules.map((rule) => {
+      let value: number | null = null;
+      let to: AlertState;
+      try {
+        value = metricValue(rule.metric, this.window(samples, rule, nowMs));
+        to = stateFor(value, rule.operator, rule.threshold_value);
+      } catch (error) {
+        this.logger.warn({ err: error, rule: rule.id }, 'alert rule could not be evaluated');
+        to = 'unknown';
+      }
+      return { rule, value, to };
+    });
+    let last: Position | null = null;
+    const transitions: EvaluationRound['transitions'] = [];
+    for (const { rule, value, to } of results) {
+      if (to === rule.current_state) continue;
+      const event: AlertRuleStateEvent = {
+        type: 'AlertRuleStateChanged',
+        data: { ruleId: rule.id, accountId: rule.account_id, projectId: rule.project_id, name: rule.name, metric: rule.metric, from: rule.current_state, to, since: evaluatedAt, currentValue: value, evaluatedAt },
+      };
+      const appended = await this.store.append(alertRuleStream(rule.id), [
+        { id: derivedUuid(`alert-evaluation:${rule.id}@${evaluatedAt}`), type: event.type, data: event.data, metadata: { schemaVersion: 1, actor: 'system:alert-evaluator', correlationId: derivedUuid(`alert-round@${evaluatedAt}`), causationId: null, occurredAt: evaluatedAt } },
+      ]);
+      last = appended.position;
+      transitions.push({ ruleId: rule.id, from: rule.current_state, to, currentValue: value });
+    }
+    syncTransaction(this.platform, (db) => {
+      const upsert = db.prepare('INSERT INTO alert_evaluation (rule_id, evaluated_at, current_value) VALUES (?, ?, ?) ON CONFLICT (rule_id) DO UPDATE SET evaluated_at = excluded.evaluated_at, current_value = excluded.current_value');
+      for (const { rule, value } of results) upsert.run(rule.id, evaluatedAt, value);
+    });
+    if (last) await this.readModels.waitFor(last, ['alerts']);
+    return { evaluatedAt, evaluated: results.length, transitions, ms: performance.now() - started };
+  }
+
+  /** The rule's scope over [now - window, now): one indexed range per sample kind. */
+  private window(db: Database.Database, rule: RuleRow, nowMs: number): WindowData {
+    const scope = rule.project_id === null ? 'account_id' : 'project_id';
+    const id = rule.project_id ?? rule.account_id;
+    const from = nowMs - WINDOW_MS[rule.window_duration];
+    const sum = (kind: string) =>
+      (this.prepare(db, `SELECT total(value) AS v FROM sample WHERE ${scope} = ? AND kind = ? AND at_ms >= ? AND at_ms < ?`).get(id, kind, from, nowMs) as { v: number }).v;
+    const latency = rule.metric === 'turn_latency_p50' || rule.metric === 'turn_latency_p95';
+    const latencies = latency
+      ? (this.prepare(db, `SELECT value FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ? ORDER BY value`).all(id, from, nowMs) as Array<{ value: number }>).map((r) => r.value)
+      : [];
+    const turns = latency ? latencies.length : (this.prepare(db, `SELECT count(*) AS n FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ?`).get(id, from, nowMs) as { n: number }).n;
+    return {
+      latencies,
+      turns,
+      calls: sum('call'),
+      apiErrors: rule.metric === 'api_errors' ? sum('api_errors') : 0,
+      functionErrors: rule.metric === 'function_errors' ? sum('function_errors') : 0,
+      crashes: rule.metric === 'call_crashes' ? sum('crash') : 0,
+    };
+  }
+
+  private prepare(db: Database.Database, sql: string): Database.Statement {
+    let cache = this.statements.get(db);
+    if (!cache) this.statements.set(db, (cache = new Map()));
+    let statement = cache.get(sql);
+    if (!statement) cache.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  }
+}
