@@ -12,6 +12,7 @@ import { CORRELATION_HEADER, correlationIdFor } from './platform/http/correlatio
 import { checkHost } from './platform/http/hosts';
 import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
 import { PinoNestLogger, redactUrl } from './platform/logging/logger';
+import { Metrics } from './platform/metrics/metrics';
 import { createValidationPipe } from './platform/validation/validation';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -50,6 +51,14 @@ export async function createApp(config: Config, logger: Logger, clock?: Clock, e
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger, clock, extraControllers), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
+  });
+  // Requests by route template (never the raw URL: ids would make a series per conversation).
+  const metrics = app.get(Metrics);
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    done();
   });
   // Key authentication of routes that declare it (RequireApiKey / RequireServiceToken).
   fastify.addHook('preHandler', app.get(KeyGate).hook());

@@ -11,6 +11,7 @@ import { ClockController } from './platform/clock/clock.controller';
 import type { Clock } from './platform/clock/clock';
 import type { Config } from './platform/config/config';
 import { HealthController } from './platform/health/health.controller';
+import { MetricsController } from './platform/metrics/metrics.controller';
 import { PlatformModule } from './platform/platform.module';
 import { ReadModelsModule } from './read-models/read-models.module';
 
@@ -22,7 +23,7 @@ export class AppModule {
       module: AppModule,
       imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, AuthModule, AccountsModule, AgentsModule, DebugChatModule, ConversationsApiModule, AlertsModule],
       // The clock route exists only under the test clock (contract §1).
-      controllers: [HealthController, ...(config.testClock ? [ClockController] : []), ...extraControllers],
+      controllers: [HealthController, MetricsController, ...(config.testClock ? [ClockController] : []), ...extraControllers],
     };
   }
 }

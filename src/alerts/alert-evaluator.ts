@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import type { Clock } from '../platform/clock/clock';
+import type { Metrics } from '../platform/metrics/metrics';
 import { rawConnection, syncTransaction } from '../platform/database/raw-connection';
 import { derivedUuid } from '../platform/ids/derived-id';
 import type { ReadModels } from '../read-models/read-models.service';
@@ -43,6 +44,7 @@ export class AlertEvaluator {
     private readonly platform: DataSource,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly metrics?: Metrics,
   ) {}
 
   async evaluate(): Promise<EvaluationRound> {
@@ -82,7 +84,11 @@ export class AlertEvaluator {
       for (const { rule, value } of results) upsert.run(rule.id, evaluatedAt, value);
     });
     if (last) await this.readModels.waitFor(last, ['alerts']);
-    return { evaluatedAt, evaluated: results.length, transitions, ms: performance.now() - started };
+    const ms = performance.now() - started;
+    this.metrics?.alertEvaluations.inc();
+    this.metrics?.alertRulesEvaluated.inc(results.length);
+    this.metrics?.alertEvaluationDuration.observe(ms / 1000);
+    return { evaluatedAt, evaluated: results.length, transitions, ms };
   }
 
   /** The rule's scope over [now - window, now): one indexed range per sample kind. */

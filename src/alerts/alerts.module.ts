@@ -5,6 +5,7 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
+import { Metrics } from '../platform/metrics/metrics';
 import { ReadModels } from '../read-models/read-models.service';
 import { AlertEvaluator } from './alert-evaluator';
 import { AlertRulesController } from './alert-rules.controller';
@@ -19,8 +20,9 @@ import { AlertsAdminController } from './alerts-admin.controller';
     AlertSchedule,
     {
       provide: AlertEvaluator,
-      inject: [ReadModels, EVENT_STORE, PLATFORM_DB, Clock, LOGGER],
-      useFactory: (readModels: ReadModels, store: EventStore, platform: DataSource, clock: Clock, logger: Logger) => new AlertEvaluator(readModels, store, platform, clock, logger),
+      inject: [ReadModels, EVENT_STORE, PLATFORM_DB, Clock, LOGGER, Metrics],
+      useFactory: (readModels: ReadModels, store: EventStore, platform: DataSource, clock: Clock, logger: Logger, metrics: Metrics) =>
+        new AlertEvaluator(readModels, store, platform, clock, logger, metrics),
     },
   ],
 })

@@ -1,5 +1,6 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { CONFIG, type Config } from '../platform/config/config';
+import { Metrics } from '../platform/metrics/metrics';
 import { EVENT_STORE, type EventStore } from './event-store.port';
 import { openEventStore } from './open-event-store';
 
@@ -16,8 +17,8 @@ class EventStoreCloser implements OnApplicationShutdown {
   providers: [
     {
       provide: EVENT_STORE,
-      inject: [CONFIG],
-      useFactory: (config: Config): Promise<EventStore> => openEventStore(config),
+      inject: [CONFIG, Metrics],
+      useFactory: (config: Config, metrics: Metrics): Promise<EventStore> => openEventStore(config, metrics),
     },
     EventStoreCloser,
   ],

@@ -11,6 +11,7 @@ import { IdGenerator, RandomIdGenerator } from './ids/ids';
 import { LOGGER } from './logging/logger';
 import { OperatorGuard } from './operator/operator.guard';
 import { OperatorToken } from './operator/operator-token';
+import { Metrics } from './metrics/metrics';
 
 class PlatformDatabaseCloser implements OnApplicationShutdown {
   constructor(@Inject(PLATFORM_DB) private readonly db: DataSource) {}
@@ -33,6 +34,7 @@ export class PlatformModule {
       { provide: OperatorToken, useFactory: () => OperatorToken.resolve(config.operatorToken, config.dataDir, logger) },
       { provide: PLATFORM_DB, useFactory: () => openPlatformDatabase(config.dataDir) },
       { provide: IdempotencyStore, useFactory: (db: DataSource) => new IdempotencyStore(db), inject: [PLATFORM_DB] },
+      { provide: Metrics, useFactory: () => new Metrics() },
       OperatorGuard,
       IdempotencyInterceptor,
       IdempotencyJanitor,
@@ -41,7 +43,7 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       providers,
-      exports: [CONFIG, LOGGER, Clock, IdGenerator, OperatorToken, PLATFORM_DB, IdempotencyStore, OperatorGuard, IdempotencyInterceptor],
+      exports: [CONFIG, LOGGER, Clock, IdGenerator, OperatorToken, PLATFORM_DB, IdempotencyStore, OperatorGuard, IdempotencyInterceptor, Metrics],
     };
   }
 }

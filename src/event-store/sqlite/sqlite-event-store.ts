@@ -35,6 +35,8 @@ export interface SqliteEventStoreOptions {
    * AdaptiveWriter). `inline`: everything on this thread's connection.
    */
   writer?: 'thread' | 'inline';
+  /** Told the number of appends each commit wrote (metrics). */
+  onCommit?: (appends: number) => void;
 }
 
 const DEFAULT_BATCH = 1000;
@@ -57,8 +59,12 @@ export class SqliteEventStore implements EventStore, LogTail {
     private readonly db: Database.Database,
     private readonly writer: Writer,
     readonly pollIntervalMs: number,
+    onCommit?: (appends: number) => void,
   ) {
-    this.committer = new GroupCommitter(writer, () => this.wakeSubscribers());
+    this.committer = new GroupCommitter(writer, (stats) => {
+      onCommit?.(stats.lastBatchSize);
+      this.wakeSubscribers();
+    });
     this.statements = {
       forwards: db.prepare(
         'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
@@ -84,7 +90,7 @@ export class SqliteEventStore implements EventStore, LogTail {
       db.close();
       throw error;
     }
-    return new SqliteEventStore(db, writer, options.pollIntervalMs ?? 100);
+    return new SqliteEventStore(db, writer, options.pollIntervalMs ?? 100, options.onCommit);
   }
 
   get localCommits(): number {

@@ -26,6 +26,8 @@ export interface Config {
   debugChatTimeoutS: number;
   /** Alert rules are evaluated this often (platform clock). */
   alertEvalIntervalS: number;
+  /** GET /metrics without the operator token. */
+  metricsPublic: boolean;
   /** An OpenAI-compatible chat endpoint; null: the embedded runtime answers alone. */
   llm: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
   /** An OpenAI-compatible embeddings endpoint; null: semantic search ranks with the embedded default. */
@@ -122,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 1000, 0, 10_000_000),
     debugChatTimeoutS: integer(env, 'DEBUG_CHAT_TIMEOUT_S', 1800, 1, 30 * 24 * 3600),
     alertEvalIntervalS: integer(env, 'ALERT_EVAL_INTERVAL_S', 60, 1, 24 * 3600),
+    metricsPublic: flag(env, 'METRICS_PUBLIC'),
     llm: llmConfig(env),
     embeddings: embeddingsConfig(env),
   };

@@ -1,0 +1,32 @@
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ReadModels } from '../../read-models/read-models.service';
+import { CONFIG, type Config } from '../config/config';
+import { unauthorized } from '../errors/domain-error';
+import { OperatorToken } from '../operator/operator-token';
+import { Metrics } from './metrics';
+
+/** GET /metrics, Prometheus text format: behind the operator token unless METRICS_PUBLIC=1. */
+@Controller('metrics')
+export class MetricsController {
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly readModels: ReadModels,
+    private readonly token: OperatorToken,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  @Get()
+  async scrape(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+
+    if (!this.config.metricsPublic) {
+      const given = request.headers['x-operator-token'];
+      if (!this.token.matches(Array.isArray(given) ? given[0] : given)) throw unauthorized('missing or invalid operator token (header x-operator-token); or set METRICS_PUBLIC=1', 'OPERATOR_TOKEN_INVALID');
+    }
+    for (const status of await this.readModels.status()) this.metrics.projectionLag.set({ projection: status.name }, status.lagEvents ?? 0);
+    const text = await this.metrics.registry.metrics();
+    // set only on success: an error answers in the JSON envelope
+    reply.header('content-type', this.metrics.registry.contentType);
+    return text;
+  }
+}
