@@ -22,6 +22,8 @@ export const TARGETS: Target[] = [
   // Conversations API: a page deep in the result costs what the first costs; rebuilds keep up with raw inserts.
   { numerator: 'conversations.page.cursor-deep.p50', denominator: 'conversations.page.first.p50', atMost: 1.3 },
   { numerator: 'conversations.rebuild', denominator: 'conversations.raw-insert.batched-1000', atLeast: 0.5 },
+  // Alerts: the samples projection keeps up with the debug chat's turn rate (it applies every event, turns included).
+  { numerator: 'alerts.samples.catch-up', denominator: 'debug-chat.turns.32-conversations', atLeast: 1 },
 ];
 
 export type Verdict = 'PASS' | 'FAIL' | 'n/a';
@@ -62,6 +64,7 @@ export const LIMITS: Limit[] = [
   { name: 'conversations.stream.limit-5000.rss-growth', atMost: 100 },
   { name: 'conversations.search.transcript.p50', atMost: 50 },
   { name: 'conversations.search.semantic.p50', atMost: 150 },
+  { name: 'alerts.evaluate.10k-rules.round', atMost: 1000 },
 ];
 
 export interface LimitOutcome extends Limit {

@@ -42,7 +42,7 @@ const fileSize = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size
  * One project's seeded history (npm run seed's code, one agent, 90 days), kept in bench/data/
  * between runs: seeding a million conversations takes a while, and the cases only read it.
  */
-function dataset(ctx: BenchContext): Promise<Dataset> {
+export function dataset(ctx: BenchContext): Promise<Dataset> {
   return ctx.shared('conversations-dataset', async () => {
     const conversations = datasetSize(ctx);
     const dir = path.join(repoRoot(), 'bench', 'data', `conversations-${conversations}`);

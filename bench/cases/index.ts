@@ -1,5 +1,6 @@
 import type { BenchCase } from '../lib/case';
 import { agentsCases } from './agents-build';
+import { alertsCases } from './alerts';
 import { ceilingCases } from './ceiling';
 import { conversationsCases } from './conversations';
 import { debugChatCases } from './debug-chat';
@@ -27,4 +28,5 @@ export const ALL_CASES: BenchCase[] = [
   ...retrievalCases,
   ...debugChatCases,
   ...conversationsCases,
+  ...alertsCases,
 ];

@@ -65,20 +65,24 @@ export class AlertEvaluator {
       }
       return { rule, value, to };
     });
-    let last: Position | null = null;
     const transitions: EvaluationRound['transitions'] = [];
+    const appends: Array<Promise<{ position: Position }>> = [];
     for (const { rule, value, to } of results) {
       if (to === rule.current_state) continue;
       const event: AlertRuleStateEvent = {
         type: 'AlertRuleStateChanged',
         data: { ruleId: rule.id, accountId: rule.account_id, projectId: rule.project_id, name: rule.name, metric: rule.metric, from: rule.current_state, to, since: evaluatedAt, currentValue: value, evaluatedAt },
       };
-      const appended = await this.store.append(alertRuleStream(rule.id), [
-        { id: derivedUuid(`alert-evaluation:${rule.id}@${evaluatedAt}`), type: event.type, data: event.data, metadata: { schemaVersion: 1, actor: 'system:alert-evaluator', correlationId: derivedUuid(`alert-round@${evaluatedAt}`), causationId: null, occurredAt: evaluatedAt } },
-      ]);
-      last = appended.position;
+      // all at once: the store commits them together
+      appends.push(
+        this.store.append(alertRuleStream(rule.id), [
+          { id: derivedUuid(`alert-evaluation:${rule.id}@${evaluatedAt}`), type: event.type, data: event.data, metadata: { schemaVersion: 1, actor: 'system:alert-evaluator', correlationId: derivedUuid(`alert-round@${evaluatedAt}`), causationId: null, occurredAt: evaluatedAt } },
+        ]),
+      );
       transitions.push({ ruleId: rule.id, from: rule.current_state, to, currentValue: value });
     }
+    const appended = await Promise.all(appends);
+    const last = appended.reduce<Position | null>((max, a) => (max === null || a.position > max ? a.position : max), null);
     syncTransaction(this.platform, (db) => {
       const upsert = db.prepare('INSERT INTO alert_evaluation (rule_id, evaluated_at, current_value) VALUES (?, ?, ?) ON CONFLICT (rule_id) DO UPDATE SET evaluated_at = excluded.evaluated_at, current_value = excluded.current_value');
       for (const { rule, value } of results) upsert.run(rule.id, evaluatedAt, value);
