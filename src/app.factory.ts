@@ -12,6 +12,7 @@ import { CORRELATION_HEADER, correlationIdFor } from './platform/http/correlatio
 import { checkHost } from './platform/http/hosts';
 import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
 import { PinoNestLogger, redactUrl } from './platform/logging/logger';
+import { ApiErrorRecorder } from './alerts/api-error-recorder';
 import { Metrics } from './platform/metrics/metrics';
 import { createValidationPipe } from './platform/validation/validation';
 
@@ -62,7 +63,8 @@ export async function createApp(config: Config, logger: Logger, clock?: Clock, e
   });
   // Key authentication of routes that declare it (RequireApiKey / RequireServiceToken).
   fastify.addHook('preHandler', app.get(KeyGate).hook());
-  app.useGlobalFilters(new EnvelopeExceptionFilter(logger));
+  const apiErrors = app.get(ApiErrorRecorder);
+  app.useGlobalFilters(new EnvelopeExceptionFilter(logger, (request, status) => apiErrors.record(request, status)));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalInterceptors(app.get(IdempotencyInterceptor));
   app.enableShutdownHooks();

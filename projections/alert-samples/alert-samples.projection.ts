@@ -1,5 +1,6 @@
 import type { ConversationEvent } from '../../src/conversations/conversation.events';
-import { defineProjection, handlerFor } from '../../src/read-models/projection';
+import type { ApiErrorEvent } from '../../src/alerts/api-error.events';
+import { defineProjection, handlerFor, type ProjectionHandler } from '../../src/read-models/projection';
 import type { RowWriter } from '../../src/read-models/row-writer';
 import { SampleConversationRow, SampleRow } from './alert-samples.entities';
 
@@ -35,6 +36,9 @@ export const alertSamplesProjection = defineProjection({
       if (data.apiErrors > 0) sample(rows, where, 'api_errors', data.agentResponseAt, data.apiErrors);
       if (data.functionErrors > 0) sample(rows, where, 'function_errors', data.agentResponseAt, data.functionErrors);
     }),
+    ApiErrorRecorded: (({ data }, _em, rows) => {
+      sample(rows, { conversationId: '', accountId: data.accountId, projectId: data.agentId }, 'api_errors', data.at, 1);
+    }) as ProjectionHandler<ApiErrorEvent['data']>,
     ConversationEnded: on<'ConversationEnded'>(({ data, streamId }, _em, rows) => {
       const where = scope(rows, streamId);
       if (where && data.reason === 'crash') sample(rows, where, 'crash', data.endedAt, 1);

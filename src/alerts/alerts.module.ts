@@ -8,6 +8,8 @@ import { LOGGER } from '../platform/logging/logger';
 import { Metrics } from '../platform/metrics/metrics';
 import { ReadModels } from '../read-models/read-models.service';
 import { AlertEvaluator } from './alert-evaluator';
+import { ApiErrorRecorder } from './api-error-recorder';
+import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
 import { AlertRulesController } from './alert-rules.controller';
 import { AlertRulesService } from './alert-rules.service';
 import { AlertSchedule } from './alert-schedule';
@@ -17,6 +19,11 @@ import { AlertsAdminController } from './alerts-admin.controller';
   controllers: [AlertRulesController, AlertsAdminController],
   providers: [
     AlertRulesService,
+    {
+      provide: ApiErrorRecorder,
+      inject: [EVENT_STORE, AGENT_DIRECTORY, Clock, LOGGER],
+      useFactory: (store: EventStore, agents: AgentDirectory, clock: Clock, logger: Logger) => new ApiErrorRecorder(store, agents, clock, logger),
+    },
     AlertSchedule,
     {
       provide: AlertEvaluator,
@@ -25,5 +32,6 @@ import { AlertsAdminController } from './alerts-admin.controller';
         new AlertEvaluator(readModels, store, platform, clock, logger, metrics),
     },
   ],
+  exports: [ApiErrorRecorder],
 })
 export class AlertsModule {}

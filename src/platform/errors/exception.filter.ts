@@ -7,19 +7,25 @@ import { toErrorResponse } from './to-error-response';
 /** The one place an error becomes a response. Controllers never build error bodies. */
 @Catch()
 export class EnvelopeExceptionFilter implements ExceptionFilter {
-  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+  constructor(
+    @Inject(LOGGER) private readonly logger: Logger,
+    /** told of every error answer (alerting counts a project's 5xx answers) */
+    private readonly onAnswered?: (request: FastifyRequest, status: number) => void,
+  ) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw error;
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    sendError(reply, request, error, this.logger);
+    const status = sendError(reply, request, error, this.logger);
+    this.onAnswered?.(request, status);
   }
 }
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger): void {
+/** Answers the error in the envelope; returns the status it answered (or would have). */
+export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger): number {
   const response = toErrorResponse(error, String(request.id), request.url.split('?')[0]);
   if (response.internal) logger.error({ err: error, reqId: request.id }, 'request failed');
-  if (reply.sent) return;
-  reply.headers(response.headers).status(response.status).send(response.body);
+  if (!reply.sent) reply.headers(response.headers).status(response.status).send(response.body);
+  return response.status;
 }

@@ -1,0 +1,40 @@
+import type { FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { EventStore } from '../event-store/event-store.port';
+import type { AgentDirectory } from '../platform/auth/agent-directory';
+import type { Clock } from '../platform/clock/clock';
+import { uuidv7 } from '../platform/ids/ids';
+import { tryParseAgentId } from '../platform/ids/prefixed-ids';
+import { apiErrorsStream, type ApiErrorEvent } from './api-error.events';
+
+/** Path parameters that name the project a route serves. */
+const PROJECT_PARAMS = ['agentId', 'projectId'];
+
+/**
+ * Records each 5xx answer of a project's route as an event, so alert rules on `api_errors` count
+ * the platform's own failures as well as the agent's. Never delays or fails the answer: the append
+ * runs after, and a failure to record is logged.
+ */
+export class ApiErrorRecorder {
+  constructor(
+    private readonly store: EventStore,
+    private readonly agents: AgentDirectory,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  record(request: FastifyRequest, status: number): void {
+    if (status < 500) return;
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    const raw = PROJECT_PARAMS.map((name) => params[name]).find((v) => typeof v === 'string');
+    const agentId = tryParseAgentId(raw);
+    if (!agentId) return;
+    const accountId = this.agents.accountOf(agentId);
+    if (!accountId) return;
+    const at = this.clock.nowIso();
+    const event: ApiErrorEvent = { type: 'ApiErrorRecorded', data: { accountId, agentId, route: request.routeOptions.url ?? '', method: request.method, status, at } };
+    this.store
+      .append(apiErrorsStream(agentId), [{ id: uuidv7(), type: event.type, data: event.data, metadata: { schemaVersion: 1, actor: 'system:api', correlationId: String(request.id), causationId: null, occurredAt: at } }])
+      .catch((error: unknown) => this.logger.warn({ err: error, agentId }, 'could not record an API error for alerting'));
+  }
+}
