@@ -14,6 +14,7 @@ import { HealthController } from './platform/health/health.controller';
 import { MetricsController } from './platform/metrics/metrics.controller';
 import { PlatformModule } from './platform/platform.module';
 import { ReadModelsModule } from './read-models/read-models.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -21,7 +22,7 @@ export class AppModule {
   static forRoot(config: Config, logger: Logger, clock?: Clock, extraControllers: Type[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, AuthModule, AccountsModule, AgentsModule, DebugChatModule, ConversationsApiModule, AlertsModule],
+      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, AuthModule, AccountsModule, AgentsModule, DebugChatModule, ConversationsApiModule, AlertsModule, WebhooksModule],
       // The clock route exists only under the test clock (contract §1).
       controllers: [HealthController, MetricsController, ...(config.testClock ? [ClockController] : []), ...extraControllers],
     };

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
     [{ LLM_BASE_URL: 'not a url' }, 'LLM_BASE_URL'],
     [{ EMBEDDINGS_BASE_URL: 'ftp://x' }, 'EMBEDDINGS_BASE_URL'],
     [{ EMBEDDINGS_BASE_URL: 'http://x', EMBEDDINGS_TIMEOUT_MS: '5' }, 'EMBEDDINGS_TIMEOUT_MS'],
+    [{ WEBHOOK_ALLOW_HTTP: 'maybe' }, 'WEBHOOK_ALLOW_HTTP'],
   ])('rejects %p naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^invalid configuration: ${variable} `));
@@ -34,5 +35,12 @@ describe('loadConfig', () => {
   it('reads the embeddings endpoint, with its defaults', () => {
     expect(loadConfig({}).embeddings).toBeNull();
     expect(loadConfig({ EMBEDDINGS_BASE_URL: 'http://127.0.0.1:9999' }).embeddings).toEqual({ baseUrl: 'http://127.0.0.1:9999', apiKey: null, model: 'text-embedding-3-small', timeoutMs: 5000 });
+  });
+
+  it('allows plain http webhook endpoints only with WEBHOOK_ALLOW_HTTP', () => {
+    expect(loadConfig({}).webhookAllowHttp).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_HTTP: '0' }).webhookAllowHttp).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_HTTP: '1' }).webhookAllowHttp).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_HTTP: 'true' }).webhookAllowHttp).toBe(true);
   });
 });

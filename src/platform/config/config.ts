@@ -28,6 +28,8 @@ export interface Config {
   alertEvalIntervalS: number;
   /** GET /metrics without the operator token. */
   metricsPublic: boolean;
+  /** Webhook endpoints may use plain http to a loopback host (local receivers, tests); otherwise https only. */
+  webhookAllowHttp: boolean;
   /** An OpenAI-compatible chat endpoint; null: the embedded runtime answers alone. */
   llm: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
   /** An OpenAI-compatible embeddings endpoint; null: semantic search ranks with the embedded default. */
@@ -125,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     debugChatTimeoutS: integer(env, 'DEBUG_CHAT_TIMEOUT_S', 1800, 1, 30 * 24 * 3600),
     alertEvalIntervalS: integer(env, 'ALERT_EVAL_INTERVAL_S', 60, 1, 24 * 3600),
     metricsPublic: flag(env, 'METRICS_PUBLIC'),
+    webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
     llm: llmConfig(env),
     embeddings: embeddingsConfig(env),
   };

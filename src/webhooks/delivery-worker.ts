@@ -1,0 +1,153 @@
+import type { Logger } from 'pino';
+import type { ServerSecret } from '../platform/auth/server-secret';
+import type { Clock } from '../platform/clock/clock';
+import type { Metrics } from '../platform/metrics/metrics';
+import type { ClaimedDelivery, WebhookOutbox } from './outbox';
+import { afterAttempt } from './retry-schedule';
+import { sendWebhook, type WebhookSender } from './sender';
+import { deliveryHeaders } from './signature';
+
+/** Sends in flight at once: one slow receiver must not hold up everyone else's deliveries. */
+const CONCURRENCY = 8;
+/** Longer than the longest endpoint timeout (30 s): a live worker always settles before it runs out. */
+const LEASE_MS = 2 * 60_000;
+const MAX_SLEEP_MS = 30_000;
+const RETRY_MS = 1_000;
+const PRUNE_EVERY_MS = 3600_000;
+/** Finished deliveries and their attempts are kept this long (platform clock). */
+const RETENTION_MS = 30 * 24 * 3600_000;
+
+/**
+ * Sends the outbox's due deliveries, signed, on the platform clock (contract §13). A delivery is
+ * claimed with a lease before it is sent and settled (attempt recorded, next attempt scheduled or
+ * finished) in one transaction after; a process killed in between leaves the lease to run out and
+ * the attempt to be made again. Once a 2xx is recorded the delivery is never claimed again.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private running = false;
+  private again = false;
+  private stopped = true;
+  private wakeTimer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private lastPruneMs = 0;
+
+  constructor(
+    private readonly outbox: WebhookOutbox,
+    private readonly secret: ServerSecret,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly metrics?: Metrics,
+    private readonly send: WebhookSender = sendWebhook,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.unsubscribe = this.clock.onAdvance(() => this.poke());
+    this.poke();
+  }
+
+  /** Stops claiming; waits for the sends in flight to be settled, so none is made twice. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    await Promise.all([...this.inFlight.values()]);
+  }
+
+  /** Looks for due deliveries now (new ones queued, the clock moved, a send finished). */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    try {
+      this.claimAndSend();
+    } catch (error) {
+      // e.g. the database stayed locked past its busy timeout: look again shortly
+      this.logger.error({ err: error }, 'webhook delivery loop failed; retrying');
+      this.sleep(RETRY_MS);
+    } finally {
+      this.running = false;
+    }
+    if (this.again) {
+      this.again = false;
+      this.poke();
+    }
+  }
+
+  private claimAndSend(): void {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    const nowMs = this.clock.nowMs();
+    if (nowMs - this.lastPruneMs >= PRUNE_EVERY_MS) {
+      this.lastPruneMs = nowMs;
+      this.outbox.prune(new Date(nowMs - RETENTION_MS).toISOString());
+    }
+    const room = CONCURRENCY - this.inFlight.size;
+    if (room > 0) {
+      for (const delivery of this.outbox.claimDue(nowMs, room, LEASE_MS, new Set(this.inFlight.keys()))) {
+        const sending = this.deliver(delivery)
+          .catch((error: unknown) => this.logger.error({ err: error, delivery: delivery.id }, 'webhook delivery failed; it is retried when its lease runs out'))
+          .finally(() => {
+            this.inFlight.delete(delivery.id);
+            this.poke();
+          });
+        this.inFlight.set(delivery.id, sending);
+      }
+    }
+    // At capacity, a finishing send pokes; otherwise wake for the next due delivery.
+    if (this.inFlight.size < CONCURRENCY) this.sleepUntilNext();
+  }
+
+  private sleepUntilNext(): void {
+    const next = this.outbox.nextDueAt();
+    if (next === null) return this.sleep(MAX_SLEEP_MS);
+    const until = Date.parse(next) - this.clock.nowMs();
+    // Already due but not claimable: in flight here, or held by another process's lease.
+    this.sleep(until <= 0 ? RETRY_MS : Math.min(until, MAX_SLEEP_MS));
+  }
+
+  /** A manual clock only moves on advance(), which pokes; the sleep still bounds a missed poke. */
+  private sleep(ms: number): void {
+    if (this.stopped) return;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = setTimeout(() => this.poke(), Math.max(ms, 5));
+    this.wakeTimer.unref();
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const endpoint = this.outbox.endpoint(delivery.endpointId);
+    if (!endpoint || endpoint.deleted_at !== null || !endpoint.enabled) {
+      this.outbox.cancel(delivery.id, this.clock.nowIso());
+      this.metrics?.webhookDeliveries.inc({ outcome: 'cancelled' });
+      return;
+    }
+    const secret = this.secret.decrypt(endpoint.sealed_secret);
+    const custom = JSON.parse(this.secret.decrypt(endpoint.sealed_headers)) as Record<string, string>;
+    const attemptedAtMs = this.clock.nowMs();
+    const timestamp = Math.floor(attemptedAtMs / 1000);
+    const started = performance.now();
+    const result = await this.send({
+      url: endpoint.url,
+      body: delivery.payload,
+      headers: { ...custom, ...deliveryHeaders(secret, timestamp, delivery.payload, delivery.eventId) },
+      timeoutMs: endpoint.timeout_ms,
+    });
+    const durationMs = Math.round(performance.now() - started);
+    const attempt = delivery.attempts + 1;
+    const { outcome, nextAttemptAtMs } = afterAttempt(attempt, result, this.clock.nowMs());
+    const recorded = this.outbox.recordAttempt(delivery, {
+      attempt,
+      statusCode: 'statusCode' in result ? result.statusCode : null,
+      error: 'statusCode' in result ? null : `${result.error}: ${result.detail}`,
+      durationMs,
+      attemptedAt: new Date(attemptedAtMs).toISOString(),
+      outcome,
+      nextAttemptAt: nextAttemptAtMs === null ? null : new Date(nextAttemptAtMs).toISOString(),
+    });
+    if (recorded) this.metrics?.webhookDeliveries.inc({ outcome });
+    this.logger.debug({ delivery: delivery.id, endpoint: endpoint.id, attempt, outcome, durationMs }, 'webhook attempt');
+  }
+}

@@ -1,0 +1,54 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { ServerSecret } from '../platform/auth/server-secret';
+import { Clock } from '../platform/clock/clock';
+import { PLATFORM_DB } from '../platform/database/platform-database';
+import { LOGGER } from '../platform/logging/logger';
+import { Metrics } from '../platform/metrics/metrics';
+import { ProcessManagers } from '../read-models/process-managers';
+import { DeliveryWorker } from './delivery-worker';
+import { WebhookEndpointStore } from './endpoint-store';
+import { WebhookOutbox } from './outbox';
+import { WebhookEndpointsController } from './webhook-endpoints.controller';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { webhookEventsProcessManager } from './webhook-events.process-manager';
+
+/** Registers the process manager that fills the outbox, and runs the worker that empties it. */
+@Injectable()
+class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(
+    private readonly processManagers: ProcessManagers,
+    private readonly worker: DeliveryWorker,
+    private readonly outbox: WebhookOutbox,
+    private readonly clock: Clock,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  onModuleInit() {
+    this.processManagers.register(webhookEventsProcessManager(this.store, this.outbox, this.clock, () => this.worker.poke()));
+  }
+  onApplicationBootstrap() {
+    this.worker.start();
+  }
+  async beforeApplicationShutdown() {
+    await this.worker.stop();
+  }
+}
+
+@Module({
+  controllers: [WebhookEndpointsController],
+  providers: [
+    { provide: WebhookOutbox, inject: [PLATFORM_DB], useFactory: (db: DataSource) => new WebhookOutbox(db) },
+    { provide: WebhookEndpointStore, inject: [PLATFORM_DB], useFactory: (db: DataSource) => new WebhookEndpointStore(db) },
+    {
+      provide: DeliveryWorker,
+      inject: [WebhookOutbox, ServerSecret, Clock, LOGGER, Metrics],
+      useFactory: (outbox: WebhookOutbox, secret: ServerSecret, clock: Clock, logger: Logger, metrics: Metrics) => new DeliveryWorker(outbox, secret, clock, logger, metrics),
+    },
+    WebhookEndpointsService,
+    WebhooksLifecycle,
+  ],
+})
+export class WebhooksModule {}

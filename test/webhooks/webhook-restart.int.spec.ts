@@ -1,0 +1,174 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { AgentsClient, createAccount } from '../helpers/agents-fixture';
+import { advanceClock, buildAgent, platformNow, startChat, type ConversationsFixture } from '../helpers/conversations-fixture';
+import { withKey } from '../helpers/keys-fixtures';
+import { request, type TestApp } from '../helpers/test-app';
+import { expectSigned, Receiver } from './receiver';
+
+/**
+ * Deliveries survive a crash (contract §13): the app runs in a child process on a data dir, is
+ * killed with SIGKILL while a delivery waits for its next attempt, and a new process on the same
+ * dir sends it when due on the platform clock, exactly once, and never again after the 2xx.
+ */
+
+const CHILD = path.join(__dirname, 'app-child.js');
+const OPERATOR_TOKEN = 'restart-operator-token-0123456789';
+
+class AppChild {
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(
+    private readonly proc: ChildProcess,
+    readonly t: TestApp,
+  ) {
+    this.exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  static start(dataDir: string): Promise<AppChild> {
+    const env = { DATA_DIR: dataDir, OPERATOR_TOKEN, PARLEY_TEST_CLOCK: '1', WEBHOOK_ALLOW_HTTP: '1', DEBUG_CHAT_TIMEOUT_S: '86400' };
+    const proc = spawn(process.execPath, [CHILD, JSON.stringify(env)], { cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    return new Promise((resolve, reject) => {
+      let child: AppChild | null = null;
+      let stderr = '';
+      let out = '';
+      proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const timer = setTimeout(() => {
+        proc.kill('SIGKILL');
+        reject(new Error(`the app did not start within 60 s\n${stderr}`));
+      }, 60_000);
+      proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        const line = out.split('\n').find((l) => l.includes('"listening"'));
+        if (!line || child) return;
+        clearTimeout(timer);
+        const { url } = JSON.parse(line) as { url: string };
+        child = new AppChild(proc, { app: undefined as never, url, dataDir, operatorToken: OPERATOR_TOKEN, close: async () => undefined });
+        resolve(child);
+      });
+      proc.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        if (!child) reject(new Error(`the app exited before listening (${code ?? signal})\n${stderr}`));
+      });
+    });
+  }
+
+  async kill(): Promise<void> {
+    this.proc.kill('SIGKILL');
+    expect(await this.exited).toEqual({ code: null, signal: 'SIGKILL' });
+  }
+
+  stop(): Promise<unknown> {
+    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
+    return this.exited;
+  }
+}
+
+describe('webhook deliveries across a kill -9', () => {
+  const children: AppChild[] = [];
+  let dir: string;
+  let receiver: Receiver;
+
+  const start = async () => {
+    const child = await AppChild.start(dir);
+    children.push(child);
+    return child;
+  };
+  const deliveries = async (t: TestApp, key: string, endpointId: string) => {
+    const r = await request(`${t.url}/v1/webhook-endpoints/${endpointId}/deliveries`, { headers: withKey(key) });
+    expect(r.status).toBe(200);
+    return r.body.data as any[];
+  };
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-webhooks-'));
+    receiver = await Receiver.start();
+  });
+
+  afterEach(async () => {
+    await Promise.all(children.splice(0).map((child) => child.stop()));
+    await receiver.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('killed while a delivery waits for its third attempt: a new process sends it when due, once, and never after the 2xx', async () => {
+    receiver.answer(500, 500);
+    receiver.fallback = 200;
+
+    // First process: a conversation starts; its delivery fails twice (at +0 and +1 m).
+    const first = await start();
+    const account = await createAccount(first.t, 'Restart Co', ['agents', 'alerts', 'keys']);
+    const f = { t: first.t, accountId: account.accountId, accountSlug: account.accountSlug, api: new AgentsClient(first.t, account), adminKey: account.key, close: async () => undefined } as ConversationsFixture;
+    const agentId = await buildAgent(f, 'Restart bot', 'Hello!', [{ name: 'Hours', content: 'We open at nine.', queries: ['when do you open'] }]);
+    const created = await request(`${first.t.url}/v1/webhook-endpoints`, { body: { url: receiver.url, event_types: ['conversation.started'] }, headers: withKey(account.key) });
+    expect(created.status).toBe(201);
+    const endpoint = created.body as { id: string; signing_secret: string };
+    const conversationId = await startChat(f, agentId);
+    await receiver.waitFor(1);
+    await advanceClock(first.t, 60);
+    await receiver.waitFor(2);
+    const waiting = await eventuallyAttempts(() => deliveries(first.t, account.key, endpoint.id), 2);
+    expect(waiting.map((a) => [a.attempt, a.status_code, a.outcome, a.delivery_status])).toEqual([
+      [2, 500, 'retrying', 'pending'],
+      [1, 500, 'retrying', 'pending'],
+    ]);
+    const dueAt = Date.parse(waiting[0].next_attempt_at);
+    expect(dueAt - Date.parse(waiting[0].attempted_at)).toBe(5 * 60_000);
+
+    await first.kill();
+
+    // As if the crash had come before the process manager saved its checkpoint: the new process
+    // sees the whole log again, and must queue nothing twice.
+    const platform = new Database(path.join(dir, 'platform.sqlite'));
+    expect(platform.prepare("DELETE FROM process_checkpoint WHERE name = 'webhook-events'").run().changes).toBe(1);
+    platform.close();
+
+    // Second process: its manual clock starts at the wall clock, before the attempt is due.
+    const second = await start();
+    const now = await platformNow(second.t);
+    expect(now).toBeLessThan(dueAt);
+    await receiver.expectNoMoreThan(2, 800);
+    const survived = await deliveries(second.t, account.key, endpoint.id);
+    expect(survived).toEqual(waiting);
+
+    await advanceClock(second.t, (dueAt - now - 1000) / 1000);
+    await receiver.expectNoMoreThan(2, 500);
+    await advanceClock(second.t, 1);
+    const got = await receiver.waitFor(3);
+    for (const delivery of got) expectSigned(delivery, endpoint.signing_secret);
+    expect(new Set(got.map((d) => d.rawBody)).size).toBe(1);
+    expect(got[2].body).toMatchObject({ type: 'conversation.started', data: { conversation_id: conversationId } });
+    expect(Number(got[2].headers['x-webhook-timestamp'])).toBe(Math.floor(dueAt / 1000));
+
+    const done = await eventuallyAttempts(() => deliveries(second.t, account.key, endpoint.id), 3);
+    expect(done.map((a) => [a.attempt, a.status_code, a.outcome, a.delivery_status])).toEqual([
+      [3, 200, 'delivered', 'delivered'],
+      [2, 500, 'retrying', 'delivered'],
+      [1, 500, 'retrying', 'delivered'],
+    ]);
+    expect(new Set(done.map((a) => a.delivery_id)).size).toBe(1);
+    await advanceClock(second.t, 24 * 3600);
+    await receiver.expectNoMoreThan(3);
+
+    // Killed again after the 2xx: a third process never sends it again.
+    await second.kill();
+    const third = await start();
+    await advanceClock(third.t, 24 * 3600);
+    await advanceClock(third.t, 24 * 3600);
+    await receiver.expectNoMoreThan(3, 800);
+    expect(await deliveries(third.t, account.key, endpoint.id)).toEqual(done);
+  }, 180_000);
+});
+
+async function eventuallyAttempts(list: () => Promise<any[]>, count: number, timeoutMs = 5000): Promise<any[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const attempts = await list();
+    if (attempts.length >= count) return attempts;
+    if (Date.now() > deadline) throw new Error(`expected ${count} attempts, have ${attempts.length}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
