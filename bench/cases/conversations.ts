@@ -53,7 +53,7 @@ export function dataset(ctx: BenchContext): Promise<Dataset> {
     }
     fs.rmSync(dir, { recursive: true, force: true });
     ctx.log(`conversations: seeding ${conversations.toLocaleString('en-US')} conversations into ${path.relative(process.cwd(), dir)} (kept for later runs)`);
-    const result = await seed({ dataDir: dir, conversations, agents: 1, days: 90, seed: 1, concurrency: 256, log: (line) => ctx.log(`seed: ${line}`) });
+    const result = await seed({ dataDir: dir, conversations, agents: 1, days: 90, seed: 1, concurrency: 256, liveShare: 0.95, log: (line) => ctx.log(`seed: ${line}`) });
     const events = new Database(path.join(dir, 'events.sqlite'), { readonly: true });
     const count = (events.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
     events.close();

@@ -53,7 +53,7 @@ function utterance(prng: Prng): string {
  * A realistic conversation, turn by turn through the real runtime: a channel and its timings
  * (voice answers in 0.6 to 2.5 s, chat faster), users asking the demo topics in their own words,
  * off-topic questions, silences, barge-ins, handoffs and ends. Nothing is appended here: the
- * seeder runs the commands through the command handler at their simulated times.
+ * seeder decides the commands with the conversation decider at their simulated times.
  */
 export async function simulateConversation(prng: Prng, runtime: AgentRuntime, target: SimulationTarget, startMs: number, nowMs: number): Promise<SimulatedConversation> {
   const channel = prng.weighted<Channel>({ 'VOICE-SIP': 50, WEBCHAT: 25, CHAT: 15, SMS: 10 });

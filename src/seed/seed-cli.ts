@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { seed } from './seed';
 
-const USAGE = 'usage: npm run seed -- --conversations N [--agents 1..3] [--days 90] [--seed 1] [--concurrency 256] [--data-dir DIR]';
+const USAGE = 'usage: npm run seed -- --conversations N [--agents 1..3] [--days 90] [--seed 1] [--concurrency 256] [--live-share 0.8] [--data-dir DIR]';
 
 function parse(argv: string[]) {
-  const options = { conversations: 1000, agents: 3, days: 90, seed: 1, concurrency: 256, dataDir: process.env.DATA_DIR || './data' };
+  const options: { conversations: number; agents: number; days: number; seed: number; concurrency: number; dataDir: string; liveShare?: number } = { conversations: 1000, agents: 3, days: 90, seed: 1, concurrency: 256, dataDir: process.env.DATA_DIR || './data' };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = inline ?? argv[++i];
@@ -20,6 +20,10 @@ function parse(argv: string[]) {
         options[name] = number;
         break;
       }
+      case '--live-share':
+        if (!(number >= 0 && number <= 1)) throw new Error(`--live-share needs a number from 0 to 1\n${USAGE}`);
+        options.liveShare = number;
+        break;
       case '--data-dir':
         if (!value) throw new Error(`--data-dir needs a directory\n${USAGE}`);
         options.dataDir = value;

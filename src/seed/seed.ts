@@ -5,14 +5,13 @@ import { DeploymentContent, type ServedContent } from '../agents/deployment-cont
 import { createApp } from '../app.factory';
 import { conversationDecider } from '../conversations/conversation.decider';
 import { conversationStream } from '../conversations/conversation.events';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { EVENT_STORE, type EventStore, type NewEvent } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
-import { handleCommand } from '../platform/commands/command-handler';
+import { toNewEvents } from '../platform/commands/command-handler';
 import { loadConfig } from '../platform/config/config';
 import { ReadModels } from '../read-models/read-models.service';
 import { AgentRuntime } from '../runtime/agent-runtime';
-import { simulateConversation, type SimulationTarget } from './conversation-simulator';
+import { simulateConversation, type SimulationTarget, type TimedCommand } from './conversation-simulator';
 import { DEMO_AGENTS, DEMO_TOPICS } from './demo-knowledge';
 import { Prng } from './prng';
 
@@ -23,6 +22,8 @@ export interface SeedOptions {
   agents: number;
   /** conversations start over this many past days */
   days: number;
+  /** share of conversations on the live environment (the rest split between pre-release and sandbox); default 0.8 */
+  liveShare?: number;
   seed: number;
   /** conversations simulated at once: appends of concurrent ones share commits */
   concurrency: number;
@@ -39,7 +40,12 @@ export interface SeedResult {
   projectionSeconds: number;
 }
 
-const ENVIRONMENT_WEIGHTS = { live: 80, 'pre-release': 10, sandbox: 10 };
+const ENVIRONMENTS = ['live', 'pre-release', 'sandbox'] as const;
+
+function environmentWeights(liveShare = 0.8): Record<(typeof ENVIRONMENTS)[number], number> {
+  const live = Math.round(Math.min(1, Math.max(0, liveShare)) * 1000);
+  return { live, 'pre-release': (1000 - live) / 2, sandbox: (1000 - live) / 2 };
+}
 const ALL_PERMISSIONS = ['agents', 'keys', 'conversations', 'handoff', 'external_events', 'alerts', 'outbound_calling', 'sms', 'desk'];
 
 /** A clock fixed at one instant: each command is recorded at its simulated time. */
@@ -57,7 +63,7 @@ class FixedClock extends Clock {
 
 /**
  * Demo data through the real paths: the account, keys and agents over the HTTP API of an app
- * started on loopback in `dataDir`; conversations through the runtime and the command handler,
+ * started on loopback in `dataDir`; conversations through the runtime and the conversation decider,
  * many at a time; then waits until the read models have caught up, so the data dir serves at once.
  */
 export async function seed(options: SeedOptions): Promise<SeedResult> {
@@ -120,7 +126,7 @@ async function setUp(api: Api, app: NestFastifyApplication, options: SeedOptions
     await api('PUT', `/v1/accounts/${accountId}/agents/${agent.agentId}/data-access`, { response_metrics: ['CALL_COMPLETED', 'HANDOFF_REASON', 'HANDOFF_TO', 'complaint'], show_transcripts: true }, key);
     const content: ServedContent = await deployments.ofDeployment(bare, (await deployments.activeDeploymentId(bare, 'live'))!);
     const byEnvironment: Record<string, string> = {};
-    for (const environment of Object.keys(ENVIRONMENT_WEIGHTS)) byEnvironment[environment] = (await deployments.activeDeploymentId(bare, environment as never))!;
+    for (const environment of ENVIRONMENTS) byEnvironment[environment] = (await deployments.activeDeploymentId(bare, environment as never))!;
     agents.push({ agentId: agent.agentId, name: demo.name });
     targets.push({ content, agentId: bare, agentNumber: `+1555010${index}`, deployments: byEnvironment });
   }
@@ -130,9 +136,9 @@ async function setUp(api: Api, app: NestFastifyApplication, options: SeedOptions
 async function runConversations(app: NestFastifyApplication, targets: Array<Omit<SimulationTarget, 'environment' | 'deploymentId'> & { deployments: Record<string, string> }>, options: SeedOptions): Promise<number> {
   const store = app.get<EventStore>(EVENT_STORE);
   const runtime = new AgentRuntime(null);
-  const cache = new AggregateCache(options.concurrency * 2);
   const nowMs = Date.now();
   const spanMs = options.days * 24 * 3600 * 1000;
+  const weights = environmentWeights(options.liveShare);
   let next = 0;
   let done = 0;
   let commands = 0;
@@ -147,19 +153,15 @@ async function runConversations(app: NestFastifyApplication, targets: Array<Omit
       // one generator per conversation: the data does not depend on how the work interleaves
       const prng = new Prng(options.seed * 2_654_435_761 + n);
       const base = prng.pick(targets);
-      const environment = prng.weighted(ENVIRONMENT_WEIGHTS);
+      const environment = prng.weighted(weights);
       // Conversations arrive in time order, as they would in production (a few minutes of jitter);
       // the newest few are still going on.
       const slot = nowMs - spanMs + (spanMs * (n + 0.5)) / options.conversations;
       const startMs = Math.min(nowMs - 1000, n >= options.conversations - Math.ceil(options.conversations * 0.002) ? nowMs - prng.between(0, 120_000) : slot + prng.between(-300_000, 300_000));
       const target: SimulationTarget = { ...base, environment, deploymentId: base.deployments[environment] };
       const simulated = await simulateConversation(prng, runtime, target, Math.round(startMs), nowMs);
-      const stream = conversationStream(simulated.conversationId);
-      for (const { at, command } of simulated.commands) {
-        await handleCommand(store, new FixedClock(at), stream, conversationDecider, command, { actor: 'system:seed', correlationId: randomUUID() }, cache);
-        commands++;
-      }
-      cache.evict(stream);
+      await store.append(conversationStream(simulated.conversationId), decideAll(simulated.commands), 'no_stream');
+      commands += simulated.commands.length;
       done++;
     }
   };
@@ -169,6 +171,22 @@ async function runConversations(app: NestFastifyApplication, targets: Array<Omit
     clearInterval(progress);
   }
   return commands;
+}
+
+/**
+ * The conversation's commands decided in order by its decider, each event stamped at its
+ * command's simulated time: the events handleCommand would append one command at a time,
+ * appended here in one go (a conversation that ended long ago has no concurrent writers).
+ */
+function decideAll(commands: TimedCommand[]): NewEvent[] {
+  let state = conversationDecider.initialState();
+  const events: NewEvent[] = [];
+  for (const { at, command } of commands) {
+    const decided = conversationDecider.decide(command, state);
+    events.push(...toNewEvents(decided, { actor: 'system:seed', correlationId: randomUUID() }, new FixedClock(at)));
+    state = decided.reduce(conversationDecider.evolve, state);
+  }
+  return events;
 }
 
 async function caughtUp(readModels: ReadModels, log: (line: string) => void): Promise<void> {
