@@ -3,6 +3,7 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../platform/commands/command-context';
 import { handleCommand } from '../platform/commands/command-handler';
+import { DomainError } from '../platform/errors/domain-error';
 import { ReadModels } from '../read-models/read-models.service';
 import { accountDecider, type AccountCommand } from './account.decider';
 import { accountStream, type AccountEvent } from './account.events';
@@ -22,6 +23,23 @@ export class AccountCommands {
     const full = { ...command, now: this.clock.nowIso() } as AccountCommand;
     const result = await handleCommand(this.store, this.clock, accountStream(accountId), accountDecider, full, context);
     await this.readModels.waitFor(result.position, readModels);
+    return result.events;
+  }
+
+  /**
+   * For a command whose answer reveals a secret once (a key value, a connector token): the answer
+   * is built from the events, and a read model that lags past the wait does not turn it into a
+   * 503, which would lose the secret of a change that was made. The credential works as soon as
+   * the read model shows it, moments later.
+   */
+  async executeRevealing(accountId: string, command: WithoutNow<AccountCommand>, context: CommandContext, readModels: string[]): Promise<AccountEvent[]> {
+    const full = { ...command, now: this.clock.nowIso() } as AccountCommand;
+    const result = await handleCommand(this.store, this.clock, accountStream(accountId), accountDecider, full, context);
+    try {
+      await this.readModels.waitFor(result.position, readModels);
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'READ_MODEL_LAGGING')) throw error;
+    }
     return result.events;
   }
 }

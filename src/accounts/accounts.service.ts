@@ -1,3 +1,4 @@
+import type { AccountEvent } from './account.events';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
 import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
@@ -77,7 +78,7 @@ export class AccountsService {
     const connectorId = `con_${this.ids.short(10)}`;
     const connectorToken = dto.kind === 'messaging' ? newCredential(CONNECTOR_TOKEN_PREFIX) : null;
     const webhookSecret = dto.kind === 'sms' ? newCredential(WEBHOOK_SECRET_PREFIX) : null;
-    await this.commands.execute(
+    const events = await this.commands.executeRevealing(
       accountId,
       {
         type: 'CreateConnector',
@@ -92,10 +93,10 @@ export class AccountsService {
       context,
       ['accounts'],
     );
-    const row = await this.readModels.source('accounts').getRepository(ConnectorRow).findOneByOrFail({ id: connectorId });
+    const created = events.find((e) => e.type === 'ConnectorCreated')!.data as Extract<AccountEvent, { type: 'ConnectorCreated' }>['data'];
     // The token and the secret are shown this once; only their digest / sealed form is kept.
     return {
-      ...connectorView(row),
+      ...connectorView({ id: connectorId, ...created }),
       ...(connectorToken ? { connectorToken } : {}),
       ...(webhookSecret ? { webhookSecret } : {}),
     };
@@ -117,7 +118,7 @@ export class AccountsService {
 
 }
 
-export const connectorView = (row: ConnectorRow) => ({
+export const connectorView = (row: Pick<ConnectorRow, 'id' | 'accountId' | 'agentId' | 'kind' | 'environment' | 'hostDomain' | 'createdAt'>) => ({
   connectorId: row.id,
   accountId: accountRef(row.accountId),
   agentId: agentRef(row.agentId),

@@ -1,3 +1,4 @@
+import type { AccountEvent } from './account.events';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
 import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
@@ -18,7 +19,7 @@ import type { Permission } from './permissions';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
-function keyView(row: ApiKeyRow, fullKey?: string) {
+function keyView(row: Pick<ApiKeyRow, 'id' | 'name' | 'agents' | 'permissions' | 'expiresAt' | 'createdAt' | 'last4'>, fullKey?: string) {
   const agents = JSON.parse(row.agents) as 'all' | string[];
   return {
     id: row.id,
@@ -53,7 +54,7 @@ export class ApiKeysService {
     if (issuerKey) this.noEscalation(issuerKey, agents, dto.permissions);
     const keyId = `key_${this.ids.short(10)}`;
     const value = newCredential(KEY_PREFIX);
-    await this.commands.execute(
+    const events = await this.commands.executeRevealing(
       accountId,
       {
         type: 'CreateApiKey',
@@ -69,7 +70,8 @@ export class ApiKeysService {
       context,
       ['api-keys'],
     );
-    return keyView(await this.row(accountId, keyId), value);
+    const created = events.find((e) => e.type === 'ApiKeyCreated')!.data as Extract<AccountEvent, { type: 'ApiKeyCreated' }>['data'];
+    return keyView({ id: keyId, name: created.name, agents: JSON.stringify(created.agents), permissions: JSON.stringify(created.permissions), expiresAt: created.expiresAt, createdAt: created.createdAt, last4: created.last4 }, value);
   }
 
   async list(accountId: string) {

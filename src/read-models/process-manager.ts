@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import { START, type Position } from '../event-store/position';
+import { DomainError } from '../platform/errors/domain-error';
 import { ProcessCheckpoint } from '../platform/database/platform.entities';
 
 /**
@@ -13,6 +14,11 @@ import { ProcessCheckpoint } from '../platform/database/platform.entities';
 export interface ProcessManager {
   name: string;
   handles: Record<string, (event: RecordedEvent<any>) => Promise<void>>;
+  /**
+   * Optional: events of a batch with different keys are handled concurrently (same key: in log
+   * order), so independent slow effects (appends to different streams) share group commits.
+   */
+  partitionBy?: (event: RecordedEvent<any>) => string;
 }
 
 const RETRY_MS = 1000;
@@ -49,7 +55,10 @@ export class ProcessManagerRunner {
     subscription.done.catch((error: unknown) => {
       if (this.stopped) return;
       this.error = error instanceof Error ? error.message : String(error);
-      this.logger.error({ err: error, processManager: this.manager.name }, 'process manager failed; retrying from its checkpoint');
+      // A manager that reads a read model waits for it to pass each event; while that read model
+      // is still being built (a new one over a long log) the bounded wait runs out: expected, not a fault.
+      if (error instanceof DomainError && error.code === 'READ_MODEL_LAGGING') this.logger.info({ processManager: this.manager.name }, 'process manager waits for a read model to catch up; retrying from its checkpoint');
+      else this.logger.error({ err: error, processManager: this.manager.name }, 'process manager failed; retrying from its checkpoint');
       this.scheduleRestart();
     });
   }
@@ -68,11 +77,27 @@ export class ProcessManagerRunner {
 
   private async onBatch(batch: RecordedEvent[]): Promise<void> {
     let handled = false;
-    for (const event of batch) {
-      const handler = this.manager.handles[event.type];
-      if (!handler) continue;
-      await handler(event);
-      handled = true;
+    const partitionBy = this.manager.partitionBy;
+    if (partitionBy) {
+      const lanes = new Map<string, RecordedEvent[]>();
+      for (const event of batch) {
+        if (!this.manager.handles[event.type]) continue;
+        const key = partitionBy(event);
+        const lane = lanes.get(key);
+        if (lane) lane.push(event);
+        else lanes.set(key, [event]);
+      }
+      handled = lanes.size > 0;
+      await Promise.all([...lanes.values()].map(async (lane) => {
+        for (const event of lane) await this.manager.handles[event.type](event);
+      }));
+    } else {
+      for (const event of batch) {
+        const handler = this.manager.handles[event.type];
+        if (!handler) continue;
+        await handler(event);
+        handled = true;
+      }
     }
     this.position = batch[batch.length - 1].position;
     if (handled) await this.saveCheckpoint();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describeEventStoreContract, newTestEvent } from '../event-store.contract';
 import { START, comparePositions } from '../position';
+import { globalPositionOf } from './rows';
 import { SqliteEventStore } from './sqlite-event-store';
 
 type Sync = 'full' | 'normal';
@@ -51,6 +52,32 @@ describe.each<Sync>(['full', 'normal'])('SqliteEventStore file (sync %s)', (sync
   afterEach(async () => {
     for (const store of open.splice(0)) await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps positions dense when appends of one commit fail, so countAfter is a subtraction', async () => {
+    const store = await openStore();
+    const taken = newTestEvent();
+    await store.append('dense-1', [taken], 'no_stream');
+    // Appends queued together share a commit; the conflicting and unstorable ones fail alone.
+    const results = await Promise.allSettled([
+      store.append('dense-2', [newTestEvent(), newTestEvent()], 'no_stream'),
+      store.append('dense-1', [newTestEvent()], 'no_stream'),
+      store.append('dense-3', [newTestEvent('Bad', { n: 1n } as never)], 'no_stream'),
+      store.append('dense-4', [newTestEvent()], 'no_stream'),
+      store.append('dense-2', [newTestEvent()], 5n),
+      store.append('dense-5', [newTestEvent(), newTestEvent(), newTestEvent()], 'no_stream'),
+      // its first row is inserted before the second's id collides: the savepoint takes both back
+      store.append('dense-7', [newTestEvent(), taken], 'no_stream'),
+      store.append('dense-8', [newTestEvent()], 'no_stream'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+    await store.append('dense-6', [newTestEvent()], 'no_stream');
+    const all = await store.readAll();
+    const numbers = all.map((e) => globalPositionOf(e.position));
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    expect(await store.countAfter(START)).toBe(all.length);
+    expect(await store.countAfter(all[2].position)).toBe(all.length - 3);
+    expect(await store.countAfter(all[all.length - 1].position)).toBe(0);
   });
 
   it('keeps the data across close and reopen of the same file', async () => {
