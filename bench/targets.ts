@@ -24,6 +24,8 @@ export const TARGETS: Target[] = [
   { numerator: 'conversations.rebuild', denominator: 'conversations.raw-insert.batched-1000', atLeast: 0.5 },
   // Alerts: the samples projection keeps up with the debug chat's turn rate (it applies every event, turns included).
   { numerator: 'alerts.samples.catch-up', denominator: 'debug-chat.turns.32-conversations', atLeast: 1 },
+  // External events: the webhook keeps half a bare POST echo's throughput.
+  { numerator: 'external-events.webhook', denominator: 'external-events.echo', atLeast: 0.5 },
 ];
 
 export type Verdict = 'PASS' | 'FAIL' | 'n/a';
@@ -59,12 +61,16 @@ export const LIMITS: Limit[] = [
   { name: 'runtime.retrieval.5000-topics.p50', atMost: 1 },
   { name: 'debug-chat.turns.32-conversations', atLeast: 2000 },
   { name: 'debug-chat.turn.p99', atMost: 50 },
+  { name: 'messaging.reply.p99', atMost: 50 },
+  { name: 'messaging.events.lost', atMost: 0 },
   { name: 'conversations.list.limit-100.p50', atMost: 10 },
   { name: 'conversations.stream.limit-5000.first-byte', atMost: 100 },
   { name: 'conversations.stream.limit-5000.rss-growth', atMost: 100 },
   { name: 'conversations.search.transcript.p50', atMost: 50 },
   { name: 'conversations.search.semantic.p50', atMost: 150 },
   { name: 'alerts.evaluate.10k-rules.round', atMost: 1000 },
+  { name: 'external-events.delivery.p99', atMost: 20 },
+  { name: 'external-events.bind.p99', atMost: 50 },
 ];
 
 export interface LimitOutcome extends Limit {

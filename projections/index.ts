@@ -6,6 +6,10 @@ import { alertsProjection } from './alerts/alerts.projection';
 import { apiKeysProjection } from './api-keys/api-keys.projection';
 import { conversationsProjection } from './conversations/conversations.projection';
 import { dataAccessProjection } from './data-access/data-access.projection';
+import { messagingSessionsProjection } from './messaging-sessions/messaging-sessions.projection';
+import { externalEventsProjection } from './external-events/external-events.projection';
+import { webhookEndpointsProjection } from './webhook-endpoints/webhook-endpoints.projection';
+import { smsSessionsProjection } from './sms-sessions/sms-sessions.projection';
 
 /** Every read model of the app. The server runs them; `npm run projections` drives them. */
-export const ALL_PROJECTIONS: Projection[] = [accountsProjection, apiKeysProjection, dataAccessProjection, agentsProjection, conversationsProjection, alertsProjection, alertSamplesProjection];
+export const ALL_PROJECTIONS: Projection[] = [accountsProjection, apiKeysProjection, dataAccessProjection, agentsProjection, conversationsProjection, alertsProjection, alertSamplesProjection, webhookEndpointsProjection, externalEventsProjection, messagingSessionsProjection, smsSessionsProjection];

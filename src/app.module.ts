@@ -5,7 +5,9 @@ import { AgentsModule } from './agents/agents.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { ConversationsApiModule } from './conversations-api/conversations-api.module';
 import { DebugChatModule } from './debug-chat/debug-chat.module';
+import { MessagingModule } from './messaging/messaging.module';
 import { EventStoreModule } from './event-store/event-store.module';
+import { ExternalEventsModule } from './external-events/external-events.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { ClockController } from './platform/clock/clock.controller';
 import type { Clock } from './platform/clock/clock';
@@ -15,6 +17,8 @@ import { MetricsController } from './platform/metrics/metrics.controller';
 import { PlatformModule } from './platform/platform.module';
 import { ReadModelsModule } from './read-models/read-models.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { OutboundCallsModule } from './outbound-calls/outbound-calls.module';
+import { SmsModule } from './sms/sms.module';
 
 @Module({})
 export class AppModule {
@@ -22,7 +26,7 @@ export class AppModule {
   static forRoot(config: Config, logger: Logger, clock?: Clock, extraControllers: Type[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, AuthModule, AccountsModule, AgentsModule, DebugChatModule, ConversationsApiModule, AlertsModule, WebhooksModule],
+      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, AuthModule, AccountsModule, AgentsModule, DebugChatModule, ConversationsApiModule, AlertsModule, WebhooksModule, OutboundCallsModule, ExternalEventsModule, MessagingModule, SmsModule],
       // The clock route exists only under the test clock (contract §1).
       controllers: [HealthController, MetricsController, ...(config.testClock ? [ClockController] : []), ...extraControllers],
     };

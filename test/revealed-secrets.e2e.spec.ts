@@ -90,4 +90,36 @@ describe('secrets shown once survive a lagging read model', () => {
     expect(connector.body.connectorToken).toEqual(expect.any(String));
     expect(connector.body.connectorId).toMatch(/^con_/);
   });
+
+  it('answers a created webhook endpoint and a rotated secret with the secret', async () => {
+    const accountId = await account('Lagging webhooks');
+    const key = await request(`${t.url}/admin/v1/accounts/${accountId}/api-keys`, {
+      body: { name: 'alerts', agents: 'all', permissions: ['alerts'], expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+      headers: op(),
+    });
+    const headers = { 'x-api-key': key.body.key };
+    await eventually(async () => ((await request(`${t.url}/v1/api-keys/self`, { headers })).status === 200 ? true : undefined));
+    let unlock = lockReadModel('webhook-endpoints');
+    const created = await request(`${t.url}/v1/webhook-endpoints`, {
+      body: { url: 'https://hooks.example.com/parley', event_types: ['alerts.triggered'], headers: { 'X-Team': 'ops' } },
+      headers,
+    });
+    unlock();
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ url: 'https://hooks.example.com/parley', enabled: true, event_types: ['alerts.triggered'], headers: { 'X-Team': 'ops' }, timeout_ms: 5000 });
+    expect(created.body.signing_secret).toMatch(/^whsec_/);
+    expect(created.body.signing_secret).not.toContain('…');
+    const shown = await eventually(async () => {
+      const r = await request(`${t.url}/v1/webhook-endpoints/${created.body.id}`, { headers });
+      return r.status === 200 ? r.body : undefined;
+    });
+    expect(shown).toMatchObject({ id: created.body.id, created_at: created.body.created_at, headers: { 'X-Team': 'ops' } });
+
+    unlock = lockReadModel('webhook-endpoints');
+    const rotated = await request(`${t.url}/v1/webhook-endpoints/${created.body.id}/rotate-secret`, { method: 'POST', headers });
+    unlock();
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.signing_secret).toMatch(/^whsec_/);
+    expect(rotated.body.signing_secret).not.toBe(created.body.signing_secret);
+  });
 });

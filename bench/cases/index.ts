@@ -4,7 +4,9 @@ import { alertsCases } from './alerts';
 import { ceilingCases } from './ceiling';
 import { conversationsCases } from './conversations';
 import { debugChatCases } from './debug-chat';
+import { externalEventsCases } from './external-events';
 import { httpAuthCases } from './http-auth';
+import { messagingCases } from './messaging';
 import { peerCases } from './peer';
 import { projectionCases } from './projection-rebuild';
 import { retrievalCases } from './retrieval';
@@ -27,6 +29,8 @@ export const ALL_CASES: BenchCase[] = [
   ...agentsCases,
   ...retrievalCases,
   ...debugChatCases,
+  ...messagingCases,
   ...conversationsCases,
   ...alertsCases,
+  ...externalEventsCases,
 ];

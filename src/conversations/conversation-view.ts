@@ -99,6 +99,8 @@ export function evolveSummary(summary: ConversationSummary | null, event: Conver
     case 'MetricLogged':
       return { ...summary, metrics: [...summary.metrics, { name: event.data.name, value: event.data.value }] };
     case 'ExternalEventAwaited':
+    case 'ExternalEventReceived':
+    case 'DelayedResponseDelivered':
       return summary;
     case 'HandoffRequested':
       return {

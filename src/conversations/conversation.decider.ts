@@ -1,6 +1,6 @@
 import type { Decider } from '../platform/commands/decider';
 import { conflict, DomainError } from '../platform/errors/domain-error';
-import type { ConversationEvent, EndReason, TurnData } from './conversation.events';
+import type { ConversationEvent, EndReason, ExternalEventReceivedData, TurnData } from './conversation.events';
 
 export interface ConversationState {
   exists: boolean;
@@ -19,6 +19,10 @@ export interface ConversationState {
   awaiting: Readonly<Record<string, string>>;
   handoff: { destination: string; reason: string } | null;
   ended: EndReason | null;
+  /** external event ids already bound: a repeated delivery changes nothing */
+  received: Readonly<Record<string, true>>;
+  /** agent turns made for external events that no debug chat request has returned yet */
+  pendingDelayed: ReadonlyArray<TurnData>;
 }
 
 type Started = Extract<ConversationEvent, { type: 'ConversationStarted' }>['data'];
@@ -35,7 +39,20 @@ export interface TurnEffects {
 export type ConversationCommand =
   | { type: 'StartConversation'; started: Started; initialState: Record<string, unknown>; greeting: Omit<TurnData, 'turnIndex'> }
   | { type: 'RecordTurn'; turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects }
-  | { type: 'EndConversation'; reason: EndReason; now: string };
+  | { type: 'EndConversation'; reason: EndReason; now: string }
+  /**
+   * Binds an awaited external event. `payload` is its state form, stored under
+   * `external_events.<name>`; `response` is the agent's turn for it (ignored once the conversation ended).
+   */
+  | {
+      type: 'ReceiveExternalEvent';
+      event: Omit<ExternalEventReceivedData, 'agentTurn'>;
+      payload: unknown;
+      response: { turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects } | null;
+    }
+  | { type: 'AcknowledgeDelayedResponse'; turnIndex: number; now: string }
+  /** A conversation the user opens with a message (inbound SMS): its first turn is the answer to it, not a greeting. */
+  | { type: 'StartConversationWithTurn'; started: Started; initialState: Record<string, unknown>; turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects };
 
 const initialState = (): ConversationState => ({
   exists: false,
@@ -54,6 +71,8 @@ const initialState = (): ConversationState => ({
   awaiting: {},
   handoff: null,
   ended: null,
+  received: {},
+  pendingDelayed: [],
 });
 
 function evolve(s: ConversationState, event: ConversationEvent): ConversationState {
@@ -62,8 +81,10 @@ function evolve(s: ConversationState, event: ConversationEvent): ConversationSta
       const d = event.data;
       return { ...s, exists: true, conversationId: d.conversationId, accountId: d.accountId, agentId: d.agentId, deploymentId: d.deploymentId, environment: d.environment, channel: d.channel, language: d.language, startedAt: d.startedAt, lastActivityAt: d.startedAt };
     }
-    case 'TurnRecorded':
-      return { ...s, turns: event.data.turnIndex + 1, lastActivityAt: event.data.agentResponseAt };
+    case 'TurnRecorded': {
+      const next = { ...s, turns: event.data.turnIndex + 1, lastActivityAt: event.data.agentResponseAt };
+      return event.data.delayedResponse ? { ...next, pendingDelayed: [...s.pendingDelayed, event.data] } : next;
+    }
     case 'StateChanged':
       return { ...s, state: { ...s.state, ...event.data.changes } };
     case 'MetricLogged':
@@ -74,6 +95,12 @@ function evolve(s: ConversationState, event: ConversationEvent): ConversationSta
       return { ...s, handoff: { destination: event.data.destination, reason: event.data.reason } };
     case 'ConversationEnded':
       return { ...s, ended: event.data.reason, lastActivityAt: event.data.endedAt };
+    case 'ExternalEventReceived':
+      return { ...s, received: { ...s.received, [event.data.eventId]: true } };
+    case 'DelayedResponseDelivered':
+      return { ...s, pendingDelayed: s.pendingDelayed.filter((t) => t.turnIndex !== event.data.turnIndex) };
+    default:
+      return s;
   }
 }
 
@@ -97,6 +124,14 @@ function decide(command: ConversationCommand, s: ConversationState): Conversatio
         ...(Object.keys(command.initialState).length ? [{ type: 'StateChanged' as const, data: { changes: command.initialState } }] : []),
         { type: 'TurnRecorded', data: { ...command.greeting, turnIndex: 0 } },
       ];
+    case 'StartConversationWithTurn':
+      if (s.exists) throw conflict('CONVERSATION_EXISTS', 'conversation already exists');
+      return [
+        { type: 'ConversationStarted', data: command.started },
+        ...(Object.keys(command.initialState).length ? [{ type: 'StateChanged' as const, data: { changes: command.initialState } }] : []),
+        { type: 'TurnRecorded', data: { ...command.turn, turnIndex: 0 } },
+        ...effectsEvents(command.effects, command.turn.agentResponseAt),
+      ];
     case 'RecordTurn':
       if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
       if (s.ended) throw new DomainError('CHAT_CONVERSATION_ENDED', 'this conversation has ended; start a new one', 410);
@@ -105,7 +140,30 @@ function decide(command: ConversationCommand, s: ConversationState): Conversatio
       if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
       if (s.ended) return [];
       return [{ type: 'ConversationEnded', data: { reason: command.reason, endedAt: command.now } }];
+    case 'ReceiveExternalEvent':
+      return receiveExternalEvent(command, s);
+    case 'AcknowledgeDelayedResponse':
+      if (!s.pendingDelayed.some((t) => t.turnIndex === command.turnIndex)) return [];
+      return [{ type: 'DelayedResponseDelivered', data: { turnIndex: command.turnIndex, deliveredAt: command.now } }];
   }
+}
+
+/** Exactly once per event id; after the end it is recorded (and kept in state) without an agent turn. */
+function receiveExternalEvent(command: Extract<ConversationCommand, { type: 'ReceiveExternalEvent' }>, s: ConversationState): ConversationEvent[] {
+  const { event } = command;
+  if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
+  if (s.received[event.eventId]) return [];
+  if (s.awaiting[event.eventId] === undefined) throw new DomainError('EXTERNAL_EVENT_UNKNOWN', 'this conversation awaits no such external event', 400);
+  const agentTurn = s.ended === null && command.response !== null;
+  const before = s.state.external_events;
+  const received = { ...(before !== null && typeof before === 'object' && !Array.isArray(before) ? before : {}), [event.name]: command.payload };
+  const events: ConversationEvent[] = [
+    { type: 'ExternalEventReceived', data: { ...event, agentTurn } },
+    { type: 'StateChanged', data: { changes: { external_events: received } } },
+  ];
+  if (!agentTurn) return events;
+  const { turn, effects } = command.response!;
+  return [...events, { type: 'TurnRecorded', data: { ...turn, delayedResponse: true, turnIndex: s.turns } }, ...effectsEvents(effects, turn.agentResponseAt)];
 }
 
 export const conversationDecider: Decider<ConversationState, ConversationCommand, ConversationEvent> = { initialState, evolve, decide };

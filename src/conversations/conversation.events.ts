@@ -79,6 +79,20 @@ export type ConversationEvent =
   | DomainEvent<'MetricLogged', { name: string; value: string }>
   | DomainEvent<'ExternalEventAwaited', { name: string; eventId: string }>
   | DomainEvent<'HandoffRequested', { destination: string; reason: string; sharedId: string; data: Record<string, unknown> }>
-  | DomainEvent<'ConversationEnded', { reason: EndReason; endedAt: string }>;
+  | DomainEvent<'ConversationEnded', { reason: EndReason; endedAt: string }>
+  /** An awaited external event's payload bound to the conversation (src/external-events). `body`: the bytes as delivered, base64. */
+  | DomainEvent<'ExternalEventReceived', ExternalEventReceivedData>
+  /** A delayed response (an agent turn made for an external event) was handed to the debug chat client. */
+  | DomainEvent<'DelayedResponseDelivered', { turnIndex: number; deliveredAt: string }>;
+
+export interface ExternalEventReceivedData {
+  eventId: string;
+  name: string;
+  contentType: string;
+  body: string;
+  receivedAt: string;
+  /** false when the conversation had ended: recorded, no agent turn */
+  agentTurn: boolean;
+}
 
 export const conversationStream = (conversationId: string) => `conversation-${conversationId}`;

@@ -2,12 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DeploymentContent } from '../agents/deployment-content';
 import type { Environment } from '../agents/agent.events';
 import { conversationDecider, type ConversationState } from '../conversations/conversation.decider';
-import { conversationStream } from '../conversations/conversation.events';
+import { conversationStream, type TurnData } from '../conversations/conversation.events';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import { AggregateCache } from '../platform/commands/aggregate-cache';
 import type { CommandContext } from '../platform/commands/command-context';
-import { handleCommand, peek } from '../platform/commands/command-handler';
+import { handleCommand, load } from '../platform/commands/command-handler';
 import { KeyedQueue } from '../platform/commands/keyed-queue';
 import { CONFIG, type Config } from '../platform/config/config';
 import { DomainError } from '../platform/errors/domain-error';
@@ -80,8 +80,11 @@ export class DebugChatService {
   private async runTurn(agentId: string, conversationId: string, dto: DebugChatTurnDto, context: CommandContext) {
     if (!conversationId.startsWith('AS_CHAT_')) throw notFound();
     const stream = conversationStream(conversationId);
-    const state = await peek<ConversationState, never>(this.store, stream, conversationDecider as never, this.cache);
+    // load, not peek: the external-events process manager also appends to conversations (delayed responses)
+    const { state } = await load<ConversationState, never>(this.store, stream, conversationDecider as never, this.cache);
     if (!state.exists || state.agentId !== agentId) throw notFound();
+    // An external event's answer that arrived meanwhile is this request's response (contract §7).
+    if (state.pendingDelayed.length > 0 && dto.clientEnv === state.environment) return this.deliverDelayed(conversationId, state.pendingDelayed[0], context);
     if (state.ended) throw new DomainError('CHAT_CONVERSATION_ENDED', 'this conversation has ended; start a new one', 410);
     if (dto.clientEnv !== state.environment) {
       throw new DomainError('CLIENT_ENV_MISMATCH', `this conversation runs in ${state.environment}, not ${dto.clientEnv}`, 400);
@@ -103,5 +106,12 @@ export class DebugChatService {
     });
     const after = await handleCommand(this.store, this.clock, stream, conversationDecider, { type: 'RecordTurn', turn: result.turn, effects: result.effects }, context, this.cache);
     return debugChatTurn(conversationId, result.turn, after.state.state, after.state.metrics, after.state.handoff?.destination ?? '', after.state.ended !== null);
+  }
+
+  /** Hands out the oldest undelivered delayed response; the request's own message is not taken (send it again). */
+  private async deliverDelayed(conversationId: string, turn: TurnData, context: CommandContext) {
+    const stream = conversationStream(conversationId);
+    const after = await handleCommand(this.store, this.clock, stream, conversationDecider, { type: 'AcknowledgeDelayedResponse', turnIndex: turn.turnIndex, now: this.clock.nowIso() }, context, this.cache);
+    return debugChatTurn(conversationId, turn, after.state.state, after.state.metrics, after.state.handoff?.destination ?? '', after.state.ended !== null);
   }
 }

@@ -6,6 +6,7 @@ import type { ClaimedDelivery, WebhookOutbox } from './outbox';
 import { afterAttempt } from './retry-schedule';
 import { sendWebhook, type WebhookSender } from './sender';
 import { deliveryHeaders } from './signature';
+import type { SubscribedEndpoints } from './subscribed-endpoints';
 
 /** Sends in flight at once: one slow receiver must not hold up everyone else's deliveries. */
 const CONCURRENCY = 8;
@@ -34,6 +35,7 @@ export class DeliveryWorker {
 
   constructor(
     private readonly outbox: WebhookOutbox,
+    private readonly endpoints: SubscribedEndpoints,
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -85,6 +87,8 @@ export class DeliveryWorker {
       this.lastPruneMs = nowMs;
       this.outbox.prune(new Date(nowMs - RETENTION_MS).toISOString());
     }
+    // Claiming now would only hold deliveries for a lease: their endpoints cannot be read yet.
+    if (!this.endpoints.serving()) return this.sleep(RETRY_MS);
     const room = CONCURRENCY - this.inFlight.size;
     if (room > 0) {
       for (const delivery of this.outbox.claimDue(nowMs, room, LEASE_MS, new Set(this.inFlight.keys()))) {
@@ -118,14 +122,14 @@ export class DeliveryWorker {
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
-    const endpoint = this.outbox.endpoint(delivery.endpointId);
-    if (!endpoint || endpoint.deleted_at !== null || !endpoint.enabled) {
+    const endpoint = this.endpoints.forDelivery(delivery.endpointId);
+    if (!endpoint || endpoint.deleted || !endpoint.enabled) {
       this.outbox.cancel(delivery.id, this.clock.nowIso());
       this.metrics?.webhookDeliveries.inc({ outcome: 'cancelled' });
       return;
     }
-    const secret = this.secret.decrypt(endpoint.sealed_secret);
-    const custom = JSON.parse(this.secret.decrypt(endpoint.sealed_headers)) as Record<string, string>;
+    const secret = this.secret.decrypt(endpoint.sealedSecret);
+    const custom = JSON.parse(this.secret.decrypt(endpoint.sealedHeaders)) as Record<string, string>;
     const attemptedAtMs = this.clock.nowMs();
     const timestamp = Math.floor(attemptedAtMs / 1000);
     const started = performance.now();
@@ -133,7 +137,7 @@ export class DeliveryWorker {
       url: endpoint.url,
       body: delivery.payload,
       headers: { ...custom, ...deliveryHeaders(secret, timestamp, delivery.payload, delivery.eventId) },
-      timeoutMs: endpoint.timeout_ms,
+      timeoutMs: endpoint.timeoutMs,
     });
     const durationMs = Math.round(performance.now() - started);
     const attempt = delivery.attempts + 1;

@@ -3,29 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { openPlatformDatabase } from '../platform/database/platform-database';
-import { WebhookEndpointStore, type EndpointRecord } from './endpoint-store';
 import { deliveryId, WebhookOutbox } from './outbox';
 import type { WebhookEvent } from './webhook-event';
 
 const T0 = Date.parse('2026-05-01T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
-
-const endpoint = (id: string, overrides: Partial<EndpointRecord> = {}): EndpointRecord => ({
-  id,
-  account_id: 'acme',
-  name: id,
-  url: 'https://example.com/hook',
-  enabled: 1,
-  event_types: JSON.stringify(['alerts.triggered']),
-  sealed_headers: 'sealed',
-  timeout_ms: 5000,
-  sealed_secret: 'sealed',
-  secret_last4: 'abcd',
-  created_at: iso(T0),
-  updated_at: iso(T0),
-  deleted_at: null,
-  ...overrides,
-});
 
 const event = (at = T0): WebhookEvent => ({ id: 'evt_1', type: 'alerts.triggered', created_at: iso(at), data: {} });
 
@@ -34,13 +16,11 @@ describe('webhook outbox', () => {
   let dir: string;
   let platform: DataSource;
   let outbox: WebhookOutbox;
-  let endpoints: WebhookEndpointStore;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-outbox-'));
     platform = await openPlatformDatabase(dir);
     outbox = new WebhookOutbox(platform);
-    endpoints = new WebhookEndpointStore(platform);
   });
 
   afterEach(async () => {
@@ -48,18 +28,11 @@ describe('webhook outbox', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('queues one delivery per subscribed, enabled, live endpoint that existed at the event, once', () => {
-    endpoints.insertWithinLimit(endpoint('whe_a'), 10);
-    endpoints.insertWithinLimit(endpoint('whe_b', { event_types: JSON.stringify(['alerts.resolved']) }), 10);
-    endpoints.insertWithinLimit(endpoint('whe_c', { enabled: 0 }), 10);
-    endpoints.insertWithinLimit(endpoint('whe_d', { deleted_at: iso(T0) }), 10);
-    endpoints.insertWithinLimit(endpoint('whe_e', { account_id: 'other' }), 10);
-    endpoints.insertWithinLimit(endpoint('whe_f', { created_at: iso(T0 + 1) }), 10);
-    endpoints.insertWithinLimit(endpoint('whe_g'), 10);
-
-    expect(outbox.enqueue('acme', event(), 'source-1', iso(T0))).toBe(2);
+  it('queues one delivery per endpoint it is given, once per (source event, endpoint)', () => {
+    expect(outbox.enqueue('acme', event(), 'source-1', [], iso(T0))).toBe(0);
+    expect(outbox.enqueue('acme', event(), 'source-1', ['whe_a', 'whe_g'], iso(T0))).toBe(2);
     // a replay of the same source event queues nothing
-    expect(outbox.enqueue('acme', event(), 'source-1', iso(T0 + 5000))).toBe(0);
+    expect(outbox.enqueue('acme', event(), 'source-1', ['whe_a', 'whe_g'], iso(T0 + 5000))).toBe(0);
     const claimed = outbox.claimDue(T0, 10, 60_000, new Set());
     expect(claimed.map((d) => d.endpointId).sort()).toEqual(['whe_a', 'whe_g']);
     expect(claimed.map((d) => d.id).sort()).toEqual([deliveryId('source-1', 'whe_a'), deliveryId('source-1', 'whe_g')].sort());
@@ -67,8 +40,7 @@ describe('webhook outbox', () => {
   });
 
   it('a claimed delivery is leased: not claimed again until the lease runs out', () => {
-    endpoints.insertWithinLimit(endpoint('whe_a'), 10);
-    outbox.enqueue('acme', event(), 'source-1', iso(T0));
+    outbox.enqueue('acme', event(), 'source-1', ['whe_a'], iso(T0));
     expect(outbox.claimDue(T0 - 1, 10, 60_000, new Set())).toEqual([]);
     const [first] = outbox.claimDue(T0, 10, 60_000, new Set());
     expect(first).toBeDefined();
@@ -80,8 +52,7 @@ describe('webhook outbox', () => {
   });
 
   it('settles only the attempt the delivery waits for; a delivered one is never claimed again', () => {
-    endpoints.insertWithinLimit(endpoint('whe_a'), 10);
-    outbox.enqueue('acme', event(), 'source-1', iso(T0));
+    outbox.enqueue('acme', event(), 'source-1', ['whe_a'], iso(T0));
     const [claimed] = outbox.claimDue(T0, 10, 60_000, new Set());
     const failed = { attempt: 1, statusCode: 500, error: null, durationMs: 3, attemptedAt: iso(T0), outcome: 'retrying' as const, nextAttemptAt: iso(T0 + 60_000) };
     expect(outbox.recordAttempt(claimed, failed)).toBe(true);
@@ -93,27 +64,21 @@ describe('webhook outbox', () => {
     expect(outbox.recordAttempt(again, { ...failed, attempt: 2, statusCode: 200, outcome: 'delivered', nextAttemptAt: null })).toBe(true);
     expect(outbox.claimDue(T0 + 10 * 86400_000, 10, 60_000, new Set())).toEqual([]);
     expect(outbox.nextDueAt()).toBeNull();
-    expect(endpoints.attempts('whe_a', 10).map((a) => [a.attempt, a.status_code, a.outcome, a.delivery_status])).toEqual([
+    expect(outbox.attempts('whe_a', 10).map((a) => [a.attempt, a.status_code, a.outcome, a.delivery_status])).toEqual([
       [2, 200, 'delivered', 'delivered'],
       [1, 500, 'retrying', 'delivered'],
     ]);
   });
 
-  it('deleting an endpoint cancels its pending deliveries; prune forgets old finished ones', () => {
-    endpoints.insertWithinLimit(endpoint('whe_a'), 10);
-    outbox.enqueue('acme', event(), 'source-1', iso(T0));
-    endpoints.delete('whe_a', iso(T0 + 1000));
-    expect(outbox.claimDue(T0 + 1000, 10, 60_000, new Set())).toEqual([]);
-    expect(outbox.prune(iso(T0 + 1000))).toBe(0);
+  it('cancelling the pending deliveries of an endpoint leaves finished ones and other endpoints alone; prune forgets old finished ones', () => {
+    outbox.enqueue('acme', event(), 'source-1', ['whe_a', 'whe_b'], iso(T0));
+    outbox.enqueue('acme', event(), 'source-2', ['whe_a'], iso(T0));
+    const delivered = outbox.claimDue(T0, 10, 60_000, new Set()).find((d) => d.endpointId === 'whe_a')!;
+    outbox.recordAttempt(delivered, { attempt: 1, statusCode: 200, error: null, durationMs: 3, attemptedAt: iso(T0), outcome: 'delivered', nextAttemptAt: null });
+    expect(outbox.cancelPending('whe_a', iso(T0 + 1000))).toBe(1);
+    expect(outbox.cancelPending('whe_a', iso(T0 + 1000))).toBe(0);
+    expect(outbox.claimDue(T0 + 120_000, 10, 60_000, new Set()).map((d) => d.endpointId)).toEqual(['whe_b']);
+    expect(outbox.prune(iso(T0 + 1000))).toBe(1);
     expect(outbox.prune(iso(T0 + 1001))).toBe(1);
-  });
-
-  it('the 10-endpoint limit counts live endpoints of the account only', () => {
-    for (let i = 0; i < 10; i++) expect(endpoints.insertWithinLimit(endpoint(`whe_${i}`), 10)).toBe(true);
-    expect(endpoints.insertWithinLimit(endpoint('whe_x'), 10)).toBe(false);
-    expect(endpoints.insertWithinLimit(endpoint('whe_y', { account_id: 'other' }), 10)).toBe(true);
-    endpoints.delete('whe_3', iso(T0));
-    expect(endpoints.insertWithinLimit(endpoint('whe_x'), 10)).toBe(true);
-    expect(endpoints.list('acme')).toHaveLength(10);
   });
 });

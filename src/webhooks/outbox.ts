@@ -25,15 +25,19 @@ export interface AttemptRecord {
   nextAttemptAt: string | null;
 }
 
-/** The endpoint fields a delivery needs, as stored. */
-export interface EndpointForDelivery {
-  id: string;
-  url: string;
-  enabled: number;
-  timeout_ms: number;
-  sealed_secret: string;
-  sealed_headers: string;
-  deleted_at: string | null;
+/** One attempt with its delivery, for the deliveries route. */
+export interface AttemptListing {
+  delivery_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  attempted_at: string;
+  outcome: string;
+  next_attempt_at: string | null;
+  delivery_status: string;
 }
 
 /** Stable per (source event, endpoint): the id a replay would give the same delivery. */
@@ -57,27 +61,19 @@ export class WebhookOutbox {
     return statement;
   }
 
-  /** Whether any endpoint at all could receive events: lets the process manager skip lookups. */
-  anyEnabledEndpoint(): boolean {
-    return this.sql('SELECT 1 FROM webhook_endpoint WHERE enabled = 1 AND deleted_at IS NULL LIMIT 1').get() !== undefined;
-  }
-
   /**
-   * One delivery per enabled endpoint of the account subscribed to the event's type and existing
-   * when the event happened. Idempotent on (source event, endpoint). Returns how many are new.
+   * One delivery of the event to each of `endpointIds` (the endpoints listening to it: see
+   * SubscribedEndpoints). Idempotent on (source event, endpoint). Returns how many are new.
    */
-  enqueue(accountId: string, event: WebhookEvent, sourceEventId: string, nowIso: string): number {
-    const endpoints = (this.sql('SELECT id, event_types FROM webhook_endpoint WHERE account_id = ? AND enabled = 1 AND deleted_at IS NULL AND created_at <= ?').all(accountId, event.created_at) as Array<{ id: string; event_types: string }>).filter(
-      (e) => (JSON.parse(e.event_types) as string[]).includes(event.type),
-    );
-    if (endpoints.length === 0) return 0;
+  enqueue(accountId: string, event: WebhookEvent, sourceEventId: string, endpointIds: string[], nowIso: string): number {
+    if (endpointIds.length === 0) return 0;
     const payload = JSON.stringify(event);
     return syncTransaction(this.platform, () => {
       const insert = this.sql(`INSERT INTO webhook_delivery (id, endpoint_id, account_id, source_event_id, event_id, event_type, payload, status, attempts, next_attempt_at, lease_until, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?) ON CONFLICT DO NOTHING`);
       let added = 0;
-      for (const endpoint of endpoints) {
-        added += insert.run(deliveryId(sourceEventId, endpoint.id), endpoint.id, accountId, sourceEventId, event.id, event.type, payload, nowIso, nowIso, nowIso).changes;
+      for (const endpointId of endpointIds) {
+        added += insert.run(deliveryId(sourceEventId, endpointId), endpointId, accountId, sourceEventId, event.id, event.type, payload, nowIso, nowIso, nowIso).changes;
       }
       return added;
     });
@@ -107,10 +103,6 @@ export class WebhookOutbox {
     });
   }
 
-  endpoint(endpointId: string): EndpointForDelivery | undefined {
-    return this.sql('SELECT id, url, enabled, timeout_ms, sealed_secret, sealed_headers, deleted_at FROM webhook_endpoint WHERE id = ?').get(endpointId) as EndpointForDelivery | undefined;
-  }
-
   /**
    * Settles one attempt: the attempt row and the delivery's new state together. Only the attempt
    * the delivery is waiting for counts (a stale duplicate changes nothing). Returns whether it did.
@@ -130,6 +122,19 @@ export class WebhookOutbox {
   /** A delivery whose endpoint was deleted or disabled before its attempt: never sent. */
   cancel(deliveryId: string, nowIso: string): void {
     this.sql("UPDATE webhook_delivery SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND status = 'pending'").run(nowIso, deliveryId);
+  }
+
+  /** An endpoint was deleted: what it still had to receive is never sent. Returns how many. */
+  cancelPending(endpointId: string, nowIso: string): number {
+    return this.sql("UPDATE webhook_delivery SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, updated_at = ? WHERE endpoint_id = ? AND status = 'pending'").run(nowIso, endpointId).changes;
+  }
+
+  /** The endpoint's latest attempts, newest first. */
+  attempts(endpointId: string, limit: number): AttemptListing[] {
+    return this.sql(
+      `SELECT a.delivery_id, d.event_id, d.event_type, a.attempt, a.status_code, a.error, a.duration_ms, a.attempted_at, a.outcome, a.next_attempt_at, d.status AS delivery_status
+       FROM webhook_attempt a JOIN webhook_delivery d ON d.id = a.delivery_id WHERE a.endpoint_id = ? ORDER BY a.seq DESC LIMIT ?`,
+    ).all(endpointId, limit) as AttemptListing[];
   }
 
   /** When the worker should look again: the earliest due time or lease end of a pending delivery. */

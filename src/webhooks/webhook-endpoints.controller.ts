@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { keyOf, RequireApiKey } from '../platform/auth/key.guard';
+import { requestContext } from '../platform/commands/request-context';
 import { CreateWebhookEndpointDto, PatchWebhookEndpointDto } from './dto/webhook-endpoint.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 
@@ -20,7 +21,7 @@ export class WebhookEndpointsController {
   @Post()
   @HttpCode(201)
   create(@Body() body: CreateWebhookEndpointDto, @Req() request: FastifyRequest) {
-    return this.endpoints.create(accountOf(request), body);
+    return this.endpoints.create(accountOf(request), body, requestContext(request));
   }
 
   @Get(':endpointId')
@@ -30,19 +31,19 @@ export class WebhookEndpointsController {
 
   @Patch(':endpointId')
   patch(@Param('endpointId') endpointId: string, @Body() body: PatchWebhookEndpointDto, @Req() request: FastifyRequest) {
-    return this.endpoints.patch(accountOf(request), endpointId, body);
+    return this.endpoints.patch(accountOf(request), endpointId, body, requestContext(request));
   }
 
   @Delete(':endpointId')
   @HttpCode(204)
-  delete(@Param('endpointId') endpointId: string, @Req() request: FastifyRequest): void {
-    this.endpoints.delete(accountOf(request), endpointId);
+  async delete(@Param('endpointId') endpointId: string, @Req() request: FastifyRequest): Promise<void> {
+    await this.endpoints.delete(accountOf(request), endpointId, requestContext(request));
   }
 
   @Post(':endpointId/rotate-secret')
   @HttpCode(200)
   rotateSecret(@Param('endpointId') endpointId: string, @Req() request: FastifyRequest) {
-    return this.endpoints.rotateSecret(accountOf(request), endpointId);
+    return this.endpoints.rotateSecret(accountOf(request), endpointId, requestContext(request));
   }
 
   @Get(':endpointId/deliveries')

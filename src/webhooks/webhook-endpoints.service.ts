@@ -1,28 +1,43 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { IsNull } from 'typeorm';
+import { WebhookEndpointRow } from '../../projections/webhook-endpoints/webhook-endpoints.entities';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { newCredential, WEBHOOK_SECRET_PREFIX } from '../platform/auth/credentials';
 import { ServerSecret } from '../platform/auth/server-secret';
 import { Clock } from '../platform/clock/clock';
+import type { CommandContext } from '../platform/commands/command-context';
+import { handleCommand } from '../platform/commands/command-handler';
 import { CONFIG, type Config } from '../platform/config/config';
 import { badRequest, DomainError } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
+import { ReadModels } from '../read-models/read-models.service';
 import { customHeadersProblem } from './custom-headers';
 import type { CreateWebhookEndpointDto, PatchWebhookEndpointDto } from './dto/webhook-endpoint.dto';
-import { WebhookEndpointStore, type EndpointChanges, type EndpointRecord } from './endpoint-store';
+import { WebhookOutbox } from './outbox';
+import { ENDPOINTS_READ_MODEL } from './subscribed-endpoints';
+import { webhookEndpointsStream, type EndpointSettings, type SealedHeaders, type SealedSigningSecret } from './webhook-endpoint.events';
+import { webhookEndpointsDecider, type WebhookEndpointsCommand } from './webhook-endpoints.decider';
 import { webhookUrlProblem } from './webhook-url';
 
-export const MAX_ENDPOINTS_PER_ACCOUNT = 10;
 const ENDPOINT_ID = /^whe_[a-z0-9]{8,40}$/;
 const DEFAULT_TIMEOUT_MS = 5000;
 const DEFAULT_LIST_LIMIT = 50;
 const MAX_LIST_LIMIT = 100;
 
+type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
+
 const invalid = (field: string, message: string) => badRequest('VALIDATION_ERROR', message, [{ field, message }]);
 
-/** Webhook endpoints of contract §13, scoped to the calling key's account. */
+/**
+ * Webhook endpoints of contract §13, scoped to the calling key's account: commands on the
+ * account's endpoints stream, reads from the webhook-endpoints read model.
+ */
 @Injectable()
 export class WebhookEndpointsService {
   constructor(
-    private readonly store: WebhookEndpointStore,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly readModels: ReadModels,
+    private readonly outbox: WebhookOutbox,
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -30,94 +45,129 @@ export class WebhookEndpointsService {
   ) {}
 
   /** The endpoint object; the signing secret only masked (it is shown in full once, on creation and rotation). */
-  private view(record: EndpointRecord) {
+  private view(row: WebhookEndpointRow) {
     return {
-      id: record.id,
-      name: record.name,
-      url: record.url,
-      enabled: record.enabled === 1,
-      event_types: JSON.parse(record.event_types) as string[],
-      headers: JSON.parse(this.secret.decrypt(record.sealed_headers)) as Record<string, string>,
-      timeout_ms: record.timeout_ms,
-      signing_secret: `${WEBHOOK_SECRET_PREFIX}…${record.secret_last4}`,
-      created_at: record.created_at,
-      updated_at: record.updated_at,
+      id: row.id,
+      name: row.name,
+      url: row.url,
+      enabled: row.enabled,
+      event_types: JSON.parse(row.eventTypes) as string[],
+      headers: JSON.parse(this.secret.decrypt(row.sealedHeaders)) as Record<string, string>,
+      timeout_ms: row.timeoutMs,
+      signing_secret: `${WEBHOOK_SECRET_PREFIX}…${row.secretLast4}`,
+      created_at: row.createdAt,
+      updated_at: row.updatedAt,
     };
   }
 
-  create(accountId: string, dto: CreateWebhookEndpointDto) {
+  async create(accountId: string, dto: CreateWebhookEndpointDto, context: CommandContext) {
     const url = this.checkUrl(dto.url);
     const headers = this.checkHeaders(dto.headers ?? {});
-    const signingSecret = newCredential(WEBHOOK_SECRET_PREFIX);
-    const now = this.clock.nowIso();
-    const record: EndpointRecord = {
-      id: `whe_${this.ids.short(12)}`,
-      account_id: accountId,
+    const settings: EndpointSettings = {
       name: dto.name ?? new URL(url).host,
       url,
-      enabled: dto.enabled === false ? 0 : 1,
-      event_types: JSON.stringify(dto.event_types),
-      sealed_headers: this.secret.encrypt(JSON.stringify(headers)),
-      timeout_ms: dto.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-      sealed_secret: this.secret.encrypt(signingSecret),
-      secret_last4: signingSecret.slice(-4),
+      enabled: dto.enabled !== false,
+      eventTypes: dto.event_types,
+      headers: this.sealHeaders(headers),
+      timeoutMs: dto.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    };
+    const signingSecret = newCredential(WEBHOOK_SECRET_PREFIX);
+    const endpointId = `whe_${this.ids.short(12)}`;
+    const now = await this.execute(accountId, { type: 'CreateEndpoint', endpointId, accountId, settings, secret: this.sealSecret(signingSecret) }, context, { revealing: true });
+    // Built from what was decided, not read back: the secret is shown this once, lagging read model or not.
+    return {
+      id: endpointId,
+      name: settings.name,
+      url: settings.url,
+      enabled: settings.enabled,
+      event_types: settings.eventTypes,
+      headers,
+      timeout_ms: settings.timeoutMs,
+      signing_secret: signingSecret,
       created_at: now,
       updated_at: now,
-      deleted_at: null,
     };
-    if (!this.store.insertWithinLimit(record, MAX_ENDPOINTS_PER_ACCOUNT)) {
-      throw new DomainError('WEBHOOK_ENDPOINT_LIMIT', `an account has at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`, 409);
-    }
-    return { ...this.view(record), signing_secret: signingSecret };
   }
 
-  list(accountId: string) {
-    return { data: this.store.list(accountId).map((record) => this.view(record)) };
+  async list(accountId: string) {
+    const rows = await this.repository().find({ where: { accountId, deletedAt: IsNull() }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return { data: rows.map((row) => this.view(row)) };
   }
 
-  get(accountId: string, endpointId: string) {
-    return this.view(this.find(accountId, endpointId));
+  async get(accountId: string, endpointId: string) {
+    return this.view(await this.find(accountId, endpointId));
   }
 
-  patch(accountId: string, endpointId: string, dto: PatchWebhookEndpointDto) {
-    const record = this.find(accountId, endpointId);
-    const changes: EndpointChanges = {
+  async patch(accountId: string, endpointId: string, dto: PatchWebhookEndpointDto, context: CommandContext) {
+    // an unknown endpoint answers 404 before its body is judged (the decider checks again, on the stream)
+    await this.find(accountId, endpointId);
+    const changes: Partial<EndpointSettings> = {
       name: dto.name,
       url: dto.url === undefined ? undefined : this.checkUrl(dto.url),
-      enabled: dto.enabled === undefined ? undefined : dto.enabled ? 1 : 0,
-      event_types: dto.event_types === undefined ? undefined : JSON.stringify(dto.event_types),
-      sealed_headers: dto.headers === undefined ? undefined : this.secret.encrypt(JSON.stringify(this.checkHeaders(dto.headers))),
-      timeout_ms: dto.timeout_ms,
+      enabled: dto.enabled,
+      eventTypes: dto.event_types,
+      headers: dto.headers === undefined ? undefined : this.sealHeaders(this.checkHeaders(dto.headers)),
+      timeoutMs: dto.timeout_ms,
     };
-    this.store.update(record.id, changes, this.clock.nowIso());
+    await this.execute(accountId, { type: 'UpdateEndpoint', endpointId, accountId, changes }, context);
     return this.get(accountId, endpointId);
   }
 
-  delete(accountId: string, endpointId: string): void {
-    this.store.delete(this.find(accountId, endpointId).id, this.clock.nowIso());
+  /** Its pending deliveries are cancelled by the webhook events process manager, on the event. */
+  async delete(accountId: string, endpointId: string, context: CommandContext): Promise<void> {
+    checkId(endpointId);
+    await this.execute(accountId, { type: 'DeleteEndpoint', endpointId, accountId }, context);
   }
 
   /** A new secret, in full this once; the old one signs nothing from now on. */
-  rotateSecret(accountId: string, endpointId: string) {
-    const record = this.find(accountId, endpointId);
+  async rotateSecret(accountId: string, endpointId: string, context: CommandContext) {
+    checkId(endpointId);
     const signingSecret = newCredential(WEBHOOK_SECRET_PREFIX);
-    this.store.update(record.id, { sealed_secret: this.secret.encrypt(signingSecret), secret_last4: signingSecret.slice(-4) }, this.clock.nowIso());
+    await this.execute(accountId, { type: 'RotateSecret', endpointId, accountId, secret: this.sealSecret(signingSecret) }, context, { revealing: true });
     return { signing_secret: signingSecret };
   }
 
   /** The endpoint's recent attempts, newest first, each with its delivery's final outcome. */
-  deliveries(accountId: string, endpointId: string, query: Record<string, unknown>) {
-    const record = this.find(accountId, endpointId);
-    return { data: this.store.attempts(record.id, this.limit(query.limit)) };
+  async deliveries(accountId: string, endpointId: string, query: Record<string, unknown>) {
+    const row = await this.find(accountId, endpointId);
+    return { data: this.outbox.attempts(row.id, this.limit(query.limit)) };
   }
 
-  private find(accountId: string, endpointId: string): EndpointRecord {
-    if (!ENDPOINT_ID.test(endpointId)) {
-      throw new DomainError('INVALID_WEBHOOK_ENDPOINT_ID', `webhook endpoint id ${JSON.stringify(endpointId)} is malformed (whe_<letters and digits>)`, 422, null, [{ field: 'id', message: 'malformed id' }]);
+  /**
+   * Read-your-writes: the answer (and the delivery worker) sees the change before the response goes.
+   * An answer that reveals a secret once does not become a 503 when the read model lags past the
+   * wait: that would lose the secret of a change that was made. Returns the command's time.
+   */
+  private async execute(accountId: string, command: WithoutNow<WebhookEndpointsCommand>, context: CommandContext, options: { revealing?: boolean } = {}): Promise<string> {
+    const now = this.clock.nowIso();
+    const result = await handleCommand(this.store, this.clock, webhookEndpointsStream(accountId), webhookEndpointsDecider, { ...command, now } as WebhookEndpointsCommand, context);
+    try {
+      await this.readModels.waitFor(result.position, [ENDPOINTS_READ_MODEL]);
+    } catch (error) {
+      if (!(options.revealing && error instanceof DomainError && error.code === 'READ_MODEL_LAGGING')) throw error;
     }
-    const record = this.store.find(accountId, endpointId);
-    if (!record) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND', 'webhook endpoint not found', 404);
-    return record;
+    return now;
+  }
+
+  private repository() {
+    return this.readModels.source(ENDPOINTS_READ_MODEL).getRepository(WebhookEndpointRow);
+  }
+
+  private async find(accountId: string, endpointId: string): Promise<WebhookEndpointRow> {
+    checkId(endpointId);
+    const row = await this.repository().findOneBy({ id: endpointId, accountId, deletedAt: IsNull() });
+    if (!row) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND', 'webhook endpoint not found', 404);
+    return row;
+  }
+
+  /** Events keep only what the server secret opens: never a secret or a header value in the clear. */
+  private sealSecret(signingSecret: string): SealedSigningSecret {
+    return { sealedSecret: this.secret.encrypt(signingSecret), secretLast4: signingSecret.slice(-4) };
+  }
+
+  private sealHeaders(headers: Record<string, string>): SealedHeaders {
+    const json = JSON.stringify(headers);
+    return { sealed: this.secret.encrypt(json), digest: this.secret.digest(`webhook-headers:${json}`) };
   }
 
   private checkUrl(url: string): string {
@@ -137,5 +187,11 @@ export class WebhookEndpointsService {
     const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!(value >= 1 && value <= MAX_LIST_LIMIT)) throw invalid('limit', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
     return value;
+  }
+}
+
+function checkId(endpointId: string): void {
+  if (!ENDPOINT_ID.test(endpointId)) {
+    throw new DomainError('INVALID_WEBHOOK_ENDPOINT_ID', `webhook endpoint id ${JSON.stringify(endpointId)} is malformed (whe_<letters and digits>)`, 422, null, [{ field: 'id', message: 'malformed id' }]);
   }
 }

@@ -1,32 +1,10 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * Webhook subscriptions and their outbox live in the platform database: operational records of
- * the delivery machinery (like timers), not history anyone replays. Tables: webhooks.migration.ts.
+ * The webhook delivery outbox lives in the platform database: an operational queue of the
+ * delivery machinery (like timers), not history anyone replays. The endpoints themselves are
+ * events on each account's stream and the webhook-endpoints read model. Tables: webhooks.migration.ts.
  */
-
-/** An account's endpoint (contract §13). Soft-deleted so its delivery history stays readable to us. */
-@Entity('webhook_endpoint')
-@Index(['accountId', 'deletedAt'])
-export class WebhookEndpointRow {
-  /** `whe_<id>` */
-  @PrimaryColumn('text') id: string;
-  @Column('text', { name: 'account_id' }) accountId: string;
-  @Column('text') name: string;
-  @Column('text') url: string;
-  @Column('boolean') enabled: boolean;
-  /** JSON array of WebhookEventType */
-  @Column('text', { name: 'event_types' }) eventTypes: string;
-  /** JSON object of custom headers, sealed with the server secret (they often hold a receiver's token) */
-  @Column('text', { name: 'sealed_headers' }) sealedHeaders: string;
-  @Column('integer', { name: 'timeout_ms' }) timeoutMs: number;
-  /** the signing secret, sealed with the server secret: deliveries need it back to sign */
-  @Column('text', { name: 'sealed_secret' }) sealedSecret: string;
-  @Column('text', { name: 'secret_last4' }) secretLast4: string;
-  @Column('text', { name: 'created_at' }) createdAt: string;
-  @Column('text', { name: 'updated_at' }) updatedAt: string;
-  @Column('text', { name: 'deleted_at', nullable: true }) deletedAt: string | null;
-}
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
@@ -76,4 +54,4 @@ export class WebhookAttemptRow {
   @Column('text', { name: 'next_attempt_at', nullable: true }) nextAttemptAt: string | null;
 }
 
-export const WEBHOOK_ENTITIES = [WebhookEndpointRow, WebhookDeliveryRow, WebhookAttemptRow];
+export const WEBHOOK_ENTITIES = [WebhookDeliveryRow, WebhookAttemptRow];

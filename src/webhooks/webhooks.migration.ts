@@ -1,14 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The platform tables of webhook endpoints and their delivery outbox (webhooks.entities.ts). */
+/** The platform tables of the webhook delivery outbox (webhooks.entities.ts). */
 export class WebhookOutbox1763942400000 implements MigrationInterface {
   name = 'WebhookOutbox1763942400000';
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE webhook_endpoint (
-      id TEXT PRIMARY KEY NOT NULL, account_id TEXT NOT NULL, name TEXT NOT NULL, url TEXT NOT NULL,
-      enabled BOOLEAN NOT NULL, event_types TEXT NOT NULL, sealed_headers TEXT NOT NULL, timeout_ms INTEGER NOT NULL,
-      sealed_secret TEXT NOT NULL, secret_last4 TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, deleted_at TEXT)`);
-    await q.query('CREATE INDEX idx_webhook_endpoint_account ON webhook_endpoint (account_id, deleted_at)');
     await q.query(`CREATE TABLE webhook_delivery (
       id TEXT PRIMARY KEY NOT NULL, endpoint_id TEXT NOT NULL, account_id TEXT NOT NULL, source_event_id TEXT NOT NULL,
       event_id TEXT NOT NULL, event_type TEXT NOT NULL, payload TEXT NOT NULL, status TEXT NOT NULL,
@@ -22,6 +17,6 @@ export class WebhookOutbox1763942400000 implements MigrationInterface {
     await q.query('CREATE INDEX idx_webhook_attempt_endpoint ON webhook_attempt (endpoint_id, seq)');
   }
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['webhook_attempt', 'webhook_delivery', 'webhook_endpoint']) await q.query(`DROP TABLE ${table}`);
+    for (const table of ['webhook_attempt', 'webhook_delivery']) await q.query(`DROP TABLE ${table}`);
   }
 }

@@ -8,9 +8,10 @@ import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
 import { Metrics } from '../platform/metrics/metrics';
 import { ProcessManagers } from '../read-models/process-managers';
+import { ReadModels } from '../read-models/read-models.service';
 import { DeliveryWorker } from './delivery-worker';
-import { WebhookEndpointStore } from './endpoint-store';
 import { WebhookOutbox } from './outbox';
+import { ENDPOINTS_READ_MODEL, SubscribedEndpoints } from './subscribed-endpoints';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { webhookEventsProcessManager } from './webhook-events.process-manager';
@@ -22,12 +23,23 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
     private readonly processManagers: ProcessManagers,
     private readonly worker: DeliveryWorker,
     private readonly outbox: WebhookOutbox,
+    private readonly endpoints: SubscribedEndpoints,
+    private readonly readModels: ReadModels,
     private readonly clock: Clock,
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
   onModuleInit() {
-    this.processManagers.register(webhookEventsProcessManager(this.store, this.outbox, this.clock, () => this.worker.poke()));
+    this.processManagers.register(
+      webhookEventsProcessManager({
+        store: this.store,
+        outbox: this.outbox,
+        endpoints: this.endpoints,
+        endpointsApplied: (position) => this.readModels.waitFor(position, [ENDPOINTS_READ_MODEL]),
+        clock: this.clock,
+        onQueued: () => this.worker.poke(),
+      }),
+    );
   }
   onApplicationBootstrap() {
     this.worker.start();
@@ -41,11 +53,12 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
   controllers: [WebhookEndpointsController],
   providers: [
     { provide: WebhookOutbox, inject: [PLATFORM_DB], useFactory: (db: DataSource) => new WebhookOutbox(db) },
-    { provide: WebhookEndpointStore, inject: [PLATFORM_DB], useFactory: (db: DataSource) => new WebhookEndpointStore(db) },
+    { provide: SubscribedEndpoints, inject: [ReadModels], useFactory: (readModels: ReadModels) => new SubscribedEndpoints(() => readModels.source(ENDPOINTS_READ_MODEL)) },
     {
       provide: DeliveryWorker,
-      inject: [WebhookOutbox, ServerSecret, Clock, LOGGER, Metrics],
-      useFactory: (outbox: WebhookOutbox, secret: ServerSecret, clock: Clock, logger: Logger, metrics: Metrics) => new DeliveryWorker(outbox, secret, clock, logger, metrics),
+      inject: [WebhookOutbox, SubscribedEndpoints, ServerSecret, Clock, LOGGER, Metrics],
+      useFactory: (outbox: WebhookOutbox, endpoints: SubscribedEndpoints, secret: ServerSecret, clock: Clock, logger: Logger, metrics: Metrics) =>
+        new DeliveryWorker(outbox, endpoints, secret, clock, logger, metrics),
     },
     WebhookEndpointsService,
     WebhooksLifecycle,

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
 import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
+import { PLATFORM_DB } from '../../src/platform/database/platform-database';
 import { createAccount, operatorKey, withKey } from '../helpers/keys-fixtures';
 import { request, type JsonResponse } from '../helpers/test-app';
-import { advanceClock, buildAgent, converse, platformNow, startConversationsFixture, type ConversationsFixture } from '../helpers/conversations-fixture';
+import { advanceClock, buildAgent, converse, eventually, platformNow, startConversationsFixture, type ConversationsFixture } from '../helpers/conversations-fixture';
 import { expectSigned, Receiver } from './receiver';
 
 /**
@@ -63,6 +65,14 @@ describe('webhook deliveries', () => {
     return { ruleId, at, id };
   };
   const nowS = async () => Math.floor((await platformNow(f.t)) / 1000);
+  /** parley_webhook_deliveries_total by outcome, as GET /metrics shows it now. */
+  const deliveriesCounted = async () => {
+    const response = await fetch(`${f.t.url}/metrics`, { headers: { 'x-operator-token': f.t.operatorToken } });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const count = (outcome: string) => Number(new RegExp(`^parley_webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    return { delivered: count('delivered'), retrying: count('retrying'), failed: count('failed'), cancelled: count('cancelled') };
+  };
 
   beforeAll(async () => {
     f = await startConversationsFixture('Webhooks Co', { WEBHOOK_ALLOW_HTTP: '1' });
@@ -198,6 +208,7 @@ describe('webhook deliveries', () => {
 
   it('retries on 500, 503, 429 and 408 at +1 m, +5 m, +15 m, +1 h on the platform clock; never again after the 2xx', async () => {
     const acme = await account('Retry Co');
+    const countedBefore = await deliveriesCounted();
     const hook = (await receiver()).answer(500, 503, 429, 408, 200);
     const endpoint = await createEndpoint(acme.key, { url: hook.url, event_types: ['alerts.triggered'] });
     await appendAlert(acme.bare, 'ok', 'alert');
@@ -237,6 +248,15 @@ describe('webhook deliveries', () => {
     expect(attempts.map((a) => (Date.parse(a.attempted_at) / 1000) | 0).map((s) => s - t0)).toEqual([4860, 1260, 360, 60, 0]);
     expect(attempts.map((a) => (a.next_attempt_at === null ? null : (Date.parse(a.next_attempt_at) - Date.parse(a.attempted_at)) / 1000))).toEqual([null, 3600, 900, 300, 60]);
     for (const a of attempts) expect(a.error).toBeNull();
+
+    // Each settled attempt is counted by outcome on GET /metrics.
+    const counted = await deliveriesCounted();
+    expect({
+      delivered: counted.delivered - countedBefore.delivered,
+      retrying: counted.retrying - countedBefore.retrying,
+      failed: counted.failed - countedBefore.failed,
+      cancelled: counted.cancelled - countedBefore.cancelled,
+    }).toEqual({ delivered: 1, retrying: 4, failed: 0, cancelled: 0 });
   });
 
   it('after the sixth failed attempt (+4 h) the delivery is failed and never sent again', async () => {
@@ -341,6 +361,12 @@ describe('webhook deliveries', () => {
     await waitForAttempts(() => deliveries(acme.key, pausedEndpoint.id), 1);
 
     expect((await endpoints(acme.key, 'DELETE', `/${goneEndpoint.id}`)).status).toBe(204);
+    // The deletion event cancels what the endpoint still had to receive, before any retry falls due.
+    const platform: DataSource = f.t.app.get(PLATFORM_DB);
+    await eventually(async () => {
+      const rows: Array<{ status: string }> = await platform.query('SELECT status FROM webhook_delivery WHERE endpoint_id = ?', [goneEndpoint.id]);
+      expect(rows.map((r) => r.status)).toEqual(['cancelled']);
+    });
     expect((await endpoints(acme.key, 'PATCH', `/${pausedEndpoint.id}`, { enabled: false })).status).toBe(200);
     await advanceClock(f.t, MIN);
     await advanceClock(f.t, 6 * 3600);

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
 import { advanceClock, createAccount, errorText, operatorKey, withKey } from '../helpers/keys-fixtures';
 import { expectEnvelope, request, startTestApp, type JsonResponse, type TestApp } from '../helpers/test-app';
 
@@ -12,7 +15,9 @@ const valid = (extra: Record<string, unknown> = {}) => ({ url: 'https://hooks.ex
 
 describe('webhook endpoints API', () => {
   let t: TestApp;
+  let accountId: string;
   let key: string;
+  let keyId: string;
   let noAlerts: string;
   let foreignKey: string;
 
@@ -38,9 +43,9 @@ describe('webhook endpoints API', () => {
 
   // Each test on an account of its own, so the 10-endpoint limit never couples them.
   beforeEach(async () => {
-    const account = await createAccount(t, 'Hooks Co');
-    key = (await operatorKey(t, account, { permissions: ['alerts'] })).key;
-    noAlerts = (await operatorKey(t, account, { permissions: ['agents', 'conversations', 'keys'] })).key;
+    accountId = await createAccount(t, 'Hooks Co');
+    ({ key, id: keyId } = await operatorKey(t, accountId, { permissions: ['alerts'] }));
+    noAlerts = (await operatorKey(t, accountId, { permissions: ['agents', 'conversations', 'keys'] })).key;
   });
 
   afterAll(async () => {
@@ -284,5 +289,34 @@ describe('webhook endpoints API', () => {
     expect(again.body).toEqual(first.body);
     expect((await call('GET', '', undefined, idemKey)).body.data).toHaveLength(1);
     expectEnvelope(await post(valid({ name: 'other' })), 409, 'IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it("every change is an event on the account's endpoints stream; secrets and header values only sealed", async () => {
+    const token = 'receiver-token-9f8e7d6c5b4a';
+    const created = await create(valid({ name: 'audited', headers: { Authorization: `Bearer ${token}` } }));
+    expect((await call('PATCH', `/${created.id}`, { timeout_ms: 9000, headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    // the same values again: nothing changed, nothing recorded
+    expect((await call('PATCH', `/${created.id}`, { timeout_ms: 9000, headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    const rotated = (await call('POST', `/${created.id}/rotate-secret`)).body.signing_secret as string;
+    expect((await call('DELETE', `/${created.id}`)).status).toBe(204);
+
+    const store: EventStore = t.app.get(EVENT_STORE);
+    const events = await store.readStream(`webhook-endpoints-${accountId.replace(/^ws-/, '')}`);
+    expect(events.map((e) => e.type)).toEqual(['WebhookEndpointCreated', 'WebhookEndpointUpdated', 'WebhookEndpointSecretRotated', 'WebhookEndpointDeleted']);
+    expect(events[0].data).toMatchObject({ endpointId: created.id, name: 'audited', url: valid().url, eventTypes: ['conversation.started'], secretLast4: created.signing_secret.slice(-4) });
+    expect(events[1].data).toMatchObject({ endpointId: created.id, changes: { timeoutMs: 9000 } });
+    expect(Object.keys((events[1].data as { changes: object }).changes)).toEqual(['timeoutMs']);
+    expect(events[2].data).toMatchObject({ endpointId: created.id, secretLast4: rotated.slice(-4) });
+    // who did it: the calling key
+    expect(events.map((e) => e.metadata.actor)).toEqual(events.map(() => keyId));
+
+    // The log on disk (file and write-ahead log) holds the endpoint, never a secret or a header value.
+    const log = ['events.sqlite', 'events.sqlite-wal']
+      .map((file) => path.join(t.dataDir, file))
+      .filter((file) => fs.existsSync(file))
+      .map((file) => fs.readFileSync(file).toString('latin1'))
+      .join('');
+    expect(log).toContain(created.id);
+    for (const plaintext of [created.signing_secret, rotated, token]) expect(log).not.toContain(plaintext);
   });
 });

@@ -103,6 +103,9 @@ describe('webhook deliveries across a kill -9', () => {
     const account = await createAccount(first.t, 'Restart Co', ['agents', 'alerts', 'keys']);
     const f = { t: first.t, accountId: account.accountId, accountSlug: account.accountSlug, api: new AgentsClient(first.t, account), adminKey: account.key, close: async () => undefined } as ConversationsFixture;
     const agentId = await buildAgent(f, 'Restart bot', 'Hello!', [{ name: 'Hours', content: 'We open at nine.', queries: ['when do you open'] }]);
+    // Started before the endpoint existed: never its to receive, not even when the log is replayed
+    // below with the endpoint in place (who listens is judged at the event's log position).
+    await startChat(f, agentId);
     const created = await request(`${first.t.url}/v1/webhook-endpoints`, { body: { url: receiver.url, event_types: ['conversation.started'] }, headers: withKey(account.key) });
     expect(created.status).toBe(201);
     const endpoint = created.body as { id: string; signing_secret: string };

@@ -27,6 +27,13 @@ describe('loadConfig', () => {
     [{ EMBEDDINGS_BASE_URL: 'ftp://x' }, 'EMBEDDINGS_BASE_URL'],
     [{ EMBEDDINGS_BASE_URL: 'http://x', EMBEDDINGS_TIMEOUT_MS: '5' }, 'EMBEDDINGS_TIMEOUT_MS'],
     [{ WEBHOOK_ALLOW_HTTP: 'maybe' }, 'WEBHOOK_ALLOW_HTTP'],
+    [{ OUTBOUND_CARRIER: 'twilio' }, 'OUTBOUND_CARRIER'],
+    [{ OUTBOUND_MAX_CONCURRENT_CALLS: '0' }, 'OUTBOUND_MAX_CONCURRENT_CALLS'],
+    [{ OUTBOUND_RING_TIMEOUT_S: 'soon' }, 'OUTBOUND_RING_TIMEOUT_S'],
+    [{ OUTBOUND_CARRIER: 'sip' }, 'SIP_TRUNK'],
+    [{ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: 'trunk.example.com' }, 'SIP_TRUNK'],
+    [{ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: 'trunk.example.com:99999' }, 'SIP_TRUNK'],
+    [{ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: '127.0.0.1:5060', SIP_HOLD_MS: '-1' }, 'SIP_HOLD_MS'],
   ])('rejects %p naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^invalid configuration: ${variable} `));
@@ -42,5 +49,31 @@ describe('loadConfig', () => {
     expect(loadConfig({ WEBHOOK_ALLOW_HTTP: '0' }).webhookAllowHttp).toBe(false);
     expect(loadConfig({ WEBHOOK_ALLOW_HTTP: '1' }).webhookAllowHttp).toBe(true);
     expect(loadConfig({ WEBHOOK_ALLOW_HTTP: 'true' }).webhookAllowHttp).toBe(true);
+  });
+
+  it('reads the SMS settings: the embedded carrier by default, a Twilio-compatible HTTP carrier when asked', () => {
+    expect(loadConfig({}).sms).toEqual({ rateLimitPerProject: 10, carrier: { kind: 'embedded' } });
+    const env = { SMS_CARRIER: 'http', SMS_CARRIER_URL: 'http://127.0.0.1:9/', SMS_CARRIER_ACCOUNT_SID: 'AC1', SMS_CARRIER_AUTH_TOKEN: 'tok', SMS_RATE_LIMIT_PER_PROJECT: '0' };
+    expect(loadConfig(env).sms).toEqual({ rateLimitPerProject: 0, carrier: { kind: 'http', baseUrl: 'http://127.0.0.1:9', accountSid: 'AC1', authToken: 'tok', timeoutMs: 10_000 } });
+    for (const [extra, variable] of [
+      [{ SMS_CARRIER: 'pigeon' }, 'SMS_CARRIER'],
+      [{ SMS_RATE_LIMIT_PER_PROJECT: 'many' }, 'SMS_RATE_LIMIT_PER_PROJECT'],
+      [{ SMS_CARRIER: 'http' }, 'SMS_CARRIER_URL'],
+      [{ ...env, SMS_CARRIER_AUTH_TOKEN: '' }, 'SMS_CARRIER_AUTH_TOKEN'],
+      [{ ...env, SMS_CARRIER_TIMEOUT_MS: '1' }, 'SMS_CARRIER_TIMEOUT_MS'],
+    ] as const) {
+      expect(() => loadConfig(extra)).toThrow(new RegExp(`^invalid configuration: ${variable} `));
+    }
+  });
+
+  it('reads the outbound-call settings: the simulator by default, a SIP trunk when asked', () => {
+    expect(loadConfig({}).outboundCalls).toEqual({ carrier: 'simulator', maxConcurrentPerAccount: 10, ringTimeoutS: 30, sip: null });
+    expect(loadConfig({ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: 'trunk.example.com:5060', OUTBOUND_MAX_CONCURRENT_CALLS: '3', OUTBOUND_RING_TIMEOUT_S: '20', SIP_HOLD_MS: '0' }).outboundCalls).toEqual({
+      carrier: 'sip',
+      maxConcurrentPerAccount: 3,
+      ringTimeoutS: 20,
+      sip: { trunkHost: 'trunk.example.com', trunkPort: 5060, holdMs: 0 },
+    });
+    expect(loadConfig({ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: '[::1]:5070' }).outboundCalls.sip).toEqual({ trunkHost: '::1', trunkPort: 5070, holdMs: 2000 });
   });
 });

@@ -30,10 +30,40 @@ export interface Config {
   metricsPublic: boolean;
   /** Webhook endpoints may use plain http to a loopback host (local receivers, tests); otherwise https only. */
   webhookAllowHttp: boolean;
+  /** The messaging channel (web chat): token lifetime, session idle expiry, per-session limits, the desk's handoff timeout. */
+  messaging: MessagingConfig;
   /** An OpenAI-compatible chat endpoint; null: the embedded runtime answers alone. */
   llm: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
   /** An OpenAI-compatible embeddings endpoint; null: semantic search ranks with the embedded default. */
   embeddings: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
+  sms: SmsConfig;
+  /** Outbound calls (contract §10): which carrier places them, and the account's concurrent-call limit. */
+  outboundCalls: {
+    carrier: 'simulator' | 'sip';
+    maxConcurrentPerAccount: number;
+    /** an unanswered call gives up after this long (no-answer) */
+    ringTimeoutS: number;
+    /** the SIP trunk; set exactly when the carrier is `sip` */
+    sip: { trunkHost: string; trunkPort: number; holdMs: number } | null;
+  };
+}
+
+/** SMS (contract §11): the per-project rate of outbound requests and the carrier adapter that sends. */
+export interface SmsConfig {
+  /** POST /v1/outbound-sms per second per project, bursts to twice that; 0 turns it off */
+  rateLimitPerProject: number;
+  carrier: { kind: 'embedded' } | { kind: 'http'; baseUrl: string; accountSid: string; authToken: string; timeoutMs: number };
+}
+
+export interface MessagingConfig {
+  tokenTtlS: number;
+  sessionIdleS: number;
+  maxConnectionsPerSession: number;
+  /** messages (and handshakes) per second per session, bursts to twice that; 0 turns it off */
+  rateLimitPerSession: number;
+  handoffTimeoutS: number;
+  /** service agent turns running at once in this process before new ones get the high-load answer */
+  maxConcurrentTurns: number;
 }
 
 export class ConfigError extends Error {
@@ -78,6 +108,46 @@ function embeddingsConfig(env: Env): Config['embeddings'] {
   if (!baseUrl) return null;
   if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConfigError('EMBEDDINGS_BASE_URL', `must be an http(s) URL (got ${JSON.stringify(baseUrl)})`);
   return { baseUrl, apiKey: env.EMBEDDINGS_API_KEY || null, model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small', timeoutMs: integer(env, 'EMBEDDINGS_TIMEOUT_MS', 5_000, 100, 300_000) };
+}
+
+function messagingConfig(env: Env): MessagingConfig {
+  return {
+    tokenTtlS: integer(env, 'MESSAGING_TOKEN_TTL_S', 3600, 60, 24 * 3600),
+    sessionIdleS: integer(env, 'MESSAGING_SESSION_IDLE_S', 600, 10, 24 * 3600),
+    maxConnectionsPerSession: integer(env, 'MESSAGING_MAX_CONNECTIONS_PER_SESSION', 10, 1, 1000),
+    rateLimitPerSession: integer(env, 'MESSAGING_RATE_LIMIT_PER_SESSION', 10, 0, 100_000),
+    handoffTimeoutS: integer(env, 'MESSAGING_HANDOFF_TIMEOUT_S', 120, 1, 24 * 3600),
+    maxConcurrentTurns: integer(env, 'MESSAGING_MAX_CONCURRENT_TURNS', 500, 1, 1_000_000),
+  };
+}
+
+function smsConfig(env: Env): SmsConfig {
+  const rateLimitPerProject = integer(env, 'SMS_RATE_LIMIT_PER_PROJECT', 10, 0, 100_000);
+  if (oneOf(env, 'SMS_CARRIER', ['embedded', 'http'] as const, 'embedded') === 'embedded') return { rateLimitPerProject, carrier: { kind: 'embedded' } };
+  const baseUrl = env.SMS_CARRIER_URL ?? '';
+  if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConfigError('SMS_CARRIER_URL', `must be an http(s) URL when SMS_CARRIER=http (got ${JSON.stringify(baseUrl)})`);
+  for (const name of ['SMS_CARRIER_ACCOUNT_SID', 'SMS_CARRIER_AUTH_TOKEN']) {
+    if (!env[name]) throw new ConfigError(name, 'is required when SMS_CARRIER=http');
+  }
+  return {
+    rateLimitPerProject,
+    carrier: { kind: 'http', baseUrl: baseUrl.replace(/\/+$/, ''), accountSid: env.SMS_CARRIER_ACCOUNT_SID!, authToken: env.SMS_CARRIER_AUTH_TOKEN!, timeoutMs: integer(env, 'SMS_CARRIER_TIMEOUT_MS', 10_000, 100, 120_000) },
+  };
+}
+
+function outboundCallsConfig(env: Env): Config['outboundCalls'] {
+  const carrier = oneOf(env, 'OUTBOUND_CARRIER', ['simulator', 'sip'] as const, 'simulator');
+  const common = {
+    carrier,
+    maxConcurrentPerAccount: integer(env, 'OUTBOUND_MAX_CONCURRENT_CALLS', 10, 1, 100_000),
+    ringTimeoutS: integer(env, 'OUTBOUND_RING_TIMEOUT_S', 30, 1, 600),
+  };
+  if (carrier !== 'sip') return { ...common, sip: null };
+  const trunk = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/.exec(env.SIP_TRUNK ?? '');
+  if (!trunk || Number(trunk[2]) < 1 || Number(trunk[2]) > 65535) {
+    throw new ConfigError('SIP_TRUNK', `must be host:port of the SIP trunk when OUTBOUND_CARRIER=sip (got ${JSON.stringify(env.SIP_TRUNK ?? '')})`);
+  }
+  return { ...common, sip: { trunkHost: trunk[1].replace(/^\[|\]$/g, ''), trunkPort: Number(trunk[2]), holdMs: integer(env, 'SIP_HOLD_MS', 2000, 0, 600_000) } };
 }
 
 function publicDomain(env: Env): string | null {
@@ -128,8 +198,11 @@ export function loadConfig(env: Env = process.env): Config {
     alertEvalIntervalS: integer(env, 'ALERT_EVAL_INTERVAL_S', 60, 1, 24 * 3600),
     metricsPublic: flag(env, 'METRICS_PUBLIC'),
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
+    messaging: messagingConfig(env),
     llm: llmConfig(env),
     embeddings: embeddingsConfig(env),
+    outboundCalls: outboundCallsConfig(env),
+    sms: smsConfig(env),
   };
 }
 

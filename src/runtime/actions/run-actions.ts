@@ -66,6 +66,7 @@ export const READ_ONLY_STATE_KEYS: ReadonlySet<string> = new Set([
   'caller_number',
   'agent_number',
   'external_event_ids',
+  'external_events',
 ]);
 
 export const EXTERNAL_EVENT_IDS_KEY = 'external_event_ids';

@@ -1,0 +1,210 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import { createApp } from '../../src/app.factory';
+import type { ConversationEvent } from '../../src/conversations/conversation.events';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../src/event-store/event-store.port';
+import { loadConfig } from '../../src/platform/config/config';
+import { uuidv7 } from '../../src/platform/ids/ids';
+import { comparePositions } from '../../src/event-store/position';
+import { ProcessManagers } from '../../src/read-models/process-managers';
+import { ReadModels } from '../../src/read-models/read-models.service';
+import type { BenchCase, Result } from '../lib/case';
+import type { BenchContext } from '../lib/context';
+import { EchoProbeController } from '../lib/echo-probe.controller';
+import { median } from '../lib/measure';
+
+const CONNECTIONS = 50;
+
+interface Cannon {
+  average: number;
+  total: number;
+  non2xx: number;
+  p99: number;
+}
+
+/** The load in its own process (lib/external-event-load.ts): each POST carries the next `bench-<n>` id. */
+function load(url: string, seconds: number, count: number, headers: Record<string, string>, opts: { connections?: number; rate?: number; start?: number } = {}): Promise<Cannon> {
+  const driver = path.join(__dirname, '../lib/external-event-load.js');
+  const args = [driver, url, String(opts.connections ?? CONNECTIONS), String(seconds), String(count), String(opts.rate ?? 0), String(opts.start ?? 0), ...Object.entries(headers).map(([k, v]) => `${k}=${v}`)];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      try {
+        const r = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number; latency: { p99: number } };
+        resolve({ average: r.requests.average, total: r.requests.total, non2xx: r.non2xx, p99: r.latency.p99 });
+      } catch {
+        reject(new Error(`load driver exited ${code} without a result`));
+      }
+    });
+  });
+}
+
+interface Figures {
+  webhook: number[];
+  echo: number[];
+  deliveryP99: number;
+  bindP50: number;
+  bindP99: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/**
+ * External events over HTTP: the real app with an agent in sandbox and `count` conversations, each
+ * awaiting its own id (`bench-<n>`, appended straight to the store: the debug chat turns that would
+ * create them are measured elsewhere). Throughput: the webhook against a NestJS-Fastify POST echo in
+ * the same app, same JSON body size, alternating rounds. Latency: the webhook at a moderate rate
+ * (500/s, 10 connections). Binding: from the POST to the conversations read model applying the
+ * bound state (the Conversations API's view), in process, 4 deliveries in flight.
+ */
+async function measure(ctx: BenchContext): Promise<Figures> {
+  return ctx.shared('external-events', async () => {
+    const dir = ctx.file('external-events');
+    fs.mkdirSync(dir, { recursive: true });
+    const operatorToken = 'bench-operator-token-0123456789';
+    const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'silent', READ_YOUR_WRITES_TIMEOUT_MS: '60000' });
+    const app = await createApp(config, pino({ level: 'silent' }), undefined, [EchoProbeController]);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.getHttpServer().address() as { port: number };
+    const url = `http://127.0.0.1:${port}`;
+    const call = async (method: string, route: string, headers: Record<string, string>, body?: unknown) => {
+      const r = await fetch(`${url}${route}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await r.text();
+      if (!r.ok) throw new Error(`${method} ${route}: ${r.status} ${text}`);
+      return text ? JSON.parse(text) : null;
+    };
+    try {
+      const op = { 'x-operator-token': operatorToken };
+      const account = await call('POST', '/admin/v1/accounts', op, { name: 'bench', region: 'us' });
+      const expiresAt = new Date(Date.now() + 300 * 24 * 3600 * 1000).toISOString();
+      const { key } = await call('POST', `/admin/v1/accounts/${account.accountId}/api-keys`, op, { name: 'bench', agents: 'all', permissions: ['agents', 'external_events'], expiresAt });
+      const h = { 'x-api-key': key };
+      const agent = await call('POST', `/v1/accounts/${account.accountId}/agents`, h, { name: 'events', responseSettings: { greeting: 'Hello!' } });
+      const branch = await call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'events' });
+      await call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, {
+        name: 'event:payment',
+        content: 'Your payment is $state.external_events.payment.payload.status.',
+        exampleQueries: { queries: ['payment result'] },
+        actions: 'set_state key=paid value=yes',
+      });
+      await call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, { deploymentMessage: 'events' });
+      const deploymentId: string = (await call('GET', `/v1/agents/${agent.agentId}/deployments/active`, h)).activeDeployments.sandbox.id;
+
+      const count = ctx.quick ? 20_000 : 150_000;
+      const store = app.get<EventStore>(EVENT_STORE);
+      const readModels = app.get(ReadModels);
+      const accountId = String(account.accountId).replace(/^ws-/, '');
+      const agentId = String(agent.agentId).replace(/^PROJECT-/, '');
+      ctx.log(`external events: ${count} conversations awaiting an event`);
+      const now = new Date().toISOString();
+      const meta = { schemaVersion: 1, actor: 'bench', correlationId: 'bench', causationId: null, occurredAt: now };
+      for (let i = 0; i < count; i += 500) {
+        await Promise.all(
+          Array.from({ length: Math.min(500, count - i) }, (_, j) => {
+            const id = `bench-${i + j}`;
+            const events: ConversationEvent[] = [
+              {
+                type: 'ConversationStarted',
+                data: { conversationId: `EV-${id}`, accountId, agentId, deploymentId, version: 1, environment: 'sandbox', channel: 'CHAT', fromNumber: '', toNumber: '', variantId: '', variantName: '', language: 'en-GB', startedAt: now },
+              },
+              { type: 'ExternalEventAwaited', data: { name: 'payment', eventId: id } },
+            ];
+            return store.append(`conversation-EV-${id}`, events.map((e) => ({ id: uuidv7(), type: e.type, data: e.data, metadata: meta })), 'no_stream');
+          }),
+        );
+      }
+      await readModels.waitFor(await store.headPosition(), ['external-events', 'conversations']);
+
+      const q = new URLSearchParams({ event_id_location: 'payload', event_id_path: 'id', account_id: account.accountId, project_id: agent.agentId });
+      const webhookUrl = `${url}/v1/external-events/webhook?${q}`;
+      const seconds = ctx.quick ? 3 : 6;
+      const runs = ctx.quick ? 1 : 5;
+      // warm-up on the echo only: every webhook request should bind a fresh id
+      await load(`${url}/bench/echo`, 1, count, {});
+      const out = { webhook: [] as number[], echo: [] as number[] };
+      let used = 0;
+      const series = {
+        echo: () => load(`${url}/bench/echo`, seconds, count, {}),
+        webhook: () => load(webhookUrl, seconds, count, h, { start: used }),
+      };
+      for (let round = 0; round < runs; round++) {
+        ctx.log(`external events round ${round + 1}/${runs} (${seconds} s per series, ${CONNECTIONS} connections)`);
+        for (const name of (round % 2 === 0 ? ['webhook', 'echo'] : ['echo', 'webhook']) as Array<keyof typeof series>) {
+          const r = await series[name]();
+          if (r.non2xx) throw new Error(`non-2xx answers on ${name}: ${r.non2xx}`);
+          if (name === 'webhook') used += r.total;
+          out[name].push(r.average);
+        }
+      }
+      // Each phase starts with every earlier delivery bound: what one measures is not the last one's backlog.
+      const drain = async () => {
+        const started = Date.now();
+        const head = await store.headPosition();
+        const manager = app.get(ProcessManagers);
+        while (comparePositions(manager.status().find((m) => m.name === 'external-events')!.position, head) < 0) await new Promise((r) => setTimeout(r, 20));
+        await readModels.waitFor(head, ['conversations']);
+        ctx.log(`external events: backlog bound in ${Date.now() - started} ms`);
+      };
+      await drain();
+      if (used > count) ctx.log(`external events: ${used} deliveries for ${count} ids; the later ones were repeats`);
+      const moderate = await load(webhookUrl, 3, count, h, { connections: 10, rate: 500, start: used });
+      used += moderate.total;
+      await drain();
+
+      // Binding: POST → the conversations read model has applied the bound state.
+      const bindIds = Array.from({ length: ctx.quick ? 200 : 1000 }, (_, i) => `bench-${count - 1 - i}`);
+      const waiting = new Map<string, () => void>();
+      const off = readModels.onApplied('conversations', (batch: RecordedEvent[]) => {
+        for (const e of batch) {
+          if (e.type !== 'StateChanged' || !('external_events' in (e.data as { changes: object }).changes)) continue;
+          waiting.get(e.streamId)?.();
+        }
+      });
+      const bind: number[] = [];
+      const deliverOne = async (id: string) => {
+        const seen = new Promise<void>((resolve) => waiting.set(`conversation-EV-${id}`, resolve));
+        const t0 = performance.now();
+        const r = await fetch(webhookUrl, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: JSON.stringify({ id, status: 'paid' }) });
+        if (r.status !== 201) throw new Error(`webhook answered ${r.status}`);
+        await r.text();
+        await seen;
+        bind.push(performance.now() - t0);
+      };
+      for (let i = 0; i < bindIds.length; i += 4) await Promise.all(bindIds.slice(i, i + 4).map(deliverOne));
+      off();
+      bind.sort((a, b) => a - b);
+      return { ...out, deliveryP99: moderate.p99, bindP50: percentile(bind, 50), bindP99: percentile(bind, 99) };
+    } finally {
+      await app.close();
+    }
+  });
+}
+
+const result = (runs: number[], note: string): Result => ({ figure: median(runs), unit: 'req/s', runs, note });
+
+export const externalEventsCases: BenchCase[] = [
+  {
+    name: 'external-events.webhook',
+    run: async (ctx) => result((await measure(ctx)).webhook, 'POST /v1/external-events/webhook, JSON payload, each binding a different awaited id; autocannon (own process), 50 connections'),
+  },
+  {
+    name: 'external-events.echo',
+    run: async (ctx) => result((await measure(ctx)).echo, 'baseline: a NestJS-Fastify POST echo of the same body in the same app; alternating rounds'),
+  },
+  {
+    name: 'external-events.delivery.p99',
+    run: async (ctx) => ({ figure: (await measure(ctx)).deliveryP99, unit: 'ms', note: 'webhook latency at 500 deliveries/s, 10 connections' }),
+  },
+  {
+    name: 'external-events.bind.p99',
+    run: async (ctx) => {
+      const f = await measure(ctx);
+      return { figure: f.bindP99, unit: 'ms', note: 'POST to the bound state applied in the conversations read model; 4 in flight', details: { p50: f.bindP50 } };
+    },
+  },
+];

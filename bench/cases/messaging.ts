@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { syntheticKnowledgeBase } from '../../src/runtime/retrieval/synthetic';
+import type { BenchCase } from '../lib/case';
+import type { BenchContext } from '../lib/context';
+import { seedAccount, startBenchApp } from '../lib/http-app';
+import type { MessagingDriverResult, MessagingPlan } from '../lib/messaging-driver';
+
+const TOPICS = 50;
+const HOST = 'chat.bench.example';
+
+interface MessagingFigures extends MessagingDriverResult {
+  rssPeakMiB: number;
+  rssEndMiB: number;
+  /** the server's event-loop delay during the load: what queues behind synchronous work */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+}
+
+function runDriver(planFile: string, plan: MessagingPlan): Promise<MessagingDriverResult> {
+  fs.writeFileSync(planFile, JSON.stringify(plan));
+  const driver = path.join(__dirname, '../lib/messaging-driver.js');
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [driver, planFile], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`messaging driver failed: ${stderr || error.message}`));
+      resolve(JSON.parse(stdout) as MessagingDriverResult);
+    });
+  });
+}
+
+const mib = (bytes: number) => bytes / (1024 * 1024);
+
+/**
+ * Web chat end to end: 1,000 sessions (100 with --quick), each a WebSocket sending a message a
+ * second for 30 s (5 s with --quick) to an agent with 50 topics. Every message is a real turn:
+ * retrieval, the answer, the conversation and the session streams appended at FULL durability,
+ * the answer delivered from the log's subscription. The server is this process (RSS sampled
+ * during the load); the clients are another.
+ */
+async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
+  return ctx.shared('messaging', async () => {
+    const app = await startBenchApp(ctx.file('messaging'));
+    try {
+      const { accountId, key } = await seedAccount(app);
+      const h = { 'x-api-key': key };
+      const kb = syntheticKnowledgeBase(TOPICS + 10, 400, 11);
+      const names = new Set<string>();
+      const topics = kb.topics.filter((t) => !names.has(t.name) && names.add(t.name)).slice(0, TOPICS);
+      const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, { name: 'web', responseSettings: { greeting: 'Hello! How can I help?' } });
+      const branch = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'kb' });
+      for (const t of topics) {
+        await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, { name: t.name, content: t.content, exampleQueries: { queries: t.exampleQueries.slice(0, 50) } });
+      }
+      await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, { deploymentMessage: 'kb' });
+      const connector = await app.call('POST', `/admin/v1/accounts/${accountId}/connectors`, { 'x-operator-token': app.operatorToken }, { agentId: agent.agentId, kind: 'messaging', environment: 'sandbox', hostDomain: HOST });
+      const sessions = Number(process.env.BENCH_MESSAGING_SESSIONS) || (ctx.quick ? 100 : 1000);
+      const seconds = Number(process.env.BENCH_MESSAGING_SECONDS) || (ctx.quick ? 5 : 30);
+      ctx.log(`messaging: ${sessions} sessions, one message a second each for ${seconds} s`);
+      let rssPeak = process.memoryUsage().rss;
+      const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 250);
+      const loop = monitorEventLoopDelay({ resolution: 5 });
+      loop.enable();
+      try {
+        const r = await runDriver(ctx.file('messaging-plan.json'), { url: app.url, connectorToken: connector.connectorToken, host: HOST, sessions, seconds, queries: kb.queries });
+        if (r.failures > 0) throw new Error(`${r.failures} failures, first: ${r.firstFailure}`);
+        loop.disable();
+        const loopDelayP99Ms = loop.percentile(99) / 1e6;
+        const loopDelayMaxMs = loop.max / 1e6;
+        ctx.log(`messaging: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms`);
+        return { ...r, rssPeakMiB: mib(rssPeak), rssEndMiB: mib(process.memoryUsage().rss), loopDelayP99Ms, loopDelayMaxMs };
+      } finally {
+        clearInterval(sampler);
+        loop.disable();
+      }
+    } finally {
+      await app.close();
+    }
+  });
+}
+
+export const messagingCases: BenchCase[] = [
+  {
+    name: 'messaging.reply.p99',
+    run: async (ctx) => {
+      const r = await messagingLoad(ctx);
+      return {
+        figure: r.p99,
+        unit: 'ms',
+        note: `${r.sessions} WebSocket sessions x 1 msg/s for ${Math.round(r.elapsed)} s (client in its own process); p50 ${r.p50.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; ${r.replies} answers`,
+        details: { ...r },
+      };
+    },
+  },
+  {
+    name: 'messaging.events.lost',
+    run: async (ctx) => {
+      const r = await messagingLoad(ctx);
+      return {
+        figure: r.missing + r.refused + r.outOfOrder + r.replayMismatches,
+        unit: 'events',
+        note: `unanswered ${r.missing}, refused as high load ${r.refused}, out of sequence ${r.outOfOrder}, sessions whose live stream differs from the replay ${r.replayMismatches}; same run as messaging.reply.p99`,
+      };
+    },
+  },
+  {
+    name: 'messaging.server.rss',
+    run: async (ctx) => {
+      const r = await messagingLoad(ctx);
+      return { figure: r.rssPeakMiB, unit: 'MiB', note: `peak during the load (the server is the bench process); ${r.rssEndMiB.toFixed(0)} MiB after it; same run as messaging.reply.p99` };
+    },
+  },
+];

@@ -1,0 +1,34 @@
+/**
+ * autocannon in its own process, POSTing a JSON body whose `id` counts up from 0 (modulo `count`):
+ * every external-event delivery names a different awaited id. Prints autocannon's JSON result.
+ * argv: url connections seconds count rate(0 = unthrottled) start [header=value ...]
+ */
+// autocannon ships no types; this is the one call made of it
+const autocannon: (options: Record<string, unknown>, done: (error: Error | null, result: unknown) => void) => unknown = require('autocannon');
+
+const [url, connections, seconds, count, rate, start, ...headerArgs] = process.argv.slice(2);
+const headers: Record<string, string> = { 'content-type': 'application/json' };
+for (const h of headerArgs) {
+  const at = h.indexOf('=');
+  headers[h.slice(0, at)] = h.slice(at + 1);
+}
+let n = Number(start);
+const instance = autocannon(
+  {
+    url,
+    method: 'POST',
+    connections: Number(connections),
+    duration: Number(seconds),
+    ...(Number(rate) > 0 ? { overallRate: Number(rate) } : {}),
+    headers,
+    requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, body: JSON.stringify({ id: `bench-${n++ % Number(count)}`, status: 'paid' }) }) }],
+  },
+  (error: Error | null, result: unknown) => {
+    if (error) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    process.stdout.write(JSON.stringify(result));
+  },
+);
+void instance;

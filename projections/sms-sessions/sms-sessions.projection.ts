@@ -1,0 +1,35 @@
+import type { SmsMessageEvent } from '../../src/sms/sms-message.events';
+import type { SmsSessionEvent } from '../../src/sms/sms-session.decider';
+import { defineProjection, handlerFor } from '../../src/read-models/projection';
+import { SmsMessageRow, SmsSessionRow } from './sms-sessions.entities';
+
+const on = handlerFor<SmsSessionEvent | SmsMessageEvent>();
+
+/** SMS sessions and the texts the carrier took (GET /admin/v1/sms/messages). */
+export const smsSessionsProjection = defineProjection({
+  name: 'sms-sessions',
+  version: 1,
+  entities: [SmsMessageRow, SmsSessionRow],
+  handles: {
+    SmsSessionOpened: on<'SmsSessionOpened'>(({ data }, _em, rows) => {
+      rows.upsert(SmsSessionRow, { conversationId: data.conversationId, agentNumber: data.agentNumber, userNumber: data.userNumber, agentId: data.route.agentId, environment: data.route.environment, status: 'active', openedAt: data.openedAt, lastActivityAt: data.openedAt, endReason: null });
+    }),
+    SmsUserMessageReceived: on<'SmsUserMessageReceived'>(({ data }, _em, rows) => {
+      rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'active', lastActivityAt: data.receivedAt });
+    }),
+    SmsIdleWarningSent: on<'SmsIdleWarningSent'>(({ data }, _em, rows) => {
+      rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'warning', lastActivityAt: data.sentAt });
+    }),
+    SmsSessionEnded: on<'SmsSessionEnded'>(({ data }, _em, rows) => {
+      rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'ended', endReason: data.reason });
+    }),
+    SmsMessageDelivered: on<'SmsMessageDelivered'>(({ data, position }, _em, rows) => {
+      const { messageId, conversationId, from, to, text, carrier, providerMessageId, deliveredAt } = data;
+      rows.upsert(SmsMessageRow, { id: messageId, seq: position, conversationId, fromNumber: from, toNumber: to, text, status: 'delivered', carrier, providerMessageId, error: null, at: deliveredAt });
+    }),
+    SmsMessageFailed: on<'SmsMessageFailed'>(({ data, position }, _em, rows) => {
+      const { messageId, conversationId, from, to, text, carrier, error, failedAt } = data;
+      rows.upsert(SmsMessageRow, { id: messageId, seq: position, conversationId, fromNumber: from, toNumber: to, text, status: 'failed', carrier, providerMessageId: '', error, at: failedAt });
+    }),
+  },
+});

@@ -1,0 +1,42 @@
+import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { DeploymentContent } from '../agents/deployment-content';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Clock } from '../platform/clock/clock';
+import { IdGenerator } from '../platform/ids/ids';
+import { LOGGER } from '../platform/logging/logger';
+import { ProcessManagers } from '../read-models/process-managers';
+import { ExternalEventsController } from './external-events.controller';
+import { externalEventsProcessManager } from './external-events.process-manager';
+import { ExternalEventsService } from './external-events.service';
+import { keepRawBodies } from './raw-body';
+
+@Injectable()
+class ExternalEventsLifecycle implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly processManagers: ProcessManagers,
+    private readonly deployments: DeploymentContent,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit() {
+    // the platform's body limit (contract §2): 1 MiB
+    keepRawBodies(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), 1024 * 1024);
+    this.processManagers.register(
+      externalEventsProcessManager({ store: this.store, deployments: this.deployments, clock: this.clock, newId: () => this.ids.uuid(), logger: this.logger }),
+    );
+  }
+}
+
+/** External events (contract §9): the webhook, and the process manager that binds deliveries. */
+@Module({
+  controllers: [ExternalEventsController],
+  providers: [ExternalEventsService, ExternalEventsLifecycle],
+})
+export class ExternalEventsModule {}

@@ -1,0 +1,72 @@
+import type { Logger } from 'pino';
+import type { DeploymentContent } from '../agents/deployment-content';
+import { conversationDecider, type ConversationState } from '../conversations/conversation.decider';
+import { conversationStream } from '../conversations/conversation.events';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import type { Clock } from '../platform/clock/clock';
+import { handleCommand, load } from '../platform/commands/command-handler';
+import { DomainError } from '../platform/errors/domain-error';
+import type { ProcessManager } from '../read-models/process-manager';
+import { bodyKindOf } from './event-id';
+import { eventTurn } from './event-turn';
+import type { ExternalEventDelivered } from './external-event.events';
+import { payloadState } from './payload';
+
+export const EXTERNAL_EVENTS_PROCESS = 'external-events';
+
+export interface ExternalEventsDeps {
+  store: EventStore;
+  deployments: DeploymentContent;
+  clock: Clock;
+  newId: () => string;
+  logger: Logger;
+  /** called after a conversation took an event in (channels that push answers listen here) */
+  onBound?: (conversationId: string) => void;
+}
+
+/**
+ * Binds each recorded delivery to the conversation awaiting it: the payload goes into the
+ * conversation's state under `external_events.<name>` and, while the conversation is open, the
+ * agent answers it (event-turn.ts) as a delayed response. The conversation decider makes it
+ * exactly once (an id already received decides nothing) and the command's idempotency key is the
+ * delivery's event id, so a replay after a crash appends nothing twice.
+ */
+export function externalEventsProcessManager({ store, deployments, clock, newId, logger, onBound }: ExternalEventsDeps): ProcessManager {
+  const bind = async (event: RecordedEvent<ExternalEventDelivered>): Promise<void> => {
+    const d = event.data;
+    const stream = conversationStream(d.conversationId);
+    const { state } = await load<ConversationState, never>(store, stream, conversationDecider as never);
+    if (!state.exists || state.received[d.eventId]) return;
+    const receivedAt = clock.nowIso();
+    const body = Buffer.from(d.body, 'base64');
+    const payload = payloadState(d.eventId, d.contentType, bodyKindOf(d.contentType) ?? 'text', body, receivedAt);
+    let response = null;
+    if (state.ended === null) {
+      const content = await deployments.ofDeployment(state.agentId, state.deploymentId);
+      const before = state.state.external_events;
+      const events = { ...(before !== null && typeof before === 'object' ? before : {}), [d.name]: payload };
+      response = eventTurn({ name: d.name, topics: content.topics, state: { ...state.state, external_events: events }, receivedAt, language: state.language, newId });
+    }
+    try {
+      await handleCommand(
+        store,
+        clock,
+        stream,
+        conversationDecider,
+        { type: 'ReceiveExternalEvent', event: { eventId: d.eventId, name: d.name, contentType: d.contentType, body: d.body, receivedAt }, payload, response },
+        { actor: `system:${EXTERNAL_EVENTS_PROCESS}`, correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: event.id },
+      );
+    } catch (error) {
+      // A refusal is final (the id is not awaited there): retrying would stall every later delivery.
+      if (error instanceof DomainError) {
+        logger.warn({ err: error, eventId: d.eventId, conversationId: d.conversationId }, 'external event not bound');
+        return;
+      }
+      throw error;
+    }
+    onBound?.(d.conversationId);
+  };
+
+  // Deliveries to different conversations bind concurrently; one conversation's in log order.
+  return { name: EXTERNAL_EVENTS_PROCESS, handles: { ExternalEventDelivered: bind }, partitionBy: (event) => (event.data as ExternalEventDelivered).conversationId };
+}

@@ -1,0 +1,212 @@
+import type { Logger } from 'pino';
+import type { DeploymentContent } from '../agents/deployment-content';
+import type { Environment } from '../agents/agent.events';
+import { conversationDecider, type ConversationState } from '../conversations/conversation.decider';
+import { conversationStream, type EndReason as ConversationEndReason } from '../conversations/conversation.events';
+import type { EventStore } from '../event-store/event-store.port';
+import type { AgentDirectory } from '../platform/auth/agent-directory';
+import type { Clock } from '../platform/clock/clock';
+import { AggregateCache } from '../platform/commands/aggregate-cache';
+import type { CommandContext } from '../platform/commands/command-context';
+import { handleCommand, peek } from '../platform/commands/command-handler';
+import { DomainError } from '../platform/errors/domain-error';
+import type { IdGenerator } from '../platform/ids/ids';
+import type { ReadModels } from '../read-models/read-models.service';
+import { SyncQuery } from '../read-models/sync-query';
+import type { AgentRuntime } from '../runtime/agent-runtime';
+import type { ConnectorDirectory } from './connectors';
+import type { DeskAvailability } from './desk/desk-availability';
+import type { SessionCommands } from './session-commands';
+import type { SessionState, TurnOutcome } from './session.decider';
+import { SYSTEM_MESSAGES } from './system-messages';
+import { chunkText, transient, type WireEvent } from './wire';
+
+/** An answer not ready after this long is announced with SERVICE_AGENT_THINKING. */
+export const THINKING_AFTER_MS = 150;
+
+/** A turn that could not be served; the client is told `systemMessage` (interface.md's table). */
+export class MessagingFailure extends Error {
+  constructor(
+    readonly systemMessage: string,
+    cause?: unknown,
+  ) {
+    super(systemMessage, { cause });
+    this.name = 'MessagingFailure';
+  }
+}
+
+export interface TurnDeps {
+  store: EventStore;
+  clock: Clock;
+  ids: IdGenerator;
+  deployments: DeploymentContent;
+  runtime: AgentRuntime;
+  sessions: SessionCommands;
+  connectors: ConnectorDirectory;
+  agents: AgentDirectory;
+  desk: DeskAvailability;
+  readModels: ReadModels;
+  logger: Logger;
+  maxConcurrentTurns: number;
+}
+
+/** Where transient events of a turn (thinking, chunks) go: the session's sockets on this process. */
+export type TransientSink = (event: WireEvent) => void;
+
+/**
+ * The service agent on a messaging session, through the same runtime as every channel. Its
+ * conversation is recorded like debug chat's, on `conversation-<id>` (channel WEBCHAT, the
+ * connector's environment, the deployment active when it starts), so the Conversations API shows
+ * it; the session stream records what the user saw.
+ */
+export class AgentTurns {
+  private readonly conversations = new AggregateCache(20_000);
+  private readonly agentName: SyncQuery<{ name: string }>;
+  private inFlight = 0;
+
+  constructor(private readonly d: TurnDeps) {
+    this.agentName = new SyncQuery(() => d.readModels.source('agents'), 'SELECT name FROM agent WHERE id = ?');
+  }
+
+  get turnsInFlight(): number {
+    return this.inFlight;
+  }
+
+  /** REQUEST_SERVICE_AGENT_JOIN: starts a conversation and greets. */
+  async join(session: SessionState, context: CommandContext): Promise<void> {
+    return this.gated(async () => {
+      const connector = this.d.connectors.get(session.connectorId);
+      if (!connector || this.d.agents.accountOf(connector.agentId) === null) throw new MessagingFailure(SYSTEM_MESSAGES.connectorNotFound);
+      const environment = connector.environment as Environment;
+      const { conversationId, deploymentId, agentName, greeting } = await this.startConversation(connector.agentId, environment, context).catch((error: unknown) => {
+        throw new MessagingFailure(SYSTEM_MESSAGES.unableToStart, error);
+      });
+      const now = this.d.clock.nowIso();
+      await this.d.sessions.execute(
+        session.sessionId,
+        { type: 'JoinServiceAgent', conversationId, deploymentId, agentName, greeting: greeting ? { messageId: this.d.ids.uuid(), text: greeting, responseSuggestions: [] } : null, now },
+        context,
+      );
+    });
+  }
+
+  private async startConversation(agentId: string, environment: Environment, context: CommandContext) {
+    const deploymentId = await this.d.deployments.activeDeploymentId(agentId, environment);
+    if (!deploymentId) throw new Error(`no deployment is active in ${environment}`);
+    const content = await this.d.deployments.ofDeployment(agentId, deploymentId);
+    const conversationId = `WEBCHAT-${this.d.ids.uuid()}`;
+    const now = this.d.clock.nowIso();
+    const initialState = { conversation_id: conversationId, channel: 'WEBCHAT', environment, caller_number: '', agent_number: '', language: content.languageCode };
+    const greeting = this.d.runtime.greet(content, { state: initialState, asrLangCode: content.languageCode, ttsLangCode: content.languageCode, receivedAt: now, newId: () => this.d.ids.uuid() });
+    await handleCommand(
+      this.d.store,
+      this.d.clock,
+      conversationStream(conversationId),
+      conversationDecider,
+      {
+        type: 'StartConversation',
+        started: {
+          conversationId,
+          accountId: content.accountId,
+          agentId,
+          deploymentId,
+          version: content.version,
+          environment,
+          channel: 'WEBCHAT',
+          fromNumber: '',
+          toNumber: '',
+          variantId: '',
+          variantName: '',
+          language: content.languageCode,
+          startedAt: now,
+        },
+        initialState,
+        greeting: greeting.turn,
+      },
+      context,
+      this.conversations,
+    );
+    const agentName = this.agentName.get(agentId).row?.name ?? 'Assistant';
+    return { conversationId, deploymentId, agentName, greeting: greeting.turn.agentResponse };
+  }
+
+  /**
+   * USER_MESSAGE while the service agent has the conversation: runs the turn, then records it on
+   * the conversation and the session together (one group commit, so one fsync for both).
+   */
+  async respond(session: SessionState, user: { text: string; custom?: unknown }, context: CommandContext, sink: TransientSink): Promise<void> {
+    return this.gated(async () => {
+      const conversationId = session.conversationId!;
+      const stream = conversationStream(conversationId);
+      const conversation = await peek<ConversationState, never>(this.d.store, stream, conversationDecider as never, this.conversations);
+      if (!conversation.exists || conversation.ended) throw new MessagingFailure(SYSTEM_MESSAGES.conversationNotFound);
+      const now = this.d.clock.nowIso();
+      // Shown only when the answer is slow to come (a model call): an instant answer needs no
+      // indicator, and at a thousand messages a second the extra frame is a tenth of the socket work.
+      const thinking = setTimeout(() => sink(transient(this.d.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_THINKING', this.d.clock.nowIso(), {})), THINKING_AFTER_MS);
+      let result;
+      try {
+        const content = await this.d.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
+        result = await this.d.runtime.respond(content, {
+          text: user.text,
+          state: conversation.state,
+          asrLangCode: conversation.language,
+          ttsLangCode: conversation.language,
+          metadata: user.custom !== undefined ? { custom: user.custom } : {},
+          receivedAt: now,
+          newId: () => this.d.ids.uuid(),
+        });
+      } catch (error) {
+        throw new MessagingFailure(SYSTEM_MESSAGES.troubleResponding, error);
+      } finally {
+        clearTimeout(thinking);
+      }
+      const messageId = this.d.ids.uuid();
+      const text = result.turn.agentResponse;
+      if (session.streamingEnabled) {
+        const chunks = chunkText(text);
+        chunks.forEach((piece, i) => sink(transient(this.d.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_MESSAGE_CHUNK', now, { message_id: messageId, text: piece, chunk_index: i, is_complete: i === chunks.length - 1 })));
+      }
+      const outcome = this.outcomeOf(session, result.effects);
+      try {
+        await Promise.all([
+          handleCommand(this.d.store, this.d.clock, stream, conversationDecider, { type: 'RecordTurn', turn: result.turn, effects: result.effects }, context, this.conversations),
+          this.d.sessions.execute(
+            session.sessionId,
+            { type: 'RecordAgentTurn', conversationId, user: { messageId: this.d.ids.uuid(), text: user.text, ...(user.custom !== undefined ? { custom: user.custom } : {}) }, reply: { messageId, text, responseSuggestions: [] }, outcome, now },
+            context,
+          ),
+        ]);
+      } catch (error) {
+        // the chunks (if any) went out, the message did not: the stream was interrupted
+        if (error instanceof DomainError) throw error;
+        throw new MessagingFailure(SYSTEM_MESSAGES.encounteredError, error);
+      }
+    });
+  }
+
+  /** Ends the service agent's conversation with the session (no-op when it already ended). */
+  async endConversation(conversationId: string, reason: ConversationEndReason, context: CommandContext): Promise<void> {
+    await handleCommand(this.d.store, this.d.clock, conversationStream(conversationId), conversationDecider, { type: 'EndConversation', reason, now: this.d.clock.nowIso() }, context, this.conversations);
+  }
+
+  private outcomeOf(session: SessionState, effects: { handoff: { destination: string; reason: string } | null; ended: boolean }): TurnOutcome {
+    if (effects.handoff) {
+      const { destination, reason } = effects.handoff;
+      const failure = this.d.desk.check(session.accountId, session.agentId, destination, this.d.clock.nowMs());
+      return { kind: 'handoff', handoffId: this.d.ids.uuid(), destination, reason, failure };
+    }
+    return effects.ended ? { kind: 'ended' } : { kind: 'continue' };
+  }
+
+  /** Past `maxConcurrentTurns` turns at once, new ones are refused at once rather than queued behind them. */
+  private async gated<T>(work: () => Promise<T>): Promise<T> {
+    if (this.inFlight >= this.d.maxConcurrentTurns) throw new MessagingFailure(SYSTEM_MESSAGES.highLoad);
+    this.inFlight++;
+    try {
+      return await work();
+    } finally {
+      this.inFlight--;
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import type { Logger } from 'pino';
+import type { RateLimiter } from '../platform/auth/rate-limiter';
+import type { Clock } from '../platform/clock/clock';
+import type { CommandContext } from '../platform/commands/command-context';
+import { KeyedQueue } from '../platform/commands/keyed-queue';
+import { DomainError } from '../platform/errors/domain-error';
+import type { IdGenerator } from '../platform/ids/ids';
+import { MessagingFailure, type AgentTurns } from './agent-turns';
+import { isRejected, parseClientMessage, type ClientMessage } from './client-message';
+import type { SessionCommands } from './session-commands';
+import { isExpired, type SessionState } from './session.decider';
+import type { HubSocket, SocketHub } from './socket-hub';
+import { SYSTEM_MESSAGES } from './system-messages';
+import { systemMessage, transient, type WireEvent } from './wire';
+
+/** A chat socket: who opened it, on which session. */
+export interface ChatSocket extends HubSocket {
+  readonly tokenId: string;
+}
+
+export interface ChatMessagesDeps {
+  hub: SocketHub;
+  sessions: SessionCommands;
+  turns: AgentTurns;
+  limiter: RateLimiter;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  idleMs: number;
+  /** user typing, for the desk agent holding the session */
+  onUserTyping: (sessionId: string, event: WireEvent) => void;
+}
+
+const DOMAIN_MESSAGES: Record<string, string> = {
+  SESSION_NOT_FOUND: SYSTEM_MESSAGES.sessionNotFound,
+  CONVERSATION_NOT_STARTED: SYSTEM_MESSAGES.conversationIdNotFound,
+  CONVERSATION_NOT_ACTIVE: SYSTEM_MESSAGES.conversationNotFound,
+};
+
+/**
+ * What the server does with each client frame. Errors about one frame go back to its socket only,
+ * as SYSTEM_MESSAGE at error level with the frame's `metadata.custom`; the socket stays open.
+ * Frames that change the session run one at a time per session, in arrival order.
+ */
+export class ChatMessages {
+  private readonly queue = new KeyedQueue();
+
+  constructor(private readonly d: ChatMessagesDeps) {}
+
+  async handle(socket: ChatSocket, raw: string): Promise<void> {
+    const message = parseClientMessage(raw);
+    if (isRejected(message)) return this.tell(socket, message.error, message.custom);
+    if (message.kind !== 'EVENT_TYPE_HEARTBEAT') {
+      try {
+        this.d.limiter.take(socket.sessionId);
+      } catch {
+        return this.tell(socket, SYSTEM_MESSAGES.rateLimited, message.custom);
+      }
+    }
+    const now = this.d.clock.nowIso();
+    switch (message.kind) {
+      case 'EVENT_TYPE_HEARTBEAT':
+        return this.d.hub.sendTo(socket, transient(this.d.ids.uuid(), 'EVENT_TYPE_HEARTBEAT', now, message.payload, message.custom));
+      case 'EVENT_TYPE_USER_TYPING': {
+        const event = transient(this.d.ids.uuid(), 'EVENT_TYPE_USER_TYPING', now, { state: message.state }, message.custom);
+        this.d.hub.deliverTransient(socket.sessionId, event, socket);
+        this.d.onUserTyping(socket.sessionId, event);
+        return;
+      }
+      default:
+        await this.queue.run(socket.sessionId, () => this.command(socket, message)).catch((error: unknown) => this.fail(socket, error, message.custom));
+    }
+  }
+
+  private async command(socket: ChatSocket, message: ClientMessage): Promise<void> {
+    const context: CommandContext = { actor: `messaging:${socket.tokenId}`, correlationId: this.d.ids.uuid() };
+    const state = await this.session(socket.sessionId, context);
+    switch (message.kind) {
+      case 'EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN':
+        if (state.phase === 'open') await this.d.turns.join(state, context);
+        return;
+      case 'EVENT_TYPE_USER_MESSAGE':
+        return this.userMessage(socket, state, message, context);
+      case 'EVENT_TYPE_USER_END_SESSION':
+        await this.d.sessions.execute(state.sessionId, { type: 'EndSession', reason: 'REASON_USER_END', now: this.d.clock.nowIso() }, context);
+        if (state.phase === 'agent' && state.conversationId) await this.d.turns.endConversation(state.conversationId, 'user', context).catch((error: unknown) => this.d.logger.warn({ err: error }, 'could not end the conversation of an ended session'));
+        return;
+    }
+  }
+
+  private async userMessage(socket: ChatSocket, state: SessionState, message: Extract<ClientMessage, { kind: 'EVENT_TYPE_USER_MESSAGE' }>, context: CommandContext): Promise<void> {
+    const user = { text: message.text, ...(message.custom !== undefined ? { custom: message.custom } : {}) };
+    switch (state.phase) {
+      case 'open':
+        throw new MessagingFailure(state.conversationId === null ? SYSTEM_MESSAGES.conversationIdNotFound : SYSTEM_MESSAGES.conversationNotFound);
+      case 'agent':
+        return this.d.turns.respond(state, user, context, (event) => this.d.hub.deliverTransient(socket.sessionId, event));
+      default:
+        // queued or live: the message is for the person at the desk (who sees the queue's history on accepting)
+        try {
+          await this.d.sessions.execute(state.sessionId, { type: 'RecordUserMessage', user: { messageId: this.d.ids.uuid(), ...user }, now: this.d.clock.nowIso() }, context);
+        } catch (error) {
+          if (error instanceof DomainError) throw error;
+          throw new MessagingFailure(SYSTEM_MESSAGES.failedToForward, error);
+        }
+    }
+  }
+
+  /**
+   * The session as stored now, another process's writes included (one indexed read past the cached
+   * state): a frame for a session that ended elsewhere is told so before any turn runs. An idle one
+   * is expired here if its timer has not run yet.
+   */
+  private async session(sessionId: string, context: CommandContext): Promise<SessionState> {
+    let state: SessionState;
+    try {
+      state = (await this.d.sessions.current(sessionId)).state;
+    } catch (error) {
+      throw new MessagingFailure(SYSTEM_MESSAGES.unableToRetrieveSession, error);
+    }
+    if (!state.exists || state.phase === 'ended') throw new MessagingFailure(SYSTEM_MESSAGES.sessionNotFound);
+    if (isExpired(state, this.d.clock.nowMs(), this.d.idleMs)) {
+      await this.d.sessions.execute(sessionId, { type: 'ExpireIfIdle', idleMs: this.d.idleMs, now: this.d.clock.nowIso() }, context);
+      if (state.phase === 'agent' && state.conversationId) await this.d.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
+      throw new MessagingFailure(SYSTEM_MESSAGES.sessionNotFound);
+    }
+    return state;
+  }
+
+  private fail(socket: ChatSocket, error: unknown, custom: unknown): void {
+    if (error instanceof MessagingFailure) {
+      if (error.cause) this.d.logger.warn({ err: error.cause, sessionId: socket.sessionId }, error.systemMessage);
+      return this.tell(socket, error.systemMessage, custom);
+    }
+    if (error instanceof DomainError && DOMAIN_MESSAGES[error.code]) return this.tell(socket, DOMAIN_MESSAGES[error.code], custom);
+    this.d.logger.error({ err: error, sessionId: socket.sessionId }, 'messaging frame failed');
+    this.tell(socket, SYSTEM_MESSAGES.encounteredError, custom);
+  }
+
+  private tell(socket: ChatSocket, message: string, custom?: unknown): void {
+    this.d.hub.sendTo(socket, systemMessage(this.d.ids.uuid(), this.d.clock.nowIso(), message, custom));
+  }
+}

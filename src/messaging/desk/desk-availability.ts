@@ -1,0 +1,38 @@
+import { rawConnection } from '../../platform/database/raw-connection';
+import type { ReadModels } from '../../read-models/read-models.service';
+import type { HandoffFailure } from '../session.events';
+
+interface KeyRow {
+  agents: string;
+  permissions: string;
+  expires_at: string;
+}
+
+/** Desk queues are named by the handoff's destination: a short identifier, as a routing table would hold. */
+const DESTINATION = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$/;
+
+/**
+ * Whether the embedded desk can take a handoff: the destination must name a queue ("invalid"
+ * otherwise), and someone must be able to answer it: a live key of the account with the `desk`
+ * permission that reaches the agent ("no_desk" otherwise: failing at once beats waiting out the
+ * timeout for a desk no one can open).
+ */
+export class DeskAvailability {
+  constructor(private readonly readModels: ReadModels) {}
+
+  check(accountId: string, agentId: string, destination: string, nowMs: number): HandoffFailure | null {
+    if (!DESTINATION.test(destination)) return 'invalid';
+    return this.anyDeskKey(accountId, agentId, nowMs) ? null : 'no_desk';
+  }
+
+  private anyDeskKey(accountId: string, agentId: string, nowMs: number): boolean {
+    const db = rawConnection(this.readModels.source('api-keys'));
+    const keys = db.prepare('SELECT agents, permissions, expires_at FROM api_key WHERE account_id = ? AND deleted_at IS NULL').all(accountId) as KeyRow[];
+    return keys.some((key) => {
+      if (Date.parse(key.expires_at) <= nowMs) return false;
+      if (!(JSON.parse(key.permissions) as string[]).includes('desk')) return false;
+      const agents = JSON.parse(key.agents) as 'all' | string[];
+      return agents === 'all' || agents.includes(agentId);
+    });
+  }
+}

@@ -1,0 +1,167 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { EventStore, RecordedEvent } from '../../event-store/event-store.port';
+import type { KeyAuthenticator } from '../../platform/auth/key-authenticator';
+import { keyCanReachAgent, type KeyRecord } from '../../platform/auth/key-principal';
+import type { Clock } from '../../platform/clock/clock';
+import type { CommandContext } from '../../platform/commands/command-context';
+import { DomainError, forbidden } from '../../platform/errors/domain-error';
+import type { IdGenerator } from '../../platform/ids/ids';
+import { MAX_BUFFERED_BYTES, MAX_MESSAGE_BYTES } from '../limits';
+import type { SessionCommands } from '../session-commands';
+import { sessionStream } from '../session.events';
+import type { SocketHub } from '../socket-hub';
+import { toWire, transient, type WireEvent } from '../wire';
+import type { DeskHub, DeskSocket } from './desk-hub';
+import { parseDeskFrame, type DeskCommand } from './desk-protocol';
+import type { DeskQueue } from './desk-queue';
+
+export interface DeskGatewayDeps {
+  keys: KeyAuthenticator;
+  hub: DeskHub;
+  chats: SocketHub;
+  queue: DeskQueue;
+  sessions: SessionCommands;
+  store: EventStore;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+}
+
+/** Session events that change the queue a desk sees. */
+const QUEUE_EVENTS = new Set(['MessagingHandoffTriggered', 'MessagingHandoffFailed', 'MessagingHandoffTimedOut', 'MessagingHandoffAccepted', 'MessagingSessionEnded', 'MessagingServiceAgentJoined']);
+
+const DESK_ERRORS: Record<string, string> = {
+  HANDOFF_NOT_QUEUED: 'this session is not waiting for a live agent (another agent may have taken it)',
+  NOT_THE_LIVE_AGENT: 'you do not hold this session',
+  SESSION_NOT_FOUND: 'session not found',
+};
+
+/**
+ * The embedded live-agent desk, `/desk/ws?api_key=` (a key with the `desk` permission; the
+ * `x-api-key` header works too for clients that can set one). A human agent sees the queue of the
+ * sessions its key reaches, accepts one (first come, first served: the session decider refuses a
+ * second accept), chats, and leaves. What the user says reaches every desk socket of the key
+ * that holds the session, from the same feed of stored events as the chat sockets.
+ */
+export class DeskGateway {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: true });
+
+  constructor(private readonly d: DeskGatewayDeps) {}
+
+  readonly handle = async (request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> => {
+    const header = request.headers['x-api-key'];
+    const value = url.searchParams.get('api_key') ?? (Array.isArray(header) ? header[0] : header);
+    const key = this.d.keys.authenticate(value ?? undefined, 'api_key');
+    if (!key.permissions.includes('desk')) throw forbidden('this key lacks the desk permission', 'PERMISSION_DENIED');
+    const name = url.searchParams.get('agent_name')?.trim().slice(0, 64) || key.name;
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, key, name));
+  };
+
+  async close(): Promise<void> {
+    for (const ws of this.wss.clients) ws.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  /** Feed listener: events of sessions held by a key with sockets here go to those sockets. */
+  onSessionEvents(sessionId: string, events: WireEvent[], recorded: RecordedEvent[]): void {
+    if (this.d.hub.empty) return;
+    recorded.forEach((event, i) => {
+      if (event.type === 'MessagingHandoffAccepted') this.d.hub.hold(sessionId, (event.data as { liveAgentId: string }).liveAgentId);
+      const keyId = this.d.hub.holder(sessionId);
+      if (!keyId) return;
+      this.d.hub.sendToKey(keyId, { type: 'SESSION_EVENT', session_id: sessionId, event: events[i] });
+      if (event.type === 'MessagingLiveAgentLeft' || event.type === 'MessagingSessionEnded') this.d.hub.drop(sessionId);
+    });
+  }
+
+  /** User typing: shown to the desk agent holding the session on this process. */
+  onUserTyping(sessionId: string, event: WireEvent): void {
+    const keyId = this.d.hub.holder(sessionId);
+    if (keyId) this.d.hub.sendToKey(keyId, { type: 'SESSION_EVENT', session_id: sessionId, event });
+  }
+
+  /** After the messaging-sessions read model applied a batch: shows each desk its queue if it changed. */
+  onReadModelApplied(batch: RecordedEvent[]): void {
+    if (this.d.hub.empty || !batch.some((event) => QUEUE_EVENTS.has(event.type))) return;
+    for (const socket of this.d.hub.sockets()) this.showQueue(socket, 'QUEUE_UPDATED');
+  }
+
+  private open(ws: WebSocket, key: KeyRecord, agentName: string): void {
+    const socket: DeskSocket = {
+      keyId: key.id,
+      accountId: key.accountId,
+      agents: key.agents,
+      agentName,
+      lastQueue: '',
+      send: (json) => {
+        if (ws.readyState !== WebSocket.OPEN) return;
+        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return ws.terminate();
+        ws.send(json);
+      },
+    };
+    this.d.hub.add(socket);
+    ws.on('error', (error) => this.d.logger.debug({ err: error }, 'desk socket error'));
+    ws.on('close', () => this.d.hub.remove(socket));
+    ws.on('message', (data) => {
+      const raw = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+      this.onFrame(socket, key, raw).catch((error: unknown) => {
+        this.d.logger.error({ err: error }, 'desk frame failed');
+        socket.send(JSON.stringify({ type: 'ERROR', message: 'encountered an error' }));
+      });
+    });
+    const held = this.d.queue.heldBy(key.id);
+    for (const sessionId of held) this.d.hub.hold(sessionId, key.id);
+    socket.send(JSON.stringify({ type: 'DESK_READY', agent_id: key.id, agent_name: agentName, sessions: held }));
+    this.showQueue(socket, 'QUEUE_UPDATED');
+  }
+
+  private async onFrame(socket: DeskSocket, key: KeyRecord, raw: string): Promise<void> {
+    const command = parseDeskFrame(raw);
+    if ('error' in command) return socket.send(JSON.stringify({ type: 'ERROR', message: command.error, ...(command.sessionId ? { session_id: command.sessionId } : {}) }));
+    const context: CommandContext = { actor: key.id, correlationId: this.d.ids.uuid() };
+    try {
+      await this.run(socket, key, command, context);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      socket.send(JSON.stringify({ type: 'ERROR', session_id: command.sessionId, message: DESK_ERRORS[error.code] ?? error.message }));
+    }
+  }
+
+  private async run(socket: DeskSocket, key: KeyRecord, command: DeskCommand, context: CommandContext): Promise<void> {
+    const { sessionId } = command;
+    const { state } = await this.d.sessions.current(sessionId);
+    // another account's session, or an agent outside the key's scope, is as good as absent
+    if (!state.exists || state.accountId !== key.accountId || !keyCanReachAgent(key, state.agentId)) throw new DomainError('SESSION_NOT_FOUND', 'session not found', 404);
+    const now = this.d.clock.nowIso();
+    switch (command.type) {
+      case 'ACCEPT': {
+        await this.d.sessions.execute(sessionId, { type: 'AcceptHandoff', liveAgentId: key.id, agentName: socket.agentName, now }, context);
+        this.d.hub.hold(sessionId, key.id);
+        const history = (await this.d.store.readStream(sessionStream(sessionId))).map(toWire);
+        this.d.hub.sendToKey(key.id, { type: 'SESSION_ACCEPTED', session_id: sessionId, agent_id: state.agentId, history });
+        return;
+      }
+      case 'MESSAGE':
+        await this.d.sessions.execute(sessionId, { type: 'SendLiveAgentMessage', liveAgentId: key.id, messageId: this.d.ids.uuid(), text: command.text, now }, context);
+        return;
+      case 'TYPING':
+        if (state.phase !== 'live' || state.liveAgent?.id !== key.id) throw new DomainError('NOT_THE_LIVE_AGENT', 'you do not hold this session', 409);
+        this.d.chats.deliverTransient(sessionId, transient(this.d.ids.uuid(), 'EVENT_TYPE_LIVE_AGENT_TYPING', now, { agent_name: state.liveAgent.name, state: command.state }));
+        return;
+      case 'LEAVE':
+        await this.d.sessions.execute(sessionId, { type: 'LeaveAsLiveAgent', liveAgentId: key.id, now }, context);
+        return;
+    }
+  }
+
+  private showQueue(socket: DeskSocket, type: 'QUEUE_UPDATED'): void {
+    const queue = this.d.queue.queued(socket.accountId, socket.agents);
+    const json = JSON.stringify(queue);
+    if (json === socket.lastQueue) return;
+    socket.lastQueue = json;
+    socket.send(JSON.stringify({ type, queue }));
+  }
+}

@@ -1,0 +1,184 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+import { DeploymentContent } from '../agents/deployment-content';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
+import { KeyAuthenticator } from '../platform/auth/key-authenticator';
+import { RateLimiter } from '../platform/auth/rate-limiter';
+import { ServerSecret } from '../platform/auth/server-secret';
+import { Clock } from '../platform/clock/clock';
+import { CONFIG, type Config } from '../platform/config/config';
+import { IdGenerator } from '../platform/ids/ids';
+import { LOGGER } from '../platform/logging/logger';
+import { ProcessManagers } from '../read-models/process-managers';
+import { ReadModels } from '../read-models/read-models.service';
+import { Timers } from '../read-models/timers';
+import { AgentRuntime } from '../runtime/agent-runtime';
+import { LlmClient } from '../runtime/llm/llm-client';
+import { AccessTokens } from './access-tokens';
+import { AgentTurns } from './agent-turns';
+import { ChatDemoController } from './chat-demo.controller';
+import { ChatGateway } from './chat-gateway';
+import { ChatMessages } from './chat-messages';
+import { ConnectorDirectory } from './connectors';
+import { DeskAvailability } from './desk/desk-availability';
+import { DeskGateway } from './desk/desk-gateway';
+import { DeskHub } from './desk/desk-hub';
+import { DeskQueue } from './desk/desk-queue';
+import { MessagingHttpController, RAW_BODY_ROUTES } from './messaging-http.controller';
+import { MessagingHttpService } from './messaging-http.service';
+import { SessionCommands } from './session-commands';
+import { SessionFeed } from './session-feed';
+import { SessionTimers } from './session-timers';
+import { SocketHub } from './socket-hub';
+import { UpgradeRouter } from './upgrade-router';
+
+/** Wires the sockets to the HTTP server, the timers and the feed; closes every socket before the app stops. */
+@Injectable()
+class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private router: UpgradeRouter | null = null;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly processManagers: ProcessManagers,
+    private readonly readModels: ReadModels,
+    private readonly timers: SessionTimers,
+    private readonly feed: SessionFeed,
+    private readonly chat: ChatGateway,
+    private readonly desk: DeskGateway,
+    private readonly hub: SocketHub,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit() {
+    this.processManagers.register(this.timers.processManager());
+    this.timers.register();
+    this.readModels.onApplied('messaging-sessions', (batch) => this.desk.onReadModelApplied(batch));
+    this.feed.onEvents((sessionId, events) => this.hub.deliverStored(sessionId, events));
+    this.feed.onEvents((sessionId, events, recorded) => this.desk.onSessionEvents(sessionId, events, recorded));
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    // The two messaging POSTs read their body as text: a body that is not JSON must answer this
+    // API's "Error parsing request", after the header checks (interface.md's tables), not the
+    // platform's generic JSON error before them.
+    fastify.addHook('onRequest', (request, _reply, done) => {
+      if (request.method === 'POST' && RAW_BODY_ROUTES.has(request.routeOptions.url ?? '')) request.headers['content-type'] = 'text/plain; charset=utf-8';
+      done();
+    });
+  }
+
+  async onApplicationBootstrap() {
+    await this.feed.start();
+    const router = new UpgradeRouter(this.adapterHost.httpAdapter.getHttpServer() as Server, this.logger);
+    router.route('/ws', this.chat.handle);
+    router.route('/desk/ws', this.desk.handle);
+    router.start();
+    this.router = router;
+  }
+
+  async beforeApplicationShutdown() {
+    this.router?.stop();
+    await Promise.all([this.chat.close(), this.desk.close()]);
+    await this.feed.stop();
+  }
+}
+
+/** The messaging channel (contract §14): access tokens, sessions, the chat and desk WebSockets, the demo page. */
+@Module({
+  controllers: [MessagingHttpController, ChatDemoController],
+  providers: [
+    { provide: AgentRuntime, inject: [CONFIG], useFactory: (config: Config) => new AgentRuntime(config.llm ? new LlmClient(config.llm) : null) },
+    { provide: SessionCommands, inject: [EVENT_STORE, Clock], useFactory: (store: EventStore, clock: Clock) => new SessionCommands(store, clock) },
+    { provide: ConnectorDirectory, inject: [ReadModels, ServerSecret], useFactory: (readModels: ReadModels, secret: ServerSecret) => new ConnectorDirectory(readModels, secret) },
+    { provide: AccessTokens, inject: [ServerSecret, Clock, CONFIG], useFactory: (secret: ServerSecret, clock: Clock, config: Config) => new AccessTokens(secret, clock, config.messaging.tokenTtlS) },
+    { provide: SocketHub, useFactory: () => new SocketHub() },
+    { provide: DeskHub, useFactory: () => new DeskHub() },
+    { provide: DeskQueue, inject: [ReadModels], useFactory: (readModels: ReadModels) => new DeskQueue(readModels) },
+    { provide: DeskAvailability, inject: [ReadModels], useFactory: (readModels: ReadModels) => new DeskAvailability(readModels) },
+    { provide: SessionFeed, inject: [EVENT_STORE, LOGGER], useFactory: (store: EventStore, logger: Logger) => new SessionFeed(store, logger) },
+    {
+      provide: AgentTurns,
+      inject: [EVENT_STORE, Clock, IdGenerator, DeploymentContent, AgentRuntime, SessionCommands, ConnectorDirectory, AGENT_DIRECTORY, DeskAvailability, ReadModels, LOGGER, CONFIG],
+      useFactory: (
+        store: EventStore,
+        clock: Clock,
+        ids: IdGenerator,
+        deployments: DeploymentContent,
+        runtime: AgentRuntime,
+        sessions: SessionCommands,
+        connectors: ConnectorDirectory,
+        agents: AgentDirectory,
+        desk: DeskAvailability,
+        readModels: ReadModels,
+        logger: Logger,
+        config: Config,
+      ) => new AgentTurns({ store, clock, ids, deployments, runtime, sessions, connectors, agents, desk, readModels, logger, maxConcurrentTurns: config.messaging.maxConcurrentTurns }),
+    },
+    {
+      provide: MessagingHttpService,
+      inject: [ConnectorDirectory, AccessTokens, SessionCommands, Clock, IdGenerator, LOGGER, CONFIG],
+      useFactory: (connectors: ConnectorDirectory, tokens: AccessTokens, sessions: SessionCommands, clock: Clock, ids: IdGenerator, logger: Logger, config: Config) =>
+        new MessagingHttpService({
+          connectors,
+          tokens,
+          sessions,
+          limiter: new RateLimiter(config.messaging.rateLimitPerSession),
+          clock,
+          ids,
+          logger,
+          limits: { maxConnectionsPerSession: config.messaging.maxConnectionsPerSession, sessionIdleS: config.messaging.sessionIdleS, handoffTimeoutS: config.messaging.handoffTimeoutS },
+        }),
+    },
+    {
+      provide: DeskGateway,
+      inject: [KeyAuthenticator, DeskHub, SocketHub, DeskQueue, SessionCommands, EVENT_STORE, Clock, IdGenerator, LOGGER],
+      useFactory: (keys: KeyAuthenticator, hub: DeskHub, chats: SocketHub, queue: DeskQueue, sessions: SessionCommands, store: EventStore, clock: Clock, ids: IdGenerator, logger: Logger) =>
+        new DeskGateway({ keys, hub, chats, queue, sessions, store, clock, ids, logger }),
+    },
+    {
+      provide: ChatMessages,
+      inject: [SocketHub, SessionCommands, AgentTurns, DeskGateway, Clock, IdGenerator, LOGGER, CONFIG],
+      useFactory: (hub: SocketHub, sessions: SessionCommands, turns: AgentTurns, desk: DeskGateway, clock: Clock, ids: IdGenerator, logger: Logger, config: Config) =>
+        new ChatMessages({
+          hub,
+          sessions,
+          turns,
+          limiter: new RateLimiter(config.messaging.rateLimitPerSession),
+          clock,
+          ids,
+          logger,
+          idleMs: config.messaging.sessionIdleS * 1000,
+          onUserTyping: (sessionId, event) => desk.onUserTyping(sessionId, event),
+        }),
+    },
+    {
+      provide: ChatGateway,
+      inject: [SocketHub, SessionCommands, AccessTokens, ChatMessages, AgentTurns, EVENT_STORE, Clock, IdGenerator, LOGGER, CONFIG],
+      useFactory: (hub: SocketHub, sessions: SessionCommands, tokens: AccessTokens, messages: ChatMessages, turns: AgentTurns, store: EventStore, clock: Clock, ids: IdGenerator, logger: Logger, config: Config) =>
+        new ChatGateway({
+          hub,
+          sessions,
+          tokens,
+          messages,
+          turns,
+          store,
+          limiter: new RateLimiter(config.messaging.rateLimitPerSession),
+          clock,
+          ids,
+          logger,
+          idleMs: config.messaging.sessionIdleS * 1000,
+          maxConnectionsPerSession: config.messaging.maxConnectionsPerSession,
+        }),
+    },
+    {
+      provide: SessionTimers,
+      inject: [Timers, SessionCommands, AgentTurns, Clock, CONFIG],
+      useFactory: (timers: Timers, sessions: SessionCommands, turns: AgentTurns, clock: Clock, config: Config) =>
+        new SessionTimers(timers, sessions, turns, clock, config.messaging.sessionIdleS * 1000, config.messaging.handoffTimeoutS * 1000),
+    },
+    MessagingLifecycle,
+  ],
+})
+export class MessagingModule {}

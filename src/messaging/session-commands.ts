@@ -1,0 +1,26 @@
+import type { EventStore } from '../event-store/event-store.port';
+import type { Clock } from '../platform/clock/clock';
+import { AggregateCache } from '../platform/commands/aggregate-cache';
+import type { CommandContext } from '../platform/commands/command-context';
+import { handleCommand, load, type CommandResult } from '../platform/commands/command-handler';
+import { sessionDecider, type SessionCommand, type SessionState } from './session.decider';
+import { sessionStream, type SessionEvent } from './session.events';
+
+/** Commands on session streams, with the folded states of recently used sessions kept in memory. */
+export class SessionCommands {
+  private readonly cache = new AggregateCache(20_000);
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(sessionId: string, command: SessionCommand, context: CommandContext): Promise<CommandResult<SessionState, SessionEvent>> {
+    return handleCommand(this.store, this.clock, sessionStream(sessionId), sessionDecider, command, context, this.cache);
+  }
+
+  /** The state with every event stored so far, whoever wrote them (reads what the cache lacks). */
+  async current(sessionId: string): Promise<{ state: SessionState; revision: bigint | null }> {
+    return load(this.store, sessionStream(sessionId), sessionDecider, this.cache);
+  }
+}

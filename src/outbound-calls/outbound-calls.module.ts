@@ -1,0 +1,84 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DeploymentContent } from '../agents/deployment-content';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Clock } from '../platform/clock/clock';
+import { CONFIG, type Config } from '../platform/config/config';
+import { IdGenerator } from '../platform/ids/ids';
+import { LOGGER } from '../platform/logging/logger';
+import { ProcessManagers } from '../read-models/process-managers';
+import { Timers } from '../read-models/timers';
+import { AgentRuntime } from '../runtime/agent-runtime';
+import { LlmClient } from '../runtime/llm/llm-client';
+import { CallConversations } from './call-conversation';
+import { CallProgressRecorder } from './call-progress';
+import { CALL_PROGRESS, CARRIER, type Carrier } from './carrier.port';
+import { OutboundCallsController } from './outbound-calls.controller';
+import { outboundCallsProcessManager, watchdogHandler } from './outbound-calls.process-manager';
+import { OutboundCallsService } from './outbound-calls.service';
+import { SimulatedCarrier } from './simulated-carrier';
+import { SipCarrier } from './sip/sip-carrier';
+import { WATCHDOG_OWNER } from './watchdog';
+
+const system = (cause: string) => ({ actor: 'system:outbound-calls', correlationId: cause, idempotencyKey: `outbound-calls:release:${cause}` });
+
+/** Registers the process manager and the watchdog, and hangs up the carrier on shutdown. */
+@Injectable()
+class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown {
+  constructor(
+    private readonly processManagers: ProcessManagers,
+    private readonly timers: Timers,
+    private readonly calls: OutboundCallsService,
+    private readonly conversations: CallConversations,
+    @Inject(CARRIER) private readonly carrier: Carrier,
+    @Inject(CALL_PROGRESS) private readonly progress: CallProgressRecorder,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  onModuleInit() {
+    this.processManagers.register(
+      outboundCallsProcessManager({
+        store: this.store,
+        carrier: this.carrier,
+        conversations: this.conversations,
+        releaseLine: (accountId, callSid, cause) => this.calls.releaseLine(accountId, callSid, system(cause.id)),
+      }),
+    );
+    this.timers.handle(
+      WATCHDOG_OWNER,
+      watchdogHandler({
+        store: this.store,
+        ended: (callSid, key) => this.progress.ended(callSid, { reason: 'error', hungUpBy: null, sipStatus: null }, { key }),
+        releaseLine: (accountId, callSid) => this.calls.releaseLine(accountId, callSid, system(`watchdog:${callSid}`)),
+      }),
+    );
+  }
+
+  async beforeApplicationShutdown() {
+    await this.carrier.stop();
+  }
+}
+
+@Module({
+  controllers: [OutboundCallsController],
+  providers: [
+    { provide: CALL_PROGRESS, inject: [EVENT_STORE, Clock], useFactory: (store: EventStore, clock: Clock) => new CallProgressRecorder(store, clock) },
+    {
+      provide: CARRIER,
+      inject: [CONFIG, Timers, CALL_PROGRESS, LOGGER],
+      useFactory: (config: Config, timers: Timers, progress: CallProgressRecorder, logger: Logger): Carrier => {
+        const { sip, ringTimeoutS } = config.outboundCalls;
+        return sip ? new SipCarrier({ ...sip, ringTimeoutS }, progress, logger) : new SimulatedCarrier(timers, progress, ringTimeoutS);
+      },
+    },
+    {
+      provide: CallConversations,
+      inject: [EVENT_STORE, Clock, IdGenerator, DeploymentContent, CONFIG],
+      useFactory: (store: EventStore, clock: Clock, ids: IdGenerator, deployments: DeploymentContent, config: Config) =>
+        new CallConversations(store, clock, ids, deployments, new AgentRuntime(config.llm ? new LlmClient(config.llm) : null)),
+    },
+    OutboundCallsService,
+    OutboundCallsLifecycle,
+  ],
+})
+export class OutboundCallsModule {}

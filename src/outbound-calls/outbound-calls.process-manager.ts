@@ -1,0 +1,66 @@
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import { load } from '../platform/commands/command-handler';
+import type { ProcessManager } from '../read-models/process-manager';
+import type { CallConversations } from './call-conversation';
+import type { Carrier } from './carrier.port';
+import { outboundCallDecider, type OutboundCallState } from './outbound-call.decider';
+import { outboundCallStream, type OutboundCallEvent, type QueuedCall } from './outbound-call.events';
+
+export const OUTBOUND_CALLS_PROCESS = 'outbound-calls';
+
+type Data<T extends OutboundCallEvent['type']> = Extract<OutboundCallEvent, { type: T }>['data'];
+
+export interface OutboundCallsDeps {
+  store: EventStore;
+  carrier: Carrier;
+  conversations: CallConversations;
+  releaseLine: (accountId: string, callSid: string, cause: RecordedEvent) => Promise<void>;
+}
+
+/**
+ * Moves a call from the log to the network and back: a queued call is handed to the carrier; an
+ * answered one becomes a conversation with the agent's greeting; an ended one ends its
+ * conversation and gives the account's line back. A replay after a crash re-runs these: the
+ * carrier is only handed calls still queued, and the rest is keyed by the triggering event.
+ */
+export function outboundCallsProcessManager({ store, carrier, conversations, releaseLine }: OutboundCallsDeps): ProcessManager {
+  const stateOf = async (callSid: string): Promise<OutboundCallState & { call: QueuedCall }> => {
+    const { state } = await load(store, outboundCallStream(callSid), outboundCallDecider);
+    if (!state.call) throw new Error(`call ${callSid} has events but no OutboundCallQueued`);
+    return state as OutboundCallState & { call: QueuedCall };
+  };
+
+  return {
+    name: OUTBOUND_CALLS_PROCESS,
+    handles: {
+      OutboundCallQueued: async (event: RecordedEvent<Data<'OutboundCallQueued'>>) => {
+        const state = await stateOf(event.data.callSid);
+        if (state.status === 'queued') await carrier.place(state.call);
+      },
+      OutboundCallAnswered: async (event: RecordedEvent<Data<'OutboundCallAnswered'>>) => {
+        const state = await stateOf(event.data.callSid);
+        await conversations.start(state.call, event.data.at, event);
+      },
+      OutboundCallEnded: async (event: RecordedEvent<Data<'OutboundCallEnded'>>) => {
+        const state = await stateOf(event.data.callSid);
+        if (state.answeredAt) await conversations.end(state.call, event.data.hungUpBy, event.data.at, event);
+        await releaseLine(state.call.accountId, state.call.callSid, event);
+      },
+    },
+  };
+}
+
+/** The watchdog timer: a call still going when it fires is ended; a line taken for a call never queued is given back. */
+export function watchdogHandler(deps: {
+  store: EventStore;
+  ended: (callSid: string, idempotencyKey: string) => Promise<void>;
+  releaseLine: (accountId: string, callSid: string) => Promise<void>;
+}): (timer: { id: string; payload: { callSid: string; accountId: string } }) => Promise<void> {
+  // a Timers handler
+  return async ({ id, payload }) => {
+    const { state } = await load(deps.store, outboundCallStream(payload.callSid), outboundCallDecider);
+    if (!state.call) return deps.releaseLine(payload.accountId, payload.callSid);
+    if (state.endedAt === null) await deps.ended(payload.callSid, id);
+  };
+}
+

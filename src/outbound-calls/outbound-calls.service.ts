@@ -1,0 +1,114 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PhoneNumberRow } from '../../projections/accounts/accounts.entities';
+import { DeploymentContent } from '../agents/deployment-content';
+import type { Environment } from '../agents/agent.events';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
+import { keyCanReachAgent, type KeyRecord } from '../platform/auth/key-principal';
+import { Clock } from '../platform/clock/clock';
+import { AggregateCache } from '../platform/commands/aggregate-cache';
+import type { CommandContext } from '../platform/commands/command-context';
+import { handleCommand, load } from '../platform/commands/command-handler';
+import { CONFIG, type Config } from '../platform/config/config';
+import { DomainError, forbidden } from '../platform/errors/domain-error';
+import { IdGenerator } from '../platform/ids/ids';
+import { ReadModels } from '../read-models/read-models.service';
+import { Timers } from '../read-models/timers';
+import { callLinesDecider, callLinesStream } from './call-lines.decider';
+import { chooseCallerId } from './caller-id';
+import type { PlaceOutboundCallDto } from './outbound-call.dto';
+import { outboundCallDecider, statusView } from './outbound-call.decider';
+import { CALL_SID, outboundCallStream, type QueuedCall } from './outbound-call.events';
+import { WATCHDOG_OWNER, watchdogDueAt, type WatchdogPayload } from './watchdog';
+
+/** A full account is told to come back in this many seconds (no line is free before a call ends). */
+export const LIMIT_RETRY_AFTER_S = 5;
+
+const notFound = () => new DomainError('CALL_NOT_FOUND', 'no such call (an ended call\'s status is kept for 2 hours)', 404);
+
+/** Outbound calling (contract §10): place a call, read its status. */
+@Injectable()
+export class OutboundCallsService {
+  private readonly lines = new AggregateCache(1000);
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly readModels: ReadModels,
+    private readonly deployments: DeploymentContent,
+    private readonly timers: Timers,
+  ) {}
+
+  async place(key: KeyRecord, dto: PlaceOutboundCallDto, context: CommandContext): Promise<{ call_sid: string }> {
+    const callerId = chooseCallerId(await this.numbersOf(key.accountId), dto.from_number, (agentId) => keyCanReachAgent(key, agentId));
+    const deploymentId = await this.deployments.activeDeploymentId(callerId.agentId, callerId.environment as Environment);
+    if (!deploymentId) {
+      throw new DomainError('NO_ACTIVE_DEPLOYMENT', `no deployment of the agent of ${callerId.number} is active in ${callerId.environment}; merge or promote one first`, 400);
+    }
+    const callSid = `OUT-${this.ids.uuid()}`;
+    const now = this.clock.nowIso();
+    // Scheduled before the line is taken: should the process die between taking the line and
+    // queueing the call, the watchdog gives the line back.
+    const watchdog = `${WATCHDOG_OWNER}:${callSid}`;
+    await this.timers.schedule({ id: watchdog, owner: WATCHDOG_OWNER, dueAt: watchdogDueAt(now, this.config.outboundCalls), payload: { callSid, accountId: key.accountId } satisfies WatchdogPayload });
+    try {
+      await handleCommand(
+        this.store,
+        this.clock,
+        callLinesStream(key.accountId),
+        callLinesDecider,
+        { type: 'TakeLine', accountId: key.accountId, callSid, limit: this.config.outboundCalls.maxConcurrentPerAccount, retryAfterS: LIMIT_RETRY_AFTER_S, now },
+        context,
+        this.lines,
+      );
+    } catch (error) {
+      await this.timers.cancel(watchdog);
+      throw error;
+    }
+    const call: QueuedCall = {
+      callSid,
+      accountId: key.accountId,
+      agentId: callerId.agentId,
+      deploymentId,
+      environment: callerId.environment,
+      fromNumber: callerId.number,
+      toNumber: dto.to_number,
+      countryCode: dto.country_code?.toUpperCase() ?? null,
+      metadata: dto.metadata ?? {},
+      encryption: dto.encryption ?? 'TLS/SRTP',
+      carrier: this.config.outboundCalls.carrier,
+      queuedAt: now,
+    };
+    try {
+      await handleCommand(this.store, this.clock, outboundCallStream(callSid), outboundCallDecider, { type: 'QueueCall', call }, context);
+    } catch (error) {
+      await this.releaseLine(key.accountId, callSid, context);
+      throw error;
+    }
+    return { call_sid: callSid };
+  }
+
+  async status(key: KeyRecord, callSid: string) {
+    if (!CALL_SID.test(callSid)) throw notFound();
+    const { state } = await load(this.store, outboundCallStream(callSid), outboundCallDecider);
+    if (!state.call) throw notFound();
+    if (state.call.accountId !== key.accountId) throw forbidden('this call belongs to another account', 'ACCOUNT_FORBIDDEN');
+    if (!keyCanReachAgent(key, state.call.agentId)) throw forbidden('this key is not scoped to the agent that placed this call', 'AGENT_FORBIDDEN');
+    const view = statusView(state, this.clock.nowMs());
+    if (!view) throw notFound();
+    return view;
+  }
+
+  async releaseLine(accountId: string, callSid: string, context: CommandContext): Promise<void> {
+    await handleCommand(this.store, this.clock, callLinesStream(accountId), callLinesDecider, { type: 'ReleaseLine', accountId, callSid, now: this.clock.nowIso() }, context, this.lines);
+  }
+
+  /** The account's provisioned numbers, on agents that still exist. */
+  private async numbersOf(accountId: string) {
+    const rows = await this.readModels.source('accounts').getRepository(PhoneNumberRow).findBy({ accountId });
+    return rows.filter((row) => this.agents.accountOf(row.agentId) === accountId);
+  }
+}

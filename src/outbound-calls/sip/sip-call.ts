@@ -1,0 +1,275 @@
+import { randomBytes } from 'node:crypto';
+import dgram from 'node:dgram';
+import { isIP } from 'node:net';
+import type { Logger } from 'pino';
+import type { CallProgress } from '../carrier.port';
+import type { FailureReason, QueuedCall } from '../outbound-call.events';
+import { metadataHeaders, sdpOffer } from './sdp';
+import {
+  branchOf,
+  buildAck,
+  buildBye,
+  buildCancel,
+  buildInvite,
+  buildResponse,
+  cseqOf,
+  headerOf,
+  newBranch,
+  parseSipMessage,
+  serialize,
+  tagOf,
+  uriOf,
+  type DialogIds,
+  type SipMessage,
+  type SipRequest,
+  type SipResponse,
+} from './sip-message';
+
+export interface SipOptions {
+  trunkHost: string;
+  trunkPort: number;
+  ringTimeoutS: number;
+  /** after the answer: how long to wait for the callee to hang up before the agent does */
+  holdMs: number;
+}
+
+/** RFC 3261 timers: T1 (RTT estimate), T2 (cap of non-INVITE retransmissions), 64·T1 (transaction timeout). */
+export const T1_MS = 500;
+const T2_MS = 4000;
+const TRANSACTION_TIMEOUT_MS = 64 * T1_MS;
+/** after a CANCEL, how long to wait for the INVITE's final answer before giving up on it */
+const CANCEL_WAIT_MS = 4000;
+
+/** What a final failure response of the INVITE means for the call's status (contract §10). */
+export function failureReasonFor(status: number): FailureReason {
+  if (status === 486 || status === 600) return 'busy';
+  if (status === 408 || status === 480 || status === 487) return 'no-answer';
+  return 'rejected';
+}
+
+const unique = () => randomBytes(8).toString('hex');
+
+type Phase = 'inviting' | 'cancelling' | 'connected' | 'hanging-up' | 'done';
+
+/**
+ * One outbound call as a SIP user agent client over UDP, on its own socket connected to the trunk
+ * (so every datagram on it is this call's). INVITE with an inactive SDP offer and the metadata as
+ * `X-` headers; 1xx stop the retransmissions (180/183: ringing); a 2xx is ACKed and the call is
+ * connected; a failure is ACKed and mapped to a reason; no final answer within the ring timeout
+ * CANCELs (or, before any provisional answer, gives up). Connected, it waits `holdMs` for the
+ * callee's BYE, then sends its own. Network timers are the wall clock's: a SIP peer knows no other.
+ */
+export class SipCall {
+  private socket: dgram.Socket | null = null;
+  private phase: Phase = 'inviting';
+  private dialog!: DialogIds;
+  private invite!: SipRequest;
+  private inviteBranch = newBranch(unique());
+  private provisional = false;
+  private ackFor2xx: SipRequest | null = null;
+  private bye: SipRequest | null = null;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private reports: Promise<void> = Promise.resolve();
+  private finished!: () => void;
+  readonly done = new Promise<void>((resolve) => (this.finished = resolve));
+
+  constructor(
+    private readonly call: QueuedCall,
+    private readonly options: SipOptions,
+    private readonly progress: CallProgress,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    try {
+      this.socket = await this.open();
+    } catch (error) {
+      this.logger.warn({ err: error, callSid: this.call.callSid }, 'SIP trunk unreachable');
+      return this.end('unreachable', null, null);
+    }
+    const local = this.socket.address();
+    const localHost = local.family === 'IPv6' ? `[${local.address}]` : local.address;
+    const trunk = isIP(this.options.trunkHost) === 6 ? `[${this.options.trunkHost}]` : this.options.trunkHost;
+    const remoteUri = `sip:${this.call.toNumber}@${trunk}:${this.options.trunkPort}`;
+    this.dialog = {
+      callId: `${this.call.callSid}@parley`,
+      localUri: `sip:${this.call.fromNumber}@${localHost}`,
+      localTag: unique(),
+      remoteUri,
+      remoteTag: null,
+      remoteTarget: remoteUri,
+      localAddress: `${localHost}:${local.port}`,
+    };
+    const sdp = sdpOffer(local.address, String(Date.now()), this.call.encryption);
+    this.invite = buildInvite(this.dialog, this.inviteBranch, metadataHeaders(this.call.metadata), sdp);
+    this.report(() => this.progress.dialing(this.call.callSid));
+    this.retransmit(this.invite, () => this.phase === 'inviting' && !this.provisional, false);
+    // no answer at all to the INVITE: the far end is not there
+    this.after(TRANSACTION_TIMEOUT_MS, () => {
+      if (this.phase === 'inviting' && !this.provisional) this.end('no-answer', null, null);
+    });
+    this.after(this.options.ringTimeoutS * 1000, () => this.ringTimeout());
+  }
+
+  /** Shutdown: hang up what can be hung up, report the call over, close the socket. */
+  async abort(): Promise<void> {
+    if (this.phase === 'connected') this.send(buildBye(this.dialog, newBranch(unique()), 2));
+    else if (this.phase === 'inviting' && this.provisional) this.send(buildCancel(this.dialog, this.invite.uri, this.inviteBranch));
+    this.end('error', this.phase === 'connected' ? 'agent' : null, null);
+    await this.done;
+  }
+
+  private open(): Promise<dgram.Socket> {
+    const family = isIP(this.options.trunkHost) === 6 ? 'udp6' : 'udp4';
+    const socket = dgram.createSocket(family);
+    return new Promise((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(0, () => {
+        socket.connect(this.options.trunkPort, this.options.trunkHost, () => {
+          socket.off('error', reject);
+          // ICMP port unreachable arrives as an error on a connected socket
+          socket.on('error', (error) => this.onSocketError(error));
+          socket.on('message', (data) => this.onMessage(data.toString('utf8')));
+          resolve(socket);
+        });
+      });
+    });
+  }
+
+  private onSocketError(error: Error): void {
+    this.logger.warn({ err: error, callSid: this.call.callSid, phase: this.phase }, 'SIP socket error');
+    if (this.phase === 'inviting' && !this.provisional) this.end('unreachable', null, null);
+  }
+
+  private onMessage(text: string): void {
+    const message = parseSipMessage(text);
+    if (!message || headerOf(message, 'call-id') !== this.dialog.callId) return;
+    if (message.kind === 'request') this.onRequest(message);
+    else this.onResponse(message);
+  }
+
+  private onRequest(request: SipRequest): void {
+    switch (request.method) {
+      case 'ACK':
+        return;
+      case 'BYE':
+        this.send(buildResponse(request, 200, 'OK'));
+        if (this.phase === 'connected' || this.phase === 'hanging-up') this.end('error', 'callee', null);
+        return;
+      case 'OPTIONS':
+        return this.send(buildResponse(request, 200, 'OK'));
+      default:
+        return this.send(buildResponse(request, 501, 'Not Implemented'));
+    }
+  }
+
+  private onResponse(response: SipResponse): void {
+    const cseq = cseqOf(response);
+    if (!cseq) return;
+    if (cseq.method === 'INVITE') return this.onInviteResponse(response);
+    if (cseq.method === 'BYE' && response.status >= 200 && this.phase === 'hanging-up') this.end('error', 'agent', null);
+    // CANCEL's own 200 changes nothing: the INVITE's 487 is what ends the attempt
+  }
+
+  private onInviteResponse(response: SipResponse): void {
+    if (response.status < 200) {
+      if (this.phase !== 'inviting' && this.phase !== 'cancelling') return;
+      this.provisional = true;
+      if (response.status === 180 || response.status === 183) this.report(() => this.progress.ringing(this.call.callSid));
+      return;
+    }
+    const tag = tagOf(headerOf(response, 'to'));
+    if (response.status < 300) {
+      // a retransmitted 200: our ACK was lost
+      if (this.ackFor2xx) return this.send(this.ackFor2xx);
+      if (this.phase === 'done') return;
+      this.dialog.remoteTag = tag;
+      this.dialog.remoteTarget = uriOf(headerOf(response, 'contact')) ?? this.dialog.remoteTarget;
+      this.ackFor2xx = buildAck(this.dialog, this.invite.uri, newBranch(unique()), true);
+      this.send(this.ackFor2xx);
+      const cancelled = this.phase === 'cancelling';
+      this.phase = 'connected';
+      this.report(() => this.progress.answered(this.call.callSid));
+      // answered just as we gave up ringing: the line is open, so it is hung up properly
+      if (cancelled) return this.hangUp();
+      // no media: the greeting would play here; the callee may hang up first
+      this.after(this.options.holdMs, () => this.hangUp());
+      return;
+    }
+    // failure: ACK it within its transaction (also each retransmission of it)
+    this.dialog.remoteTag ??= tag;
+    this.send(buildAck({ ...this.dialog, remoteTag: tag }, this.invite.uri, branchOf(response) ?? this.inviteBranch, false));
+    if (this.phase === 'inviting' || this.phase === 'cancelling') this.end(failureReasonFor(response.status), null, response.status);
+  }
+
+  private ringTimeout(): void {
+    if (this.phase !== 'inviting') return;
+    if (!this.provisional) return this.end('no-answer', null, null);
+    // a CANCEL is only allowed once the callee has said something (RFC 3261 §9.1)
+    this.phase = 'cancelling';
+    const cancel = buildCancel(this.dialog, this.invite.uri, this.inviteBranch);
+    this.retransmit(cancel, () => this.phase === 'cancelling', true);
+    this.after(CANCEL_WAIT_MS, () => {
+      if (this.phase === 'cancelling') this.end('no-answer', null, null);
+    });
+  }
+
+  private hangUp(): void {
+    if (this.phase !== 'connected') return;
+    this.phase = 'hanging-up';
+    this.bye = buildBye(this.dialog, newBranch(unique()), 2);
+    this.retransmit(this.bye, () => this.phase === 'hanging-up', true);
+    // no answer to the BYE: the dialog is over for us anyway
+    this.after(TRANSACTION_TIMEOUT_MS, () => {
+      if (this.phase === 'hanging-up') this.end('error', 'agent', null);
+    });
+  }
+
+  private end(reason: FailureReason, hungUpBy: 'callee' | 'agent' | null, sipStatus: number | null): void {
+    if (this.phase === 'done') return;
+    this.phase = 'done';
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.report(() => this.progress.ended(this.call.callSid, { reason, hungUpBy, sipStatus }));
+    // linger briefly so a retransmitted final response still gets its ACK, then close
+    const linger = setTimeout(() => {
+      this.socket?.close();
+      this.reports.finally(() => this.finished());
+    }, sipStatus !== null || hungUpBy === 'callee' ? T1_MS : 0);
+    linger.unref();
+  }
+
+  /** Sends now, then again at T1, 2·T1, … (capped at T2 for non-INVITE) while `pending()` holds. */
+  private retransmit(message: SipMessage, pending: () => boolean, capped: boolean): void {
+    this.send(message);
+    let interval = T1_MS;
+    const again = () => {
+      if (!pending()) return;
+      this.send(message);
+      interval = capped ? Math.min(interval * 2, T2_MS) : interval * 2;
+      this.after(interval, again);
+    };
+    this.after(interval, again);
+  }
+
+  private after(ms: number, action: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      action();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private send(message: SipMessage): void {
+    try {
+      this.socket?.send(serialize(message));
+    } catch (error) {
+      this.logger.warn({ err: error, callSid: this.call.callSid }, 'SIP send failed');
+    }
+  }
+
+  /** Reports in order, one after the other; a failed report is logged (the watchdog ends a call whose end was lost). */
+  private report(action: () => Promise<void>): void {
+    this.reports = this.reports.then(action).catch((error: unknown) => this.logger.error({ err: error, callSid: this.call.callSid }, 'recording SIP call progress failed'));
+  }
+}

@@ -1,0 +1,39 @@
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { SmsMessageRow } from '../../projections/sms-sessions/sms-sessions.entities';
+import { badRequest } from '../platform/errors/domain-error';
+import { OperatorGuard } from '../platform/operator/operator.guard';
+import { ReadModels } from '../read-models/read-models.service';
+import { E164 } from './inbound-sms';
+
+const LIMIT = 1000;
+
+/** Contract §3: what the carrier delivered, to or from `number` (the latest 1000, oldest first). */
+@Controller('admin/v1/sms')
+@UseGuards(OperatorGuard)
+export class SmsAdminController {
+  constructor(private readonly readModels: ReadModels) {}
+
+  @Get('messages')
+  async messages(@Query('number') number?: string) {
+    if (number !== undefined && (typeof number !== 'string' || !E164.test(number))) {
+      throw badRequest('VALIDATION_ERROR', 'number must be an E.164 phone number such as +15551234567', [{ field: 'number', message: 'number must be an E.164 phone number' }]);
+    }
+    const query = this.readModels.source('sms-sessions').getRepository(SmsMessageRow).createQueryBuilder('m');
+    if (number) query.where('m.to_number = :number OR m.from_number = :number', { number });
+    const rows = await query.orderBy('m.seq', 'DESC').limit(LIMIT).getMany();
+    return {
+      messages: rows.reverse().map((r) => ({
+        id: r.id,
+        conversation_id: r.conversationId,
+        from: r.fromNumber,
+        to: r.toNumber,
+        text: r.text,
+        status: r.status,
+        carrier: r.carrier,
+        provider_message_id: r.providerMessageId,
+        error: r.error,
+        sent_at: r.at,
+      })),
+    };
+  }
+}

@@ -1,0 +1,196 @@
+import type { Logger } from 'pino';
+import type { DeploymentContent, ServedContent } from '../agents/deployment-content';
+import { conversationDecider, type ConversationState } from '../conversations/conversation.decider';
+import { conversationStream, type ConversationEvent, type TurnData } from '../conversations/conversation.events';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import type { Clock } from '../platform/clock/clock';
+import { AggregateCache } from '../platform/commands/aggregate-cache';
+import type { CommandContext } from '../platform/commands/command-context';
+import { handleCommand, load } from '../platform/commands/command-handler';
+import { derivedUuid } from '../platform/ids/derived-id';
+import type { AgentRuntime } from '../runtime/agent-runtime';
+import type { OutgoingSms } from './sms-carrier.port';
+import type { SmsOutbox } from './sms-outbox';
+import type { SmsSessionTimers } from './sms-session-timers';
+import { smsSessionDecider, smsSessionStream, type SmsRoute, type SmsSessionEvent } from './sms-session.decider';
+
+type Of<T extends SmsSessionEvent['type']> = RecordedEvent<Extract<SmsSessionEvent, { type: T }>['data']>;
+type Opened = Extract<SmsSessionEvent, { type: 'SmsSessionOpened' }>['data'];
+
+export interface SmsConversationsDeps {
+  store: EventStore;
+  clock: Clock;
+  deployments: DeploymentContent;
+  runtime: AgentRuntime;
+  outbox: SmsOutbox;
+  timers: SmsSessionTimers;
+  newId: () => string;
+  logger: Logger;
+}
+
+/**
+ * What an SMS session's events mean for its conversation (`conversation-SMS-<uuid>`, channel
+ * `SMS`): the outbound greeting starts it, each user message is answered by the agent runtime as a
+ * turn, the idle warning is an agent turn, the session's end ends it; every agent text goes out
+ * through the outbox. Each step's appends are keyed by the triggering event, and a step first
+ * looks for what it already wrote, so a replay after a crash repeats nothing.
+ */
+export class SmsConversations {
+  private readonly cache = new AggregateCache(2000);
+  private readonly pairs = new AggregateCache(2000);
+
+  constructor(private readonly d: SmsConversationsDeps) {}
+
+  async opened(event: Of<'SmsSessionOpened'>): Promise<void> {
+    const { data } = event;
+    // an inbound session starts with the user's message, answered in userMessage()
+    if (data.by !== 'outbound' || data.greeting === null) return;
+    const key = `sms:${event.id}`;
+    const { state } = await this.conversation(data.conversationId);
+    if (!state.exists) {
+      const content = await this.d.deployments.ofDeployment(data.route.agentId, data.route.deploymentId);
+      const initialState = this.initialState(data, content);
+      const greeting = this.agentTurn(content, initialState, data.greeting, data.openedAt, 'sms_outbound');
+      await this.run(data.conversationId, { type: 'StartConversation', started: this.started(data, content), initialState, greeting }, this.context(event, key));
+    }
+    await this.send(event, data.conversationId, data.agentNumber, data.userNumber, [data.greeting]);
+  }
+
+  async userMessage(event: Of<'SmsUserMessageReceived'>): Promise<void> {
+    const { data } = event;
+    const session = (await load(this.d.store, event.streamId, smsSessionDecider, this.pairs)).state;
+    await this.d.timers.afterUserMessage(event.streamId, data.generation, data.receivedAt);
+    const key = `sms:${event.id}`;
+    let turn: Pick<TurnData, 'agentResponse' | 'functionEvents'> | null = await this.turnWrittenBy(data.conversationId, key);
+    if (!turn) {
+      const { state } = await this.conversation(data.conversationId);
+      if (state.ended) {
+        // ended meanwhile by something else (an external event's turn): its session goes too
+        this.d.logger.warn({ conversationId: data.conversationId }, 'SMS for an ended conversation; not answered');
+        await this.endSession(event, state);
+        return;
+      }
+      const opened = state.exists ? null : await this.openedBefore(event);
+      const route = opened?.route ?? { agentId: state.agentId, deploymentId: state.deploymentId };
+      const content = await this.d.deployments.ofDeployment(route.agentId, route.deploymentId);
+      const before = opened ? this.initialState(opened, content) : state.state;
+      const result = await this.d.runtime.respond(content, {
+        text: data.text,
+        state: before,
+        asrLangCode: state.language || content.languageCode,
+        ttsLangCode: state.language || content.languageCode,
+        metadata: { provider_message_id: data.providerMessageId },
+        receivedAt: data.receivedAt,
+        newId: this.d.newId,
+      });
+      const command = opened
+        ? { type: 'StartConversationWithTurn' as const, started: this.started(opened, content), initialState: before, turn: result.turn, effects: result.effects }
+        : { type: 'RecordTurn' as const, turn: result.turn, effects: result.effects };
+      await this.run(data.conversationId, command, this.context(event, key));
+      turn = result.turn;
+    }
+    // the answer, then what the agent's send_sms actions added, in that order
+    const extra = turn.functionEvents.filter((f) => f.name === 'send_sms' && f.status === 'ok' && f.args.text).map((f) => f.args.text);
+    await this.send(event, data.conversationId, session.agentNumber, session.userNumber, [turn.agentResponse, ...extra]);
+  }
+
+  async warned(event: Of<'SmsIdleWarningSent'>): Promise<void> {
+    const { data } = event;
+    const session = (await load(this.d.store, event.streamId, smsSessionDecider, this.pairs)).state;
+    await this.d.timers.afterWarning(event.streamId, data.generation, data.sentAt);
+    const key = `sms:${event.id}`;
+    if (!(await this.turnWrittenBy(data.conversationId, key))) {
+      const { state } = await this.conversation(data.conversationId);
+      if (!state.exists || state.ended) return;
+      const content = await this.d.deployments.ofDeployment(state.agentId, state.deploymentId);
+      const turn = this.agentTurn(content, state.state, data.text, data.sentAt, 'sms_idle_warning');
+      await this.run(data.conversationId, { type: 'RecordTurn', turn, effects: { stateChanges: {}, metrics: [], awaited: [], handoff: null, ended: false } }, this.context(event, key));
+    }
+    await this.send(event, data.conversationId, session.agentNumber, session.userNumber, [data.text]);
+  }
+
+  async sessionEnded(event: Of<'SmsSessionEnded'>): Promise<void> {
+    const { data } = event;
+    const { state } = await this.conversation(data.conversationId);
+    if (!state.exists || state.ended) return;
+    const reason = data.reason === 'idle' ? 'timeout' : 'agent';
+    await this.run(data.conversationId, { type: 'EndConversation', reason, now: data.endedAt }, this.context(event, `sms:${event.id}`));
+  }
+
+  /** A conversation of this channel ended on its own (end_conversation, a handoff): its session ends too. */
+  async conversationEnded(event: RecordedEvent<Extract<ConversationEvent, { type: 'ConversationEnded' }>['data']>): Promise<void> {
+    const { state } = await load(this.d.store, event.streamId, conversationDecider, this.cache);
+    if (state.channel !== 'SMS') return;
+    await this.endSession(event, state);
+  }
+
+  private async endSession(event: RecordedEvent, conversation: ConversationState): Promise<void> {
+    const agentNumber = conversation.state.agent_number;
+    const userNumber = conversation.state.caller_number;
+    if (typeof agentNumber !== 'string' || typeof userNumber !== 'string' || !agentNumber || !userNumber) return;
+    await handleCommand(this.d.store, this.d.clock, smsSessionStream(agentNumber, userNumber), smsSessionDecider, { type: 'EndSession', conversationId: conversation.conversationId, now: this.d.clock.nowIso() }, this.context(event, `sms:end:${event.id}`));
+  }
+
+  private send(event: RecordedEvent, conversationId: string, from: string, to: string, texts: string[]) {
+    const messages: OutgoingSms[] = texts
+      .map((text, i) => ({ messageId: derivedUuid(`sms-out:${event.id}:${i}`), conversationId, from, to, text }))
+      .filter((m) => m.text.trim().length > 0);
+    return this.d.outbox.enqueue(event.id, messages);
+  }
+
+  private conversation(conversationId: string) {
+    return load(this.d.store, conversationStream(conversationId), conversationDecider, this.cache);
+  }
+
+  private run(conversationId: string, command: Parameters<typeof conversationDecider.decide>[0], context: CommandContext) {
+    return handleCommand(this.d.store, this.d.clock, conversationStream(conversationId), conversationDecider, command, context, this.cache);
+  }
+
+  /** The turn a command keyed `key` appended to the conversation, if it did (its event ids derive from the key). */
+  private async turnWrittenBy(conversationId: string, key: string): Promise<TurnData | null> {
+    const ids = new Set(Array.from({ length: 4 }, (_, i) => derivedUuid(`${key}#${i}`)));
+    const events = await this.d.store.readStream(conversationStream(conversationId));
+    const found = events.find((e) => ids.has(e.id) && e.type === 'TurnRecorded');
+    return found ? (found.data as TurnData) : null;
+  }
+
+  /** The session opening an inbound message came with: appended just before it, in the same append. */
+  private async openedBefore(event: RecordedEvent): Promise<Opened> {
+    const [previous] = await this.d.store.readStream(event.streamId, { fromRevision: event.revision - 1n, maxCount: 1 });
+    if (previous?.type !== 'SmsSessionOpened') throw new Error(`no session opening before ${event.streamId}@${event.revision}`);
+    return previous.data as Opened;
+  }
+
+  private initialState(opened: Opened, content: ServedContent): Record<string, unknown> {
+    return { conversation_id: opened.conversationId, channel: 'SMS', environment: opened.route.environment, caller_number: opened.userNumber, agent_number: opened.agentNumber, language: content.languageCode };
+  }
+
+  private started(opened: Opened, content: ServedContent) {
+    const route: SmsRoute = opened.route;
+    return {
+      conversationId: opened.conversationId,
+      accountId: route.accountId,
+      agentId: route.agentId,
+      deploymentId: route.deploymentId,
+      version: content.version,
+      environment: route.environment,
+      channel: 'SMS' as const,
+      fromNumber: opened.userNumber,
+      toNumber: opened.agentNumber,
+      variantId: '',
+      variantName: '',
+      language: content.languageCode,
+      startedAt: opened.openedAt,
+    };
+  }
+
+  /** A turn the agent sends without a user message (the outbound greeting, the idle warning). */
+  private agentTurn(content: ServedContent, state: Readonly<Record<string, unknown>>, text: string, at: string, node: string): Omit<TurnData, 'turnIndex'> {
+    const { turn } = this.d.runtime.greet(content, { state, asrLangCode: content.languageCode, ttsLangCode: content.languageCode, receivedAt: at, newId: this.d.newId });
+    return { ...turn, agentResponse: text, currentNode: node, nodeTrace: ['start', node] };
+  }
+
+  private context(event: RecordedEvent, key: string): CommandContext {
+    return { actor: 'system:sms', correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: key };
+  }
+}

@@ -1,0 +1,86 @@
+import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { DeploymentContent } from '../agents/deployment-content';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { RateLimiter } from '../platform/auth/rate-limiter';
+import { Clock } from '../platform/clock/clock';
+import { AggregateCache } from '../platform/commands/aggregate-cache';
+import { CONFIG, type Config } from '../platform/config/config';
+import { IdGenerator } from '../platform/ids/ids';
+import { LOGGER } from '../platform/logging/logger';
+import { ProcessManagers } from '../read-models/process-managers';
+import { Timers } from '../read-models/timers';
+import { AgentRuntime } from '../runtime/agent-runtime';
+import { LlmClient } from '../runtime/llm/llm-client';
+import { EmbeddedSmsCarrier } from './embedded-carrier';
+import { HttpSmsCarrier } from './http-carrier';
+import { SmsAdminController } from './sms-admin.controller';
+import { SMS_CARRIER, type SmsCarrier } from './sms-carrier.port';
+import { SmsConversations } from './sms-conversations';
+import { SmsDirectory } from './sms-directory';
+import { SEND_OWNER, SmsOutbox } from './sms-outbox';
+import { keepInboundSmsBodies } from './sms-raw-body';
+import { SESSION_TIMER_OWNER, SmsSessionTimers } from './sms-session-timers';
+import { smsSessionsProcessManager } from './sms-sessions.process-manager';
+import { SmsController } from './sms.controller';
+import { SMS_RATE_LIMITER, SmsService } from './sms.service';
+
+/** Wires the raw-body parser, the process manager, the session timers and the outbox at start. */
+@Injectable()
+class SmsLifecycle implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly processManagers: ProcessManagers,
+    private readonly timers: Timers,
+    private readonly deployments: DeploymentContent,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SMS_CARRIER) private readonly carrier: SmsCarrier,
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit() {
+    // the platform's body limit (contract §2): 1 MiB
+    keepInboundSmsBodies(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), 1024 * 1024);
+    const outbox = new SmsOutbox(this.timers, this.store, this.clock, this.carrier, this.logger);
+    const sessionTimers = new SmsSessionTimers(this.timers, this.store, this.clock, new AggregateCache(2000));
+    this.timers.handle(SEND_OWNER, outbox.handler);
+    this.timers.handle(SESSION_TIMER_OWNER, sessionTimers.handler);
+    const runtime = new AgentRuntime(this.config.llm ? new LlmClient(this.config.llm) : null);
+    const conversations = new SmsConversations({
+      store: this.store,
+      clock: this.clock,
+      deployments: this.deployments,
+      runtime,
+      outbox,
+      timers: sessionTimers,
+      newId: () => this.ids.uuid(),
+      logger: this.logger,
+    });
+    this.processManagers.register(smsSessionsProcessManager(conversations));
+  }
+}
+
+/** SMS (contract §11): the API, the inbound webhook, sessions on durable timers, the carrier port. */
+@Module({
+  controllers: [SmsController, SmsAdminController],
+  providers: [
+    {
+      provide: SMS_CARRIER,
+      inject: [CONFIG],
+      useFactory: (config: Config): SmsCarrier => {
+        const carrier = config.sms.carrier;
+        return carrier.kind === 'http' ? new HttpSmsCarrier(carrier) : new EmbeddedSmsCarrier();
+      },
+    },
+    { provide: SMS_RATE_LIMITER, inject: [CONFIG], useFactory: (config: Config) => new RateLimiter(config.sms.rateLimitPerProject, config.sms.rateLimitPerProject * 2, 'SMS_RATE_LIMITED') },
+    SmsDirectory,
+    SmsService,
+    SmsLifecycle,
+  ],
+})
+export class SmsModule {}

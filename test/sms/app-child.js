@@ -1,0 +1,37 @@
+'use strict';
+/**
+ * The whole app in a child process, for kill -9 tests: `node app-child.js '<json env>'`. It runs
+ * the TypeScript sources, compiled in memory by swc with the build's settings (.swcrc), so it
+ * needs no build and never touches dist/. Prints `{"t":"listening","url":...}` once it serves.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const swc = require('@swc/core');
+
+const ROOT = path.resolve(__dirname, '../..');
+const options = JSON.parse(fs.readFileSync(path.join(ROOT, '.swcrc'), 'utf8'));
+delete options.$schema;
+
+require.extensions['.ts'] = (module, filename) => {
+  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), { ...options, swcrc: false, filename, sourceMaps: false });
+  module._compile(code, filename);
+};
+
+require('reflect-metadata');
+const pino = require('pino');
+const { createApp } = require(path.join(ROOT, 'src/app.factory.ts'));
+const { loadConfig } = require(path.join(ROOT, 'src/platform/config/config.ts'));
+
+async function main() {
+  const env = JSON.parse(process.argv[2]);
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ...env });
+  const app = await createApp(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.getHttpServer().address();
+  process.stdout.write(`${JSON.stringify({ t: 'listening', url: `http://127.0.0.1:${port}` })}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

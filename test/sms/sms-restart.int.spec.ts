@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { advanceClock } from '../helpers/keys-fixtures';
+import type { TestApp } from '../helpers/test-app';
+import { conversationWhen, delivered, newUserNumber, noMoreThan, sendInbound, startSmsFixture } from './sms-fixture';
+
+/**
+ * SMS session timers and the outbox survive a crash: the app runs in a child process, is killed
+ * with SIGKILL after a user's message was answered, and a new process on the same data dir sends
+ * the idle warning after 24 h and ends the session 10 min later, on its platform clock, without
+ * repeating the answer even when its process manager replays the log.
+ */
+
+const CHILD = path.join(__dirname, 'app-child.js');
+const OPERATOR_TOKEN = 'sms-restart-operator-token-0123456789';
+
+async function startChild(dataDir: string): Promise<{ proc: ChildProcess; t: TestApp; exited: Promise<unknown> }> {
+  const env = { DATA_DIR: dataDir, OPERATOR_TOKEN, PARLEY_TEST_CLOCK: '1' };
+  const proc = spawn(process.execPath, [CHILD, JSON.stringify(env)], { cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`the app did not start within 60 s\n${err}`)), 60_000);
+    proc.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.includes('"listening"'));
+      if (!line) return;
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { url: string }).url);
+    });
+    proc.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the app exited before listening (${code ?? signal})\n${err}`));
+    });
+  });
+  return { proc, exited, t: { app: undefined as never, url, dataDir, operatorToken: OPERATOR_TOKEN, close: async () => undefined } };
+}
+
+describe('SMS sessions across a kill -9', () => {
+  let dir: string;
+  const children: Array<{ proc: ChildProcess; exited: Promise<unknown> }> = [];
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sms-'));
+  });
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.proc.exitCode === null && child.proc.signalCode === null) child.proc.kill('SIGKILL');
+      await child.exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a new process sends the warning after 24 h idle and ends the session after 10 min, repeating nothing', async () => {
+    const first = await startChild(dir);
+    children.push(first);
+    const f = await startSmsFixture({}, first.t);
+    const user = newUserNumber();
+    const opened = await sendInbound(first.t, f.connector, { from: user, text: 'when are you open?' });
+    expect(opened.status).toBe(200);
+    const [answer] = await delivered(first.t, user, 1);
+
+    first.proc.kill('SIGKILL');
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+
+    // as if the crash came before the process manager saved its checkpoint: the log is replayed
+    const platform = new Database(path.join(dir, 'platform.sqlite'));
+    // the idle timer is durable: it waits in the platform database, 24 h after the message
+    const timers = platform.prepare("SELECT due_at FROM timer WHERE owner = 'sms-session' AND status = 'pending'").all() as Array<{ due_at: string }>;
+    expect(timers).toHaveLength(1);
+    expect(platform.prepare("DELETE FROM process_checkpoint WHERE name = 'sms-sessions'").run().changes).toBe(1);
+    platform.close();
+
+    const second = await startChild(dir);
+    children.push(second);
+    const t = second.t;
+    expect(await noMoreThan(t, user, 1, 800)).toEqual([answer]);
+    const fx = { ...f, t };
+    await conversationWhen(fx, opened.body.conversation_id, (c) => expect(c.num_turns).toBe(1));
+
+    await advanceClock(t, 24 * 3600 - 5);
+    await noMoreThan(t, user, 1, 300);
+    await advanceClock(t, 5);
+    const warned = await delivered(t, user, 2);
+    expect(warned[1].text).toMatch(/^Are you still there\?/);
+    await advanceClock(t, 10 * 60);
+    const ended = await conversationWhen(fx, opened.body.conversation_id, (c) => expect(c.in_progress).toBe(false));
+    expect(ended.turns.map((turn: any) => turn.user_input)).toEqual(['when are you open?', '']);
+    await noMoreThan(t, user, 2, 300);
+  }, 180_000);
+});
