@@ -53,11 +53,13 @@ export class AlertEvaluator {
     const evaluatedAt = new Date(nowMs).toISOString();
     const rules = this.prepare(rawConnection(this.readModels.source('alerts')), 'SELECT * FROM alert_rule WHERE deleted_at IS NULL AND enabled = 1').all() as RuleRow[];
     const samples = rawConnection(this.readModels.source('alert-samples'));
+    // An account's rules mostly share scopes and windows: each range is read once a round.
+    const memo = new Map<string, unknown>();
     const results = rules.map((rule) => {
       let value: number | null = null;
       let to: AlertState;
       try {
-        value = metricValue(rule.metric, this.window(samples, rule, nowMs));
+        value = metricValue(rule.metric, this.window(samples, rule, nowMs, memo));
         to = stateFor(value, rule.operator, rule.threshold_value);
       } catch (error) {
         this.logger.warn({ err: error, rule: rule.id }, 'alert rule could not be evaluated');
@@ -95,18 +97,25 @@ export class AlertEvaluator {
     return { evaluatedAt, evaluated: results.length, transitions, ms };
   }
 
-  /** The rule's scope over [now - window, now): one indexed range per sample kind. */
-  private window(db: Database.Database, rule: RuleRow, nowMs: number): WindowData {
+  /** The rule's scope over [now - window, now): one indexed range per sample kind, read once per round. */
+  private window(db: Database.Database, rule: RuleRow, nowMs: number, memo: Map<string, unknown>): WindowData {
     const scope = rule.project_id === null ? 'account_id' : 'project_id';
     const id = rule.project_id ?? rule.account_id;
     const from = nowMs - WINDOW_MS[rule.window_duration];
+    const once = <T>(what: string, read: () => T): T => {
+      const key = `${scope}\u0000${id}\u0000${rule.window_duration}\u0000${what}`;
+      if (!memo.has(key)) memo.set(key, read());
+      return memo.get(key) as T;
+    };
     const sum = (kind: string) =>
-      (this.prepare(db, `SELECT total(value) AS v FROM sample WHERE ${scope} = ? AND kind = ? AND at_ms >= ? AND at_ms < ?`).get(id, kind, from, nowMs) as { v: number }).v;
+      once(kind, () => (this.prepare(db, `SELECT total(value) AS v FROM sample WHERE ${scope} = ? AND kind = ? AND at_ms >= ? AND at_ms < ?`).get(id, kind, from, nowMs) as { v: number }).v);
     const latency = rule.metric === 'turn_latency_p50' || rule.metric === 'turn_latency_p95';
     const latencies = latency
-      ? (this.prepare(db, `SELECT value FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ? ORDER BY value`).all(id, from, nowMs) as Array<{ value: number }>).map((r) => r.value)
+      ? once('latencies', () => (this.prepare(db, `SELECT value FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ? ORDER BY value`).all(id, from, nowMs) as Array<{ value: number }>).map((r) => r.value))
       : [];
-    const turns = latency ? latencies.length : (this.prepare(db, `SELECT count(*) AS n FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ?`).get(id, from, nowMs) as { n: number }).n;
+    const turns = latency
+      ? latencies.length
+      : once('turns', () => (this.prepare(db, `SELECT count(*) AS n FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ?`).get(id, from, nowMs) as { n: number }).n);
     return {
       latencies,
       turns,

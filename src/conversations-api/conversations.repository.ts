@@ -44,8 +44,10 @@ export class ConversationsRepository {
   list(agentId: string, f: ListFilters, position: CursorPosition | null, limit: number): Page {
     const { where, params } = filtersSql(agentId, f);
     if (position && 'after' in position) {
-      where.push('(c.started_at < ? OR (c.started_at = ? AND c.id < ?))');
-      params.push(position.after.startedAt, position.after.startedAt, position.after.id);
+      // The row value is what lets SQLite seek the index to the cursor; the same condition spelt
+      // with OR walks every entry before it (855k at depth, 180 ms instead of the first page's cost).
+      where.push('(c.started_at, c.id) < (?, ?)');
+      params.push(position.after.startedAt, position.after.id);
     }
     const offset = position && 'offset' in position ? position.offset : 0;
     if (f.sample) return { rows: this.sample(where, params, limit), more: false };
