@@ -22,11 +22,13 @@ export interface ProcessManager {
 }
 
 const RETRY_MS = 1000;
+const IDLE_CHECKPOINT_MS = 5000;
 
 export class ProcessManagerRunner {
   private subscription: Subscription | null = null;
   private retry: NodeJS.Timeout | null = null;
   private stopped = false;
+  private savedAt = 0;
   position: Position = START;
   error: string | null = null;
 
@@ -100,11 +102,14 @@ export class ProcessManagerRunner {
       }
     }
     this.position = batch[batch.length - 1].position;
-    if (handled) await this.saveCheckpoint();
+    // Batches it had nothing to do for move the checkpoint now and then too: otherwise a manager
+    // that rarely acts would read the whole log again at every start (14M events on a big install).
+    if (handled || Date.now() - this.savedAt > IDLE_CHECKPOINT_MS) await this.saveCheckpoint();
     this.error = null;
   }
 
   private async saveCheckpoint(): Promise<void> {
+    this.savedAt = Date.now();
     await this.platform
       .getRepository(ProcessCheckpoint)
       .upsert({ name: this.manager.name, position: this.position, updatedAt: new Date().toISOString() }, ['name']);

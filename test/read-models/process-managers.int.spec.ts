@@ -74,6 +74,14 @@ describe('process managers', () => {
     expect(await checkpointOf('greeter', platform2)).toBe(await store.headPosition());
   });
 
+  it('a manager with nothing to do still moves its stored checkpoint, so a restart does not read the log again', async () => {
+    const manager: ProcessManager = { name: 'idle', handles: { NeverAppended: async () => undefined } };
+    await store.append('idle-1', [newTestEvent('Other'), newTestEvent('Other')]);
+    await startRunner(manager);
+    const head = await store.headPosition();
+    await waitUntil(async () => (await checkpointOf('idle')) === head, 'the checkpoint reaches the head');
+  });
+
   it('ProcessManagers starts every registered manager and reports their status', async () => {
     const seen: Record<string, number> = { a: 0, b: 0 };
     const managers = new ProcessManagers(store, platform, silentLogger);
