@@ -108,6 +108,8 @@ async function measureAll(ctx: BenchContext): Promise<Figures> {
   return ctx.shared('conversations-figures', async () => {
     const data = await dataset(ctx);
     const app: BenchApp = await startBenchApp(data.dir);
+    // Measure the steady state: after a start, process managers first read what they have not seen.
+    await app.settled();
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const headers = { 'x-api-key': data.key };
     const base = `${app.url}/v3/${data.accountId}/${data.agentId}/conversations`;

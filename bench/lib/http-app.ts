@@ -2,12 +2,18 @@ import fs from 'node:fs';
 import type { Type } from '@nestjs/common';
 import pino from 'pino';
 import { createApp } from '../../src/app.factory';
+import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
+import { comparePositions } from '../../src/event-store/position';
 import { loadConfig } from '../../src/platform/config/config';
+import { ProcessManagers } from '../../src/read-models/process-managers';
+import { ReadModels } from '../../src/read-models/read-models.service';
 
 export interface BenchApp {
   url: string;
   operatorToken: string;
   close(): Promise<void>;
+  /** Resolves once every read model and process manager has reached the log's head (startup catch-up done). */
+  settled(): Promise<void>;
   /** POST/GET JSON with the given headers; throws on a non-2xx answer. */
   call<T = any>(method: string, route: string, headers: Record<string, string>, body?: unknown): Promise<T>;
 }
@@ -25,6 +31,15 @@ export async function startBenchApp(dir: string, env: Record<string, string> = {
     url,
     operatorToken,
     close: () => app.close(),
+    async settled() {
+      const head = await app.get<EventStore>(EVENT_STORE).headPosition();
+      const readModels = app.get(ReadModels);
+      const managers = app.get(ProcessManagers);
+      await readModels.waitFor(head, (await readModels.status()).map((s) => s.name)).catch(() => undefined);
+      while ((await readModels.status()).some((s) => (s.lagEvents ?? 0) > 0) || managers.status().some((m) => comparePositions(m.position, head) < 0)) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
     async call(method, route, headers, body) {
       const response = await fetch(`${url}${route}`, {
         method,

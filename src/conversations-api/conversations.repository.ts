@@ -9,6 +9,8 @@ import { semanticMatch, transcriptMatch } from './search-expression';
 
 /** Matching turns a semantic search ranks at most (the newest ones). */
 export const SEMANTIC_WINDOW = 2000;
+/** How long a prefix's indexed terms are reused for fuzzy expansion (see vocabulary()). */
+const VOCABULARY_TTL_MS = 5 * 60_000;
 
 /** Conversations whose turns one query reads (a page of 100 is one query; 5,000 are ten). */
 const TURNS_PER_QUERY = 500;
@@ -37,6 +39,7 @@ export interface Page {
  */
 export class ConversationsRepository {
   private readonly statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  private readonly vocabularies = new WeakMap<Database.Database, Map<string, { terms: string[]; at: number }>>();
 
   constructor(private readonly readModels: ReadModels) {}
 
@@ -169,9 +172,23 @@ export class ConversationsRepository {
   }
 
   /** Indexed terms (stemmed) starting with `prefix`: the candidates of fuzzy matching. */
+  /**
+   * The indexed terms starting with a prefix, for fuzzy expansion. fts5vocab counts each term's
+   * documents as it lists it (15 to 170 ms a prefix over 14M turns), so a prefix's terms are kept
+   * for VOCABULARY_TTL_MS: a word first seen since then is still found exactly, only not yet as a
+   * near spelling of another.
+   */
   private vocabulary(prefix: string): string[] {
+    const db = rawConnection(this.readModels.source('conversations'));
+    let cache = this.vocabularies.get(db);
+    if (!cache) this.vocabularies.set(db, (cache = new Map()));
+    const now = Date.now();
+    const hit = cache.get(prefix);
+    if (hit && now - hit.at < VOCABULARY_TTL_MS) return hit.terms;
     const rows = this.statement('SELECT term FROM turn_vocab WHERE term >= ? AND term < ? LIMIT 5000').all(prefix, `${prefix}\uffff`) as Array<{ term: string }>;
-    return rows.map((r) => r.term);
+    const terms = rows.map((r) => r.term);
+    cache.set(prefix, { terms, at: now });
+    return terms;
   }
 
   private statement(sql: string): Database.Statement {
