@@ -129,24 +129,38 @@ async function measureAll(ctx: BenchContext): Promise<Figures> {
       const list = await timed(`${base}?limit=100`, reps);
       out['conversations.list.limit-100.p50'] = { figure: median(list), unit: 'ms', runs: list.map((v) => +v.toFixed(2)), note: `GET v3 list, limit=100, client_env=live, no search; ${data.conversations.toLocaleString('en-US')} seeded conversations` };
 
-      // The cursor the server would hand out after `depth` rows: found in the read model, signed with the data dir's secret.
+      // Cursors the server would hand out after `depth` rows: found in the read model, signed with the data dir's secret.
       const rmFile = fs.readdirSync(path.join(data.dir, 'read-models', 'conversations')).find((f) => f.endsWith('.sqlite'))!;
       const rm = new Database(path.join(data.dir, 'read-models', 'conversations', rmFile), { readonly: true });
       const agentBare = data.agentId.replace(/^PROJECT-/, '');
       const live = (rm.prepare("SELECT count(*) AS n FROM conversation WHERE agent_id = ? AND environment = 'live'").get(agentBare) as { n: number }).n;
       const depth = Math.min(900_000, Math.floor(live * 0.9));
-      const row = rm.prepare("SELECT started_at, id FROM conversation WHERE agent_id = ? AND environment = 'live' ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET ?").get(agentBare, depth - 1) as { started_at: string; id: string };
-      rm.close();
       const cursors = new Cursors(ServerSecret.resolve(undefined, data.dir));
-      const cursor = cursors.encode(parseListQuery('v3', { limit: '100' }), agentBare, { after: { startedAt: row.started_at, id: row.id } });
-      const first: number[] = [];
-      const deep: number[] = [];
+      const cursorAt = (rows: number) => {
+        const row = rm.prepare("SELECT started_at, id FROM conversation WHERE agent_id = ? AND environment = 'live' ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET ?").get(agentBare, rows - 1) as { started_at: string; id: string };
+        return encodeURIComponent(cursors.encode(parseListQuery('v3', { limit: '100' }), agentBare, { after: { startedAt: row.started_at, id: row.id } }));
+      };
+      // The newest conversations are still going on, or ended within minutes because they were
+      // short: the first page carries about 40% of the bytes of a page of finished ones. The page
+      // just past them (depth SHALLOW) holds what a deep page holds, so it is what depth is judged against.
+      const SHALLOW = Math.min(2_500, Math.floor(live * 0.01));
+      const shallowCursor = cursorAt(SHALLOW);
+      const deepCursor = cursorAt(depth);
+      rm.close();
+      const pages = { first: [] as number[], shallow: [] as number[], deep: [] as number[] };
+      const bytes = { first: 0, shallow: 0, deep: 0 };
       for (let i = 0; i < reps; i++) {
-        first.push(...(await timed(`${base}?limit=100`, 1)));
-        deep.push(...(await timed(`${base}?limit=100&cursor=${encodeURIComponent(cursor)}`, 1)));
+        for (const [name, url] of [['first', `${base}?limit=100`], ['shallow', `${base}?limit=100&cursor=${shallowCursor}`], ['deep', `${base}?limit=100&cursor=${deepCursor}`]] as const) {
+          const r = await get(agent, url, headers);
+          if (r.status !== 200) throw new Error(`${name} page answered ${r.status}`);
+          pages[name].push(r.ms);
+          bytes[name] = r.bytes;
+        }
       }
-      out['conversations.page.first.p50'] = { figure: median(first), unit: 'ms', note: 'first page, limit=100 (alternating with the deep cursor page)' };
-      out['conversations.page.cursor-deep.p50'] = { figure: median(deep), unit: 'ms', note: `cursor page at depth ${depth.toLocaleString('en-US')} of ${live.toLocaleString('en-US')} live conversations, limit=100` };
+      const kB = (n: number) => `${(n / 1000).toFixed(0)} kB`;
+      out['conversations.page.first.p50'] = { figure: median(pages.first), unit: 'ms', note: `diagnostic: the first page, limit=100, ${kB(bytes.first)} (conversations still going on or just ended, short); deep/first = ${(median(pages.deep) / median(pages.first)).toFixed(2)}x` };
+      out['conversations.page.cursor-shallow.p50'] = { figure: median(pages.shallow), unit: 'ms', note: `cursor page at depth ${SHALLOW.toLocaleString('en-US')}, the first page of finished conversations, limit=100, ${kB(bytes.shallow)}` };
+      out['conversations.page.cursor-deep.p50'] = { figure: median(pages.deep), unit: 'ms', note: `cursor page at depth ${depth.toLocaleString('en-US')} of ${live.toLocaleString('en-US')} live conversations, limit=100, ${kB(bytes.deep)}; pages taken in turn` };
       const offset = await timed(`${base}?limit=100&offset=${depth}`, ctx.quick ? 2 : 5);
       out['conversations.page.offset-deep.p50'] = { figure: median(offset), unit: 'ms', note: `diagnostic: offset=${depth.toLocaleString('en-US')} (legacy pagination) at the same depth` };
 
@@ -254,6 +268,7 @@ export const conversationsCases: BenchCase[] = [
   'conversations.seed',
   'conversations.list.limit-100.p50',
   'conversations.page.first.p50',
+  'conversations.page.cursor-shallow.p50',
   'conversations.page.cursor-deep.p50',
   'conversations.page.offset-deep.p50',
   'conversations.stream.limit-5000.first-byte',
