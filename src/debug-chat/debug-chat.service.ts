@@ -5,9 +5,9 @@ import { conversationDecider, type ConversationState } from '../conversations/co
 import { conversationStream, type TurnData } from '../conversations/conversation.events';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
+import { ConversationCache } from '../conversations/conversation-cache';
 import type { CommandContext } from '../platform/commands/command-context';
-import { handleCommand, load } from '../platform/commands/command-handler';
+import { handleCommand, peek } from '../platform/commands/command-handler';
 import { KeyedQueue } from '../platform/commands/keyed-queue';
 import { CONFIG, type Config } from '../platform/config/config';
 import { DomainError } from '../platform/errors/domain-error';
@@ -21,12 +21,12 @@ const notFound = () => new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation 
 /** Debug chat (contract §7): test conversations with the deployment active in an environment. */
 @Injectable()
 export class DebugChatService {
-  private readonly cache = new AggregateCache(5000);
   /** One turn at a time per conversation: read state, run the agent, append, in arrival order. */
   private readonly turns = new KeyedQueue();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly cache: ConversationCache,
     @Inject(CONFIG) private readonly config: Config,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -80,8 +80,8 @@ export class DebugChatService {
   private async runTurn(agentId: string, conversationId: string, dto: DebugChatTurnDto, context: CommandContext) {
     if (!conversationId.startsWith('AS_CHAT_')) throw notFound();
     const stream = conversationStream(conversationId);
-    // load, not peek: the external-events process manager also appends to conversations (delayed responses)
-    const { state } = await load<ConversationState, never>(this.store, stream, conversationDecider as never, this.cache);
+    // The shared cache holds what the external-events binding appended here too (delayed responses).
+    const state = await peek<ConversationState, never>(this.store, stream, conversationDecider as never, this.cache);
     if (!state.exists || state.agentId !== agentId) throw notFound();
     // An external event's answer that arrived meanwhile is this request's response (contract §7).
     if (state.pendingDelayed.length > 0 && dto.clientEnv === state.environment) return this.deliverDelayed(conversationId, state.pendingDelayed[0], context);

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { DeploymentContent } from '../agents/deployment-content';
+import { ConversationCache } from '../conversations/conversation-cache';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import { IdGenerator } from '../platform/ids/ids';
@@ -21,6 +22,7 @@ class ExternalEventsLifecycle implements OnModuleInit {
     private readonly deployments: DeploymentContent,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly cache: ConversationCache,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -29,7 +31,7 @@ class ExternalEventsLifecycle implements OnModuleInit {
     // the platform's body limit (contract §2): 1 MiB
     keepRawBodies(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), 1024 * 1024);
     this.processManagers.register(
-      externalEventsProcessManager({ store: this.store, deployments: this.deployments, clock: this.clock, newId: () => this.ids.uuid(), logger: this.logger }),
+      externalEventsProcessManager({ store: this.store, cache: this.cache, deployments: this.deployments, clock: this.clock, newId: () => this.ids.uuid(), logger: this.logger }),
     );
   }
 }

@@ -4,6 +4,7 @@ import { conversationDecider, type ConversationState } from '../conversations/co
 import { conversationStream } from '../conversations/conversation.events';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
+import type { AggregateCache } from '../platform/commands/aggregate-cache';
 import { handleCommand, load } from '../platform/commands/command-handler';
 import { DomainError } from '../platform/errors/domain-error';
 import type { ProcessManager } from '../read-models/process-manager';
@@ -16,6 +17,8 @@ export const EXTERNAL_EVENTS_PROCESS = 'external-events';
 
 export interface ExternalEventsDeps {
   store: EventStore;
+  /** the process's conversation cache: kept current here, so debug chat sees the bound event without a read */
+  cache?: AggregateCache;
   deployments: DeploymentContent;
   clock: Clock;
   newId: () => string;
@@ -31,11 +34,11 @@ export interface ExternalEventsDeps {
  * exactly once (an id already received decides nothing) and the command's idempotency key is the
  * delivery's event id, so a replay after a crash appends nothing twice.
  */
-export function externalEventsProcessManager({ store, deployments, clock, newId, logger, onBound }: ExternalEventsDeps): ProcessManager {
+export function externalEventsProcessManager({ store, cache, deployments, clock, newId, logger, onBound }: ExternalEventsDeps): ProcessManager {
   const bind = async (event: RecordedEvent<ExternalEventDelivered>): Promise<void> => {
     const d = event.data;
     const stream = conversationStream(d.conversationId);
-    const { state } = await load<ConversationState, never>(store, stream, conversationDecider as never);
+    const { state } = await load<ConversationState, never>(store, stream, conversationDecider as never, cache);
     if (!state.exists || state.received[d.eventId]) return;
     const receivedAt = clock.nowIso();
     const body = Buffer.from(d.body, 'base64');
@@ -55,6 +58,7 @@ export function externalEventsProcessManager({ store, deployments, clock, newId,
         conversationDecider,
         { type: 'ReceiveExternalEvent', event: { eventId: d.eventId, name: d.name, contentType: d.contentType, body: d.body, receivedAt }, payload, response },
         { actor: `system:${EXTERNAL_EVENTS_PROCESS}`, correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: event.id },
+        cache,
       );
     } catch (error) {
       // A refusal is final (the id is not awaited there): retrying would stall every later delivery.
