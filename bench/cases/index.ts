@@ -14,23 +14,31 @@ import { storeAppendCases } from './store-append';
 import { storeReadCases } from './store-read';
 
 /**
- * Every case, in the order they run. A new case group is one file in this folder exporting
- * BenchCase[], added here; a new target is one line in ../targets.ts.
- * Each store case runs right after the ceiling it is compared with, so both see similar noise.
+ * Every case, in the order they run, in groups. A group runs in a process of its own (run.ts):
+ * the heap one group leaves behind (a 1M-event log, 2 GB of messaging sessions) must not tax the
+ * next one's garbage collector. Cases of a group share fixtures (BenchContext.shared).
+ * A new case group is one file in this folder exporting BenchCase[], added here; a new target is
+ * one line in ../targets.ts. Each store case runs right after the ceiling it is compared with, so
+ * both see similar noise.
  */
-export const ALL_CASES: BenchCase[] = [
-  ...ceilingCases.filter((c) => c.name.startsWith('ceiling.append')),
-  ...storeAppendCases,
-  ...peerCases,
-  ...ceilingCases.filter((c) => c.name.startsWith('ceiling.scan')),
-  ...storeReadCases,
-  ...projectionCases,
-  ...httpAuthCases,
-  ...agentsCases,
-  ...retrievalCases,
-  ...debugChatCases,
-  ...messagingCases,
-  ...conversationsCases,
-  ...alertsCases,
-  ...externalEventsCases,
+export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[] }> = [
+  {
+    name: 'foundation',
+    cases: [
+      ...ceilingCases.filter((c) => c.name.startsWith('ceiling.append')),
+      ...storeAppendCases,
+      ...peerCases,
+      ...ceilingCases.filter((c) => c.name.startsWith('ceiling.scan')),
+      ...storeReadCases,
+      ...projectionCases,
+    ],
+  },
+  { name: 'http', cases: httpAuthCases },
+  { name: 'agents', cases: agentsCases },
+  { name: 'retrieval', cases: retrievalCases },
+  { name: 'debug-chat', cases: debugChatCases },
+  { name: 'messaging', cases: messagingCases },
+  { name: 'conversations', cases: conversationsCases },
+  { name: 'alerts', cases: alertsCases },
+  { name: 'external-events', cases: externalEventsCases },
 ];

@@ -2,20 +2,27 @@ export interface BenchArgs {
   quick: boolean;
   /** Cases whose name contains any of these run; all when empty. */
   only: string[];
+  /** Internal: run this one case group and write its outcomes to `out` (run.ts spawns these). */
+  group?: string;
+  out?: string;
 }
 
 const USAGE = 'usage: npm run bench -- [--quick] [--only <substring>]...';
 
 export function parseArgs(argv: string[]): BenchArgs {
   const args: BenchArgs = { quick: false, only: [] };
+  const value = (i: number, flag: string) => {
+    const v = argv[i];
+    if (!v) throw new Error(`${flag} needs a value\n${USAGE}`);
+    return v;
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') args.quick = true;
-    else if (arg === '--only') {
-      const value = argv[++i];
-      if (!value) throw new Error(`--only needs a substring\n${USAGE}`);
-      args.only.push(value);
-    } else if (arg.startsWith('--only=')) args.only.push(arg.slice('--only='.length));
+    else if (arg === '--only') args.only.push(value(++i, '--only'));
+    else if (arg.startsWith('--only=')) args.only.push(arg.slice('--only='.length));
+    else if (arg === '--group') args.group = value(++i, '--group');
+    else if (arg === '--out') args.out = value(++i, '--out');
     else if (arg === '--help' || arg === '-h') {
       console.log(USAGE);
       process.exit(0);
