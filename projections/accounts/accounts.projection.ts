@@ -10,11 +10,11 @@ export const accountsProjection = defineProjection({
   version: 1,
   entities: [AccountRow, ConnectorRow, PhoneNumberRow, AgentSettingsRow],
   handles: {
-    AccountCreated: on<'AccountCreated'>(({ data }, _em, rows) => {
-      rows.upsert(AccountRow, { id: data.accountId, name: data.name, region: data.region, createdAt: data.createdAt });
+    AccountCreated: on<'AccountCreated'>(async ({ data }, _em, rows) => {
+      await rows.upsert(AccountRow, { id: data.accountId, name: data.name, region: data.region, createdAt: data.createdAt });
     }),
-    ConnectorCreated: on<'ConnectorCreated'>(({ data }, _em, rows) => {
-      rows.upsert(ConnectorRow, {
+    ConnectorCreated: on<'ConnectorCreated'>(async ({ data }, _em, rows) => {
+      await rows.upsert(ConnectorRow, {
         id: data.connectorId,
         accountId: data.accountId,
         agentId: data.agentId,
@@ -26,11 +26,11 @@ export const accountsProjection = defineProjection({
         createdAt: data.createdAt,
       });
     }),
-    PhoneNumberProvisioned: on<'PhoneNumberProvisioned'>(({ data }, _em, rows) => {
-      rows.upsert(PhoneNumberRow, { number: data.number, accountId: data.accountId, agentId: data.agentId, environment: data.environment, provisionedAt: data.provisionedAt });
+    PhoneNumberProvisioned: on<'PhoneNumberProvisioned'>(async ({ data }, _em, rows) => {
+      await rows.upsert(PhoneNumberRow, { number: data.number, accountId: data.accountId, agentId: data.agentId, environment: data.environment, provisionedAt: data.provisionedAt });
     }),
-    AgentSettingsChanged: on<'AgentSettingsChanged'>(({ data }, _em, rows) => {
-      rows.upsert(AgentSettingsRow, { agentId: data.agentId, accountId: data.accountId, chunkedStreaming: data.chunkedStreaming, updatedAt: data.changedAt });
+    AgentSettingsChanged: on<'AgentSettingsChanged'>(async ({ data }, _em, rows) => {
+      await rows.upsert(AgentSettingsRow, { agentId: data.agentId, accountId: data.accountId, chunkedStreaming: data.chunkedStreaming, updatedAt: data.changedAt });
     }),
   },
 });

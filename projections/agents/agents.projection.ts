@@ -1,6 +1,6 @@
 import type { AgentEvent, Topic } from '../../src/agents/agent.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
-import type { RowWriter } from '../../src/read-models/row-writer';
+import type { Rows } from '../../src/read-models/rows';
 import { ActiveDeploymentRow, AgentRow, BranchRow, BranchTopicRow, DeploymentRow, MainVersionRow } from './agents.entities';
 
 const on = handlerFor<AgentEvent>();
@@ -17,8 +17,8 @@ const topicRow = (agentId: string, branchId: string, t: Topic): BranchTopicRow =
   isActive: t.isActive,
 });
 
-function touch(rows: RowWriter, agentId: string, at: string, change: Partial<AgentRow> = {}) {
-  rows.update(AgentRow, { id: agentId }, { updatedAt: at, ...change });
+async function touch(rows: Rows, agentId: string, at: string, change: Partial<AgentRow> = {}) {
+  await rows.update(AgentRow, { id: agentId }, { updatedAt: at, ...change });
 }
 
 /** Agents, their branches and topics, main's versions, and deployments: the build side's reads. */
@@ -27,69 +27,69 @@ export const agentsProjection = defineProjection({
   version: 1,
   entities: [AgentRow, BranchRow, BranchTopicRow, MainVersionRow, DeploymentRow, ActiveDeploymentRow],
   handles: {
-    AgentCreated: on<'AgentCreated'>(({ data }, _em, rows) => {
-      rows.upsert(AgentRow, { id: data.agentId, accountId: data.accountId, name: data.name, greeting: data.greeting, languageCode: data.languageCode, branchCount: 1, mainSequence: 0, createdAt: data.createdAt, updatedAt: data.createdAt, deletedAt: null });
-      rows.upsert(BranchRow, { agentId: data.agentId, id: MAIN, name: MAIN, baseSequence: 0, status: 'open', behavior: '', createdAt: data.createdAt });
-      rows.upsert(MainVersionRow, { agentId: data.agentId, sequence: 0, behavior: '', topics: '[]' });
+    AgentCreated: on<'AgentCreated'>(async ({ data }, _em, rows) => {
+      await rows.upsert(AgentRow, { id: data.agentId, accountId: data.accountId, name: data.name, greeting: data.greeting, languageCode: data.languageCode, branchCount: 1, mainSequence: 0, createdAt: data.createdAt, updatedAt: data.createdAt, deletedAt: null });
+      await rows.upsert(BranchRow, { agentId: data.agentId, id: MAIN, name: MAIN, baseSequence: 0, status: 'open', behavior: '', createdAt: data.createdAt });
+      await rows.upsert(MainVersionRow, { agentId: data.agentId, sequence: 0, behavior: '', topics: '[]' });
     }),
-    AgentDeleted: on<'AgentDeleted'>(({ data }, _em, rows) => touch(rows, data.agentId, data.deletedAt, { deletedAt: data.deletedAt })),
+    AgentDeleted: on<'AgentDeleted'>(async ({ data }, _em, rows) => touch(rows, data.agentId, data.deletedAt, { deletedAt: data.deletedAt })),
     BranchCreated: on<'BranchCreated'>(async ({ data }, em, rows) => {
-      const main = rows.findOne(BranchRow, { agentId: data.agentId, id: MAIN })!;
-      rows.upsert(BranchRow, { agentId: data.agentId, id: data.branchId, name: data.branchName, baseSequence: data.baseSequence, status: 'open', behavior: main.behavior, createdAt: data.createdAt });
+      const main = (await rows.findOne(BranchRow, { agentId: data.agentId, id: MAIN }))!;
+      await rows.upsert(BranchRow, { agentId: data.agentId, id: data.branchId, name: data.branchName, baseSequence: data.baseSequence, status: 'open', behavior: main.behavior, createdAt: data.createdAt });
       // The branch starts as a copy of main's topics: one statement, however many there are.
       await em.query(
         `INSERT OR REPLACE INTO branch_topic (agent_id, branch_id, topic_id, name, content, example_queries, actions, is_active)
          SELECT agent_id, ?, topic_id, name, content, example_queries, actions, is_active FROM branch_topic WHERE agent_id = ? AND branch_id = ?`,
         [data.branchId, data.agentId, MAIN],
       );
-      rows.increment(AgentRow, { id: data.agentId }, 'branchCount', 1);
-      touch(rows, data.agentId, data.createdAt);
+      await rows.increment(AgentRow, { id: data.agentId }, 'branchCount', 1);
+      await touch(rows, data.agentId, data.createdAt);
     }),
-    BranchDeleted: on<'BranchDeleted'>(({ data }, _em, rows) => {
-      rows.update(BranchRow, { agentId: data.agentId, id: data.branchId }, { status: 'deleted' });
-      rows.delete(BranchTopicRow, { agentId: data.agentId, branchId: data.branchId });
-      rows.increment(AgentRow, { id: data.agentId }, 'branchCount', -1);
-      touch(rows, data.agentId, data.deletedAt);
+    BranchDeleted: on<'BranchDeleted'>(async ({ data }, _em, rows) => {
+      await rows.update(BranchRow, { agentId: data.agentId, id: data.branchId }, { status: 'deleted' });
+      await rows.delete(BranchTopicRow, { agentId: data.agentId, branchId: data.branchId });
+      await rows.increment(AgentRow, { id: data.agentId }, 'branchCount', -1);
+      await touch(rows, data.agentId, data.deletedAt);
     }),
-    BehaviorEdited: on<'BehaviorEdited'>(({ data }, _em, rows) => {
-      rows.update(BranchRow, { agentId: data.agentId, id: data.branchId }, { behavior: data.behavior });
-      touch(rows, data.agentId, data.editedAt);
+    BehaviorEdited: on<'BehaviorEdited'>(async ({ data }, _em, rows) => {
+      await rows.update(BranchRow, { agentId: data.agentId, id: data.branchId }, { behavior: data.behavior });
+      await touch(rows, data.agentId, data.editedAt);
     }),
-    TopicAdded: on<'TopicAdded'>(({ data }, _em, rows) => {
-      rows.insert(BranchTopicRow, topicRow(data.agentId, data.branchId, data.topic));
-      touch(rows, data.agentId, data.addedAt);
+    TopicAdded: on<'TopicAdded'>(async ({ data }, _em, rows) => {
+      await rows.insert(BranchTopicRow, topicRow(data.agentId, data.branchId, data.topic));
+      await touch(rows, data.agentId, data.addedAt);
     }),
-    TopicEdited: on<'TopicEdited'>(({ data }, _em, rows) => {
+    TopicEdited: on<'TopicEdited'>(async ({ data }, _em, rows) => {
       const { agentId, topicId, ...row } = topicRow(data.agentId, data.branchId, data.topic);
-      rows.update(BranchTopicRow, { agentId, branchId: data.branchId, topicId }, row);
-      touch(rows, data.agentId, data.editedAt);
+      await rows.update(BranchTopicRow, { agentId, branchId: data.branchId, topicId }, row);
+      await touch(rows, data.agentId, data.editedAt);
     }),
-    TopicRemoved: on<'TopicRemoved'>(({ data }, _em, rows) => {
-      rows.delete(BranchTopicRow, { agentId: data.agentId, branchId: data.branchId, topicId: data.topicId });
-      touch(rows, data.agentId, data.removedAt);
+    TopicRemoved: on<'TopicRemoved'>(async ({ data }, _em, rows) => {
+      await rows.delete(BranchTopicRow, { agentId: data.agentId, branchId: data.branchId, topicId: data.topicId });
+      await touch(rows, data.agentId, data.removedAt);
     }),
     BranchMerged: on<'BranchMerged'>(async ({ data }, em, rows) => {
       const { agentId, changes } = data;
-      rows.update(BranchRow, { agentId, id: data.branchId }, { status: 'merged' });
-      if (changes.behavior !== undefined) rows.update(BranchRow, { agentId, id: MAIN }, { behavior: changes.behavior });
+      await rows.update(BranchRow, { agentId, id: data.branchId }, { status: 'merged' });
+      if (changes.behavior !== undefined) await rows.update(BranchRow, { agentId, id: MAIN }, { behavior: changes.behavior });
       // All replaced rows go first: a renamed topic may take a name another one just left.
-      for (const name of [...changes.removed, ...changes.upserted.map((t) => t.name)]) rows.delete(BranchTopicRow, { agentId, branchId: MAIN, name });
-      for (const topic of changes.upserted) rows.insert(BranchTopicRow, topicRow(agentId, MAIN, topic));
-      const main = rows.findOne(BranchRow, { agentId, id: MAIN })!;
+      for (const name of [...changes.removed, ...changes.upserted.map((t) => t.name)]) await rows.delete(BranchTopicRow, { agentId, branchId: MAIN, name });
+      for (const topic of changes.upserted) await rows.insert(BranchTopicRow, topicRow(agentId, MAIN, topic));
+      const main = (await rows.findOne(BranchRow, { agentId, id: MAIN }))!;
       const topics = await em.find(BranchTopicRow, { where: { agentId, branchId: MAIN }, order: { name: 'ASC' } });
       const snapshot = topics.map((t) => ({ id: t.topicId, name: t.name, content: t.content, exampleQueries: JSON.parse(t.exampleQueries), actions: t.actions, isActive: t.isActive }));
-      rows.upsert(MainVersionRow, { agentId, sequence: data.sequence, behavior: main.behavior, topics: JSON.stringify(snapshot) });
-      touch(rows, agentId, data.mergedAt, { mainSequence: data.sequence });
+      await rows.upsert(MainVersionRow, { agentId, sequence: data.sequence, behavior: main.behavior, topics: JSON.stringify(snapshot) });
+      await touch(rows, agentId, data.mergedAt, { mainSequence: data.sequence });
     }),
-    DeploymentCreated: on<'DeploymentCreated'>(({ data }, _em, rows) => {
+    DeploymentCreated: on<'DeploymentCreated'>(async ({ data }, _em, rows) => {
       const d = data.deployment;
-      rows.upsert(DeploymentRow, { id: d.deploymentId, agentId: data.agentId, accountId: data.accountId, environment: d.environment, version: d.version, artifactVersion: d.artifactVersion, createdBy: d.createdBy, createdAt: d.createdAt, message: d.message, promotedFrom: d.promotedFrom });
-      rows.upsert(ActiveDeploymentRow, { agentId: data.agentId, environment: d.environment, deploymentId: d.deploymentId });
-      touch(rows, data.agentId, d.createdAt);
+      await rows.upsert(DeploymentRow, { id: d.deploymentId, agentId: data.agentId, accountId: data.accountId, environment: d.environment, version: d.version, artifactVersion: d.artifactVersion, createdBy: d.createdBy, createdAt: d.createdAt, message: d.message, promotedFrom: d.promotedFrom });
+      await rows.upsert(ActiveDeploymentRow, { agentId: data.agentId, environment: d.environment, deploymentId: d.deploymentId });
+      await touch(rows, data.agentId, d.createdAt);
     }),
-    DeploymentActivated: on<'DeploymentActivated'>(({ data }, _em, rows) => {
-      rows.upsert(ActiveDeploymentRow, { agentId: data.agentId, environment: data.environment, deploymentId: data.deploymentId });
-      touch(rows, data.agentId, data.activatedAt);
+    DeploymentActivated: on<'DeploymentActivated'>(async ({ data }, _em, rows) => {
+      await rows.upsert(ActiveDeploymentRow, { agentId: data.agentId, environment: data.environment, deploymentId: data.deploymentId });
+      await touch(rows, data.agentId, data.activatedAt);
     }),
   },
 });

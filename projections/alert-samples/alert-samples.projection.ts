@@ -1,19 +1,19 @@
 import type { ConversationEvent } from '../../src/conversations/conversation.events';
 import type { ApiErrorEvent } from '../../src/alerts/api-error.events';
 import { defineProjection, handlerFor, type ProjectionHandler } from '../../src/read-models/projection';
-import type { RowWriter } from '../../src/read-models/row-writer';
+import type { Awaitable, Rows } from '../../src/read-models/rows';
 import { SampleConversationRow, SampleRow } from './alert-samples.entities';
 
 const on = handlerFor<ConversationEvent>();
 const STREAM_PREFIX = 'conversation-';
 
-function scope(rows: RowWriter, streamId: string): SampleConversationRow | undefined {
+function scope(rows: Rows, streamId: string): Awaitable<SampleConversationRow | undefined> {
   const conversationId = streamId.slice(STREAM_PREFIX.length);
   return rows.remembered(`scope:${conversationId}`, () => rows.findOne(SampleConversationRow, { conversationId }));
 }
 
-function sample(rows: RowWriter, where: SampleConversationRow, kind: string, at: string, value: number): void {
-  rows.insert(SampleRow, { accountId: where.accountId, projectId: where.projectId, kind, atMs: Date.parse(at), value });
+function sample(rows: Rows, where: SampleConversationRow, kind: string, at: string, value: number): Awaitable<void> {
+  return rows.insert(SampleRow, { accountId: where.accountId, projectId: where.projectId, kind, atMs: Date.parse(at), value });
 }
 
 /** The metric samples alert rules are evaluated over (contract §12), from the conversation streams. */
@@ -22,26 +22,26 @@ export const alertSamplesProjection = defineProjection({
   version: 1,
   entities: [SampleRow, SampleConversationRow],
   handles: {
-    ConversationStarted: on<'ConversationStarted'>(({ data }, _em, rows) => {
+    ConversationStarted: on<'ConversationStarted'>(async ({ data }, _em, rows) => {
       const where = { conversationId: data.conversationId, accountId: data.accountId, projectId: data.agentId };
-      rows.upsert(SampleConversationRow, where);
+      await rows.upsert(SampleConversationRow, where);
       rows.remember(`scope:${data.conversationId}`, where);
-      sample(rows, where, 'call', data.startedAt, 1);
+      await sample(rows, where, 'call', data.startedAt, 1);
     }),
-    TurnRecorded: on<'TurnRecorded'>(({ data, streamId }, _em, rows) => {
-      const where = scope(rows, streamId);
+    TurnRecorded: on<'TurnRecorded'>(async ({ data, streamId }, _em, rows) => {
+      const where = await scope(rows, streamId);
       if (!where) return;
       // the greeting answers no one: its latency is not a turn latency
-      if (data.turnIndex > 0) sample(rows, where, 'latency', data.agentResponseAt, Math.round(data.latency.total_s * 1000 * 1000) / 1000);
-      if (data.apiErrors > 0) sample(rows, where, 'api_errors', data.agentResponseAt, data.apiErrors);
-      if (data.functionErrors > 0) sample(rows, where, 'function_errors', data.agentResponseAt, data.functionErrors);
+      if (data.turnIndex > 0) await sample(rows, where, 'latency', data.agentResponseAt, Math.round(data.latency.total_s * 1000 * 1000) / 1000);
+      if (data.apiErrors > 0) await sample(rows, where, 'api_errors', data.agentResponseAt, data.apiErrors);
+      if (data.functionErrors > 0) await sample(rows, where, 'function_errors', data.agentResponseAt, data.functionErrors);
     }),
-    ApiErrorRecorded: (({ data }, _em, rows) => {
-      sample(rows, { conversationId: '', accountId: data.accountId, projectId: data.agentId }, 'api_errors', data.at, 1);
+    ApiErrorRecorded: (async ({ data }, _em, rows) => {
+      await sample(rows, { conversationId: '', accountId: data.accountId, projectId: data.agentId }, 'api_errors', data.at, 1);
     }) as ProjectionHandler<ApiErrorEvent['data']>,
-    ConversationEnded: on<'ConversationEnded'>(({ data, streamId }, _em, rows) => {
-      const where = scope(rows, streamId);
-      if (where && data.reason === 'crash') sample(rows, where, 'crash', data.endedAt, 1);
+    ConversationEnded: on<'ConversationEnded'>(async ({ data, streamId }, _em, rows) => {
+      const where = await scope(rows, streamId);
+      if (where && data.reason === 'crash') await sample(rows, where, 'crash', data.endedAt, 1);
     }),
   },
 });

@@ -10,8 +10,8 @@ export const alertsProjection = defineProjection({
   version: 1,
   entities: [AlertRuleRow],
   handles: {
-    AlertRuleCreated: on<'AlertRuleCreated'>(({ data }, _em, rows) => {
-      rows.upsert(AlertRuleRow, {
+    AlertRuleCreated: on<'AlertRuleCreated'>(async ({ data }, _em, rows) => {
+      await rows.upsert(AlertRuleRow, {
         id: data.ruleId,
         accountId: data.accountId,
         projectId: data.projectId,
@@ -30,14 +30,14 @@ export const alertsProjection = defineProjection({
         deletedAt: null,
       });
     }),
-    AlertRuleUpdated: on<'AlertRuleUpdated'>(({ data }, _em, rows) => {
-      rows.update(AlertRuleRow, { id: data.ruleId }, { ...data.changes, updatedAt: data.updatedAt });
+    AlertRuleUpdated: on<'AlertRuleUpdated'>(async ({ data }, _em, rows) => {
+      await rows.update(AlertRuleRow, { id: data.ruleId }, { ...data.changes, updatedAt: data.updatedAt });
     }),
-    AlertRuleDeleted: on<'AlertRuleDeleted'>(({ data }, _em, rows) => {
-      rows.update(AlertRuleRow, { id: data.ruleId }, { deletedAt: data.deletedAt, updatedAt: data.deletedAt });
+    AlertRuleDeleted: on<'AlertRuleDeleted'>(async ({ data }, _em, rows) => {
+      await rows.update(AlertRuleRow, { id: data.ruleId }, { deletedAt: data.deletedAt, updatedAt: data.deletedAt });
     }),
-    AlertRuleStateChanged: on<'AlertRuleStateChanged'>(({ data }, _em, rows) => {
-      rows.update(AlertRuleRow, { id: data.ruleId }, { currentState: data.to, since: data.since, currentValue: data.currentValue, lastEvaluatedAt: data.evaluatedAt });
+    AlertRuleStateChanged: on<'AlertRuleStateChanged'>(async ({ data }, _em, rows) => {
+      await rows.update(AlertRuleRow, { id: data.ruleId }, { currentState: data.to, since: data.since, currentValue: data.currentValue, lastEvaluatedAt: data.evaluatedAt });
     }),
   },
 });

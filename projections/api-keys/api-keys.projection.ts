@@ -10,8 +10,8 @@ export const apiKeysProjection = defineProjection({
   version: 1,
   entities: [ApiKeyRow],
   handles: {
-    ApiKeyCreated: on<'ApiKeyCreated'>(({ data }, _em, rows) => {
-      rows.upsert(ApiKeyRow, {
+    ApiKeyCreated: on<'ApiKeyCreated'>(async ({ data }, _em, rows) => {
+      await rows.upsert(ApiKeyRow, {
         id: data.keyId,
         accountId: data.accountId,
         name: data.name,
@@ -25,11 +25,11 @@ export const apiKeysProjection = defineProjection({
         deletedAt: null,
       });
     }),
-    ApiKeyRenamed: on<'ApiKeyRenamed'>(({ data }, _em, rows) => {
-      rows.update(ApiKeyRow, { id: data.keyId }, { name: data.name });
+    ApiKeyRenamed: on<'ApiKeyRenamed'>(async ({ data }, _em, rows) => {
+      await rows.update(ApiKeyRow, { id: data.keyId }, { name: data.name });
     }),
-    ApiKeyDeleted: on<'ApiKeyDeleted'>(({ data }, _em, rows) => {
-      rows.update(ApiKeyRow, { id: data.keyId }, { deletedAt: data.deletedAt });
+    ApiKeyDeleted: on<'ApiKeyDeleted'>(async ({ data }, _em, rows) => {
+      await rows.update(ApiKeyRow, { id: data.keyId }, { deletedAt: data.deletedAt });
     }),
   },
 });

@@ -1,7 +1,7 @@
 import type { ConversationEvent } from '../../src/conversations/conversation.events';
 import { evolveSummary, turnView, type ConversationSummary } from '../../src/conversations/conversation-view';
 import { defineProjection, type ProjectionHandler } from '../../src/read-models/projection';
-import type { RowWriter } from '../../src/read-models/row-writer';
+import type { Rows } from '../../src/read-models/rows';
 import { ConversationRow, ConversationTurnRow } from './conversations.entities';
 
 const STREAM_PREFIX = 'conversation-';
@@ -23,8 +23,8 @@ function toRow(s: ConversationSummary): ConversationRow {
   };
 }
 
-function load(rows: RowWriter, id: string): ConversationSummary | null {
-  const row = rows.findOne(ConversationRow, { id });
+async function load(rows: Rows, id: string): Promise<ConversationSummary | null> {
+  const row = await rows.findOne(ConversationRow, { id });
   return row ? (JSON.parse(row.summary) as ConversationSummary) : null;
 }
 
@@ -33,11 +33,11 @@ function load(rows: RowWriter, id: string): ConversationSummary | null {
  * summary is folded in memory across a batch and its row written once at the batch's end: a
  * conversation's dozen events in one catch-up batch cost one read and one write, not twelve.
  */
-const apply: ProjectionHandler = (event, _em, rows) => {
+const apply: ProjectionHandler = async (event, _em, rows) => {
   const id = event.streamId.slice(STREAM_PREFIX.length);
   const domainEvent = event as unknown as ConversationEvent;
   const key = `conversation:${id}`;
-  const before = domainEvent.type === 'ConversationStarted' ? null : rows.remembered(key, () => load(rows, id));
+  const before = domainEvent.type === 'ConversationStarted' ? null : await rows.remembered(key, () => load(rows, id));
   const after = evolveSummary(before, domainEvent);
   if (!after) return;
   if (after !== before) {
@@ -46,7 +46,7 @@ const apply: ProjectionHandler = (event, _em, rows) => {
   }
   if (domainEvent.type === 'TurnRecorded') {
     const { metadata, ...turn } = turnView(domainEvent.data);
-    rows.insert(ConversationTurnRow, { conversationId: id, turnIndex: turn.turnIndex, userInput: turn.userInput, agentResponse: turn.agentResponse, turn: JSON.stringify(turn), metadata: JSON.stringify(metadata) });
+    await rows.insert(ConversationTurnRow, { conversationId: id, turnIndex: turn.turnIndex, userInput: turn.userInput, agentResponse: turn.agentResponse, turn: JSON.stringify(turn), metadata: JSON.stringify(metadata) });
   }
 };
 

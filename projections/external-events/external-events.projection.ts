@@ -11,11 +11,11 @@ export const externalEventsProjection = defineProjection({
   version: 1,
   entities: [AwaitedExternalEventRow],
   handles: {
-    ExternalEventAwaited: on<'ExternalEventAwaited'>(({ data, streamId }, _em, rows) => {
-      rows.upsert(AwaitedExternalEventRow, { eventId: data.eventId, conversationId: conversationOf(streamId), name: data.name, receivedAt: null });
+    ExternalEventAwaited: on<'ExternalEventAwaited'>(async ({ data, streamId }, _em, rows) => {
+      await rows.upsert(AwaitedExternalEventRow, { eventId: data.eventId, conversationId: conversationOf(streamId), name: data.name, receivedAt: null });
     }),
-    ExternalEventReceived: on<'ExternalEventReceived'>(({ data }, _em, rows) => {
-      rows.update(AwaitedExternalEventRow, { eventId: data.eventId }, { receivedAt: data.receivedAt });
+    ExternalEventReceived: on<'ExternalEventReceived'>(async ({ data }, _em, rows) => {
+      await rows.update(AwaitedExternalEventRow, { eventId: data.eventId }, { receivedAt: data.receivedAt });
     }),
   },
 });

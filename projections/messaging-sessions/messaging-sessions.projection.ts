@@ -15,8 +15,8 @@ export const messagingSessionsProjection = defineProjection({
   version: 1,
   entities: [MessagingSessionRow],
   handles: {
-    MessagingSessionStarted: on<'MessagingSessionStarted'>(({ data }, _em, rows) => {
-      rows.upsert(MessagingSessionRow, {
+    MessagingSessionStarted: on<'MessagingSessionStarted'>(async ({ data }, _em, rows) => {
+      await rows.upsert(MessagingSessionRow, {
         id: data.sessionId,
         accountId: data.accountId,
         agentId: data.agentId,
@@ -35,27 +35,27 @@ export const messagingSessionsProjection = defineProjection({
         endReason: null,
       });
     }),
-    MessagingServiceAgentJoined: on<'MessagingServiceAgentJoined'>((event, _em, rows) => {
-      rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'agent', conversationId: event.data.conversationId, handoffId: null, destination: null, reason: null, queuedAt: null, liveAgentId: null, liveAgentName: null });
+    MessagingServiceAgentJoined: on<'MessagingServiceAgentJoined'>(async (event, _em, rows) => {
+      await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'agent', conversationId: event.data.conversationId, handoffId: null, destination: null, reason: null, queuedAt: null, liveAgentId: null, liveAgentName: null });
     }),
-    MessagingHandoffTriggered: on<'MessagingHandoffTriggered'>((event, _em, rows) => {
+    MessagingHandoffTriggered: on<'MessagingHandoffTriggered'>(async (event, _em, rows) => {
       const { handoffId, destination, reason, at } = event.data;
-      rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'queued', handoffId, destination, reason, queuedAt: at });
+      await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'queued', handoffId, destination, reason, queuedAt: at });
     }),
-    MessagingHandoffFailed: on<'MessagingHandoffFailed'>((event, _em, rows) => {
-      rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'open' });
+    MessagingHandoffFailed: on<'MessagingHandoffFailed'>(async (event, _em, rows) => {
+      await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'open' });
     }),
-    MessagingHandoffTimedOut: on<'MessagingHandoffTimedOut'>((event, _em, rows) => {
-      rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'open' });
+    MessagingHandoffTimedOut: on<'MessagingHandoffTimedOut'>(async (event, _em, rows) => {
+      await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'open' });
     }),
-    MessagingHandoffAccepted: on<'MessagingHandoffAccepted'>((event, _em, rows) => {
-      rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'live', liveAgentId: event.data.liveAgentId, liveAgentName: event.data.agentName });
+    MessagingHandoffAccepted: on<'MessagingHandoffAccepted'>(async (event, _em, rows) => {
+      await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'live', liveAgentId: event.data.liveAgentId, liveAgentName: event.data.agentName });
     }),
-    MessagingLiveAgentLeft: on<'MessagingLiveAgentLeft'>((event, _em, rows) => {
-      rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'open' });
+    MessagingLiveAgentLeft: on<'MessagingLiveAgentLeft'>(async (event, _em, rows) => {
+      await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'open' });
     }),
-    MessagingSessionEnded: on<'MessagingSessionEnded'>((event, _em, rows) => {
-      rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'ended', endedAt: event.data.at, endReason: event.data.reason });
+    MessagingSessionEnded: on<'MessagingSessionEnded'>(async (event, _em, rows) => {
+      await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'ended', endedAt: event.data.at, endReason: event.data.reason });
     }),
   },
 });

@@ -11,25 +11,25 @@ export const smsSessionsProjection = defineProjection({
   version: 1,
   entities: [SmsMessageRow, SmsSessionRow],
   handles: {
-    SmsSessionOpened: on<'SmsSessionOpened'>(({ data }, _em, rows) => {
-      rows.upsert(SmsSessionRow, { conversationId: data.conversationId, agentNumber: data.agentNumber, userNumber: data.userNumber, agentId: data.route.agentId, environment: data.route.environment, status: 'active', openedAt: data.openedAt, lastActivityAt: data.openedAt, endReason: null });
+    SmsSessionOpened: on<'SmsSessionOpened'>(async ({ data }, _em, rows) => {
+      await rows.upsert(SmsSessionRow, { conversationId: data.conversationId, agentNumber: data.agentNumber, userNumber: data.userNumber, agentId: data.route.agentId, environment: data.route.environment, status: 'active', openedAt: data.openedAt, lastActivityAt: data.openedAt, endReason: null });
     }),
-    SmsUserMessageReceived: on<'SmsUserMessageReceived'>(({ data }, _em, rows) => {
-      rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'active', lastActivityAt: data.receivedAt });
+    SmsUserMessageReceived: on<'SmsUserMessageReceived'>(async ({ data }, _em, rows) => {
+      await rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'active', lastActivityAt: data.receivedAt });
     }),
-    SmsIdleWarningSent: on<'SmsIdleWarningSent'>(({ data }, _em, rows) => {
-      rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'warning', lastActivityAt: data.sentAt });
+    SmsIdleWarningSent: on<'SmsIdleWarningSent'>(async ({ data }, _em, rows) => {
+      await rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'warning', lastActivityAt: data.sentAt });
     }),
-    SmsSessionEnded: on<'SmsSessionEnded'>(({ data }, _em, rows) => {
-      rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'ended', endReason: data.reason });
+    SmsSessionEnded: on<'SmsSessionEnded'>(async ({ data }, _em, rows) => {
+      await rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'ended', endReason: data.reason });
     }),
-    SmsMessageDelivered: on<'SmsMessageDelivered'>(({ data, position }, _em, rows) => {
+    SmsMessageDelivered: on<'SmsMessageDelivered'>(async ({ data, position }, _em, rows) => {
       const { messageId, conversationId, from, to, text, carrier, providerMessageId, deliveredAt } = data;
-      rows.upsert(SmsMessageRow, { id: messageId, seq: position, conversationId, fromNumber: from, toNumber: to, text, status: 'delivered', carrier, providerMessageId, error: null, at: deliveredAt });
+      await rows.upsert(SmsMessageRow, { id: messageId, seq: position, conversationId, fromNumber: from, toNumber: to, text, status: 'delivered', carrier, providerMessageId, error: null, at: deliveredAt });
     }),
-    SmsMessageFailed: on<'SmsMessageFailed'>(({ data, position }, _em, rows) => {
+    SmsMessageFailed: on<'SmsMessageFailed'>(async ({ data, position }, _em, rows) => {
       const { messageId, conversationId, from, to, text, carrier, error, failedAt } = data;
-      rows.upsert(SmsMessageRow, { id: messageId, seq: position, conversationId, fromNumber: from, toNumber: to, text, status: 'failed', carrier, providerMessageId: '', error, at: failedAt });
+      await rows.upsert(SmsMessageRow, { id: messageId, seq: position, conversationId, fromNumber: from, toNumber: to, text, status: 'failed', carrier, providerMessageId: '', error, at: failedAt });
     }),
   },
 });

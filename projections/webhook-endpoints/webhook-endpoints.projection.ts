@@ -1,12 +1,12 @@
 import type { WebhookEndpointsEvent } from '../../src/webhooks/webhook-endpoint.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
-import type { RowWriter } from '../../src/read-models/row-writer';
+import type { Awaitable, Rows } from '../../src/read-models/rows';
 import { WebhookEndpointRow, WebhookSubscriptionRow } from './webhook-endpoints.entities';
 
 const on = handlerFor<WebhookEndpointsEvent>();
 
-function listening(rows: RowWriter, endpointId: string, accountId: string, position: string, eventTypes: string[]): void {
-  rows.upsert(WebhookSubscriptionRow, { endpointId, position, accountId, eventTypes: JSON.stringify(eventTypes) });
+function listening(rows: Rows, endpointId: string, accountId: string, position: string, eventTypes: string[]): Awaitable<void> {
+  return rows.upsert(WebhookSubscriptionRow, { endpointId, position, accountId, eventTypes: JSON.stringify(eventTypes) });
 }
 
 /** Endpoints of every account (soft-deleted, so their ids stay taken) and when each listened to what. */
@@ -15,8 +15,8 @@ export const webhookEndpointsProjection = defineProjection({
   version: 1,
   entities: [WebhookEndpointRow, WebhookSubscriptionRow],
   handles: {
-    WebhookEndpointCreated: on<'WebhookEndpointCreated'>(({ data, position }, _em, rows) => {
-      rows.upsert(WebhookEndpointRow, {
+    WebhookEndpointCreated: on<'WebhookEndpointCreated'>(async ({ data, position }, _em, rows) => {
+      await rows.upsert(WebhookEndpointRow, {
         id: data.endpointId,
         accountId: data.accountId,
         name: data.name,
@@ -31,25 +31,25 @@ export const webhookEndpointsProjection = defineProjection({
         updatedAt: data.createdAt,
         deletedAt: null,
       });
-      listening(rows, data.endpointId, data.accountId, position, data.enabled ? data.eventTypes : []);
+      await listening(rows, data.endpointId, data.accountId, position, data.enabled ? data.eventTypes : []);
     }),
-    WebhookEndpointUpdated: on<'WebhookEndpointUpdated'>(({ data, position }, _em, rows) => {
+    WebhookEndpointUpdated: on<'WebhookEndpointUpdated'>(async ({ data, position }, _em, rows) => {
       const { eventTypes, headers, ...plain } = data.changes;
-      rows.update(
+      await rows.update(
         WebhookEndpointRow,
         { id: data.endpointId },
         { ...plain, eventTypes: eventTypes && JSON.stringify(eventTypes), sealedHeaders: headers?.sealed, updatedAt: data.updatedAt },
       );
       if (eventTypes === undefined && plain.enabled === undefined) return;
-      const row = rows.findOne(WebhookEndpointRow, { id: data.endpointId });
-      if (row) listening(rows, data.endpointId, data.accountId, position, row.enabled ? (JSON.parse(row.eventTypes) as string[]) : []);
+      const row = await rows.findOne(WebhookEndpointRow, { id: data.endpointId });
+      if (row) await listening(rows, data.endpointId, data.accountId, position, row.enabled ? (JSON.parse(row.eventTypes) as string[]) : []);
     }),
-    WebhookEndpointSecretRotated: on<'WebhookEndpointSecretRotated'>(({ data }, _em, rows) => {
-      rows.update(WebhookEndpointRow, { id: data.endpointId }, { sealedSecret: data.sealedSecret, secretLast4: data.secretLast4, updatedAt: data.rotatedAt });
+    WebhookEndpointSecretRotated: on<'WebhookEndpointSecretRotated'>(async ({ data }, _em, rows) => {
+      await rows.update(WebhookEndpointRow, { id: data.endpointId }, { sealedSecret: data.sealedSecret, secretLast4: data.secretLast4, updatedAt: data.rotatedAt });
     }),
-    WebhookEndpointDeleted: on<'WebhookEndpointDeleted'>(({ data, position }, _em, rows) => {
-      rows.update(WebhookEndpointRow, { id: data.endpointId }, { deletedAt: data.deletedAt, updatedAt: data.deletedAt });
-      listening(rows, data.endpointId, data.accountId, position, []);
+    WebhookEndpointDeleted: on<'WebhookEndpointDeleted'>(async ({ data, position }, _em, rows) => {
+      await rows.update(WebhookEndpointRow, { id: data.endpointId }, { deletedAt: data.deletedAt, updatedAt: data.deletedAt });
+      await listening(rows, data.endpointId, data.accountId, position, []);
     }),
   },
 });

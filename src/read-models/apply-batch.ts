@@ -41,9 +41,7 @@ export async function applyBatch(source: DataSource, projection: Projection, eve
         if (event.position <= checkpoint) continue;
         const handler = projection.handles[event.type];
         if (!handler) continue;
-        // most handlers write through RowWriter synchronously: await only those that return a promise
-        const pending = handler(event, em, rows);
-        if (pending) await pending;
+        await handler(event, em, rows);
       }
       rows.endBatch();
       if (last > checkpoint) await em.query(WRITE, [projection.name, projection.version, last, new Date().toISOString()]);

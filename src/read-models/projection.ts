@@ -1,12 +1,12 @@
 import type { EntityManager, EntitySchema } from 'typeorm';
 import type { RecordedEvent } from '../event-store/event-store.port';
-import type { RowWriter } from './row-writer';
+import type { Rows } from './rows';
 
 /**
  * Writes what one event means for this read model, inside the batch's transaction: through `rows`
- * (prepared statements, the fast path for row writes and lookups) or `em` (all of TypeORM).
+ * (the fast path for row writes and lookups; await each call) or `em` (all of TypeORM).
  */
-export type ProjectionHandler<T = any> = (event: RecordedEvent<T>, em: EntityManager, rows: RowWriter) => Promise<void> | void;
+export type ProjectionHandler<T = any> = (event: RecordedEvent<T>, em: EntityManager, rows: Rows) => Promise<void> | void;
 
 /**
  * A read model: its tables (TypeORM entities), a version, and a handler per event type it reads.

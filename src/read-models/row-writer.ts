@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { rawConnection } from '../platform/database/raw-connection';
+import type { Awaitable, Rows } from './rows';
 
 type Value = string | number | bigint | Buffer | null;
 
@@ -22,7 +23,7 @@ interface Table {
  * costs one bind and one step, like a hand-written insert. Statements run on the same connection
  * as the batch transaction applyBatch opened, so they commit or roll back with it.
  */
-export class RowWriter {
+export class RowWriter implements Rows {
   private readonly db: Database.Database;
   private readonly tables = new Map<unknown, Table>();
   private readonly statements = new Map<string, Database.Statement>();
@@ -84,12 +85,8 @@ export class RowWriter {
     return this.run(`DELETE FROM "${table.name}" WHERE ${conditions(table, whereKeys)}`, whereKeys.map((k) => toValue(where[k])));
   }
 
-  /**
-   * A value remembered for the rest of the batch (e.g. an aggregate a handler folds event by
-   * event), so several events of one batch load it once. Cleared when a batch begins and when one
-   * fails: it never outlives the transaction whose writes it mirrors.
-   */
-  remembered<V>(key: string, load: () => V): V {
+  /** A load that answers a promise is remembered as that promise: later callers await the same load. */
+  remembered<V>(key: string, load: () => Awaitable<V>): Awaitable<V> {
     if (this.memo.has(key)) return this.memo.get(key) as V;
     const value = load();
     this.memo.set(key, value);
@@ -100,10 +97,6 @@ export class RowWriter {
     this.memo.set(key, value);
   }
 
-  /**
-   * An upsert written when the batch ends (still inside its transaction, before the checkpoint),
-   * once per key however many events of the batch changed the row: the last `build` wins.
-   */
   upsertAtBatchEnd<T extends ObjectLiteral>(entity: EntityTarget<T>, key: string, build: () => Partial<T>): void {
     this.deferred.set(key, { entity, build });
   }
