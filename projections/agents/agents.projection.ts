@@ -2,6 +2,7 @@ import type { AgentEvent, Topic } from '../../src/agents/agent.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import type { Rows } from '../../src/read-models/rows';
 import { ActiveDeploymentRow, AgentRow, BranchRow, BranchTopicRow, DeploymentRow, MainVersionRow } from './agents.entities';
+import { portableSql } from '../../src/read-models/portable-sql';
 
 const on = handlerFor<AgentEvent>();
 const MAIN = 'main';
@@ -38,8 +39,13 @@ export const agentsProjection = defineProjection({
       await rows.upsert(BranchRow, { agentId: data.agentId, id: data.branchId, name: data.branchName, baseSequence: data.baseSequence, status: 'open', behavior: main.behavior, createdAt: data.createdAt });
       // The branch starts as a copy of main's topics: one statement, however many there are.
       await em.query(
-        `INSERT OR REPLACE INTO branch_topic (agent_id, branch_id, topic_id, name, content, example_queries, actions, is_active)
-         SELECT agent_id, ?, topic_id, name, content, example_queries, actions, is_active FROM branch_topic WHERE agent_id = ? AND branch_id = ?`,
+        portableSql(
+          em,
+          `INSERT INTO branch_topic (agent_id, branch_id, topic_id, name, content, example_queries, actions, is_active)
+           SELECT agent_id, ?, topic_id, name, content, example_queries, actions, is_active FROM branch_topic WHERE agent_id = ? AND branch_id = ?
+           ON CONFLICT (agent_id, branch_id, topic_id) DO UPDATE SET name = excluded.name, content = excluded.content,
+             example_queries = excluded.example_queries, actions = excluded.actions, is_active = excluded.is_active`,
+        ),
         [data.branchId, data.agentId, MAIN],
       );
       await rows.increment(AgentRow, { id: data.agentId }, 'branchCount', 1);

@@ -13,8 +13,8 @@ export class SampleRow {
   @Column('text', { name: 'project_id' }) projectId: string;
   /** `latency` | `api_errors` | `function_errors` | `crash` | `call` */
   @Column('text') kind: string;
-  @Column('integer', { name: 'at_ms' }) atMs: number;
-  @Column('real') value: number;
+  @Column('bigint', { name: 'at_ms' }) atMs: number;
+  @Column('double precision') value: number;
 }
 
 /** Which account and project a conversation belongs to: its later events do not say. */

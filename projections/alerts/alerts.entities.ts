@@ -16,7 +16,7 @@ export class AlertRuleRow {
   @Column('text', { name: 'current_state' }) currentState: string;
   @Column('text') since: string;
   @Column('text', { name: 'last_evaluated_at', nullable: true }) lastEvaluatedAt: string | null;
-  @Column('real', { name: 'current_value', nullable: true }) currentValue: number | null;
+  @Column('double precision', { name: 'current_value', nullable: true }) currentValue: number | null;
   @Column('text', { name: 'created_at' }) createdAt: string;
   @Column('text', { name: 'updated_at' }) updatedAt: string;
   @Column('text', { name: 'deleted_at', nullable: true }) deletedAt: string | null;

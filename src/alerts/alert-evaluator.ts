@@ -5,10 +5,11 @@ import type { EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import type { Clock } from '../platform/clock/clock';
 import type { Metrics } from '../platform/metrics/metrics';
-import { rawConnection, syncTransaction } from '../platform/database/raw-connection';
+import { rawConnection } from '../platform/database/raw-connection';
 import { derivedUuid } from '../platform/ids/derived-id';
 import type { ReadModels } from '../read-models/read-models.service';
 import { alertRuleStream, type AlertRuleStateEvent, type AlertState, type Metric, type Operator, type WindowDuration } from './alert-rule.events';
+import { alertEvaluationWrites, type AlertEvaluationWrites } from './alert-evaluation-writes';
 import { metricValue, stateFor, WINDOW_MS, type WindowData } from './evaluation';
 
 interface RuleRow {
@@ -37,15 +38,18 @@ export interface EvaluationRound {
  */
 export class AlertEvaluator {
   private statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  private readonly evaluations: AlertEvaluationWrites;
 
   constructor(
     private readonly readModels: ReadModels,
     private readonly store: EventStore,
-    private readonly platform: DataSource,
+    platform: DataSource,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly metrics?: Metrics,
-  ) {}
+  ) {
+    this.evaluations = alertEvaluationWrites(platform);
+  }
 
   async evaluate(): Promise<EvaluationRound> {
     const started = performance.now();
@@ -85,10 +89,7 @@ export class AlertEvaluator {
     }
     const appended = await Promise.all(appends);
     const last = appended.reduce<Position | null>((max, a) => (max === null || a.position > max ? a.position : max), null);
-    syncTransaction(this.platform, (db) => {
-      const upsert = db.prepare('INSERT INTO alert_evaluation (rule_id, evaluated_at, current_value) VALUES (?, ?, ?) ON CONFLICT (rule_id) DO UPDATE SET evaluated_at = excluded.evaluated_at, current_value = excluded.current_value');
-      for (const { rule, value } of results) upsert.run(rule.id, evaluatedAt, value);
-    });
+    await this.evaluations.save(evaluatedAt, results.map(({ rule, value }) => ({ ruleId: rule.id, value })));
     if (last) await this.readModels.waitFor(last, ['alerts']);
     const ms = performance.now() - started;
     this.metrics?.alertEvaluations.inc();

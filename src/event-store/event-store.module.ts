@@ -1,5 +1,7 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { CONFIG, type Config } from '../platform/config/config';
+import { LOGGER } from '../platform/logging/logger';
 import { Metrics } from '../platform/metrics/metrics';
 import { EVENT_STORE, type EventStore } from './event-store.port';
 import { openEventStore } from './open-event-store';
@@ -17,8 +19,8 @@ class EventStoreCloser implements OnApplicationShutdown {
   providers: [
     {
       provide: EVENT_STORE,
-      inject: [CONFIG, Metrics],
-      useFactory: (config: Config, metrics: Metrics): Promise<EventStore> => openEventStore(config, metrics),
+      inject: [CONFIG, Metrics, LOGGER],
+      useFactory: (config: Config, metrics: Metrics, logger: Logger): Promise<EventStore> => openEventStore(config, metrics, logger),
     },
     EventStoreCloser,
   ],

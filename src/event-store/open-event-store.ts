@@ -1,5 +1,7 @@
 import path from 'node:path';
+import type { Logger } from 'pino';
 import type { Config } from '../platform/config/config';
+import { createLogger } from '../platform/logging/logger';
 import type { Metrics } from '../platform/metrics/metrics';
 import type { EventStore } from './event-store.port';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
@@ -7,11 +9,21 @@ import { UPCASTERS } from './upcasters';
 import { Upcasters } from './upcasting';
 import { withUpcasting } from './upcasting-event-store';
 
-/** The adapter the configuration names, with every upcaster applied to reads. */
-export async function openEventStore(config: Pick<Config, 'dataDir' | 'eventStoreSync'>, metrics?: Metrics): Promise<EventStore> {
-  const store = await SqliteEventStore.open({ file: path.join(config.dataDir, 'events.sqlite'), sync: config.eventStoreSync, onCommit: metrics ? (appends) => metrics.commitSize.observe(appends) : undefined });
+type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> & Partial<Pick<Config, 'eventStore' | 'eventStoreConnectionString' | 'logLevel'>>;
+
+/** The adapter the configuration names (EVENT_STORE), with every upcaster applied to reads. */
+export async function openEventStore(config: StoreConfig, metrics?: Metrics, logger?: Logger): Promise<EventStore> {
+  const store = config.eventStore === 'eventstoredb' ? await openEventStoreDb(config, logger) : await SqliteEventStore.open({ file: path.join(config.dataDir, 'events.sqlite'), sync: config.eventStoreSync, onCommit: metrics ? (appends) => metrics.commitSize.observe(appends) : undefined });
   const upcast = withUpcasting(store, new Upcasters(UPCASTERS));
   return metrics ? withAppendTiming(upcast, metrics) : upcast;
+}
+
+async function openEventStoreDb(config: StoreConfig, logger?: Logger): Promise<EventStore> {
+  if (!config.eventStoreConnectionString) throw new Error('EVENT_STORE=eventstoredb needs EVENTSTORE_CONNECTION_STRING');
+  // Loaded only when chosen: the client brings gRPC and a native module the embedded setup never needs.
+  const { EventStoreDbEventStore } = await import('./eventstoredb/eventstoredb-event-store');
+  const log = (logger ?? createLogger(config.logLevel ?? 'info')).child({ component: 'event-store' });
+  return EventStoreDbEventStore.open(config.eventStoreConnectionString, { logger: log });
 }
 
 /** Times every append from call to durable acknowledgement. */

@@ -32,7 +32,7 @@ export class PlatformModule {
       { provide: Clock, useValue: theClock },
       { provide: IdGenerator, useClass: RandomIdGenerator },
       { provide: OperatorToken, useFactory: () => OperatorToken.resolve(config.operatorToken, config.dataDir, logger) },
-      { provide: PLATFORM_DB, useFactory: () => openPlatformDatabase(config.dataDir) },
+      { provide: PLATFORM_DB, useFactory: () => openPlatformDatabase(config.dataDir, config.databaseUrl) },
       { provide: IdempotencyStore, useFactory: (db: DataSource) => new IdempotencyStore(db), inject: [PLATFORM_DB] },
       { provide: Metrics, useFactory: () => new Metrics() },
       OperatorGuard,

@@ -1,14 +1,32 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { START, type Position } from '../event-store/position';
+import { PgRows, PgSqlCache } from './postgres/pg-rows';
 import type { Projection } from './projection';
 import { RowWriter } from './row-writer';
+import type { Rows } from './rows';
 
-const READ = 'SELECT position FROM projection_checkpoint WHERE name = ?';
-const WRITE = `INSERT INTO projection_checkpoint (name, version, position, updated_at) VALUES (?, ?, ?, ?)
-  ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position, updated_at = excluded.updated_at`;
+/** The checkpoint's statements in each dialect's placeholders (the table is the same). */
+const CHECKPOINT = {
+  sqlite: {
+    read: 'SELECT position FROM projection_checkpoint WHERE name = ?',
+    write: `INSERT INTO projection_checkpoint (name, version, position, updated_at) VALUES (?, ?, ?, ?)
+  ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position, updated_at = excluded.updated_at`,
+  },
+  postgres: {
+    read: 'SELECT position FROM projection_checkpoint WHERE name = $1',
+    ensure: 'INSERT INTO projection_checkpoint (name, version, position, updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING',
+    lock: 'SELECT position FROM projection_checkpoint WHERE name = $1 FOR UPDATE',
+    write: `INSERT INTO projection_checkpoint (name, version, position, updated_at) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position, updated_at = excluded.updated_at`,
+  },
+};
+
+const isPostgres = (source: DataSource) => source.options.type === 'postgres';
+const checkpointSql = (source: DataSource) => CHECKPOINT[isPostgres(source) ? 'postgres' : 'sqlite'];
 
 const writers = new WeakMap<DataSource, RowWriter>();
+const pgSql = new WeakMap<DataSource, PgSqlCache>();
 
 /** One writer (and its prepared statements) per data source. */
 export function rowWriterFor(source: DataSource): RowWriter {
@@ -20,9 +38,35 @@ export function rowWriterFor(source: DataSource): RowWriter {
   return writer;
 }
 
+/**
+ * The Rows a batch writes through. SQLite: the data source's writer on its one connection, which
+ * the transaction holds. PostgreSQL: the transaction's own connection, out of a pool.
+ */
+function rowsFor(source: DataSource, em: EntityManager): Rows & { endBatch(): unknown; resetBatch?(): void } {
+  if (!isPostgres(source)) return rowWriterFor(source);
+  let cache = pgSql.get(source);
+  if (!cache) {
+    cache = new PgSqlCache();
+    pgSql.set(source, cache);
+  }
+  return new PgRows(em, cache);
+}
+
 export async function readCheckpoint(source: DataSource | EntityManager, name: string): Promise<Position> {
-  const rows: Array<{ position: Position }> = await source.query(READ, [name]);
+  const dataSource = 'connection' in source ? source.connection : source;
+  const rows: Array<{ position: Position }> = await source.query(checkpointSql(dataSource).read, [name]);
   return rows[0]?.position ?? START;
+}
+
+/**
+ * PostgreSQL: the batch locks its checkpoint row first. Should two processes ever apply the same
+ * projection (a lease lost in the middle of a batch), the second waits for the first to commit,
+ * then skips what it applied: rows are never applied twice.
+ */
+async function lockCheckpoint(em: EntityManager, projection: Projection): Promise<Position> {
+  await em.query(CHECKPOINT.postgres.ensure, [projection.name, projection.version, START, new Date().toISOString()]);
+  const rows: Array<{ position: Position }> = await em.query(CHECKPOINT.postgres.lock, [projection.name]);
+  return rows[0].position;
 }
 
 /**
@@ -32,23 +76,25 @@ export async function readCheckpoint(source: DataSource | EntityManager, name: s
  */
 export async function applyBatch(source: DataSource, projection: Projection, events: RecordedEvent[]): Promise<Position> {
   const last = events[events.length - 1].position;
-  const rows = rowWriterFor(source);
-  rows.resetBatch();
+  const sql = checkpointSql(source);
+  let rows: ReturnType<typeof rowsFor> | null = null;
   try {
     await source.transaction(async (em) => {
-      const checkpoint = await readCheckpoint(em, projection.name);
+      rows = rowsFor(source, em);
+      rows.resetBatch?.();
+      const checkpoint = isPostgres(source) ? await lockCheckpoint(em, projection) : await readCheckpoint(em, projection.name);
       for (const event of events) {
         if (event.position <= checkpoint) continue;
         const handler = projection.handles[event.type];
         if (!handler) continue;
         await handler(event, em, rows);
       }
-      rows.endBatch();
-      if (last > checkpoint) await em.query(WRITE, [projection.name, projection.version, last, new Date().toISOString()]);
+      await rows.endBatch();
+      if (last > checkpoint) await em.query(sql.write, [projection.name, projection.version, last, new Date().toISOString()]);
     });
   } catch (error) {
     // the transaction rolled back: nothing the handlers remembered is true any more
-    rows.resetBatch();
+    (rows as ReturnType<typeof rowsFor> | null)?.resetBatch?.();
     throw error;
   }
   return last;
@@ -56,7 +102,7 @@ export async function applyBatch(source: DataSource, projection: Projection, eve
 
 /** Moves the checkpoint alone: after batches that held nothing for this projection. */
 export async function writeCheckpoint(source: DataSource, projection: Projection, position: Position): Promise<void> {
-  await source.query(`${WRITE} WHERE excluded.position > projection_checkpoint.position`, [projection.name, projection.version, position, new Date().toISOString()]);
+  await source.query(`${checkpointSql(source).write} WHERE excluded.position > projection_checkpoint.position`, [projection.name, projection.version, position, new Date().toISOString()]);
 }
 
 export function handlesAny(projection: Projection, events: RecordedEvent[]): boolean {

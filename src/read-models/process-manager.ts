@@ -4,6 +4,7 @@ import type { EventStore, RecordedEvent, Subscription } from '../event-store/eve
 import { START, type Position } from '../event-store/position';
 import { DomainError } from '../platform/errors/domain-error';
 import { ProcessCheckpoint } from '../platform/database/platform.entities';
+import type { Lease } from './postgres/advisory-lease';
 
 /**
  * Reacts to events by doing things: sending commands, scheduling timers, queueing deliveries.
@@ -23,23 +24,42 @@ export interface ProcessManager {
 
 const RETRY_MS = 1000;
 const IDLE_CHECKPOINT_MS = 5000;
+/** How often a process without the manager's lease tries to take it: a dead holder is replaced within about this long. */
+const LEASE_RETRY_MS = 2000;
 
 export class ProcessManagerRunner {
   private subscription: Subscription | null = null;
   private retry: NodeJS.Timeout | null = null;
   private stopped = false;
   private savedAt = 0;
+  private leaseTimer: NodeJS.Timeout | null = null;
+  private contending: Promise<void> = Promise.resolve();
+  /** false while another process holds the manager's lease: this one does nothing. */
+  active = true;
   position: Position = START;
   error: string | null = null;
 
+  /** `lease`: where several processes share the platform database, the one that may run this manager. */
   constructor(
     readonly manager: ProcessManager,
     private readonly store: EventStore,
     private readonly platform: DataSource,
     private readonly logger: Logger,
+    private readonly lease: Lease | null = null,
   ) {}
 
   async start(): Promise<void> {
+    if (this.lease) {
+      this.lease.onLost(() => void this.standDown());
+      this.leaseTimer = setInterval(() => void this.contend(), LEASE_RETRY_MS);
+      this.leaseTimer.unref();
+      this.active = await this.tryLease();
+      if (!this.active) return;
+    }
+    await this.run();
+  }
+
+  private async run(): Promise<void> {
     const row = await this.platform.getRepository(ProcessCheckpoint).findOneBy({ name: this.manager.name });
     this.position = (row?.position as Position | undefined) ?? START;
     this.subscribe();
@@ -48,14 +68,52 @@ export class ProcessManagerRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    await this.contending;
     await this.subscription?.stop();
+    await this.lease?.release();
+  }
+
+  private async tryLease(): Promise<boolean> {
+    try {
+      return (await this.lease?.tryAcquire()) ?? true;
+    } catch (error) {
+      this.logger.warn({ err: error, processManager: this.manager.name }, 'could not try the process manager lease');
+      return false;
+    }
+  }
+
+  /** The holder let the lease go (stopped, or died): run from the stored checkpoint here. */
+  private contend(): Promise<void> {
+    this.contending = this.contending.then(async () => {
+      if (this.stopped || this.active || !(await this.tryLease())) return;
+      this.active = true;
+      this.logger.info({ processManager: this.manager.name }, 'took the process manager lease: running here');
+      await this.run();
+    }).catch((error: unknown) => {
+      this.logger.error({ err: error, processManager: this.manager.name }, 'could not take over the process manager');
+    });
+    return this.contending;
+  }
+
+  /** The lease is gone: stop at once (effects are idempotent, so the next holder may redo the last batch). */
+  private standDown(): Promise<void> {
+    this.contending = this.contending.then(async () => {
+      if (this.stopped || !this.active) return;
+      this.active = false;
+      this.logger.warn({ processManager: this.manager.name }, 'lost the process manager lease: another process runs it');
+      const subscription = this.subscription;
+      this.subscription = null;
+      await subscription?.stop();
+    });
+    return this.contending;
   }
 
   private subscribe(): void {
     const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: 200 }, (batch) => this.onBatch(batch));
     this.subscription = subscription;
     subscription.done.catch((error: unknown) => {
-      if (this.stopped) return;
+      if (this.stopped || this.subscription !== subscription) return;
       this.error = error instanceof Error ? error.message : String(error);
       // A manager that reads a read model waits for it to pass each event; while that read model
       // is still being built (a new one over a long log) the bounded wait runs out: expected, not a fault.
@@ -68,8 +126,8 @@ export class ProcessManagerRunner {
   private scheduleRestart(): void {
     if (this.stopped) return;
     this.retry = setTimeout(() => {
-      if (this.stopped) return;
-      this.start().catch((error: unknown) => {
+      if (this.stopped || !this.active) return;
+      this.run().catch((error: unknown) => {
         this.error = error instanceof Error ? error.message : String(error);
         this.logger.error({ err: error, processManager: this.manager.name }, 'process manager could not restart; retrying');
         this.scheduleRestart();

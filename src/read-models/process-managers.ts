@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { EventStore } from '../event-store/event-store.port';
+import type { Lease } from './postgres/advisory-lease';
 import { ProcessManagerRunner, type ProcessManager } from './process-manager';
 
 /** Contexts register their process managers at module init; they all start with the app. */
@@ -8,16 +9,18 @@ export class ProcessManagers {
   private readonly runners = new Map<string, ProcessManagerRunner>();
   private started = false;
 
+  /** `leaseFor`: where processes share the platform database, each manager runs in one of them at a time. */
   constructor(
     private readonly store: EventStore,
     private readonly platform: DataSource,
     private readonly logger: Logger,
+    private readonly leaseFor: (name: string) => Lease | null = () => null,
   ) {}
 
   register(manager: ProcessManager): void {
     if (this.runners.has(manager.name)) throw new Error(`two process managers are named ${manager.name}`);
     if (this.started) throw new Error(`process manager ${manager.name} registered after start`);
-    this.runners.set(manager.name, new ProcessManagerRunner(manager, this.store, this.platform, this.logger));
+    this.runners.set(manager.name, new ProcessManagerRunner(manager, this.store, this.platform, this.logger, this.leaseFor(`process-manager:${manager.name}`)));
   }
 
   async start(): Promise<void> {
@@ -30,6 +33,6 @@ export class ProcessManagers {
   }
 
   status() {
-    return [...this.runners.values()].map((r) => ({ name: r.manager.name, position: r.position, error: r.error }));
+    return [...this.runners.values()].map((r) => ({ name: r.manager.name, position: r.position, active: r.active, error: r.error }));
   }
 }

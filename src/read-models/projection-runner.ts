@@ -1,11 +1,12 @@
-import fs from 'node:fs';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import { START, type Position } from '../event-store/position';
 import type { ReadModelGeneration } from '../platform/database/platform.entities';
 import { applyBatch, handlesAny, readCheckpoint, writeCheckpoint } from './apply-batch';
-import { openReadModel, openReadModelReader } from './open-read-model';
+import type { OpenGeneration } from './generation-storage';
+import type { Lease } from './postgres/advisory-lease';
+import { GenerationNotBuiltError } from './postgres/open-postgres-read-model';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
 
@@ -14,6 +15,8 @@ export interface RunnerStatus {
   version: number;
   generation: number | null;
   state: 'starting' | 'building' | 'serving' | 'failed' | 'stopped';
+  /** `follower`: another process holds the lease and applies; this one serves reads and tracks its checkpoint. */
+  role: 'leader' | 'follower';
   position: Position;
   error: string | null;
 }
@@ -26,6 +29,10 @@ interface Waiter {
 const PERSIST_IDLE_CHECKPOINT_MS = 1000;
 const RETRY_MS = 1000;
 const WATCH_MS = 1000;
+/** How often a follower tries to take a free lease: a dead leader is replaced within about this long. */
+const LEASE_RETRY_MS = 2000;
+/** How often a follower looks whether the leader's commit has covered the events it waits for. */
+const FOLLOW_POLL_MS = 20;
 
 /**
  * Keeps one read model up to date: subscribes to the log from its checkpoint, applies each batch
@@ -35,6 +42,7 @@ const WATCH_MS = 1000;
 export class ProjectionRunner {
   private source: DataSource | null = null;
   private reader: DataSource | null = null;
+  private opened: OpenGeneration | null = null;
   private generation: ReadModelGeneration | null = null;
   private subscription: Subscription | null = null;
   private position: Position = START;
@@ -49,42 +57,115 @@ export class ProjectionRunner {
   private unsaved = false;
   private switching: Promise<void> = Promise.resolve();
   private stopped = false;
+  private role: RunnerStatus['role'] = 'leader';
+  private leaseTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly projection: Projection,
     private readonly store: EventStore,
     private readonly registry: ReadModelRegistry,
     private readonly logger: Logger,
+    /** Where several processes share the read models: the lease that picks the one applying them. */
+    private readonly lease: Lease | null = null,
     private readonly maxBatchSize = 1000,
   ) {}
 
   async start(): Promise<void> {
-    const { name, version } = this.projection;
-    const generation =
-      (await this.registry.active(name, version)) ??
-      (await this.registry.building(name, version)) ??
-      (await this.registry.create(name, version, new Date().toISOString()));
-    await this.attach(generation);
-    await this.deleteRetiredFiles();
+    if (this.lease) {
+      this.lease.onLost(() => void this.demote());
+      this.role = (await this.tryLease()) ? 'leader' : 'follower';
+      this.leaseTimer = setInterval(() => void this.contend(), LEASE_RETRY_MS);
+      this.leaseTimer.unref();
+    }
+    // A follower that starts before its leader created the generation attaches it later (followSwitch).
+    if (this.role === 'leader') await this.attach(await this.generationToApply());
+    else await this.tryFollow();
+    if (this.role === 'leader') await this.deleteRetiredFiles();
     this.watch = setInterval(() => void this.followSwitch(), WATCH_MS);
     this.watch.unref();
   }
 
-  /** Files of generations a rebuild replaced while no server ran to delete them on its switch. */
-  private async deleteRetiredFiles(): Promise<void> {
-    for (const old of await this.registry.retired(this.projection.name)) {
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(old.file + suffix, { force: true });
+  private async generationToApply(): Promise<ReadModelGeneration> {
+    const { name, version } = this.projection;
+    return (
+      (await this.registry.active(name, version)) ??
+      (await this.registry.building(name, version)) ??
+      (await this.registry.create(name, version, new Date().toISOString()))
+    );
+  }
+
+  private async generationToFollow(): Promise<ReadModelGeneration | null> {
+    const { name, version } = this.projection;
+    return (await this.registry.active(name, version)) ?? (await this.registry.building(name, version));
+  }
+
+  /** A follower attaches the generation its leader applies, once the leader has created it. */
+  private async tryFollow(): Promise<void> {
+    const generation = await this.generationToFollow();
+    if (!generation) return;
+    try {
+      await this.attach(generation);
+    } catch (error) {
+      if (!(error instanceof GenerationNotBuiltError)) throw error;
     }
+  }
+
+  private async tryLease(): Promise<boolean> {
+    try {
+      return (await this.lease?.tryAcquire()) ?? true;
+    } catch (error) {
+      this.logger.warn({ err: error, projection: this.projection.name }, 'could not try the projection lease; following for now');
+      return false;
+    }
+  }
+
+  /** A follower takes a lease its holder let go (stopped, or died): it applies from the checkpoint on. */
+  private contend(): Promise<void> {
+    this.switching = this.switching.then(async () => {
+      if (this.stopped || this.role === 'leader' || !(await this.tryLease())) return;
+      this.role = 'leader';
+      this.logger.info({ projection: this.projection.name }, 'took the projection lease: applying here');
+      // what a follower opened, it opened to read: open the generation again to apply it
+      await this.detach();
+      await this.attach(await this.generationToApply());
+      await this.deleteRetiredFiles();
+    }).catch((error: unknown) => {
+      this.logger.error({ err: error, projection: this.projection.name }, 'could not take over the projection');
+    });
+    return this.switching;
+  }
+
+  /** The lease is gone (its connection failed): stop applying at once, and follow whoever takes it. */
+  private demote(): Promise<void> {
+    this.switching = this.switching.then(async () => {
+      if (this.stopped || this.role === 'follower') return;
+      this.role = 'follower';
+      this.logger.warn({ projection: this.projection.name }, 'lost the projection lease: following');
+      const subscription = this.subscription;
+      this.subscription = null;
+      await subscription?.stop();
+      if (this.generation) await this.resume();
+    }).catch((error: unknown) => {
+      this.logger.error({ err: error, projection: this.projection.name }, 'could not step down as the projection leader');
+    });
+    return this.switching;
+  }
+
+  /** Generations a rebuild replaced while no server ran to delete them on its switch. */
+  private async deleteRetiredFiles(): Promise<void> {
+    for (const old of await this.registry.retired(this.projection.name)) await this.registry.storage.remove(old.file);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.watch) clearInterval(this.watch);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
     if (this.retry) clearTimeout(this.retry);
     await this.switching;
     await this.subscription?.stop();
-    await this.saveIdleCheckpoint();
+    if (this.role === 'leader') await this.saveIdleCheckpoint();
     await this.detach();
+    await this.lease?.release();
     this.state = 'stopped';
   }
 
@@ -98,7 +179,7 @@ export class ProjectionRunner {
 
   status(): RunnerStatus {
     const { name, version } = this.projection;
-    return { name, version, generation: this.generation?.generation ?? null, state: this.state, position: this.position, error: this.error };
+    return { name, version, generation: this.generation?.generation ?? null, state: this.state, role: this.role, position: this.position, error: this.error };
   }
 
   /**
@@ -124,8 +205,9 @@ export class ProjectionRunner {
   }
 
   private async attach(generation: ReadModelGeneration): Promise<void> {
-    this.source = await openReadModel(this.projection, generation.file);
-    this.reader = await openReadModelReader(this.projection, generation.file);
+    this.opened = await this.registry.storage.open(this.projection, generation.file, this.role === 'leader' ? 'apply' : 'follow');
+    this.source = this.opened.writer;
+    this.reader = this.opened.reader;
     this.generation = generation;
     this.position = await readCheckpoint(this.source, this.projection.name);
     this.state = generation.status === 'active' ? 'serving' : 'building';
@@ -136,8 +218,9 @@ export class ProjectionRunner {
   }
 
   private subscribe(): void {
+    const apply = this.role === 'leader';
     const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: this.maxBatchSize }, (batch) =>
-      this.onBatch(batch),
+      apply ? this.onBatch(batch) : this.onFollowedBatch(batch),
     );
     this.subscription = subscription;
     subscription.done.catch((error: unknown) => {
@@ -191,6 +274,25 @@ export class ProjectionRunner {
     this.wake();
   }
 
+  /**
+   * A follower's batch: the leader applies it; this process waits until the leader's commit covers
+   * the last event this projection handles in it (shared checkpoint), then moves on as if it had
+   * applied it: caches invalidate, read-your-writes waiters wake. Batches with nothing for this
+   * projection change nothing it serves, so they need no wait.
+   */
+  private async onFollowedBatch(batch: RecordedEvent[]): Promise<void> {
+    let needed: Position | null = null;
+    for (const event of batch) if (this.projection.handles[event.type]) needed = event.position;
+    while (needed !== null && !this.stopped && this.role === 'follower' && this.reader) {
+      if ((await readCheckpoint(this.reader, this.projection.name)) >= needed) break;
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+    }
+    if (this.stopped || this.role !== 'follower') return;
+    this.position = batch[batch.length - 1].position;
+    for (const listener of this.listeners) listener(batch);
+    this.wake();
+  }
+
   private async saveIdleCheckpoint(): Promise<void> {
     this.idleSave = null;
     if (!this.unsaved || !this.source?.isInitialized) return;
@@ -205,7 +307,7 @@ export class ProjectionRunner {
 
   /** A building generation that has reached the head of the log becomes the serving one. */
   private async activateIfCaughtUp(): Promise<void> {
-    if (this.state !== 'building' || !this.generation) return;
+    if (this.role !== 'leader' || this.state !== 'building' || !this.generation) return;
     if (this.position < (await this.store.headPosition())) return;
     // A rebuild elsewhere may have activated a newer generation meanwhile: follow it instead.
     const active = await this.registry.active(this.projection.name, this.projection.version);
@@ -226,17 +328,34 @@ export class ProjectionRunner {
     }
   }
 
-  /** Another process activated a newer generation (rebuild): serve from it. */
+  /**
+   * Another process activated a newer generation (rebuild): serve from it. A follower also learns
+   * here that the generation it follows was created, or became active.
+   */
   private followSwitch(): Promise<void> {
     this.switching = this.switching.then(async () => {
-      if (this.stopped || !this.generation) return;
+      if (this.stopped) return;
+      if (!this.generation || !this.opened) {
+        if (this.role === 'follower') await this.tryFollow();
+        return;
+      }
       const active = await this.registry.active(this.projection.name, this.projection.version);
-      if (!active || active.generation === this.generation.generation) return;
+      if (!active) return;
+      if (active.generation === this.generation.generation) {
+        if (this.generation.status !== 'active') {
+          this.generation = { ...this.generation, status: 'active' };
+          if (this.state === 'building') this.state = 'serving';
+          this.wake();
+        }
+        return;
+      }
+      if (active.generation < this.generation.generation) return;
       const old = this.generation;
       await this.detach();
-      if (old.status === 'building') await this.registry.retire(old.name, old.version, old.generation);
+      // the leader retires and deletes what it replaced; a follower only lets go of it
+      if (this.role === 'leader' && old.status === 'building') await this.registry.retire(old.name, old.version, old.generation);
       await this.attach(active);
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(old.file + suffix, { force: true });
+      if (this.role === 'leader') await this.registry.storage.remove(old.file);
       this.logger.info({ projection: this.projection.name, generation: active.generation }, 'switched to a rebuilt generation');
       this.wake();
     }).catch((error: unknown) => {
@@ -253,8 +372,9 @@ export class ProjectionRunner {
     const subscription = this.subscription;
     this.subscription = null;
     await subscription?.stop();
-    if (this.reader?.isInitialized) await this.reader.destroy();
-    if (this.source?.isInitialized) await this.source.destroy();
+    const opened = this.opened;
+    this.opened = null;
+    await opened?.close();
     this.reader = null;
     this.source = null;
   }

@@ -23,6 +23,8 @@ export interface Projection {
    * (full-text tables and the triggers that feed them).
    */
   setup?: string[];
+  /** The same for a generation on PostgreSQL (postgres/open-postgres-read-model.ts). */
+  postgresSetup?: string[];
 }
 
 const NAME = /^[a-z][a-z0-9-]{0,62}$/;

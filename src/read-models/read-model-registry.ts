@@ -1,7 +1,7 @@
-import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { ReadModelGeneration } from '../platform/database/platform.entities';
-import { syncTransaction } from '../platform/database/raw-connection';
+import { SqliteGenerationStorage, type GenerationStorage } from './generation-storage';
+import { generationWrites, type GenerationWrites } from './generation-writes';
 
 /**
  * Which file serves each (projection, version). Generation files live under
@@ -9,10 +9,17 @@ import { syncTransaction } from '../platform/database/raw-connection';
  * transaction on this table, so every process sees either the old file or the new one.
  */
 export class ReadModelRegistry {
+  private readonly writes: GenerationWrites;
+  /** Where this registry's generations live (a data dir given here means SQLite files under it). */
+  readonly storage: GenerationStorage;
+
   constructor(
     private readonly platform: DataSource,
-    private readonly dataDir: string,
-  ) {}
+    storage: GenerationStorage | string,
+  ) {
+    this.writes = generationWrites(platform);
+    this.storage = typeof storage === 'string' ? new SqliteGenerationStorage(storage) : storage;
+  }
 
   private get repo() {
     return this.platform.getRepository(ReadModelGeneration);
@@ -31,23 +38,12 @@ export class ReadModelRegistry {
   }
 
   async create(name: string, version: number, now: string): Promise<ReadModelGeneration> {
-    return syncTransaction(this.platform, (db) => {
-      const { g } = db.prepare('SELECT max(generation) AS g FROM read_model_generation WHERE name = ?').get(name) as { g: number | null };
-      const generation = (g ?? 0) + 1;
-      const file = path.join(this.dataDir, 'read-models', name, `v${version}.g${generation}.sqlite`);
-      db.prepare(
-        "INSERT INTO read_model_generation (name, version, generation, status, file, created_at) VALUES (?, ?, ?, 'building', ?, ?)",
-      ).run(name, version, generation, file, now);
-      return Object.assign(new ReadModelGeneration(), { name, version, generation, status: 'building' as const, file, createdAt: now, activatedAt: null });
-    });
+    return this.writes.create(name, version, now, (generation) => this.storage.locationOf(name, version, generation));
   }
 
   /** Makes `generation` the one that serves; the one it replaces is retired. */
   async activate(name: string, version: number, generation: number, now: string): Promise<void> {
-    syncTransaction(this.platform, (db) => {
-      db.prepare("UPDATE read_model_generation SET status = 'retired' WHERE name = ? AND version = ? AND status = 'active'").run(name, version);
-      db.prepare("UPDATE read_model_generation SET status = 'active', activated_at = ? WHERE name = ? AND version = ? AND generation = ?").run(now, name, version, generation);
-    });
+    await this.writes.activate(name, version, generation, now);
   }
 
   retired(name: string): Promise<ReadModelGeneration[]> {

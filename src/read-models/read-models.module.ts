@@ -7,10 +7,17 @@ import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
+import { AdvisoryLease, type Lease } from './postgres/advisory-lease';
 import { ProcessManagers } from './process-managers';
 import { ReadModelRegistry } from './read-model-registry';
 import { ReadModels } from './read-models.service';
 import { Timers } from './timers';
+
+/** Leases in the shared PostgreSQL database; none when the process runs alone on its SQLite files. */
+function sharedLeases(config: Config): ((name: string) => Lease | null) | undefined {
+  const url = config.databaseUrl;
+  return url === null ? undefined : (name) => new AdvisoryLease(url, name);
+}
 
 @Injectable()
 class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -43,13 +50,16 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     {
       provide: ReadModels,
       inject: [EVENT_STORE, ReadModelRegistry, LOGGER, CONFIG],
+      // on a shared PostgreSQL platform database, each projection is applied by one process at a time
       useFactory: (store: EventStore, registry: ReadModelRegistry, logger: Logger, config: Config) =>
-        new ReadModels(ALL_PROJECTIONS, store, registry, logger, config.readYourWritesTimeoutMs),
+        new ReadModels(ALL_PROJECTIONS, store, registry, logger, config.readYourWritesTimeoutMs, sharedLeases(config)),
     },
     {
       provide: ProcessManagers,
-      inject: [EVENT_STORE, PLATFORM_DB, LOGGER],
-      useFactory: (store: EventStore, db: DataSource, logger: Logger) => new ProcessManagers(store, db, logger),
+      inject: [EVENT_STORE, PLATFORM_DB, LOGGER, CONFIG],
+      // on a shared PostgreSQL platform database, each manager runs in one process at a time
+      useFactory: (store: EventStore, db: DataSource, logger: Logger, config: Config) =>
+        new ProcessManagers(store, db, logger, sharedLeases(config)),
     },
     {
       provide: Timers,

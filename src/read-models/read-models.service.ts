@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { DomainError } from '../platform/errors/domain-error';
+import type { Lease } from './postgres/advisory-lease';
 import type { Projection } from './projection';
 import { ProjectionRunner, type RunnerStatus } from './projection-runner';
 import type { ReadModelRegistry } from './read-model-registry';
@@ -21,10 +22,12 @@ export class ReadModels {
     registry: ReadModelRegistry,
     logger: Logger,
     private readonly timeoutMs: number,
+    /** Where several processes share the read models, each projection's lease (one applies, the others follow). */
+    leaseFor: (name: string) => Lease | null = () => null,
   ) {
     for (const projection of projections) {
       if (this.runners.has(projection.name)) throw new Error(`two projections are named ${projection.name}`);
-      this.runners.set(projection.name, new ProjectionRunner(projection, store, registry, logger));
+      this.runners.set(projection.name, new ProjectionRunner(projection, store, registry, logger, leaseFor(`projection:${projection.name}`)));
     }
   }
 

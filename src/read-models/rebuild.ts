@@ -1,6 +1,5 @@
 import type { EventStore } from '../event-store/event-store.port';
 import { catchUp } from './catch-up';
-import { openReadModel } from './open-read-model';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
 
@@ -20,20 +19,20 @@ export interface RebuildReport {
 export async function rebuild(projection: Projection, store: EventStore, registry: ReadModelRegistry): Promise<RebuildReport> {
   const started = performance.now();
   const generation = await registry.create(projection.name, projection.version, new Date().toISOString());
-  const source = await openReadModel(projection, generation.file);
+  const opened = await registry.storage.open(projection, generation.file);
   let events = 0;
   try {
     for (;;) {
-      const result = await catchUp(source, projection, store);
+      const result = await catchUp(opened.writer, projection, store);
       events += result.events;
       if (result.position >= (await store.headPosition())) break;
     }
   } catch (error) {
-    await source.destroy();
+    await opened.close();
     await registry.retire(projection.name, projection.version, generation.generation);
     throw error;
   }
-  await source.destroy();
+  await opened.close();
   // The generation it replaces is retired, not deleted: a running server may still write to it
   // until it switches (within a second), and deletes it then; otherwise the next start does.
   await registry.activate(projection.name, projection.version, generation.generation, new Date().toISOString());

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import Database from 'better-sqlite3';
 import type { EventStore } from '../event-store/event-store.port';
 import { START } from '../event-store/position';
 import type { Projection } from './projection';
@@ -24,7 +22,7 @@ export async function readModelStatus(projections: Projection[], store: EventSto
   const known = new Set(rows.map((r) => r.name));
   const out: GenerationStatus[] = [];
   for (const row of rows) {
-    const position = checkpointIn(row.file, row.name);
+    const position = await registry.storage.checkpointOf(row.name, row.file);
     out.push({
       name: row.name,
       version: row.version,
@@ -42,17 +40,4 @@ export async function readModelStatus(projections: Projection[], store: EventSto
     }
   }
   return out;
-}
-
-function checkpointIn(file: string, name: string): string {
-  if (!fs.existsSync(file)) return START;
-  const db = new Database(file, { readonly: true });
-  try {
-    const row = db.prepare('SELECT position FROM projection_checkpoint WHERE name = ?').get(name) as { position: string } | undefined;
-    return row?.position ?? START;
-  } catch {
-    return START;
-  } finally {
-    db.close();
-  }
 }

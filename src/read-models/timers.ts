@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { In, type DataSource } from 'typeorm';
 import type { Clock } from '../platform/clock/clock';
 import { TimerRecord } from '../platform/database/platform.entities';
-import { syncTransaction } from '../platform/database/raw-connection';
+import { timerClaims, type TimerClaims } from './timer-claims';
 
 export interface DueTimer<P = unknown> {
   id: string;
@@ -29,12 +29,15 @@ export class Timers {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = true;
+  private readonly claims: TimerClaims;
 
   constructor(
     private readonly platform: DataSource,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.claims = timerClaims(platform);
+  }
 
   private get repo() {
     return this.platform.getRepository(TimerRecord);
@@ -126,22 +129,8 @@ export class Timers {
   private async claimDue(now: Date, skip: Set<string>): Promise<TimerRecord[]> {
     const owners = [...this.handlers.keys()];
     if (owners.length === 0) return [];
-    const nowIso = now.toISOString();
     const leaseUntil = new Date(now.getTime() + LEASE_MS).toISOString();
-    return syncTransaction(this.platform, (db) => {
-      const rows = db
-        .prepare(
-          `SELECT * FROM timer WHERE owner IN (${owners.map(() => '?').join(', ')}) AND due_at <= ?
-           AND (status = 'pending' OR (status = 'firing' AND lease_until <= ?))
-           ${skip.size > 0 ? `AND id NOT IN (${[...skip].map(() => '?').join(', ')})` : ''} ORDER BY due_at LIMIT 100`,
-        )
-        .all(...owners, nowIso, nowIso, ...skip) as Array<{ id: string; owner: string; due_at: string; payload: string; attempts: number }>;
-      const claim = db.prepare("UPDATE timer SET status = 'firing', lease_until = ? WHERE id = ?");
-      for (const row of rows) claim.run(leaseUntil, row.id);
-      return rows.map((row) =>
-        Object.assign(new TimerRecord(), { id: row.id, owner: row.owner, dueAt: row.due_at, payload: row.payload, status: 'firing' as const, attempts: row.attempts, leaseUntil, firedAt: null }),
-      );
-    });
+    return this.claims.claimDue({ owners, nowIso: now.toISOString(), leaseUntil, skip, limit: 100 });
   }
 
   private async fire(timer: TimerRecord): Promise<boolean> {

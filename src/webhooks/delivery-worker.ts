@@ -26,7 +26,7 @@ const RETENTION_MS = 30 * 24 * 3600_000;
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<void>>();
-  private running = false;
+  private running: Promise<void> | null = null;
   private again = false;
   private stopped = true;
   private wakeTimer: NodeJS.Timeout | null = null;
@@ -54,6 +54,8 @@ export class DeliveryWorker {
     this.stopped = true;
     this.unsubscribe?.();
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    // a claim under way may still add sends: let it, then wait for them all
+    await this.running;
     await Promise.all([...this.inFlight.values()]);
   }
 
@@ -64,34 +66,33 @@ export class DeliveryWorker {
       this.again = true;
       return;
     }
-    this.running = true;
-    try {
-      this.claimAndSend();
-    } catch (error) {
-      // e.g. the database stayed locked past its busy timeout: look again shortly
-      this.logger.error({ err: error }, 'webhook delivery loop failed; retrying');
-      this.sleep(RETRY_MS);
-    } finally {
-      this.running = false;
-    }
-    if (this.again) {
-      this.again = false;
-      this.poke();
-    }
+    this.running = this.claimAndSend()
+      .catch((error: unknown) => {
+        // e.g. the database stayed locked past its busy timeout, or PostgreSQL was unreachable: look again shortly
+        this.logger.error({ err: error }, 'webhook delivery loop failed; retrying');
+        this.sleep(RETRY_MS);
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
   }
 
-  private claimAndSend(): void {
+  private async claimAndSend(): Promise<void> {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     const nowMs = this.clock.nowMs();
     if (nowMs - this.lastPruneMs >= PRUNE_EVERY_MS) {
       this.lastPruneMs = nowMs;
-      this.outbox.prune(new Date(nowMs - RETENTION_MS).toISOString());
+      await this.outbox.prune(new Date(nowMs - RETENTION_MS).toISOString());
     }
     // Claiming now would only hold deliveries for a lease: their endpoints cannot be read yet.
     if (!this.endpoints.serving()) return this.sleep(RETRY_MS);
     const room = CONCURRENCY - this.inFlight.size;
     if (room > 0) {
-      for (const delivery of this.outbox.claimDue(nowMs, room, LEASE_MS, new Set(this.inFlight.keys()))) {
+      for (const delivery of await this.outbox.claimDue(nowMs, room, LEASE_MS, new Set(this.inFlight.keys()))) {
         const sending = this.deliver(delivery)
           .catch((error: unknown) => this.logger.error({ err: error, delivery: delivery.id }, 'webhook delivery failed; it is retried when its lease runs out'))
           .finally(() => {
@@ -102,11 +103,11 @@ export class DeliveryWorker {
       }
     }
     // At capacity, a finishing send pokes; otherwise wake for the next due delivery.
-    if (this.inFlight.size < CONCURRENCY) this.sleepUntilNext();
+    if (this.inFlight.size < CONCURRENCY) await this.sleepUntilNext();
   }
 
-  private sleepUntilNext(): void {
-    const next = this.outbox.nextDueAt();
+  private async sleepUntilNext(): Promise<void> {
+    const next = await this.outbox.nextDueAt();
     if (next === null) return this.sleep(MAX_SLEEP_MS);
     const until = Date.parse(next) - this.clock.nowMs();
     // Already due but not claimable: in flight here, or held by another process's lease.
@@ -124,7 +125,7 @@ export class DeliveryWorker {
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const endpoint = this.endpoints.forDelivery(delivery.endpointId);
     if (!endpoint || endpoint.deleted || !endpoint.enabled) {
-      this.outbox.cancel(delivery.id, this.clock.nowIso());
+      await this.outbox.cancel(delivery.id, this.clock.nowIso());
       this.metrics?.webhookDeliveries.inc({ outcome: 'cancelled' });
       return;
     }
@@ -142,7 +143,7 @@ export class DeliveryWorker {
     const durationMs = Math.round(performance.now() - started);
     const attempt = delivery.attempts + 1;
     const { outcome, nextAttemptAtMs } = afterAttempt(attempt, result, this.clock.nowMs());
-    const recorded = this.outbox.recordAttempt(delivery, {
+    const recorded = await this.outbox.recordAttempt(delivery, {
       attempt,
       statusCode: 'statusCode' in result ? result.statusCode : null,
       error: 'statusCode' in result ? null : `${result.error}: ${result.detail}`,

@@ -1,6 +1,3 @@
-import type Database from 'better-sqlite3';
-import type { DataSource } from 'typeorm';
-import { rawConnection, syncTransaction } from '../platform/database/raw-connection';
 import { derivedUuid } from '../platform/ids/derived-id';
 import type { AttemptOutcome, DeliveryStatus } from './webhooks.entities';
 import type { WebhookEvent } from './webhook-event';
@@ -43,112 +40,46 @@ export interface AttemptListing {
 /** Stable per (source event, endpoint): the id a replay would give the same delivery. */
 export const deliveryId = (sourceEventId: string, endpointId: string) => `whd_${derivedUuid(`${sourceEventId}>${endpointId}`).replace(/-/g, '').slice(0, 24)}`;
 
-const STATUS_FINISHED: DeliveryStatus[] = ['delivered', 'failed', 'cancelled'];
+export const STATUS_FINISHED: DeliveryStatus[] = ['delivered', 'failed', 'cancelled'];
 
 /**
  * The durable outbox of webhook deliveries in the platform database: queued by the webhook events
- * process manager, claimed with a lease and settled by the delivery worker. Every write that must
- * be atomic is one synchronous transaction on the shared connection (raw-connection.ts).
+ * process manager, claimed with a lease and settled by the delivery worker. One implementation per
+ * database (sqlite-outbox.ts, postgres-outbox.ts; openWebhookOutbox picks one); an abstract class
+ * rather than an interface so that Nest can inject it by type.
  */
-export class WebhookOutbox {
-  private readonly statements = new Map<string, Database.Statement>();
-
-  constructor(private readonly platform: DataSource) {}
-
-  private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text);
-    if (!statement) this.statements.set(text, (statement = rawConnection(this.platform).prepare(text)));
-    return statement;
-  }
-
+export abstract class WebhookOutbox {
   /**
    * One delivery of the event to each of `endpointIds` (the endpoints listening to it: see
    * SubscribedEndpoints). Idempotent on (source event, endpoint). Returns how many are new.
    */
-  enqueue(accountId: string, event: WebhookEvent, sourceEventId: string, endpointIds: string[], nowIso: string): number {
-    if (endpointIds.length === 0) return 0;
-    const payload = JSON.stringify(event);
-    return syncTransaction(this.platform, () => {
-      const insert = this.sql(`INSERT INTO webhook_delivery (id, endpoint_id, account_id, source_event_id, event_id, event_type, payload, status, attempts, next_attempt_at, lease_until, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?) ON CONFLICT DO NOTHING`);
-      let added = 0;
-      for (const endpointId of endpointIds) {
-        added += insert.run(deliveryId(sourceEventId, endpointId), endpointId, accountId, sourceEventId, event.id, event.type, payload, nowIso, nowIso, nowIso).changes;
-      }
-      return added;
-    });
-  }
+  abstract enqueue(accountId: string, event: WebhookEvent, sourceEventId: string, endpointIds: string[], nowIso: string): Promise<number>;
 
   /**
    * Claims up to `limit` deliveries due at `nowMs` whose lease (if any) has run out, leasing them
    * until `nowMs + leaseMs`, atomically: two workers never claim the same one. `skip`: deliveries
-   * this process is still sending.
+   * this process is still sending. In due order.
    */
-  claimDue(nowMs: number, limit: number, leaseMs: number, skip: ReadonlySet<string>): ClaimedDelivery[] {
-    const now = new Date(nowMs).toISOString();
-    const leaseUntil = new Date(nowMs + leaseMs).toISOString();
-    return syncTransaction(this.platform, () => {
-      const rows = this.sql(`SELECT id, endpoint_id, event_id, payload, attempts FROM webhook_delivery
-        WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY next_attempt_at LIMIT ?`).all(now, now, limit + skip.size) as Array<{
-        id: string;
-        endpoint_id: string;
-        event_id: string;
-        payload: string;
-        attempts: number;
-      }>;
-      const claimed = rows.filter((r) => !skip.has(r.id)).slice(0, limit);
-      const lease = this.sql('UPDATE webhook_delivery SET lease_until = ? WHERE id = ?');
-      for (const row of claimed) lease.run(leaseUntil, row.id);
-      return claimed.map((r) => ({ id: r.id, endpointId: r.endpoint_id, eventId: r.event_id, payload: r.payload, attempts: r.attempts }));
-    });
-  }
+  abstract claimDue(nowMs: number, limit: number, leaseMs: number, skip: ReadonlySet<string>): Promise<ClaimedDelivery[]>;
 
   /**
    * Settles one attempt: the attempt row and the delivery's new state together. Only the attempt
    * the delivery is waiting for counts (a stale duplicate changes nothing). Returns whether it did.
    */
-  recordAttempt(delivery: ClaimedDelivery, record: AttemptRecord): boolean {
-    const status: DeliveryStatus = record.outcome === 'retrying' ? 'pending' : record.outcome;
-    return syncTransaction(this.platform, () => {
-      const changed = this.sql(`UPDATE webhook_delivery SET attempts = ?, status = ?, next_attempt_at = ?, lease_until = NULL, updated_at = ?
-        WHERE id = ? AND attempts = ? AND status = 'pending'`).run(record.attempt, status, record.nextAttemptAt, record.attemptedAt, delivery.id, record.attempt - 1).changes;
-      if (changed === 0) return false;
-      this.sql(`INSERT INTO webhook_attempt (delivery_id, endpoint_id, attempt, status_code, error, duration_ms, attempted_at, outcome, next_attempt_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(delivery.id, delivery.endpointId, record.attempt, record.statusCode, record.error, record.durationMs, record.attemptedAt, record.outcome, record.nextAttemptAt);
-      return true;
-    });
-  }
+  abstract recordAttempt(delivery: ClaimedDelivery, record: AttemptRecord): Promise<boolean>;
 
   /** A delivery whose endpoint was deleted or disabled before its attempt: never sent. */
-  cancel(deliveryId: string, nowIso: string): void {
-    this.sql("UPDATE webhook_delivery SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND status = 'pending'").run(nowIso, deliveryId);
-  }
+  abstract cancel(deliveryId: string, nowIso: string): Promise<void>;
 
   /** An endpoint was deleted: what it still had to receive is never sent. Returns how many. */
-  cancelPending(endpointId: string, nowIso: string): number {
-    return this.sql("UPDATE webhook_delivery SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, updated_at = ? WHERE endpoint_id = ? AND status = 'pending'").run(nowIso, endpointId).changes;
-  }
+  abstract cancelPending(endpointId: string, nowIso: string): Promise<number>;
 
   /** The endpoint's latest attempts, newest first. */
-  attempts(endpointId: string, limit: number): AttemptListing[] {
-    return this.sql(
-      `SELECT a.delivery_id, d.event_id, d.event_type, a.attempt, a.status_code, a.error, a.duration_ms, a.attempted_at, a.outcome, a.next_attempt_at, d.status AS delivery_status
-       FROM webhook_attempt a JOIN webhook_delivery d ON d.id = a.delivery_id WHERE a.endpoint_id = ? ORDER BY a.seq DESC LIMIT ?`,
-    ).all(endpointId, limit) as AttemptListing[];
-  }
+  abstract attempts(endpointId: string, limit: number): Promise<AttemptListing[]>;
 
   /** When the worker should look again: the earliest due time or lease end of a pending delivery. */
-  nextDueAt(): string | null {
-    const row = this.sql("SELECT min(max(next_attempt_at, coalesce(lease_until, ''))) AS due FROM webhook_delivery WHERE status = 'pending'").get() as { due: string | null };
-    return row.due;
-  }
+  abstract nextDueAt(): Promise<string | null>;
 
   /** Forgets finished deliveries (and their attempts) last touched before `beforeIso`. */
-  prune(beforeIso: string): number {
-    return syncTransaction(this.platform, () => {
-      const placeholders = STATUS_FINISHED.map(() => '?').join(', ');
-      this.sql(`DELETE FROM webhook_attempt WHERE delivery_id IN (SELECT id FROM webhook_delivery WHERE status IN (${placeholders}) AND updated_at < ?)`).run(...STATUS_FINISHED, beforeIso);
-      return this.sql(`DELETE FROM webhook_delivery WHERE status IN (${placeholders}) AND updated_at < ?`).run(...STATUS_FINISHED, beforeIso).changes;
-    });
-  }
+  abstract prune(beforeIso: string): Promise<number>;
 }

@@ -130,7 +130,7 @@ export class WebhookEndpointsService {
   /** The endpoint's recent attempts, newest first, each with its delivery's final outcome. */
   async deliveries(accountId: string, endpointId: string, query: Record<string, unknown>) {
     const row = await this.find(accountId, endpointId);
-    return { data: this.outbox.attempts(row.id, this.limit(query.limit)) };
+    return { data: await this.outbox.attempts(row.id, this.limit(query.limit)) };
   }
 
   /**

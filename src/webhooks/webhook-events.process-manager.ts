@@ -48,11 +48,11 @@ export function webhookEventsProcessManager({ store, outbox, endpoints, endpoint
     const webhook = toWebhookEvent(event, origin);
     if (webhook === null) return;
     const listening = endpoints.listeningAt(webhook.accountId, webhook.event.type, event.position);
-    if (outbox.enqueue(webhook.accountId, webhook.event, event.id, listening, clock.nowIso()) > 0) onQueued();
+    if ((await outbox.enqueue(webhook.accountId, webhook.event, event.id, listening, clock.nowIso())) > 0) onQueued();
   };
 
   const cancel = async (event: RecordedEvent<DeletedData>): Promise<void> => {
-    outbox.cancelPending(event.data.endpointId, clock.nowIso());
+    await outbox.cancelPending(event.data.endpointId, clock.nowIso());
   };
 
   return {

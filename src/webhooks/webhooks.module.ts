@@ -10,6 +10,7 @@ import { Metrics } from '../platform/metrics/metrics';
 import { ProcessManagers } from '../read-models/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
 import { DeliveryWorker } from './delivery-worker';
+import { openWebhookOutbox } from './open-outbox';
 import { WebhookOutbox } from './outbox';
 import { ENDPOINTS_READ_MODEL, SubscribedEndpoints } from './subscribed-endpoints';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
@@ -52,7 +53,7 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
 @Module({
   controllers: [WebhookEndpointsController],
   providers: [
-    { provide: WebhookOutbox, inject: [PLATFORM_DB], useFactory: (db: DataSource) => new WebhookOutbox(db) },
+    { provide: WebhookOutbox, inject: [PLATFORM_DB], useFactory: (db: DataSource) => openWebhookOutbox(db) },
     { provide: SubscribedEndpoints, inject: [ReadModels], useFactory: (readModels: ReadModels) => new SubscribedEndpoints(() => readModels.source(ENDPOINTS_READ_MODEL)) },
     {
       provide: DeliveryWorker,

@@ -10,17 +10,21 @@ import { ProcessManagerRunner, type ProcessManager } from '../../src/read-models
 import { ProcessManagers } from '../../src/read-models/process-managers';
 import { sleep, waitUntil } from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
+import { describeEachPlatformDatabase, type PlatformDatabase } from '../support/platform-databases';
 
-describe('process managers', () => {
+/** Checkpoints live in the platform database: the SQLite file, and PostgreSQL (the log is SQLite in both). */
+describeEachPlatformDatabase('process managers', (databases) => {
   let side: ReadSide;
   let store: SqliteEventStore;
+  let database: PlatformDatabase;
   let platform: DataSource;
   const runners: Array<{ stop(): Promise<void> }> = [];
 
   beforeEach(async () => {
     side = new ReadSide();
     store = await side.openStore();
-    platform = await side.openPlatform();
+    database = await databases.fresh();
+    platform = await database.open();
   });
 
   afterEach(async () => {
@@ -66,7 +70,7 @@ describe('process managers', () => {
     // Restart: a new runner (new platform connection too) picks up after the checkpoint.
     const more = newTestEvent('Greeted', { n: 4 });
     await store.append('g-3', [more]);
-    const platform2 = await side.openPlatform();
+    const platform2 = await database.open();
     await startRunner(manager, platform2);
     await waitUntil(() => handled.length >= 4, 'the event appended while stopped is handled');
     await sleep(50);
@@ -96,8 +100,8 @@ describe('process managers', () => {
     const head = await store.headPosition();
     await waitUntil(() => managers.status().every((s) => s.position === head), 'positions reported');
     expect(managers.status()).toEqual([
-      { name: 'pm-a', position: head, error: null },
-      { name: 'pm-b', position: head, error: null },
+      { name: 'pm-a', position: head, active: true, error: null },
+      { name: 'pm-b', position: head, active: true, error: null },
     ]);
   });
 

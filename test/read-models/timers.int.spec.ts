@@ -3,23 +3,23 @@ import { ManualClock } from '../../src/platform/clock/clock';
 import { TimerRecord } from '../../src/platform/database/platform.entities';
 import { Timers, type DueTimer } from '../../src/read-models/timers';
 import { sleep, waitUntil } from '../fixtures/counter-projection';
-import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
+import { silentLogger } from '../fixtures/read-side-harness';
+import { describeEachPlatformDatabase, type PlatformDatabase } from '../support/platform-databases';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 
-describe('Timers (ManualClock, platform DB)', () => {
-  let side: ReadSide;
+describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) => {
+  let database: PlatformDatabase;
   let platform: DataSource;
   const running: Timers[] = [];
 
   beforeEach(async () => {
-    side = new ReadSide();
-    platform = await side.openPlatform();
+    database = await databases.fresh();
+    platform = await database.open();
   });
 
   afterEach(async () => {
     for (const timers of running.splice(0)) await timers.stop();
-    await side.cleanup();
   });
 
   function startTimers(clock: ManualClock, handler: (timer: DueTimer) => Promise<void>, db: DataSource = platform): Timers {
@@ -137,7 +137,7 @@ describe('Timers (ManualClock, platform DB)', () => {
     running.splice(running.indexOf(first), 1);
 
     // Process 2, on its own connection, starts after r-1 is due.
-    const platform2 = await side.openPlatform();
+    const platform2 = await database.open();
     const second = startTimers(new ManualClock(T0 + 45_000), effect, platform2);
     await second.runDue();
     expect(effects).toBe(1);
@@ -147,12 +147,61 @@ describe('Timers (ManualClock, platform DB)', () => {
     running.splice(running.indexOf(second), 1);
 
     // Process 3, later still: only r-2 is left to fire.
-    const platform3 = await side.openPlatform();
+    const platform3 = await database.open();
     const third = startTimers(new ManualClock(T0 + 100_000), effect, platform3);
     await third.runDue();
     await sleep(20);
     expect(effects).toBe(2);
     expect(await third.get('r-2')).toMatchObject({ status: 'fired', attempts: 1 });
+  });
+
+  it('two processes on one database claiming at the same time fire each timer exactly once', async () => {
+    const fired = new Map<string, string[]>();
+    const handlerOf = (process: string) => async (t: DueTimer) => {
+      fired.set(t.id, [...(fired.get(t.id) ?? []), process]);
+      await sleep(0); // let the other process claim meanwhile
+    };
+    const clock = new ManualClock(T0);
+    const a = startTimers(clock, handlerOf('a'));
+    const b = startTimers(clock, handlerOf('b'), await database.open());
+    const ids = Array.from({ length: 250 }, (_, i) => `race-${i}`);
+    for (const id of ids) await a.schedule({ id, owner: 'test', dueAt: at(1) });
+    clock.advance(2);
+    await Promise.all([a.runDue(), b.runDue()]);
+    expect([...fired.keys()].sort()).toEqual([...ids].sort());
+    expect([...fired.values()].filter((by) => by.length > 1)).toEqual([]);
+    // both took part: claims skip what the other holds instead of waiting for it
+    const by = [...fired.values()].map(([p]) => p);
+    expect(by).toContain('a');
+    expect(by).toContain('b');
+  });
+
+  it('a claim held by a hung process is taken over by another once its lease runs out, not before', async () => {
+    const clock = new ManualClock(T0);
+    let release = () => {};
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    let hungClaims = 0;
+    const first = startTimers(clock, async () => {
+      hungClaims++;
+      await hung;
+    });
+    await first.schedule({ id: 'stuck', owner: 'test', dueAt: at(1) });
+    clock.advance(2);
+    await waitUntil(() => hungClaims === 1, 'the first process claims the timer', 2000);
+    const taken: string[] = [];
+    const second = startTimers(clock, async (t) => {
+      taken.push(t.id);
+    }, await database.open());
+    await second.runDue();
+    expect(taken).toEqual([]);
+    clock.advance(59); // the lease is 60 s of platform time
+    await second.runDue();
+    expect(taken).toEqual([]);
+    clock.advance(2);
+    await second.runDue();
+    expect(taken).toEqual(['stuck']);
+    expect(await second.get('stuck')).toMatchObject({ status: 'fired', attempts: 1 });
+    release();
   });
 
   it('a timer claimed by a process that died fires again once its lease runs out (and only then)', async () => {

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { advanceClock } from '../helpers/keys-fixtures';
-import type { TestApp } from '../helpers/test-app';
 import { conversationWhen, delivered, newUserNumber, noMoreThan, sendInbound, startSmsFixture } from './sms-fixture';
+import { AppProcess } from '../helpers/app-process';
 
 /**
  * SMS session timers and the outbox survive a crash: the app runs in a child process, is killed
@@ -14,45 +13,19 @@ import { conversationWhen, delivered, newUserNumber, noMoreThan, sendInbound, st
  * repeating the answer even when its process manager replays the log.
  */
 
-const CHILD = path.join(__dirname, 'app-child.js');
 const OPERATOR_TOKEN = 'sms-restart-operator-token-0123456789';
 
-async function startChild(dataDir: string): Promise<{ proc: ChildProcess; t: TestApp; exited: Promise<unknown> }> {
-  const env = { DATA_DIR: dataDir, OPERATOR_TOKEN, PARLEY_TEST_CLOCK: '1' };
-  const proc = spawn(process.execPath, [CHILD, JSON.stringify(env)], { cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`the app did not start within 60 s\n${err}`)), 60_000);
-    proc.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const line = out.split('\n').find((l) => l.includes('"listening"'));
-      if (!line) return;
-      clearTimeout(timer);
-      resolve((JSON.parse(line) as { url: string }).url);
-    });
-    proc.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the app exited before listening (${code ?? signal})\n${err}`));
-    });
-  });
-  return { proc, exited, t: { app: undefined as never, url, dataDir, operatorToken: OPERATOR_TOKEN, close: async () => undefined } };
-}
+const startChild = (dataDir: string) => AppProcess.start({ DATA_DIR: dataDir, OPERATOR_TOKEN, PARLEY_TEST_CLOCK: '1' });
 
 describe('SMS sessions across a kill -9', () => {
   let dir: string;
-  const children: Array<{ proc: ChildProcess; exited: Promise<unknown> }> = [];
+  const children: AppProcess[] = [];
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sms-'));
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) {
-      if (child.proc.exitCode === null && child.proc.signalCode === null) child.proc.kill('SIGKILL');
-      await child.exited;
-    }
+    for (const child of children.splice(0)) await child.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -65,8 +38,7 @@ describe('SMS sessions across a kill -9', () => {
     expect(opened.status).toBe(200);
     const [answer] = await delivered(first.t, user, 1);
 
-    first.proc.kill('SIGKILL');
-    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(await first.kill()).toEqual({ code: null, signal: 'SIGKILL' });
 
     // as if the crash came before the process manager saved its checkpoint: the log is replayed
     const platform = new Database(path.join(dir, 'platform.sqlite'));

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { AgentsClient, createAccount } from '../helpers/agents-fixture';
+import { AppProcess } from '../helpers/app-process';
 import { advanceClock, buildAgent, platformNow, startChat, type ConversationsFixture } from '../helpers/conversations-fixture';
 import { withKey } from '../helpers/keys-fixtures';
 import { request, type TestApp } from '../helpers/test-app';
@@ -15,65 +15,19 @@ import { expectSigned, Receiver } from './receiver';
  * dir sends it when due on the platform clock, exactly once, and never again after the 2xx.
  */
 
-const CHILD = path.join(__dirname, 'app-child.js');
 const OPERATOR_TOKEN = 'restart-operator-token-0123456789';
 
-class AppChild {
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-
-  private constructor(
-    private readonly proc: ChildProcess,
-    readonly t: TestApp,
-  ) {
-    this.exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  }
-
-  static start(dataDir: string): Promise<AppChild> {
-    const env = { DATA_DIR: dataDir, OPERATOR_TOKEN, PARLEY_TEST_CLOCK: '1', WEBHOOK_ALLOW_HTTP: '1', DEBUG_CHAT_TIMEOUT_S: '86400' };
-    const proc = spawn(process.execPath, [CHILD, JSON.stringify(env)], { cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
-    return new Promise((resolve, reject) => {
-      let child: AppChild | null = null;
-      let stderr = '';
-      let out = '';
-      proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const timer = setTimeout(() => {
-        proc.kill('SIGKILL');
-        reject(new Error(`the app did not start within 60 s\n${stderr}`));
-      }, 60_000);
-      proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-        const line = out.split('\n').find((l) => l.includes('"listening"'));
-        if (!line || child) return;
-        clearTimeout(timer);
-        const { url } = JSON.parse(line) as { url: string };
-        child = new AppChild(proc, { app: undefined as never, url, dataDir, operatorToken: OPERATOR_TOKEN, close: async () => undefined });
-        resolve(child);
-      });
-      proc.on('exit', (code, signal) => {
-        clearTimeout(timer);
-        if (!child) reject(new Error(`the app exited before listening (${code ?? signal})\n${stderr}`));
-      });
-    });
-  }
-
-  async kill(): Promise<void> {
-    this.proc.kill('SIGKILL');
-    expect(await this.exited).toEqual({ code: null, signal: 'SIGKILL' });
-  }
-
-  stop(): Promise<unknown> {
-    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
-    return this.exited;
-  }
-}
+/** A process on the data dir, on the manual clock, sending webhooks to loopback http. */
+const startApp = (dataDir: string) =>
+  AppProcess.start({ DATA_DIR: dataDir, OPERATOR_TOKEN, PARLEY_TEST_CLOCK: '1', WEBHOOK_ALLOW_HTTP: '1', DEBUG_CHAT_TIMEOUT_S: '86400' });
 
 describe('webhook deliveries across a kill -9', () => {
-  const children: AppChild[] = [];
+  const children: AppProcess[] = [];
   let dir: string;
   let receiver: Receiver;
 
   const start = async () => {
-    const child = await AppChild.start(dir);
+    const child = await startApp(dir);
     children.push(child);
     return child;
   };
@@ -121,7 +75,7 @@ describe('webhook deliveries across a kill -9', () => {
     const dueAt = Date.parse(waiting[0].next_attempt_at);
     expect(dueAt - Date.parse(waiting[0].attempted_at)).toBe(5 * 60_000);
 
-    await first.kill();
+    expect(await first.kill()).toEqual({ code: null, signal: 'SIGKILL' });
 
     // As if the crash had come before the process manager saved its checkpoint: the new process
     // sees the whole log again, and must queue nothing twice.
@@ -157,7 +111,7 @@ describe('webhook deliveries across a kill -9', () => {
     await receiver.expectNoMoreThan(3);
 
     // Killed again after the 2xx: a third process never sends it again.
-    await second.kill();
+    expect(await second.kill()).toEqual({ code: null, signal: 'SIGKILL' });
     const third = await start();
     await advanceClock(third.t, 24 * 3600);
     await advanceClock(third.t, 24 * 3600);

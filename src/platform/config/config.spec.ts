@@ -76,4 +76,15 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: '[::1]:5070' }).outboundCalls.sip).toEqual({ trunkHost: '::1', trunkPort: 5070, holdMs: 2000 });
   });
+
+  it('puts the platform database on PostgreSQL with READ_MODEL_DB=postgres and DATABASE_URL, never echoing the URL', () => {
+    expect(loadConfig({}).databaseUrl).toBeNull();
+    expect(loadConfig({ DATABASE_URL: 'postgres://ignored/without-postgres' }).databaseUrl).toBeNull();
+    const url = 'postgresql://parley:s3cret@db.internal:5432/parley';
+    expect(loadConfig({ READ_MODEL_DB: 'postgres', DATABASE_URL: url })).toMatchObject({ readModelDb: 'postgres', databaseUrl: url });
+    for (const env of [{ READ_MODEL_DB: 'postgres' }, { READ_MODEL_DB: 'postgres', DATABASE_URL: 'not a url s3cret' }, { READ_MODEL_DB: 'postgres', DATABASE_URL: 'mysql://u:s3cret@h/d' }]) {
+      expect(() => loadConfig(env)).toThrow(/^invalid configuration: DATABASE_URL /);
+      expect(() => loadConfig(env)).not.toThrow(/s3cret/);
+    }
+  });
 });

@@ -5,9 +5,14 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  eventStore: 'sqlite';
+  eventStore: 'sqlite' | 'eventstoredb';
+  /** The EventStoreDB / KurrentDB connection string; set exactly when eventStore is `eventstoredb`. */
+  eventStoreConnectionString: string | null;
   eventStoreSync: 'full' | 'normal';
-  readModelDb: 'sqlite';
+  /** `postgres`: the platform database (idempotency, timers, checkpoints, registry, outbox) is on PostgreSQL. */
+  readModelDb: 'sqlite' | 'postgres';
+  /** The PostgreSQL connection URL; set exactly when readModelDb is `postgres`. */
+  databaseUrl: string | null;
   operatorToken: string | null;
   testClock: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -165,15 +170,35 @@ function serverSecret(env: Env): string | null {
   return value;
 }
 
+/** The value may hold credentials (user:password@host): errors name the variable, never echo it. */
+function eventStoreConnectionString(env: Env, eventStore: Config['eventStore']): string | null {
+  if (eventStore !== 'eventstoredb') return null;
+  const value = env.EVENTSTORE_CONNECTION_STRING?.trim();
+  if (!value) throw new ConfigError('EVENTSTORE_CONNECTION_STRING', 'is required when EVENT_STORE=eventstoredb (e.g. kurrentdb://localhost:2113?tls=false)');
+  if (!/^(esdb|kurrentdb|kurrent|kdb)(\+discover)?:\/\/\S+$/i.test(value)) {
+    throw new ConfigError('EVENTSTORE_CONNECTION_STRING', 'must be a connection string such as kurrentdb://host:2113?tls=false (esdb://, kurrentdb://, kurrent://, kdb://, optionally +discover)');
+  }
+  return value;
+}
+
+/** Like the event store's connection string, it may hold a password: errors never echo it. */
+function databaseUrl(env: Env, readModelDb: Config['readModelDb']): string | null {
+  if (readModelDb !== 'postgres') return null;
+  const value = env.DATABASE_URL?.trim();
+  if (!value) throw new ConfigError('DATABASE_URL', 'is required when READ_MODEL_DB=postgres (e.g. postgres://parley:secret@127.0.0.1:5432/parley)');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'must be a URL such as postgres://user:password@host:5432/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new ConfigError('DATABASE_URL', 'must start with postgres:// or postgresql://');
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'eventstoredb'] as const, 'sqlite');
-  if (eventStore === 'eventstoredb') {
-    throw new ConfigError('EVENT_STORE', 'eventstoredb: this build has no EventStoreDB adapter yet; use sqlite');
-  }
   const readModelDb = oneOf(env, 'READ_MODEL_DB', ['sqlite', 'postgres'] as const, 'sqlite');
-  if (readModelDb === 'postgres') {
-    throw new ConfigError('READ_MODEL_DB', 'postgres: this build has no PostgreSQL read models yet; use sqlite');
-  }
   const operatorToken = env.OPERATOR_TOKEN || null;
   if (operatorToken !== null && operatorToken.length < 16) {
     throw new ConfigError('OPERATOR_TOKEN', 'must be at least 16 characters');
@@ -183,8 +208,10 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || './data'),
     eventStore,
+    eventStoreConnectionString: eventStoreConnectionString(env, eventStore),
     eventStoreSync: oneOf(env, 'EVENT_STORE_SYNC', ['full', 'normal'] as const, 'full'),
     readModelDb,
+    databaseUrl: databaseUrl(env, readModelDb),
     operatorToken,
     testClock: flag(env, 'PARLEY_TEST_CLOCK'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

@@ -43,6 +43,8 @@ export class HealthController {
         version: p.version,
         generation: p.generation,
         state: p.state,
+        /** in a scaled set, `leader` applies the read model and `follower` serves it */
+        role: p.role,
         position: p.position,
         lagEvents: p.lagEvents,
         error: p.error,

@@ -30,7 +30,7 @@ export async function runCli(argv: string[], projections: Projection[] = ALL_PRO
   }
   const config = loadConfig();
   const store = await openEventStore(config);
-  const platform = await openPlatformDatabase(config.dataDir);
+  const platform = await openPlatformDatabase(config.dataDir, config.databaseUrl);
   const registry = new ReadModelRegistry(platform, config.dataDir);
   const print = (value: unknown, text: string) => out.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);
   try {

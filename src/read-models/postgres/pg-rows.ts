@@ -1,0 +1,176 @@
+import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { Awaitable, Rows } from '../rows';
+
+type Value = string | number | bigint | boolean | Buffer | null;
+
+interface Table {
+  /** schema-qualified and quoted, ready for SQL */
+  name: string;
+  columns: Map<string, string>;
+  primary: string[];
+  /** how each column's values come back from `pg` into the entity's property */
+  readers: Map<string, (value: unknown) => unknown>;
+}
+
+/**
+ * The Rows of a projection batch on PostgreSQL: the same calls as the SQLite writer, the same SQL
+ * shapes ($n placeholders), run on the batch's transaction (its EntityManager), each answering
+ * after its round trip. SQL text is built once per table and row shape. One per batch: the
+ * deferred upserts and remembered values belong to that batch's transaction.
+ */
+export class PgRows implements Rows {
+  private readonly memo = new Map<string, unknown>();
+  private readonly deferred = new Map<string, { entity: EntityTarget<ObjectLiteral>; build: () => ObjectLiteral }>();
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly sql: PgSqlCache,
+  ) {}
+
+  async insert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): Promise<void> {
+    const table = this.sql.table(this.em, entity);
+    const keys = keysOf(table, row);
+    const text = this.sql.cached(`i:${table.name}:${keys.join(',')}`, () => `INSERT INTO ${table.name} (${quote(table, keys)}) VALUES (${placeholders(keys.length)})`);
+    await this.em.query(text, keys.map((k) => toValue(row[k])));
+  }
+
+  async upsert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): Promise<void> {
+    const table = this.sql.table(this.em, entity);
+    const keys = keysOf(table, row);
+    const text = this.sql.cached(`u:${table.name}:${keys.join(',')}`, () => {
+      const updates = keys.map((k) => table.columns.get(k)!).filter((c) => !table.primary.includes(c));
+      const action = updates.length ? `DO UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'DO NOTHING';
+      return `INSERT INTO ${table.name} (${quote(table, keys)}) VALUES (${placeholders(keys.length)}) ON CONFLICT (${table.primary.map((c) => `"${c}"`).join(', ')}) ${action}`;
+    });
+    await this.em.query(text, keys.map((k) => toValue(row[k])));
+  }
+
+  async update<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, set: Partial<T>): Promise<number> {
+    const table = this.sql.table(this.em, entity);
+    const setKeys = keysOf(table, set);
+    const whereKeys = keysOf(table, where);
+    const text = this.sql.cached(`s:${table.name}:${setKeys.join(',')}:${whereKeys.join(',')}`, () =>
+      `UPDATE ${table.name} SET ${setKeys.map((k, i) => `"${table.columns.get(k)}" = $${i + 1}`).join(', ')} WHERE ${conditions(table, whereKeys, setKeys.length)}`,
+    );
+    return affected(await this.em.query(text, [...setKeys.map((k) => toValue(set[k])), ...whereKeys.map((k) => toValue(where[k]))]));
+  }
+
+  async increment<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, property: keyof T & string, by: number): Promise<number> {
+    const table = this.sql.table(this.em, entity);
+    const whereKeys = keysOf(table, where);
+    const column = table.columns.get(property)!;
+    const text = this.sql.cached(`+:${table.name}:${column}:${whereKeys.join(',')}`, () => `UPDATE ${table.name} SET "${column}" = "${column}" + $1 WHERE ${conditions(table, whereKeys, 1)}`);
+    return affected(await this.em.query(text, [by, ...whereKeys.map((k) => toValue(where[k]))]));
+  }
+
+  async delete<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Promise<number> {
+    const table = this.sql.table(this.em, entity);
+    const whereKeys = keysOf(table, where);
+    const text = this.sql.cached(`d:${table.name}:${whereKeys.join(',')}`, () => `DELETE FROM ${table.name} WHERE ${conditions(table, whereKeys, 0)}`);
+    return affected(await this.em.query(text, whereKeys.map((k) => toValue(where[k]))));
+  }
+
+  async findOne<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Promise<T | undefined> {
+    const table = this.sql.table(this.em, entity);
+    const whereKeys = keysOf(table, where);
+    const text = this.sql.cached(`f:${table.name}:${whereKeys.join(',')}`, () => `SELECT * FROM ${table.name} WHERE ${conditions(table, whereKeys, 0)} LIMIT 1`);
+    const rows = (await this.em.query(text, whereKeys.map((k) => toValue(where[k])))) as Array<Record<string, unknown>>;
+    if (rows.length === 0) return undefined;
+    const out: Record<string, unknown> = {};
+    for (const [property, column] of table.columns) out[property] = table.readers.get(column)!(rows[0][column]);
+    return out as T;
+  }
+
+  remembered<V>(key: string, load: () => Awaitable<V>): Awaitable<V> {
+    if (this.memo.has(key)) return this.memo.get(key) as Awaitable<V>;
+    const value = load();
+    this.memo.set(key, value);
+    return value;
+  }
+
+  remember(key: string, value: unknown): void {
+    this.memo.set(key, value);
+  }
+
+  upsertAtBatchEnd<T extends ObjectLiteral>(entity: EntityTarget<T>, key: string, build: () => Partial<T>): void {
+    this.deferred.set(key, { entity, build });
+  }
+
+  /** applyBatch: the batch's handlers are done; write what they deferred. */
+  async endBatch(): Promise<void> {
+    for (const { entity, build } of this.deferred.values()) await this.upsert(entity, build());
+    this.deferred.clear();
+    this.memo.clear();
+  }
+}
+
+/** SQL text and table shapes of one read-model data source, kept across its batches. */
+export class PgSqlCache {
+  private readonly tables = new Map<unknown, Table>();
+  private readonly texts = new Map<string, string>();
+
+  table(em: EntityManager, entity: EntityTarget<ObjectLiteral>): Table {
+    let table = this.tables.get(entity);
+    if (!table) {
+      const metadata: EntityMetadata = em.connection.getMetadata(entity);
+      table = {
+        name: metadata.schema ? `"${metadata.schema}"."${metadata.tableName}"` : `"${metadata.tableName}"`,
+        columns: new Map(metadata.columns.map((c) => [c.propertyName, c.databaseName])),
+        primary: metadata.primaryColumns.map((c) => c.databaseName),
+        readers: new Map(metadata.columns.map((c) => [c.databaseName, readerOf(String(c.type))])),
+      };
+      this.tables.set(entity, table);
+    }
+    return table;
+  }
+
+  cached(key: string, build: () => string): string {
+    let text = this.texts.get(key);
+    if (text === undefined) {
+      text = build();
+      this.texts.set(key, text);
+    }
+    return text;
+  }
+}
+
+/** `pg` answers bigint and numeric as strings (they may not fit a double); read-model numbers do. */
+function readerOf(type: string): (value: unknown) => unknown {
+  if (type === 'bigint' || type === 'int8' || type === 'numeric') return (v) => (v === null || v === undefined ? v : Number(v));
+  return (v) => v;
+}
+
+function keysOf(table: Table, row: ObjectLiteral): string[] {
+  const keys: string[] = [];
+  for (const k in row) {
+    if (row[k] === undefined) continue;
+    if (!table.columns.has(k)) throw new Error(`${table.name} has no column for property ${k}`);
+    keys.push(k);
+  }
+  return keys;
+}
+
+function quote(table: Table, keys: string[]): string {
+  return keys.map((k) => `"${table.columns.get(k)}"`).join(', ');
+}
+
+function placeholders(n: number): string {
+  return Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
+}
+
+function conditions(table: Table, keys: string[], offset: number): string {
+  if (keys.length === 0) throw new Error(`refusing an unconditional write to ${table.name}`);
+  return keys.map((k, i) => `"${table.columns.get(k)}" = $${offset + i + 1}`).join(' AND ');
+}
+
+/** TypeORM's postgres driver answers [rows, affected] for UPDATE and DELETE. */
+function affected(result: unknown): number {
+  return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
+}
+
+function toValue(value: unknown): Value {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object' && !Buffer.isBuffer(value)) return JSON.stringify(value);
+  return value as Value;
+}

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { TestApp } from './test-app';
+
+const CHILD = path.join(__dirname, 'app-child.js');
+const START_TIMEOUT_MS = 60_000;
+
+/**
+ * The whole app in a child process (app-child.js: the TypeScript sources, no build), for tests
+ * that kill it with SIGKILL or run several processes on shared stores. `env` is the process's
+ * configuration; it must hold OPERATOR_TOKEN.
+ */
+export class AppProcess {
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(
+    private readonly proc: ChildProcess,
+    readonly t: TestApp,
+    readonly stderr: () => string,
+  ) {
+    this.exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  static start(env: Record<string, string> & { DATA_DIR: string; OPERATOR_TOKEN: string }): Promise<AppProcess> {
+    const proc = spawn(process.execPath, [CHILD, JSON.stringify(env)], { cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    return new Promise((resolve, reject) => {
+      let child: AppProcess | null = null;
+      let stderr = '';
+      let out = '';
+      proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const timer = setTimeout(() => {
+        proc.kill('SIGKILL');
+        reject(new Error(`the app did not start within ${START_TIMEOUT_MS / 1000} s\n${stderr}`));
+      }, START_TIMEOUT_MS);
+      proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        const line = out.split('\n').find((l) => l.includes('"listening"'));
+        if (!line || child) return;
+        clearTimeout(timer);
+        const { url } = JSON.parse(line) as { url: string };
+        child = new AppProcess(proc, { app: undefined as never, url, dataDir: env.DATA_DIR, operatorToken: env.OPERATOR_TOKEN, close: async () => undefined }, () => stderr);
+        resolve(child);
+      });
+      proc.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        if (!child) reject(new Error(`the app exited before listening (${code ?? signal})\n${stderr}`));
+      });
+    });
+  }
+
+  /** SIGKILL: no shutdown hook runs, as when a machine dies. */
+  async kill(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    this.proc.kill('SIGKILL');
+    return this.exited;
+  }
+
+  /** Ends it if it still runs (afterEach). */
+  stop(): Promise<unknown> {
+    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
+    return this.exited;
+  }
+}
