@@ -3,6 +3,7 @@ import { evolveSummary, turnView, type ConversationSummary } from '../../src/con
 import { defineProjection, type ProjectionHandler } from '../../src/read-models/projection';
 import type { Rows } from '../../src/read-models/rows';
 import { ConversationRow, ConversationTurnRow } from './conversations.entities';
+import { CONVERSATIONS_POSTGRES_SETUP } from './conversations.postgres-setup';
 
 const STREAM_PREFIX = 'conversation-';
 
@@ -62,8 +63,8 @@ const CONVERSATION_EVENTS: Array<ConversationEvent['type']> = [
 
 /**
  * Conversations and their turns: the Conversations and Handoff APIs' read model. Turn texts are
- * indexed for full-text search (FTS5, Porter stemming, accents folded), fed by triggers so the
- * index commits with the rows.
+ * indexed for full-text search (FTS5, Porter stemming, accents folded; on PostgreSQL tsvector and
+ * GIN, snowball stemming, unaccent), fed by triggers so the index commits with the rows.
  */
 export const conversationsProjection = defineProjection({
   name: 'conversations',
@@ -84,4 +85,5 @@ export const conversationsProjection = defineProjection({
        INSERT INTO turn_fts (rowid, user_input, agent_response) VALUES (new.id, new.user_input, new.agent_response);
      END`,
   ],
+  postgresSetup: CONVERSATIONS_POSTGRES_SETUP,
 });

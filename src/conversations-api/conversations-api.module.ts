@@ -6,7 +6,7 @@ import { ConversationsApiController, HandoffController } from './conversations-a
 import { ConversationsApiService, SEMANTIC_RANKER } from './conversations-api.service';
 import { EmbeddingRanker, EmbeddingsClient } from './embeddings';
 import { CONFIG, type Config } from '../platform/config/config';
-import { ConversationsRepository } from './conversations.repository';
+import { CONVERSATIONS_REPOSITORY, conversationsRepository } from './conversations.repository';
 import { Cursors } from './cursor';
 
 @Module({
@@ -14,7 +14,7 @@ import { Cursors } from './cursor';
   controllers: [ConversationsApiController, HandoffController],
   providers: [
     ConversationsApiService,
-    { provide: ConversationsRepository, inject: [ReadModels], useFactory: (readModels: ReadModels) => new ConversationsRepository(readModels) },
+    { provide: CONVERSATIONS_REPOSITORY, inject: [ReadModels], useFactory: (readModels: ReadModels) => conversationsRepository(readModels) },
     { provide: Cursors, inject: [ServerSecret], useFactory: (secret: ServerSecret) => new Cursors(secret) },
     { provide: SEMANTIC_RANKER, inject: [CONFIG], useFactory: (config: Config) => (config.embeddings ? new EmbeddingRanker(new EmbeddingsClient(config.embeddings)) : null) },
   ],

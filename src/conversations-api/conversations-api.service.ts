@@ -10,7 +10,7 @@ import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store
 import { badRequest, DomainError, forbidden } from '../platform/errors/domain-error';
 import { LOGGER } from '../platform/logging/logger';
 import { ReadModels } from '../read-models/read-models.service';
-import { ConversationsRepository, SEMANTIC_WINDOW, type Page } from './conversations.repository';
+import { CONVERSATIONS_REPOSITORY, SEMANTIC_WINDOW, type ConversationsRepository, type Page } from './conversations.repository';
 import type { EmbeddingRanker } from './embeddings';
 import { Cursors, type CursorPosition } from './cursor';
 import { parseListQuery, parseOneQuery, type ApiVersion, type ListQuery } from './list-query';
@@ -31,7 +31,7 @@ export interface ListAnswer {
 @Injectable()
 export class ConversationsApiService {
   constructor(
-    private readonly repository: ConversationsRepository,
+    @Inject(CONVERSATIONS_REPOSITORY) private readonly repository: ConversationsRepository,
     private readonly cursors: Cursors,
     private readonly dataAccess: DataAccessService,
     private readonly readModels: ReadModels,
@@ -46,7 +46,7 @@ export class ConversationsApiService {
     const streaming = version !== 'v1' && (await this.chunkedStreaming(agentId));
     if (query.cursor && version === 'v2' && !streaming) throw badRequest('PARAMETER_NOT_SUPPORTED', 'cursor works on v2 only when chunked streaming is enabled for the project; use offset or /v3');
     const position = this.position(query, agentId);
-    const page = query.search?.type === 'semantic' && this.ranker ? await this.rankedByEmbeddings(agentId, query, position) : this.repository.list(agentId, query, position, query.limit);
+    const page = query.search?.type === 'semantic' && this.ranker ? await this.rankedByEmbeddings(agentId, query, position) : await this.repository.list(agentId, query, position, query.limit);
     const access = await this.access(agentId, key);
     const options: RenderOptions = { version, includeLatency: query.includeLatency, includeContextState: query.includeContextState, includeTurnMetadata: query.includeTurnMetadata };
     // cursors exist on v3, and on v2 when the project streams (interface.md rule 3)
@@ -55,10 +55,10 @@ export class ConversationsApiService {
     const withTurns = showsTurns(access);
     if (streaming) {
       // one conversation's turns in memory at a time, read as it is written
-      const render = (summary: ConversationSummary) => renderConversation(summary, withTurns ? this.repository.turns(summary.id, query.includeTurnMetadata) : null, options, access);
+      const render = async (summary: ConversationSummary) => renderConversation(summary, withTurns ? await this.repository.turns(summary.id, query.includeTurnMetadata) : null, options, access);
       return Readable.from(streamList(page.rows, render, cursor, nextOffset));
     }
-    const turns = withTurns ? this.repository.turnsOf(page.rows.map((s) => s.id), query.includeTurnMetadata) : null;
+    const turns = withTurns ? await this.repository.turnsOf(page.rows.map((s) => s.id), query.includeTurnMetadata) : null;
     return { conversations: page.rows.map((s) => renderConversation(s, turns?.get(s.id) ?? null, options, access)), cursor, next_offset: nextOffset };
   }
 
@@ -76,9 +76,9 @@ export class ConversationsApiService {
       if (!then) throw new DomainError('CONVERSATION_NOT_FOUND', 'the conversation had not started at that point', 404);
       return renderConversation(then.summary, showsTurns(access) ? then.turns : null, options, access);
     }
-    const summary = this.repository.one(agentId, conversationId);
+    const summary = await this.repository.one(agentId, conversationId);
     if (!summary) throw notFound();
-    return renderConversation(summary, showsTurns(access) ? this.repository.turns(conversationId, query.includeTurnMetadata) : null, options, access);
+    return renderConversation(summary, showsTurns(access) ? await this.repository.turns(conversationId, query.includeTurnMetadata) : null, options, access);
   }
 
   /** The stored history of one conversation, for auditors (contract §8), filtered by data access. */
@@ -89,11 +89,11 @@ export class ConversationsApiService {
   }
 
   /** Handoff state by shared_id (wins) or by conversation id (contract §9). */
-  handoff(agentId: string, raw: Record<string, unknown>) {
+  async handoff(agentId: string, raw: Record<string, unknown>) {
     const sharedId = typeof raw.shared_id === 'string' && raw.shared_id !== '' ? raw.shared_id : null;
     const id = typeof raw.id === 'string' && raw.id !== '' ? raw.id : null;
     if (!sharedId && !id) throw badRequest('INVALID_PARAMETER', 'id or shared_id is required');
-    const summary = sharedId ? this.repository.bySharedId(agentId, sharedId) : this.repository.one(agentId, id!);
+    const summary = sharedId ? await this.repository.bySharedId(agentId, sharedId) : await this.repository.one(agentId, id!);
     if (!summary || summary.handoffAt === null) throw new DomainError('HANDOFF_STATE_NOT_FOUND', 'no handoff state for that conversation', 404);
     return { id: summary.id, shared_id: summary.sharedId, data: summary.handoffData };
   }
@@ -105,8 +105,8 @@ export class ConversationsApiService {
   private async rankedByEmbeddings(agentId: string, query: ListQuery, position: CursorPosition | null): Promise<Page> {
     const offset = position && 'offset' in position ? position.offset : 0;
     try {
-      const ids = await this.ranker!.rank(query.search!.query, this.repository.semanticCandidates(agentId, query, SEMANTIC_WINDOW));
-      return { rows: this.repository.summaries(ids.slice(offset, offset + query.limit)), more: ids.length > offset + query.limit };
+      const ids = await this.ranker!.rank(query.search!.query, await this.repository.semanticCandidates(agentId, query, SEMANTIC_WINDOW));
+      return { rows: await this.repository.summaries(ids.slice(offset, offset + query.limit)), more: ids.length > offset + query.limit };
     } catch (error) {
       this.logger.warn({ err: error }, 'embeddings endpoint failed; semantic search ranked the embedded way');
       return this.repository.list(agentId, query, position, query.limit);
@@ -165,10 +165,10 @@ function auditEvent(event: RecordedEvent, access: Access) {
 }
 
 /** The list's JSON, written conversation by conversation: memory holds one conversation at a time. */
-async function* streamList(rows: ConversationSummary[], render: (s: ConversationSummary) => Record<string, unknown>, cursor: string | null, nextOffset: number | null): AsyncGenerator<string> {
+async function* streamList(rows: ConversationSummary[], render: (s: ConversationSummary) => Promise<Record<string, unknown>>, cursor: string | null, nextOffset: number | null): AsyncGenerator<string> {
   yield '{"conversations":[';
   for (let i = 0; i < rows.length; i++) {
-    yield (i === 0 ? '' : ',') + JSON.stringify(render(rows[i]));
+    yield (i === 0 ? '' : ',') + JSON.stringify(await render(rows[i]));
     // let other requests in between conversations of a long page
     if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
   }
