@@ -25,7 +25,9 @@ async function main(): Promise<number> {
   const selected = (name: string) => args.only.length === 0 || args.only.some((s) => name.includes(s));
   if (args.group !== undefined) return runGroup(args, selected);
 
-  const groups = CASE_GROUPS.map((g) => ({ name: g.name, cases: g.cases.filter((c) => selected(c.name)) })).filter((g) => g.cases.length > 0);
+  const groups = CASE_GROUPS.filter((g) => g.backend === undefined || g.backend === args.backend)
+    .map((g) => ({ name: g.name, cases: g.cases.filter((c) => selected(c.name)) }))
+    .filter((g) => g.cases.length > 0);
   if (groups.length === 0) throw new Error(`no case matches --only ${args.only.join(', ')}`);
   const startedAt = new Date().toISOString();
   const start = process.hrtime.bigint();

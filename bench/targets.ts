@@ -25,6 +25,8 @@ export const TARGETS: Target[] = [
   { numerator: 'conversations.rebuild', denominator: 'conversations.raw-insert.batched-1000', atLeast: 0.5 },
   // Alerts: the samples projection keeps up with the debug chat's turn rate (it applies every event, turns included).
   { numerator: 'alerts.samples.catch-up', denominator: 'debug-chat.turns.32-conversations', atLeast: 1 },
+  // Scale-out (--backend postgres): the conversations list on PostgreSQL within twice SQLite's.
+  { numerator: 'postgres.conversations.list.postgres.p50', denominator: 'postgres.conversations.list.sqlite.p50', atMost: 2 },
   // External events: the webhook keeps half a bare POST echo's throughput.
   { numerator: 'external-events.webhook', denominator: 'external-events.echo', atLeast: 0.5 },
 ];

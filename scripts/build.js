@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles src/, projections/ and bench/ to dist/ with swc (about a second); `npm run typecheck` runs tsc.
+// Compiles src/, projections/, bench/ and test/support/ (the PostgreSQL server the bench may start) to dist/ with swc (about a second); `npm run typecheck` runs tsc.
 const fs = require('node:fs');
 const path = require('node:path');
 const swc = require('@swc/core');
@@ -24,7 +24,7 @@ function* sources(dir) {
 // dist/ meanwhile, such as a test's child, does not see it vanish; stale outputs are pruned after.
 const written = new Set();
 let count = 0;
-for (const dir of ['src', 'projections', 'bench']) {
+for (const dir of ['src', 'projections', 'bench', 'test/support']) {
   const abs = path.join(root, dir);
   if (!fs.existsSync(abs)) continue;
   for (const file of sources(abs)) {

@@ -8,6 +8,7 @@ import { externalEventsCases } from './external-events';
 import { httpAuthCases } from './http-auth';
 import { messagingCases } from './messaging';
 import { peerCases } from './peer';
+import { postgresCases } from './postgres';
 import { projectionCases } from './projection-rebuild';
 import { retrievalCases } from './retrieval';
 import { storeAppendCases } from './store-append';
@@ -21,7 +22,7 @@ import { storeReadCases } from './store-read';
  * one line in ../targets.ts. Each store case runs right after the ceiling it is compared with, so
  * both see similar noise.
  */
-export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[] }> = [
+export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'postgres' }> = [
   {
     name: 'foundation',
     cases: [
@@ -41,4 +42,6 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[] }> = [
   { name: 'conversations', cases: conversationsCases },
   { name: 'alerts', cases: alertsCases },
   { name: 'external-events', cases: externalEventsCases },
+  // only with --backend postgres: a PostgreSQL server is started for them
+  { name: 'postgres', cases: postgresCases, backend: 'postgres' },
 ];

@@ -2,15 +2,17 @@ export interface BenchArgs {
   quick: boolean;
   /** Cases whose name contains any of these run; all when empty. */
   only: string[];
+  /** `postgres`: also run the PostgreSQL cases beside their SQLite counterparts. */
+  backend: 'sqlite' | 'postgres';
   /** Internal: run this one case group and write its outcomes to `out` (run.ts spawns these). */
   group?: string;
   out?: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--only <substring>]...';
+const USAGE = 'usage: npm run bench -- [--quick] [--backend sqlite|postgres] [--only <substring>]...';
 
 export function parseArgs(argv: string[]): BenchArgs {
-  const args: BenchArgs = { quick: false, only: [] };
+  const args: BenchArgs = { quick: false, only: [], backend: 'sqlite' };
   const value = (i: number, flag: string) => {
     const v = argv[i];
     if (!v) throw new Error(`${flag} needs a value\n${USAGE}`);
@@ -21,7 +23,11 @@ export function parseArgs(argv: string[]): BenchArgs {
     if (arg === '--quick') args.quick = true;
     else if (arg === '--only') args.only.push(value(++i, '--only'));
     else if (arg.startsWith('--only=')) args.only.push(arg.slice('--only='.length));
-    else if (arg === '--group') args.group = value(++i, '--group');
+    else if (arg === '--backend' || arg.startsWith('--backend=')) {
+      const backend = arg === '--backend' ? value(++i, '--backend') : arg.slice('--backend='.length);
+      if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend is sqlite or postgres, not ${backend}\n${USAGE}`);
+      args.backend = backend;
+    } else if (arg === '--group') args.group = value(++i, '--group');
     else if (arg === '--out') args.out = value(++i, '--out');
     else if (arg === '--help' || arg === '-h') {
       console.log(USAGE);

@@ -1,3 +1,4 @@
+import type { CursorPosition } from './cursor';
 import type { ListFilters } from './list-query';
 
 /**
@@ -5,7 +6,7 @@ import type { ListFilters } from './list-query';
  * PostgreSQL repository numbers them). `in_progress` is 0/1 on SQLite and a boolean on PostgreSQL:
  * the parameter must be the column's own type, or PostgreSQL refuses the comparison.
  */
-export function filtersSql(agentId: string, f: ListFilters, booleans: 'integer' | 'boolean'): { where: string[]; params: unknown[] } {
+export function filtersSql(agentId: string, f: ListFilters, booleans: 'integer' | 'boolean', position: CursorPosition | null = null): { where: string[]; params: unknown[]; offset: number } {
   const where = ['c.agent_id = ?', 'c.environment = ?'];
   const params: unknown[] = [agentId, f.clientEnv];
   if (f.startTime) {
@@ -32,5 +33,11 @@ export function filtersSql(agentId: string, f: ListFilters, booleans: 'integer' 
     where.push('c.in_progress = ?');
     params.push(booleans === 'boolean' ? f.inProgress : f.inProgress ? 1 : 0);
   }
-  return { where, params };
+  if (position && 'after' in position) {
+    // The row value is what lets both databases seek the index to the cursor; the same condition
+    // spelt with OR walks every entry before it (855k at depth on SQLite: 180 ms, not the first page's cost).
+    where.push('(c.started_at, c.id) < (?, ?)');
+    params.push(position.after.startedAt, position.after.id);
+  }
+  return { where, params, offset: position && 'offset' in position ? position.offset : 0 };
 }

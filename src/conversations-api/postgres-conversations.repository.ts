@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { ConversationSummary, TurnView } from '../conversations/conversation-view';
 import { portableSql } from '../read-models/portable-sql';
@@ -10,6 +11,7 @@ import type { ListFilters, SearchMode } from './list-query';
 import { SEMANTIC_WINDOW, TURNS_PER_QUERY, VOCABULARY_TTL_MS } from './search-limits';
 import { fuzzyPrefixes, semanticAlternatives, transcriptWords } from './search-expression';
 import { toTurn, type TurnRow } from './stored-turn';
+import type { Pool, QueryResultRow } from 'pg';
 
 /** A search query's phrases, each the lexemes PostgreSQL makes of one word (one, nearly always). */
 type Phrase = string[];
@@ -40,6 +42,9 @@ function tsPhrase(phrase: Phrase, weight: 'A' | 'B' | null): string {
   return lexemes.length === 1 ? lexemes[0] : `(${lexemes.join(' <-> ')})`;
 }
 
+/** Up to this many matches, a sample is drawn exactly (a random order of them all) rather than by time probes. */
+const SMALL_SAMPLE_SET = 10_000;
+
 /**
  * The conversations read model on PostgreSQL (the turn_search table, its GIN index and turn_term
  * of conversations.postgres-setup.ts). Answers what the SQLite repository answers: the same
@@ -64,19 +69,19 @@ function tsPhrase(phrase: Phrase, weight: 'A' | 'B' | null): string {
  * are rare). The worst case, a frequent word whose matches the filters mostly reject, walks every
  * turn; SQLite's worst case is the same one (every posting of the word).
  */
+
 export class PostgresConversationsRepository implements ConversationsRepository {
   private readonly caches = new WeakMap<DataSource, Caches>();
+  private readonly statementNames = new Map<string, string>();
 
-  constructor(private readonly source: () => DataSource) {}
+  constructor(
+    private readonly source: () => DataSource,
+    /** up to this many matches a sample is exact (tests lower it to reach the probes) */
+    private readonly smallSampleSet = SMALL_SAMPLE_SET,
+  ) {}
 
   async list(agentId: string, f: ListFilters, position: CursorPosition | null, limit: number): Promise<Page> {
-    const { where, params } = filtersSql(agentId, f, 'boolean');
-    if (position && 'after' in position) {
-      // a row value, as on SQLite: the index seeks to the cursor instead of filtering up to it
-      where.push('(c.started_at, c.id) < (?, ?)');
-      params.push(position.after.startedAt, position.after.id);
-    }
-    const offset = position && 'offset' in position ? position.offset : 0;
+    const { where, params, offset } = filtersSql(agentId, f, 'boolean', position);
     if (f.sample) return { rows: await this.sample(f, where, params, limit), more: false };
     if (f.search) return this.search(f.search, where, params, offset, limit);
     const found = await this.query<{ summary: string }>(
@@ -199,9 +204,16 @@ export class PostgresConversationsRepository implements ConversationsRepository 
    * the whole table (PostgreSQL has no rowid to probe, as SQLite's sample does; the pick leans
    * the same way, towards conversations after a gap). As many attempts as SQLite's (8 a row), sent
    * a round of probes per query rather than one query each: a sample of 5,000 is a few round trips.
+   * Time probes never reach a conversation that started in the same instant as another, so up to
+   * SMALL_SAMPLE_SET matches are sampled exactly instead (random order over at most that many rows).
    */
   private async sample(f: ListFilters, where: string[], params: unknown[], limit: number): Promise<ConversationSummary[]> {
     const conditions = where.join(' AND ');
+    const [{ n }] = await this.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM conversation c WHERE ${conditions} LIMIT ${this.smallSampleSet + 1}) m`, params);
+    if (n <= this.smallSampleSet) {
+      const rows = await this.query<{ summary: string }>(`SELECT c.summary FROM conversation c WHERE ${conditions} ORDER BY random() LIMIT ?`, [...params, limit]);
+      return rows.map((row) => JSON.parse(row.summary) as ConversationSummary);
+    }
     let lo = f.startTime;
     let hi = f.endTime;
     if (!lo || !hi) {
@@ -318,8 +330,18 @@ export class PostgresConversationsRepository implements ConversationsRepository 
     return caches;
   }
 
+  /**
+   * Straight to the driver's pool, as a named prepared statement: TypeORM's query runner (a
+   * checkout, events, a release) and parsing and planning each call cost as much as a page of
+   * 100 here. pg prepares a name once per connection.
+   */
   private async query<T>(sql: string, params: unknown[]): Promise<T[]> {
     const source = this.source();
-    return (await source.query(portableSql(source, sql), params)) as T[];
+    const text = portableSql(source, sql);
+    let name = this.statementNames.get(text);
+    // named by the text itself: every repository on a pool agrees on what a name means
+    if (name === undefined) this.statementNames.set(text, (name = `conv_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+    const pool = (source.driver as unknown as { master: Pool }).master;
+    return (await pool.query<T & QueryResultRow>({ name, text, values: params })).rows;
   }
 }

@@ -24,14 +24,7 @@ export class SqliteConversationsRepository implements ConversationsRepository {
   constructor(private readonly source: () => DataSource) {}
 
   async list(agentId: string, f: ListFilters, position: CursorPosition | null, limit: number): Promise<Page> {
-    const { where, params } = filtersSql(agentId, f, 'integer');
-    if (position && 'after' in position) {
-      // The row value is what lets SQLite seek the index to the cursor; the same condition spelt
-      // with OR walks every entry before it (855k at depth, 180 ms instead of the first page's cost).
-      where.push('(c.started_at, c.id) < (?, ?)');
-      params.push(position.after.startedAt, position.after.id);
-    }
-    const offset = position && 'offset' in position ? position.offset : 0;
+    const { where, params, offset } = filtersSql(agentId, f, 'integer', position);
     if (f.sample) return { rows: this.sample(where, params, limit), more: false };
     if (f.search) return this.search(f, where, params, offset, limit);
     const sql = `SELECT c.summary FROM conversation c INDEXED BY conversation_list WHERE ${where.join(' AND ')} ORDER BY c.started_at DESC, c.id DESC LIMIT ? OFFSET ?`;

@@ -4,7 +4,7 @@ import type { EventStore, RecordedEvent, Subscription } from '../event-store/eve
 import { START, type Position } from '../event-store/position';
 import { DomainError } from '../platform/errors/domain-error';
 import { ProcessCheckpoint } from '../platform/database/platform.entities';
-import type { Lease } from './postgres/advisory-lease';
+import { holds, type Lease } from './postgres/advisory-lease';
 
 /**
  * Reacts to events by doing things: sending commands, scheduling timers, queueing deliveries.
@@ -74,13 +74,8 @@ export class ProcessManagerRunner {
     await this.lease?.release();
   }
 
-  private async tryLease(): Promise<boolean> {
-    try {
-      return (await this.lease?.tryAcquire()) ?? true;
-    } catch (error) {
-      this.logger.warn({ err: error, processManager: this.manager.name }, 'could not try the process manager lease');
-      return false;
-    }
+  private tryLease(): Promise<boolean> {
+    return holds(this.lease, (error) => this.logger.warn({ err: error, processManager: this.manager.name }, 'could not try the process manager lease'));
   }
 
   /** The holder let the lease go (stopped, or died): run from the stored checkpoint here. */

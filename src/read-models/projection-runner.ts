@@ -5,7 +5,7 @@ import { START, type Position } from '../event-store/position';
 import type { ReadModelGeneration } from '../platform/database/platform.entities';
 import { applyBatch, handlesAny, readCheckpoint, writeCheckpoint } from './apply-batch';
 import type { OpenGeneration } from './generation-storage';
-import type { Lease } from './postgres/advisory-lease';
+import { holds, type Lease } from './postgres/advisory-lease';
 import { GenerationNotBuiltError } from './postgres/open-postgres-read-model';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
@@ -110,13 +110,8 @@ export class ProjectionRunner {
     }
   }
 
-  private async tryLease(): Promise<boolean> {
-    try {
-      return (await this.lease?.tryAcquire()) ?? true;
-    } catch (error) {
-      this.logger.warn({ err: error, projection: this.projection.name }, 'could not try the projection lease; following for now');
-      return false;
-    }
+  private tryLease(): Promise<boolean> {
+    return holds(this.lease, (error) => this.logger.warn({ err: error, projection: this.projection.name }, 'could not try the projection lease; following for now'));
   }
 
   /** A follower takes a lease its holder let go (stopped, or died): it applies from the checkpoint on. */

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { rawConnection } from '../platform/database/raw-connection';
+import { BatchMemo } from './batch-memo';
 import type { Awaitable, Rows } from './rows';
 
 type Value = string | number | bigint | Buffer | null;
@@ -27,8 +28,7 @@ export class RowWriter implements Rows {
   private readonly db: Database.Database;
   private readonly tables = new Map<unknown, Table>();
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly memo = new Map<string, unknown>();
-  private readonly deferred = new Map<string, { entity: EntityTarget<ObjectLiteral>; build: () => ObjectLiteral }>();
+  private readonly batch = new BatchMemo();
 
   constructor(private readonly source: DataSource) {
     this.db = rawConnection(source);
@@ -85,32 +85,26 @@ export class RowWriter implements Rows {
     return this.run(`DELETE FROM "${table.name}" WHERE ${conditions(table, whereKeys)}`, whereKeys.map((k) => toValue(where[k])));
   }
 
-  /** A load that answers a promise is remembered as that promise: later callers await the same load. */
   remembered<V>(key: string, load: () => Awaitable<V>): Awaitable<V> {
-    if (this.memo.has(key)) return this.memo.get(key) as V;
-    const value = load();
-    this.memo.set(key, value);
-    return value;
+    return this.batch.remembered(key, load);
   }
 
   remember(key: string, value: unknown): void {
-    this.memo.set(key, value);
+    this.batch.remember(key, value);
   }
 
   upsertAtBatchEnd<T extends ObjectLiteral>(entity: EntityTarget<T>, key: string, build: () => Partial<T>): void {
-    this.deferred.set(key, { entity, build });
+    this.batch.defer(entity, key, build);
   }
 
   /** applyBatch: a batch begins (or failed and is rolled back). */
   resetBatch(): void {
-    this.memo.clear();
-    this.deferred.clear();
+    this.batch.clear();
   }
 
   /** applyBatch: the batch's handlers are done; write what they deferred. */
   endBatch(): void {
-    for (const { entity, build } of this.deferred.values()) this.upsert(entity, build());
-    this.resetBatch();
+    for (const { entity, row } of this.batch.drain()) this.upsert(entity, row);
   }
 
   /** One row by equality on the given properties, as the entity's properties (booleans included). */

@@ -9,6 +9,20 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/**
+ * Whether this process may run the work the lease guards: always without a lease; with one, when
+ * it holds it. A database that cannot be reached means no (`onError` hears why): follow meanwhile.
+ */
+export async function holds(lease: Lease | null, onError: (error: unknown) => void): Promise<boolean> {
+  if (!lease) return true;
+  try {
+    return await lease.tryAcquire();
+  } catch (error) {
+    onError(error);
+    return false;
+  }
+}
+
 /** Advisory locks of this class belong to projection runners (the second key is the projection's). */
 const LOCK_CLASS = 72_604_231;
 const HEARTBEAT_MS = 2_000;

@@ -1,4 +1,5 @@
 import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import { BatchMemo } from '../batch-memo';
 import type { Awaitable, Rows } from '../rows';
 
 type Value = string | number | bigint | boolean | Buffer | null;
@@ -19,8 +20,7 @@ interface Table {
  * deferred upserts and remembered values belong to that batch's transaction.
  */
 export class PgRows implements Rows {
-  private readonly memo = new Map<string, unknown>();
-  private readonly deferred = new Map<string, { entity: EntityTarget<ObjectLiteral>; build: () => ObjectLiteral }>();
+  private readonly batch = new BatchMemo();
 
   constructor(
     private readonly em: EntityManager,
@@ -82,25 +82,20 @@ export class PgRows implements Rows {
   }
 
   remembered<V>(key: string, load: () => Awaitable<V>): Awaitable<V> {
-    if (this.memo.has(key)) return this.memo.get(key) as Awaitable<V>;
-    const value = load();
-    this.memo.set(key, value);
-    return value;
+    return this.batch.remembered(key, load);
   }
 
   remember(key: string, value: unknown): void {
-    this.memo.set(key, value);
+    this.batch.remember(key, value);
   }
 
   upsertAtBatchEnd<T extends ObjectLiteral>(entity: EntityTarget<T>, key: string, build: () => Partial<T>): void {
-    this.deferred.set(key, { entity, build });
+    this.batch.defer(entity, key, build);
   }
 
   /** applyBatch: the batch's handlers are done; write what they deferred. */
   async endBatch(): Promise<void> {
-    for (const { entity, build } of this.deferred.values()) await this.upsert(entity, build());
-    this.deferred.clear();
-    this.memo.clear();
+    for (const { entity, row } of this.batch.drain()) await this.upsert(entity, row);
   }
 }
 
