@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { AgentsClient, createAccount, type AgentsAccount } from '../helpers/agents-fixture';
 import { AppProcess } from '../helpers/app-process';
+import { connect, createConnector, GREETING, joined, KB, session, token, type MessagingFixture } from '../messaging/messaging-fixture';
 import { buildAgent, ConversationsReader, eventually, say, setDataAccess, startChat, type ConversationsFixture } from '../helpers/conversations-fixture';
 import { request } from '../helpers/test-app';
 import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
@@ -138,4 +139,55 @@ maybe('two API processes on shared stores', () => {
       await pg.end();
     }
   }, 180_000);
+
+  it('a socket on one process receives what a command on the other appended, in the same sequence', async () => {
+    const url = await server.createDatabase('fan_out');
+    const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-two-ws-'));
+    try {
+      const env = {
+        DATA_DIR: shared,
+        OPERATOR_TOKEN: 'two-processes-operator-token-0123456789',
+        SERVER_SECRET: 'two-processes-server-secret-0123456789abcdef',
+        READ_MODEL_DB: 'postgres',
+        DATABASE_URL: url,
+      };
+      const [a, b] = await Promise.all([AppProcess.start(env), AppProcess.start(env)]);
+      processes.push(a, b);
+      for (const p of [a, b]) await eventually(async () => expect((await request(`${p.t.url}/readyz`)).status).toBe(200), 20_000, 100);
+
+      const account = await createAccount(a.t, 'Fan Co', ['agents', 'keys']);
+      const api = new AgentsClient(a.t, account);
+      const { agentId } = await api.createAgent('Shop assistant', GREETING);
+      await api.shipChange(agentId, 'kb', async (branchId) => {
+        for (const topic of KB) await api.addTopic(agentId, branchId, topic);
+      });
+      const connector = await createConnector(a.t, account.accountId, agentId, 'sandbox', 'example.com');
+      const on = (p: AppProcess): MessagingFixture => ({ t: p.t, account, api, agentId, connectorId: connector.connectorId, connectorToken: connector.connectorToken, close: async () => undefined });
+      // the token from B, the session from A, a socket on each
+      const bearer = await token(on(b));
+      const sessionId = await session(on(a), bearer);
+      const viaA = await connect(on(a), sessionId, bearer);
+      const viaB = await connect(on(b), sessionId, bearer);
+
+      const greeting = await joined(viaA.client);
+      const seenByB = await viaB.client.next('EVENT_TYPE_SERVICE_AGENT_MESSAGE', () => true, 10_000);
+      expect(seenByB.payload).toEqual(greeting.payload);
+      expect(seenByB.sequence).toBe(greeting.sequence);
+
+      viaA.client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'how do refunds work?' } });
+      const answer = await viaA.client.next('EVENT_TYPE_SERVICE_AGENT_MESSAGE');
+      const answerOnB = await viaB.client.next('EVENT_TYPE_SERVICE_AGENT_MESSAGE', () => true, 10_000);
+      expect(answerOnB).toMatchObject({ sequence: answer.sequence, payload: answer.payload });
+      expect(answer.payload.text).toContain('Refunds are paid back');
+
+      // and the other way round: a message sent on B is answered, and A's socket sees both
+      viaB.client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'delivery time' } });
+      const onA = await viaA.client.next('EVENT_TYPE_SERVICE_AGENT_MESSAGE', () => true, 10_000);
+      expect(onA.payload.text).toContain('Standard delivery');
+      viaA.client.close();
+      viaB.client.close();
+    } finally {
+      fs.rmSync(shared, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
