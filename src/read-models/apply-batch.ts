@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { START, type Position } from '../event-store/position';
-import { PgRows, PgSqlCache } from './postgres/pg-rows';
+import { flushingEntityManager, PgRows, PgSqlCache } from './postgres/pg-rows';
 import type { Projection } from './projection';
 import { RowWriter } from './row-writer';
 import type { Rows } from './rows';
@@ -42,14 +42,15 @@ export function rowWriterFor(source: DataSource): RowWriter {
  * The Rows a batch writes through. SQLite: the data source's writer on its one connection, which
  * the transaction holds. PostgreSQL: the transaction's own connection, out of a pool.
  */
-function rowsFor(source: DataSource, em: EntityManager): Rows & { endBatch(): unknown; resetBatch?(): void } {
-  if (!isPostgres(source)) return rowWriterFor(source);
+function rowsFor(source: DataSource, em: EntityManager): { rows: Rows & { endBatch(): unknown; resetBatch?(): void }; em: EntityManager } {
+  if (!isPostgres(source)) return { rows: rowWriterFor(source), em };
   let cache = pgSql.get(source);
   if (!cache) {
     cache = new PgSqlCache();
     pgSql.set(source, cache);
   }
-  return new PgRows(em, cache);
+  const rows = new PgRows(em, cache);
+  return { rows, em: flushingEntityManager(em, rows) };
 }
 
 export async function readCheckpoint(source: DataSource | EntityManager, name: string): Promise<Position> {
@@ -77,10 +78,12 @@ async function lockCheckpoint(em: EntityManager, projection: Projection): Promis
 export async function applyBatch(source: DataSource, projection: Projection, events: RecordedEvent[]): Promise<Position> {
   const last = events[events.length - 1].position;
   const sql = checkpointSql(source);
-  let rows: ReturnType<typeof rowsFor> | null = null;
+  let rows: ReturnType<typeof rowsFor>['rows'] | null = null;
   try {
-    await source.transaction(async (em) => {
-      rows = rowsFor(source, em);
+    await source.transaction(async (transaction) => {
+      const batch = rowsFor(source, transaction);
+      const em = batch.em;
+      rows = batch.rows;
       rows.resetBatch?.();
       const checkpoint = isPostgres(source) ? await lockCheckpoint(em, projection) : await readCheckpoint(em, projection.name);
       for (const event of events) {
@@ -94,7 +97,7 @@ export async function applyBatch(source: DataSource, projection: Projection, eve
     });
   } catch (error) {
     // the transaction rolled back: nothing the handlers remembered is true any more
-    (rows as ReturnType<typeof rowsFor> | null)?.resetBatch?.();
+    (rows as ReturnType<typeof rowsFor>['rows'] | null)?.resetBatch?.();
     throw error;
   }
   return last;

@@ -4,6 +4,9 @@ import type { Awaitable, Rows } from '../rows';
 
 type Value = string | number | bigint | boolean | Buffer | null;
 
+/** PostgreSQL takes at most 65,535 parameters a statement; a multi-row insert stays well under. */
+const MAX_INSERT_PARAMS = 30_000;
+
 interface Table {
   /** schema-qualified and quoted, ready for SQL */
   name: string;
@@ -21,20 +24,44 @@ interface Table {
  */
 export class PgRows implements Rows {
   private readonly batch = new BatchMemo();
+  private pending: { shape: string; table: Table; keys: string[]; values: Value[] } | null = null;
 
   constructor(
     private readonly em: EntityManager,
     private readonly sql: PgSqlCache,
   ) {}
 
+  /**
+   * Inserts of one shape in a row wait to go as one multi-row INSERT (a round trip per row is what
+   * a rebuild would otherwise cost); any other call, and the batch's end, sends them first, so
+   * every later read and write sees them.
+   */
   async insert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): Promise<void> {
     const table = this.sql.table(this.em, entity);
     const keys = keysOf(table, row);
-    const text = this.sql.cached(`i:${table.name}:${keys.join(',')}`, () => `INSERT INTO ${table.name} (${quote(table, keys)}) VALUES (${placeholders(keys.length)})`);
-    await this.em.query(text, keys.map((k) => toValue(row[k])));
+    const shape = `${table.name}:${keys.join(',')}`;
+    if (this.pending && this.pending.shape !== shape) await this.flush();
+    this.pending ??= { shape, table, keys, values: [] };
+    this.pending.values.push(...keys.map((k) => toValue(row[k])));
+    if (this.pending.values.length >= MAX_INSERT_PARAMS - keys.length) await this.flush();
+  }
+
+  /** Sends the inserts waiting in `pending`. */
+  async flush(): Promise<void> {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    const width = pending.keys.length;
+    const rows = pending.values.length / width;
+    const text = this.sql.cached(`i:${pending.shape}:${rows}`, () => {
+      const tuples = Array.from({ length: rows }, (_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`);
+      return `INSERT INTO ${pending.table.name} (${quote(pending.table, pending.keys)}) VALUES ${tuples.join(', ')}`;
+    });
+    await this.em.query(text, pending.values);
   }
 
   async upsert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): Promise<void> {
+    await this.flush();
     const table = this.sql.table(this.em, entity);
     const keys = keysOf(table, row);
     const text = this.sql.cached(`u:${table.name}:${keys.join(',')}`, () => {
@@ -46,6 +73,7 @@ export class PgRows implements Rows {
   }
 
   async update<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, set: Partial<T>): Promise<number> {
+    await this.flush();
     const table = this.sql.table(this.em, entity);
     const setKeys = keysOf(table, set);
     const whereKeys = keysOf(table, where);
@@ -56,6 +84,7 @@ export class PgRows implements Rows {
   }
 
   async increment<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, property: keyof T & string, by: number): Promise<number> {
+    await this.flush();
     const table = this.sql.table(this.em, entity);
     const whereKeys = keysOf(table, where);
     const column = table.columns.get(property)!;
@@ -64,6 +93,7 @@ export class PgRows implements Rows {
   }
 
   async delete<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Promise<number> {
+    await this.flush();
     const table = this.sql.table(this.em, entity);
     const whereKeys = keysOf(table, where);
     const text = this.sql.cached(`d:${table.name}:${whereKeys.join(',')}`, () => `DELETE FROM ${table.name} WHERE ${conditions(table, whereKeys, 0)}`);
@@ -71,6 +101,7 @@ export class PgRows implements Rows {
   }
 
   async findOne<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Promise<T | undefined> {
+    await this.flush();
     const table = this.sql.table(this.em, entity);
     const whereKeys = keysOf(table, where);
     const text = this.sql.cached(`f:${table.name}:${whereKeys.join(',')}`, () => `SELECT * FROM ${table.name} WHERE ${conditions(table, whereKeys, 0)} LIMIT 1`);
@@ -95,8 +126,29 @@ export class PgRows implements Rows {
 
   /** applyBatch: the batch's handlers are done; write what they deferred. */
   async endBatch(): Promise<void> {
+    await this.flush();
     for (const { entity, row } of this.batch.drain()) await this.upsert(entity, row);
   }
+}
+
+/** The EntityManager methods that read or write: a handler calling one sees the inserts before it. */
+const DATA_METHODS = new Set(['query', 'find', 'findBy', 'findOne', 'findOneBy', 'findOneOrFail', 'findOneByOrFail', 'findAndCount', 'count', 'countBy', 'exists', 'existsBy', 'insert', 'update', 'upsert', 'delete', 'save', 'remove', 'increment', 'decrement']);
+
+/**
+ * The batch's EntityManager as handlers get it next to PgRows: each data method first sends the
+ * inserts PgRows holds back, so SQL a handler writes by hand reads what the batch wrote before.
+ */
+export function flushingEntityManager(em: EntityManager, rows: PgRows): EntityManager {
+  return new Proxy(em, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || typeof property !== 'string' || !DATA_METHODS.has(property)) return value;
+      return async (...args: unknown[]) => {
+        await rows.flush();
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }
 
 /** SQL text and table shapes of one read-model data source, kept across its batches. */
