@@ -1,14 +1,8 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
-import type { DataSource } from 'typeorm';
-import { conversationsProjection } from '../../projections/conversations/conversations.projection';
-import type { ConversationsRepository } from '../../src/conversations-api/conversations.repository';
-import type { ListFilters } from '../../src/conversations-api/list-query';
-import { PostgresConversationsRepository } from '../../src/conversations-api/postgres-conversations.repository';
-import { SqliteConversationsRepository } from '../../src/conversations-api/sqlite-conversations.repository';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { catchUp } from '../../src/read-models/catch-up';
-import { openReadModel } from '../../src/read-models/open-read-model';
 import { dropGenerationSchema, openPostgresReadModel } from '../../src/read-models/postgres/open-postgres-read-model';
 import { seed } from '../../src/seed/seed';
 import { startPostgresServer, type PostgresServer } from '../../test/support/postgres-server';
@@ -16,6 +10,7 @@ import { filledLog } from '../fixtures/filled-log';
 import { turnSummaryProjection } from '../fixtures/sample-projection';
 import type { BenchCase, Result } from '../lib/case';
 import type { BenchContext } from '../lib/context';
+import { startBenchApp } from '../lib/http-app';
 import { median, perSecond } from '../lib/measure';
 import { CATCH_UP_BATCH, rebuild } from '../workloads/projection-write';
 
@@ -75,54 +70,70 @@ interface ListFigures {
   sqlite: number[];
   postgres: number[];
   conversations: number;
-  rows: number;
+  bytes: number;
 }
 
-const LIVE_LIST: ListFilters = { startTime: null, endTime: null, clientEnv: 'live', channels: [], variantId: null, variantName: null, inProgress: null, search: null, sample: false };
-
-/** One seeded dataset, its conversations read model built on both databases; the same list query in turn. */
+/**
+ * The conversations list benchmark (GET v3 list, limit=100, client_env=live) on two apps over the
+ * same seeded log: one with its read models in SQLite files, one with them (and its platform
+ * records) in PostgreSQL, built there from the log at its start. Requests alternate between them.
+ */
 function listFigures(ctx: BenchContext): Promise<ListFigures> {
   return ctx.shared('postgres-list', async () => {
     const server = await postgres(ctx);
     const conversations = ctx.quick ? 2_000 : 20_000;
-    const dir = ctx.file('postgres-list');
-    fs.mkdirSync(dir, { recursive: true });
+    const dir = ctx.file('postgres-list-sqlite');
     ctx.log(`postgres: seeding ${conversations.toLocaleString('en-US')} conversations`);
     const seeded = await seed({ dataDir: dir, conversations, agents: 1, days: 90, seed: 11, concurrency: 16, liveShare: 0.95, log: () => undefined });
-    const agentId = seeded.agents[0].agentId.replace(/^PROJECT-/, '');
-    const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
-    const sqlite = await openReadModel(conversationsProjection, path.join(dir, 'bench-conversations.sqlite'));
-    const schema = 'bench_conversations';
-    const pg = await openPostgresReadModel(conversationsProjection, server.url, schema);
+    // the PostgreSQL app reads a copy of the same log, with the same server secret (the seeded key's digest)
+    const pgDir = ctx.file('postgres-list-postgres');
+    fs.mkdirSync(pgDir, { recursive: true });
+    for (const file of ['events.sqlite', 'events.sqlite-wal', 'server-secret']) {
+      if (fs.existsSync(path.join(dir, file))) fs.copyFileSync(path.join(dir, file), path.join(pgDir, file));
+    }
+    const sqliteApp = await startBenchApp(dir);
+    const pgApp = await startBenchApp(pgDir, { READ_MODEL_DB: 'postgres', DATABASE_URL: server.url });
     try {
-      await catchUp(sqlite, conversationsProjection, store);
-      ctx.log('postgres: building the conversations read model in PostgreSQL');
-      await catchUp(pg, conversationsProjection, store);
-      await pg.query('ANALYZE');
-      const repositories: Array<[keyof Pick<ListFigures, 'sqlite' | 'postgres'>, ConversationsRepository, DataSource]> = [
-        ['sqlite', new SqliteConversationsRepository(() => sqlite), sqlite],
-        ['postgres', new PostgresConversationsRepository(() => pg), pg],
+      ctx.log('postgres: the PostgreSQL app builds its read models from the log');
+      await Promise.all([sqliteApp.settled(), pgApp.settled()]);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const route = `/v3/${seeded.accountId}/${seeded.agents[0].agentId}/conversations?limit=100`;
+      const headers = { 'x-api-key': seeded.keys[0].key };
+      const apps: Array<['sqlite' | 'postgres', string]> = [
+        ['sqlite', sqliteApp.url],
+        ['postgres', pgApp.url],
       ];
-      const out: ListFigures = { sqlite: [], postgres: [], conversations, rows: 0 };
+      const out: ListFigures = { sqlite: [], postgres: [], conversations, bytes: 0 };
       const rounds = ctx.quick ? 40 : 200;
       for (let round = 0; round < rounds + 10; round++) {
-        for (const [name, repository] of round % 2 === 0 ? repositories : [...repositories].reverse()) {
-          const start = process.hrtime.bigint();
-          const page = await repository.list(agentId, LIVE_LIST, null, 100);
-          const ms = Number(process.hrtime.bigint() - start) / 1e6;
+        for (const [name, url] of round % 2 === 0 ? apps : [...apps].reverse()) {
+          const r = await timedGet(agent, `${url}${route}`, headers);
+          if (r.status !== 200) throw new Error(`GET ${route} on ${name}: ${r.status}`);
           // the first rounds warm caches and plans: not measured
-          if (round >= 10) out[name].push(ms);
-          out.rows = page.rows.length;
+          if (round >= 10) out[name].push(r.ms);
+          out.bytes = r.bytes;
         }
       }
-      if (out.rows !== 100) throw new Error(`the list answered ${out.rows} rows, not 100`);
+      agent.destroy();
       return out;
     } finally {
-      await dropGenerationSchema(pg, schema);
-      await pg.destroy();
-      await sqlite.destroy();
-      await store.close();
+      await pgApp.close();
+      await sqliteApp.close();
     }
+  });
+}
+
+/** One GET on a keep-alive agent, timed to the end of the body; the body is counted, not kept. */
+function timedGet(agent: http.Agent, url: string, headers: Record<string, string>): Promise<{ ms: number; status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    let bytes = 0;
+    const req = http.get(url, { agent, headers }, (res) => {
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ ms: performance.now() - t0, status: res.statusCode ?? 0, bytes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
   });
 }
 
@@ -130,7 +141,7 @@ const listCase = (name: string, side: 'sqlite' | 'postgres'): BenchCase => ({
   name,
   async run(ctx) {
     const f = await listFigures(ctx);
-    const note = `repository list, limit=100, client_env=live, ${f.conversations.toLocaleString('en-US')} seeded conversations, ${f[side].length} calls alternating with the other database`;
+    const note = `GET v3 list, limit=100, client_env=live, ${(f.bytes / 1000).toFixed(0)} kB; ${f.conversations.toLocaleString('en-US')} seeded conversations; read models in ${side === 'sqlite' ? 'SQLite files' : 'PostgreSQL'}; ${f[side].length} requests alternating with the other app`;
     return { figure: median(f[side]), unit: 'ms', note };
   },
 });
