@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { Client } from 'pg';
+import { CONFIG, type Config } from '../src/platform/config/config';
 import { request, startTestApp, type TestApp } from './helpers/test-app';
 
 /**
@@ -19,15 +21,31 @@ describe('secrets shown once survive a lagging read model', () => {
   });
   afterAll(() => t.close());
 
-  /** Holds the read model's write lock until the returned function is called. */
-  function lockReadModel(name: string): () => void {
-    const dir = path.join(t.dataDir, 'read-models', name);
-    const file = fs.readdirSync(dir).find((f) => f.endsWith('.sqlite'))!;
-    const db = new Database(path.join(dir, file));
-    db.exec('BEGIN IMMEDIATE');
-    return () => {
-      db.exec('COMMIT');
-      db.close();
+  /**
+   * Holds the read model's write lock until the returned function is called: its file's on SQLite;
+   * on PostgreSQL a lock on its generation's checkpoint table, which every batch writes.
+   */
+  async function lockReadModel(name: string): Promise<() => Promise<void>> {
+    const url = t.app.get<symbol, Config>(CONFIG).databaseUrl;
+    if (url === null) {
+      const dir = path.join(t.dataDir, 'read-models', name);
+      const file = fs.readdirSync(dir).find((f) => f.endsWith('.sqlite'))!;
+      const db = new Database(path.join(dir, file));
+      db.exec('BEGIN IMMEDIATE');
+      return async () => {
+        db.exec('COMMIT');
+        db.close();
+      };
+    }
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client.query('SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE $1', [`rm_${name.replace(/-/g, '_')}_v%`]);
+    expect(rows).toHaveLength(1);
+    await client.query('BEGIN');
+    await client.query(`LOCK TABLE ${rows[0].schema_name}.projection_checkpoint IN EXCLUSIVE MODE`);
+    return async () => {
+      await client.query('COMMIT');
+      await client.end();
     };
   }
 
@@ -50,12 +68,12 @@ describe('secrets shown once survive a lagging read model', () => {
 
   it('answers a created key with its value, and the key works moments later', async () => {
     const accountId = await account('Lagging keys');
-    const unlock = lockReadModel('api-keys');
+    const unlock = await lockReadModel('api-keys');
     const created = await request(`${t.url}/admin/v1/accounts/${accountId}/api-keys`, {
       body: { name: 'first', agents: 'all', permissions: ['agents', 'keys'], expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
       headers: op(),
     });
-    unlock();
+    await unlock();
     expect(created.status).toBe(201);
     expect(created.body.key).toMatch(/^sk_[a-z0-9]{40}$/);
     expect(created.body).toMatchObject({ name: 'first', agents: 'all', permissions: ['agents', 'keys'] });
@@ -79,12 +97,12 @@ describe('secrets shown once survive a lagging read model', () => {
       const list = await request(`${t.url}/v1/accounts/${accountId}/agents`, { headers });
       return (list.body as Array<{ agentId: string }>)[0]?.agentId;
     });
-    const unlock = lockReadModel('accounts');
+    const unlock = await lockReadModel('accounts');
     const connector = await request(`${t.url}/admin/v1/accounts/${accountId}/connectors`, {
       body: { agentId, kind: 'messaging', environment: 'live', hostDomain: 'example.com' },
       headers: op(),
     });
-    unlock();
+    await unlock();
     expect(connector.status).toBe(201);
     expect(connector.body).toMatchObject({ accountId, agentId, kind: 'messaging', environment: 'live', hostDomain: 'example.com' });
     expect(connector.body.connectorToken).toEqual(expect.any(String));
@@ -99,12 +117,12 @@ describe('secrets shown once survive a lagging read model', () => {
     });
     const headers = { 'x-api-key': key.body.key };
     await eventually(async () => ((await request(`${t.url}/v1/api-keys/self`, { headers })).status === 200 ? true : undefined));
-    let unlock = lockReadModel('webhook-endpoints');
+    let unlock = await lockReadModel('webhook-endpoints');
     const created = await request(`${t.url}/v1/webhook-endpoints`, {
       body: { url: 'https://hooks.example.com/parley', event_types: ['alerts.triggered'], headers: { 'X-Team': 'ops' } },
       headers,
     });
-    unlock();
+    await unlock();
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ url: 'https://hooks.example.com/parley', enabled: true, event_types: ['alerts.triggered'], headers: { 'X-Team': 'ops' }, timeout_ms: 5000 });
     expect(created.body.signing_secret).toMatch(/^whsec_/);
@@ -115,9 +133,9 @@ describe('secrets shown once survive a lagging read model', () => {
     });
     expect(shown).toMatchObject({ id: created.body.id, created_at: created.body.created_at, headers: { 'X-Team': 'ops' } });
 
-    unlock = lockReadModel('webhook-endpoints');
+    unlock = await lockReadModel('webhook-endpoints');
     const rotated = await request(`${t.url}/v1/webhook-endpoints/${created.body.id}/rotate-secret`, { method: 'POST', headers });
-    unlock();
+    await unlock();
     expect(rotated.status).toBe(200);
     expect(rotated.body.signing_secret).toMatch(/^whsec_/);
     expect(rotated.body.signing_secret).not.toBe(created.body.signing_secret);

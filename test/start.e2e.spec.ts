@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { appDatabaseEnv } from './helpers/app-database';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -43,7 +44,8 @@ describe('npm start', () => {
   it('serves on PORT with everything embedded under DATA_DIR and a generated operator token', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-start-'));
     const port = await freePort();
-    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, OPERATOR_TOKEN: '' };
+    // on a READ_MODEL_DB=postgres run, as the README's PostgreSQL section starts it (the event log stays in DATA_DIR)
+    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, OPERATOR_TOKEN: '', ...(await appDatabaseEnv(dataDir, {})) };
     const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let log = '';
     child.stdout!.on('data', (d) => (log += d));

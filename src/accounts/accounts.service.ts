@@ -51,21 +51,21 @@ export class AccountsService {
 
 
   /** The agent of `raw`, which must exist; its account is returned with it. */
-  agentOf(raw: string, field = 'agentId'): { agentId: string; accountId: string } {
+  async agentOf(raw: string, field = 'agentId'): Promise<{ agentId: string; accountId: string }> {
     let agentId: string;
     try {
       agentId = parseAgentId(raw);
     } catch {
       throw badRequest('VALIDATION_ERROR', `${field} is not an agent id`, [{ field, message: `${field} is not an agent id` }]);
     }
-    const accountId = this.agents.accountOf(agentId);
+    const accountId = await this.agents.accountOf(agentId);
     if (!accountId) throw notFound('AGENT_NOT_FOUND', `agent ${agentRef(agentId)} not found`);
     return { agentId, accountId };
   }
 
   async createConnector(accountId: string, dto: CreateConnectorDto, context: CommandContext) {
     await this.get(accountId);
-    const { agentId, accountId: owner } = this.agentOf(dto.agentId);
+    const { agentId, accountId: owner } = await this.agentOf(dto.agentId);
     if (owner !== accountId) throw badRequest('VALIDATION_ERROR', 'agentId belongs to another account', [{ field: 'agentId', message: 'agentId belongs to another account' }]);
     const environments: readonly string[] = dto.kind === 'sms' ? NUMBER_ENVIRONMENTS : DEPLOYMENT_ENVIRONMENTS;
     if (!environments.includes(dto.environment)) {
@@ -103,7 +103,7 @@ export class AccountsService {
   }
 
   async provisionNumber(rawAgentId: string, dto: ProvisionPhoneNumberDto, context: CommandContext) {
-    const { agentId, accountId } = this.agentOf(rawAgentId);
+    const { agentId, accountId } = await this.agentOf(rawAgentId);
     // The number's own stream decides who holds it, across accounts; then the account records it.
     await handleCommand(this.store, this.clock, phoneNumberStream(dto.number), phoneNumberDecider, { number: dto.number, agentId, accountId, now: this.clock.nowIso() }, context);
     await this.commands.execute(accountId, { type: 'ProvisionPhoneNumber', agentId, number: dto.number, environment: dto.environment }, context, ['accounts']);
@@ -111,7 +111,7 @@ export class AccountsService {
   }
 
   async changeSettings(rawAgentId: string, dto: AgentSettingsDto, context: CommandContext) {
-    const { agentId, accountId } = this.agentOf(rawAgentId);
+    const { agentId, accountId } = await this.agentOf(rawAgentId);
     await this.commands.execute(accountId, { type: 'ChangeAgentSettings', agentId, chunkedStreaming: dto.chunked_streaming }, context, ['accounts']);
     return { agentId: agentRef(agentId), chunked_streaming: dto.chunked_streaming, updatedAt: this.clock.nowIso() };
   }

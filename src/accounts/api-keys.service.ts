@@ -50,7 +50,7 @@ export class ApiKeysService {
   async create(accountId: string, dto: CreateApiKeyDto, issuer: Principal, issuerKey: KeyRecord | undefined, context: CommandContext) {
     await this.accounts.get(accountId);
     const expiresAt = this.validExpiry(dto.expiresAt);
-    const agents = this.validAgents(accountId, dto.agents);
+    const agents = await this.validAgents(accountId, dto.agents);
     if (issuerKey) this.noEscalation(issuerKey, agents, dto.permissions);
     const keyId = `key_${this.ids.short(10)}`;
     const value = newCredential(KEY_PREFIX);
@@ -133,14 +133,15 @@ export class ApiKeysService {
     return new Date(ms).toISOString();
   }
 
-  private validAgents(accountId: string, raw: 'all' | string[]): 'all' | string[] {
+  private async validAgents(accountId: string, raw: 'all' | string[]): Promise<'all' | string[]> {
     if (raw === 'all') return 'all';
-    const bare = raw.map((value, i) => {
+    const bare: string[] = [];
+    for (const [i, value] of raw.entries()) {
       const agentId = tryParseAgentId(value);
       if (!agentId) throw fieldError(`agents.${i}`, `agents[${i}] is not an agent id`);
-      if (this.agents.accountOf(agentId) !== accountId) throw fieldError(`agents.${i}`, `agents[${i}] (${value}) is not an agent of this account`);
-      return agentId;
-    });
+      if ((await this.agents.accountOf(agentId)) !== accountId) throw fieldError(`agents.${i}`, `agents[${i}] (${value}) is not an agent of this account`);
+      bare.push(agentId);
+    }
     return [...new Set(bare)];
   }
 

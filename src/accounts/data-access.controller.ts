@@ -18,18 +18,18 @@ export class DataAccessController {
   ) {}
 
   @Get()
-  get(@Param('accountId') accountId: string, @Param('agentId') agentId: string) {
-    return this.dataAccess.view(this.agentIn(accountId, agentId));
+  async get(@Param('accountId') accountId: string, @Param('agentId') agentId: string) {
+    return this.dataAccess.view(await this.agentIn(accountId, agentId));
   }
 
   @Put()
-  put(@Param('accountId') accountId: string, @Param('agentId') agentId: string, @Body() body: DataAccessDto, @Req() request: FastifyRequest) {
-    return this.dataAccess.configure(parseAccountId(accountId), this.agentIn(accountId, agentId), body, requestContext(request));
+  async put(@Param('accountId') accountId: string, @Param('agentId') agentId: string, @Body() body: DataAccessDto, @Req() request: FastifyRequest) {
+    return this.dataAccess.configure(parseAccountId(accountId), await this.agentIn(accountId, agentId), body, requestContext(request));
   }
 
   /** The operator skips the key's scoping, so the agent's account is checked here for everyone. */
-  private agentIn(rawAccountId: string, rawAgentId: string): string {
-    const { agentId, accountId } = this.accounts.agentOf(rawAgentId);
+  private async agentIn(rawAccountId: string, rawAgentId: string): Promise<string> {
+    const { agentId, accountId } = await this.accounts.agentOf(rawAgentId);
     if (accountId !== parseAccountId(rawAccountId)) throw notFound('AGENT_NOT_FOUND', 'agent not found');
     return agentId;
   }

@@ -1,5 +1,6 @@
 import { ReadModels } from '../read-models/read-models.service';
-import { SyncQuery } from '../read-models/sync-query';
+import { ReadQuery } from '../read-models/read-query';
+import { andThen, type Awaitable } from '../platform/awaitable';
 import type { AgentDirectory } from '../platform/auth/agent-directory';
 
 /** Owners remembered at most; beyond that the oldest is looked up again. */
@@ -13,25 +14,36 @@ const OWNER_EVENTS = new Set(['AgentCreated', 'AgentDeleted']);
  * could change one, or serves a rebuilt generation.
  */
 export class ReadModelAgentDirectory implements AgentDirectory {
-  private readonly query: SyncQuery<{ account_id: string; deleted_at: string | null }>;
+  private readonly query: ReadQuery<{ account_id: string; deleted_at: string | null }>;
   private readonly owners = new Map<string, string>();
+  /** Bumped by every invalidation: a lookup begun before one must not fill the cache after it. */
+  private epoch = 0;
 
   constructor(readModels: ReadModels) {
-    this.query = new SyncQuery(() => readModels.source('agents'), 'SELECT account_id, deleted_at FROM agent WHERE id = ?');
+    this.query = new ReadQuery(() => readModels.source('agents'), 'SELECT account_id, deleted_at FROM agent WHERE id = ?');
     readModels.onApplied('agents', (batch) => {
-      if (batch.some((event) => OWNER_EVENTS.has(event.type))) this.owners.clear();
+      if (batch.some((event) => OWNER_EVENTS.has(event.type))) this.forget();
     });
   }
 
-  accountOf(agentId: string): string | null {
+  accountOf(agentId: string): Awaitable<string | null> {
     const known = this.owners.get(agentId);
     if (known !== undefined) return known;
-    // a rebuilt generation holds the same owners, but start afresh with it anyway
-    const { row, switched } = this.query.get(agentId);
-    if (switched) this.owners.clear();
-    if (!row || row.deleted_at !== null) return null;
-    if (this.owners.size >= MAX_CACHED) this.owners.delete(this.owners.keys().next().value!);
-    this.owners.set(agentId, row.account_id);
-    return row.account_id;
+    const epoch = this.epoch;
+    return andThen(this.query.get(agentId), ({ row, switched }) => {
+      const overtaken = epoch !== this.epoch;
+      // a rebuilt generation holds the same owners, but start afresh with it anyway
+      if (switched) this.forget();
+      if (!row || row.deleted_at !== null) return null;
+      if (overtaken) return row.account_id;
+      if (this.owners.size >= MAX_CACHED) this.owners.delete(this.owners.keys().next().value!);
+      this.owners.set(agentId, row.account_id);
+      return row.account_id;
+    });
+  }
+
+  private forget(): void {
+    this.owners.clear();
+    this.epoch++;
   }
 }

@@ -37,7 +37,7 @@ export class DeploymentContent {
     const key = `${agentId}/${deploymentId}`;
     const cached = this.served.get(key);
     // a deleted agent serves nothing, even from the cache
-    if (cached && this.agents.accountOf(agentId) !== null) return cached;
+    if (cached && (await this.agents.accountOf(agentId)) !== null) return cached;
     const content = await this.load(agentId, deploymentId);
     if (this.served.size >= 1000) this.served.delete(this.served.keys().next().value!);
     this.served.set(key, content);

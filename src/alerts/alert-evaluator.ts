@@ -1,12 +1,12 @@
-import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import type { Clock } from '../platform/clock/clock';
 import type { Metrics } from '../platform/metrics/metrics';
-import { rawConnection } from '../platform/database/raw-connection';
+import { allOf, andThen, type Awaitable } from '../platform/awaitable';
 import { derivedUuid } from '../platform/ids/derived-id';
+import { ReadQuery } from '../read-models/read-query';
 import type { ReadModels } from '../read-models/read-models.service';
 import { alertRuleStream, type AlertRuleStateEvent, type AlertState, type Metric, type Operator, type WindowDuration } from './alert-rule.events';
 import { alertEvaluationWrites, type AlertEvaluationWrites } from './alert-evaluation-writes';
@@ -37,7 +37,9 @@ export interface EvaluationRound {
  * and the instant, so a retried round appends nothing twice), and keeps each rule's latest value.
  */
 export class AlertEvaluator {
-  private statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  private readonly enabledRules: ReadQuery<RuleRow>;
+  /** The sample queries by SQL text (the scope column differs); each prepared once per serving generation. */
+  private readonly sampleQueries = new Map<string, ReadQuery<Record<string, number>>>();
   private readonly evaluations: AlertEvaluationWrites;
 
   constructor(
@@ -49,28 +51,32 @@ export class AlertEvaluator {
     private readonly metrics?: Metrics,
   ) {
     this.evaluations = alertEvaluationWrites(platform);
+    // `WHERE enabled`: SQLite's 0/1 and PostgreSQL's boolean both read as a condition
+    this.enabledRules = new ReadQuery(() => readModels.source('alerts'), 'SELECT * FROM alert_rule WHERE deleted_at IS NULL AND enabled');
   }
 
   async evaluate(): Promise<EvaluationRound> {
     const started = performance.now();
     const nowMs = this.clock.nowMs();
     const evaluatedAt = new Date(nowMs).toISOString();
-    const rules = this.prepare(rawConnection(this.readModels.source('alerts')), 'SELECT * FROM alert_rule WHERE deleted_at IS NULL AND enabled = 1').all() as RuleRow[];
-    const samples = rawConnection(this.readModels.source('alert-samples'));
+    const { rows: rules } = await this.enabledRules.all();
     // An account's rules mostly share scopes and windows: each range is read once a round.
     const memo = new Map<string, unknown>();
-    const results = rules.map((rule) => {
+    const results: Array<{ rule: RuleRow; value: number | null; to: AlertState }> = [];
+    for (const rule of rules) {
       let value: number | null = null;
       let to: AlertState;
       try {
-        value = metricValue(rule.metric, this.window(samples, rule, nowMs, memo));
+        const window = this.window(rule, nowMs, memo);
+        // read at once on SQLite (no await per rule in a 10,000-rule round), awaited on PostgreSQL
+        value = metricValue(rule.metric, window instanceof Promise ? await window : window);
         to = stateFor(value, rule.operator, rule.threshold_value);
       } catch (error) {
         this.logger.warn({ err: error, rule: rule.id }, 'alert rule could not be evaluated');
         to = 'unknown';
       }
-      return { rule, value, to };
-    });
+      results.push({ rule, value, to });
+    }
     const transitions: EvaluationRound['transitions'] = [];
     const appends: Array<Promise<{ position: Position }>> = [];
     for (const { rule, value, to } of results) {
@@ -99,39 +105,39 @@ export class AlertEvaluator {
   }
 
   /** The rule's scope over [now - window, now): one indexed range per sample kind, read once per round. */
-  private window(db: Database.Database, rule: RuleRow, nowMs: number, memo: Map<string, unknown>): WindowData {
+  private window(rule: RuleRow, nowMs: number, memo: Map<string, unknown>): Awaitable<WindowData> {
     const scope = rule.project_id === null ? 'account_id' : 'project_id';
     const id = rule.project_id ?? rule.account_id;
     const from = nowMs - WINDOW_MS[rule.window_duration];
-    const once = <T>(what: string, read: () => T): T => {
+    const once = <T>(what: string, read: () => Awaitable<T>): Awaitable<T> => {
       const key = `${scope}\u0000${id}\u0000${rule.window_duration}\u0000${what}`;
       if (!memo.has(key)) memo.set(key, read());
-      return memo.get(key) as T;
+      return memo.get(key) as Awaitable<T>;
     };
+    // coalesce(sum(...)) rather than SQLite's total(), and count(*) cast to INTEGER (PostgreSQL counts in bigint, which pg returns as a string)
     const sum = (kind: string) =>
-      once(kind, () => (this.prepare(db, `SELECT total(value) AS v FROM sample WHERE ${scope} = ? AND kind = ? AND at_ms >= ? AND at_ms < ?`).get(id, kind, from, nowMs) as { v: number }).v);
+      once(kind, () => andThen(this.samples(`SELECT coalesce(sum(value), 0) AS v FROM sample WHERE ${scope} = ? AND kind = ? AND at_ms >= ? AND at_ms < ?`).get(id, kind, from, nowMs), ({ row }) => row!.v));
     const latency = rule.metric === 'turn_latency_p50' || rule.metric === 'turn_latency_p95';
-    const latencies = latency
-      ? once('latencies', () => (this.prepare(db, `SELECT value FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ? ORDER BY value`).all(id, from, nowMs) as Array<{ value: number }>).map((r) => r.value))
+    const latencies: Awaitable<number[]> = latency
+      ? once('latencies', () => andThen(this.samples(`SELECT value FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ? ORDER BY value`).all(id, from, nowMs), ({ rows }) => rows.map((r) => r.value)))
       : [];
-    const turns = latency
-      ? latencies.length
-      : once('turns', () => (this.prepare(db, `SELECT count(*) AS n FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ?`).get(id, from, nowMs) as { n: number }).n);
-    return {
+    const turns: Awaitable<number> = latency
+      ? andThen(latencies, (values) => values.length)
+      : once('turns', () => andThen(this.samples(`SELECT CAST(count(*) AS INTEGER) AS n FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ?`).get(id, from, nowMs), ({ row }) => row!.n));
+    const parts = allOf<[number[], number, number, number, number, number]>([
       latencies,
       turns,
-      calls: sum('call'),
-      apiErrors: rule.metric === 'api_errors' ? sum('api_errors') : 0,
-      functionErrors: rule.metric === 'function_errors' ? sum('function_errors') : 0,
-      crashes: rule.metric === 'call_crashes' ? sum('crash') : 0,
-    };
+      sum('call'),
+      rule.metric === 'api_errors' ? sum('api_errors') : 0,
+      rule.metric === 'function_errors' ? sum('function_errors') : 0,
+      rule.metric === 'call_crashes' ? sum('crash') : 0,
+    ]);
+    return andThen(parts, ([latencies, turns, calls, apiErrors, functionErrors, crashes]) => ({ latencies, turns, calls, apiErrors, functionErrors, crashes }));
   }
 
-  private prepare(db: Database.Database, sql: string): Database.Statement {
-    let cache = this.statements.get(db);
-    if (!cache) this.statements.set(db, (cache = new Map()));
-    let statement = cache.get(sql);
-    if (!statement) cache.set(sql, (statement = db.prepare(sql)));
-    return statement;
+  private samples(sql: string): ReadQuery<Record<string, number>> {
+    let query = this.sampleQueries.get(sql);
+    if (!query) this.sampleQueries.set(sql, (query = new ReadQuery(() => this.readModels.source('alert-samples'), sql)));
+    return query;
   }
 }

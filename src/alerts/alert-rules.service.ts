@@ -65,7 +65,7 @@ export class AlertRulesService {
     const ruleId = `ar_${this.ids.short(12)}`;
     const settings: RuleSettings = {
       name: dto.name,
-      projectId: this.project(accountId, dto.project_id),
+      projectId: await this.project(accountId, dto.project_id),
       metric: dto.metric,
       operator: dto.operator,
       thresholdValue: dto.threshold_value,
@@ -79,7 +79,7 @@ export class AlertRulesService {
   async list(accountId: string, query: Record<string, unknown>) {
     const where: Record<string, unknown> = { accountId, deletedAt: IsNull() };
     const project = stringParam(query, 'project_id');
-    if (project !== undefined) where.projectId = this.project(accountId, project, 'query');
+    if (project !== undefined) where.projectId = await this.project(accountId, project, 'query');
     const metric = stringParam(query, 'metric');
     if (metric !== undefined) {
       if (!(METRICS as readonly string[]).includes(metric)) throw invalid('metric', `metric must be one of ${METRICS.join(', ')}`);
@@ -121,7 +121,7 @@ export class AlertRulesService {
     checkId(ruleId);
     const changes: Partial<RuleSettings> = {
       name: dto.name,
-      projectId: dto.project_id === undefined ? undefined : this.project(accountId, dto.project_id),
+      projectId: dto.project_id === undefined ? undefined : await this.project(accountId, dto.project_id),
       metric: dto.metric,
       operator: dto.operator,
       thresholdValue: dto.threshold_value,
@@ -144,11 +144,11 @@ export class AlertRulesService {
   }
 
   /** A project of this account (prefixed or bare), or null for the whole account. */
-  private project(accountId: string, raw: string | null | undefined, where: 'body' | 'query' = 'body'): string | null {
+  private async project(accountId: string, raw: string | null | undefined, where: 'body' | 'query' = 'body'): Promise<string | null> {
     if (raw === undefined || raw === null || raw === '') return null;
     const agentId = tryParseAgentId(raw);
     if (agentId === null) throw new DomainError('INVALID_PROJECT_ID', 'project_id is malformed', 422, null, [{ field: 'project_id', message: 'malformed project id' }]);
-    if (this.agents.accountOf(agentId) !== accountId) {
+    if ((await this.agents.accountOf(agentId)) !== accountId) {
       if (where === 'query') return agentId;
       throw new DomainError('PROJECT_NOT_FOUND', 'project_id names no project of this account', 404, null, [{ field: 'project_id', message: 'no such project' }]);
     }

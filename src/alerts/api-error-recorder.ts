@@ -29,7 +29,12 @@ export class ApiErrorRecorder {
     const raw = PROJECT_PARAMS.map((name) => params[name]).find((v) => typeof v === 'string');
     const agentId = tryParseAgentId(raw);
     if (!agentId) return;
-    const accountId = this.agents.accountOf(agentId);
+    const owner = this.agents.accountOf(agentId);
+    if (owner instanceof Promise) owner.then((accountId) => this.append(request, status, agentId, accountId)).catch((error: unknown) => this.logger.warn({ err: error, agentId }, 'could not record an API error for alerting'));
+    else this.append(request, status, agentId, owner);
+  }
+
+  private append(request: FastifyRequest, status: number, agentId: string, accountId: string | null): void {
     if (!accountId) return;
     const at = this.clock.nowIso();
     const event: ApiErrorEvent = { type: 'ApiErrorRecorded', data: { accountId, agentId, route: request.routeOptions.url ?? '', method: request.method, status, at } };

@@ -78,7 +78,7 @@ export class ExternalEventsService {
 
   /** A miss is final only once the read models have caught up with the log (bounded wait). */
   private async findAwaited(eventId: string): Promise<AwaitedEvent | null> {
-    const found = this.awaited.find(eventId);
+    const found = await this.awaited.find(eventId);
     if (found) return found;
     await this.readModels.waitFor(await this.store.headPosition(), ['external-events', 'conversations']);
     return this.awaited.find(eventId);

@@ -12,7 +12,7 @@ import { handleCommand, peek } from '../platform/commands/command-handler';
 import { DomainError } from '../platform/errors/domain-error';
 import type { IdGenerator } from '../platform/ids/ids';
 import type { ReadModels } from '../read-models/read-models.service';
-import { SyncQuery } from '../read-models/sync-query';
+import { ReadQuery } from '../read-models/read-query';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import type { ConnectorDirectory } from './connectors';
 import type { DeskAvailability } from './desk/desk-availability';
@@ -61,11 +61,11 @@ export type TransientSink = (event: WireEvent) => void;
  */
 export class AgentTurns {
   private readonly conversations = new AggregateCache(20_000);
-  private readonly agentName: SyncQuery<{ name: string }>;
+  private readonly agentName: ReadQuery<{ name: string }>;
   private inFlight = 0;
 
   constructor(private readonly d: TurnDeps) {
-    this.agentName = new SyncQuery(() => d.readModels.source('agents'), 'SELECT name FROM agent WHERE id = ?');
+    this.agentName = new ReadQuery(() => d.readModels.source('agents'), 'SELECT name FROM agent WHERE id = ?');
   }
 
   get turnsInFlight(): number {
@@ -75,8 +75,8 @@ export class AgentTurns {
   /** REQUEST_SERVICE_AGENT_JOIN: starts a conversation and greets. */
   async join(session: SessionState, context: CommandContext): Promise<void> {
     return this.gated(async () => {
-      const connector = this.d.connectors.get(session.connectorId);
-      if (!connector || this.d.agents.accountOf(connector.agentId) === null) throw new MessagingFailure(SYSTEM_MESSAGES.connectorNotFound);
+      const connector = await this.d.connectors.get(session.connectorId);
+      if (!connector || (await this.d.agents.accountOf(connector.agentId)) === null) throw new MessagingFailure(SYSTEM_MESSAGES.connectorNotFound);
       const environment = connector.environment as Environment;
       const { conversationId, deploymentId, agentName, greeting } = await this.startConversation(connector.agentId, environment, context).catch((error: unknown) => {
         throw new MessagingFailure(SYSTEM_MESSAGES.unableToStart, error);
@@ -126,7 +126,7 @@ export class AgentTurns {
       context,
       this.conversations,
     );
-    const agentName = this.agentName.get(agentId).row?.name ?? 'Assistant';
+    const agentName = (await this.agentName.get(agentId)).row?.name ?? 'Assistant';
     return { conversationId, deploymentId, agentName, greeting: greeting.turn.agentResponse };
   }
 
@@ -167,7 +167,7 @@ export class AgentTurns {
         const chunks = chunkText(text);
         chunks.forEach((piece, i) => sink(transient(this.d.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_MESSAGE_CHUNK', now, { message_id: messageId, text: piece, chunk_index: i, is_complete: i === chunks.length - 1 })));
       }
-      const outcome = this.outcomeOf(session, result.effects);
+      const outcome = await this.outcomeOf(session, result.effects);
       try {
         await Promise.all([
           handleCommand(this.d.store, this.d.clock, stream, conversationDecider, { type: 'RecordTurn', turn: result.turn, effects: result.effects }, context, this.conversations),
@@ -190,10 +190,10 @@ export class AgentTurns {
     await handleCommand(this.d.store, this.d.clock, conversationStream(conversationId), conversationDecider, { type: 'EndConversation', reason, now: this.d.clock.nowIso() }, context, this.conversations);
   }
 
-  private outcomeOf(session: SessionState, effects: { handoff: { destination: string; reason: string } | null; ended: boolean }): TurnOutcome {
+  private async outcomeOf(session: SessionState, effects: { handoff: { destination: string; reason: string } | null; ended: boolean }): Promise<TurnOutcome> {
     if (effects.handoff) {
       const { destination, reason } = effects.handoff;
-      const failure = this.d.desk.check(session.accountId, session.agentId, destination, this.d.clock.nowMs());
+      const failure = await this.d.desk.check(session.accountId, session.agentId, destination, this.d.clock.nowMs());
       return { kind: 'handoff', handoffId: this.d.ids.uuid(), destination, reason, failure };
     }
     return effects.ended ? { kind: 'ended' } : { kind: 'continue' };

@@ -1,6 +1,7 @@
 import { ServerSecret } from '../platform/auth/server-secret';
 import { ReadModels } from '../read-models/read-models.service';
-import { SyncQuery } from '../read-models/sync-query';
+import { andThen, type Awaitable } from '../platform/awaitable';
+import { ReadQuery } from '../read-models/read-query';
 
 export interface MessagingConnector {
   id: string;
@@ -24,26 +25,26 @@ const toConnector = (row: Row): MessagingConnector => ({ id: row.id, accountId: 
 
 /** Messaging connectors from the accounts read model, found by the digest of their token (never the token). */
 export class ConnectorDirectory {
-  private readonly byDigest: SyncQuery<Row>;
-  private readonly byId: SyncQuery<Row>;
+  private readonly byDigest: ReadQuery<Row>;
+  private readonly byId: ReadQuery<Row>;
 
   constructor(
     readModels: ReadModels,
     private readonly secret: ServerSecret,
   ) {
-    this.byDigest = new SyncQuery(() => readModels.source('accounts'), 'SELECT * FROM connector WHERE token_digest = ?');
-    this.byId = new SyncQuery(() => readModels.source('accounts'), 'SELECT * FROM connector WHERE id = ?');
+    this.byDigest = new ReadQuery(() => readModels.source('accounts'), 'SELECT * FROM connector WHERE token_digest = ?');
+    this.byId = new ReadQuery(() => readModels.source('accounts'), 'SELECT * FROM connector WHERE id = ?');
   }
 
-  byToken(token: string): MessagingConnector | null {
+  byToken(token: string): Awaitable<MessagingConnector | null> {
     const digest = this.secret.digest(token);
-    const row = this.byDigest.get(digest).row;
-    if (!row || row.kind !== 'messaging' || !row.token_digest || !ServerSecret.same(row.token_digest, digest)) return null;
-    return toConnector(row);
+    return andThen(this.byDigest.get(digest), ({ row }) => {
+      if (!row || row.kind !== 'messaging' || !row.token_digest || !ServerSecret.same(row.token_digest, digest)) return null;
+      return toConnector(row);
+    });
   }
 
-  get(connectorId: string): MessagingConnector | null {
-    const row = this.byId.get(connectorId).row;
-    return row && row.kind === 'messaging' ? toConnector(row) : null;
+  get(connectorId: string): Awaitable<MessagingConnector | null> {
+    return andThen(this.byId.get(connectorId), ({ row }) => (row && row.kind === 'messaging' ? toConnector(row) : null));
   }
 }

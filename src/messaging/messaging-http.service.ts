@@ -34,7 +34,7 @@ export class MessagingHttpService {
     const token = first(rawToken);
     const host = first(rawHost);
     if (!token || !host) throw httpError('missingAuthHeaders');
-    const connector = this.d.connectors.byToken(token);
+    const connector = await this.d.connectors.byToken(token);
     if (!connector) throw httpError('connectorTokenUnknown');
     if (!connector.hostDomain) throw httpError('connectorMissingHost');
     if (!hostMatches(host, connector.hostDomain)) throw httpError('connectorHostMismatch');

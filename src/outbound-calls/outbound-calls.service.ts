@@ -109,6 +109,7 @@ export class OutboundCallsService {
   /** The account's provisioned numbers, on agents that still exist. */
   private async numbersOf(accountId: string) {
     const rows = await this.readModels.source('accounts').getRepository(PhoneNumberRow).findBy({ accountId });
-    return rows.filter((row) => this.agents.accountOf(row.agentId) === accountId);
+    const owners = await Promise.all(rows.map((row) => this.agents.accountOf(row.agentId)));
+    return rows.filter((_, i) => owners[i] === accountId);
   }
 }

@@ -82,10 +82,15 @@ const PREFIX = 'postgres:';
 export class PostgresGenerationStorage implements GenerationStorage {
   readonly kind = 'postgres' as const;
 
-  constructor(private readonly url: string) {}
+  constructor(readonly url: string) {}
 
   locationOf(name: string, version: number, generation: number): string {
     return `${PREFIX}${generationSchema(name, version, generation)}`;
+  }
+
+  /** The schema a location names. */
+  schemaOf(location: string): string {
+    return schemaOf(location);
   }
 
   async open(projection: Projection, location: string, mode: 'apply' | 'follow' = 'apply'): Promise<OpenGeneration> {

@@ -7,6 +7,7 @@ import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
+import { generationStorage } from './generation-storage';
 import { AdvisoryLease, type Lease } from './postgres/advisory-lease';
 import { ProcessManagers } from './process-managers';
 import { ReadModelRegistry } from './read-model-registry';
@@ -45,7 +46,8 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     {
       provide: ReadModelRegistry,
       inject: [PLATFORM_DB, CONFIG],
-      useFactory: (db: DataSource, config: Config) => new ReadModelRegistry(db, config.dataDir),
+      // READ_MODEL_DB=postgres: generations are schemas in DATABASE_URL's database; else files under DATA_DIR
+      useFactory: (db: DataSource, config: Config) => new ReadModelRegistry(db, generationStorage(config)),
     },
     {
       provide: ReadModels,

@@ -1,7 +1,7 @@
 import type { EntityTarget, ObjectLiteral } from 'typeorm';
+import type { Awaitable } from '../platform/awaitable';
 
-/** A value now (SQLite's synchronous driver) or later (PostgreSQL's). */
-export type Awaitable<T> = T | Promise<T>;
+export type { Awaitable };
 
 /**
  * What projection handlers write through: rows by entity and property names, inside the batch's

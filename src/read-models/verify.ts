@@ -6,6 +6,8 @@ import type { EventStore } from '../event-store/event-store.port';
 import { readCheckpoint } from './apply-batch';
 import { catchUp } from './catch-up';
 import { openReadModel } from './open-read-model';
+import { PostgresGenerationStorage } from './generation-storage';
+import { verifyPostgres } from './postgres/verify-postgres';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
 
@@ -32,17 +34,29 @@ export interface VerifyReport {
 const EXAMPLES = 10;
 
 /**
- * Proves a read model equals a fresh replay of the log. The live file is snapshotted (VACUUM INTO,
- * one read transaction) so a running server can keep writing; the replay stops exactly at the
- * snapshot's checkpoint; then every table is compared row by row in primary-key order.
+ * Proves a read model equals a fresh replay of the log, on the database its generations live in
+ * (verifyPostgres for PostgreSQL schemas, below for SQLite files).
  */
 export async function verify(projection: Projection, store: EventStore, registry: ReadModelRegistry): Promise<VerifyReport> {
   const active = await registry.active(projection.name, projection.version);
   if (!active) throw new Error(`${projection.name} v${projection.version} has no active generation to verify`);
+  const storage = registry.storage;
+  const { position, tables } =
+    storage instanceof PostgresGenerationStorage ? await verifyPostgres(projection, store, storage.url, storage.schemaOf(active.file)) : await verifySqlite(projection, store, active.file);
+  const differences = tables.reduce((n, d) => n + d.missing + d.extra + d.changed, 0);
+  return { name: projection.name, generation: active.generation, position, tables, differences };
+}
+
+/**
+ * The live file is snapshotted (VACUUM INTO, one read transaction) so a running server can keep
+ * writing; the replay stops exactly at the snapshot's checkpoint; then every table is compared
+ * row by row in primary-key order.
+ */
+async function verifySqlite(projection: Projection, store: EventStore, liveFile: string): Promise<{ position: string; tables: TableDiff[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `parley-verify-${projection.name}-`));
   const snapshotFile = path.join(dir, 'live.sqlite');
   try {
-    const live = new Database(active.file, { readonly: true, fileMustExist: true });
+    const live = new Database(liveFile, { readonly: true, fileMustExist: true });
     live.prepare('VACUUM INTO ?').run(snapshotFile);
     live.close();
 
@@ -57,9 +71,7 @@ export async function verify(projection: Projection, store: EventStore, registry
     await catchUp(replay, projection, store, { until: position });
     await replay.destroy();
 
-    const diffs = tables.map(({ table, keys }) => diffTable(snapshotFile, path.join(dir, 'replay.sqlite'), table, keys));
-    const differences = diffs.reduce((n, d) => n + d.missing + d.extra + d.changed, 0);
-    return { name: projection.name, generation: active.generation, position, tables: diffs, differences };
+    return { position, tables: tables.map(({ table, keys }) => diffTable(snapshotFile, path.join(dir, 'replay.sqlite'), table, keys)) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -28,6 +28,8 @@ export interface SeedOptions {
   /** conversations simulated at once: appends of concurrent ones share commits */
   concurrency: number;
   log: (line: string) => void;
+  /** configuration of the seeding app over this process's environment (e.g. READ_MODEL_DB, DATABASE_URL) */
+  env?: Record<string, string>;
 }
 
 export interface SeedResult {
@@ -69,7 +71,7 @@ class FixedClock extends Clock {
 export async function seed(options: SeedOptions): Promise<SeedResult> {
   const began = performance.now();
   const operatorToken = process.env.OPERATOR_TOKEN || `seed-${randomBytes(16).toString('hex')}`;
-  const config = loadConfig({ ...process.env, DATA_DIR: options.dataDir, OPERATOR_TOKEN: operatorToken, RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'warn' });
+  const config = loadConfig({ ...process.env, ...options.env, DATA_DIR: options.dataDir, OPERATOR_TOKEN: operatorToken, RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'warn' });
   const app = await createApp(config, pino({ level: 'warn' }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   try {

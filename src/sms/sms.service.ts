@@ -48,7 +48,7 @@ export class SmsService {
     if (!connector) throw notFound('CONNECTOR_NOT_FOUND', 'no SMS connector has this id');
     if (connector.accountId !== key.accountId) throw forbidden('this key belongs to another account than the connector', 'ACCOUNT_FORBIDDEN');
     if (!keyCanReachAgent(key, connector.agentId)) throw forbidden("this key is not scoped to the connector's agent", 'AGENT_FORBIDDEN');
-    if (this.agents.accountOf(connector.agentId) === null) throw notFound('AGENT_NOT_FOUND', "the connector's agent no longer exists");
+    if ((await this.agents.accountOf(connector.agentId)) === null) throw notFound('AGENT_NOT_FOUND', "the connector's agent no longer exists");
     this.limiter.take(connector.agentId);
     const agentNumber = await this.senderFor(connector, dto.agent_number);
     if (agentNumber === dto.user_number) throw badRequest('VALIDATION_ERROR', 'user_number is the agent number itself', [{ field: 'user_number', message: 'user_number is the agent number itself' }]);
@@ -70,7 +70,7 @@ export class SmsService {
     if (!(await this.directory.numberOf(connector.agentId, connector.environment, sms.to))) {
       throw badRequest('SMS_NUMBER_NOT_PROVISIONED', `${sms.to} is not provisioned for this connector's agent in ${connector.environment}`, [{ field: 'to', message: 'not a provisioned number of this connector' }]);
     }
-    if (this.agents.accountOf(connector.agentId) === null) throw notFound('AGENT_NOT_FOUND', "the connector's agent no longer exists");
+    if ((await this.agents.accountOf(connector.agentId)) === null) throw notFound('AGENT_NOT_FOUND', "the connector's agent no longer exists");
     const command = {
       type: 'ReceiveInbound' as const,
       newConversationId: `SMS-${this.ids.uuid()}`,

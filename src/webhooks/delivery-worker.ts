@@ -123,7 +123,7 @@ export class DeliveryWorker {
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
-    const endpoint = this.endpoints.forDelivery(delivery.endpointId);
+    const endpoint = await this.endpoints.forDelivery(delivery.endpointId);
     if (!endpoint || endpoint.deleted || !endpoint.enabled) {
       await this.outbox.cancel(delivery.id, this.clock.nowIso());
       this.metrics?.webhookDeliveries.inc({ outcome: 'cancelled' });

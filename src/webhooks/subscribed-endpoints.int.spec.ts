@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { webhookEndpointsProjection } from '../../projections/webhook-endpoints/webhook-endpoints.projection';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { positionOf } from '../event-store/position';
 import { applyBatch } from '../read-models/apply-batch';
-import { openReadModel } from '../read-models/open-read-model';
+import { describeEachReadModelDatabase } from '../../test/support/read-model-databases';
 import { SubscribedEndpoints } from './subscribed-endpoints';
 import type { EndpointSettings, WebhookEndpointsEvent } from './webhook-endpoint.events';
 
@@ -40,28 +37,21 @@ const created = (endpointId: string, overrides: Partial<EndpointSettings> = {}, 
 const updated = (endpointId: string, changes: Partial<EndpointSettings>): WebhookEndpointsEvent => ({ type: 'WebhookEndpointUpdated', data: { endpointId, accountId: 'acme', changes, updatedAt: at } });
 const deleted = (endpointId: string): WebhookEndpointsEvent => ({ type: 'WebhookEndpointDeleted', data: { endpointId, accountId: 'acme', deletedAt: at } });
 
-/** The webhook-endpoints projection on a real read-model file, read the way the delivery machinery reads it. */
-describe('subscribed endpoints', () => {
-  let dir: string;
+/** The webhook-endpoints projection on a real read-model generation, read the way the delivery machinery reads it. */
+describeEachReadModelDatabase('subscribed endpoints', (open) => {
   let source: DataSource;
   let endpoints: SubscribedEndpoints;
 
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-endpoints-'));
-    source = await openReadModel(webhookEndpointsProjection, path.join(dir, 'webhook-endpoints.sqlite'));
+    source = await open(webhookEndpointsProjection);
     endpoints = new SubscribedEndpoints(() => source);
   });
 
-  afterEach(async () => {
-    await source.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  const listening = (n: number, type: 'alerts.triggered' | 'alerts.resolved' = 'alerts.triggered', accountId = 'acme') =>
-    endpoints.listeningAt(accountId, type, positionOf(BigInt(n))).sort();
+  const listening = async (n: number, type: 'alerts.triggered' | 'alerts.resolved' = 'alerts.triggered', accountId = 'acme') =>
+    (await endpoints.listeningAt(accountId, type, positionOf(BigInt(n)))).sort();
 
   it('an event at Q goes to what listened just before Q: created before it, not yet disabled, deleted or unsubscribed', async () => {
-    expect(endpoints.anyEverListened()).toBe(false);
+    expect(await endpoints.anyEverListened()).toBe(false);
     await applyBatch(
       source,
       webhookEndpointsProjection,
@@ -78,20 +68,20 @@ describe('subscribed endpoints', () => {
         [40, deleted('whe_late')],
       ]),
     );
-    expect(endpoints.anyEverListened()).toBe(true);
+    expect(await endpoints.anyEverListened()).toBe(true);
     // before any endpoint existed, and at the very position one was created
-    expect(listening(5)).toEqual([]);
-    expect(listening(10)).toEqual([]);
-    expect(listening(11)).toEqual(['whe_a']);
-    expect(listening(15)).toEqual(['whe_a']);
-    expect(listening(15, 'alerts.resolved')).toEqual(['whe_b']);
-    expect(listening(21)).toEqual(['whe_a', 'whe_late']);
+    expect(await listening(5)).toEqual([]);
+    expect(await listening(10)).toEqual([]);
+    expect(await listening(11)).toEqual(['whe_a']);
+    expect(await listening(15)).toEqual(['whe_a']);
+    expect(await listening(15, 'alerts.resolved')).toEqual(['whe_b']);
+    expect(await listening(21)).toEqual(['whe_a', 'whe_late']);
     // an event between the creation and a later change is judged on the subscription of its time
-    expect(listening(30)).toEqual(['whe_a', 'whe_late']);
-    expect(listening(35)).toEqual(['whe_b', 'whe_c', 'whe_late']);
-    expect(listening(41)).toEqual(['whe_b', 'whe_c']);
-    expect(listening(41, 'alerts.triggered', 'other')).toEqual(['whe_e']);
-    expect(listening(41, 'alerts.triggered', 'nobody')).toEqual([]);
+    expect(await listening(30)).toEqual(['whe_a', 'whe_late']);
+    expect(await listening(35)).toEqual(['whe_b', 'whe_c', 'whe_late']);
+    expect(await listening(41)).toEqual(['whe_b', 'whe_c']);
+    expect(await listening(41, 'alerts.triggered', 'other')).toEqual(['whe_e']);
+    expect(await listening(41, 'alerts.triggered', 'nobody')).toEqual([]);
   });
 
   it('gives an attempt the endpoint as configured now, deleted and disabled ones marked', async () => {
@@ -106,9 +96,9 @@ describe('subscribed endpoints', () => {
         [5, deleted('whe_b')],
       ]),
     );
-    expect(endpoints.forDelivery('whe_a')).toEqual({ id: 'whe_a', url: 'https://example.com/new', enabled: true, deleted: false, timeoutMs: 12000, sealedSecret: 'rotated', sealedHeaders: 'new-seal' });
-    expect(endpoints.forDelivery('whe_b')).toMatchObject({ deleted: true });
-    expect(endpoints.forDelivery('whe_none')).toBeUndefined();
+    expect(await endpoints.forDelivery('whe_a')).toEqual({ id: 'whe_a', url: 'https://example.com/new', enabled: true, deleted: false, timeoutMs: 12000, sealedSecret: 'rotated', sealedHeaders: 'new-seal' });
+    expect(await endpoints.forDelivery('whe_b')).toMatchObject({ deleted: true });
+    expect(await endpoints.forDelivery('whe_none')).toBeUndefined();
     expect(endpoints.serving()).toBe(true);
     expect(new SubscribedEndpoints(() => { throw new Error('building'); }).serving()).toBe(false);
   });

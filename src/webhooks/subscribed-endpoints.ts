@@ -1,7 +1,7 @@
-import type Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import type { Position } from '../event-store/position';
-import { rawConnection } from '../platform/database/raw-connection';
+import { andThen, type Awaitable } from '../platform/awaitable';
+import { ReadQuery, sqlBoolean } from '../read-models/read-query';
 import type { WebhookEventType } from './webhook-event';
 
 /** The read model of webhook endpoints (projections/webhook-endpoints). */
@@ -19,21 +19,24 @@ export interface EndpointForDelivery {
 }
 
 /**
- * The webhook-endpoints read model as the delivery machinery reads it: prepared statements on its
- * read-only connection (synchronous, like the outbox), prepared again when a rebuild switches the
- * serving file. `source` throws 503 while the read model's first generation is building.
+ * The webhook-endpoints read model as the delivery machinery reads it: statements prepared on its
+ * serving generation (synchronous on SQLite, like the outbox; awaited on PostgreSQL), prepared
+ * again when a rebuild switches it. `source` throws 503 while the read model's first generation is
+ * building.
  */
 export class SubscribedEndpoints {
-  private prepared: { source: DataSource; statements: Map<string, Database.Statement> } | null = null;
+  private readonly anyListener: ReadQuery<{ one: number }>;
+  private readonly latestSubscriptions: ReadQuery<{ endpoint_id: string; event_types: string }>;
+  private readonly endpoint: ReadQuery<{ id: string; url: string; enabled: number | boolean; deleted_at: string | null; timeout_ms: number; sealed_secret: string; sealed_headers: string }>;
 
-  constructor(private readonly source: () => DataSource) {}
-
-  private sql(text: string): Database.Statement {
-    const source = this.source();
-    if (this.prepared?.source !== source) this.prepared = { source, statements: new Map() };
-    let statement = this.prepared.statements.get(text);
-    if (!statement) this.prepared.statements.set(text, (statement = rawConnection(source).prepare(text)));
-    return statement;
+  constructor(private readonly source: () => DataSource) {
+    this.anyListener = new ReadQuery(source, "SELECT 1 AS one FROM webhook_subscription WHERE event_types <> '[]' LIMIT 1");
+    this.latestSubscriptions = new ReadQuery(
+      source,
+      `SELECT s.endpoint_id, s.event_types FROM webhook_subscription s WHERE s.account_id = ?
+       AND s.position = (SELECT max(l.position) FROM webhook_subscription l WHERE l.endpoint_id = s.endpoint_id AND l.position < ?)`,
+    );
+    this.endpoint = new ReadQuery(source, 'SELECT id, url, enabled, deleted_at, timeout_ms, sealed_secret, sealed_headers FROM webhook_endpoint WHERE id = ?');
   }
 
   /** Whether the read model can be read now. */
@@ -50,8 +53,8 @@ export class SubscribedEndpoints {
    * Whether any endpoint ever listened to anything: installations without webhooks skip the
    * lookups (and the stream reads that find a conversation's account) for every event.
    */
-  anyEverListened(): boolean {
-    return this.sql("SELECT 1 FROM webhook_subscription WHERE event_types <> '[]' LIMIT 1").get() !== undefined;
+  anyEverListened(): Awaitable<boolean> {
+    return andThen(this.anyListener.get(), ({ row }) => row !== undefined);
   }
 
   /**
@@ -60,27 +63,24 @@ export class SubscribedEndpoints {
    * created at P hears the events after P, not those before; one disabled or deleted at D, none
    * after D. Only meaningful once the read model has applied the log up to `position`.
    */
-  listeningAt(accountId: string, type: WebhookEventType, position: Position): string[] {
-    const rows = this.sql(
-      `SELECT s.endpoint_id, s.event_types FROM webhook_subscription s WHERE s.account_id = ?
-       AND s.position = (SELECT max(l.position) FROM webhook_subscription l WHERE l.endpoint_id = s.endpoint_id AND l.position < ?)`,
-    ).all(accountId, position) as Array<{ endpoint_id: string; event_types: string }>;
-    return rows.filter((row) => (JSON.parse(row.event_types) as string[]).includes(type)).map((row) => row.endpoint_id);
+  listeningAt(accountId: string, type: WebhookEventType, position: Position): Awaitable<string[]> {
+    return andThen(this.latestSubscriptions.all(accountId, position), ({ rows }) =>
+      rows.filter((row) => (JSON.parse(row.event_types) as string[]).includes(type)).map((row) => row.endpoint_id),
+    );
   }
 
-  forDelivery(endpointId: string): EndpointForDelivery | undefined {
-    const row = this.sql('SELECT id, url, enabled, deleted_at, timeout_ms, sealed_secret, sealed_headers FROM webhook_endpoint WHERE id = ?').get(endpointId) as
-      | { id: string; url: string; enabled: number; deleted_at: string | null; timeout_ms: number; sealed_secret: string; sealed_headers: string }
-      | undefined;
-    if (!row) return undefined;
-    return {
-      id: row.id,
-      url: row.url,
-      enabled: row.enabled === 1,
-      deleted: row.deleted_at !== null,
-      timeoutMs: row.timeout_ms,
-      sealedSecret: row.sealed_secret,
-      sealedHeaders: row.sealed_headers,
-    };
+  forDelivery(endpointId: string): Awaitable<EndpointForDelivery | undefined> {
+    return andThen(this.endpoint.get(endpointId), ({ row }) => {
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        url: row.url,
+        enabled: sqlBoolean(row.enabled),
+        deleted: row.deleted_at !== null,
+        timeoutMs: row.timeout_ms,
+        sealedSecret: row.sealed_secret,
+        sealedHeaders: row.sealed_headers,
+      };
+    });
   }
 }

@@ -43,11 +43,11 @@ export function webhookEventsProcessManager({ store, outbox, endpoints, endpoint
   const deliver = async (event: RecordedEvent): Promise<void> => {
     await endpointsApplied(event.position);
     // Most installations have few endpoints: skip the stream read when no one could listen.
-    if (!endpoints.anyEverListened()) return;
+    if (!(await endpoints.anyEverListened())) return;
     const origin = event.type === 'AlertRuleStateChanged' ? null : await originOf(event);
     const webhook = toWebhookEvent(event, origin);
     if (webhook === null) return;
-    const listening = endpoints.listeningAt(webhook.accountId, webhook.event.type, event.position);
+    const listening = await endpoints.listeningAt(webhook.accountId, webhook.event.type, event.position);
     if ((await outbox.enqueue(webhook.accountId, webhook.event, event.id, listening, clock.nowIso())) > 0) onQueued();
   };
 

@@ -174,8 +174,11 @@ describe('external events (contract §9)', () => {
       return r.status === 200 && r.body.events.some((e: { type: string }) => e.type === 'ExternalEventReceived') ? r : undefined;
     }, 'the audit');
     expect(audit.body.events.find((e: { type: string }) => e.type === 'ExternalEventReceived').data).toMatchObject({ eventId, name: 'payment' });
-    const one = await client.get(`${base}?include_context_state=true`);
-    expect(one.status).toBe(200);
+    // the conversations read model applies the bound turn after the store has it: read until it has
+    const one = await eventually(async () => {
+      const r = await client.get(`${base}?include_context_state=true`);
+      return r.status === 200 && r.body.num_turns === 3 ? r : undefined;
+    }, 'the bound turn in the Conversations API');
     expect(one.body.num_turns).toBe(3);
   });
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { appDatabaseEnv } from './app-database';
 import type { TestApp } from './test-app';
 
 const CHILD = path.join(__dirname, 'app-child.js');
@@ -8,7 +9,8 @@ const START_TIMEOUT_MS = 60_000;
 /**
  * The whole app in a child process (app-child.js: the TypeScript sources, no build), for tests
  * that kill it with SIGKILL or run several processes on shared stores. `env` is the process's
- * configuration; it must hold OPERATOR_TOKEN.
+ * configuration; it must hold OPERATOR_TOKEN. On a READ_MODEL_DB=postgres run without a
+ * READ_MODEL_DB of its own, the app's database is the one of its DATA_DIR (app-database.ts).
  */
 export class AppProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -21,8 +23,9 @@ export class AppProcess {
     this.exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  static start(env: Record<string, string> & { DATA_DIR: string; OPERATOR_TOKEN: string }): Promise<AppProcess> {
-    const proc = spawn(process.execPath, [CHILD, JSON.stringify(env)], { cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  static async start(env: Record<string, string> & { DATA_DIR: string; OPERATOR_TOKEN: string }): Promise<AppProcess> {
+    const database = await appDatabaseEnv(env.DATA_DIR, env);
+    const proc = spawn(process.execPath, [CHILD, JSON.stringify({ ...database, ...env })], { cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
     return new Promise((resolve, reject) => {
       let child: AppProcess | null = null;
       let stderr = '';

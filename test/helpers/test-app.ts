@@ -6,6 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino from 'pino';
 import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/platform/config/config';
+import { appDatabaseEnv, dropAppDatabase } from './app-database';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -15,11 +16,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole app on a real loopback port, with its own data directory. */
+/**
+ * The whole app on a real loopback port, with its own data directory; on a READ_MODEL_DB=postgres
+ * run, with a PostgreSQL database of its own too (app-database.ts), unless `env` chooses.
+ */
 export async function startTestApp(env: Record<string, string> = {}, dataDir?: string, extraControllers: Type[] = []): Promise<TestApp> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const operatorToken = env.OPERATOR_TOKEN ?? 'test-operator-token-0123456789';
-  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, PORT: '0', HOST: '127.0.0.1', ...env });
+  const database = await appDatabaseEnv(dir, env);
+  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, PORT: '0', HOST: '127.0.0.1', ...database, ...env });
   const app = await createApp(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), undefined, extraControllers);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
@@ -31,7 +36,9 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     operatorToken,
     close: async () => {
       await app.close();
-      if (!dataDir) fs.rmSync(dir, { recursive: true, force: true });
+      if (dataDir) return;
+      fs.rmSync(dir, { recursive: true, force: true });
+      await dropAppDatabase(dir, env);
     },
   };
 }

@@ -46,7 +46,8 @@ maybe('projections on PostgreSQL', () => {
   beforeAll(async () => {
     server = await startPostgresServer(binaries);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-pg-projections-'));
-    await seed({ dataDir: dir, conversations: 120, agents: 2, days: 30, seed: 7, concurrency: 8, log: () => undefined });
+    // only its event log is used: the seeding app's read models stay in SQLite files whatever the run's READ_MODEL_DB
+    await seed({ dataDir: dir, conversations: 120, agents: 2, days: 30, seed: 7, concurrency: 8, log: () => undefined, env: { READ_MODEL_DB: 'sqlite' } });
     store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
   }, 120_000);
 

@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
+import { Client } from 'pg';
 import { runCli } from '../../src/read-models/cli/projections-cli';
 import { appendCounterEvents, counterProjection } from '../fixtures/counter-projection';
 import { ReadSide } from '../fixtures/read-side-harness';
+import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
 const NAME = 'counters';
 
@@ -12,19 +14,54 @@ function output() {
   return { out, text: () => text };
 }
 
-describe('projections CLI (runCli)', () => {
+/** Where the CLI finds the read models (its environment), and a statement run on the live generation 1 behind its back. */
+interface Backend {
+  env(side: ReadSide): Promise<Record<string, string>>;
+  tamper(side: ReadSide, env: Record<string, string>, sql: string): Promise<void>;
+}
+
+const sqlite: Backend = {
+  env: async () => ({ READ_MODEL_DB: 'sqlite' }),
+  tamper: async (side, _env, sql) => {
+    const db = new Database(`${side.dir}/read-models/${NAME}/v1.g1.sqlite`);
+    db.prepare(sql).run();
+    db.close();
+  },
+};
+
+let databases = 0;
+function postgres(server: () => PostgresServer): Backend {
+  return {
+    env: async () => ({ READ_MODEL_DB: 'postgres', DATABASE_URL: await server().createDatabase(`cli_${++databases}`) }),
+    tamper: async (_side, env, sql) => {
+      const client = new Client({ connectionString: env.DATABASE_URL, options: `-c search_path=rm_${NAME}_v1_g1` });
+      await client.connect();
+      await client.query(sql);
+      await client.end();
+    },
+  };
+}
+
+const VARIABLES = ['DATA_DIR', 'READ_MODEL_DB', 'DATABASE_URL'] as const;
+
+function cliSuite(backend: () => Backend) {
   let side: ReadSide;
-  const savedDataDir = process.env.DATA_DIR;
+  let env: Record<string, string>;
+  const saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
   const projection = counterProjection();
 
-  beforeEach(() => {
+  beforeEach(async () => {
     side = new ReadSide();
-    process.env.DATA_DIR = side.dir;
+    env = { DATA_DIR: side.dir, ...(await backend().env(side)) };
+    delete process.env.DATABASE_URL;
+    Object.assign(process.env, env);
   });
 
   afterEach(async () => {
-    if (savedDataDir === undefined) delete process.env.DATA_DIR;
-    else process.env.DATA_DIR = savedDataDir;
+    for (const name of VARIABLES) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
     await side.cleanup();
   });
 
@@ -76,9 +113,7 @@ describe('projections CLI (runCli)', () => {
     expect(clean.text).toContain(`${NAME} generation 1 at `);
     expect(clean.text).toContain('OK: the read model equals a fresh replay');
 
-    const db = new Database(`${side.dir}/read-models/${NAME}/v1.g1.sqlite`);
-    db.prepare("UPDATE counter SET count = 0 WHERE stream_id = 'counter-1'").run();
-    db.close();
+    await backend().tamper(side, env, "UPDATE counter SET count = 0 WHERE stream_id = 'counter-1'");
     const dirty = await run(['verify', NAME]);
     expect(dirty.code).toBe(1);
     expect(dirty.text).toContain('counter: live 4 rows, replay 4; missing 0, extra 0, changed 1');
@@ -91,4 +126,18 @@ describe('projections CLI (runCli)', () => {
     expect(JSON.parse(again.text)).toMatchObject({ name: NAME, version: 1, generation: 2, events: 400 });
     expect((await run(['verify', NAME])).code).toBe(0);
   });
+}
+
+describe('projections CLI (runCli) on SQLite generation files', () => cliSuite(() => sqlite));
+
+const binaries = postgresBinariesOrSkip('projections CLI on PostgreSQL (test/read-models/projections-cli.int.spec.ts)');
+(binaries ? describe : describe.skip)('projections CLI (runCli) on PostgreSQL generation schemas', () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgresServer(binaries);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  cliSuite(() => postgres(() => server));
 });

@@ -1,11 +1,65 @@
 import Database from 'better-sqlite3';
+import { Client } from 'pg';
+import { PostgresGenerationStorage, type GenerationStorage } from '../../src/read-models/generation-storage';
+import type { ReadModelRegistry } from '../../src/read-models/read-model-registry';
 import { verify } from '../../src/read-models/verify';
 import { appendCounterEvents, counterProjection } from '../fixtures/counter-projection';
 import { ReadSide } from '../fixtures/read-side-harness';
+import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
 const NAME = 'counters';
 
-describe('verify()', () => {
+/** Statements on the live generation, outside the app, as an operator's mistake or a bug would change it. */
+interface Tamper {
+  get<T>(sql: string, ...params: unknown[]): Promise<T>;
+  /** rows changed */
+  run(sql: string, ...params: unknown[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+interface Backend {
+  /** where generations live (undefined: SQLite files under the harness's DATA_DIR) */
+  storage(): Promise<GenerationStorage | undefined>;
+  tamper(registry: ReadModelRegistry, location: string): Promise<Tamper>;
+}
+
+const sqlite: Backend = {
+  storage: async () => undefined,
+  tamper: async (_registry, file) => {
+    const db = new Database(file);
+    return {
+      get: async <T>(sql: string, ...params: unknown[]) => db.prepare(sql).get(...params) as T,
+      run: async (sql, ...params) => db.prepare(sql).run(...params).changes,
+      close: async () => void db.close(),
+    };
+  },
+};
+
+function postgres(server: () => PostgresServer): Backend {
+  return {
+    storage: async () => new PostgresGenerationStorage(await server().createDatabase(`verify_${Date.now()}_${Math.floor(Math.random() * 1e6)}`)),
+    tamper: async (registry, location) => {
+      const storage = registry.storage as PostgresGenerationStorage;
+      const client = new Client({ connectionString: storage.url, options: `-c search_path=${storage.schemaOf(location)}` });
+      await client.connect();
+      let n = 0;
+      const numbered = (sql: string) => sql.replace(/\?/g, () => `$${++n}`);
+      return {
+        get: async <T>(sql: string, ...params: unknown[]) => {
+          n = 0;
+          return (await client.query(numbered(sql), params)).rows[0] as T;
+        },
+        run: async (sql, ...params) => {
+          n = 0;
+          return (await client.query(numbered(sql), params)).rowCount ?? 0;
+        },
+        close: () => client.end(),
+      };
+    },
+  };
+}
+
+function verifySuite(backend: () => Backend) {
   let side: ReadSide;
 
   beforeEach(() => {
@@ -20,7 +74,7 @@ describe('verify()', () => {
     const projection = counterProjection();
     const store = await side.openStore();
     const head = await appendCounterEvents(store, { events: 1200, streams: 12, ignoredEvery: 9 });
-    const server = await side.startReadModels([projection], { store });
+    const server = await side.startReadModels([projection], { store, storage: await backend().storage() });
     await server.readModels.waitFor(head, [NAME]);
     return { projection, head, ...server };
   }
@@ -36,21 +90,21 @@ describe('verify()', () => {
     expect(byTable.line.liveRows).toBeGreaterThan(1000);
   });
 
-  it('reports changed, missing and extra rows, with examples, after the live file is tampered with', async () => {
+  it('reports changed, missing and extra rows, with examples, after the live generation is tampered with', async () => {
     const { projection, store, registry, stop } = await built();
     await stop();
-    const file = (await registry.active(NAME, 1))!.file;
+    const location = (await registry.active(NAME, 1))!.file;
 
-    const db = new Database(file);
+    const db = await backend().tamper(registry, location);
     let deleted: { stream_id: string; revision: number };
     try {
-      deleted = db.prepare("SELECT stream_id, revision FROM line WHERE stream_id = 'counter-5' ORDER BY revision LIMIT 1 OFFSET 7").get() as typeof deleted;
-      db.prepare("UPDATE counter SET total = total + 100 WHERE stream_id = 'counter-3'").run();
-      expect(db.prepare('DELETE FROM line WHERE stream_id = ? AND revision = ?').run(deleted.stream_id, deleted.revision).changes).toBe(1);
-      db.prepare("INSERT INTO line (stream_id, revision, type, data) VALUES ('counter-5', 999999, 'Forged', '{}')").run();
-      db.prepare("INSERT INTO counter (stream_id, count, total, last_type) VALUES ('forged', 1, 1, 'Forged')").run();
+      deleted = await db.get<typeof deleted>("SELECT stream_id, revision FROM line WHERE stream_id = 'counter-5' ORDER BY revision LIMIT 1 OFFSET 7");
+      await db.run("UPDATE counter SET total = total + 100 WHERE stream_id = 'counter-3'");
+      expect(await db.run('DELETE FROM line WHERE stream_id = ? AND revision = ?', deleted.stream_id, deleted.revision)).toBe(1);
+      await db.run("INSERT INTO line (stream_id, revision, type, data) VALUES ('counter-5', 999999, 'Forged', '{}')");
+      await db.run("INSERT INTO counter (stream_id, count, total, last_type) VALUES ('forged', 1, 1, 'Forged')");
     } finally {
-      db.close();
+      await db.close();
     }
 
     const report = await verify(projection, store, registry);
@@ -73,4 +127,18 @@ describe('verify()', () => {
     expect(missing.replay).toMatchObject(deleted!);
     expect(missing.live).toBeUndefined();
   });
+}
+
+describe('verify() on SQLite generation files', () => verifySuite(() => sqlite));
+
+const binaries = postgresBinariesOrSkip('verify() on PostgreSQL generation schemas (test/read-models/verify.int.spec.ts)');
+(binaries ? describe : describe.skip)('verify() on PostgreSQL generation schemas', () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgresServer(binaries);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  verifySuite(() => postgres(() => server));
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { onPlatform } from '../helpers/app-database';
 import { advanceClock } from '../helpers/keys-fixtures';
 import { conversationWhen, delivered, newUserNumber, noMoreThan, sendInbound, startSmsFixture } from './sms-fixture';
 import { AppProcess } from '../helpers/app-process';
@@ -41,12 +41,10 @@ describe('SMS sessions across a kill -9', () => {
     expect(await first.kill()).toEqual({ code: null, signal: 'SIGKILL' });
 
     // as if the crash came before the process manager saved its checkpoint: the log is replayed
-    const platform = new Database(path.join(dir, 'platform.sqlite'));
     // the idle timer is durable: it waits in the platform database, 24 h after the message
-    const timers = platform.prepare("SELECT due_at FROM timer WHERE owner = 'sms-session' AND status = 'pending'").all() as Array<{ due_at: string }>;
+    const { rows: timers } = await onPlatform<{ due_at: string }>(dir, "SELECT due_at FROM timer WHERE owner = 'sms-session' AND status = 'pending'");
     expect(timers).toHaveLength(1);
-    expect(platform.prepare("DELETE FROM process_checkpoint WHERE name = 'sms-sessions'").run().changes).toBe(1);
-    platform.close();
+    expect((await onPlatform(dir, "DELETE FROM process_checkpoint WHERE name = 'sms-sessions'")).changes).toBe(1);
 
     const second = await startChild(dir);
     children.push(second);

@@ -77,7 +77,11 @@ export function postgresBinariesOrSkip(what: string, find: () => PostgresBinarie
   return null;
 }
 
-export async function startPostgresServer(binaries: PostgresBinaries | null = findPostgresBinaries(), database = 'parley_test'): Promise<PostgresServer> {
+/**
+ * `maxConnections`: one app holds a few dozen connections (a pool per read model, its leases); a
+ * server that a whole test run shares (scripts/with-postgres.js) needs more than a file's.
+ */
+export async function startPostgresServer(binaries: PostgresBinaries | null = findPostgresBinaries(), database = 'parley_test', { maxConnections = 100 } = {}): Promise<PostgresServer> {
   if (!binaries) throw new Error('PostgreSQL binaries not found (initdb, pg_ctl, postgres): see findPostgresBinaries');
   const runAs = process.getuid?.() === 0 ? unprivilegedUser() : null;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-pg-'));
@@ -101,7 +105,7 @@ export async function startPostgresServer(binaries: PostgresBinaries | null = fi
     let port = 0;
     for (let attempt = 1; ; attempt++) {
       port = await freeTcpPort();
-      const options = [`-p ${port}`, '-c listen_addresses=127.0.0.1', `-k ${dir}`, '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=100'].join(' ');
+      const options = [`-p ${port}`, '-c listen_addresses=127.0.0.1', `-k ${dir}`, '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', `-c max_connections=${maxConnections}`].join(' ');
       const result = run(runAs, binaries.pgCtl, ['start', '-D', data, '-l', path.join(dir, 'server.log'), '-o', options, '-w', '-t', String(START_TIMEOUT_S)], dir, false);
       if (result.status === 0) break;
       const log = readIfExists(path.join(dir, 'server.log'));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
 import { PLATFORM_DB } from '../../src/platform/database/platform-database';
+import { portableSql } from '../../src/read-models/portable-sql';
 import { createAccount, operatorKey, withKey } from '../helpers/keys-fixtures';
 import { request, type JsonResponse } from '../helpers/test-app';
 import { advanceClock, buildAgent, converse, eventually, platformNow, startConversationsFixture, type ConversationsFixture } from '../helpers/conversations-fixture';
@@ -364,7 +365,7 @@ describe('webhook deliveries', () => {
     // The deletion event cancels what the endpoint still had to receive, before any retry falls due.
     const platform: DataSource = f.t.app.get(PLATFORM_DB);
     await eventually(async () => {
-      const rows: Array<{ status: string }> = await platform.query('SELECT status FROM webhook_delivery WHERE endpoint_id = ?', [goneEndpoint.id]);
+      const rows: Array<{ status: string }> = await platform.query(portableSql(platform, 'SELECT status FROM webhook_delivery WHERE endpoint_id = ?'), [goneEndpoint.id]);
       expect(rows.map((r) => r.status)).toEqual(['cancelled']);
     });
     expect((await endpoints(acme.key, 'PATCH', `/${pausedEndpoint.id}`, { enabled: false })).status).toBe(200);

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { AgentsClient, createAccount } from '../helpers/agents-fixture';
+import { onPlatform } from '../helpers/app-database';
 import { AppProcess } from '../helpers/app-process';
 import { advanceClock, buildAgent, platformNow, startChat, type ConversationsFixture } from '../helpers/conversations-fixture';
 import { withKey } from '../helpers/keys-fixtures';
@@ -79,9 +79,7 @@ describe('webhook deliveries across a kill -9', () => {
 
     // As if the crash had come before the process manager saved its checkpoint: the new process
     // sees the whole log again, and must queue nothing twice.
-    const platform = new Database(path.join(dir, 'platform.sqlite'));
-    expect(platform.prepare("DELETE FROM process_checkpoint WHERE name = 'webhook-events'").run().changes).toBe(1);
-    platform.close();
+    expect((await onPlatform(dir, "DELETE FROM process_checkpoint WHERE name = 'webhook-events'")).changes).toBe(1);
 
     // Second process: its manual clock starts at the wall clock, before the attempt is due.
     const second = await start();

@@ -1,4 +1,5 @@
-import { rawConnection } from '../../platform/database/raw-connection';
+import { andThen, type Awaitable } from '../../platform/awaitable';
+import { ReadQuery } from '../../read-models/read-query';
 import type { ReadModels } from '../../read-models/read-models.service';
 import type { HandoffFailure } from '../session.events';
 
@@ -18,21 +19,23 @@ const DESTINATION = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$/;
  * timeout for a desk no one can open).
  */
 export class DeskAvailability {
-  constructor(private readonly readModels: ReadModels) {}
+  private readonly liveKeys: ReadQuery<KeyRow>;
 
-  check(accountId: string, agentId: string, destination: string, nowMs: number): HandoffFailure | null {
-    if (!DESTINATION.test(destination)) return 'invalid';
-    return this.anyDeskKey(accountId, agentId, nowMs) ? null : 'no_desk';
+  constructor(readModels: ReadModels) {
+    this.liveKeys = new ReadQuery(() => readModels.source('api-keys'), 'SELECT agents, permissions, expires_at FROM api_key WHERE account_id = ? AND deleted_at IS NULL');
   }
 
-  private anyDeskKey(accountId: string, agentId: string, nowMs: number): boolean {
-    const db = rawConnection(this.readModels.source('api-keys'));
-    const keys = db.prepare('SELECT agents, permissions, expires_at FROM api_key WHERE account_id = ? AND deleted_at IS NULL').all(accountId) as KeyRow[];
-    return keys.some((key) => {
+  check(accountId: string, agentId: string, destination: string, nowMs: number): Awaitable<HandoffFailure | null> {
+    if (!DESTINATION.test(destination)) return 'invalid';
+    return andThen(this.anyDeskKey(accountId, agentId, nowMs), (any) => (any ? null : 'no_desk'));
+  }
+
+  private anyDeskKey(accountId: string, agentId: string, nowMs: number): Awaitable<boolean> {
+    return andThen(this.liveKeys.all(accountId), ({ rows }) => rows.some((key) => {
       if (Date.parse(key.expires_at) <= nowMs) return false;
       if (!(JSON.parse(key.permissions) as string[]).includes('desk')) return false;
       const agents = JSON.parse(key.agents) as 'all' | string[];
       return agents === 'all' || agents.includes(agentId);
-    });
+    }));
   }
 }

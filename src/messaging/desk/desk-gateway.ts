@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { EventStore, RecordedEvent } from '../../event-store/event-store.port';
+import { andThen, type Awaitable } from '../../platform/awaitable';
 import type { KeyAuthenticator } from '../../platform/auth/key-authenticator';
 import { keyCanReachAgent, type KeyRecord } from '../../platform/auth/key-principal';
 import type { Clock } from '../../platform/clock/clock';
@@ -54,7 +55,7 @@ export class DeskGateway {
   readonly handle = async (request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> => {
     const header = request.headers['x-api-key'];
     const value = url.searchParams.get('api_key') ?? (Array.isArray(header) ? header[0] : header);
-    const key = this.d.keys.authenticate(value ?? undefined, 'api_key');
+    const key = await this.d.keys.authenticate(value ?? undefined, 'api_key');
     if (!key.permissions.includes('desk')) throw forbidden('this key lacks the desk permission', 'PERMISSION_DENIED');
     const name = url.searchParams.get('agent_name')?.trim().slice(0, 64) || key.name;
     this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, key, name));
@@ -112,10 +113,13 @@ export class DeskGateway {
         socket.send(JSON.stringify({ type: 'ERROR', message: 'encountered an error' }));
       });
     });
-    const held = this.d.queue.heldBy(key.id);
-    for (const sessionId of held) this.d.hub.hold(sessionId, key.id);
-    socket.send(JSON.stringify({ type: 'DESK_READY', agent_id: key.id, agent_name: agentName, sessions: held }));
-    this.showQueue(socket, 'QUEUE_UPDATED');
+    this.logFailure(
+      andThen(this.d.queue.heldBy(key.id), (held) => {
+        for (const sessionId of held) this.d.hub.hold(sessionId, key.id);
+        socket.send(JSON.stringify({ type: 'DESK_READY', agent_id: key.id, agent_name: agentName, sessions: held }));
+        this.showQueue(socket, 'QUEUE_UPDATED');
+      }),
+    );
   }
 
   private async onFrame(socket: DeskSocket, key: KeyRecord, raw: string): Promise<void> {
@@ -158,10 +162,18 @@ export class DeskGateway {
   }
 
   private showQueue(socket: DeskSocket, type: 'QUEUE_UPDATED'): void {
-    const queue = this.d.queue.queued(socket.accountId, socket.agents);
-    const json = JSON.stringify(queue);
-    if (json === socket.lastQueue) return;
-    socket.lastQueue = json;
-    socket.send(JSON.stringify({ type, queue }));
+    this.logFailure(
+      andThen(this.d.queue.queued(socket.accountId, socket.agents), (queue) => {
+        const json = JSON.stringify(queue);
+        if (json === socket.lastQueue) return;
+        socket.lastQueue = json;
+        socket.send(JSON.stringify({ type, queue }));
+      }),
+    );
+  }
+
+  /** A read that answered later (PostgreSQL) and failed: logged, as a synchronous one would throw to its caller. */
+  private logFailure(work: Awaitable<void>): void {
+    if (work instanceof Promise) work.catch((error: unknown) => this.d.logger.error({ err: error }, 'desk could not read the queue'));
   }
 }

@@ -1,7 +1,8 @@
 import { hash } from 'node:crypto';
 import type { Permission } from '../../accounts/permissions';
 import { ReadModels } from '../../read-models/read-models.service';
-import { SyncQuery } from '../../read-models/sync-query';
+import { andThen, type Awaitable } from '../awaitable';
+import { ReadQuery } from '../../read-models/read-query';
 import { Clock } from '../clock/clock';
 import { DomainError } from '../errors/domain-error';
 import type { KeyRecord } from './key-principal';
@@ -29,9 +30,9 @@ const KEY_EVENTS = new Set(['ApiKeyCreated', 'ApiKeyRenamed', 'ApiKeyDeleted']);
  *
  * Verified keys are remembered in memory. That memory is dropped whenever the api-keys read model
  * commits a change to keys (before read-your-writes waiters wake), so a DELETE that answered 204
- * has already made the key unusable. Misses read the read model synchronously, so a lookup and its
- * caching happen in one turn of the event loop and cannot interleave with an invalidation. Expiry
- * is checked on every request, on the platform clock.
+ * has already made the key unusable. On SQLite a miss reads the read model synchronously; on
+ * PostgreSQL it awaits the query, and a lookup that an invalidation overtook answers its request
+ * but is not remembered. Expiry is checked on every request, on the platform clock.
  */
 export class KeyAuthenticator {
   /**
@@ -40,16 +41,18 @@ export class KeyAuthenticator {
    * Only that hash is held (never the value), and it identifies nothing outside this process.
    */
   private readonly verified = new Map<string, KeyRecord>();
-  private readonly byDigest: SyncQuery<Row>;
+  private readonly byDigest: ReadQuery<Row>;
+  /** Bumped by every invalidation: a lookup begun before one must not fill the cache after it. */
+  private epoch = 0;
 
   constructor(
     readModels: ReadModels,
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
   ) {
-    this.byDigest = new SyncQuery(() => readModels.source('api-keys'), 'SELECT * FROM api_key WHERE key_digest = ?');
+    this.byDigest = new ReadQuery(() => readModels.source('api-keys'), 'SELECT * FROM api_key WHERE key_digest = ?');
     readModels.onApplied('api-keys', (batch) => {
-      if (batch.some((event) => KEY_EVENTS.has(event.type))) this.verified.clear();
+      if (batch.some((event) => KEY_EVENTS.has(event.type))) this.forget();
     });
   }
 
@@ -58,43 +61,54 @@ export class KeyAuthenticator {
   }
 
   /** 401 for a missing, unknown, deleted or expired key (contract §4). */
-  authenticate(value: string | undefined, header = 'x-api-key'): KeyRecord {
+  authenticate(value: string | undefined, header = 'x-api-key'): Awaitable<KeyRecord> {
     if (!value) throw new DomainError('API_KEY_MISSING', `missing API key (header ${header})`, 401);
-    const key = this.verified.get(fingerprint(value)) ?? this.verify(value);
+    const known = this.verified.get(fingerprint(value));
+    return known ? this.usable(known) : andThen(this.verify(value), (key) => this.usable(key));
+  }
+
+  private usable(key: KeyRecord | undefined): KeyRecord {
     if (!key || key.deletedAt !== null) throw new DomainError('API_KEY_INVALID', 'invalid API key', 401);
     if (key.expiresAtMs <= this.clock.nowMs()) throw new DomainError('API_KEY_EXPIRED', 'API key has expired', 401);
     return key;
   }
 
   /** The slow path: HMAC under the server secret, lookup by digest, constant-time comparison. */
-  private verify(value: string): KeyRecord | undefined {
+  private verify(value: string): Awaitable<KeyRecord | undefined> {
     const digest = this.secret.digest(value);
-    const key = this.lookup(digest);
-    if (!key || !ServerSecret.same(key.keyDigest, digest)) return undefined;
-    if (this.verified.size >= MAX_CACHED) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(fingerprint(value), key);
-    return key;
+    const epoch = this.epoch;
+    return andThen(this.byDigest.get(digest), ({ row, switched }) => {
+      const overtaken = epoch !== this.epoch;
+      // a rebuilt generation took over: what was verified came from the old one
+      if (switched) this.forget();
+      const key = row ? toKey(row) : undefined;
+      if (!key || !ServerSecret.same(key.keyDigest, digest)) return undefined;
+      if (overtaken) return key;
+      if (this.verified.size >= MAX_CACHED) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(fingerprint(value), key);
+      return key;
+    });
   }
 
-  private lookup(digest: string): KeyRecord | undefined {
-    const { row, switched } = this.byDigest.get(digest);
-    // a rebuilt generation took over: what was verified came from the old one
-    if (switched) this.verified.clear();
-    if (!row) return undefined;
-    const key: KeyRecord = {
-      id: row.id,
-      accountId: row.account_id,
-      name: row.name,
-      agents: JSON.parse(row.agents),
-      permissions: JSON.parse(row.permissions) as Permission[],
-      expiresAt: row.expires_at,
-      expiresAtMs: Date.parse(row.expires_at),
-      keyDigest: row.key_digest,
-      last4: row.last4,
-      deletedAt: row.deleted_at,
-    };
-    return key;
+  private forget(): void {
+    this.verified.clear();
+    this.epoch++;
   }
+}
+
+function toKey(row: Row): KeyRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    agents: JSON.parse(row.agents),
+    permissions: JSON.parse(row.permissions) as Permission[],
+    expiresAt: row.expires_at,
+    expiresAtMs: Date.parse(row.expires_at),
+    keyDigest: row.key_digest,
+    last4: row.last4,
+    deletedAt: row.deleted_at,
+  };
 }
 
 function fingerprint(value: string): string {

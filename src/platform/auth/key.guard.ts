@@ -2,7 +2,8 @@ import { applyDecorators, Inject, Injectable, SetMetadata } from '@nestjs/common
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ReadModels } from '../../read-models/read-models.service';
-import { SyncQuery } from '../../read-models/sync-query';
+import { ReadQuery } from '../../read-models/read-query';
+import { andThen, type Awaitable } from '../awaitable';
 import { CONFIG, type Config } from '../config/config';
 import { DomainError, forbidden } from '../errors/domain-error';
 import { parseAccountId, parseAgentId } from '../ids/prefixed-ids';
@@ -32,7 +33,8 @@ export function keyOf(request: FastifyRequest): KeyRecord | undefined {
 /**
  * Authenticates the route's credential header, then authorizes: the key's account must own the
  * account in the path (403), the agent must be in the key's scope (403) and exist (404), and the
- * key must hold the route's permission (403). Synchronous from end to end.
+ * key must hold the route's permission (403). Synchronous from end to end while every lookup is
+ * answered from memory or SQLite; a lookup that must wait (PostgreSQL) makes the rest wait for it.
  */
 @Injectable()
 export class KeyGate {
@@ -44,12 +46,12 @@ export class KeyGate {
     @Inject(CONFIG) private readonly config: Config,
     readModels: ReadModels,
   ) {
-    this.accountRegion = new SyncQuery(() => readModels.source('accounts'), 'SELECT region FROM account WHERE id = ?');
+    this.accountRegion = new ReadQuery(() => readModels.source('accounts'), 'SELECT region FROM account WHERE id = ?');
   }
 
-  private readonly accountRegion: SyncQuery<{ region: string }>;
+  private readonly accountRegion: ReadQuery<{ region: string }>;
 
-  check(request: FastifyRequest, { header, requirement }: RouteAuth): void {
+  check(request: FastifyRequest, { header, requirement }: RouteAuth): Awaitable<void> {
     if (requirement.operator && request.headers['x-operator-token'] !== undefined) {
       const token = request.headers['x-operator-token'];
       if (!this.operator.matches(Array.isArray(token) ? token[0] : token)) {
@@ -60,34 +62,43 @@ export class KeyGate {
     }
     const raw = request.headers[header];
     const key = this.keys.authenticate(Array.isArray(raw) ? raw[0] : raw, header);
+    // no closure on the path a remembered key takes (every request but a key's first)
+    return key instanceof Promise ? key.then((known) => this.admit(request, known, requirement)) : this.admit(request, key, requirement);
+  }
+
+  private admit(request: FastifyRequest, key: KeyRecord, requirement: AuthRequirement): Awaitable<void> {
     this.limiter.take(key.id);
     setPrincipal(request, { kind: 'key', id: key.id, accountId: key.accountId });
     (request as FastifyRequest & { apiKey?: KeyRecord | null }).apiKey = key;
+    if (!this.config.publicDomain) return this.authorize(key, requirement, request);
     // With regional hosts, an account lives in one region: on another region's host it is not found.
-    if (this.config.publicDomain && this.accountRegion.get(key.accountId).row?.region !== this.config.region) {
-      throw new DomainError('ACCOUNT_NOT_FOUND', `this account lives in another region; use that region's host`, 404);
-    }
-    this.authorize(key, requirement, request);
+    return andThen(this.accountRegion.get(key.accountId), ({ row }) => {
+      if (row?.region !== this.config.region) throw new DomainError('ACCOUNT_NOT_FOUND', `this account lives in another region; use that region's host`, 404);
+      return this.authorize(key, requirement, request);
+    });
   }
 
   /**
    * As a Fastify preHandler: it runs before Nest's interceptors and pipes, like a guard, but with
-   * no promise in between (Nest's guard pipeline alone cost ~10% of a trivial route's throughput).
+   * no promise in between (Nest's guard pipeline alone cost ~10% of a trivial route's throughput)
+   * unless a lookup has to wait for the database.
    */
   hook(): (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
     return (request, _reply, done) => {
       const auth = (request.routeOptions.config as { parleyAuth?: RouteAuth } | undefined)?.parleyAuth;
       if (!auth) return done();
+      let checked: Awaitable<void>;
       try {
-        this.check(request, auth);
+        checked = this.check(request, auth);
       } catch (error) {
         return done(error as Error);
       }
-      done();
+      if (checked instanceof Promise) checked.then(() => done(), (error: Error) => done(error));
+      else done();
     };
   }
 
-  private authorize(key: KeyRecord, requirement: AuthRequirement, request: FastifyRequest): void {
+  private authorize(key: KeyRecord, requirement: AuthRequirement, request: FastifyRequest): Awaitable<void> {
     const accountRaw = locate(request, requirement.account);
     if (requirement.account !== undefined) {
       if (accountRaw === undefined) throw new DomainError('INVALID_ACCOUNT_ID', 'account id is required', 400);
@@ -98,10 +109,20 @@ export class KeyGate {
       if (agentRaw === undefined) throw new DomainError('INVALID_AGENT_ID', 'agent id is required', 400);
       const agentId = parseAgentId(agentRaw);
       const owner = this.agents.accountOf(agentId);
-      if (owner !== null && owner !== key.accountId) throw forbidden('this key belongs to another account', 'ACCOUNT_FORBIDDEN');
-      if (!keyCanReachAgent(key, agentId)) throw forbidden('this key is not scoped to this agent', 'AGENT_FORBIDDEN');
-      if (owner === null) throw new DomainError('AGENT_NOT_FOUND', 'agent not found', 404);
+      if (owner instanceof Promise) return owner.then((known) => this.reach(key, requirement, agentId, known));
+      return this.reach(key, requirement, agentId, owner);
     }
+    this.permit(key, requirement);
+  }
+
+  private reach(key: KeyRecord, requirement: AuthRequirement, agentId: string, owner: string | null): void {
+    if (owner !== null && owner !== key.accountId) throw forbidden('this key belongs to another account', 'ACCOUNT_FORBIDDEN');
+    if (!keyCanReachAgent(key, agentId)) throw forbidden('this key is not scoped to this agent', 'AGENT_FORBIDDEN');
+    if (owner === null) throw new DomainError('AGENT_NOT_FOUND', 'agent not found', 404);
+    this.permit(key, requirement);
+  }
+
+  private permit(key: KeyRecord, requirement: AuthRequirement): void {
     if (requirement.permission && !key.permissions.includes(requirement.permission) && !requirement.permissionShapesResponse) {
       throw forbidden(`this key lacks the ${requirement.permission} permission`, 'PERMISSION_DENIED');
     }

@@ -4,6 +4,7 @@ import { openEventStore } from '../../event-store/open-event-store';
 import { ConfigError, loadConfig } from '../../platform/config/config';
 import { openPlatformDatabase } from '../../platform/database/platform-database';
 import type { Projection } from '../projection';
+import { generationStorage } from '../generation-storage';
 import { ReadModelRegistry } from '../read-model-registry';
 import { rebuild } from '../rebuild';
 import { readModelStatus } from '../status';
@@ -31,7 +32,7 @@ export async function runCli(argv: string[], projections: Projection[] = ALL_PRO
   const config = loadConfig();
   const store = await openEventStore(config);
   const platform = await openPlatformDatabase(config.dataDir, config.databaseUrl);
-  const registry = new ReadModelRegistry(platform, config.dataDir);
+  const registry = new ReadModelRegistry(platform, generationStorage(config));
   const print = (value: unknown, text: string) => out.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);
   try {
     if (command === 'status') {
