@@ -1,5 +1,5 @@
 import type { EntityTarget, ObjectLiteral } from 'typeorm';
-import type { Awaitable } from './rows';
+import type { Awaitable, Rows } from './rows';
 
 /**
  * What a projection batch remembers between its events: values its handlers fold (loaded once a
@@ -37,5 +37,32 @@ export class BatchMemo {
   clear(): void {
     this.memo.clear();
     this.deferred.clear();
+  }
+}
+
+/**
+ * The part of a row writer that is the same on both databases: what the batch remembers and
+ * defers. The writers add the statements.
+ */
+export abstract class BatchedRows implements Rows {
+  protected readonly batch = new BatchMemo();
+
+  abstract insert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): Awaitable<void>;
+  abstract upsert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): Awaitable<void>;
+  abstract update<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, set: Partial<T>): Awaitable<number>;
+  abstract increment<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, property: keyof T & string, by: number): Awaitable<number>;
+  abstract delete<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Awaitable<number>;
+  abstract findOne<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Awaitable<T | undefined>;
+
+  remembered<V>(key: string, load: () => Awaitable<V>): Awaitable<V> {
+    return this.batch.remembered(key, load);
+  }
+
+  remember(key: string, value: unknown): void {
+    this.batch.remember(key, value);
+  }
+
+  upsertAtBatchEnd<T extends ObjectLiteral>(entity: EntityTarget<T>, key: string, build: () => Partial<T>): void {
+    this.batch.defer(entity, key, build);
   }
 }

@@ -1,8 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { rawConnection } from '../platform/database/raw-connection';
-import { BatchMemo } from './batch-memo';
-import type { Awaitable, Rows } from './rows';
+import { BatchedRows } from './batch-memo';
 
 type Value = string | number | bigint | Buffer | null;
 
@@ -24,13 +23,13 @@ interface Table {
  * costs one bind and one step, like a hand-written insert. Statements run on the same connection
  * as the batch transaction applyBatch opened, so they commit or roll back with it.
  */
-export class RowWriter implements Rows {
+export class RowWriter extends BatchedRows {
   private readonly db: Database.Database;
   private readonly tables = new Map<unknown, Table>();
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly batch = new BatchMemo();
 
   constructor(private readonly source: DataSource) {
+    super();
     this.db = rawConnection(source);
   }
 
@@ -83,18 +82,6 @@ export class RowWriter implements Rows {
     const table = this.table(entity);
     const whereKeys = this.keysOf(table, where);
     return this.run(`DELETE FROM "${table.name}" WHERE ${conditions(table, whereKeys)}`, whereKeys.map((k) => toValue(where[k])));
-  }
-
-  remembered<V>(key: string, load: () => Awaitable<V>): Awaitable<V> {
-    return this.batch.remembered(key, load);
-  }
-
-  remember(key: string, value: unknown): void {
-    this.batch.remember(key, value);
-  }
-
-  upsertAtBatchEnd<T extends ObjectLiteral>(entity: EntityTarget<T>, key: string, build: () => Partial<T>): void {
-    this.batch.defer(entity, key, build);
   }
 
   /** applyBatch: a batch begins (or failed and is rolled back). */

@@ -1,6 +1,5 @@
 import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
-import { BatchMemo } from '../batch-memo';
-import type { Awaitable, Rows } from '../rows';
+import { BatchedRows } from '../batch-memo';
 
 type Value = string | number | bigint | boolean | Buffer | null;
 
@@ -22,14 +21,15 @@ interface Table {
  * after its round trip. SQL text is built once per table and row shape. One per batch: the
  * deferred upserts and remembered values belong to that batch's transaction.
  */
-export class PgRows implements Rows {
-  private readonly batch = new BatchMemo();
+export class PgRows extends BatchedRows {
   private pending: { shape: string; table: Table; keys: string[]; values: Value[] } | null = null;
 
   constructor(
     private readonly em: EntityManager,
     private readonly sql: PgSqlCache,
-  ) {}
+  ) {
+    super();
+  }
 
   /**
    * Inserts of one shape in a row wait to go as one multi-row INSERT (a round trip per row is what
@@ -110,18 +110,6 @@ export class PgRows implements Rows {
     const out: Record<string, unknown> = {};
     for (const [property, column] of table.columns) out[property] = table.readers.get(column)!(rows[0][column]);
     return out as T;
-  }
-
-  remembered<V>(key: string, load: () => Awaitable<V>): Awaitable<V> {
-    return this.batch.remembered(key, load);
-  }
-
-  remember(key: string, value: unknown): void {
-    this.batch.remember(key, value);
-  }
-
-  upsertAtBatchEnd<T extends ObjectLiteral>(entity: EntityTarget<T>, key: string, build: () => Partial<T>): void {
-    this.batch.defer(entity, key, build);
   }
 
   /** applyBatch: the batch's handlers are done; write what they deferred. */
