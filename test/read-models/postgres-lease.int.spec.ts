@@ -10,10 +10,8 @@ import { ReadModelRegistry } from '../../src/read-models/read-model-registry';
 import { ReadModels } from '../../src/read-models/read-models.service';
 import { INCREMENTED, actualCounters, appendCounterEvents, counterProjection, expectedFromLog, waitUntil } from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
-import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
+import { describeOnPostgres } from '../support/postgres-server';
 
-const binaries = postgresBinariesOrSkip('the projection lease on PostgreSQL (test/read-models/postgres-lease.int.spec.ts)');
-const maybe = binaries ? describe : describe.skip;
 const NAME = 'counters';
 
 /**
@@ -22,20 +20,15 @@ const NAME = 'counters';
  * leader goes, the other takes over within seconds; and whatever happens to the lease, no event
  * is applied twice (the `line` table's primary key would refuse it) nor skipped.
  */
-maybe('the projection lease', () => {
-  let server: PostgresServer;
+describeOnPostgres('the projection lease', (server) => {
   let side: ReadSide;
   let url: string;
   let databases = 0;
 
-  beforeAll(async () => {
-    server = await startPostgresServer(binaries);
-  }, 60_000);
-  afterAll(async () => server?.stop());
   beforeEach(async () => {
     side = new ReadSide();
     // each test's registry is new: so are its generation schemas
-    url = await server.createDatabase(`lease_${++databases}`);
+    url = await server().createDatabase(`lease_${++databases}`);
   });
   afterEach(async () => side.cleanup());
 

@@ -7,10 +7,8 @@ import { rebuild } from '../../src/read-models/rebuild';
 import { readModelStatus } from '../../src/read-models/status';
 import { INCREMENTED, actualCounters, appendCounterEvents, counterProjection, expectedFromLog, waitUntil } from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
-import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
+import { describeOnPostgres } from '../support/postgres-server';
 
-const binaries = postgresBinariesOrSkip('the projection runner on PostgreSQL (test/read-models/postgres-runner.int.spec.ts)');
-const maybe = binaries ? describe : describe.skip;
 const NAME = 'counters';
 
 /**
@@ -18,14 +16,9 @@ const NAME = 'counters';
  * read-your-writes, status, and a blue/green rebuild into a new schema that the running runner
  * follows, dropping the old schema.
  */
-maybe('read models on PostgreSQL', () => {
-  let server: PostgresServer;
+describeOnPostgres('read models on PostgreSQL', (server) => {
   let side: ReadSide;
 
-  beforeAll(async () => {
-    server = await startPostgresServer(binaries);
-  }, 60_000);
-  afterAll(async () => server?.stop());
   beforeEach(() => {
     side = new ReadSide();
   });
@@ -41,7 +34,7 @@ maybe('read models on PostgreSQL', () => {
     const store = await side.openStore();
     await appendCounterEvents(store, { events: 1500, streams: 7, ignoredEvery: 5 });
     const platform = await side.openPlatform();
-    const registry = new ReadModelRegistry(platform, new PostgresGenerationStorage(server.url));
+    const registry = new ReadModelRegistry(platform, new PostgresGenerationStorage(server().url));
     const readModels = new ReadModels([projection], store, registry, silentLogger, 5000);
     await readModels.start();
     try {
@@ -61,7 +54,7 @@ maybe('read models on PostgreSQL', () => {
       expect(status).toEqual([expect.objectContaining({ name: NAME, generation: 1, status: 'active', position: one.position, lagEvents: 0, file: 'postgres:rm_counters_v1_g1' })]);
 
       // blue/green: the CLI's registry builds g2 in its own schema; the runner follows and drops g1
-      const cli = new ReadModelRegistry(await side.openPlatform(), new PostgresGenerationStorage(server.url));
+      const cli = new ReadModelRegistry(await side.openPlatform(), new PostgresGenerationStorage(server().url));
       const report = await rebuild(projection, await side.openStore(), cli);
       expect(report).toMatchObject({ generation: 2 });
       await waitUntil(async () => (await readModels.status())[0].generation === 2, 'the runner attaches generation 2', 5000, 20);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { PlatformDialect } from '../../src/platform/database/dialect';
 import { openPlatformDatabase } from '../../src/platform/database/platform-database';
-import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from './postgres-server';
+import { describeOnPostgres } from './postgres-server';
 
 /** One empty platform database (a DATA_DIR, and on PostgreSQL a database of its own). */
 export interface PlatformDatabase {
@@ -27,17 +27,9 @@ export interface PlatformDatabases {
  */
 export function describeEachPlatformDatabase(title: string, suite: (databases: PlatformDatabases) => void): void {
   describe(`${title} (SQLite)`, () => withDatabases('sqlite', async () => null, suite));
-  const binaries = postgresBinariesOrSkip(title);
-  (binaries ? describe : describe.skip)(`${title} (PostgreSQL)`, () => {
-    let server: PostgresServer | null = null;
-    beforeAll(async () => {
-      server = await startPostgresServer(binaries);
-    });
-    afterAll(async () => {
-      await server?.stop();
-    });
+  describeOnPostgres(`${title} (PostgreSQL)`, (server) => {
     let next = 0;
-    withDatabases('postgres', async () => server!.createDatabase(`db_${++next}`), suite);
+    withDatabases('postgres', async () => server().createDatabase(`db_${++next}`), suite);
   });
 }
 

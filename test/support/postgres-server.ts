@@ -193,3 +193,24 @@ async function freeTcpPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * A describe block whose tests share one throwaway server, started before them and stopped after;
+ * skipped loudly without the binaries (failed under CI=true, see postgresBinariesOrSkip).
+ */
+export function describeOnPostgres(title: string, body: (server: () => PostgresServer) => void): void {
+  const binaries = postgresBinariesOrSkip(title);
+  (binaries ? describe : describe.skip)(title, () => {
+    let server: PostgresServer | null = null;
+    beforeAll(async () => {
+      server = await startPostgresServer(binaries);
+    }, 60_000);
+    afterAll(async () => {
+      await server?.stop();
+    });
+    body(() => {
+      if (!server) throw new Error('the PostgreSQL server is not started yet (use it inside tests and hooks)');
+      return server;
+    });
+  });
+}

@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { openReadModel } from '../../src/read-models/open-read-model';
 import { openPostgresReadModel } from '../../src/read-models/postgres/open-postgres-read-model';
 import type { Projection } from '../../src/read-models/projection';
-import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from './postgres-server';
+import { describeOnPostgres } from './postgres-server';
 
 /** Opens a new, empty generation of `projection`; closed after the test. */
 export type OpenGeneration = (projection: Projection) => Promise<DataSource>;
@@ -25,17 +25,9 @@ export function describeEachReadModelDatabase(title: string, suite: (open: OpenG
     withGenerations((projection) => openReadModel(projection, path.join(dir, `${projection.name}.g${++next}.sqlite`)), suite);
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
   });
-  const binaries = postgresBinariesOrSkip(title);
-  (binaries ? describe : describe.skip)(`${title} (PostgreSQL)`, () => {
-    let server: PostgresServer | null = null;
-    beforeAll(async () => {
-      server = await startPostgresServer(binaries);
-    });
-    afterAll(async () => {
-      await server?.stop();
-    });
+  describeOnPostgres(`${title} (PostgreSQL)`, (server) => {
     let next = 0;
-    withGenerations((projection) => openPostgresReadModel(projection, server!.url, `rm_test_g${++next}`), suite);
+    withGenerations((projection) => openPostgresReadModel(projection, server().url, `rm_test_g${++next}`), suite);
   });
 }
 
