@@ -3,7 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { openReadModel, openReadModelReader } from './open-read-model';
-import { dropGenerationSchema, GenerationNotBuiltError, generationSchema, openPostgresReadModel } from './postgres/open-postgres-read-model';
+import { GenerationNotBuiltError } from './generation-not-built';
+import { dropGenerationSchema, generationSchema, openPostgresReadModel } from './postgres/open-postgres-read-model';
 import type { Projection } from './projection';
 import { START, type Position } from '../event-store/position';
 

@@ -6,7 +6,7 @@ import type { ReadModelGeneration } from '../platform/database/platform.entities
 import { applyBatch, handlesAny, readCheckpoint, writeCheckpoint } from './apply-batch';
 import type { OpenGeneration } from './generation-storage';
 import { holds, type Lease } from './postgres/advisory-lease';
-import { GenerationNotBuiltError } from './postgres/open-postgres-read-model';
+import { GenerationNotBuiltError } from './generation-not-built';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
 

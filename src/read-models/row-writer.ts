@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { rawConnection } from '../platform/database/raw-connection';
 import { BatchedRows } from './batch-memo';
+import { definedColumns } from './rows';
 
 type Value = string | number | bigint | Buffer | null;
 
@@ -35,7 +36,7 @@ export class RowWriter extends BatchedRows {
 
   insert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): void {
     const table = this.table(entity);
-    const keys = this.keysOf(table, row);
+    const keys = definedColumns(table, row);
     // the hot path of rebuilds: the statement is found by the row's shape, not by building SQL text
     const shape = keys.join(',');
     let statement = table.inserts.get(shape);
@@ -52,7 +53,7 @@ export class RowWriter extends BatchedRows {
   /** Insert, or update every given column of the row with the same primary key. */
   upsert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): void {
     const table = this.table(entity);
-    const keys = this.keysOf(table, row);
+    const keys = definedColumns(table, row);
     const cols = keys.map((k) => table.columns.get(k)!);
     const updates = cols.filter((c) => !table.primary.includes(c));
     const action = updates.length ? `DO UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'DO NOTHING';
@@ -64,8 +65,8 @@ export class RowWriter extends BatchedRows {
 
   update<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, set: Partial<T>): number {
     const table = this.table(entity);
-    const setKeys = this.keysOf(table, set);
-    const whereKeys = this.keysOf(table, where);
+    const setKeys = definedColumns(table, set);
+    const whereKeys = definedColumns(table, where);
     const sql = `UPDATE "${table.name}" SET ${setKeys.map((k) => `"${table.columns.get(k)}" = ?`).join(', ')} WHERE ${conditions(table, whereKeys)}`;
     return this.run(sql, [...setKeys.map((k) => toValue(set[k])), ...whereKeys.map((k) => toValue(where[k]))]);
   }
@@ -73,14 +74,14 @@ export class RowWriter extends BatchedRows {
   /** Adds `by` to a numeric column. */
   increment<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, property: keyof T & string, by: number): number {
     const table = this.table(entity);
-    const whereKeys = this.keysOf(table, where);
+    const whereKeys = definedColumns(table, where);
     const column = table.columns.get(property)!;
     return this.run(`UPDATE "${table.name}" SET "${column}" = "${column}" + ? WHERE ${conditions(table, whereKeys)}`, [by, ...whereKeys.map((k) => toValue(where[k]))]);
   }
 
   delete<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): number {
     const table = this.table(entity);
-    const whereKeys = this.keysOf(table, where);
+    const whereKeys = definedColumns(table, where);
     return this.run(`DELETE FROM "${table.name}" WHERE ${conditions(table, whereKeys)}`, whereKeys.map((k) => toValue(where[k])));
   }
 
@@ -97,7 +98,7 @@ export class RowWriter extends BatchedRows {
   /** One row by equality on the given properties, as the entity's properties (booleans included). */
   findOne<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): T | undefined {
     const table = this.table(entity);
-    const whereKeys = this.keysOf(table, where);
+    const whereKeys = definedColumns(table, where);
     const raw = this.prepare(`SELECT * FROM "${table.name}" WHERE ${conditions(table, whereKeys)} LIMIT 1`).get(...whereKeys.map((k) => toValue(where[k]))) as
       | Record<string, unknown>
       | undefined;
@@ -125,16 +126,6 @@ export class RowWriter extends BatchedRows {
       this.statements.set(sql, statement);
     }
     return statement;
-  }
-
-  private keysOf(table: Table, row: ObjectLiteral): string[] {
-    const keys: string[] = [];
-    for (const k in row) {
-      if (row[k] === undefined) continue;
-      if (!table.columns.has(k)) throw new Error(`${table.name} has no column for property ${k}`);
-      keys.push(k);
-    }
-    return keys;
   }
 
   private table(entity: EntityTarget<ObjectLiteral>): Table {

@@ -34,3 +34,17 @@ export interface Rows {
    */
   upsertAtBatchEnd<T extends ObjectLiteral>(entity: EntityTarget<T>, key: string, build: () => Partial<T>): void;
 }
+
+/**
+ * The properties of `row` that carry a value, checked against the table's columns: what a row
+ * writer binds (undefined means "leave it out", null is a value).
+ */
+export function definedColumns(table: { name: string; columns: Map<string, string> }, row: ObjectLiteral): string[] {
+  const keys: string[] = [];
+  for (const k in row) {
+    if (row[k] === undefined) continue;
+    if (!table.columns.has(k)) throw new Error(`${table.name} has no column for property ${k}`);
+    keys.push(k);
+  }
+  return keys;
+}

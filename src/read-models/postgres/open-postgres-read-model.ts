@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { ProjectionCheckpoint } from '../checkpoint.entity';
+import { GenerationNotBuiltError } from '../generation-not-built';
 import type { Projection } from '../projection';
 
 const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -11,9 +12,6 @@ export function generationSchema(name: string, version: number, generation: numb
   if (!SCHEMA.test(schema)) throw new Error(`read model ${name} v${version} g${generation} makes no schema name (${schema})`);
   return schema;
 }
-
-/** A follower asked for a generation its leader has not finished creating yet. */
-export class GenerationNotBuiltError extends Error {}
 
 /**
  * One generation of a read model on PostgreSQL: a schema of its own, the counterpart of a

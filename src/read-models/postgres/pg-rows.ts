@@ -1,5 +1,6 @@
 import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { BatchedRows } from '../batch-memo';
+import { definedColumns } from '../rows';
 
 type Value = string | number | bigint | boolean | Buffer | null;
 
@@ -38,7 +39,7 @@ export class PgRows extends BatchedRows {
    */
   async insert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): Promise<void> {
     const table = this.sql.table(this.em, entity);
-    const keys = keysOf(table, row);
+    const keys = definedColumns(table, row);
     const shape = `${table.name}:${keys.join(',')}`;
     if (this.pending && this.pending.shape !== shape) await this.flush();
     this.pending ??= { shape, table, keys, values: [] };
@@ -63,7 +64,7 @@ export class PgRows extends BatchedRows {
   async upsert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): Promise<void> {
     await this.flush();
     const table = this.sql.table(this.em, entity);
-    const keys = keysOf(table, row);
+    const keys = definedColumns(table, row);
     const text = this.sql.cached(`u:${table.name}:${keys.join(',')}`, () => {
       const updates = keys.map((k) => table.columns.get(k)!).filter((c) => !table.primary.includes(c));
       const action = updates.length ? `DO UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'DO NOTHING';
@@ -75,8 +76,8 @@ export class PgRows extends BatchedRows {
   async update<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, set: Partial<T>): Promise<number> {
     await this.flush();
     const table = this.sql.table(this.em, entity);
-    const setKeys = keysOf(table, set);
-    const whereKeys = keysOf(table, where);
+    const setKeys = definedColumns(table, set);
+    const whereKeys = definedColumns(table, where);
     const text = this.sql.cached(`s:${table.name}:${setKeys.join(',')}:${whereKeys.join(',')}`, () =>
       `UPDATE ${table.name} SET ${setKeys.map((k, i) => `"${table.columns.get(k)}" = $${i + 1}`).join(', ')} WHERE ${conditions(table, whereKeys, setKeys.length)}`,
     );
@@ -86,7 +87,7 @@ export class PgRows extends BatchedRows {
   async increment<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, property: keyof T & string, by: number): Promise<number> {
     await this.flush();
     const table = this.sql.table(this.em, entity);
-    const whereKeys = keysOf(table, where);
+    const whereKeys = definedColumns(table, where);
     const column = table.columns.get(property)!;
     const text = this.sql.cached(`+:${table.name}:${column}:${whereKeys.join(',')}`, () => `UPDATE ${table.name} SET "${column}" = "${column}" + $1 WHERE ${conditions(table, whereKeys, 1)}`);
     return affected(await this.em.query(text, [by, ...whereKeys.map((k) => toValue(where[k]))]));
@@ -95,7 +96,7 @@ export class PgRows extends BatchedRows {
   async delete<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Promise<number> {
     await this.flush();
     const table = this.sql.table(this.em, entity);
-    const whereKeys = keysOf(table, where);
+    const whereKeys = definedColumns(table, where);
     const text = this.sql.cached(`d:${table.name}:${whereKeys.join(',')}`, () => `DELETE FROM ${table.name} WHERE ${conditions(table, whereKeys, 0)}`);
     return affected(await this.em.query(text, whereKeys.map((k) => toValue(where[k]))));
   }
@@ -103,7 +104,7 @@ export class PgRows extends BatchedRows {
   async findOne<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Promise<T | undefined> {
     await this.flush();
     const table = this.sql.table(this.em, entity);
-    const whereKeys = keysOf(table, where);
+    const whereKeys = definedColumns(table, where);
     const text = this.sql.cached(`f:${table.name}:${whereKeys.join(',')}`, () => `SELECT * FROM ${table.name} WHERE ${conditions(table, whereKeys, 0)} LIMIT 1`);
     const rows = (await this.em.query(text, whereKeys.map((k) => toValue(where[k])))) as Array<Record<string, unknown>>;
     if (rows.length === 0) return undefined;
@@ -173,16 +174,6 @@ export class PgSqlCache {
 function readerOf(type: string): (value: unknown) => unknown {
   if (type === 'bigint' || type === 'int8' || type === 'numeric') return (v) => (v === null || v === undefined ? v : Number(v));
   return (v) => v;
-}
-
-function keysOf(table: Table, row: ObjectLiteral): string[] {
-  const keys: string[] = [];
-  for (const k in row) {
-    if (row[k] === undefined) continue;
-    if (!table.columns.has(k)) throw new Error(`${table.name} has no column for property ${k}`);
-    keys.push(k);
-  }
-  return keys;
 }
 
 function quote(table: Table, keys: string[]): string {
