@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { syntheticKnowledgeBase } from '../../src/runtime/retrieval/synthetic';
 import type { BenchCase } from '../lib/case';
+import { profiled } from '../lib/profile';
 import type { BenchContext } from '../lib/context';
 import { seedAccount, startBenchApp } from '../lib/http-app';
 import type { ChatDriverResult, ChatPlan } from '../lib/chat-driver';
@@ -69,7 +70,7 @@ async function chatLoad(ctx: BenchContext): Promise<ChatFigures> {
         queries: kb.queries,
         seconds,
       };
-      const r = await runDriver(ctx.file('debug-chat-plan.json'), plan);
+      const r = await profiled('debug-chat.turns', () => runDriver(ctx.file('debug-chat-plan.json'), plan));
       if (r.failures > 0) throw new Error(`${r.failures} turns failed, first: ${r.firstFailure}`);
       return { turnsPerSecond: r.turns / r.elapsed, p50: r.p50, p99: r.p99, turns: r.turns };
     } finally {

@@ -14,6 +14,7 @@ import type { BenchCase, Result } from '../lib/case';
 import type { BenchContext } from '../lib/context';
 import { EchoProbeController } from '../lib/echo-probe.controller';
 import { median } from '../lib/measure';
+import { profiled } from '../lib/profile';
 
 const CONNECTIONS = 50;
 
@@ -129,8 +130,8 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       const out = { webhook: [] as number[], echo: [] as number[] };
       let used = 0;
       const series = {
-        echo: () => load(`${url}/bench/echo`, seconds, count, {}),
-        webhook: () => load(webhookUrl, seconds, count, h, { start: used }),
+        echo: () => profiled('external-events.echo', () => load(`${url}/bench/echo`, seconds, count, {})),
+        webhook: () => profiled('external-events.webhook', () => load(webhookUrl, seconds, count, h, { start: used })),
       };
       for (let round = 0; round < runs; round++) {
         ctx.log(`external events round ${round + 1}/${runs} (${seconds} s per series, ${CONNECTIONS} connections)`);

@@ -4,6 +4,7 @@ import type { BenchContext } from '../lib/context';
 import { AuthProbeController } from '../lib/auth-probe.controller';
 import { startBenchApp, seedAccount } from '../lib/http-app';
 import { median } from '../lib/measure';
+import { profiled } from '../lib/profile';
 
 const CONNECTIONS = 50;
 
@@ -43,8 +44,8 @@ async function measurePair(ctx: BenchContext): Promise<{ open: number[]; authed:
       const duration = ctx.quick ? 3 : 6;
       const runs = ctx.quick ? 1 : 5;
       const series = {
-        open: () => load(`${app.url}/bench/probe/open`, duration, header),
-        authed: () => load(`${app.url}/bench/probe/authed`, duration, header),
+        open: () => profiled('http.get.unauthenticated', () => load(`${app.url}/bench/probe/open`, duration, header)),
+        authed: () => profiled('http.get.authenticated', () => load(`${app.url}/bench/probe/authed`, duration, header)),
         bare: () => load(`${app.url}/bench/probe/open`, duration),
       };
       const out: Record<keyof typeof series, number[]> = { open: [], authed: [], bare: [] };
