@@ -17,8 +17,6 @@ export const TARGETS: Target[] = [
   { numerator: 'store.append.1-awaiting.full', denominator: 'ceiling.append.1-per-tx.full', atLeast: 0.7 },
   { numerator: 'store.read.readAll-pages-1000', denominator: 'ceiling.scan.full-log', atLeast: 0.7 },
   { numerator: 'projection.rebuild', denominator: 'projection.raw-insert.batched-1000', atLeast: 0.5 },
-  // Accounts and keys: the key guard costs under 10% of throughput.
-  { numerator: 'http.get.authenticated', denominator: 'http.get.unauthenticated', atLeast: 0.9 },
   // Conversations API: a page deep in the result costs what the first costs; rebuilds keep up with raw inserts.
   // Depth costs nothing: the deep page against the first page of finished conversations (the first page proper holds shorter ones; its ratio is in its note).
   { numerator: 'conversations.page.cursor-deep.p50', denominator: 'conversations.page.cursor-shallow.p50', atMost: 1.3 },
@@ -60,6 +58,9 @@ export interface Limit {
 }
 
 export const LIMITS: Limit[] = [
+  // Accounts and keys: the key guard costs under 10% of throughput. Judged on the median of
+  // back-to-back pairs (http-auth.ts), a ratio too, but one each pair takes within seconds.
+  { name: 'http.get.authenticated.paired-ratio', atLeast: 0.9 },
   { name: 'agents.merge.2000-topics.p50', atMost: 50 },
   { name: 'runtime.retrieval.5000-topics.p50', atMost: 1 },
   { name: 'debug-chat.turns.32-conversations', atLeast: 2000 },
