@@ -10,27 +10,20 @@ export interface AwaitedEvent {
 }
 
 /**
- * Which conversation awaits an external event id, and whose it is: the external-events read model
- * names the conversation, the conversations read model its owner. Lookups on the request path,
- * synchronous on SQLite. Both lag the log a little: a miss is only final once they have caught up (the
- * caller waits for that before answering 400).
+ * Which conversation awaits an external event id, and whose it is: one lookup in the
+ * external-events read model, on the request path (synchronous on SQLite). It lags the log a
+ * little: a miss is only final once it has caught up (the caller waits for that before answering 400).
  */
 export class AwaitedEvents {
-  private readonly byId: ReadQuery<{ conversation_id: string; name: string }>;
-  private readonly owner: ReadQuery<{ account_id: string; agent_id: string }>;
+  private readonly byId: ReadQuery<{ conversation_id: string; name: string; account_id: string; agent_id: string }>;
 
   constructor(readModels: ReadModels) {
-    this.byId = new ReadQuery(() => readModels.source('external-events'), 'SELECT conversation_id, name FROM awaited_external_event WHERE event_id = ?');
-    this.owner = new ReadQuery(() => readModels.source('conversations'), 'SELECT account_id, agent_id FROM conversation WHERE id = ?');
+    this.byId = new ReadQuery(() => readModels.source('external-events'), 'SELECT conversation_id, name, account_id, agent_id FROM awaited_external_event WHERE event_id = ?');
   }
 
   find(eventId: string): Awaitable<AwaitedEvent | null> {
-    return andThen(this.byId.get(eventId), ({ row: awaited }) => {
-      if (!awaited) return null;
-      return andThen(this.owner.get(awaited.conversation_id), ({ row: owner }) => {
-        if (!owner) return null;
-        return { conversationId: awaited.conversation_id, name: awaited.name, accountId: owner.account_id, agentId: owner.agent_id };
-      });
-    });
+    return andThen(this.byId.get(eventId), ({ row }) =>
+      row ? { conversationId: row.conversation_id, name: row.name, accountId: row.account_id, agentId: row.agent_id } : null,
+    );
   }
 }

@@ -6,9 +6,11 @@ import { DeploymentContent } from '../agents/deployment-content';
 import { ConversationCache } from '../conversations/conversation-cache';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
+import { CONFIG, type Config } from '../platform/config/config';
 import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../read-models/process-managers';
+import { BindPacer } from './bind-pacer';
 import { ExternalEventsController } from './external-events.controller';
 import { externalEventsProcessManager } from './external-events.process-manager';
 import { ExternalEventsService } from './external-events.service';
@@ -25,13 +27,14 @@ class ExternalEventsLifecycle implements OnModuleInit {
     private readonly cache: ConversationCache,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly pacer: BindPacer,
   ) {}
 
   onModuleInit() {
     // the platform's body limit (contract §2): 1 MiB
     keepRawBodies(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), 1024 * 1024);
     this.processManagers.register(
-      externalEventsProcessManager({ store: this.store, cache: this.cache, deployments: this.deployments, clock: this.clock, newId: () => this.ids.uuid(), logger: this.logger }),
+      externalEventsProcessManager({ store: this.store, cache: this.cache, deployments: this.deployments, clock: this.clock, newId: () => this.ids.uuid(), logger: this.logger, pace: this.pacer }),
     );
   }
 }
@@ -39,6 +42,15 @@ class ExternalEventsLifecycle implements OnModuleInit {
 /** External events (contract §9): the webhook, and the process manager that binds deliveries. */
 @Module({
   controllers: [ExternalEventsController],
-  providers: [ExternalEventsService, ExternalEventsLifecycle],
+  providers: [
+    ExternalEventsService,
+    ExternalEventsLifecycle,
+    {
+      provide: BindPacer,
+      inject: [CONFIG, Clock],
+      useFactory: (config: Config, clock: Clock) =>
+        new BindPacer({ maxDelayMs: config.externalEvents.maxBindDelayMs, behindMs: 250, saturatedAt: 0.75, quietMs: 100 }, () => clock.nowMs()),
+    },
+  ],
 })
 export class ExternalEventsModule {}

@@ -7,7 +7,7 @@ import type { Clock } from '../platform/clock/clock';
 import type { AggregateCache } from '../platform/commands/aggregate-cache';
 import { handleCommand, load } from '../platform/commands/command-handler';
 import { DomainError } from '../platform/errors/domain-error';
-import type { ProcessManager } from '../read-models/process-manager';
+import type { Pace, ProcessManager } from '../read-models/process-manager';
 import { bodyKindOf } from './event-id';
 import { eventTurn } from './event-turn';
 import type { ExternalEventDelivered } from './external-event.events';
@@ -25,6 +25,8 @@ export interface ExternalEventsDeps {
   logger: Logger;
   /** called after a conversation took an event in (channels that push answers listen here) */
   onBound?: (conversationId: string) => void;
+  /** holds binding back while the webhook is busy (bind-pacer.ts) */
+  pace?: Pace;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface ExternalEventsDeps {
  * exactly once (an id already received decides nothing) and the command's idempotency key is the
  * delivery's event id, so a replay after a crash appends nothing twice.
  */
-export function externalEventsProcessManager({ store, cache, deployments, clock, newId, logger, onBound }: ExternalEventsDeps): ProcessManager {
+export function externalEventsProcessManager({ store, cache, deployments, clock, newId, logger, onBound, pace }: ExternalEventsDeps): ProcessManager {
   const bind = async (event: RecordedEvent<ExternalEventDelivered>): Promise<void> => {
     const d = event.data;
     const stream = conversationStream(d.conversationId);
@@ -71,6 +73,13 @@ export function externalEventsProcessManager({ store, cache, deployments, clock,
     onBound?.(d.conversationId);
   };
 
-  // Deliveries to different conversations bind concurrently; one conversation's in log order.
-  return { name: EXTERNAL_EVENTS_PROCESS, handles: { ExternalEventDelivered: bind }, partitionBy: (event) => (event.data as ExternalEventDelivered).conversationId };
+  // Deliveries to different conversations bind concurrently; one conversation's in log order. A
+  // binding costs ~0.4 ms of the event loop: 50 at once keep a request's wait for it near 20 ms.
+  return {
+    name: EXTERNAL_EVENTS_PROCESS,
+    handles: { ExternalEventDelivered: bind },
+    partitionBy: (event) => (event.data as ExternalEventDelivered).conversationId,
+    pace,
+    maxBatchSize: 50,
+  };
 }

@@ -8,6 +8,7 @@ import { derivedUuid } from '../platform/ids/derived-id';
 import { parseAccountId, parseAgentId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
 import { AwaitedEvents, type AwaitedEvent } from './awaited-events';
+import { BindPacer } from './bind-pacer';
 import { bodyKindOf, extractEventId } from './event-id';
 import { externalEventStream, type ExternalEventDelivered } from './external-event.events';
 import type { WebhookQuery } from './webhook-query';
@@ -33,11 +34,14 @@ export class ExternalEventsService {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly readModels: ReadModels,
     private readonly clock: Clock,
+    private readonly pacer: BindPacer,
   ) {
     this.awaited = new AwaitedEvents(readModels);
   }
 
   async deliver(d: Delivery, context: CommandContext): Promise<{ event_id: string; status: 'queued' }> {
+    // on arrival, not on completion: a slow commit must not read as a quiet webhook
+    this.pacer.intake();
     const kind = bodyKindOf(d.contentType);
     if (kind === null) {
       throw badRequest('UNSUPPORTED_CONTENT_TYPE', 'Content-Type must be application/json, application/x-www-form-urlencoded, application/xml or text/plain');
@@ -80,7 +84,7 @@ export class ExternalEventsService {
   private async findAwaited(eventId: string): Promise<AwaitedEvent | null> {
     const found = await this.awaited.find(eventId);
     if (found) return found;
-    await this.readModels.waitFor(await this.store.headPosition(), ['external-events', 'conversations']);
+    await this.readModels.waitFor(await this.store.headPosition(), ['external-events']);
     return this.awaited.find(eventId);
   }
 }

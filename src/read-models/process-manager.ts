@@ -20,7 +20,23 @@ export interface ProcessManager {
    * order), so independent slow effects (appends to different streams) share group commits.
    */
   partitionBy?: (event: RecordedEvent<any>) => string;
+  /** Optional: holds the manager back while the work it follows is busy (src/external-events/bind-pacer.ts). */
+  pace?: Pace;
+  /**
+   * Optional: the most events per batch (default 200). With `partitionBy` a batch runs at once, so
+   * this bounds how long a manager with costly handlers keeps the event loop from requests.
+   */
+  maxBatchSize?: number;
 }
+
+/** Paces a manager: asked before each batch it acts on. */
+export interface Pace {
+  /** Milliseconds to wait before handling this batch; 0 to go ahead. Asked again after each wait (at most PACE_STEP_MS). */
+  delayMs(batch: RecordedEvent[]): number;
+}
+
+/** A paced manager looks again this often: a wait ends soon after the pressure does. */
+const PACE_STEP_MS = 20;
 
 const RETRY_MS = 1000;
 const IDLE_CHECKPOINT_MS = 5000;
@@ -105,7 +121,7 @@ export class ProcessManagerRunner {
   }
 
   private subscribe(): void {
-    const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: 200 }, (batch) => this.onBatch(batch));
+    const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: this.manager.maxBatchSize ?? 200 }, (batch) => this.onBatch(batch));
     this.subscription = subscription;
     subscription.done.catch((error: unknown) => {
       if (this.stopped || this.subscription !== subscription) return;
@@ -131,6 +147,15 @@ export class ProcessManagerRunner {
   }
 
   private async onBatch(batch: RecordedEvent[]): Promise<void> {
+    const pace = this.manager.pace;
+    const paced = pace !== undefined && batch.some((event) => this.manager.handles[event.type]);
+    if (paced) {
+      for (let wait = pace.delayMs(batch); wait > 0 && !this.stopped; wait = pace.delayMs(batch)) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(wait, PACE_STEP_MS)));
+      }
+      // stopping: the checkpoint stays before this batch, so whoever runs next handles it
+      if (this.stopped) return;
+    }
     let handled = false;
     const partitionBy = this.manager.partitionBy;
     if (partitionBy) {

@@ -160,4 +160,37 @@ describeEachPlatformDatabase('process managers', (databases) => {
     expect(calls).toBe(1);
     expect((await store.readAll()).length).toBe(logAfterFirst.length);
   });
+  it('a paced manager waits while its pace says so, then handles the batch; stopped while waiting, it handles nothing', async () => {
+    const handled: string[] = [];
+    let hold = true;
+    const asked: number[] = [];
+    const manager: ProcessManager = {
+      name: 'paced',
+      handles: { Greeted: async (event: RecordedEvent) => void handled.push(event.id) },
+      pace: { delayMs: (batch) => (asked.push(batch.length), hold ? 30 : 0) },
+    };
+    const runner = await startRunner(manager);
+    const event = newTestEvent('Greeted');
+    const { position: handledAt } = await store.append('p-1', [event]);
+    await waitUntil(() => asked.length >= 3, 'asked again after each wait');
+    expect(handled).toEqual([]);
+    hold = false;
+    await waitUntil(() => handled.length === 1, 'handled once the pace lets it');
+    expect(handled).toEqual([event.id]);
+    // batches with nothing to handle are never paced
+    const askedBefore = asked.length;
+    await store.append('p-2', [newTestEvent('Other')]);
+    await sleep(150);
+    expect(asked.length).toBe(askedBefore);
+
+    // held again, then stopped: the event stays past the checkpoint for whoever runs next
+    hold = true;
+    const later = newTestEvent('Greeted');
+    await store.append('p-3', [later]);
+    await waitUntil(() => asked.length > askedBefore, 'the held batch is asked about');
+    await runner.stop();
+    runners.splice(runners.indexOf(runner), 1);
+    expect(handled).toEqual([event.id]);
+    expect(await checkpointOf('paced')).toEqual(handledAt);
+  });
 });

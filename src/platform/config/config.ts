@@ -51,6 +51,8 @@ export interface Config {
     /** the SIP trunk; set exactly when the carrier is `sip` */
     sip: { trunkHost: string; trunkPort: number; holdMs: number } | null;
   };
+  /** Binding external events behind the webhook (src/external-events/bind-pacer.ts). */
+  externalEvents: { maxBindDelayMs: number };
 }
 
 /** SMS (contract §11): the per-project rate of outbound requests and the carrier adapter that sends. */
@@ -230,6 +232,9 @@ export function loadConfig(env: Env = process.env): Config {
     embeddings: embeddingsConfig(env),
     outboundCalls: outboundCallsConfig(env),
     sms: smsConfig(env),
+    externalEvents: {
+      maxBindDelayMs: integer(env, 'EXTERNAL_EVENTS_MAX_BIND_DELAY_MS', 30_000, 0, 3_600_000),
+    },
   };
 }
 
