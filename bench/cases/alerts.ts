@@ -15,6 +15,7 @@ import { catchUp } from '../../src/read-models/catch-up';
 import { openReadModel } from '../../src/read-models/open-read-model';
 import type { ReadModels } from '../../src/read-models/read-models.service';
 import type { BenchCase, Result } from '../lib/case';
+import { profiled } from '../lib/profile';
 import type { BenchContext } from '../lib/context';
 import { median } from '../lib/measure';
 import { dataset } from './conversations';
@@ -80,7 +81,7 @@ async function evaluationRounds(ctx: BenchContext): Promise<{ first: number; ste
       };
       const first = await round();
       const steady: number[] = [];
-      for (let i = 0; i < (ctx.quick ? 2 : 5); i++) steady.push((await round()).ms);
+      for (let i = 0; i < (ctx.quick ? 2 : 5); i++) steady.push((await profiled('alerts.evaluate.round', round)).ms);
       return { first: first.ms, steady, transitions: first.transitions.length, rules: first.evaluated };
     } finally {
       await alerts.destroy();

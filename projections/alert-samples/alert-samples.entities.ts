@@ -5,8 +5,10 @@ import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'ty
  * turn, a call started, a call crashed. Per project, at a time (epoch ms on the platform clock).
  */
 @Entity('sample')
-@Index('sample_account', ['accountId', 'kind', 'atMs'])
-@Index('sample_project', ['projectId', 'kind', 'atMs'])
+// `value` last: an alert window's sums, counts and latency lists are read from the index alone,
+// never from the table (v2; a 10,000-rule round over 1M samples spent most of its time there)
+@Index('sample_account', ['accountId', 'kind', 'atMs', 'value'])
+@Index('sample_project', ['projectId', 'kind', 'atMs', 'value'])
 export class SampleRow {
   @PrimaryGeneratedColumn('increment') id: number;
   @Column('text', { name: 'account_id' }) accountId: string;

@@ -19,7 +19,7 @@ function sample(rows: Rows, where: SampleConversationRow, kind: string, at: stri
 /** The metric samples alert rules are evaluated over (contract §12), from the conversation streams. */
 export const alertSamplesProjection = defineProjection({
   name: 'alert-samples',
-  version: 1,
+  version: 2,
   entities: [SampleRow, SampleConversationRow],
   handles: {
     ConversationStarted: on<'ConversationStarted'>(async ({ data }, _em, rows) => {
