@@ -4,6 +4,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { syntheticKnowledgeBase } from '../../src/runtime/retrieval/synthetic';
 import type { BenchCase } from '../lib/case';
+import { profiled } from '../lib/profile';
 import type { BenchContext } from '../lib/context';
 import { seedAccount, startBenchApp } from '../lib/http-app';
 import type { MessagingDriverResult, MessagingPlan } from '../lib/messaging-driver';
@@ -63,7 +64,7 @@ async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
       try {
-        const r = await runDriver(ctx.file('messaging-plan.json'), { url: app.url, connectorToken: connector.connectorToken, host: HOST, sessions, seconds, queries: kb.queries });
+        const r = await profiled('messaging.sessions', () => runDriver(ctx.file('messaging-plan.json'), { url: app.url, connectorToken: connector.connectorToken, host: HOST, sessions, seconds, queries: kb.queries }));
         if (r.failures > 0) throw new Error(`${r.failures} failures, first: ${r.firstFailure}`);
         loop.disable();
         const loopDelayP99Ms = loop.percentile(99) / 1e6;
