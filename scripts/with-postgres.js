@@ -8,18 +8,10 @@
  * whatever happened. Exits with the command's exit code.
  */
 const { spawn } = require('node:child_process');
-const fs = require('node:fs');
 const path = require('node:path');
-const swc = require('@swc/core');
+// the server helper is TypeScript: compiled in memory with the build's settings (no build needed)
+const ROOT = require('./register-ts');
 
-const ROOT = path.resolve(__dirname, '..');
-const options = JSON.parse(fs.readFileSync(path.join(ROOT, '.swcrc'), 'utf8'));
-delete options.$schema;
-// the server helper is TypeScript: compile it in memory with the build's settings (no build needed)
-require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), { ...options, swcrc: false, filename, sourceMaps: false });
-  module._compile(code, filename);
-};
 const { findPostgresBinaries, startPostgresServer } = require(path.join(ROOT, 'test/support/postgres-server.ts'));
 
 /** A whole test run's apps share this server: each holds a few dozen connections, several may run at once. */

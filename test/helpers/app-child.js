@@ -4,18 +4,8 @@
  * the TypeScript sources, compiled in memory by swc with the build's settings (.swcrc), so it
  * needs no build and never touches dist/. Prints `{"t":"listening","url":...}` once it serves.
  */
-const fs = require('node:fs');
 const path = require('node:path');
-const swc = require('@swc/core');
-
-const ROOT = path.resolve(__dirname, '../..');
-const options = JSON.parse(fs.readFileSync(path.join(ROOT, '.swcrc'), 'utf8'));
-delete options.$schema;
-
-require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), { ...options, swcrc: false, filename, sourceMaps: false });
-  module._compile(code, filename);
-};
+const ROOT = require('../../scripts/register-ts');
 
 require('reflect-metadata');
 const pino = require('pino');

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { runCli } from '../../src/read-models/cli/projections-cli';
 import { appendCounterEvents, counterProjection } from '../fixtures/counter-projection';
 import { ReadSide } from '../fixtures/read-side-harness';
-import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
+import { describeOnPostgres, type PostgresServer } from '../support/postgres-server';
 
 const NAME = 'counters';
 
@@ -130,14 +130,4 @@ function cliSuite(backend: () => Backend) {
 
 describe('projections CLI (runCli) on SQLite generation files', () => cliSuite(() => sqlite));
 
-const binaries = postgresBinariesOrSkip('projections CLI on PostgreSQL (test/read-models/projections-cli.int.spec.ts)');
-(binaries ? describe : describe.skip)('projections CLI (runCli) on PostgreSQL generation schemas', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgresServer(binaries);
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  cliSuite(() => postgres(() => server));
-});
+describeOnPostgres('projections CLI (runCli) on PostgreSQL generation schemas', (server) => cliSuite(() => postgres(server)));

@@ -5,7 +5,7 @@ import type { ReadModelRegistry } from '../../src/read-models/read-model-registr
 import { verify } from '../../src/read-models/verify';
 import { appendCounterEvents, counterProjection } from '../fixtures/counter-projection';
 import { ReadSide } from '../fixtures/read-side-harness';
-import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
+import { describeOnPostgres, type PostgresServer } from '../support/postgres-server';
 
 const NAME = 'counters';
 
@@ -131,14 +131,4 @@ function verifySuite(backend: () => Backend) {
 
 describe('verify() on SQLite generation files', () => verifySuite(() => sqlite));
 
-const binaries = postgresBinariesOrSkip('verify() on PostgreSQL generation schemas (test/read-models/verify.int.spec.ts)');
-(binaries ? describe : describe.skip)('verify() on PostgreSQL generation schemas', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgresServer(binaries);
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  verifySuite(() => postgres(() => server));
-});
+describeOnPostgres('verify() on PostgreSQL generation schemas', (server) => verifySuite(() => postgres(server)));
