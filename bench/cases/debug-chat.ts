@@ -4,6 +4,7 @@ import path from 'node:path';
 import { syntheticKnowledgeBase } from '../../src/runtime/retrieval/synthetic';
 import type { BenchCase } from '../lib/case';
 import { profiled } from '../lib/profile';
+import { cpuDuring } from '../lib/thread-cpu';
 import type { BenchContext } from '../lib/context';
 import { seedAccount, startBenchApp } from '../lib/http-app';
 import type { ChatDriverResult, ChatPlan } from '../lib/chat-driver';
@@ -16,6 +17,10 @@ interface ChatFigures {
   p50: number;
   p99: number;
   turns: number;
+  /** the server's main thread CPU per turn (µs): the event loop is what limits the rate */
+  mainCpuUsPerTurn: number | null;
+  /** the server's other threads (event store writer, read-model apply thread) per turn (µs) */
+  otherCpuUsPerTurn: number | null;
 }
 
 /** The load generator in its own process, so the client's HTTP work does not share the server's event loop. */
@@ -70,9 +75,10 @@ async function chatLoad(ctx: BenchContext): Promise<ChatFigures> {
         queries: kb.queries,
         seconds,
       };
-      const r = await profiled('debug-chat.turns', () => runDriver(ctx.file('debug-chat-plan.json'), plan));
+      const { result: r, mainMs, othersMs } = await cpuDuring(() => profiled('debug-chat.turns', () => runDriver(ctx.file('debug-chat-plan.json'), plan)));
       if (r.failures > 0) throw new Error(`${r.failures} turns failed, first: ${r.firstFailure}`);
-      return { turnsPerSecond: r.turns / r.elapsed, p50: r.p50, p99: r.p99, turns: r.turns };
+      const perTurn = (ms: number | null) => (ms === null ? null : (ms * 1000) / r.turns);
+      return { turnsPerSecond: r.turns / r.elapsed, p50: r.p50, p99: r.p99, turns: r.turns, mainCpuUsPerTurn: perTurn(mainMs), otherCpuUsPerTurn: perTurn(othersMs) };
     } finally {
       await app.close();
     }
@@ -84,7 +90,8 @@ export const debugChatCases: BenchCase[] = [
     name: 'debug-chat.turns.32-conversations',
     run: async (ctx) => {
       const r = await chatLoad(ctx);
-      return { figure: r.turnsPerSecond, unit: 'turns/s', note: `${CONVERSATIONS} conversations, agent with ${TOPICS} topics, over HTTP (client in its own process); ${r.turns} turns`, details: { ...r } };
+      const cpu = r.mainCpuUsPerTurn === null ? '' : `; server CPU per turn: main thread ${r.mainCpuUsPerTurn.toFixed(0)} µs, other threads ${r.otherCpuUsPerTurn!.toFixed(0)} µs`;
+      return { figure: r.turnsPerSecond, unit: 'turns/s', note: `${CONVERSATIONS} conversations, agent with ${TOPICS} topics, over HTTP (client in its own process); ${r.turns} turns${cpu}`, details: { ...r } };
     },
   },
   {

@@ -18,11 +18,14 @@ export interface BenchApp {
   call<T = any>(method: string, route: string, headers: Record<string, string>, body?: unknown): Promise<T>;
 }
 
-/** The real app on loopback, in its own data dir, logging nothing, with no per-key rate limit. */
+/**
+ * The real app on loopback, in its own data dir, logging nothing, with no per-key rate limit.
+ * READ_MODEL_APPLY in the bench's environment passes through (compare `inline` with the default).
+ */
 export async function startBenchApp(dir: string, env: Record<string, string> = {}, extraControllers: Type[] = []): Promise<BenchApp> {
   fs.mkdirSync(dir, { recursive: true });
   const operatorToken = 'bench-operator-token-0123456789';
-  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'silent', ...passedThrough(), ...env });
   const app = await createApp(config, pino({ level: 'silent' }), undefined, extraControllers);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.getHttpServer().address() as { port: number };
@@ -67,3 +70,8 @@ export async function seedAccount(app: BenchApp): Promise<{ accountId: string; k
   return { accountId: account.accountId, key: key.key };
 }
 
+
+function passedThrough(): Record<string, string> {
+  const value = process.env.READ_MODEL_APPLY;
+  return value ? { READ_MODEL_APPLY: value } : {};
+}

@@ -71,12 +71,12 @@ async function lockCheckpoint(em: EntityManager, projection: Projection): Promis
 }
 
 /**
- * Applies a batch and moves the checkpoint in one transaction: a crash leaves either both or
- * neither. Events at or before the stored checkpoint are skipped, so applying a batch twice
- * (a retry, an overlapping subscription) changes nothing.
+ * Applies a batch and moves the checkpoint to `last` (the batch's last event unless given: a
+ * caller that left out the events this projection ignores passes where the batch ended) in one
+ * transaction: a crash leaves either both or neither. Events at or before the stored checkpoint
+ * are skipped, so applying a batch twice (a retry, an overlapping subscription) changes nothing.
  */
-export async function applyBatch(source: DataSource, projection: Projection, events: RecordedEvent[]): Promise<Position> {
-  const last = events[events.length - 1].position;
+export async function applyBatch(source: DataSource, projection: Projection, events: RecordedEvent[], last: Position = events[events.length - 1].position): Promise<Position> {
   const sql = checkpointSql(source);
   let rows: ReturnType<typeof rowsFor>['rows'] | null = null;
   try {
@@ -106,8 +106,4 @@ export async function applyBatch(source: DataSource, projection: Projection, eve
 /** Moves the checkpoint alone: after batches that held nothing for this projection. */
 export async function writeCheckpoint(source: DataSource, projection: Projection, position: Position): Promise<void> {
   await source.query(`${checkpointSql(source).write} WHERE excluded.position > projection_checkpoint.position`, [projection.name, projection.version, position, new Date().toISOString()]);
-}
-
-export function handlesAny(projection: Projection, events: RecordedEvent[]): boolean {
-  return events.some((event) => projection.handles[event.type] !== undefined);
 }

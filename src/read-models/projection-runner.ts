@@ -3,12 +3,14 @@ import type { DataSource } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import { START, type Position } from '../event-store/position';
 import type { ReadModelGeneration } from '../platform/database/platform.entities';
-import { applyBatch, handlesAny, readCheckpoint, writeCheckpoint } from './apply-batch';
+import { readCheckpoint } from './apply-batch';
+import { handledEvents, InlineApplier, type BatchApplier } from './batch-applier';
 import type { OpenGeneration } from './generation-storage';
 import { holds, type Lease } from './postgres/advisory-lease';
 import { GenerationNotBuiltError } from './generation-not-built';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
+import type { ApplyThread } from './thread-applier';
 
 export interface RunnerStatus {
   name: string;
@@ -40,7 +42,8 @@ const FOLLOW_POLL_MS = 20;
  * it when caught up, and follows a switch made by another process (the `rebuild` command).
  */
 export class ProjectionRunner {
-  private source: DataSource | null = null;
+  /** Where this process applies batches (the leader), null while it only follows. */
+  private applier: BatchApplier | null = null;
   private reader: DataSource | null = null;
   private opened: OpenGeneration | null = null;
   private generation: ReadModelGeneration | null = null;
@@ -68,6 +71,8 @@ export class ProjectionRunner {
     /** Where several processes share the read models: the lease that picks the one applying them. */
     private readonly lease: Lease | null = null,
     private readonly maxBatchSize = 1000,
+    /** SQLite: where the app's own projections are applied, beside the event loop (thread-applier.ts). */
+    private readonly applyThread: ApplyThread | null = null,
   ) {}
 
   async start(): Promise<void> {
@@ -200,11 +205,18 @@ export class ProjectionRunner {
   }
 
   private async attach(generation: ReadModelGeneration): Promise<void> {
-    this.opened = await this.registry.storage.open(this.projection, generation.file, this.role === 'leader' ? 'apply' : 'follow');
-    this.source = this.opened.writer;
+    const leader = this.role === 'leader';
+    if (leader && this.applyThread && this.registry.storage.kind === 'sqlite' && this.applyThread.accepts(this.projection)) {
+      // the thread creates a missing file, then this process only reads it
+      this.applier = await this.applyThread.open(this.projection, generation.file);
+      this.opened = await this.registry.storage.open(this.projection, generation.file, 'follow');
+    } else {
+      this.opened = await this.registry.storage.open(this.projection, generation.file, leader ? 'apply' : 'follow');
+      this.applier = leader ? new InlineApplier(this.opened.writer, this.projection) : null;
+    }
     this.reader = this.opened.reader;
     this.generation = generation;
-    this.position = await readCheckpoint(this.source, this.projection.name);
+    this.position = await readCheckpoint(this.reader, this.projection.name);
     this.state = generation.status === 'active' ? 'serving' : 'building';
     this.error = null;
     this.subscribe();
@@ -241,8 +253,8 @@ export class ProjectionRunner {
   }
 
   private async resume(): Promise<void> {
-    if (this.stopped || !this.source || !this.generation) return;
-    this.position = await readCheckpoint(this.source, this.projection.name);
+    if (this.stopped || !this.reader || !this.generation) return;
+    this.position = await readCheckpoint(this.reader, this.projection.name);
     this.state = this.generation.status === 'active' ? 'serving' : 'building';
     this.error = null;
     this.subscribe();
@@ -250,13 +262,13 @@ export class ProjectionRunner {
   }
 
   private async onBatch(batch: RecordedEvent[]): Promise<void> {
-    const source = this.source!;
     const last = batch[batch.length - 1].position;
+    const handled = handledEvents(this.projection, batch);
     const now = Date.now();
     // Batches with nothing to apply only move the stored checkpoint now and then (replaying them
     // after a restart costs a read, never a wrong row); a timer stores the last one when idle.
-    if (handlesAny(this.projection, batch) || now - this.lastPersist > PERSIST_IDLE_CHECKPOINT_MS) {
-      await applyBatch(source, this.projection, batch);
+    if (handled.length > 0 || now - this.lastPersist > PERSIST_IDLE_CHECKPOINT_MS) {
+      await this.applier!.apply(handled, last);
       this.lastPersist = now;
       this.unsaved = false;
     } else {
@@ -290,9 +302,9 @@ export class ProjectionRunner {
 
   private async saveIdleCheckpoint(): Promise<void> {
     this.idleSave = null;
-    if (!this.unsaved || !this.source?.isInitialized) return;
+    if (!this.unsaved || !this.applier) return;
     try {
-      await writeCheckpoint(this.source, this.projection, this.position);
+      await this.applier.saveCheckpoint(this.position);
       this.lastPersist = Date.now();
       this.unsaved = false;
     } catch (error) {
@@ -367,10 +379,17 @@ export class ProjectionRunner {
     const subscription = this.subscription;
     this.subscription = null;
     await subscription?.stop();
+    const applier = this.applier;
+    this.applier = null;
+    try {
+      await applier?.close();
+    } catch (error) {
+      // a thread that died took the file's connection with it: there is nothing left to close
+      this.logger.warn({ err: error, projection: this.projection.name }, 'could not close the read model writer');
+    }
     const opened = this.opened;
     this.opened = null;
     await opened?.close();
     this.reader = null;
-    this.source = null;
   }
 }

@@ -12,12 +12,17 @@ import { AdvisoryLease, type Lease } from './postgres/advisory-lease';
 import { ProcessManagers } from './process-managers';
 import { ReadModelRegistry } from './read-model-registry';
 import { ReadModels } from './read-models.service';
+import { ApplyThread } from './thread-applier';
 import { Timers } from './timers';
 
 /** Leases in the shared PostgreSQL database; none when the process runs alone on its SQLite files. */
 function sharedLeases(config: Config): ((name: string) => Lease | null) | undefined {
   const url = config.databaseUrl;
   return url === null ? undefined : (name) => new AdvisoryLease(url, name);
+}
+
+function applyThreadFor(config: Config): ApplyThread | null {
+  return config.readModelDb === 'sqlite' && config.readModelApply === 'thread' ? new ApplyThread() : null;
 }
 
 @Injectable()
@@ -53,8 +58,9 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
       provide: ReadModels,
       inject: [EVENT_STORE, ReadModelRegistry, LOGGER, CONFIG],
       // on a shared PostgreSQL platform database, each projection is applied by one process at a time
+      // SQLite read models are written on a thread of their own unless READ_MODEL_APPLY=inline
       useFactory: (store: EventStore, registry: ReadModelRegistry, logger: Logger, config: Config) =>
-        new ReadModels(ALL_PROJECTIONS, store, registry, logger, config.readYourWritesTimeoutMs, sharedLeases(config)),
+        new ReadModels(ALL_PROJECTIONS, store, registry, logger, config.readYourWritesTimeoutMs, sharedLeases(config), applyThreadFor(config)),
     },
     {
       provide: ProcessManagers,

@@ -7,6 +7,7 @@ import type { Lease } from './postgres/advisory-lease';
 import type { Projection } from './projection';
 import { ProjectionRunner, type RunnerStatus } from './projection-runner';
 import type { ReadModelRegistry } from './read-model-registry';
+import type { ApplyThread } from './thread-applier';
 
 export interface ReadModelStatus extends RunnerStatus {
   lagEvents: number | null;
@@ -24,10 +25,12 @@ export class ReadModels {
     private readonly timeoutMs: number,
     /** Where several processes share the read models, each projection's lease (one applies, the others follow). */
     leaseFor: (name: string) => Lease | null = () => null,
+    /** SQLite read models: the thread that applies the app's own projections; null applies every batch on this thread. */
+    private readonly applyThread: ApplyThread | null = null,
   ) {
     for (const projection of projections) {
       if (this.runners.has(projection.name)) throw new Error(`two projections are named ${projection.name}`);
-      this.runners.set(projection.name, new ProjectionRunner(projection, store, registry, logger, leaseFor(`projection:${projection.name}`)));
+      this.runners.set(projection.name, new ProjectionRunner(projection, store, registry, logger, leaseFor(`projection:${projection.name}`), undefined, applyThread));
     }
   }
 
@@ -37,6 +40,7 @@ export class ReadModels {
 
   async stop(): Promise<void> {
     await Promise.all([...this.runners.values()].map((runner) => runner.stop()));
+    await this.applyThread?.close();
   }
 
   /** The data source a query reads. 503 while the read model's first generation is still building. */

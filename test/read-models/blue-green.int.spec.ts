@@ -14,11 +14,20 @@ import {
   waitUntil,
 } from '../fixtures/counter-projection';
 import { ReadSide } from '../fixtures/read-side-harness';
+import { COUNTER_CATALOG, COUNTERS, COUNTERS_V2 } from '../fixtures/counter-catalog';
+import type { Projection } from '../../src/read-models/projection';
+import { ApplyThread } from '../../src/read-models/thread-applier';
 
 const NAME = 'counters';
 
-describe('blue/green generations', () => {
+describe.each([
+  ['inline', false],
+  ['on the apply thread', true],
+])('blue/green generations (batches applied %s)', (_mode, threaded) => {
   let side: ReadSide;
+  const counters = (version = 1) => (threaded ? (version === 1 ? COUNTERS : COUNTERS_V2) : counterProjection({ version }));
+  const start = (projections: Projection[], options: Parameters<ReadSide['startReadModels']>[1] = {}) =>
+    side.startReadModels(projections, { ...options, applyThread: threaded ? new ApplyThread(COUNTER_CATALOG) : undefined });
 
   beforeEach(() => {
     side = new ReadSide();
@@ -29,10 +38,10 @@ describe('blue/green generations', () => {
   });
 
   it('rebuild() makes generation 2 active; the running runner follows, keeps applying into it, and the old file goes', async () => {
-    const projection = counterProjection();
+    const projection = counters();
     const store = await side.openStore();
     await appendCounterEvents(store, { events: 2000, streams: 10, ignoredEvery: 6 });
-    const server = await side.startReadModels([projection], { store });
+    const server = await start([projection], { store });
     await server.readModels.waitFor(await store.headPosition(), [NAME]);
     const g1 = (await server.registry.active(NAME, 1))!;
     expect(g1.generation).toBe(1);
@@ -82,15 +91,15 @@ describe('blue/green generations', () => {
   });
 
   it('a version bump builds a fresh generation beside the old version, whose row stays active for old code', async () => {
-    const v1 = counterProjection({ version: 1 });
+    const v1 = counters(1);
     const store = await side.openStore();
     await appendCounterEvents(store, { events: 500, streams: 5 });
-    const oldServer = await side.startReadModels([v1], { store });
+    const oldServer = await start([v1], { store });
     await oldServer.readModels.waitFor(await store.headPosition(), [NAME]);
 
     // New code: same name, version 2, its own connections (another process in a rolling deploy).
-    const v2 = counterProjection({ version: 2 });
-    const newServer = await side.startReadModels([v2]);
+    const v2 = counters(2);
+    const newServer = await start([v2]);
     expect((await newServer.readModels.status())[0]).toMatchObject({ version: 2, generation: 2 });
     await newServer.readModels.waitFor(await store.headPosition(), [NAME]);
 

@@ -17,7 +17,7 @@ import { EventStoreClosedError } from '../errors';
 import { START, type Position } from '../position';
 import { CommitStats, GroupCommitter } from './group-commit';
 import { AdaptiveWriter, InlineWriter, ThreadWriter, type Writer } from './writers';
-import { EventRow, globalPositionOf, sqlitePosition, toRecordedEvent } from './rows';
+import { EventRow, globalPositionOf, sqlitePosition, toRecordedEvent, toTailEvent } from './rows';
 import { configure, migrate, type SyncMode } from './schema';
 import { LogTail, SqliteSubscription } from './subscription';
 
@@ -126,7 +126,7 @@ export class SqliteEventStore implements EventStore, LogTail {
     if (memo && memo.after === after && memo.commits === this.committer.stats.commits) {
       if (memo.complete || (maxCount !== -1 && memo.events.length >= maxCount)) return maxCount === -1 ? memo.events : memo.events.slice(0, maxCount);
     }
-    const events = this.statements.all.all(globalPositionOf(after), maxCount).map(toRecordedEvent);
+    const events = this.statements.all.all(globalPositionOf(after), maxCount).map(toTailEvent);
     // Live subscriptions (one per projection and process manager) all wake on the same commit and
     // ask for the same events: the first read serves the others until the next local commit.
     // Empty reads are not kept, so another process's appends are still seen at the next poll.

@@ -48,9 +48,9 @@ describe('ThreadWriter (the event store writer thread)', () => {
 
   it('fails writes in flight and later ones when the thread dies, instead of hanging', async () => {
     const writer = await ThreadWriter.start(file, 'normal');
-    const worker = (writer as unknown as { worker: { terminate(): Promise<number> } }).worker;
+    const calls = (writer as unknown as { calls: { terminate(): Promise<void> } }).calls;
     const inFlight = writer.write([request('s-2', '00000000-0000-7000-8000-000000000003')]);
-    await worker.terminate();
+    await calls.terminate();
     // the write may have committed before the thread stopped; either way its promise settles
     await inFlight.then(
       (outcomes) => expect(outcomes).toHaveLength(1),

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { startWorker } from '../../platform/threads/start-worker';
+import { WorkerCalls } from '../../platform/threads/worker-calls';
 import { BatchWriter, type AppendOutcome, type AppendRequest } from './batch-writer';
 import type { SyncMode } from './schema';
 
@@ -26,12 +26,7 @@ export class InlineWriter implements Writer {
   async close(): Promise<void> {}
 }
 
-interface Pending {
-  resolve(outcomes: AppendOutcome[]): void;
-  reject(error: Error): void;
-}
-
-type Reply = { ready: true } | { id: number; outcomes: AppendOutcome[] } | { id: number; failure: { message: string; code?: string } };
+type Reply = { id: number; outcomes: AppendOutcome[] } | { id: number; failure: { message: string; code?: string } };
 
 /**
  * On its own connection in a worker thread (writer-thread.ts): the event loop goes on serving
@@ -39,24 +34,7 @@ type Reply = { ready: true } | { id: number; outcomes: AppendOutcome[] } | { id:
  * waiting on it and every later one fails with the reason; nothing is retried behind the caller's back.
  */
 export class ThreadWriter implements Writer {
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
-  private broken: Error | null = null;
-  private readonly exited: Promise<void>;
-
-  private constructor(private readonly worker: Worker) {
-    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
-    worker.on('message', (reply: Reply) => {
-      if ('ready' in reply) return;
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      this.settled(reply.id);
-      if ('outcomes' in reply) waiting.resolve(reply.outcomes);
-      else waiting.reject(Object.assign(new Error(reply.failure.message), reply.failure.code ? { code: reply.failure.code } : {}));
-    });
-    worker.on('error', (error) => this.fail(error));
-    worker.on('exit', (code) => this.fail(new Error(`the event store writer thread exited (code ${code})`)));
-  }
+  private constructor(private readonly calls: WorkerCalls<Reply>) {}
 
   static async start(file: string, sync: SyncMode): Promise<ThreadWriter> {
     const worker = startWorker(path.join(__dirname, 'writer-thread'), { workerData: { file, sync } });
@@ -68,43 +46,17 @@ export class ThreadWriter implements Writer {
         resolve();
       });
     });
-    const writer = new ThreadWriter(worker);
-    // An idle writer never keeps the process alive; one with writes in flight does.
-    worker.unref();
-    return writer;
+    return new ThreadWriter(new WorkerCalls<Reply>(worker, 'event store writer thread'));
   }
 
-  write(batch: AppendRequest[]): Promise<AppendOutcome[]> {
-    if (this.broken) return Promise.reject(this.broken);
-    const id = ++this.nextId;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      if (this.pending.size === 1) this.worker.ref();
-      this.worker.postMessage({ id, batch });
-    });
+  async write(batch: AppendRequest[]): Promise<AppendOutcome[]> {
+    const reply = await this.calls.call({ batch });
+    if ('outcomes' in reply) return reply.outcomes;
+    throw Object.assign(new Error(reply.failure.message), reply.failure.code ? { code: reply.failure.code } : {});
   }
 
-  async close(): Promise<void> {
-    if (!this.broken) {
-      // waiting for the thread to finish must keep the process alive
-      this.worker.ref();
-      this.worker.postMessage({ close: true });
-      this.broken = new Error('the event store writer is closed');
-    }
-    await this.exited;
-  }
-
-  private settled(id: number): void {
-    this.pending.delete(id);
-    if (this.pending.size === 0) this.worker.unref();
-  }
-
-  private fail(error: Error): void {
-    this.broken ??= error;
-    for (const [id, waiting] of [...this.pending]) {
-      this.settled(id);
-      waiting.reject(error);
-    }
+  close(): Promise<void> {
+    return this.calls.close({ close: true });
   }
 }
 

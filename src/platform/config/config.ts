@@ -13,6 +13,8 @@ export interface Config {
   readModelDb: 'sqlite' | 'postgres';
   /** The PostgreSQL connection URL; set exactly when readModelDb is `postgres`. */
   databaseUrl: string | null;
+  /** SQLite read models: `thread` writes batches on a thread beside the event loop, `inline` on it. */
+  readModelApply: 'thread' | 'inline';
   operatorToken: string | null;
   testClock: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -214,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventStoreSync: oneOf(env, 'EVENT_STORE_SYNC', ['full', 'normal'] as const, 'full'),
     readModelDb,
     databaseUrl: databaseUrl(env, readModelDb),
+    readModelApply: oneOf(env, 'READ_MODEL_APPLY', ['thread', 'inline'] as const, 'thread'),
     operatorToken,
     testClock: flag(env, 'PARLEY_TEST_CLOCK'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

@@ -1,0 +1,80 @@
+/**
+ * The apply thread: writes the SQLite read models' batches on connections of its own, so the
+ * handlers, the inserts (full-text indexing most of all) and the commits run beside the event loop
+ * instead of on it. The main thread keeps reading the same files through its read-only
+ * connections (WAL: readers never wait for this writer). Messages in: Request; out: { id } when
+ * done, { id, failure } when the transaction failed and rolled back.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { DataSource } from 'typeorm';
+import type { Position } from '../event-store/position';
+import { applyBatch, writeCheckpoint } from './apply-batch';
+import { openReadModel } from './open-read-model';
+import { fromPortable, type PortableEvent } from './portable-events';
+import type { Projection } from './projection';
+import { catalogProjections, type ProjectionCatalog } from './thread-applier';
+
+export type ApplyRequest = { id: number; file: string } & (
+  | { op: 'open'; name: string }
+  | { op: 'apply'; name: string; events: PortableEvent[]; last: Position }
+  | { op: 'checkpoint'; name: string; position: Position }
+  | { op: 'close' }
+);
+
+export type ApplyReply = { id: number } | { id: number; failure: string };
+
+const port = parentPort!;
+const projections = new Map(catalogProjections(workerData as ProjectionCatalog).map((projection) => [projection.name, projection]));
+/** Open generations by file; opened on first use, so a restarted thread picks up where its runners are. */
+const sources = new Map<string, Promise<DataSource>>();
+/** Each file's requests one after another: a checkpoint never lands inside a batch's transaction. */
+const queues = new Map<string, Promise<unknown>>();
+
+function projectionNamed(name: string): Projection {
+  const projection = projections.get(name);
+  if (!projection) throw new Error(`the apply thread has no projection named ${name}`);
+  return projection;
+}
+
+function sourceFor(file: string, projection: Projection): Promise<DataSource> {
+  let source = sources.get(file);
+  if (!source) {
+    source = openReadModel(projection, file);
+    sources.set(file, source);
+    source.catch(() => sources.delete(file));
+  }
+  return source;
+}
+
+async function handle(request: ApplyRequest): Promise<void> {
+  if (request.op === 'close') {
+    const source = sources.get(request.file);
+    sources.delete(request.file);
+    const opened = await source?.catch(() => null);
+    if (opened?.isInitialized) await opened.destroy();
+    return;
+  }
+  const projection = projectionNamed(request.name);
+  const source = await sourceFor(request.file, projection);
+  if (request.op === 'apply') await applyBatch(source, projection, request.events.map(fromPortable), request.last);
+  else if (request.op === 'checkpoint') await writeCheckpoint(source, projection, request.position);
+}
+
+port.on('message', (request: ApplyRequest | { op: 'exit' }) => {
+  if (request.op === 'exit') {
+    void Promise.allSettled([...queues.values()])
+      .then(() => Promise.allSettled([...sources.values()].map(async (source) => (await source).destroy())))
+      .finally(() => port.close());
+    return;
+  }
+  const queued = (queues.get(request.file) ?? Promise.resolve()).catch(() => undefined).then(() => handle(request));
+  queues.set(request.file, queued);
+  queued.then(
+    () => port.postMessage({ id: request.id } satisfies ApplyReply),
+    (error: unknown) => port.postMessage({ id: request.id, failure: error instanceof Error ? error.message : String(error) } satisfies ApplyReply),
+  );
+  // the queue outlives no request: the last one removes it
+  void queued.catch(() => undefined).then(() => {
+    if (queues.get(request.file) === queued) queues.delete(request.file);
+  });
+});

@@ -1,0 +1,40 @@
+import type { DataSource } from 'typeorm';
+import type { RecordedEvent } from '../event-store/event-store.port';
+import type { Position } from '../event-store/position';
+import { applyBatch, writeCheckpoint } from './apply-batch';
+import type { Projection } from './projection';
+
+/**
+ * Where a runner's batches are written: on its own connection (InlineApplier), or on a thread of
+ * their own (thread-applier.ts). Either way one batch is one transaction with its checkpoint.
+ */
+export interface BatchApplier {
+  /** The events of a batch this projection handles, and where the batch ended: the new checkpoint. */
+  apply(events: RecordedEvent[], last: Position): Promise<void>;
+  /** Moves the checkpoint alone (batches that held nothing for this projection). */
+  saveCheckpoint(position: Position): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** On the runner's writer connection, in the calling thread. */
+export class InlineApplier implements BatchApplier {
+  constructor(
+    private readonly source: DataSource,
+    private readonly projection: Projection,
+  ) {}
+
+  async apply(events: RecordedEvent[], last: Position): Promise<void> {
+    await applyBatch(this.source, this.projection, events, last);
+  }
+
+  async saveCheckpoint(position: Position): Promise<void> {
+    if (this.source.isInitialized) await writeCheckpoint(this.source, this.projection, position);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** The events of a batch a projection has a handler for. */
+export function handledEvents(projection: Projection, batch: RecordedEvent[]): RecordedEvent[] {
+  return batch.filter((event) => projection.handles[event.type] !== undefined);
+}

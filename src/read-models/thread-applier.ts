@@ -1,0 +1,105 @@
+import path from 'node:path';
+import type { RecordedEvent } from '../event-store/event-store.port';
+import type { Position } from '../event-store/position';
+import { startWorker } from '../platform/threads/start-worker';
+import { WorkerCalls } from '../platform/threads/worker-calls';
+import type { ApplyReply, ApplyRequest } from './apply-thread';
+import type { BatchApplier } from './batch-applier';
+import { toPortable } from './portable-events';
+import type { Projection } from './projection';
+
+type Call = ApplyRequest extends infer R ? (R extends ApplyRequest ? Omit<R, 'id'> : never) : never;
+
+/**
+ * Where the thread finds the projections it applies: functions do not cross threads, so it loads
+ * the module that defines them, as this thread did.
+ */
+export interface ProjectionCatalog {
+  /** a module path without extension (the build's .js, or the .ts source under tests) */
+  module: string;
+  /** the export holding a Projection[] */
+  exportName: string;
+}
+
+/** The app's projections (projections/index.ts): the same relative place in sources and in dist/. */
+export const APP_PROJECTIONS: ProjectionCatalog = { module: path.join(__dirname, '../../projections/index'), exportName: 'ALL_PROJECTIONS' };
+
+/**
+ * The process's one apply thread (apply-thread.ts), shared by the runners of its SQLite read
+ * models. It applies the projections of its catalog; `accepts` says which. A thread that died is
+ * started again on the next call: its runners retry from their checkpoints, which the thread had
+ * committed with their rows.
+ */
+export class ApplyThread {
+  private calls: WorkerCalls<ApplyReply> | null = null;
+  private closed = false;
+  private known: Projection[] | null = null;
+
+  constructor(private readonly catalog: ProjectionCatalog = APP_PROJECTIONS) {}
+
+  /**
+   * The thread can apply this projection: it is the very definition the catalog exports (a
+   * projection built elsewhere, e.g. with hooks of a caller's own, stays on the caller's thread).
+   */
+  accepts(projection: Projection): boolean {
+    this.known ??= catalogProjections(this.catalog);
+    return this.known.includes(projection);
+  }
+
+  /** Creates the generation file when it does not exist yet, and opens it on the thread. */
+  async open(projection: Projection, file: string): Promise<BatchApplier> {
+    if (!this.accepts(projection)) throw new Error(`the apply thread cannot apply ${projection.name}: not one of the app's projections`);
+    await this.call({ op: 'open', name: projection.name, file });
+    return new ThreadApplier(this, projection.name, file);
+  }
+
+  async call(request: Call): Promise<void> {
+    if (this.closed) throw new Error('the read-model apply thread is closed');
+    if (!this.calls || this.calls.broken) {
+      this.calls = new WorkerCalls<ApplyReply>(startWorker(path.join(__dirname, 'apply-thread'), { workerData: this.catalog }), 'read-model apply thread');
+    }
+    const reply = await this.calls.call(request);
+    if ('failure' in reply) throw new Error(reply.failure);
+  }
+
+  /** Lets the thread finish what it was given, close its files and exit. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const calls = this.calls;
+    this.calls = null;
+    if (calls && !calls.broken) await calls.close({ op: 'exit' });
+  }
+
+  /** Kills the thread mid-work, as a crash would (tests: the runners must recover). */
+  async crash(): Promise<void> {
+    await this.calls?.terminate();
+  }
+}
+
+/** One generation file's batches, applied on the apply thread. */
+class ThreadApplier implements BatchApplier {
+  constructor(
+    private readonly thread: ApplyThread,
+    private readonly name: string,
+    private readonly file: string,
+  ) {}
+
+  apply(events: RecordedEvent[], last: Position): Promise<void> {
+    return this.thread.call({ op: 'apply', name: this.name, file: this.file, events: events.map(toPortable), last });
+  }
+
+  saveCheckpoint(position: Position): Promise<void> {
+    return this.thread.call({ op: 'checkpoint', name: this.name, file: this.file, position });
+  }
+
+  close(): Promise<void> {
+    return this.thread.call({ op: 'close', file: this.file });
+  }
+}
+
+export function catalogProjections(catalog: ProjectionCatalog): Projection[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const list = (require(catalog.module) as Record<string, unknown>)[catalog.exportName];
+  if (!Array.isArray(list)) throw new Error(`${catalog.module} exports no projection list named ${catalog.exportName}`);
+  return list as Projection[];
+}

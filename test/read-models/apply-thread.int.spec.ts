@@ -1,0 +1,115 @@
+import { newTestEvent } from '../../src/event-store/event-store.contract';
+import { readCheckpoint } from '../../src/read-models/apply-batch';
+import type { RecordedEvent } from '../../src/event-store/event-store.port';
+import { ApplyThread } from '../../src/read-models/thread-applier';
+import { COUNTER_CATALOG, COUNTERS, POISONED } from '../fixtures/counter-catalog';
+import { INCREMENTED, actualCounters, appendCounterEvents, counterProjection, expectedFromLog, waitUntil } from '../fixtures/counter-projection';
+import { ReadSide } from '../fixtures/read-side-harness';
+
+/** An apply thread that counts what it is asked to do, by operation and projection. */
+class CountingThread extends ApplyThread {
+  readonly requests: Array<{ op: string; name?: string; events?: number }> = [];
+
+  override call(request: Parameters<ApplyThread['call']>[0]): Promise<void> {
+    this.requests.push({ op: request.op, name: 'name' in request ? request.name : undefined, events: 'events' in request ? request.events.length : undefined });
+    return super.call(request);
+  }
+
+  applied(name: string): number {
+    return this.requests.filter((c) => c.op === 'apply' && c.name === name).reduce((n, c) => n + (c.events ?? 0), 0);
+  }
+}
+
+describe('the read-model apply thread', () => {
+  let side: ReadSide;
+
+  beforeEach(() => {
+    side = new ReadSide();
+  });
+
+  afterEach(async () => {
+    await side.cleanup();
+  });
+
+  it("writes an accepted projection's batches on the thread: reads, read-your-writes and listeners see them here", async () => {
+    const thread = new CountingThread(COUNTER_CATALOG);
+    const store = await side.openStore();
+    const { readModels } = await side.startReadModels([COUNTERS], { store, applyThread: thread });
+    const heard: RecordedEvent[] = [];
+    readModels.onApplied('counters', (batch) => heard.push(...batch));
+
+    const head = await appendCounterEvents(store, { events: 600, streams: 7, ignoredEvery: 5 });
+    await readModels.waitFor(head, ['counters']);
+
+    const expected = await expectedFromLog(store);
+    const actual = await actualCounters(readModels.source('counters'));
+    expect(actual.lines).toBe(expected.lines);
+    expect(actual.counters).toEqual(expected.counters);
+    expect(await readCheckpoint(readModels.source('counters'), 'counters')).toBe(head);
+    // only the events the projection handles cross to the thread; every one of them, once
+    expect(thread.applied('counters')).toBe(expected.lines);
+    expect(heard).toHaveLength(600);
+    expect(heard[heard.length - 1].position).toBe(head);
+    expect((await readModels.status())[0]).toMatchObject({ state: 'serving', error: null });
+  });
+
+  it('applies a projection its catalog does not hold on the calling thread', async () => {
+    const thread = new CountingThread(COUNTER_CATALOG);
+    const own = counterProjection({ name: 'own-counters' });
+    const store = await side.openStore();
+    const { readModels } = await side.startReadModels([own, COUNTERS], { store, applyThread: thread });
+    const head = await appendCounterEvents(store, { events: 90, streams: 3 });
+    await readModels.waitFor(head, ['own-counters', 'counters']);
+
+    expect(thread.accepts(own)).toBe(false);
+    expect(thread.requests.filter((c) => c.name === 'own-counters')).toEqual([]);
+    const expected = await expectedFromLog(store);
+    expect(await actualCounters(readModels.source('own-counters'))).toEqual({ lines: expected.lines, counters: expected.counters });
+    expect(await actualCounters(readModels.source('counters'))).toEqual({ lines: expected.lines, counters: expected.counters });
+  });
+
+  it('a thread that dies mid-stream is started again, and the runner goes on from its checkpoint: every event applied once', async () => {
+    const thread = new ApplyThread(COUNTER_CATALOG);
+    const store = await side.openStore();
+    const { readModels } = await side.startReadModels([COUNTERS], { store, applyThread: thread });
+    await readModels.waitFor(await appendCounterEvents(store, { events: 200, streams: 4, prefix: 'before' }), ['counters']);
+
+    const appending = appendCounterEvents(store, { events: 400, streams: 4, prefix: 'during', chunk: 5 });
+    await thread.crash();
+    const head = await appending;
+    // the batch in flight failed with the thread; the runner retries it (RETRY_MS) on a new thread
+    await readModels.waitFor(head, ['counters']);
+
+    const expected = await expectedFromLog(store);
+    const actual = await actualCounters(readModels.source('counters'));
+    // `line` rows are plain inserts keyed by (stream, revision): a batch applied twice would have failed
+    expect(actual.lines).toBe(expected.lines);
+    expect(actual.counters).toEqual(expected.counters);
+    expect((await readModels.status())[0]).toMatchObject({ state: 'serving', error: null, position: head });
+  });
+
+  it("a handler that throws on the thread fails the runner with the handler's error, and nothing of its batch is committed", async () => {
+    const store = await side.openStore();
+    const { readModels } = await side.startReadModels([POISONED], { store, applyThread: new ApplyThread(COUNTER_CATALOG) });
+    const good = await store.append('poisoned-1', [newTestEvent(INCREMENTED, { by: 2 })]);
+    await readModels.waitFor(good.position, ['poisoned']);
+    await store.append('poisoned-1', [newTestEvent(INCREMENTED, { by: 3 }), newTestEvent(INCREMENTED, { by: 4, poison: true })]);
+
+    await waitUntil(async () => (await readModels.status())[0].state === 'failed', 'the runner reports the failed batch', 3000, 10);
+    const status = (await readModels.status())[0];
+    expect(status.error).toMatch(/poison event at revision 2/);
+    const source = readModels.source('poisoned');
+    expect(await readCheckpoint(source, 'poisoned')).toBe(good.position);
+    expect(await actualCounters(source)).toMatchObject({ lines: 1 });
+  });
+
+  it('stopping the read models lets the thread finish and exit; it takes no work after that', async () => {
+    const thread = new ApplyThread(COUNTER_CATALOG);
+    const store = await side.openStore();
+    const { readModels, stop } = await side.startReadModels([COUNTERS], { store, applyThread: thread });
+    const head = await appendCounterEvents(store, { events: 50, streams: 2 });
+    await readModels.waitFor(head, ['counters']);
+    await stop();
+    await expect(thread.call({ op: 'close', file: 'anything' })).rejects.toThrow(/closed/);
+  });
+});
