@@ -14,7 +14,7 @@ export async function profiled<T>(label: string, phase: () => Promise<T>): Promi
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.setSamplingInterval', { interval: Number(process.env.BENCH_CPU_PROFILE_INTERVAL_US) || 200 });
   await session.post('Profiler.start');
   try {
     return await phase();

@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
 import type { Position } from '../event-store/position';
 import { applyBatch, writeCheckpoint } from './apply-batch';
+import { lowerThisThreadsPriority } from '../platform/threads/thread-priority';
 import { openReadModel } from './open-read-model';
 import { fromPortable, type PortableEvent } from './portable-events';
 import type { Projection } from './projection';
@@ -24,6 +25,7 @@ export type ApplyRequest = { id: number; file: string } & (
 export type ApplyReply = { id: number } | { id: number; failure: string };
 
 const port = parentPort!;
+lowerThisThreadsPriority(Number(process.env.XP_APPLY_NICE ?? 10));
 const projections = new Map(catalogProjections(workerData as ProjectionCatalog).map((projection) => [projection.name, projection]));
 /** Open generations by file; opened on first use, so a restarted thread picks up where its runners are. */
 const sources = new Map<string, Promise<DataSource>>();

@@ -1,0 +1,17 @@
+import os from 'node:os';
+
+/**
+ * Makes the calling thread yield to the others of the process: on Linux, setpriority() on pid 0
+ * applies to the calling thread alone (each thread is its own task), so a worker doing background
+ * work stops preempting the event loop each time a message wakes it. `niceness` is added to the
+ * thread's current nice value (0–19; raising it needs no privilege). Best effort: where the OS
+ * refuses, the thread keeps its priority.
+ */
+export function lowerThisThreadsPriority(niceness: number): void {
+  if (niceness <= 0) return;
+  try {
+    os.setPriority(0, Math.min(19, os.getPriority(0) + niceness));
+  } catch {
+    // not permitted or not supported here: run at the process's priority
+  }
+}
