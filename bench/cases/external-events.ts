@@ -15,6 +15,7 @@ import type { BenchContext } from '../lib/context';
 import { EchoProbeController } from '../lib/echo-probe.controller';
 import { median } from '../lib/measure';
 import { profiled } from '../lib/profile';
+import { cpuDuring } from '../lib/thread-cpu';
 
 const CONNECTIONS = 50;
 
@@ -160,8 +161,9 @@ async function measure(ctx: BenchContext): Promise<Figures> {
           // Every series starts with nothing left to bind: a burst's backlog is bound before the next series.
           const backlog = await drain();
           if (backlog) drains.push(backlog);
-          const r = await series[name]();
+          const { result: r, mainMs, othersMs } = await cpuDuring(series[name]);
           if (r.non2xx) throw new Error(`non-2xx answers on ${name}: ${r.non2xx}`);
+          if (mainMs !== null && r.total > 0) ctx.log(`external events: ${name} ${Math.round(r.average)} req/s; server CPU per request: main thread ${((mainMs * 1000) / r.total).toFixed(0)} µs, other threads ${((othersMs! * 1000) / r.total).toFixed(0)} µs`);
           if (name === 'webhook') used += r.total;
           out[name].push(r.average);
         }

@@ -9,6 +9,11 @@ import type { Projection } from './projection';
  * their own (thread-applier.ts). Either way one batch is one transaction with its checkpoint.
  */
 export interface BatchApplier {
+  /**
+   * How long a runner lets events gather after applying a batch, unless someone waits for the
+   * read model: fewer, larger transactions where a batch's cost is mostly per transaction.
+   */
+  readonly gatherMs: number;
   /** The events of a batch this projection handles, and where the batch ended: the new checkpoint. */
   apply(events: RecordedEvent[], last: Position): Promise<void>;
   /** Moves the checkpoint alone (batches that held nothing for this projection). */
@@ -18,6 +23,8 @@ export interface BatchApplier {
 
 /** On the runner's writer connection, in the calling thread. */
 export class InlineApplier implements BatchApplier {
+  readonly gatherMs = 0;
+
   constructor(
     private readonly source: DataSource,
     private readonly projection: Projection,

@@ -53,6 +53,8 @@ export class ProjectionRunner {
   private error: string | null = null;
   private lastPersist = 0;
   private waiters = new Set<Waiter>();
+  /** Ends the pause between batches (gather), while one lasts. */
+  private gathering: (() => void) | null = null;
   private listeners = new Set<(batch: RecordedEvent[]) => void>();
   private watch: NodeJS.Timeout | null = null;
   private retry: NodeJS.Timeout | null = null;
@@ -158,6 +160,7 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.gathering?.();
     if (this.watch) clearInterval(this.watch);
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     if (this.retry) clearTimeout(this.retry);
@@ -197,6 +200,8 @@ export class ProjectionRunner {
     let waiter!: Waiter;
     const promise = new Promise<void>((resolve) => (waiter = { target, resolve }));
     this.waiters.add(waiter);
+    // someone waits for this read model: apply what the log holds now, not after the gathering pause
+    this.gathering?.();
     return { promise, cancel: () => this.waiters.delete(waiter) };
   }
 
@@ -265,10 +270,12 @@ export class ProjectionRunner {
     const last = batch[batch.length - 1].position;
     const handled = handledEvents(this.projection, batch);
     const now = Date.now();
+    const applier = this.applier!;
     // Batches with nothing to apply only move the stored checkpoint now and then (replaying them
     // after a restart costs a read, never a wrong row); a timer stores the last one when idle.
-    if (handled.length > 0 || now - this.lastPersist > PERSIST_IDLE_CHECKPOINT_MS) {
-      await this.applier!.apply(handled, last);
+    const applying = handled.length > 0 || now - this.lastPersist > PERSIST_IDLE_CHECKPOINT_MS;
+    if (applying) {
+      await applier.apply(handled, last);
       this.lastPersist = now;
       this.unsaved = false;
     } else {
@@ -279,6 +286,26 @@ export class ProjectionRunner {
     for (const listener of this.listeners) listener(batch);
     await this.activateIfCaughtUp();
     this.wake();
+    if (applying && applier.gatherMs > 0) await this.gather(now + applier.gatherMs);
+  }
+
+  /**
+   * Lets the next batch gather until `until` (the subscription reads whatever the log holds by
+   * then): under load, one transaction carries many events, and a page a dozen batches would each
+   * have written to the WAL is written once. Cut short the moment anyone waits for this read model.
+   */
+  private async gather(until: number): Promise<void> {
+    const pause = until - Date.now();
+    if (pause <= 0 || this.waiters.size > 0 || this.stopped) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, pause);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.gathering = done;
+    });
+    this.gathering = null;
   }
 
   /**

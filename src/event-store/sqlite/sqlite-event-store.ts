@@ -19,6 +19,7 @@ import { CommitStats, GroupCommitter } from './group-commit';
 import { AdaptiveWriter, InlineWriter, ThreadWriter, type Writer } from './writers';
 import { EventRow, globalPositionOf, sqlitePosition, toRecordedEvent, toTailEvent } from './rows';
 import { configure, migrate, type SyncMode } from './schema';
+import { TailWindow } from './tail-window';
 import { LogTail, SqliteSubscription } from './subscription';
 
 export interface SqliteEventStoreOptions {
@@ -40,12 +41,20 @@ export interface SqliteEventStoreOptions {
 }
 
 const DEFAULT_BATCH = 1000;
+/** Events kept parsed for the subscriptions of this process (tail-window.ts): a few seconds of a busy log. */
+const TAIL_WINDOW_EVENTS = 10_000;
+const globalPositionOfEvent = (event: RecordedEvent) => globalPositionOf(event.position);
 
 export class SqliteEventStore implements EventStore, LogTail {
   private closed = false;
   private readonly committer: GroupCommitter;
   private readonly waiters = new Set<() => void>();
-  private lastTailRead: { after: Position; commits: number; events: RecordedEvent[]; complete: boolean } | null = null;
+  private readonly tail = new TailWindow(TAIL_WINDOW_EVENTS);
+  /**
+   * The local commit count when a read last found the end of the log at the window's end: until
+   * this process commits again (or a poll looks for other processes' appends), nothing follows it.
+   */
+  private tailEndAtCommit: number | null = null;
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly statements: {
     forwards: Database.Statement<[string, number, number], EventRow>;
@@ -119,19 +128,28 @@ export class SqliteEventStore implements EventStore, LogTail {
     return this.statements.all.all(globalPositionOf(options.after ?? START), options.maxCount ?? -1).map(toRecordedEvent);
   }
 
-  /** LogTail: the subscription's synchronous read. Subscribers share the events: they treat them as read-only. */
+  /**
+   * LogTail: the subscription's synchronous read. Subscribers share the events (the tail window):
+   * they treat them as read-only.
+   */
   readAllSync(after: Position, maxCount: number): RecordedEvent[] {
     this.assertOpen();
-    const memo = this.lastTailRead;
-    if (memo && memo.after === after && memo.commits === this.committer.stats.commits) {
-      if (memo.complete || (maxCount !== -1 && memo.events.length >= maxCount)) return maxCount === -1 ? memo.events : memo.events.slice(0, maxCount);
+    const from = globalPositionOf(after);
+    const known = this.tail.after(from, maxCount);
+    if (known !== null && maxCount !== -1 && known.length >= maxCount) return known;
+    if (known !== null && this.tailEndAtCommit === this.committer.stats.commits) return known;
+    // what follows the window (or, outside it, what follows `after`) comes from the file
+    const readFrom = known !== null ? this.tail.last! : from;
+    const limit = maxCount === -1 ? -1 : maxCount - (known?.length ?? 0);
+    const commits = this.committer.stats.commits;
+    const more = this.statements.all.all(readFrom, limit).map(toTailEvent);
+    // a subscription behind the window (a catch-up) does not replace the tail the others share
+    if (readFrom >= (this.tail.last ?? -1)) {
+      this.tail.keep(readFrom, more, globalPositionOfEvent);
+      if (this.tail.last !== null && (limit === -1 || more.length < limit)) this.tailEndAtCommit = commits;
     }
-    const events = this.statements.all.all(globalPositionOf(after), maxCount).map(toTailEvent);
-    // Live subscriptions (one per projection and process manager) all wake on the same commit and
-    // ask for the same events: the first read serves the others until the next local commit.
-    // Empty reads are not kept, so another process's appends are still seen at the next poll.
-    this.lastTailRead = events.length > 0 ? { after, commits: this.committer.stats.commits, events, complete: maxCount === -1 || events.length < maxCount } : null;
-    return events;
+    if (known === null) return more;
+    return more.length === 0 ? known : known.concat(more);
   }
 
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
@@ -149,7 +167,11 @@ export class SqliteEventStore implements EventStore, LogTail {
   waitForAppend(): { promise: Promise<void>; cancel(): void } {
     let wake!: () => void;
     const promise = new Promise<void>((resolve) => (wake = resolve));
-    const timer = setTimeout(() => done(), this.pollIntervalMs);
+    const timer = setTimeout(() => {
+      // a poll: another process may have appended since the file was last read
+      this.tailEndAtCommit = null;
+      done();
+    }, this.pollIntervalMs);
     const done = () => {
       clearTimeout(timer);
       this.waiters.delete(done);
