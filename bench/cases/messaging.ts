@@ -5,6 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { syntheticKnowledgeBase } from '../../src/runtime/retrieval/synthetic';
 import type { BenchCase } from '../lib/case';
 import { profiled } from '../lib/profile';
+import { cpuDuring } from '../lib/thread-cpu';
 import type { BenchContext } from '../lib/context';
 import { seedAccount, startBenchApp } from '../lib/http-app';
 import type { MessagingDriverResult, MessagingPlan } from '../lib/messaging-driver';
@@ -64,12 +65,14 @@ async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
       try {
-        const r = await profiled('messaging.sessions', () => runDriver(ctx.file('messaging-plan.json'), { url: app.url, connectorToken: connector.connectorToken, host: HOST, sessions, seconds, queries: kb.queries }));
+        const { result: r, mainMs, othersMs } = await cpuDuring(() =>
+          profiled('messaging.sessions', () => runDriver(ctx.file('messaging-plan.json'), { url: app.url, connectorToken: connector.connectorToken, host: HOST, sessions, seconds, queries: kb.queries })),
+        );
         if (r.failures > 0) throw new Error(`${r.failures} failures, first: ${r.firstFailure}`);
         loop.disable();
         const loopDelayP99Ms = loop.percentile(99) / 1e6;
         const loopDelayMaxMs = loop.max / 1e6;
-        ctx.log(`messaging: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms`);
+        ctx.log(`messaging: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms${cpuPerAnswer(mainMs, othersMs, r.replies)}`);
         return { ...r, rssPeakMiB: mib(rssPeak), rssEndMiB: mib(process.memoryUsage().rss), loopDelayP99Ms, loopDelayMaxMs };
       } finally {
         clearInterval(sampler);
@@ -113,3 +116,9 @@ export const messagingCases: BenchCase[] = [
     },
   },
 ];
+
+/** The server's CPU per answer over the whole driver run (setup included: session opening is part of the load). */
+function cpuPerAnswer(mainMs: number | null, othersMs: number | null, answers: number): string {
+  if (mainMs === null || answers === 0) return '';
+  return `; server CPU per answer (setup included): main thread ${((mainMs * 1000) / answers).toFixed(0)} µs, other threads ${((othersMs! * 1000) / answers).toFixed(0)} µs`;
+}

@@ -11,10 +11,10 @@ import type { Projection } from './projection';
 type Call = ApplyRequest extends infer R ? (R extends ApplyRequest ? Omit<R, 'id'> : never) : never;
 
 /**
- * A batch's commit on the thread costs about the same for 1 event as for 50 (the pages it touches
- * are written to the WAL once per transaction): letting events gather this long after each batch
- * cut the conversations read model's WAL writes and commits by an order of magnitude under load,
- * and read-your-writes never waits for it (a waiter ends the pause).
+ * Much of a batch's cost on the thread is per commit, not per event (each page it touches
+ * is written to the WAL once per transaction, and the full-text index flushes once): events gather
+ * this long after each batch. Debug chat under load: 28 turns per commit of the conversations read
+ * model (21 applied inline). Read-your-writes never waits for it: a waiter ends the pause.
  */
 const DEFAULT_GATHER_MS = 10;
 
@@ -46,7 +46,7 @@ export class ApplyThread {
   constructor(
     private readonly catalog: ProjectionCatalog = APP_PROJECTIONS,
     /** each runner's pause after a batch, for the next to gather (batch-applier.ts) */
-    readonly gatherMs = Number(process.env.XP_GATHER_MS ?? DEFAULT_GATHER_MS),
+    readonly gatherMs = DEFAULT_GATHER_MS,
   ) {}
 
   /**

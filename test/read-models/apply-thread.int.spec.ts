@@ -103,6 +103,34 @@ describe('the read-model apply thread', () => {
     expect(await actualCounters(source)).toMatchObject({ lines: 1 });
   });
 
+  it('under load, events gather between batches: fewer, larger transactions', async () => {
+    const thread = new CountingThread(COUNTER_CATALOG, 300);
+    const store = await side.openStore();
+    const { readModels } = await side.startReadModels([COUNTERS], { store, applyThread: thread });
+    await readModels.waitFor((await store.append('g-0', [newTestEvent(INCREMENTED, { by: 1 })])).position, ['counters']);
+    const before = thread.requests.filter((r) => r.op === 'apply').length;
+    // 20 appends one after another, nobody waiting: they land in the pause after the first batch
+    let last = '';
+    for (let i = 1; i <= 20; i++) last = (await store.append(`g-${i}`, [newTestEvent(INCREMENTED, { by: 1 })])).position;
+    await waitUntil(async () => (await readModels.status())[0].position === last, 'the 20 events are applied', 3000, 10);
+    const batches = thread.requests.filter((r) => r.op === 'apply').length - before;
+    expect(batches).toBeLessThanOrEqual(3);
+    expect((await actualCounters(readModels.source('counters'))).lines).toBe(21);
+  });
+
+  it('read-your-writes does not wait for the pause: a waiter ends it', async () => {
+    const thread = new CountingThread(COUNTER_CATALOG, 5000);
+    const store = await side.openStore();
+    const { readModels } = await side.startReadModels([COUNTERS], { store, applyThread: thread });
+    await readModels.waitFor((await store.append('w-0', [newTestEvent(INCREMENTED, { by: 1 })])).position, ['counters']);
+    // the runner now pauses for 5 s; a write that someone reads back must not
+    const started = Date.now();
+    const written = await store.append('w-1', [newTestEvent(INCREMENTED, { by: 1 })]);
+    await readModels.waitFor(written.position, ['counters']);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await actualCounters(readModels.source('counters'))).lines).toBe(2);
+  });
+
   it('stopping the read models lets the thread finish and exit; it takes no work after that', async () => {
     const thread = new ApplyThread(COUNTER_CATALOG);
     const store = await side.openStore();

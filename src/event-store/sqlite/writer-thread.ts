@@ -7,11 +7,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { BatchWriter, type AppendRequest } from './batch-writer';
 import { configure, type SyncMode } from './schema';
-import { lowerThisThreadsPriority } from '../../platform/threads/thread-priority';
 
 const { file, sync } = workerData as { file: string; sync: SyncMode };
 const port = parentPort!;
-lowerThisThreadsPriority(Number(process.env.XP_WRITER_NICE ?? 0));
 const db = new Database(file);
 configure(db, sync);
 const writer = new BatchWriter(db);

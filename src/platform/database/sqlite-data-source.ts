@@ -40,7 +40,6 @@ export async function openSqliteDataSource(options: SqliteDataSourceOptions): Pr
       }
       db.pragma('busy_timeout = 5000');
       db.pragma('cache_size = -32768');
-      if (options.readonly && process.env.XP_MMAP) db.pragma(`mmap_size = ${Number(process.env.XP_MMAP)}`);
     },
   });
   await source.initialize();
