@@ -27,9 +27,19 @@ interface Cannon {
 }
 
 /** The load in its own process (lib/external-event-load.ts): each POST carries the next `bench-<n>` id. */
-function load(url: string, seconds: number, count: number, headers: Record<string, string>, opts: { connections?: number; rate?: number; start?: number } = {}): Promise<Cannon> {
+function load(url: string, seconds: number, count: number, headers: Record<string, string>, opts: { connections?: number; rate?: number; start?: number; amount?: number } = {}): Promise<Cannon> {
   const driver = path.join(__dirname, '../lib/external-event-load.js');
-  const args = [driver, url, String(opts.connections ?? CONNECTIONS), String(seconds), String(count), String(opts.rate ?? 0), String(opts.start ?? 0), ...Object.entries(headers).map(([k, v]) => `${k}=${v}`)];
+  const args = [
+    driver,
+    url,
+    String(opts.connections ?? CONNECTIONS),
+    String(seconds),
+    String(count),
+    String(opts.rate ?? 0),
+    String(opts.start ?? 0),
+    String(opts.amount ?? 0),
+    ...Object.entries(headers).map(([k, v]) => `${k}=${v}`),
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -100,7 +110,10 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       await call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, { deploymentMessage: 'events' });
       const deploymentId: string = (await call('GET', `/v1/agents/${agent.agentId}/deployments/active`, h)).activeDeployments.sandbox.id;
 
-      const count = ctx.quick ? 20_000 : 150_000;
+      // Every webhook request names an id no earlier request used (a repeat is a cheaper, different
+      // workload): each throughput series gets its own share of the ids, the moderate-rate series
+      // and the binding probe the last ones.
+      const count = ctx.quick ? 40_000 : 300_000;
       const store = app.get<EventStore>(EVENT_STORE);
       const readModels = app.get(ReadModels);
       const accountId = String(account.accountId).replace(/^ws-/, '');
@@ -151,9 +164,13 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       };
       const out = { webhook: [] as number[], echo: [] as number[] };
       let used = 0;
+      const bindCount = ctx.quick ? 200 : 1000;
+      const moderateRate = 500;
+      const moderateSeconds = 3;
+      const perSeries = Math.floor((count - bindCount - moderateRate * moderateSeconds) / runs);
       const series = {
         echo: () => profiled('external-events.echo', () => load(`${url}/bench/echo`, seconds, count, {})),
-        webhook: () => profiled('external-events.webhook', () => load(webhookUrl, seconds, count, h, { start: used })),
+        webhook: () => profiled('external-events.webhook', () => load(webhookUrl, seconds, count, h, { start: used, amount: perSeries })),
       };
       for (let round = 0; round < runs; round++) {
         ctx.log(`external events round ${round + 1}/${runs} (${seconds} s per series, ${CONNECTIONS} connections)`);
@@ -169,13 +186,13 @@ async function measure(ctx: BenchContext): Promise<Figures> {
         }
       }
       await drain();
-      if (used > count) ctx.log(`external events: ${used} deliveries for ${count} ids; the later ones were repeats`);
-      const moderate = await load(webhookUrl, 3, count, h, { connections: 10, rate: 500, start: used });
+      const moderate = await load(webhookUrl, moderateSeconds, count, h, { connections: 10, rate: moderateRate, start: used, amount: moderateRate * moderateSeconds });
       used += moderate.total;
       await drain();
 
       // Binding: POST → the conversations read model has applied the bound state.
-      const bindIds = Array.from({ length: ctx.quick ? 200 : 1000 }, (_, i) => `bench-${count - 1 - i}`);
+      const bindIds = Array.from({ length: bindCount }, (_, i) => `bench-${count - 1 - i}`);
+      if (used > count - bindCount) throw new Error(`the webhook series used ${used} of ${count} ids: the binding probe has none left`);
       const waiting = new Map<string, () => void>();
       const off = readModels.onApplied('conversations', (batch: RecordedEvent[]) => {
         for (const e of batch) {

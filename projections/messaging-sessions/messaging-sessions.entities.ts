@@ -1,9 +1,13 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** One messaging session: where it stands, for the live-agent desk (its queue and who holds what). */
+/**
+ * One messaging session: where it stands, for the live-agent desk (its queue and who holds what),
+ * and which session a service agent conversation runs on (to push its delayed responses).
+ */
 @Entity('messaging_session')
 @Index(['accountId', 'status'])
 @Index(['liveAgentId', 'status'])
+@Index(['conversationId'])
 export class MessagingSessionRow {
   @PrimaryColumn('text') id: string;
   @Column('text', { name: 'account_id' }) accountId: string;

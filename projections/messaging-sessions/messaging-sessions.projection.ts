@@ -12,7 +12,8 @@ const idOf = (event: RecordedEvent) => event.streamId.slice(SESSION_STREAM_PREFI
  */
 export const messagingSessionsProjection = defineProjection({
   name: 'messaging-sessions',
-  version: 1,
+  // v2: indexed by conversation (delayed responses find their session)
+  version: 2,
   entities: [MessagingSessionRow],
   handles: {
     MessagingSessionStarted: on<'MessagingSessionStarted'>(async ({ data }, _em, rows) => {

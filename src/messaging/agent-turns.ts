@@ -2,14 +2,15 @@ import type { Logger } from 'pino';
 import type { DeploymentContent } from '../agents/deployment-content';
 import type { Environment } from '../agents/agent.events';
 import { conversationDecider, type ConversationState } from '../conversations/conversation.decider';
-import { conversationStream, type EndReason as ConversationEndReason } from '../conversations/conversation.events';
-import type { EventStore } from '../event-store/event-store.port';
+import { conversationStream, type EndReason as ConversationEndReason, type TurnData } from '../conversations/conversation.events';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { AgentDirectory } from '../platform/auth/agent-directory';
 import type { Clock } from '../platform/clock/clock';
 import { AggregateCache } from '../platform/commands/aggregate-cache';
 import type { CommandContext } from '../platform/commands/command-context';
 import { handleCommand, peek } from '../platform/commands/command-handler';
 import { DomainError } from '../platform/errors/domain-error';
+import { derivedUuid } from '../platform/ids/derived-id';
 import type { IdGenerator } from '../platform/ids/ids';
 import type { ReadModels } from '../read-models/read-models.service';
 import { ReadQuery } from '../read-models/read-query';
@@ -62,10 +63,12 @@ export type TransientSink = (event: WireEvent) => void;
 export class AgentTurns {
   private readonly conversations = new AggregateCache(20_000);
   private readonly agentName: ReadQuery<{ name: string }>;
+  private readonly sessionOf: ReadQuery<{ id: string }>;
   private inFlight = 0;
 
   constructor(private readonly d: TurnDeps) {
     this.agentName = new ReadQuery(() => d.readModels.source('agents'), 'SELECT name FROM agent WHERE id = ?');
+    this.sessionOf = new ReadQuery(() => d.readModels.source('messaging-sessions'), 'SELECT id FROM messaging_session WHERE conversation_id = ?');
   }
 
   get turnsInFlight(): number {
@@ -183,6 +186,42 @@ export class AgentTurns {
         throw new MessagingFailure(SYSTEM_MESSAGES.encounteredError, error);
       }
     });
+  }
+
+  /**
+   * A delayed response (the agent's answer to an external event, recorded on the conversation by
+   * external-events.process-manager.ts) goes to the session the conversation runs on, with what
+   * the turn led to (an end, a handoff); the conversation then records it as delivered. Keyed by
+   * the turn's event, so a replay pushes nothing twice. A session that moved on (ended, handed
+   * off, joined anew) takes nothing: the answer stays on the conversation's record.
+   */
+  async pushDelayed(event: RecordedEvent<TurnData>): Promise<void> {
+    const conversationId = event.streamId.slice(conversationStream('').length);
+    // the join that tied the session to the conversation precedes the turn in the log
+    await this.d.readModels.waitFor(event.position, ['messaging-sessions']);
+    const sessionId = (await this.sessionOf.get(conversationId)).row?.id;
+    if (!sessionId) return;
+    const { state: session } = await this.d.sessions.current(sessionId);
+    if (session.phase !== 'agent' || session.conversationId !== conversationId) return;
+    const outcome = await this.outcomeOf(session, await this.effectsOf(event));
+    const context: CommandContext = { actor: 'system:messaging', correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: `delayed:${event.id}` };
+    const reply = { messageId: derivedUuid(`delayed-message:${event.id}`), text: event.data.agentResponse, responseSuggestions: [] };
+    const pushed = await this.d.sessions.execute(sessionId, { type: 'PushDelayedAgentMessage', conversationId, reply, outcome, now: this.d.clock.nowIso() }, context);
+    if (pushed.events.length === 0) return;
+    const ack = { type: 'AcknowledgeDelayedResponse' as const, turnIndex: event.data.turnIndex, now: this.d.clock.nowIso() };
+    await handleCommand(this.d.store, this.d.clock, event.streamId, conversationDecider, ack, { ...context, idempotencyKey: `delayed:ack:${event.id}` }, this.conversations);
+  }
+
+  /** What a turn led to: the events its command appended after it (same cause), before any later turn. */
+  private async effectsOf(turn: RecordedEvent): Promise<{ handoff: { destination: string; reason: string } | null; ended: boolean }> {
+    const after = await this.d.store.readStream(turn.streamId, { fromRevision: turn.revision + 1n, maxCount: 32 });
+    const effects = { handoff: null as { destination: string; reason: string } | null, ended: false };
+    for (const e of after) {
+      if (e.type === 'TurnRecorded' || e.metadata.causationId !== turn.metadata.causationId) break;
+      if (e.type === 'HandoffRequested') effects.handoff = e.data as { destination: string; reason: string };
+      if (e.type === 'ConversationEnded') effects.ended = true;
+    }
+    return effects;
   }
 
   /** Ends the service agent's conversation with the session (no-op when it already ended). */

@@ -24,6 +24,7 @@ import { ChatDemoController } from './chat-demo.controller';
 import { ChatGateway } from './chat-gateway';
 import { ChatMessages } from './chat-messages';
 import { ConnectorDirectory } from './connectors';
+import { delayedResponsesProcessManager } from './delayed-responses';
 import { DeskAvailability } from './desk/desk-availability';
 import { DeskGateway } from './desk/desk-gateway';
 import { DeskHub } from './desk/desk-hub';
@@ -46,6 +47,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     private readonly processManagers: ProcessManagers,
     private readonly readModels: ReadModels,
     private readonly timers: SessionTimers,
+    private readonly turns: AgentTurns,
     private readonly feed: SessionFeed,
     private readonly chat: ChatGateway,
     private readonly desk: DeskGateway,
@@ -55,6 +57,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 
   onModuleInit() {
     this.processManagers.register(this.timers.processManager());
+    this.processManagers.register(delayedResponsesProcessManager(this.turns));
     this.timers.register();
     this.readModels.onApplied('messaging-sessions', (batch) => this.desk.onReadModelApplied(batch));
     this.feed.onEvents((sessionId, events) => this.hub.deliverStored(sessionId, events));

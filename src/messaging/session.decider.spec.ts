@@ -54,6 +54,24 @@ describe('session decider', () => {
     ]);
   });
 
+  it("a delayed response is pushed, with what it led to, only to the conversation the user is still in with the agent", () => {
+    const push = (given: SessionEvent[], outcome: Extract<SessionCommand, { type: 'PushDelayedAgentMessage' }>['outcome'] = { kind: 'continue' }, conversationId = 'WEBCHAT-1') =>
+      decide(given, { type: 'PushDelayedAgentMessage', conversationId, reply, outcome, now: at(9) });
+    expect(push([started, joined])).toEqual([{ type: 'MessagingServiceAgentMessageSent', data: { ...reply, at: at(9) } }]);
+    expect(push([started, joined], { kind: 'ended' }).map((e) => e.type)).toEqual(['MessagingServiceAgentMessageSent', 'MessagingSessionEnded']);
+    expect(push([started, joined], { kind: 'handoff', handoffId: 'h', destination: 'support', reason: '', failure: 'no_desk' }).map((e) => e.type)).toEqual([
+      'MessagingServiceAgentMessageSent',
+      'MessagingHandoffTriggered',
+      'MessagingHandoffFailed',
+      'MessagingSystemMessageRecorded',
+    ]);
+    // another conversation, a session handed off or ended, or none at all: nothing, and no refusal
+    expect(push([started, joined], { kind: 'continue' }, 'WEBCHAT-2')).toEqual([]);
+    expect(push([started, joined, queued])).toEqual([]);
+    expect(push([started, joined, { type: 'MessagingSessionEnded', data: { reason: 'REASON_USER_END', at: at(4) } }])).toEqual([]);
+    expect(push([])).toEqual([]);
+  });
+
   it('a message before any join, or after the conversation ended, is refused with the code that names which', () => {
     const command: SessionCommand = { type: 'RecordAgentTurn', conversationId: 'WEBCHAT-1', user, reply, outcome: { kind: 'continue' }, now: at(5) };
     expect(refusal([started], command)).toBe('CONVERSATION_NOT_STARTED');

@@ -52,6 +52,8 @@ export type SessionCommand =
       outcome: TurnOutcome;
       now: string;
     }
+  /** The service agent's answer to an external event (a delayed response), pushed to the session. */
+  | { type: 'PushDelayedAgentMessage'; conversationId: string; reply: Reply; outcome: TurnOutcome; now: string }
   | { type: 'RecordUserMessage'; user: { messageId: string; text: string; custom?: unknown }; now: string }
   | { type: 'AcceptHandoff'; liveAgentId: string; agentName: string; now: string }
   | { type: 'SendLiveAgentMessage'; liveAgentId: string; messageId: string; text: string; now: string }
@@ -125,6 +127,12 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
     if (state.exists) return [];
     return [{ type: 'MessagingSessionStarted', data: command.started }];
   }
+  if (command.type === 'PushDelayedAgentMessage') {
+    // Only to the conversation the user is still in with the service agent: after the session
+    // ended, a handoff or a new join, the answer stays on the conversation's record alone.
+    if (!state.exists || state.phase !== 'agent' || state.conversationId !== command.conversationId) return [];
+    return [agentMessage(command.reply, command.now), ...outcomeEvents(command.outcome, command.now)];
+  }
   liveSession(state);
   const at = command.now;
   switch (command.type) {
@@ -139,19 +147,7 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
     }
     case 'RecordAgentTurn': {
       if (state.phase !== 'agent' || state.conversationId !== command.conversationId) throw state.conversationId === null ? sessionErrors.notJoined() : sessionErrors.noConversation();
-      const events: SessionEvent[] = [userMessage(command.user, at), agentMessage(command.reply, at)];
-      const outcome = command.outcome;
-      if (outcome.kind === 'ended') events.push({ type: 'MessagingSessionEnded', data: { reason: 'REASON_NATURAL_END', at } });
-      if (outcome.kind === 'handoff') {
-        const { handoffId, destination, reason, failure } = outcome;
-        events.push({ type: 'MessagingHandoffTriggered', data: { handoffId, destination, reason, at } });
-        if (failure) {
-          const message = HANDOFF_FAILURE_MESSAGES[failure];
-          events.push({ type: 'MessagingHandoffFailed', data: { handoffId, failure, message, at } });
-          events.push({ type: 'MessagingSystemMessageRecorded', data: { level: 'SYSTEM_MESSAGE_LEVEL_ERROR', message, at } });
-        }
-      }
-      return events;
+      return [userMessage(command.user, at), agentMessage(command.reply, at), ...outcomeEvents(command.outcome, at)];
     }
     case 'RecordUserMessage':
       // Only while a human is (about to be) in the loop; the service agent's turns record the message themselves.
@@ -181,6 +177,20 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
       if (Date.parse(command.now) - Date.parse(state.lastEventAt) < command.idleMs) return [];
       return [{ type: 'MessagingSessionEnded', data: { reason: 'REASON_USER_ABANDONED', at } }];
   }
+}
+
+/** What a service agent turn led to, beyond its answer: the session's end, or a handoff (and its failure). */
+function outcomeEvents(outcome: TurnOutcome, at: string): SessionEvent[] {
+  if (outcome.kind === 'ended') return [{ type: 'MessagingSessionEnded', data: { reason: 'REASON_NATURAL_END', at } }];
+  if (outcome.kind !== 'handoff') return [];
+  const { handoffId, destination, reason, failure } = outcome;
+  const events: SessionEvent[] = [{ type: 'MessagingHandoffTriggered', data: { handoffId, destination, reason, at } }];
+  if (failure) {
+    const message = HANDOFF_FAILURE_MESSAGES[failure];
+    events.push({ type: 'MessagingHandoffFailed', data: { handoffId, failure, message, at } });
+    events.push({ type: 'MessagingSystemMessageRecorded', data: { level: 'SYSTEM_MESSAGE_LEVEL_ERROR', message, at } });
+  }
+  return events;
 }
 
 function userMessage(user: { messageId: string; text: string; custom?: unknown }, at: string): SessionEvent {

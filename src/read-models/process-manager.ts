@@ -16,6 +16,12 @@ export interface ProcessManager {
   name: string;
   handles: Record<string, (event: RecordedEvent<any>) => Promise<void>>;
   /**
+   * Optional: of the events of a handled type, only those it wants reach a handler. A manager that
+   * acts on a few events of a common type (one channel's turns) then neither runs for the rest nor
+   * writes its checkpoint for batches of them alone.
+   */
+  wants?: (event: RecordedEvent<any>) => boolean;
+  /**
    * Optional: events of a batch with different keys are handled concurrently (same key: in log
    * order), so independent slow effects (appends to different streams) share group commits.
    */
@@ -148,7 +154,7 @@ export class ProcessManagerRunner {
 
   private async onBatch(batch: RecordedEvent[]): Promise<void> {
     const pace = this.manager.pace;
-    const paced = pace !== undefined && batch.some((event) => this.manager.handles[event.type]);
+    const paced = pace !== undefined && batch.some((event) => this.handles(event));
     if (paced) {
       for (let wait = pace.delayMs(batch); wait > 0 && !this.stopped; wait = pace.delayMs(batch)) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(wait, PACE_STEP_MS)));
@@ -161,7 +167,7 @@ export class ProcessManagerRunner {
     if (partitionBy) {
       const lanes = new Map<string, RecordedEvent[]>();
       for (const event of batch) {
-        if (!this.manager.handles[event.type]) continue;
+        if (!this.handles(event)) continue;
         const key = partitionBy(event);
         const lane = lanes.get(key);
         if (lane) lane.push(event);
@@ -173,9 +179,8 @@ export class ProcessManagerRunner {
       }));
     } else {
       for (const event of batch) {
-        const handler = this.manager.handles[event.type];
-        if (!handler) continue;
-        await handler(event);
+        if (!this.handles(event)) continue;
+        await this.manager.handles[event.type](event);
         handled = true;
       }
     }
@@ -184,6 +189,10 @@ export class ProcessManagerRunner {
     // that rarely acts would read the whole log again at every start (14M events on a big install).
     if (handled || Date.now() - this.savedAt > IDLE_CHECKPOINT_MS) await this.saveCheckpoint();
     this.error = null;
+  }
+
+  private handles(event: RecordedEvent): boolean {
+    return this.manager.handles[event.type] !== undefined && (this.manager.wants === undefined || this.manager.wants(event));
   }
 
   private async saveCheckpoint(): Promise<void> {

@@ -89,9 +89,24 @@ export class SmsConversations {
       await this.run(data.conversationId, command, this.context(event, key));
       turn = result.turn;
     }
-    // the answer, then what the agent's send_sms actions added, in that order
-    const extra = turn.functionEvents.filter((f) => f.name === 'send_sms' && f.status === 'ok' && f.args.text).map((f) => f.args.text);
-    await this.send(event, data.conversationId, session.agentNumber, session.userNumber, [turn.agentResponse, ...extra]);
+    await this.send(event, data.conversationId, session.agentNumber, session.userNumber, textsOf(turn));
+  }
+
+  /**
+   * The agent's answer to an external event (a delayed response, external-events.process-manager.ts)
+   * is texted to the user like any answer; then the conversation records it as delivered.
+   */
+  async delayedTurn(event: RecordedEvent<TurnData>): Promise<void> {
+    const conversationId = event.streamId.slice(conversationStream('').length);
+    const { state } = await this.conversation(conversationId);
+    const { agent_number: agentNumber, caller_number: userNumber } = state.state;
+    if (typeof agentNumber !== 'string' || typeof userNumber !== 'string' || !agentNumber || !userNumber) {
+      this.d.logger.warn({ conversationId }, 'SMS conversation without its numbers; delayed response not texted');
+      return;
+    }
+    await this.send(event, conversationId, agentNumber, userNumber, textsOf(event.data));
+    const ack = { type: 'AcknowledgeDelayedResponse' as const, turnIndex: event.data.turnIndex, now: this.d.clock.nowIso() };
+    await this.run(conversationId, ack, this.context(event, `sms:delivered:${event.id}`));
   }
 
   async warned(event: Of<'SmsIdleWarningSent'>): Promise<void> {
@@ -193,4 +208,10 @@ export class SmsConversations {
   private context(event: RecordedEvent, key: string): CommandContext {
     return { actor: 'system:sms', correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: key };
   }
+}
+
+/** What a turn texts: the answer, then what the agent's send_sms actions added, in that order. */
+function textsOf(turn: Pick<TurnData, 'agentResponse' | 'functionEvents'>): string[] {
+  const extra = turn.functionEvents.filter((f) => f.name === 'send_sms' && f.status === 'ok' && f.args.text).map((f) => f.args.text);
+  return [turn.agentResponse, ...extra];
 }

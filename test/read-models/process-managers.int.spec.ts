@@ -86,6 +86,28 @@ describeEachPlatformDatabase('process managers', (databases) => {
     await waitUntil(async () => (await checkpointOf('idle')) === head, 'the checkpoint reaches the head');
   });
 
+  it('`wants` narrows a handled type: only the events it wants reach the handler, in both lane modes', async () => {
+    for (const partitioned of [false, true]) {
+      const handled: string[] = [];
+      const manager: ProcessManager = {
+        name: `picky-${partitioned}`,
+        wants: (event: RecordedEvent) => (event.data as { n: number }).n % 2 === 0,
+        ...(partitioned ? { partitionBy: (event: RecordedEvent) => event.streamId } : {}),
+        handles: {
+          Greeted: async (event: RecordedEvent) => {
+            if (event.streamId === `picky-${partitioned}`) handled.push(event.id);
+          },
+        },
+      };
+      const events = [1, 2, 3, 4].map((n) => newTestEvent('Greeted', { n }));
+      await store.append(`picky-${partitioned}`, events);
+      const runner = await startRunner(manager);
+      const head = await store.headPosition();
+      await waitUntil(() => runner.position === head, 'the runner reaches the head');
+      expect(handled).toEqual([events[1].id, events[3].id]);
+    }
+  });
+
   it('ProcessManagers starts every registered manager and reports their status', async () => {
     const seen: Record<string, number> = { a: 0, b: 0 };
     const managers = new ProcessManagers(store, platform, silentLogger);

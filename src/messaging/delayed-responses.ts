@@ -1,0 +1,22 @@
+import { conversationStream, type TurnData } from '../conversations/conversation.events';
+import type { RecordedEvent } from '../event-store/event-store.port';
+import type { ProcessManager } from '../read-models/process-manager';
+import type { AgentTurns } from './agent-turns';
+
+const WEBCHAT_CONVERSATION = conversationStream('WEBCHAT-');
+
+/**
+ * Pushes the service agent's answers to external events (delayed responses, made by
+ * external-events.process-manager.ts) to the web chat session the conversation runs on: the
+ * session stream records the message, so every socket of the session, on any process, and every
+ * later replay sees it (agent-turns.ts `pushDelayed`). Only web chat conversations' delayed turns
+ * reach it; one conversation's in log order.
+ */
+export function delayedResponsesProcessManager(turns: AgentTurns): ProcessManager {
+  return {
+    name: 'messaging-delayed-responses',
+    wants: (event: RecordedEvent) => event.streamId.startsWith(WEBCHAT_CONVERSATION) && (event.data as TurnData).delayedResponse,
+    partitionBy: (event: RecordedEvent) => event.streamId,
+    handles: { TurnRecorded: (event: RecordedEvent<TurnData>) => turns.pushDelayed(event) },
+  };
+}
