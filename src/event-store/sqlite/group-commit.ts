@@ -21,19 +21,24 @@ export interface CommitStats {
  * single transaction, so one fsync serves many writers. Each append is still checked against its
  * own expected revision and fails alone; the others in its transaction commit.
  *
- * One batch is written at a time. The next flush runs on setImmediate after the previous batch
- * settled, once the event loop has drained the I/O callbacks that were ready (HTTP requests,
- * resolved appends' continuations), which is what makes batches fill up.
+ * A flush runs on setImmediate, once the event loop has drained the I/O callbacks that were ready
+ * (HTTP requests, resolved appends' continuations), which is what makes batches fill up. A writer
+ * that can take a second batch before the first is settled (the writer thread, which writes them
+ * in order) gets one: while the event loop answers the appends of the batch just committed, the
+ * next batch is already being written. Without it the writer sat idle through that stretch, which
+ * under load lasted longer than the commit itself (1.2 ms commits, 1.2-3.6 ms between them).
  */
 export class GroupCommitter {
   private queue: PendingAppend[] = [];
   private scheduled = false;
-  private writing: Promise<void> | null = null;
+  /** batches handed to the writer and not settled yet, oldest first (the writer settles them in order) */
+  private readonly inFlight: Array<Promise<void>> = [];
   readonly stats: CommitStats = { commits: 0, appends: 0, events: 0, lastBatchSize: 0 };
 
   constructor(
     private readonly writer: Writer,
     private readonly onCommitted: (stats: CommitStats) => void,
+    private readonly maxInFlight = 1,
   ) {}
 
   enqueue(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -50,27 +55,27 @@ export class GroupCommitter {
     });
   }
 
-  /** Writes everything queued, and waits for the batch in flight: on close, no accepted append is dropped. */
+  /** Writes everything queued, and waits for the batches in flight: on close, no accepted append is dropped. */
   async drain(): Promise<void> {
-    while (this.writing || this.queue.length > 0) {
-      if (this.writing) await this.writing;
-      else await this.flush();
+    while (this.inFlight.length > 0 || this.queue.length > 0) {
+      if (this.queue.length > 0 && this.inFlight.length < this.maxInFlight) this.flush();
+      else await this.inFlight[0];
     }
   }
 
   private schedule(): void {
-    if (this.scheduled || this.writing) return;
+    if (this.scheduled || this.inFlight.length >= this.maxInFlight) return;
     this.scheduled = true;
-    setImmediate(() => void this.flush());
+    setImmediate(() => this.flush());
   }
 
-  private flush(): Promise<void> {
+  private flush(): void {
     this.scheduled = false;
-    if (this.writing) return this.writing;
+    if (this.inFlight.length >= this.maxInFlight) return;
     const batch = this.queue;
-    if (batch.length === 0) return Promise.resolve();
+    if (batch.length === 0) return;
     this.queue = [];
-    this.writing = this.writer
+    const writing: Promise<void> = this.writer
       .write(batch.map(({ streamId, events, expected }) => ({ streamId, events, expected })))
       .then(
         (outcomes) => this.settle(batch, outcomes),
@@ -78,10 +83,10 @@ export class GroupCommitter {
         (error: unknown) => batch.forEach((item) => item.reject(error)),
       )
       .finally(() => {
-        this.writing = null;
+        this.inFlight.splice(this.inFlight.indexOf(writing), 1);
         if (this.queue.length > 0) this.schedule();
       });
-    return this.writing;
+    this.inFlight.push(writing);
   }
 
   private settle(batch: PendingAppend[], outcomes: AppendOutcome[]): void {

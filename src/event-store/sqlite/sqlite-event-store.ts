@@ -69,10 +69,16 @@ export class SqliteEventStore implements EventStore, LogTail {
     readonly pollIntervalMs: number,
     onCommit?: (appends: number) => void,
   ) {
-    this.committer = new GroupCommitter(writer, (stats) => {
-      onCommit?.(stats.lastBatchSize);
-      this.wakeSubscribers();
-    });
+    // the writer thread takes the next batch while the last one's appends are being answered
+    const maxInFlight = writer instanceof InlineWriter ? 1 : 2;
+    this.committer = new GroupCommitter(
+      writer,
+      (stats) => {
+        onCommit?.(stats.lastBatchSize);
+        this.wakeSubscribers();
+      },
+      maxInFlight,
+    );
     this.statements = {
       forwards: db.prepare(
         'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',

@@ -5,7 +5,10 @@ import { WorkerCalls } from '../../platform/threads/worker-calls';
 import { BatchWriter, type AppendOutcome, type AppendRequest } from './batch-writer';
 import type { SyncMode } from './schema';
 
-/** Where a batch of appends is written: resolves with one outcome per append, rejects when nothing was stored. */
+/**
+ * Where a batch of appends is written: resolves with one outcome per append, rejects when nothing
+ * was stored. Batches handed over before earlier ones settled are written after them, in order.
+ */
 export interface Writer {
   write(batch: AppendRequest[]): Promise<AppendOutcome[]>;
   close(): Promise<void>;
@@ -66,10 +69,12 @@ export class ThreadWriter implements Writer {
  * thread and back costs about as much as the fsync (one awaited append at a time ran at half the
  * raw single-insert rate through the thread). A single append right after a larger batch is a
  * lull under load, not a lone writer: it still goes to the thread, keeping the loop free.
- * Batches are written one at a time (GroupCommitter), so the two connections never contend.
+ * The thread may hold two batches at once (GroupCommitter); the inline connection waits for both.
  */
 export class AdaptiveWriter implements Writer {
   private previousSize = 0;
+  /** batches on the thread not settled yet: the inline connection never writes beside them */
+  private onThread = 0;
 
   constructor(
     private readonly inline: InlineWriter,
@@ -79,7 +84,11 @@ export class AdaptiveWriter implements Writer {
   write(batch: AppendRequest[]): Promise<AppendOutcome[]> {
     const lone = batch.length === 1 && this.previousSize <= 1;
     this.previousSize = batch.length;
-    return lone ? this.inline.write(batch) : this.thread.write(batch);
+    // Inline only while the thread is idle: beside a batch in flight there, the inline write would
+    // wait on the file's write lock with the event loop blocked, and could overtake that batch.
+    if (lone && this.onThread === 0) return this.inline.write(batch);
+    this.onThread++;
+    return this.thread.write(batch).finally(() => this.onThread--);
   }
 
   close(): Promise<void> {

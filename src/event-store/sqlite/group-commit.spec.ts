@@ -1,0 +1,105 @@
+import type { NewEvent } from '../event-store.port';
+import type { AppendOutcome, AppendRequest } from './batch-writer';
+import { GroupCommitter } from './group-commit';
+import { AdaptiveWriter, type InlineWriter, type ThreadWriter, type Writer } from './writers';
+
+/** A writer whose batches settle when the test says, in order, like the writer thread's. */
+class GatedWriter implements Writer {
+  readonly batches: AppendRequest[][] = [];
+  private readonly pending: Array<() => void> = [];
+  private position = 0;
+
+  write(batch: AppendRequest[]): Promise<AppendOutcome[]> {
+    this.batches.push(batch);
+    return new Promise((resolve) => {
+      this.pending.push(() => resolve(batch.map((request) => ({ ok: true, revision: request.events.length - 1, globalPosition: (this.position += request.events.length) }))));
+    });
+  }
+
+  get inFlight(): number {
+    return this.pending.length;
+  }
+
+  settleOldest(): void {
+    this.pending.shift()!();
+  }
+
+  async close(): Promise<void> {}
+}
+
+const event = (n: number): NewEvent => ({ id: `e${n}`, type: 'T', data: { n }, metadata: { schemaVersion: 1, actor: 't', correlationId: 'c', causationId: null, occurredAt: '2026-01-01T00:00:00.000Z' } });
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('GroupCommitter', () => {
+  it('with two in flight, the next batch goes to the writer while the last one is unsettled; never a third', async () => {
+    const writer = new GatedWriter();
+    const committer = new GroupCommitter(writer, () => undefined, 2);
+    const first = committer.enqueue('s1', [event(1)], 'any');
+    await turn();
+    const second = [committer.enqueue('s2', [event(2)], 'any'), committer.enqueue('s3', [event(3)], 'any')];
+    await turn();
+    expect(writer.inFlight).toBe(2);
+    expect(writer.batches.map((b) => b.map((r) => r.streamId))).toEqual([['s1'], ['s2', 's3']]);
+    const third = committer.enqueue('s4', [event(4)], 'any');
+    await turn();
+    expect(writer.inFlight).toBe(2); // s4 waits for a place
+    writer.settleOldest();
+    await expect(first).resolves.toMatchObject({ position: expect.any(String) });
+    await turn();
+    expect(writer.batches.map((b) => b.map((r) => r.streamId))).toEqual([['s1'], ['s2', 's3'], ['s4']]);
+    writer.settleOldest();
+    writer.settleOldest();
+    await Promise.all([...second, third]);
+  });
+
+  it('with one in flight (the inline writer), appends wait for the batch before them', async () => {
+    const writer = new GatedWriter();
+    const committer = new GroupCommitter(writer, () => undefined, 1);
+    void committer.enqueue('s1', [event(1)], 'any');
+    await turn();
+    void committer.enqueue('s2', [event(2)], 'any');
+    await turn();
+    expect(writer.inFlight).toBe(1);
+    writer.settleOldest();
+    await turn();
+    await turn();
+    expect(writer.batches).toHaveLength(2);
+    writer.settleOldest();
+  });
+
+  it('drain writes what is queued and waits for every batch in flight', async () => {
+    const writer = new GatedWriter();
+    const committer = new GroupCommitter(writer, () => undefined, 2);
+    const appends = [1, 2, 3].map((n) => committer.enqueue(`s${n}`, [event(n)], 'any'));
+    let drained = false;
+    const draining = committer.drain().then(() => (drained = true));
+    await turn();
+    expect(writer.inFlight).toBe(1);
+    expect(drained).toBe(false);
+    writer.settleOldest();
+    await Promise.all(appends);
+    await draining;
+    expect(drained).toBe(true);
+    expect(committer.stats).toMatchObject({ commits: 1, appends: 3, events: 3 });
+  });
+});
+
+describe('AdaptiveWriter', () => {
+  const request = (streamId: string): AppendRequest => ({ streamId, events: [{ id: streamId, type: 'T', data: '{}', metadata: '{}' }], expected: 'any' });
+
+  it('writes a lone append inline only while nothing is in flight on the thread', async () => {
+    const thread = new GatedWriter();
+    const inline: AppendRequest[][] = [];
+    const writer = new AdaptiveWriter({ write: async (batch: AppendRequest[]) => (inline.push(batch), batch.map(() => ({ ok: true, revision: 0, globalPosition: 1 }))) } as unknown as InlineWriter, thread as unknown as ThreadWriter);
+    await writer.write([request('a')]); // lone, thread idle: inline
+    const onThread = writer.write([request('b'), request('c')]);
+    const besideIt = writer.write([request('d')]); // lone again, but the thread holds a batch
+    expect(inline.map((b) => b[0].streamId)).toEqual(['a']);
+    expect(thread.batches.map((b) => b[0].streamId)).toEqual(['b', 'd']);
+    thread.settleOldest();
+    thread.settleOldest();
+    await Promise.all([onThread, besideIt]);
+    await writer.write([request('e')]); // the thread is idle again: a lone append after a lone one goes inline
+    expect(inline.map((b) => b[0].streamId)).toEqual(['a', 'e']);
+  });
+});
