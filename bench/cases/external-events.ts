@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pino from 'pino';
 import { createApp } from '../../src/app.factory';
 import type { ConversationEvent } from '../../src/conversations/conversation.events';
@@ -198,7 +199,11 @@ async function measure(ctx: BenchContext): Promise<Figures> {
         }
       }
       await drain();
-      const moderate = await load(webhookUrl, moderateSeconds, count, h, { connections: 10, rate: moderateRate, start: used, amount: moderateRate * moderateSeconds });
+      const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+      loopDelay.enable();
+      const moderate = await profiled('external-events.delivery', () => load(webhookUrl, moderateSeconds, count, h, { connections: 10, rate: moderateRate, start: used, amount: moderateRate * moderateSeconds }));
+      loopDelay.disable();
+      ctx.log(`external events: ${moderateRate}/s for ${moderateSeconds} s: p99 ${moderate.p99} ms; event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`);
       used += moderate.total;
       await drain();
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
+import { SHARED_FILE_CACHE_KIB, SOLE_WRITER_CACHE_KIB } from './page-cache';
 
 export interface SqliteDataSourceOptions {
   file: string;
@@ -39,7 +40,8 @@ export async function openSqliteDataSource(options: SqliteDataSourceOptions): Pr
         db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
       }
       db.pragma('busy_timeout = 5000');
-      db.pragma('cache_size = -32768');
+      // a read-only connection's cache is cleared by every commit of the file's writer (page-cache.ts)
+      db.pragma(`cache_size = -${options.readonly ? SHARED_FILE_CACHE_KIB : SOLE_WRITER_CACHE_KIB}`);
     },
   });
   await source.initialize();
