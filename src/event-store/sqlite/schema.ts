@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { SHARED_FILE_CACHE_KIB } from '../../platform/database/page-cache';
+import { EVENT_LOG_CACHE_KIB } from '../../platform/database/page-cache';
 
 /**
  * One table is the whole log. global_position is AUTOINCREMENT so a position is never reused, even
@@ -32,6 +32,6 @@ export function configure(db: Database.Database, sync: SyncMode): void {
   // Other processes (projections CLI, a second API process) share the file: wait for the lock.
   db.pragma('busy_timeout = 5000');
   // small: the writer thread and this process's inline appends both commit to the file
-  db.pragma(`cache_size = -${SHARED_FILE_CACHE_KIB}`);
+  db.pragma(`cache_size = -${EVENT_LOG_CACHE_KIB}`);
   db.pragma('temp_store = MEMORY');
 }

@@ -5,12 +5,23 @@
  * committed, and the clear takes time in proportion to the pages it holds. In a busy server
  * process that was ~8 µs a page: a reader whose 64 MiB cache a catch-up had filled stalled the
  * event loop for 140-280 ms at its next read (perf: pcache1TruncateUnsafe under btreeBeginTrans),
- * and the event store's writer thread stalled the same way after every inline append. So:
- * - a connection that others write beside (the event store's two connections, which both append;
- *   the read-only read-model connections) keeps SQLite's default-sized cache: it loses it at
- *   nearly every read anyway, and the file's pages stay in the OS cache;
- * - a connection that is its file's only writer (a read model's apply connection, the platform
- *   database) keeps a large cache, which nobody else's commit ever clears.
+ * and the event store's writer thread stalled the same way after every inline append. So the
+ * cache is sized by who else commits to the file and what the connection reads.
  */
-export const SHARED_FILE_CACHE_KIB = 2_048;
+
+/**
+ * The event log's connections (the writer thread and this process's inline appends both commit):
+ * they read the log's tail in order and look up stream heads, which a small cache serves, and
+ * each one's cache is cleared by the other's next commit.
+ */
+export const EVENT_LOG_CACHE_KIB = 2_048;
+
+/**
+ * A read-only connection beside a read model's writer: queries that walk many pages (a 5,000-row
+ * export, a transcript search) ran 1.5-2x slower with 2 MiB than with 8 MiB, which kept most of
+ * 32 MiB's gain (bench, --quick --only conversations); a clear after a large query stays ~16 ms at worst.
+ */
+export const READ_MODEL_READER_CACHE_KIB = 8_192;
+
+/** A file's only writer (a read model's apply connection, the platform database): nobody else's commit clears it. */
 export const SOLE_WRITER_CACHE_KIB = 32_768;

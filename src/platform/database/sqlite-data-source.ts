@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
-import { SHARED_FILE_CACHE_KIB, SOLE_WRITER_CACHE_KIB } from './page-cache';
+import { READ_MODEL_READER_CACHE_KIB, SOLE_WRITER_CACHE_KIB } from './page-cache';
 
 export interface SqliteDataSourceOptions {
   file: string;
@@ -41,7 +41,7 @@ export async function openSqliteDataSource(options: SqliteDataSourceOptions): Pr
       }
       db.pragma('busy_timeout = 5000');
       // a read-only connection's cache is cleared by every commit of the file's writer (page-cache.ts)
-      db.pragma(`cache_size = -${options.readonly ? SHARED_FILE_CACHE_KIB : SOLE_WRITER_CACHE_KIB}`);
+      db.pragma(`cache_size = -${options.readonly ? READ_MODEL_READER_CACHE_KIB : SOLE_WRITER_CACHE_KIB}`);
     },
   });
   await source.initialize();
