@@ -201,9 +201,9 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       await drain();
       const loopDelay = monitorEventLoopDelay({ resolution: 1 });
       loopDelay.enable();
-      const moderate = await profiled('external-events.delivery', () => load(webhookUrl, moderateSeconds, count, h, { connections: 10, rate: moderateRate, start: used, amount: moderateRate * moderateSeconds }));
+      const { result: moderate, mainMs: modMain, othersMs: modOthers } = await cpuDuring(() => profiled('external-events.delivery', () => load(webhookUrl, moderateSeconds, count, h, { connections: 10, rate: moderateRate, start: used, amount: moderateRate * moderateSeconds })));
       loopDelay.disable();
-      ctx.log(`external events: ${moderateRate}/s for ${moderateSeconds} s: p99 ${moderate.p99} ms; event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`);
+      ctx.log(`external events: ${moderateRate}/s for ${moderateSeconds} s: p99 ${moderate.p99} ms; event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms; server CPU main thread ${modMain ?? '?'} ms, other threads ${modOthers ?? '?'} ms`);
       used += moderate.total;
       await drain();
 
