@@ -74,7 +74,9 @@ function verifySuite(backend: () => Backend) {
     const projection = counterProjection();
     const store = await side.openStore();
     const head = await appendCounterEvents(store, { events: 1200, streams: 12, ignoredEvery: 9 });
-    const server = await side.startReadModels([projection], { store, storage: await backend().storage() });
+    // the build's speed is not under test: on PostgreSQL it commits per batch, and a slow disk (fsync p50 5 ms
+    // at times on this machine) took it past the harness's 2 s default
+    const server = await side.startReadModels([projection], { store, storage: await backend().storage(), timeoutMs: 60_000 });
     await server.readModels.waitFor(head, [NAME]);
     return { projection, head, ...server };
   }
