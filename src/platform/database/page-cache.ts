@@ -19,9 +19,14 @@ export const EVENT_LOG_CACHE_KIB = 2_048;
 /**
  * A read-only connection beside a read model's writer: queries that walk many pages (a 5,000-row
  * export, a transcript search) ran 1.5-2x slower with 2 MiB than with 8 MiB, which kept most of
- * 32 MiB's gain (bench, --quick --only conversations); a clear after a large query stays ~16 ms at worst.
+ * 32 MiB's gain (bench, --quick --only conversations). A clear after a large query is bounded by its
+ * 2,048 pages (~16 ms at the rate above: an estimate, not measured).
  */
 export const READ_MODEL_READER_CACHE_KIB = 8_192;
 
-/** A file's only writer (a read model's apply connection, the platform database): nobody else's commit clears it. */
+/**
+ * A file's only writer in this process (a read model's apply connection, the platform database):
+ * only another process on the same files (the projections CLI, a second API process on SQLite)
+ * commits beside it, and then rarely.
+ */
 export const SOLE_WRITER_CACHE_KIB = 32_768;
