@@ -10,5 +10,6 @@ module.exports = {
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swc, swcrc: false }] },
   // NestJS 12 ships ES modules; let swc compile them to CommonJS for Jest's loader.
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|uid|load-esm|file-type)/)'],
-  testTimeout: 30000,
+  // generous: a bound only a slow, shared CI machine crosses is a flaky test (test/support/patience.ts)
+  testTimeout: 120_000,
 };

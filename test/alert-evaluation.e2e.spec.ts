@@ -29,7 +29,7 @@ describe('Alert evaluation', () => {
       { name: 'Hours', content: 'We open at nine.', queries: ['when do you open'] },
       { name: 'Broken', content: 'Let me check.', queries: ['check my order status'], actions: 'no_such_function' },
     ]);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => f?.close());
 

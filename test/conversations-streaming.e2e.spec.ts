@@ -43,7 +43,7 @@ describe('Conversations API chunked streaming', () => {
     await eventually(async () => expect(await otherReader.ids({ client_env: 'sandbox', limit: 50 })).toHaveLength(3));
     const on = await request(`${f.t.url}/admin/v1/agents/${agentId}/settings`, { method: 'PUT', body: { chunked_streaming: true }, headers: { 'x-operator-token': f.t.operatorToken } });
     expect(on.status).toBe(200);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => f?.close());
 

@@ -609,5 +609,5 @@ describe('Agents API: topic ids after merges (own app: a failure here may break 
     // the agents read model still serves other agents
     const other = await api.post(`/v1/accounts/${fx.account.accountId}/agents`, { name: 'Still alive', responseSettings: { greeting: 'Hi' } });
     expect(other.status).toBe(200);
-  }, 20_000);
+  }, 120_000);
 });

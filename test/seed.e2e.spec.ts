@@ -22,7 +22,7 @@ describe('seed and the conversations read model', () => {
   beforeAll(async () => {
     // on SQLite in every pass (also `npm run test:postgres`): what is checked is the read-model file the seed leaves in DATA_DIR
     result = await seed({ dataDir: dir, conversations: 300, agents: 2, days: 90, seed: 7, concurrency: 32, log: () => undefined, env: { READ_MODEL_DB: 'sqlite' } });
-  }, 120_000);
+  }, 240_000);
 
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -54,7 +54,7 @@ describe('semantic search with an embeddings endpoint', () => {
     flightConversation = (await converse(f, agentId, ['when does boarding close'])).id;
     reader = new ConversationsReader(f, await issueKey(f, { permissions: ['conversations'] }), agentId);
     await eventually(async () => expect(await reader.ids({ client_env: 'sandbox' })).toHaveLength(2));
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await f?.close();

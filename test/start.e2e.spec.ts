@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { appDatabaseEnv } from './helpers/app-database';
+import { patient } from './support/patience';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -19,7 +20,7 @@ function freePort(): Promise<number> {
 }
 
 async function waitForHealth(url: string, child: ChildProcess, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
+  const deadline = Date.now() + patient(ms);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {

@@ -12,6 +12,8 @@ import { alertRuleStream, type AlertRuleStateEvent, type AlertState, type Metric
 import { alertEvaluationWrites, type AlertEvaluationWrites } from './alert-evaluation-writes';
 import { metricValue, stateFor, WINDOW_MS, type WindowData } from './evaluation';
 
+const READ_MODELS = ['alerts', 'alert-samples'];
+
 interface RuleRow {
   id: string;
   account_id: string;
@@ -59,6 +61,9 @@ export class AlertEvaluator {
     const started = performance.now();
     const nowMs = this.clock.nowMs();
     const evaluatedAt = new Date(nowMs).toISOString();
+    // A round judges everything that happened before it: the rules and samples read models catch
+    // up to the log's head first, or a busy (or slow-disk) moment would count a window short.
+    await this.readModels.waitFor(await this.store.headPosition(), READ_MODELS);
     const { rows: rules } = await this.enabledRules.all();
     // An account's rules mostly share scopes and windows: each range is read once a round.
     const memo = new Map<string, unknown>();

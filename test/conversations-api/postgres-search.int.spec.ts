@@ -346,7 +346,7 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
       await other.destroy();
     }
     expect(await everything(pg, agents[0], search('café'))).toEqual(await everything(sqlite, agents[0], search('café')));
-  }, 60_000);
+  }, 180_000);
 });
 
 /**

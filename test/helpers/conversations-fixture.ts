@@ -1,6 +1,7 @@
 import { AgentsClient, createAccount as createAgentsAccount, expectOk, type AgentsAccount } from './agents-fixture';
 import { advanceClock, createAccount, operatorKey, platformNow, withKey, type KeySpec } from './keys-fixtures';
 import { request, startTestApp, type JsonResponse, type TestApp } from './test-app';
+import { patient } from '../support/patience';
 
 /**
  * Shared setup of the Conversations API and Handoff API e2e suites: one app on the manual test
@@ -168,7 +169,7 @@ export class ConversationsReader {
  * `timeoutMs` has gone by; the read models are eventually consistent. Returns what `check` returned.
  */
 export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 3000, intervalMs = 40): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + patient(timeoutMs);
   for (;;) {
     try {
       return await check();

@@ -46,7 +46,7 @@ suite('chat demo page in headless Chromium', () => {
     deskKey = (await operatorKey(f.t, f.account.accountId, { name: 'Dana', permissions: ['desk'] })).key;
     browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     page = await browser.newPage();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await f?.close();
@@ -96,5 +96,5 @@ suite('chat demo page in headless Chromium', () => {
     expect((await desk.next((m) => m.type === 'SESSION_EVENT' && m.event.type === 'EVENT_TYPE_SESSION_END')).event.payload.reason).toBe('REASON_USER_END');
     desk.close();
     expect(errors).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { AgentsClient, createAccount, type AgentsAccount } from '../helpers/agents-fixture';
 import { request, startTestApp, type JsonResponse, type TestApp } from '../helpers/test-app';
+import { patient } from '../support/patience';
 
 export const GREETING = 'Hi! I am the shop assistant.';
 
@@ -123,7 +124,7 @@ export class ChatClient {
     };
     if (seen >= 0) return Promise.resolve(take(this.events[seen]));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(this.events.slice(from).map((e) => e.type))}`)), timeoutMs);
+      const timer = setTimeout(() => reject(new Error(`no ${type} within ${patient(timeoutMs)} ms; got ${JSON.stringify(this.events.slice(from).map((e) => e.type))}`)), patient(timeoutMs));
       this.waiters.push({ test: match, from, resolve: (e) => (clearTimeout(timer), resolve(take(e))) });
     });
   }
@@ -191,7 +192,7 @@ export class DeskClient {
   }
 
   async next(test: (frame: any) => boolean, timeoutMs = 5000): Promise<any> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + patient(timeoutMs);
     for (;;) {
       const index = this.frames.findIndex((frame, i) => i >= this.taken && test(frame));
       if (index >= 0) {

@@ -1,5 +1,6 @@
 import { AgentsClient, createAccount, expectOk, oneYearAhead } from '../helpers/agents-fixture';
 import { request, type JsonResponse, type TestApp } from '../helpers/test-app';
+import { patient } from '../support/patience';
 
 /** An account with an agent deployed to sandbox, and a key for the Outbound Calling API. */
 export interface CallingAccount {
@@ -41,11 +42,11 @@ export const callStatus = (t: TestApp, token: string, callSid: string): Promise<
 
 /** Polls until `check` passes: the process manager moves calls on behind the request. */
 export async function eventually<T>(probe: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + patient(timeoutMs);
   for (;;) {
     const value = await probe();
     if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    if (Date.now() > deadline) throw new Error(`condition not met within ${patient(timeoutMs)} ms; last value: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -56,7 +56,7 @@ describeSip('the SIP carrier against sipp as the callee (UDP, 127.0.0.1)', () =>
     expect(conversation[1].data).toMatchObject({ changes: METADATA });
     expect(conversation[2].data).toMatchObject({ turnIndex: 0, agentResponse: GREETING });
     expect(conversation[3].data).toMatchObject({ reason: 'user' });
-  }, 30000);
+  }, 120_000);
 
   it('answered, the callee stays on: the agent hangs up with a BYE after its greeting → success', async () => {
     const { sid, status, sipp } = await call('answer-agent-hangs-up.xml', { metadata: METADATA, encryption: 'TLS/SRTP' });
@@ -66,7 +66,7 @@ describeSip('the SIP carrier against sipp as the callee (UDP, 127.0.0.1)', () =>
     expect(events.at(-1)!.data).toMatchObject({ status: 'success', hungUpBy: 'agent' });
     const conversation = await eventually(() => store.readStream(conversationStream(sid)), (e) => e.at(-1)?.type === 'ConversationEnded');
     expect(conversation.at(-1)!.data).toMatchObject({ reason: 'agent' });
-  }, 30000);
+  }, 120_000);
 
   it('486 Busy Here → failure busy (and the 486 is ACKed)', async () => {
     const { sid, status, sipp } = await call('busy.xml', { encryption: 'UDP/RTP' });
@@ -74,23 +74,23 @@ describeSip('the SIP carrier against sipp as the callee (UDP, 127.0.0.1)', () =>
     expect(status).toEqual({ call_sid: sid, status: 'failure', reason: 'busy' });
     expect((await store.readStream(outboundCallStream(sid))).at(-1)!.data).toMatchObject({ sipStatus: 486 });
     expect(await store.readStream(conversationStream(sid))).toEqual([]);
-  }, 30000);
+  }, 120_000);
 
   it('rings past the ring timeout → CANCEL, 487, ACK → failure no-answer', async () => {
     const { sid, status, sipp } = await call('ring-no-answer.xml', {});
     expect(sipp).toMatchObject({ code: 0 });
     expect(status).toEqual({ call_sid: sid, status: 'failure', reason: 'no-answer' });
     expect((await store.readStream(outboundCallStream(sid))).at(-1)!.data).toMatchObject({ sipStatus: 487 });
-  }, 30000);
+  }, 120_000);
 
   it('no response at all within the ring timeout → failure no-answer', async () => {
     const { sid, status } = await call('silent.xml', {});
     expect(status).toEqual({ call_sid: sid, status: 'failure', reason: 'no-answer' });
-  }, 30000);
+  }, 120_000);
 
   it('nothing listening on the trunk → failure unreachable', async () => {
     const r = await placeCall(t, acme.token, { to_number: '+15551234567' });
     expect(r.status).toBe(200);
     expect(await statusBecomes(t, acme.token, r.body.call_sid, 'failure', 10000)).toMatchObject({ reason: 'unreachable' });
-  }, 30000);
+  }, 120_000);
 });

@@ -28,7 +28,7 @@ const binaries = postgresBinariesOrSkip('the app with its platform database on P
     receiver = await Receiver.start();
     t = await startTestApp({ READ_MODEL_DB: 'postgres', DATABASE_URL: server.url, WEBHOOK_ALLOW_HTTP: '1' });
     platform = t.app.get(PLATFORM_DB);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await t?.close();

@@ -8,6 +8,7 @@ import { verify } from '../../src/read-models/verify';
 import { appendCounterEvents, expectedFromLog } from '../fixtures/counter-projection';
 import { ReadSide } from '../fixtures/read-side-harness';
 import { INCREMENTED, NOTED, slowCounterProjection } from '../fixtures/slow-counter-projection';
+import { patient } from '../support/patience';
 
 /**
  * kill -9 of a process running a projection, mid-build and mid-live-appends: after a restart the
@@ -83,7 +84,7 @@ class Child {
           return finish(() => reject(new Error(`child exited before: ${what}\n${this.stderr}`)));
         }
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for: ${what}\n${this.stderr}`))), timeoutMs);
+      const timer = setTimeout(() => finish(() => reject(new Error(`timed out after ${patient(timeoutMs)} ms waiting for: ${what}\n${this.stderr}`))), patient(timeoutMs));
       const finish = (settle: () => void) => {
         clearTimeout(timer);
         this.listeners.delete(check);
@@ -134,7 +135,7 @@ function fileState(file: string) {
  * it cannot be relied on to report) until its committed checkpoint satisfies `predicate`.
  */
 async function waitForCheckpoint(file: string, predicate: (checkpoint: Position) => boolean, what: string, timeoutMs = 15_000): Promise<Position> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + patient(timeoutMs);
   for (;;) {
     if (fs.existsSync(file)) {
       let db: Database.Database | null = null;
@@ -170,7 +171,7 @@ describe('kill -9 and restart of a projection process', () => {
 
   beforeAll(() => {
     ensureBuilt();
-  }, 60_000);
+  }, 180_000);
 
   beforeEach(() => {
     side = new ReadSide();

@@ -77,7 +77,7 @@ describeOnPostgres('the projection lease', (server) => {
       await b.stop();
       await a.stop();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('a leader whose lease connection dies stops applying; exactly one applies after, and nothing is applied twice', async () => {
     const store = await side.openStore();
@@ -108,7 +108,7 @@ describeOnPostgres('the projection lease', (server) => {
       await b.stop();
       await a.stop();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('a process manager runs in one process at a time, and the next takes over from its checkpoint', async () => {
     const store = await side.openStore();
@@ -150,5 +150,5 @@ describeOnPostgres('the projection lease', (server) => {
       await a.stop();
       for (const platform of platforms) await platform.destroy();
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -49,7 +49,7 @@ maybe('projections on PostgreSQL', () => {
     // only its event log is used: the seeding app's read models stay in SQLite files whatever the run's READ_MODEL_DB
     await seed({ dataDir: dir, conversations: 120, agents: 2, days: 30, seed: 7, concurrency: 8, log: () => undefined, env: { READ_MODEL_DB: 'sqlite' } });
     store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await store?.close();
@@ -81,7 +81,7 @@ maybe('projections on PostgreSQL', () => {
       await dropGenerationSchema(pg, schema);
       await pg.destroy();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('a reopened schema keeps its rows and checkpoint, and is not created again', async () => {
     const projection = ALL_PROJECTIONS.find((p) => p.name === 'accounts')!;
@@ -99,5 +99,5 @@ maybe('projections on PostgreSQL', () => {
       await dropGenerationSchema(again, schema);
       await again.destroy();
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -69,5 +69,5 @@ describeOnPostgres('read models on PostgreSQL', (server) => {
     } finally {
       await readModels.stop();
     }
-  }, 60_000);
+  }, 180_000);
 });

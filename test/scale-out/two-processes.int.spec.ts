@@ -36,7 +36,7 @@ maybe('two API processes on shared stores', () => {
   beforeAll(async () => {
     server = await startPostgresServer(binaries);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-two-'));
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     for (const p of processes) await p.stop();
@@ -189,5 +189,5 @@ maybe('two API processes on shared stores', () => {
     } finally {
       fs.rmSync(shared, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 240_000);
 });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature } from '../../src/webhooks/signature';
+import { patient } from '../support/patience';
 
 /** One delivery as the receiver saw it: the raw bytes, so the signature is checked over what was sent. */
 export interface Received {
@@ -70,8 +71,8 @@ export class Receiver {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`receiver got ${this.received.length} requests, expected ${count} within ${timeoutMs} ms`));
-      }, timeoutMs);
+        reject(new Error(`receiver got ${this.received.length} requests, expected ${count} within ${patient(timeoutMs)} ms`));
+      }, patient(timeoutMs));
       this.waiters.add(check);
       check();
     });
@@ -98,4 +99,15 @@ export function expectSigned(delivery: Received, secret: string): void {
   expect(verifySignature(secret, timestamp, delivery.rawBody, signature)).toBe(true);
   expect(delivery.headers['x-webhook-event-id']).toBe(delivery.body.id);
   expect(delivery.headers['content-type']).toBe('application/json');
+}
+
+/** Polls a deliveries listing until it holds `count` attempts. */
+export async function waitForAttempts(list: () => Promise<any[]>, count: number, timeoutMs = 5000): Promise<any[]> {
+  const deadline = Date.now() + patient(timeoutMs);
+  for (;;) {
+    const attempts = await list();
+    if (attempts.length >= count) return attempts;
+    if (Date.now() > deadline) throw new Error(`expected ${count} attempts, have ${attempts.length}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

@@ -6,7 +6,7 @@ import { portableSql } from '../../src/read-models/portable-sql';
 import { createAccount, operatorKey, withKey } from '../helpers/keys-fixtures';
 import { request, type JsonResponse } from '../helpers/test-app';
 import { advanceClock, buildAgent, converse, eventually, platformNow, startConversationsFixture, type ConversationsFixture } from '../helpers/conversations-fixture';
-import { expectSigned, Receiver } from './receiver';
+import { expectSigned, Receiver, waitForAttempts } from './receiver';
 
 /**
  * Webhook deliveries end to end (contract §13): real conversations through debug chat and alert
@@ -79,7 +79,7 @@ describe('webhook deliveries', () => {
     f = await startConversationsFixture('Webhooks Co', { WEBHOOK_ALLOW_HTTP: '1' });
     store = f.t.app.get(EVENT_STORE);
     agentId = await buildAgent(f, 'Hook bot', 'Hi, how can I help?', TOPICS);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(receivers.map((r) => r.close()));
@@ -383,15 +383,3 @@ describe('webhook deliveries', () => {
     expect(fresh.body.id).not.toBe(paused.received[0].body.id);
   });
 });
-
-/** Polls a deliveries listing until it holds `count` attempts. */
-async function waitForAttempts(list: () => Promise<any[]>, count: number, timeoutMs = 3000): Promise<any[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const attempts = await list();
-    if (attempts.length >= count) return attempts;
-    if (Date.now() > deadline) throw new Error(`expected ${count} attempts, have ${attempts.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-

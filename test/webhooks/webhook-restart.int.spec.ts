@@ -7,7 +7,7 @@ import { AppProcess } from '../helpers/app-process';
 import { advanceClock, buildAgent, platformNow, startChat, type ConversationsFixture } from '../helpers/conversations-fixture';
 import { withKey } from '../helpers/keys-fixtures';
 import { request, type TestApp } from '../helpers/test-app';
-import { expectSigned, Receiver } from './receiver';
+import { expectSigned, Receiver, waitForAttempts } from './receiver';
 
 /**
  * Deliveries survive a crash (contract §13): the app runs in a child process on a data dir, is
@@ -67,7 +67,7 @@ describe('webhook deliveries across a kill -9', () => {
     await receiver.waitFor(1);
     await advanceClock(first.t, 60);
     await receiver.waitFor(2);
-    const waiting = await eventuallyAttempts(() => deliveries(first.t, account.key, endpoint.id), 2);
+    const waiting = await waitForAttempts(() => deliveries(first.t, account.key, endpoint.id), 2);
     expect(waiting.map((a) => [a.attempt, a.status_code, a.outcome, a.delivery_status])).toEqual([
       [2, 500, 'retrying', 'pending'],
       [1, 500, 'retrying', 'pending'],
@@ -98,7 +98,7 @@ describe('webhook deliveries across a kill -9', () => {
     expect(got[2].body).toMatchObject({ type: 'conversation.started', data: { conversation_id: conversationId } });
     expect(Number(got[2].headers['x-webhook-timestamp'])).toBe(Math.floor(dueAt / 1000));
 
-    const done = await eventuallyAttempts(() => deliveries(second.t, account.key, endpoint.id), 3);
+    const done = await waitForAttempts(() => deliveries(second.t, account.key, endpoint.id), 3);
     expect(done.map((a) => [a.attempt, a.status_code, a.outcome, a.delivery_status])).toEqual([
       [3, 200, 'delivered', 'delivered'],
       [2, 500, 'retrying', 'delivered'],
@@ -117,13 +117,3 @@ describe('webhook deliveries across a kill -9', () => {
     expect(await deliveries(third.t, account.key, endpoint.id)).toEqual(done);
   }, 180_000);
 });
-
-async function eventuallyAttempts(list: () => Promise<any[]>, count: number, timeoutMs = 5000): Promise<any[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const attempts = await list();
-    if (attempts.length >= count) return attempts;
-    if (Date.now() > deadline) throw new Error(`expected ${count} attempts, have ${attempts.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

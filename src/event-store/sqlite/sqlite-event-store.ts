@@ -19,6 +19,7 @@ import { CommitStats, GroupCommitter } from './group-commit';
 import { AdaptiveWriter, InlineWriter, ThreadWriter, type Writer } from './writers';
 import { EventRow, globalPositionOf, sqlitePosition, toRecordedEvent, toTailEvent } from './rows';
 import { configure, migrate, type SyncMode } from './schema';
+import { Checkpointer, type CheckpointStats } from './checkpointer';
 import { TailWindow } from './tail-window';
 import { LogTail, SqliteSubscription } from './subscription';
 
@@ -66,6 +67,7 @@ export class SqliteEventStore implements EventStore, LogTail {
   private constructor(
     private readonly db: Database.Database,
     private readonly writer: Writer,
+    private readonly checkpointer: Checkpointer | null,
     readonly pollIntervalMs: number,
     onCommit?: (appends: number) => void,
   ) {
@@ -93,17 +95,33 @@ export class SqliteEventStore implements EventStore, LogTail {
 
   static async open(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
     fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true });
+    const file = path.resolve(options.file);
     const db = new Database(options.file);
-    let writer: Writer;
+    const threads: { writer?: ThreadWriter; checkpointer?: Checkpointer } = {};
     try {
-      configure(db, options.sync);
+      if (options.writer === 'inline') {
+        configure(db, options.sync);
+        migrate(db);
+        return new SqliteEventStore(db, new InlineWriter(db), null, options.pollIntervalMs ?? 100, options.onCommit);
+      }
+      // With threads, the checkpoints are mostly the checkpointer thread's (schema.ts, CheckpointMode)
+      configure(db, options.sync, 'thread');
       migrate(db);
-      writer = options.writer === 'inline' ? new InlineWriter(db) : new AdaptiveWriter(new InlineWriter(db), await ThreadWriter.start(path.resolve(options.file), options.sync));
+      threads.writer = await ThreadWriter.start(file, options.sync, 'thread');
+      threads.checkpointer = await Checkpointer.start(file, options.sync);
+      const writer = threads.writer;
+      return new SqliteEventStore(db, new AdaptiveWriter(new InlineWriter(db), writer), threads.checkpointer, options.pollIntervalMs ?? 100, options.onCommit);
     } catch (error) {
+      await threads.writer?.close();
+      await threads.checkpointer?.close();
       db.close();
       throw error;
     }
-    return new SqliteEventStore(db, writer, options.pollIntervalMs ?? 100, options.onCommit);
+  }
+
+  /** What the checkpointer thread has done (null with the inline writer: SQLite checkpoints then). */
+  checkpointStats(): Promise<CheckpointStats> | null {
+    return this.checkpointer?.stats() ?? null;
   }
 
   get localCommits(): number {
@@ -212,6 +230,7 @@ export class SqliteEventStore implements EventStore, LogTail {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     this.wakeSubscribers();
     await this.writer.close();
+    await this.checkpointer?.close();
     this.db.close();
   }
 

@@ -6,12 +6,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { BatchWriter, type AppendRequest } from './batch-writer';
-import { configure, type SyncMode } from './schema';
+import { configure, type CheckpointMode, type SyncMode } from './schema';
 
-const { file, sync } = workerData as { file: string; sync: SyncMode };
+const { file, sync, checkpoints } = workerData as { file: string; sync: SyncMode; checkpoints: CheckpointMode };
 const port = parentPort!;
 const db = new Database(file);
-configure(db, sync);
+configure(db, sync, checkpoints);
 const writer = new BatchWriter(db);
 
 port.on('message', (message: { id: number; batch: AppendRequest[] } | { close: true }) => {

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { startWorker } from '../../platform/threads/start-worker';
+import { startReadyWorker } from '../../platform/threads/start-worker';
 import { WorkerCalls } from '../../platform/threads/worker-calls';
 import { BatchWriter, type AppendOutcome, type AppendRequest } from './batch-writer';
-import type { SyncMode } from './schema';
+import type { CheckpointMode, SyncMode } from './schema';
 
 /**
  * Where a batch of appends is written: resolves with one outcome per append, rejects when nothing
@@ -39,16 +39,8 @@ type Reply = { id: number; outcomes: AppendOutcome[] } | { id: number; failure: 
 export class ThreadWriter implements Writer {
   private constructor(private readonly calls: WorkerCalls<Reply>) {}
 
-  static async start(file: string, sync: SyncMode): Promise<ThreadWriter> {
-    const worker = startWorker(path.join(__dirname, 'writer-thread'), { workerData: { file, sync } });
-    await new Promise<void>((resolve, reject) => {
-      const onError = (error: Error) => reject(error);
-      worker.once('error', onError);
-      worker.once('message', () => {
-        worker.off('error', onError);
-        resolve();
-      });
-    });
+  static async start(file: string, sync: SyncMode, checkpoints: CheckpointMode = 'auto'): Promise<ThreadWriter> {
+    const worker = await startReadyWorker(path.join(__dirname, 'writer-thread'), { workerData: { file, sync, checkpoints } });
     return new ThreadWriter(new WorkerCalls<Reply>(worker, 'event store writer thread'));
   }
 

@@ -37,3 +37,16 @@ function findSwcrc(from: string): string {
     if (path.dirname(dir) === dir) throw new Error(`no .swcrc above ${from}: cannot run a TypeScript worker`);
   }
 }
+
+/** startWorker, resolved once the thread posts its first message (it is ready); rejects if it fails first. */
+export async function startReadyWorker(entry: string, options: WorkerOptions = {}): Promise<Worker> {
+  const worker = startWorker(entry, options);
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', () => {
+      worker.off('error', reject);
+      resolve();
+    });
+  });
+  return worker;
+}

@@ -1,0 +1,12 @@
+/**
+ * How much longer than its nominal bound a test waits for something that should happen. A wait
+ * that ends when its condition holds costs nothing on a fast machine, and the bounds were chosen
+ * on one; CI's machines have run the same suite three times slower (a child app's start: 15-20 s
+ * against 5), and a bound that only a slow machine crosses is a flaky test, not a found bug.
+ * Waits that something does NOT happen (noMoreThan and the like) keep their own short windows.
+ * PARLEY_TEST_PATIENCE overrides the factor (1 to see the nominal bounds).
+ */
+export const PATIENCE = Number(process.env.PARLEY_TEST_PATIENCE ?? 5);
+
+/** A positive wait's bound on this machine. */
+export const patient = (nominalMs: number): number => nominalMs * PATIENCE;
