@@ -17,6 +17,7 @@ import { EchoProbeController } from '../lib/echo-probe.controller';
 import { median } from '../lib/measure';
 import { profiled } from '../lib/profile';
 import { cpuDuring } from '../lib/thread-cpu';
+import { caughtUp } from '../lib/caught-up';
 
 const CONNECTIONS = 50;
 
@@ -138,7 +139,9 @@ async function measure(ctx: BenchContext): Promise<Figures> {
           }),
         );
       }
-      await readModels.waitFor(await store.headPosition(), ['external-events', 'conversations']);
+      const seeded = Date.now();
+      await caughtUp(readModels, await store.headPosition(), ['external-events', 'conversations']);
+      ctx.log(`external events: read models caught up ${Date.now() - seeded} ms after the seeding`);
 
       const q = new URLSearchParams({ event_id_location: 'payload', event_id_path: 'id', account_id: account.accountId, project_id: agent.agentId });
       const webhookUrl = `${url}/v1/external-events/webhook?${q}`;
@@ -164,7 +167,7 @@ async function measure(ctx: BenchContext): Promise<Figures> {
         const managers = app.get(ProcessManagers);
         for (;;) {
           while (managers.status().some((m) => comparePositions(m.position, head) < 0)) await new Promise((r) => setTimeout(r, 20));
-          await readModels.waitFor(head, (await readModels.status()).map((r) => r.name));
+          await caughtUp(readModels, head, (await readModels.status()).map((r) => r.name));
           const now = await store.headPosition();
           if (now === head) break;
           head = now;
