@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { appDatabaseEnv } from './app-database';
 import type { TestApp } from './test-app';
-import { patient } from '../support/patience';
+import { patient, SLOW_MACHINE_ENV } from '../support/patience';
 
 const CHILD = path.join(__dirname, 'app-child.js');
 /** A child compiles the sources as it loads them: 15-20 s on a slow CI machine, two at once slower. */
@@ -27,7 +27,7 @@ export class AppProcess {
 
   static async start(env: Record<string, string> & { DATA_DIR: string; OPERATOR_TOKEN: string }): Promise<AppProcess> {
     const database = await appDatabaseEnv(env.DATA_DIR, env);
-    const proc = spawn(process.execPath, [CHILD, JSON.stringify({ ...database, ...env })], { cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [CHILD, JSON.stringify({ ...SLOW_MACHINE_ENV, ...database, ...env })], { cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
     return new Promise((resolve, reject) => {
       let child: AppProcess | null = null;
       let stderr = '';

@@ -7,6 +7,7 @@ import pino from 'pino';
 import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/platform/config/config';
 import { appDatabaseEnv, dropAppDatabase } from './app-database';
+import { SLOW_MACHINE_ENV } from '../support/patience';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -24,7 +25,7 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const operatorToken = env.OPERATOR_TOKEN ?? 'test-operator-token-0123456789';
   const database = await appDatabaseEnv(dir, env);
-  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, PORT: '0', HOST: '127.0.0.1', ...database, ...env });
+  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, PORT: '0', HOST: '127.0.0.1', ...SLOW_MACHINE_ENV, ...database, ...env });
   const app = await createApp(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), undefined, extraControllers);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();

@@ -43,8 +43,8 @@ describe('the event log checkpointer thread', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function open(writer?: 'inline'): Promise<SqliteEventStore> {
-    const store = await SqliteEventStore.open({ file, sync: 'normal', writer });
+  async function open(writer?: 'inline', checkpointerAfterCommits = 0): Promise<SqliteEventStore> {
+    const store = await SqliteEventStore.open({ file, sync: 'normal', writer, checkpointerAfterCommits });
     stores.push(store);
     return store;
   }
@@ -54,7 +54,7 @@ describe('the event log checkpointer thread', () => {
   it('copies the WAL beside the writers under a steady stream of commits, and the WAL stays bounded', async () => {
     const store = await open();
     const largest = await appendMiB(file, store, 48);
-    const stats = await store.checkpointStats()!;
+    const stats = (await store.checkpointStats())!;
     expect(stats.failures).toBe(0);
     // 48 MiB is 12,288 pages of events: most of them were copied by the thread, not in a commit
     expect(stats.framesCopied).toBeGreaterThan(6000);
@@ -69,7 +69,8 @@ describe('the event log checkpointer thread', () => {
 
   it('without the thread (it died), the commits checkpoint as before and the WAL stays bounded', async () => {
     const store = await open();
-    const checkpointer = (store as unknown as { checkpointer: { calls: { terminate(): Promise<void> } } }).checkpointer;
+    await store.append('s-first', [newTestEvent()]);
+    const checkpointer = await (store as unknown as { checkpointer: Promise<{ calls: { terminate(): Promise<void> } }> }).checkpointer;
     await checkpointer.calls.terminate();
     expect(await appendMiB(file, store, 48)).toBeLessThan(24 * MIB);
     await expect(store.checkpointStats()).rejects.toThrow(/exited/);
@@ -78,7 +79,15 @@ describe('the event log checkpointer thread', () => {
 
   it('the inline writer leaves the checkpoints to SQLite, with no thread', async () => {
     const store = await open('inline');
-    expect(store.checkpointStats()).toBeNull();
+    expect(await store.checkpointStats()).toBeNull();
     expect(await appendMiB(file, store, 16)).toBeLessThan(12 * MIB);
+  });
+
+  it('starts only once the log sees steady writes: a store opened for a few appends never pays for the thread', async () => {
+    const store = await open(undefined, 50);
+    for (let i = 0; i < 49; i++) await store.append('s-few', [newTestEvent()]);
+    expect(await store.checkpointStats()).toBeNull();
+    await store.append('s-few', [newTestEvent()]);
+    expect(await store.checkpointStats()).toMatchObject({ failures: 0 });
   });
 });

@@ -39,7 +39,16 @@ export interface SqliteEventStoreOptions {
   writer?: 'thread' | 'inline';
   /** Told the number of appends each commit wrote (metrics). */
   onCommit?: (appends: number) => void;
+  /**
+   * With the thread writer: the checkpointer thread (checkpointer.ts) starts after this many
+   * commits of this process, when the log sees steady writes. Until then, or if it never starts,
+   * the commits checkpoint the WAL themselves.
+   */
+  checkpointerAfterCommits?: number;
 }
+
+/** A few seconds of steady appends: a store opened for a few writes (a CLI, a test) never pays for the thread. */
+const CHECKPOINTER_AFTER_COMMITS = 256;
 
 const DEFAULT_BATCH = 1000;
 /** Events kept parsed for the subscriptions of this process (tail-window.ts): a few seconds of a busy log. */
@@ -49,6 +58,8 @@ const globalPositionOfEvent = (event: RecordedEvent) => globalPositionOf(event.p
 export class SqliteEventStore implements EventStore, LogTail {
   private closed = false;
   private readonly committer: GroupCommitter;
+  /** the checkpointer thread, once started (see checkpointerAfterCommits) */
+  private checkpointer: Promise<Checkpointer | null> | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly tail = new TailWindow(TAIL_WINDOW_EVENTS);
   /**
@@ -67,7 +78,9 @@ export class SqliteEventStore implements EventStore, LogTail {
   private constructor(
     private readonly db: Database.Database,
     private readonly writer: Writer,
-    private readonly checkpointer: Checkpointer | null,
+    /** starts the checkpointer thread; null with the inline writer */
+    startCheckpointer: (() => Promise<Checkpointer>) | null,
+    checkpointerAfterCommits: number,
     readonly pollIntervalMs: number,
     onCommit?: (appends: number) => void,
   ) {
@@ -78,6 +91,7 @@ export class SqliteEventStore implements EventStore, LogTail {
       (stats) => {
         onCommit?.(stats.lastBatchSize);
         this.wakeSubscribers();
+        if (startCheckpointer && !this.checkpointer && stats.commits >= checkpointerAfterCommits) this.checkpointer = this.startCheckpointer(startCheckpointer);
       },
       maxInFlight,
     );
@@ -97,31 +111,40 @@ export class SqliteEventStore implements EventStore, LogTail {
     fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true });
     const file = path.resolve(options.file);
     const db = new Database(options.file);
-    const threads: { writer?: ThreadWriter; checkpointer?: Checkpointer } = {};
+    let thread: ThreadWriter | undefined;
     try {
+      const pollIntervalMs = options.pollIntervalMs ?? 100;
       if (options.writer === 'inline') {
         configure(db, options.sync);
         migrate(db);
-        return new SqliteEventStore(db, new InlineWriter(db), null, options.pollIntervalMs ?? 100, options.onCommit);
+        return new SqliteEventStore(db, new InlineWriter(db), null, 0, pollIntervalMs, options.onCommit);
       }
       // With threads, the checkpoints are mostly the checkpointer thread's (schema.ts, CheckpointMode)
       configure(db, options.sync, 'thread');
       migrate(db);
-      threads.writer = await ThreadWriter.start(file, options.sync, 'thread');
-      threads.checkpointer = await Checkpointer.start(file, options.sync);
-      const writer = threads.writer;
-      return new SqliteEventStore(db, new AdaptiveWriter(new InlineWriter(db), writer), threads.checkpointer, options.pollIntervalMs ?? 100, options.onCommit);
+      thread = await ThreadWriter.start(file, options.sync, 'thread');
+      const startCheckpointer = () => Checkpointer.start(file, options.sync);
+      return new SqliteEventStore(db, new AdaptiveWriter(new InlineWriter(db), thread), startCheckpointer, options.checkpointerAfterCommits ?? CHECKPOINTER_AFTER_COMMITS, pollIntervalMs, options.onCommit);
     } catch (error) {
-      await threads.writer?.close();
-      await threads.checkpointer?.close();
+      await thread?.close();
       db.close();
       throw error;
     }
   }
 
-  /** What the checkpointer thread has done (null with the inline writer: SQLite checkpoints then). */
-  checkpointStats(): Promise<CheckpointStats> | null {
-    return this.checkpointer?.stats() ?? null;
+  /** What the checkpointer thread has done; null before it started (and with the inline writer). */
+  async checkpointStats(): Promise<CheckpointStats | null> {
+    const checkpointer = await this.checkpointer;
+    return checkpointer ? checkpointer.stats() : null;
+  }
+
+  /** Null when it could not start: the commits' own checkpoints go on bounding the WAL. */
+  private async startCheckpointer(start: () => Promise<Checkpointer>): Promise<Checkpointer | null> {
+    try {
+      return await start();
+    } catch {
+      return null;
+    }
   }
 
   get localCommits(): number {
@@ -230,7 +253,7 @@ export class SqliteEventStore implements EventStore, LogTail {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     this.wakeSubscribers();
     await this.writer.close();
-    await this.checkpointer?.close();
+    await (await this.checkpointer)?.close();
     this.db.close();
   }
 
