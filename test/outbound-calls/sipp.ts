@@ -3,6 +3,7 @@ import dgram from 'node:dgram';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { patient } from '../support/patience';
 
 /**
  * sipp (Debian package `sip-tester`) as the callee of the SIP adapter's tests. Where it is missing
@@ -45,7 +46,7 @@ export interface SippRun {
 /** Runs one scenario of ./sipp as a UAS on 127.0.0.1:`port`, for exactly one call. */
 export async function runCallee(scenario: string, port: number): Promise<SippRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sipp-'));
-  const child = spawn('sipp', ['-sf', path.join(__dirname, 'sipp', scenario), '-i', '127.0.0.1', '-p', String(port), '-m', '1', '-nostdin', '-timeout', '20s', '-timeout_error', '-trace_err', '-mp', String(port + 2)], {
+  const child = spawn('sipp', ['-sf', path.join(__dirname, 'sipp', scenario), '-i', '127.0.0.1', '-p', String(port), '-m', '1', '-nostdin', '-timeout', `${patient(20)}s`, '-timeout_error', '-trace_err', '-mp', String(port + 2)], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
