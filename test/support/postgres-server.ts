@@ -204,7 +204,7 @@ export function describeOnPostgres(title: string, body: (server: () => PostgresS
     let server: PostgresServer | null = null;
     beforeAll(async () => {
       server = await startPostgresServer(binaries);
-    }, 60_000);
+    }, 180_000);
     afterAll(async () => {
       await server?.stop();
     });
