@@ -11,6 +11,7 @@ import { ReadModels } from '../../src/read-models/read-models.service';
 import { INCREMENTED, actualCounters, appendCounterEvents, counterProjection, expectedFromLog, waitUntil } from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
 import { describeOnPostgres } from '../support/postgres-server';
+import { patient } from '../support/patience';
 
 const NAME = 'counters';
 
@@ -35,7 +36,7 @@ describeOnPostgres('the projection lease', (server) => {
   /** `files`: the read models in SQLite files both processes share (one DATA_DIR), the leases still in PostgreSQL. */
   async function startProcess(files = false): Promise<ReadModels> {
     const registry = new ReadModelRegistry(await side.openPlatform(), files ? side.dir : new PostgresGenerationStorage(url));
-    const readModels = new ReadModels([counterProjection()], await side.openStore(), registry, silentLogger, 8000, (name) => new AdvisoryLease(url, name));
+    const readModels = new ReadModels([counterProjection()], await side.openStore(), registry, silentLogger, patient(8000), (name) => new AdvisoryLease(url, name));
     await readModels.start();
     return readModels;
   }

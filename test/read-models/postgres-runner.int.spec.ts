@@ -8,6 +8,7 @@ import { readModelStatus } from '../../src/read-models/status';
 import { INCREMENTED, actualCounters, appendCounterEvents, counterProjection, expectedFromLog, waitUntil } from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
 import { describeOnPostgres } from '../support/postgres-server';
+import { patient } from '../support/patience';
 
 const NAME = 'counters';
 
@@ -35,7 +36,7 @@ describeOnPostgres('read models on PostgreSQL', (server) => {
     await appendCounterEvents(store, { events: 1500, streams: 7, ignoredEvery: 5 });
     const platform = await side.openPlatform();
     const registry = new ReadModelRegistry(platform, new PostgresGenerationStorage(server().url));
-    const readModels = new ReadModels([projection], store, registry, silentLogger, 5000);
+    const readModels = new ReadModels([projection], store, registry, silentLogger, patient(5000));
     await readModels.start();
     try {
       await readModels.waitFor(await store.headPosition(), [NAME]);
