@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AgentsClient, createAccount } from './helpers/agents-fixture';
 import { startTestApp, type TestApp } from './helpers/test-app';
+import { patient } from './support/patience';
 
 /**
  * The hosted model is a boundary that cannot exist here: this server speaks the OpenAI-compatible
@@ -25,7 +26,7 @@ function modelServer() {
       }
       received.push({ authorization: req.headers.authorization, body: JSON.parse(raw) });
       if (mode === 'fail') return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"boom"}');
-      if (mode === 'slow') return void setTimeout(() => res.writeHead(200).end('{}'), 1500);
+      if (mode === 'slow') return void setTimeout(() => res.writeHead(200).end('{}'), patient(1500));
       const message =
         mode === 'tool'
           ? { role: 'assistant', content: 'Passing you to billing.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'set_state', arguments: '{"key":"vip","value":"yes"}' } }] }
@@ -50,7 +51,7 @@ describe('runtime with an OpenAI-compatible model', () => {
 
   beforeAll(async () => {
     const url = await model.start();
-    t = await startTestApp({ LLM_BASE_URL: url, LLM_API_KEY: 'secret-model-key', LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: '300' });
+    t = await startTestApp({ LLM_BASE_URL: url, LLM_API_KEY: 'secret-model-key', LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: String(patient(300)) });
     client = new AgentsClient(t, await createAccount(t));
     agentId = (await client.createAgent('Shop', 'Hello!')).agentId;
     await client.shipChange(agentId, 'kb', async (branchId) => {
