@@ -46,7 +46,9 @@ function reachesSwitch(spec) {
   while (queue.length) {
     for (const next of loads(queue.shift())) {
       if (next === SWITCH) return true;
-      if (!seen.has(next)) seen.add(next) && queue.push(next);
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
     }
   }
   return false;

@@ -1,10 +1,9 @@
 /**
  * The checkpointer thread: copies committed WAL frames back into the database file on a
- * connection of its own, so no append's commit waits for that copy and its fsyncs (the committing
- * connections run with wal_autocheckpoint = 0, schema.ts). PASSIVE never waits for a lock: a
- * round that meets a reader or another process's checkpoint copies what it can, and the next round
- * goes on. SQLite restarts the WAL from its beginning at the first commit after a round that
- * copied everything, so the file stays the size of a few rounds' commits.
+ * connection of its own, beside the commits, so that the commits' own checkpoints (past 4,000
+ * pages, schema.ts) find all but the last round's frames already copied. PASSIVE never waits for a
+ * lock: a round that meets a reader or another process's checkpoint copies what it can, and the
+ * next round goes on.
  * Messages in: { id, stats: true } and { close: true }; out: { ready }, { id, stats }.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -13,8 +12,6 @@ import { configure, type SyncMode } from './schema';
 
 export interface CheckpointStats {
   rounds: number;
-  /** rounds that copied at least one frame */
-  copying: number;
   framesCopied: number;
   /** frames in the WAL at the last round (0 once SQLite restarted it) */
   walFrames: number;
@@ -27,7 +24,7 @@ const port = parentPort!;
 const db = new Database(file);
 configure(db, sync, 'thread');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-const stats: CheckpointStats = { rounds: 0, copying: 0, framesCopied: 0, walFrames: 0, failures: 0, lastFailure: null };
+const stats: CheckpointStats = { rounds: 0, framesCopied: 0, walFrames: 0, failures: 0, lastFailure: null };
 let backfilled = 0;
 
 function round(): void {
@@ -37,10 +34,7 @@ function round(): void {
     const { log, checkpointed } = checkpoint.get() as { busy: number; log: number; checkpointed: number };
     // both counters start again from 0 when SQLite restarts the WAL
     if (log < stats.walFrames || checkpointed < backfilled) backfilled = 0;
-    if (checkpointed > backfilled) {
-      stats.copying++;
-      stats.framesCopied += checkpointed - backfilled;
-    }
+    if (checkpointed > backfilled) stats.framesCopied += checkpointed - backfilled;
     backfilled = checkpointed;
     stats.walFrames = log;
   } catch (error) {

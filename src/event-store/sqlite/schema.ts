@@ -31,7 +31,7 @@ export type SyncMode = 'full' | 'normal';
  * commit checkpoints only past 4,000 pages, finding all but the last round's frames copied. That
  * commit's checkpoint still matters: SQLite can only restart a WAL that a checkpoint copied whole
  * before the next commit began, which a thread beside a steady stream of commits never sees (the
- * WAL grew 150 MiB in 15 s without it); and if the thread dies, it alone bounds the WAL.
+ * WAL grew 154 MiB in 15 s without it); and if the thread dies, it alone bounds the WAL.
  */
 export type CheckpointMode = 'auto' | 'thread';
 
