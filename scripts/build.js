@@ -20,9 +20,21 @@ function* sources(dir) {
   }
 }
 
-// Files are overwritten in place (never the whole dist/ removed first), so a process started from
-// dist/ meanwhile, such as a test's child, does not see it vanish; stale outputs are pruned after.
+// A file is replaced only when its output changed, and then whole (written aside, then renamed over
+// it): a process running from dist/ meanwhile, such as a test's child or another build started by a
+// parallel test, never reads a missing or half-written file. Stale outputs are pruned after.
 const written = new Set();
+const ASIDE = '.building-';
+function replace(target, text) {
+  try {
+    if (fs.readFileSync(target, 'utf8') === text) return;
+  } catch {
+    // not built yet
+  }
+  const aside = path.join(path.dirname(target), `${ASIDE}${process.pid}-${path.basename(target)}`);
+  fs.writeFileSync(aside, text);
+  fs.renameSync(aside, target);
+}
 let count = 0;
 for (const dir of ['src', 'projections', 'bench', 'test/support']) {
   const abs = path.join(root, dir);
@@ -32,8 +44,8 @@ for (const dir of ['src', 'projections', 'bench', 'test/support']) {
     const target = path.join(out, rel);
     const result = swc.transformFileSync(file, { ...options, swcrc: false, filename: file, sourceFileName: path.relative(path.dirname(target), file) });
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, `${result.code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
-    if (result.map) fs.writeFileSync(`${target}.map`, result.map);
+    replace(target, `${result.code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
+    if (result.map) replace(`${target}.map`, result.map);
     written.add(target).add(`${target}.map`);
     count++;
   }
@@ -43,7 +55,7 @@ function prune(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) prune(full);
-    else if (!written.has(full)) fs.rmSync(full);
+    else if (!written.has(full) && !entry.name.startsWith(ASIDE)) fs.rmSync(full, { force: true });
   }
 }
 prune(out);

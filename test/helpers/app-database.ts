@@ -24,7 +24,7 @@ async function serverUrl(): Promise<string> {
   return (await own).url;
 }
 
-// A test file's own server stops with the file: one jest process runs every file of a --runInBand run.
+// A test file's own server stops with the file: a jest process runs many files, one after another.
 if (typeof afterAll === 'function') {
   afterAll(async () => {
     const server = own;

@@ -38,8 +38,12 @@ maybe('two API processes on shared stores', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-two-'));
   }, 180_000);
 
+  // each test's processes end with it: a survivor left running slows the next test's starts
+  afterEach(async () => {
+    for (const p of processes.splice(0)) await p.stop();
+  });
+
   afterAll(async () => {
-    for (const p of processes) await p.stop();
     await server?.stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
