@@ -12,6 +12,10 @@ const pino = require('pino');
 const { createApp } = require(path.join(ROOT, 'src/app.factory.ts'));
 const { loadConfig } = require(path.join(ROOT, 'src/platform/config/config.ts'));
 
+// The test process holds the other end of stdin: when it ends, killed or not, this app ends too
+// instead of serving on, orphaned, beside the tests after it.
+process.stdin.on('end', () => process.exit(0)).resume();
+
 async function main() {
   const env = JSON.parse(process.argv[2]);
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ...env });

@@ -9,6 +9,18 @@ const CHILD = path.join(__dirname, 'app-child.js');
 const START_TIMEOUT_MS = patient(30_000);
 
 /**
+ * Every child this test file started and that still runs. A test that times out while a start is
+ * pending never gets the process to stop; the file's end stops it (and app-child.js ends itself
+ * when this worker does), or it would serve on, loading the machine, through the files after it.
+ */
+const running = new Set<ChildProcess>();
+if (typeof afterAll === 'function') {
+  afterAll(async () => {
+    await Promise.all([...running].map((proc) => new Promise((resolve) => proc.once('exit', resolve).kill('SIGKILL'))));
+  });
+}
+
+/**
  * The whole app in a child process (app-child.js: the TypeScript sources, no build), for tests
  * that kill it with SIGKILL or run several processes on shared stores. `env` is the process's
  * configuration; it must hold OPERATOR_TOKEN. On a READ_MODEL_DB=postgres run without a
@@ -27,7 +39,10 @@ export class AppProcess {
 
   static async start(env: Record<string, string> & { DATA_DIR: string; OPERATOR_TOKEN: string }): Promise<AppProcess> {
     const database = await appDatabaseEnv(env.DATA_DIR, env);
-    const proc = spawn(process.execPath, [CHILD, JSON.stringify({ ...SLOW_MACHINE_ENV, ...database, ...env })], { cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    // stdin is a pipe the child watches: it ends when this process does, however it ends
+    const proc = spawn(process.execPath, [CHILD, JSON.stringify({ ...SLOW_MACHINE_ENV, ...database, ...env })], { cwd: path.resolve(__dirname, '../..'), stdio: ['pipe', 'pipe', 'pipe'] });
+    running.add(proc);
+    proc.on('exit', () => running.delete(proc));
     return new Promise((resolve, reject) => {
       let child: AppProcess | null = null;
       let stderr = '';

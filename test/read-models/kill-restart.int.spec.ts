@@ -8,7 +8,7 @@ import { verify } from '../../src/read-models/verify';
 import { appendCounterEvents, expectedFromLog } from '../fixtures/counter-projection';
 import { ReadSide } from '../fixtures/read-side-harness';
 import { INCREMENTED, NOTED, slowCounterProjection } from '../fixtures/slow-counter-projection';
-import { patient } from '../support/patience';
+import { APP_PROCESS_TEST_TIMEOUT_MS, patient } from '../support/patience';
 
 /**
  * kill -9 of a process running a projection, mid-build and mid-live-appends: after a restart the
@@ -171,7 +171,7 @@ describe('kill -9 and restart of a projection process', () => {
 
   beforeAll(() => {
     ensureBuilt();
-  }, 180_000);
+  }, APP_PROCESS_TEST_TIMEOUT_MS);
 
   beforeEach(() => {
     side = new ReadSide();

@@ -8,6 +8,7 @@ import { connect, createConnector, GREETING, joined, KB, session, token, type Me
 import { buildAgent, ConversationsReader, eventually, say, setDataAccess, startChat, type ConversationsFixture } from '../helpers/conversations-fixture';
 import { request } from '../helpers/test-app';
 import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
+import { APP_PROCESS_TEST_TIMEOUT_MS } from '../support/patience';
 
 const binaries = postgresBinariesOrSkip('two API processes on shared stores (test/scale-out/two-processes.int.spec.ts)');
 const maybe = binaries ? describe : describe.skip;
@@ -142,7 +143,7 @@ maybe('two API processes on shared stores', () => {
     } finally {
       await pg.end();
     }
-  }, 180_000);
+  }, APP_PROCESS_TEST_TIMEOUT_MS);
 
   it('a socket on one process receives what a command on the other appended, in the same sequence', async () => {
     const url = await server.createDatabase('fan_out');
@@ -193,5 +194,5 @@ maybe('two API processes on shared stores', () => {
     } finally {
       fs.rmSync(shared, { recursive: true, force: true });
     }
-  }, 240_000);
+  }, APP_PROCESS_TEST_TIMEOUT_MS);
 });

@@ -5,6 +5,7 @@ import { onPlatform } from '../helpers/app-database';
 import { advanceClock } from '../helpers/keys-fixtures';
 import { conversationWhen, delivered, newUserNumber, noMoreThan, sendInbound, startSmsFixture } from './sms-fixture';
 import { AppProcess } from '../helpers/app-process';
+import { APP_PROCESS_TEST_TIMEOUT_MS } from '../support/patience';
 
 /**
  * SMS session timers and the outbox survive a crash: the app runs in a child process, is killed
@@ -65,5 +66,5 @@ describe('SMS sessions across a kill -9', () => {
     const ended = await conversationWhen(fx, opened.body.conversation_id, (c) => expect(c.in_progress).toBe(false));
     expect(ended.turns.map((turn: any) => turn.user_input)).toEqual(['when are you open?', '']);
     await noMoreThan(t, user, 2, 300);
-  }, 180_000);
+  }, APP_PROCESS_TEST_TIMEOUT_MS);
 });

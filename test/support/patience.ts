@@ -12,6 +12,12 @@ export const PATIENCE = Number(process.env.PARLEY_TEST_PATIENCE ?? 5);
 export const patient = (nominalMs: number): number => nominalMs * PATIENCE;
 
 /**
+ * A test that starts app processes one after another (kill -9, restart, two at once): each start
+ * loads and compiles the whole app, a minute on a loaded CI machine running two test files at once.
+ */
+export const APP_PROCESS_TEST_TIMEOUT_MS = patient(120_000);
+
+/**
  * An app's settings for such a machine, under whatever the test sets itself: a command's response
  * waits longer for its read models before 503 READ_MODEL_LAGGING (the product's default is 5 s).
  */

@@ -8,6 +8,7 @@ import { advanceClock, buildAgent, platformNow, startChat, type ConversationsFix
 import { withKey } from '../helpers/keys-fixtures';
 import { request, type TestApp } from '../helpers/test-app';
 import { expectSigned, Receiver, waitForAttempts } from './receiver';
+import { APP_PROCESS_TEST_TIMEOUT_MS } from '../support/patience';
 
 /**
  * Deliveries survive a crash (contract §13): the app runs in a child process on a data dir, is
@@ -115,5 +116,5 @@ describe('webhook deliveries across a kill -9', () => {
     await advanceClock(third.t, 24 * 3600);
     await receiver.expectNoMoreThan(3, 800);
     expect(await deliveries(third.t, account.key, endpoint.id)).toEqual(done);
-  }, 180_000);
+  }, APP_PROCESS_TEST_TIMEOUT_MS);
 });
