@@ -384,7 +384,8 @@ describe('authentication and isolation (interface.md "Authentication", contract 
 describe('rate limiting per key (RATE_LIMIT_PER_KEY)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_PER_KEY: '5' });
+    // 1 a second, bursts of 2: on the wall clock, so low enough that a slow machine's 30 requests cannot all refill
+    t = await startTestApp({ RATE_LIMIT_PER_KEY: '1' });
   });
   afterAll(async () => t.close());
 

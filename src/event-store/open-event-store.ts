@@ -9,11 +9,11 @@ import { UPCASTERS } from './upcasters';
 import { Upcasters } from './upcasting';
 import { withUpcasting } from './upcasting-event-store';
 
-type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> & Partial<Pick<Config, 'eventStore' | 'eventStoreConnectionString' | 'logLevel'>>;
+type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> & Partial<Pick<Config, 'eventStore' | 'eventStoreConnectionString' | 'eventStorePollMs' | 'logLevel'>>;
 
 /** The adapter the configuration names (EVENT_STORE), with every upcaster applied to reads. */
 export async function openEventStore(config: StoreConfig, metrics?: Metrics, logger?: Logger): Promise<EventStore> {
-  const store = config.eventStore === 'eventstoredb' ? await openEventStoreDb(config, logger) : await SqliteEventStore.open({ file: path.join(config.dataDir, 'events.sqlite'), sync: config.eventStoreSync, onCommit: metrics ? (appends) => metrics.commitSize.observe(appends) : undefined });
+  const store = config.eventStore === 'eventstoredb' ? await openEventStoreDb(config, logger) : await SqliteEventStore.open({ file: path.join(config.dataDir, 'events.sqlite'), sync: config.eventStoreSync, pollIntervalMs: config.eventStorePollMs, onCommit: metrics ? (appends) => metrics.commitSize.observe(appends) : undefined });
   const upcast = withUpcasting(store, new Upcasters(UPCASTERS));
   return metrics ? withAppendTiming(upcast, metrics) : upcast;
 }

@@ -4,13 +4,13 @@ import { ConfigError, loadConfig } from './config';
 describe('loadConfig', () => {
   it('defaults to the embedded setup on port 8080 under ./data', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 8080, eventStore: 'sqlite', readModelDb: 'sqlite', readModelApply: 'thread', eventStoreSync: 'full', testClock: false, operatorToken: null });
+    expect(config).toMatchObject({ port: 8080, eventStore: 'sqlite', readModelDb: 'sqlite', readModelApply: 'thread', eventStoreSync: 'full', eventStorePollMs: 100, testClock: false, operatorToken: null });
     expect(config.dataDir).toBe(path.resolve('./data'));
   });
 
   it('reads every variable it knows', () => {
-    const config = loadConfig({ PORT: '9000', DATA_DIR: '/tmp/x', EVENT_STORE_SYNC: 'normal', PARLEY_TEST_CLOCK: '1', OPERATOR_TOKEN: 'a'.repeat(20), LOG_LEVEL: 'warn', REGION: 'eu', READ_MODEL_APPLY: 'inline' });
-    expect(config).toMatchObject({ port: 9000, dataDir: '/tmp/x', eventStoreSync: 'normal', testClock: true, operatorToken: 'a'.repeat(20), logLevel: 'warn', region: 'eu', readModelApply: 'inline' });
+    const config = loadConfig({ PORT: '9000', DATA_DIR: '/tmp/x', EVENT_STORE_SYNC: 'normal', EVENT_STORE_POLL_MS: '250', PARLEY_TEST_CLOCK: '1', OPERATOR_TOKEN: 'a'.repeat(20), LOG_LEVEL: 'warn', REGION: 'eu', READ_MODEL_APPLY: 'inline' });
+    expect(config).toMatchObject({ port: 9000, dataDir: '/tmp/x', eventStoreSync: 'normal', eventStorePollMs: 250, testClock: true, operatorToken: 'a'.repeat(20), logLevel: 'warn', region: 'eu', readModelApply: 'inline' });
   });
 
   it.each([
@@ -18,6 +18,8 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ EVENT_STORE: 'mongo' }, 'EVENT_STORE'],
     [{ EVENT_STORE_SYNC: 'sometimes' }, 'EVENT_STORE_SYNC'],
+    [{ EVENT_STORE_POLL_MS: '5' }, 'EVENT_STORE_POLL_MS'],
+    [{ EVENT_STORE_POLL_MS: 'often' }, 'EVENT_STORE_POLL_MS'],
     [{ READ_MODEL_DB: 'mysql' }, 'READ_MODEL_DB'],
     [{ READ_MODEL_APPLY: 'elsewhere' }, 'READ_MODEL_APPLY'],
     [{ PARLEY_TEST_CLOCK: 'yes' }, 'PARLEY_TEST_CLOCK'],

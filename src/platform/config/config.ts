@@ -9,6 +9,8 @@ export interface Config {
   /** The EventStoreDB / KurrentDB connection string; set exactly when eventStore is `eventstoredb`. */
   eventStoreConnectionString: string | null;
   eventStoreSync: 'full' | 'normal';
+  /** How often a SQLite log is read again for what other processes appended (ms); local commits wake readers at once. */
+  eventStorePollMs: number;
   /** `postgres`: the platform database (idempotency, timers, checkpoints, registry, outbox) is on PostgreSQL. */
   readModelDb: 'sqlite' | 'postgres';
   /** The PostgreSQL connection URL; set exactly when readModelDb is `postgres`. */
@@ -214,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventStore,
     eventStoreConnectionString: eventStoreConnectionString(env, eventStore),
     eventStoreSync: oneOf(env, 'EVENT_STORE_SYNC', ['full', 'normal'] as const, 'full'),
+    eventStorePollMs: integer(env, 'EVENT_STORE_POLL_MS', 100, 10, 60_000),
     readModelDb,
     databaseUrl: databaseUrl(env, readModelDb),
     readModelApply: oneOf(env, 'READ_MODEL_APPLY', ['thread', 'inline'] as const, 'thread'),
