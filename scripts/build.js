@@ -50,12 +50,22 @@ for (const dir of ['src', 'projections', 'bench', 'test/support']) {
     count++;
   }
 }
+/** Whether the build that wrote this aside file still runs (another build's files are not stale yet). */
+function stillBuilding(name) {
+  const pid = Number(name.slice(ASIDE.length).split('-')[0]);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
 function prune(dir) {
   if (!fs.existsSync(dir)) return;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) prune(full);
-    else if (!written.has(full) && !entry.name.startsWith(ASIDE)) fs.rmSync(full, { force: true });
+    else if (!written.has(full) && !(entry.name.startsWith(ASIDE) && stillBuilding(entry.name))) fs.rmSync(full, { force: true });
   }
 }
 prune(out);
