@@ -801,6 +801,27 @@ export function describeEventStoreContract(name: string, open: OpenEventStore): 
         expect(batches).toHaveLength(1);
       });
 
+      it('stop() during the handler of a batch that reached the head resolves with nothing more appended', async () => {
+        // After this batch the loop would sleep until an append that never comes. A second
+        // subscription keeps the store looking at the head meanwhile, so no later look wakes the first.
+        await store.append(streamName('stop-at-head'), [newTestEvent(), newTestEvent()], 'no_stream');
+        const watcher = subscribe({}, () => undefined);
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        let entered = false;
+        const subscription = subscribe({ maxBatchSize: 100 }, async () => {
+          entered = true;
+          await gate;
+        });
+        await waitUntil(() => entered, 'the batch');
+        await sleep(3 * QUIET_MS);
+        const stopping = subscription.stop();
+        release();
+        await within(stopping, 'stop() once the handler settled');
+        await within(subscription.done, 'done after stop()');
+        await watcher.stop();
+      });
+
       it('a handler that throws makes done reject and ends the deliveries', async () => {
         await appendOneByOne(streamName('boom'), 2);
         const failure = new Error('handler failed');

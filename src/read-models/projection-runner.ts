@@ -373,7 +373,7 @@ export class ProjectionRunner {
         if (this.role === 'follower') await this.tryFollow();
         return;
       }
-      const active = await this.registry.active(this.projection.name, this.projection.version);
+      const active = await this.registry.watchedActive(this.projection.name, this.projection.version);
       if (!active) return;
       if (active.generation === this.generation.generation) {
         if (this.generation.status !== 'active') {

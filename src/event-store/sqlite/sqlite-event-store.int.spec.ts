@@ -5,6 +5,7 @@ import { describeEventStoreContract, newTestEvent } from '../event-store.contrac
 import { START, comparePositions } from '../position';
 import { globalPositionOf } from './rows';
 import { SqliteEventStore } from './sqlite-event-store';
+import { patient } from '../../../test/support/patience';
 
 type Sync = 'full' | 'normal';
 
@@ -147,4 +148,65 @@ describe.each<Sync>(['full', 'normal'])('SqliteEventStore file (sync %s)', (sync
     await subscription.stop();
     expect(seen).toEqual([late.id]);
   });
+
+  describe('another process appending to the same file (a second store on it)', () => {
+    async function openPair(pollIntervalMs: number) {
+      const watcher = await SqliteEventStore.open({ file, sync, pollIntervalMs });
+      open.push(watcher);
+      return { watcher, other: await openStore() };
+    }
+
+    const seenBy = (store: SqliteEventStore, count: number) =>
+      Array.from({ length: count }, () => {
+        const seen: string[] = [];
+        return { seen, subscription: store.subscribeToAll({}, (batch) => void seen.push(...batch.map((e) => e.id))) };
+      });
+
+    it('every sleeping subscription sees it within about the poll interval', async () => {
+      const { watcher, other } = await openPair(50);
+      await watcher.append('mine', [newTestEvent()], 'no_stream');
+      const subscribers = seenBy(watcher, 5);
+      await waitFor(() => subscribers.every((s) => s.seen.length === 1));
+      // all of them asleep at the head now: the append below is not this process's commit
+      await new Promise((r) => setTimeout(r, 200));
+      const theirs = newTestEvent('FromElsewhere');
+      await other.append('theirs', [theirs], 'no_stream');
+      await waitFor(() => subscribers.every((s) => s.seen.length === 2));
+      for (const { seen, subscription } of subscribers) {
+        await subscription.stop();
+        expect(seen[1]).toBe(theirs.id);
+      }
+      // and a second one, after a poll already moved past the first
+      const again = newTestEvent('Again');
+      const late = seenBy(watcher, 1)[0];
+      await waitFor(() => late.seen.length === 2);
+      await other.append('theirs', [again], 0n);
+      await waitFor(() => late.seen.length === 3);
+      await late.subscription.stop();
+      expect(late.seen[2]).toBe(again.id);
+    });
+
+    it('idle subscriptions do not read the log on every poll: one look at the head serves them all', async () => {
+      const { watcher } = await openPair(20);
+      await watcher.append('mine', [newTestEvent()], 'no_stream');
+      const subscribers = seenBy(watcher, 20);
+      await waitFor(() => subscribers.every((s) => s.seen.length === 1));
+      await new Promise((r) => setTimeout(r, 100));
+      const reads = jest.spyOn(watcher, 'readAllSync');
+      // 25 poll intervals: twenty subscriptions polling on their own would read 500 times
+      await new Promise((r) => setTimeout(r, 500));
+      const idleReads = reads.mock.calls.length;
+      reads.mockRestore();
+      for (const { subscription } of subscribers) await subscription.stop();
+      expect(idleReads).toBe(0);
+    });
+  });
 });
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + patient(2000);
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the subscriptions');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

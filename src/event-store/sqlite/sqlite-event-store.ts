@@ -68,6 +68,9 @@ export class SqliteEventStore implements EventStore, LogTail {
    */
   private tailEndAtCommit: number | null = null;
   private readonly subscriptions = new Set<SqliteSubscription>();
+  /** The head of the log when it was last polled (see poll). */
+  private polledHead: number;
+  private pollTimer: NodeJS.Timeout | null = null;
   private readonly statements: {
     forwards: Database.Statement<[string, number, number], EventRow>;
     backwards: Database.Statement<[string, number, number], EventRow>;
@@ -105,6 +108,7 @@ export class SqliteEventStore implements EventStore, LogTail {
       all: db.prepare('SELECT * FROM events WHERE global_position > ? ORDER BY global_position ASC LIMIT ?'),
       head: db.prepare('SELECT max(global_position) AS p FROM events'),
     };
+    this.polledHead = this.statements.head.get()!.p ?? 0;
   }
 
   static async open(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
@@ -210,22 +214,44 @@ export class SqliteEventStore implements EventStore, LogTail {
     return subscription;
   }
 
-  /** LogTail: resolves at the next local commit, or after the poll interval (other processes). */
+  /** LogTail: resolves at the next local commit, or when a poll finds that another process appended. */
   waitForAppend(): { promise: Promise<void>; cancel(): void } {
     let wake!: () => void;
     const promise = new Promise<void>((resolve) => (wake = resolve));
-    const timer = setTimeout(() => {
-      // a poll: another process may have appended since the file was last read
-      this.tailEndAtCommit = null;
-      done();
-    }, this.pollIntervalMs);
     const done = () => {
-      clearTimeout(timer);
       this.waiters.delete(done);
       wake();
     };
     this.waiters.add(done);
+    this.schedulePoll();
     return { promise, cancel: done };
+  }
+
+  private schedulePoll(): void {
+    if (this.pollTimer || this.closed) return;
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = null;
+      this.poll();
+    }, this.pollIntervalMs);
+  }
+
+  /**
+   * One read of the head for all the sleeping subscriptions (every read model and process manager:
+   * dozens), where each used to read the log itself every interval: an idle server spent a tenth of
+   * its event loop on those reads on a machine with slow system calls. A head that moved since the
+   * last poll wakes them all, so another process's append is still seen within the interval: the
+   * poll that first sees it wakes every subscription that slept before it, and those asleep since
+   * read the file after the append.
+   */
+  private poll(): void {
+    if (this.closed || this.waiters.size === 0) return;
+    const head = this.statements.head.get()!.p ?? 0;
+    if (head !== this.polledHead) {
+      this.polledHead = head;
+      this.tailEndAtCommit = null;
+      this.wakeSubscribers();
+    }
+    if (this.waiters.size > 0) this.schedulePoll();
   }
 
   async headPosition(): Promise<Position> {
@@ -249,6 +275,7 @@ export class SqliteEventStore implements EventStore, LogTail {
     if (this.closed) return;
     // Refuse new appends, but write every one already accepted.
     this.closed = true;
+    if (this.pollTimer) clearTimeout(this.pollTimer);
     await this.committer.drain();
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     this.wakeSubscribers();

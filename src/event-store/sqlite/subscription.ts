@@ -59,6 +59,8 @@ export class SqliteSubscription implements Subscription {
   }
 
   private async sleep(): Promise<void> {
+    // stop() came during the last handler: nothing may ever wake this sleep (the head is not moving)
+    if (this.stopped) return;
     const wait = this.tail.waitForAppend();
     this.sleeping = wait;
     await wait.promise;
