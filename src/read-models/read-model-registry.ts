@@ -66,8 +66,8 @@ export class ReadModelRegistry {
 
   /** Makes `generation` the one that serves; the one it replaces is retired. */
   async activate(name: string, version: number, generation: number, now: string): Promise<void> {
-    this.watchSnapshot = null;
     await this.writes.activate(name, version, generation, now);
+    // this process's own switch is seen by the next watch, not half a second later
     this.watchSnapshot = null;
   }
 
@@ -76,7 +76,7 @@ export class ReadModelRegistry {
   }
 
   async retire(name: string, version: number, generation: number): Promise<void> {
-    this.watchSnapshot = null;
     await this.repo.update({ name, version, generation }, { status: 'retired' });
+    this.watchSnapshot = null;
   }
 }

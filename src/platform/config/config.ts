@@ -9,7 +9,7 @@ export interface Config {
   /** The EventStoreDB / KurrentDB connection string; set exactly when eventStore is `eventstoredb`. */
   eventStoreConnectionString: string | null;
   eventStoreSync: 'full' | 'normal';
-  /** How often a SQLite log is read again for what other processes appended (ms); local commits wake readers at once. */
+  /** How often a SQLite log's head is looked at for what other processes appended (ms); local commits wake readers at once. */
   eventStorePollMs: number;
   /** `postgres`: the platform database (idempotency, timers, checkpoints, registry, outbox) is on PostgreSQL. */
   readModelDb: 'sqlite' | 'postgres';
