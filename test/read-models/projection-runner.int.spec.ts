@@ -16,6 +16,7 @@ import {
   waitUntil,
 } from '../fixtures/counter-projection';
 import { ReadSide } from '../fixtures/read-side-harness';
+import { patient } from '../support/patience';
 
 const NAME = 'counters';
 
@@ -115,7 +116,7 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
     for (const name of names) expect((await actualCounters(readModels.source(name))).lines).toBe(300);
   });
 
-  it('applies live events quickly (well under 100 ms after the append)', async () => {
+  it('applies live events as they are committed, not at the next poll of the log', async () => {
     const store = await side.openStore();
     await appendCounterEvents(store, { events: 50, streams: 5 });
     const { readModels } = await side.startReadModels([counterProjection()], { store });
@@ -131,7 +132,10 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
       latencies.push(performance.now() - t0);
     }
     latencies.sort((a, b) => a - b);
-    expect(latencies[latencies.length - 1]).toBeLessThan(100);
+    // The worst of twenty takes the suite's patience (CI measured 129 ms with two files at once).
+    // The median is what catches a runner that waits for the log's poll (100 ms) instead of being
+    // woken by the commit: that one's median would be about 50 ms (every CI run so far passed 25).
+    expect(latencies[latencies.length - 1]).toBeLessThan(patient(100));
     expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(25);
   });
 

@@ -186,6 +186,31 @@ describe.each<Sync>(['full', 'normal'])('SqliteEventStore file (sync %s)', (sync
       expect(late.seen[2]).toBe(again.id);
     });
 
+    it('a subscription busy in its handler when a poll found the append still reads it afterwards', async () => {
+      const { watcher, other } = await openPair(20);
+      await watcher.append('mine', [newTestEvent()], 'no_stream');
+      // one asleep at the head, so the polls run; one held in its handler of the local event
+      const asleep = seenBy(watcher, 1)[0];
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const busy: string[] = [];
+      const busySubscription = watcher.subscribeToAll({}, async (batch) => {
+        busy.push(...batch.map((e) => e.id));
+        if (busy.length === 1) await held;
+      });
+      await waitFor(() => asleep.seen.length === 1 && busy.length === 1);
+      const theirs = newTestEvent('FromElsewhere');
+      await other.append('theirs', [theirs], 'no_stream');
+      // the poll sees the head move and wakes the sleeper; the busy one was not asleep to be woken
+      await waitFor(() => asleep.seen.length === 2);
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      await waitFor(() => busy.length === 2);
+      await busySubscription.stop();
+      await asleep.subscription.stop();
+      expect(busy[1]).toBe(theirs.id);
+    });
+
     it('idle subscriptions do not read the log on every poll: one look at the head serves them all', async () => {
       const { watcher } = await openPair(20);
       await watcher.append('mine', [newTestEvent()], 'no_stream');

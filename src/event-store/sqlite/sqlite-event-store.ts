@@ -70,6 +70,8 @@ export class SqliteEventStore implements EventStore, LogTail {
   private readonly subscriptions = new Set<SqliteSubscription>();
   /** The head of the log when it was last polled (see poll). */
   private polledHead: number;
+  /** How many polls found the head moved (see growth). */
+  private headMovesPolled = 0;
   private pollTimer: NodeJS.Timeout | null = null;
   private readonly statements: {
     forwards: Database.Statement<[string, number, number], EventRow>;
@@ -151,8 +153,9 @@ export class SqliteEventStore implements EventStore, LogTail {
     }
   }
 
-  get localCommits(): number {
-    return this.committer.stats.commits;
+  /** LogTail: local commits, plus the polls that found the head moved by another process. */
+  get growth(): number {
+    return this.committer.stats.commits + this.headMovesPolled;
   }
 
   get commitStats(): Readonly<CommitStats> {
@@ -248,6 +251,7 @@ export class SqliteEventStore implements EventStore, LogTail {
     const head = this.statements.head.get()!.p ?? 0;
     if (head !== this.polledHead) {
       this.polledHead = head;
+      this.headMovesPolled++;
       this.tailEndAtCommit = null;
       this.wakeSubscribers();
     }

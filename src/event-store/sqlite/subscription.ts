@@ -5,8 +5,11 @@ import { START, type Position } from '../position';
 export interface LogTail {
   readAllSync(after: Position, maxCount: number): RecordedEvent[];
   waitForAppend(): { promise: Promise<void>; cancel(): void };
-  /** How many commits this process has made: unchanged means nothing new was stored locally. */
-  readonly localCommits: number;
+  /**
+   * How many times this process has learned that the log grew: its own commits, and polls that
+   * found another process's appends. Unchanged since a read means that read saw everything known.
+   */
+  readonly growth: number;
 }
 
 /**
@@ -40,10 +43,10 @@ export class SqliteSubscription implements Subscription {
     await Promise.resolve();
     const filter = this.options.filterTypes;
     while (!this.stopped) {
-      const commitsBefore = this.tail.localCommits;
+      const seen = this.tail.growth;
       const batch = this.tail.readAllSync(after, maxBatch);
       if (batch.length === 0) {
-        await this.sleep();
+        await this.sleep(seen);
         continue;
       }
       after = batch[batch.length - 1].position;
@@ -52,15 +55,17 @@ export class SqliteSubscription implements Subscription {
       // better-sqlite3 and TypeORM's wrapper around it resolve without real I/O waits: during a long
       // catch-up, give the event loop a turn after each full batch so requests are not starved.
       if (batch.length === maxBatch) await new Promise((resolve) => setImmediate(resolve));
-      // The read reached the head and this process has committed nothing since: an empty read would
-      // only find another process's appends, which the poll interval looks for anyway.
-      else if (this.tail.localCommits === commitsBefore) await this.sleep();
+      // The read reached the head and the log has not grown since, as far as this process knows:
+      // an empty read would find nothing. A poll that found another process's append while the
+      // handler ran counts as growth: it woke only those asleep then, and will not report it again.
+      else await this.sleep(seen);
     }
   }
 
-  private async sleep(): Promise<void> {
+  /** Until the log grows past what the read begun at `seen` could have found. */
+  private async sleep(seen: number): Promise<void> {
     // stop() came during the last handler: nothing may ever wake this sleep (the head is not moving)
-    if (this.stopped) return;
+    if (this.stopped || this.tail.growth !== seen) return;
     const wait = this.tail.waitForAppend();
     this.sleeping = wait;
     await wait.promise;
