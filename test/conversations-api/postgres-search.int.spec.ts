@@ -16,6 +16,13 @@ import { openReadModel } from '../../src/read-models/open-read-model';
 import { dropGenerationSchema, generationSchema, openPostgresReadModel } from '../../src/read-models/postgres/open-postgres-read-model';
 import { seed } from '../../src/seed/seed';
 import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
+import { patient } from '../support/patience';
+
+/**
+ * The seeding, the PostgreSQL server's start and the two catch-ups. On a slow day the whole file took
+ * about 110 s alone, and its setup went past a fixed 180 s with another app-starting file beside it.
+ */
+const SETUP_TIMEOUT_MS = patient(60_000);
 
 const binaries = postgresBinariesOrSkip('conversations search on PostgreSQL (test/conversations-api/postgres-search.int.spec.ts)');
 const maybe = binaries ? describe : describe.skip;
@@ -88,7 +95,7 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
     expect(agents).toHaveLength(2);
     sqlite = new SqliteConversationsRepository(() => sqliteSource);
     pg = new PostgresConversationsRepository(() => pgSource);
-  }, 180_000);
+  }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
     const figures = Object.entries(timings).map(([label, ms]) => {
