@@ -203,6 +203,7 @@ describe.each<Sync>(['full', 'normal'])('SqliteEventStore file (sync %s)', (sync
       await other.append('theirs', [theirs], 'no_stream');
       // the poll sees the head move and wakes the sleeper; the busy one was not asleep to be woken
       await waitFor(() => asleep.seen.length === 2);
+      // five more polls find the head where it is: none of them reports the append again
       await new Promise((r) => setTimeout(r, 100));
       release();
       await waitFor(() => busy.length === 2);
