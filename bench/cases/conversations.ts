@@ -172,9 +172,9 @@ async function measureAll(ctx: BenchContext): Promise<Figures> {
       let streamed: Timed | null = null;
       for (let run = 0; run < (ctx.quick ? 1 : 3); run++) {
         global.gc?.();
-        const before = process.memoryUsage().rss;
+        const before = process.memoryUsage.rss();
         let peak = before;
-        const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+        const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5);
         streamed = await get(agent, `${base}?limit=5000&include_latency=true`, headers);
         clearInterval(sampler);
         if (streamed.status !== 200) throw new Error(`streamed list: ${streamed.status}`);

@@ -60,8 +60,8 @@ async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
       const sessions = Number(process.env.BENCH_MESSAGING_SESSIONS) || (ctx.quick ? 100 : 1000);
       const seconds = Number(process.env.BENCH_MESSAGING_SECONDS) || (ctx.quick ? 5 : 30);
       ctx.log(`messaging: ${sessions} sessions, one message a second each for ${seconds} s`);
-      let rssPeak = process.memoryUsage().rss;
-      const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 250);
+      let rssPeak = process.memoryUsage.rss();
+      const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 250);
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
       try {
@@ -73,7 +73,7 @@ async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
         const loopDelayP99Ms = loop.percentile(99) / 1e6;
         const loopDelayMaxMs = loop.max / 1e6;
         ctx.log(`messaging: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms${cpuPerAnswer(mainMs, othersMs, r.replies)}`);
-        return { ...r, rssPeakMiB: mib(rssPeak), rssEndMiB: mib(process.memoryUsage().rss), loopDelayP99Ms, loopDelayMaxMs };
+        return { ...r, rssPeakMiB: mib(rssPeak), rssEndMiB: mib(process.memoryUsage.rss()), loopDelayP99Ms, loopDelayMaxMs };
       } finally {
         clearInterval(sampler);
         loop.disable();
