@@ -1,14 +1,15 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { syntheticKnowledgeBase } from '../../src/runtime/retrieval/synthetic';
 import type { BenchCase } from '../lib/case';
-import { profiled } from '../lib/profile';
-import { cpuDuring } from '../lib/thread-cpu';
+import { startProfile } from '../lib/profile';
+import { cpuBetween, threadCpuMs } from '../lib/thread-cpu';
 import type { BenchContext } from '../lib/context';
 import { seedAccount, startBenchApp } from '../lib/http-app';
-import type { MessagingDriverResult, MessagingPlan } from '../lib/messaging-driver';
+import { LOAD_ENDS, LOAD_STARTS, type MessagingDriverResult, type MessagingPlan } from '../lib/messaging-driver';
 
 const TOPICS = 50;
 const HOST = 'chat.bench.example';
@@ -21,13 +22,23 @@ interface MessagingFigures extends MessagingDriverResult {
   loopDelayMaxMs: number;
 }
 
-function runDriver(planFile: string, plan: MessagingPlan): Promise<MessagingDriverResult> {
+/** Runs the driver; `phase` is called at the bounds of its load phase (LOAD_STARTS, LOAD_ENDS). */
+function runDriver(planFile: string, plan: MessagingPlan, phase: (line: string) => void): Promise<MessagingDriverResult> {
   fs.writeFileSync(planFile, JSON.stringify(plan));
   const driver = path.join(__dirname, '../lib/messaging-driver.js');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [driver, planFile], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`messaging driver failed: ${stderr || error.message}`));
-      resolve(JSON.parse(stdout) as MessagingDriverResult);
+    const child = spawn(process.execPath, [driver, planFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let result: MessagingDriverResult | null = null;
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line === LOAD_STARTS || line === LOAD_ENDS) phase(line);
+      else if (line.startsWith('{')) result = JSON.parse(line) as MessagingDriverResult;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0 && result) resolve(result);
+      else reject(new Error(`messaging driver failed (exit ${code}): ${stderr}`));
     });
   });
 }
@@ -65,14 +76,25 @@ async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
       try {
-        const { result: r, mainMs, othersMs } = await cpuDuring(() =>
-          profiled('messaging.sessions', () => runDriver(ctx.file('messaging-plan.json'), { url: app.url, connectorToken: connector.connectorToken, host: HOST, sessions, seconds, queries: kb.queries })),
-        );
+        // CPU and profile over the load phase alone: opening the sessions is a different workload
+        let loadStart: Map<number, number> | null = null;
+        let loadEnd: Map<number, number> | null = null;
+        let stopProfile: Promise<() => Promise<void>> | null = null;
+        const r = await runDriver(ctx.file('messaging-plan.json'), { url: app.url, connectorToken: connector.connectorToken, host: HOST, sessions, seconds, queries: kb.queries }, (line) => {
+          if (line === LOAD_STARTS) {
+            loadStart = threadCpuMs();
+            stopProfile = startProfile('messaging.sessions');
+          } else {
+            loadEnd = threadCpuMs();
+            void stopProfile?.then((stop) => stop());
+          }
+        });
+        const { mainMs, othersMs } = cpuBetween(loadStart, loadEnd);
         if (r.failures > 0) throw new Error(`${r.failures} failures, first: ${r.firstFailure}`);
         loop.disable();
         const loopDelayP99Ms = loop.percentile(99) / 1e6;
         const loopDelayMaxMs = loop.max / 1e6;
-        ctx.log(`messaging: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms${cpuPerAnswer(mainMs, othersMs, r.replies)}`);
+        ctx.log(`messaging: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms${cpuPerMessage(mainMs, othersMs, r.messages)}`);
         return { ...r, rssPeakMiB: mib(rssPeak), rssEndMiB: mib(process.memoryUsage.rss()), loopDelayP99Ms, loopDelayMaxMs };
       } finally {
         clearInterval(sampler);
@@ -117,8 +139,8 @@ export const messagingCases: BenchCase[] = [
   },
 ];
 
-/** The server's CPU per answer over the whole driver run (setup included: session opening is part of the load). */
-function cpuPerAnswer(mainMs: number | null, othersMs: number | null, answers: number): string {
-  if (mainMs === null || answers === 0) return '';
-  return `; server CPU per answer (setup included): main thread ${((mainMs * 1000) / answers).toFixed(0)} µs, other threads ${((othersMs! * 1000) / answers).toFixed(0)} µs`;
+/** The server's CPU per message sent in the load phase (each is answered: see messaging.events.lost). */
+function cpuPerMessage(mainMs: number | null, othersMs: number | null, messages: number): string {
+  if (mainMs === null || messages === 0) return '';
+  return `; server CPU per message in the load phase: main thread ${((mainMs * 1000) / messages).toFixed(0)} µs, other threads ${((othersMs! * 1000) / messages).toFixed(0)} µs`;
 }

@@ -28,8 +28,12 @@ export function threadCpuMs(): Map<number, number> | null {
 export async function cpuDuring<T>(phase: () => Promise<T>): Promise<{ result: T; mainMs: number | null; othersMs: number | null }> {
   const before = threadCpuMs();
   const result = await phase();
-  const after = threadCpuMs();
-  if (!before || !after) return { result, mainMs: null, othersMs: null };
+  return { result, ...cpuBetween(before, threadCpuMs()) };
+}
+
+/** The CPU used between two threadCpuMs samples: the main thread's, and all the others' together. */
+export function cpuBetween(before: Map<number, number> | null, after: Map<number, number> | null): { mainMs: number | null; othersMs: number | null } {
+  if (!before || !after) return { mainMs: null, othersMs: null };
   let mainMs = 0;
   let othersMs = 0;
   for (const [tid, ms] of after) {
@@ -37,5 +41,5 @@ export async function cpuDuring<T>(phase: () => Promise<T>): Promise<{ result: T
     if (tid === process.pid) mainMs += used;
     else othersMs += used;
   }
-  return { result, mainMs, othersMs };
+  return { mainMs, othersMs };
 }

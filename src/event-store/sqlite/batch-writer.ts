@@ -22,7 +22,8 @@ export interface AppendRequest {
  * errors on the caller's side.
  */
 export type AppendOutcome =
-  | { ok: true; revision: number; globalPosition: number }
+  /** `repeat`: a retry of an append already stored, answered with what it answered then (nothing written) */
+  | { ok: true; revision: number; globalPosition: number; repeat: boolean }
   | { ok: false; refusal: 'wrong-revision'; actual: number | null }
   | { ok: false; refusal: 'idempotency-mismatch'; eventId: string }
   | { ok: false; refusal: 'empty' }
@@ -82,7 +83,7 @@ export class BatchWriter {
       revision++;
       globalPosition = Number(this.insert.run(streamId, revision, event.id, event.type, event.data, event.metadata).lastInsertRowid);
     }
-    return { ok: true, revision, globalPosition };
+    return { ok: true, revision, globalPosition, repeat: false };
   }
 
   /**
@@ -109,6 +110,6 @@ export class BatchWriter {
       last = stored;
     }
     if (first === undefined || last === undefined) return undefined;
-    return { ok: true, revision: last.revision, globalPosition: last.global_position };
+    return { ok: true, revision: last.revision, globalPosition: last.global_position, repeat: true };
   }
 }

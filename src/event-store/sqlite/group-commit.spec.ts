@@ -1,6 +1,8 @@
 import type { NewEvent } from '../event-store.port';
 import type { AppendOutcome, AppendRequest } from './batch-writer';
+import { WrongExpectedRevisionError } from '../errors';
 import { GroupCommitter } from './group-commit';
+import type { EventRow } from './rows';
 import { AdaptiveWriter, type InlineWriter, type ThreadWriter, type Writer } from './writers';
 
 /** A writer whose batches settle when the test says, in order, like the writer thread's. */
@@ -12,7 +14,7 @@ class GatedWriter implements Writer {
   write(batch: AppendRequest[]): Promise<AppendOutcome[]> {
     this.batches.push(batch);
     return new Promise((resolve) => {
-      this.pending.push(() => resolve(batch.map((request) => ({ ok: true, revision: request.events.length - 1, globalPosition: (this.position += request.events.length) }))));
+      this.pending.push(() => resolve(batch.map((request) => ({ ok: true, revision: request.events.length - 1, globalPosition: (this.position += request.events.length), repeat: false }))));
     });
   }
 
@@ -81,6 +83,40 @@ describe('GroupCommitter', () => {
     await draining;
     expect(drained).toBe(true);
     expect(committer.stats).toMatchObject({ commits: 1, appends: 3, events: 3 });
+  });
+});
+
+describe('GroupCommitter: the rows a commit stored', () => {
+  /** Answers the batch as the test scripts it, instead of numbering it. */
+  const scripted = (outcomes: AppendOutcome[]): Writer => ({ write: async () => outcomes, close: async () => undefined });
+  const payload = (n: number) => ({ data: JSON.stringify({ n }), metadata: JSON.stringify(event(n).metadata) });
+
+  it('reports every event of each append stored, in log order, and leaves out refusals and idempotent repeats', async () => {
+    const reported: EventRow[][] = [];
+    const committer = new GroupCommitter(
+      scripted([
+        { ok: true, revision: 4, globalPosition: 11, repeat: false }, // two events: revisions 3-4 at 10-11
+        { ok: false, refusal: 'wrong-revision', actual: 7 },
+        { ok: true, revision: 0, globalPosition: 5, repeat: true }, // a retry: stored long ago
+        { ok: true, revision: 0, globalPosition: 12, repeat: false },
+      ]),
+      (_stats, written) => reported.push(written),
+    );
+    const appends = [
+      committer.enqueue('a', [event(1), event(2)], 2n),
+      committer.enqueue('b', [event(3)], 6n),
+      committer.enqueue('c', [event(4)], 'any'),
+      committer.enqueue('d', [event(5)], 'no_stream'),
+    ];
+    await Promise.allSettled(appends);
+    expect(reported).toEqual([
+      [
+        { global_position: 10, stream_id: 'a', revision: 3, event_id: 'e1', type: 'T', ...payload(1) },
+        { global_position: 11, stream_id: 'a', revision: 4, event_id: 'e2', type: 'T', ...payload(2) },
+        { global_position: 12, stream_id: 'd', revision: 0, event_id: 'e5', type: 'T', ...payload(5) },
+      ],
+    ]);
+    await expect(appends[1]).rejects.toThrow(WrongExpectedRevisionError);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { AppendResult, ExpectedRevision, NewEvent } from '../event-store.port';
 import { IdempotencyMismatchError, WrongExpectedRevisionError } from '../errors';
 import type { AppendOutcome, AppendRequest, SerializedEvent } from './batch-writer';
-import { sqlitePosition } from './rows';
+import { sqlitePosition, type EventRow } from './rows';
 import type { Writer } from './writers';
 
 interface PendingAppend extends AppendRequest {
@@ -37,7 +37,8 @@ export class GroupCommitter {
 
   constructor(
     private readonly writer: Writer,
-    private readonly onCommitted: (stats: CommitStats) => void,
+    /** `written`: the rows the batch stored, in log order (an idempotent repeat stores none) */
+    private readonly onCommitted: (stats: CommitStats, written: EventRow[]) => void,
     private readonly maxInFlight = 1,
   ) {}
 
@@ -93,15 +94,35 @@ export class GroupCommitter {
     this.stats.commits++;
     this.stats.appends += batch.length;
     this.stats.lastBatchSize = batch.length;
+    const written: EventRow[] = [];
     batch.forEach((item, i) => {
       const outcome = outcomes[i];
       if (outcome.ok) {
         this.stats.events += item.events.length;
+        if (!outcome.repeat) written.push(...storedRows(item, outcome));
         item.resolve({ nextExpectedRevision: BigInt(outcome.revision), position: sqlitePosition(outcome.globalPosition) });
       } else item.reject(refusalError(item, outcome));
     });
-    this.onCommitted(this.stats);
+    this.onCommitted(this.stats, written);
   }
+}
+
+/**
+ * The rows one append stored, as a read of the log would return them. Its events went in one
+ * after another inside the batch's transaction, so the outcome's last revision and position
+ * give every one of them.
+ */
+function storedRows({ streamId, events }: AppendRequest, outcome: { revision: number; globalPosition: number }): EventRow[] {
+  const first = events.length - 1;
+  return events.map((event, j) => ({
+    global_position: outcome.globalPosition - first + j,
+    stream_id: streamId,
+    revision: outcome.revision - first + j,
+    event_id: event.id,
+    type: event.type,
+    data: event.data,
+    metadata: event.metadata,
+  }));
 }
 
 function refusalError(item: AppendRequest, outcome: Exclude<AppendOutcome, { ok: true }>): Error {

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describeEventStoreContract, newTestEvent } from '../event-store.contract';
 import { START, comparePositions } from '../position';
-import { globalPositionOf } from './rows';
+import Database from 'better-sqlite3';
+import type { RecordedEvent } from '../event-store.port';
+import { globalPositionOf, storedRowOf } from './rows';
 import { SqliteEventStore } from './sqlite-event-store';
 import { patient } from '../../../test/support/patience';
 
@@ -147,6 +149,83 @@ describe.each<Sync>(['full', 'normal'])('SqliteEventStore file (sync %s)', (sync
     while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
     await subscription.stop();
     expect(seen).toEqual([late.id]);
+  });
+
+  describe("this process's commits reach its subscriptions", () => {
+    const collect = (store: SqliteEventStore, count: number) =>
+      Array.from({ length: count }, () => {
+        const seen: RecordedEvent[] = [];
+        return { seen, subscription: store.subscribeToAll({}, (batch) => void seen.push(...batch)) };
+      });
+
+    it('as the file stores them, rows included, without reading them back (retries and refusals add nothing)', async () => {
+      // no poll during the test: its reads of the head are not what this test counts
+      const store = await SqliteEventStore.open({ file, sync, pollIntervalMs: 60_000 });
+      open.push(store);
+      await store.append('warm', [newTestEvent()], 'no_stream');
+      const subscribers = collect(store, 3);
+      await waitFor(() => subscribers.every((s) => s.seen.length === 1));
+      const fileReads = jest.spyOn((store as unknown as { statements: { all: Database.Statement } }).statements.all, 'all');
+      const retried = [newTestEvent('Retried', { n: 0 }), newTestEvent('Retried', { n: 1 })];
+      await store.append('retried', retried, 'no_stream');
+      // batches of several appends at once (the writer thread takes them), some of several events
+      const batched = Array.from({ length: 30 }, (_, i) => Array.from({ length: 1 + (i % 3) }, () => newTestEvent('Batched', { i })));
+      await Promise.all(batched.map((events, i) => store.append(`s-${i % 7}`, events, 'any')));
+      await store.append('retried', retried, 'no_stream'); // an idempotent retry: stores nothing
+      await expect(store.append('warm', [newTestEvent()], 'no_stream')).rejects.toThrow(); // refused
+      await store.append('last', [newTestEvent('Last', { nested: { list: [1, 'two', null] } })], 'no_stream');
+      const stored = 1 + retried.length + batched.flat().length + 1;
+      await waitFor(() => subscribers.every((s) => s.seen.length === stored));
+      await new Promise((r) => setTimeout(r, 50)); // nothing more arrives
+      const reads = fileReads.mock.calls.length;
+      fileReads.mockRestore();
+      const log = await store.readAll();
+      for (const { subscription } of subscribers) await subscription.stop();
+      const db = new Database(file, { readonly: true });
+      const rows = db.prepare('SELECT * FROM events ORDER BY global_position').all();
+      db.close();
+      for (const { seen } of subscribers) {
+        expect(seen).toEqual(log);
+        // the read-model apply thread is sent the stored row of each event (rows.ts)
+        expect(seen.map((event) => storedRowOf(event))).toEqual(rows);
+      }
+      expect(reads).toBe(0);
+    });
+
+    it("and another process's append between two of them is still delivered in its place", async () => {
+      const store = await SqliteEventStore.open({ file, sync, pollIntervalMs: 20 });
+      open.push(store);
+      const other = await openStore();
+      const subscribers = collect(store, 3);
+      for (let round = 0; round < 5; round++) {
+        await store.append('mine', [newTestEvent('Mine', { round })], 'any');
+        await other.append('theirs', [newTestEvent('Theirs', { round })], 'any');
+        await store.append('mine', [newTestEvent('MineAgain', { round }), newTestEvent('MineAgain', { round })], 'any');
+      }
+      const log = await store.readAll();
+      expect(log).toHaveLength(20);
+      await waitFor(() => subscribers.every((s) => s.seen.length === log.length));
+      for (const { seen, subscription } of subscribers) {
+        await subscription.stop();
+        expect(seen).toEqual(log);
+      }
+    });
+
+    it('a poll that finds the head moved by them alone wakes nobody', async () => {
+      const store = await SqliteEventStore.open({ file, sync, pollIntervalMs: 20 });
+      open.push(store);
+      const [asleep] = collect(store, 1);
+      for (let i = 0; i < 5; i++) await store.append('mine', [newTestEvent()], 'any');
+      await waitFor(() => asleep.seen.length === 5);
+      await new Promise((r) => setTimeout(r, 50));
+      const reads = jest.spyOn(store, 'readAllSync');
+      await new Promise((r) => setTimeout(r, 200)); // ten polls, the first of them seeing the head moved
+      const pollReads = reads.mock.calls.length;
+      reads.mockRestore();
+      await asleep.subscription.stop();
+      expect(pollReads).toBe(0);
+      expect(store.growth).toBe(store.commitStats.commits);
+    });
   });
 
   describe('another process appending to the same file (a second store on it)', () => {

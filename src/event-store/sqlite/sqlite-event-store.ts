@@ -70,8 +70,10 @@ export class SqliteEventStore implements EventStore, LogTail {
   private readonly subscriptions = new Set<SqliteSubscription>();
   /** The head of the log when it was last polled (see poll). */
   private polledHead: number;
-  /** How many polls found the head moved (see growth). */
+  /** How many polls found the head moved by another process (see growth). */
   private headMovesPolled = 0;
+  /** Events this process's commits stored after polledHead (settled ones are all at or before the head). */
+  private writtenSincePoll = 0;
   private pollTimer: NodeJS.Timeout | null = null;
   private readonly statements: {
     forwards: Database.Statement<[string, number, number], EventRow>;
@@ -93,8 +95,10 @@ export class SqliteEventStore implements EventStore, LogTail {
     const maxInFlight = writer instanceof InlineWriter ? 1 : 2;
     this.committer = new GroupCommitter(
       writer,
-      (stats) => {
+      (stats, written) => {
         onCommit?.(stats.lastBatchSize);
+        for (const row of written) if (row.global_position > this.polledHead) this.writtenSincePoll++;
+        this.extendTail(written, stats.commits);
         this.wakeSubscribers();
         if (startCheckpointer && !this.checkpointer && stats.commits >= checkpointerAfterCommits) this.checkpointer = this.startCheckpointer(startCheckpointer);
       },
@@ -153,7 +157,7 @@ export class SqliteEventStore implements EventStore, LogTail {
     }
   }
 
-  /** LogTail: local commits, plus the polls that found the head moved by another process. */
+  /** LogTail: local commits, plus the polls that found another process's appends. */
   get growth(): number {
     return this.committer.stats.commits + this.headMovesPolled;
   }
@@ -206,6 +210,23 @@ export class SqliteEventStore implements EventStore, LogTail {
     return more.length === 0 ? known : known.concat(more);
   }
 
+  /**
+   * A commit of this process that continues the window joins it as written, parsed from the same
+   * strings a read of the file would return: the subscriptions woken by the commit then find it
+   * here, and the first of them no longer reads back what this process just wrote. The window
+   * stays known to end at the log's end only if it was so just before this commit (a poll that
+   * found the head moved since, or a gap before these rows, leaves the next read to the file).
+   */
+  private extendTail(written: EventRow[], commits: number): void {
+    const last = this.tail.last;
+    if (written.length > 0) {
+      if (last === null || written[0].global_position !== last + 1) return;
+      this.tail.keep(last, written.map(toTailEvent), globalPositionOfEvent);
+    }
+    // (a commit of refusals and retries alone stored nothing: the end stays where it was)
+    if (this.tailEndAtCommit === commits - 1) this.tailEndAtCommit = commits;
+  }
+
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
     this.assertOpen();
     const subscription = new SqliteSubscription(this, options, handler, DEFAULT_BATCH);
@@ -250,10 +271,16 @@ export class SqliteEventStore implements EventStore, LogTail {
     if (this.closed || this.waiters.size === 0) return;
     const head = this.statements.head.get()!.p ?? 0;
     if (head !== this.polledHead) {
+      // Positions are dense: a head that moved by exactly what this process wrote since the last
+      // poll moved by its commits alone, and each of those already woke every subscription.
+      const foreign = head - this.polledHead > this.writtenSincePoll;
       this.polledHead = head;
-      this.headMovesPolled++;
-      this.tailEndAtCommit = null;
-      this.wakeSubscribers();
+      this.writtenSincePoll = 0;
+      if (foreign) {
+        this.headMovesPolled++;
+        this.tailEndAtCommit = null;
+        this.wakeSubscribers();
+      }
     }
     if (this.waiters.size > 0) this.schedulePoll();
   }

@@ -31,10 +31,10 @@ describe('ThreadWriter (the event store writer thread)', () => {
     const writer = await ThreadWriter.start(file, 'full');
     try {
       const outcomes = await writer.write([request('s-1', '00000000-0000-7000-8000-000000000001'), request('s-1', '00000000-0000-7000-8000-000000000001')]);
-      // the second is a retry of the first (same id): it answers the same revision
+      // the second is a retry of the first (same id): it answers the same revision, storing nothing
       expect(outcomes).toEqual([
-        { ok: true, revision: 0, globalPosition: 1 },
-        { ok: true, revision: 0, globalPosition: 1 },
+        { ok: true, revision: 0, globalPosition: 1, repeat: false },
+        { ok: true, revision: 0, globalPosition: 1, repeat: true },
       ]);
       const refused = await writer.write([{ ...request('s-1', '00000000-0000-7000-8000-000000000002'), expected: 'no_stream' }]);
       expect(refused).toEqual([{ ok: false, refusal: 'wrong-revision', actual: 0 }]);
