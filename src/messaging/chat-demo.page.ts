@@ -40,10 +40,11 @@ export const CHAT_DEMO_PAGE = `<!doctype html>
   const store = sessionStorage;
   const key = 'parley-demo:' + connector;
   const $ = (id) => document.getElementById(id);
-  const state = { socket: null, lastSequence: 0, joined: false, ended: false, retries: 0, chunks: 0, bubbles: new Map() };
+  // statuses: every status shown, in order (a brief one, like reconnecting, is still on record)
+  const state = { socket: null, lastSequence: 0, joined: false, ended: false, retries: 0, chunks: 0, bubbles: new Map(), statuses: [] };
   window.parleyDemo = state;
 
-  const status = (text) => { $('status').textContent = text; };
+  const status = (text) => { $('status').textContent = text; state.statuses.push(text); };
   const line = (kind, text, attrs = {}) => {
     const div = document.createElement('div');
     div.className = 'msg ' + kind;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { operatorKey } from '../helpers/keys-fixtures';
+import { patient } from '../support/patience';
 import { createConnector, DeskClient, GREETING, KB, startMessagingFixture, type MessagingFixture } from './messaging-fixture';
 
 /**
@@ -35,9 +36,14 @@ suite('chat demo page in headless Chromium', () => {
     page.waitForFunction(
       ([k, t]) => [...(globalThis as any).document.querySelectorAll(`#log .msg[data-kind="${k}"]`)].some((el: any) => el.textContent === t && !el.dataset.streaming),
       [kind, text] as const,
-      { timeout: 10_000 },
+      { timeout: patient(10_000) },
     );
-  const waitForStatus = (status: string) => page.waitForFunction((s) => (globalThis as any).document.getElementById('status')?.textContent === s, status, { timeout: 10_000 });
+  const waitForStatus = (status: string) => page.waitForFunction((s) => (globalThis as any).document.getElementById('status')?.textContent === s, status, { timeout: patient(10_000) });
+  // A status that lasts a quarter of a second (reconnecting) can pass between two frames of a
+  // starved headless renderer: look for it in the page's record of statuses since `from`.
+  const statusesSoFar = () => page.evaluate(() => (globalThis as any).parleyDemo.statuses.length as number);
+  const waitForStatusShown = (status: string, from: number) =>
+    page.waitForFunction(([s, n]) => (globalThis as any).parleyDemo.statuses.slice(n).includes(s), [status, from] as const, { timeout: patient(10_000) });
 
   beforeAll(async () => {
     if (!executablePath) throw new Error(`CI=true but no Chromium was found at ${CANDIDATES.join(', ')}: .ci/run must install the Debian chromium package`);
@@ -66,8 +72,9 @@ suite('chat demo page in headless Chromium', () => {
     expect(await page.evaluate(() => (globalThis as any).parleyDemo.chunks)).toBeGreaterThan(1);
 
     // the socket drops: the page reconnects from the last sequence it saw, and nothing repeats
+    const before = await statusesSoFar();
     await page.evaluate(() => (globalThis as any).parleyDemo.socket.close());
-    await waitForStatus('reconnecting');
+    await waitForStatusShown('reconnecting', before);
     await waitForStatus('connected');
     await say('when will my parcel arrive?');
     await waitForBubble('agent', KB[1].content);
