@@ -79,16 +79,30 @@ async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
         // CPU and profile over the load phase alone: opening the sessions is a different workload
         let loadStart: Map<number, number> | null = null;
         let loadEnd: Map<number, number> | null = null;
-        let stopProfile: Promise<() => Promise<void>> | null = null;
-        const r = await runDriver(ctx.file('messaging-plan.json'), { url: app.url, connectorToken: connector.connectorToken, host: HOST, sessions, seconds, queries: kb.queries }, (line) => {
-          if (line === LOAD_STARTS) {
-            loadStart = threadCpuMs();
-            stopProfile = startProfile('messaging.sessions');
-          } else {
-            loadEnd = threadCpuMs();
-            void stopProfile?.then((stop) => stop());
+        let profile: Promise<() => Promise<void>> | null = null;
+        let profileWritten: Promise<void> | null = null;
+        const stopProfile = () => {
+          if (!profileWritten && profile) {
+            profileWritten = profile.then((stop) => stop());
+            profileWritten.catch(() => undefined); // handled: the finally below awaits it
           }
-        });
+          return profileWritten;
+        };
+        let r: MessagingDriverResult;
+        try {
+          r = await runDriver(ctx.file('messaging-plan.json'), { url: app.url, connectorToken: connector.connectorToken, host: HOST, sessions, seconds, queries: kb.queries }, (line) => {
+            if (line === LOAD_STARTS) {
+              loadStart = threadCpuMs();
+              profile = startProfile('messaging.sessions');
+            } else {
+              loadEnd = threadCpuMs();
+              void stopProfile();
+            }
+          });
+        } finally {
+          // written before the app closes, and stopped even when the driver failed mid-load
+          await stopProfile();
+        }
         const { mainMs, othersMs } = cpuBetween(loadStart, loadEnd);
         if (r.failures > 0) throw new Error(`${r.failures} failures, first: ${r.firstFailure}`);
         loop.disable();

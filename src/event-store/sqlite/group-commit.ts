@@ -113,11 +113,11 @@ export class GroupCommitter {
  * give every one of them.
  */
 function storedRows({ streamId, events }: AppendRequest, outcome: { revision: number; globalPosition: number }): EventRow[] {
-  const first = events.length - 1;
+  const back = events.length - 1; // how far the first event is behind the last
   return events.map((event, j) => ({
-    global_position: outcome.globalPosition - first + j,
+    global_position: outcome.globalPosition - back + j,
     stream_id: streamId,
-    revision: outcome.revision - first + j,
+    revision: outcome.revision - back + j,
     event_id: event.id,
     type: event.type,
     data: event.data,
