@@ -39,8 +39,10 @@ export class SqliteSubscription implements Subscription {
   }
 
   private async run(after: Position, maxBatch: number): Promise<void> {
-    // Start on a later turn, so the caller holds the handle before the first batch arrives.
-    await Promise.resolve();
+    // Start on a later turn of the event loop: the caller holds the handle before the first batch
+    // arrives, and the synchronous work that led here (a read model opening and creating its
+    // generation, say) and the first batch are two pauses for requests and timers, not one.
+    await new Promise((resolve) => setImmediate(resolve));
     const filter = this.options.filterTypes;
     while (!this.stopped) {
       const seen = this.tail.growth;
