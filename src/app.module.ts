@@ -20,6 +20,7 @@ import { ReadModelsModule } from './read-models/read-models.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { OutboundCallsModule } from './outbound-calls/outbound-calls.module';
 import { SmsModule } from './sms/sms.module';
+import { RuntimeModule } from './runtime/runtime.module';
 
 @Module({})
 export class AppModule {
@@ -27,7 +28,7 @@ export class AppModule {
   static forRoot(config: Config, logger: Logger, clock?: Clock, extraControllers: Type[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, ConversationCacheModule, AuthModule, AccountsModule, AgentsModule, DebugChatModule, ConversationsApiModule, AlertsModule, WebhooksModule, OutboundCallsModule, ExternalEventsModule, MessagingModule, SmsModule],
+      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, ConversationCacheModule, AuthModule, AccountsModule, AgentsModule, RuntimeModule, DebugChatModule, ConversationsApiModule, AlertsModule, WebhooksModule, OutboundCallsModule, ExternalEventsModule, MessagingModule, SmsModule],
       // The clock route exists only under the test clock (contract §1).
       controllers: [HealthController, MetricsController, ...(config.testClock ? [ClockController] : []), ...extraControllers],
     };

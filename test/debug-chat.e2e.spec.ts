@@ -1,4 +1,6 @@
 import { EVENT_STORE, type EventStore } from '../src/event-store/event-store.port';
+import { INLINE_BUILD_MAX_CHARS, TopicIndexBuilder } from '../src/runtime/retrieval/topic-index-builder';
+import { syntheticKnowledgeBase } from '../src/runtime/retrieval/synthetic';
 import { AgentsClient, createAccount } from './helpers/agents-fixture';
 import { expectEnvelope, request, startTestApp, type TestApp } from './helpers/test-app';
 
@@ -122,6 +124,29 @@ describe('debug chat', () => {
       await request(`${t.url}/admin/v1/clock/advance`, { body: { seconds: 601 }, headers: { 'x-operator-token': t.operatorToken } });
       expectEnvelope(await chat(`/${conversationId}`, { clientEnv: 'sandbox', message: 'still there?' }), 400, 'CHAT_TIMEOUT');
       expectEnvelope(await chat(`/${conversationId}`, { clientEnv: 'sandbox', message: 'hello?' }), 410, 'CHAT_CONVERSATION_ENDED');
+    });
+
+    it('indexes a large knowledge base on the index thread, starting with the greeting, and answers from it', async () => {
+      const large = (await client.createAgent('Large')).agentId;
+      const kb = syntheticKnowledgeBase(40, 40, 3);
+      const topics = kb.topics.map((topic) => ({ name: topic.name, content: topic.content, queries: topic.exampleQueries.slice(0, 20) }));
+      expect(topics.reduce((size, topic) => size + topic.name.length + topic.content.length + topic.queries.join('').length, 0)).toBeGreaterThan(INLINE_BUILD_MAX_CHARS);
+      await client.shipChange(large, 'kb', async (branchId) => {
+        for (const topic of topics) await client.addTopic(large, branchId, topic);
+      });
+      const builder = t.app.get(TopicIndexBuilder);
+      const before = builder.threadBuilds;
+      const talk = (path: string, body: unknown) => client.post(`/v1/agents/${large}/debug-chat${path}`, body);
+      const { conversationId } = (await talk('', { clientEnv: 'sandbox' })).body;
+      const asked = topics[7];
+      const r = await talk(`/${conversationId}`, { clientEnv: 'sandbox', message: asked.queries[0] });
+      expect(r.status).toBe(200);
+      expect(r.body.metadata.retrievedTopics).toContain(asked.name);
+      expect(builder.threadBuilds).toBe(before + 1);
+      // a second conversation on the same deployment uses the same index
+      const again = (await talk('', { clientEnv: 'sandbox' })).body.conversationId;
+      await talk(`/${again}`, { clientEnv: 'sandbox', message: asked.queries[1] });
+      expect(builder.threadBuilds).toBe(before + 1);
     });
 
     it('belongs to its agent: another agent\'s path does not find it', async () => {

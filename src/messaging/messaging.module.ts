@@ -17,7 +17,6 @@ import { ProcessManagers } from '../read-models/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
 import { Timers } from '../read-models/timers';
 import { AgentRuntime } from '../runtime/agent-runtime';
-import { LlmClient } from '../runtime/llm/llm-client';
 import { AccessTokens } from './access-tokens';
 import { AgentTurns } from './agent-turns';
 import { ChatDemoController } from './chat-demo.controller';
@@ -92,7 +91,6 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 @Module({
   controllers: [MessagingHttpController, ChatDemoController],
   providers: [
-    { provide: AgentRuntime, inject: [CONFIG], useFactory: (config: Config) => new AgentRuntime(config.llm ? new LlmClient(config.llm) : null) },
     { provide: SessionCommands, inject: [EVENT_STORE, Clock], useFactory: (store: EventStore, clock: Clock) => new SessionCommands(store, clock) },
     { provide: ConnectorDirectory, inject: [ReadModels, ServerSecret], useFactory: (readModels: ReadModels, secret: ServerSecret) => new ConnectorDirectory(readModels, secret) },
     { provide: AccessTokens, inject: [ServerSecret, Clock, CONFIG], useFactory: (secret: ServerSecret, clock: Clock, config: Config) => new AccessTokens(secret, clock, config.messaging.tokenTtlS) },

@@ -9,7 +9,6 @@ import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../read-models/process-managers';
 import { Timers } from '../read-models/timers';
 import { AgentRuntime } from '../runtime/agent-runtime';
-import { LlmClient } from '../runtime/llm/llm-client';
 import { CallConversations } from './call-conversation';
 import { CallProgressRecorder } from './call-progress';
 import { CALL_PROGRESS, CARRIER, type Carrier } from './carrier.port';
@@ -73,9 +72,8 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
     },
     {
       provide: CallConversations,
-      inject: [EVENT_STORE, Clock, IdGenerator, DeploymentContent, CONFIG],
-      useFactory: (store: EventStore, clock: Clock, ids: IdGenerator, deployments: DeploymentContent, config: Config) =>
-        new CallConversations(store, clock, ids, deployments, new AgentRuntime(config.llm ? new LlmClient(config.llm) : null)),
+      inject: [EVENT_STORE, Clock, IdGenerator, DeploymentContent, AgentRuntime],
+      useFactory: (store: EventStore, clock: Clock, ids: IdGenerator, deployments: DeploymentContent, runtime: AgentRuntime) => new CallConversations(store, clock, ids, deployments, runtime),
     },
     OutboundCallsService,
     OutboundCallsLifecycle,

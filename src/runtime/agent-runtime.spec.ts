@@ -1,5 +1,7 @@
 import type { ServedContent } from '../agents/deployment-content';
 import { AgentRuntime, FALLBACK_RESPONSE, SILENCE_RESPONSE } from './agent-runtime';
+import { TopicIndex } from './retrieval/topic-index';
+import { TopicIndexes } from './topic-indexes';
 
 const content = (topics: ServedContent['topics']): ServedContent => ({
   agentId: 'ag', accountId: 'acc', deploymentId: `dep-${Math.random()}`, environment: 'sandbox', version: 1, greeting: 'Hello!', languageCode: 'en-GB', behavior: '', topics,
@@ -18,6 +20,19 @@ describe('AgentRuntime (embedded)', () => {
 
   it('greets with the deployment greeting', () => {
     expect(runtime.greet(served, input('')).turn).toMatchObject({ userInput: '', agentResponse: 'Hello!', currentNode: 'greeting' });
+  });
+
+  it('starts building the retrieval index with the greeting, and the first turn uses that build', async () => {
+    let builds = 0;
+    const warmed = new AgentRuntime(null, new TopicIndexes(async (topics) => {
+      builds++;
+      return TopicIndex.build(topics);
+    }));
+    const fresh = content(served.topics);
+    warmed.greet(fresh, input(''));
+    expect(builds).toBe(1);
+    expect((await warmed.respond(fresh, input('a refund please'))).turn.citedTopic).toBe('Refunds');
+    expect(builds).toBe(1);
   });
 
   it('cites the best topic and answers with its content, timing each stage', async () => {

@@ -1,12 +1,12 @@
 import type { ServedContent } from '../agents/deployment-content';
-import type { Topic } from '../agents/agent.events';
 import type { TurnEffects } from '../conversations/conversation.decider';
 import type { TurnData } from '../conversations/conversation.events';
 import { parseActions } from './actions/parse-actions';
 import { runActions, type ActionInput } from './actions/run-actions';
 import type { LlmClient } from './llm/llm-client';
 import { ACTION_TOOLS, buildMessages } from './llm/prompt';
-import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex } from './retrieval/topic-index';
+import { OUT_OF_DOMAIN_CONFIDENCE } from './retrieval/topic-index';
+import { TopicIndexes } from './topic-indexes';
 
 /** Topics this sure or better go to the model as context. */
 const CONTEXT_CONFIDENCE = 0.2;
@@ -36,7 +36,7 @@ const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
 
 /**
  * What answers in every channel. Retrieves the deployment's active topics for the input (BM25
- * over names, example queries and content, cached per deployment) and cites the best one above
+ * over names, example queries and content, built once per deployment: topic-indexes.ts) and cites the best one above
  * the out-of-domain threshold. Embedded (no model): answers with the cited topic's content. With
  * an LLM: the model answers from `behavior` and the retrieved topics and may call the actions as
  * tools; a failed or slow model call falls back to the embedded answer and counts as an API error.
@@ -44,11 +44,14 @@ const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
  * appends the result.
  */
 export class AgentRuntime {
-  private readonly indexes = new Map<string, { index: TopicIndex; topics: Map<string, Topic> }>();
+  constructor(
+    private readonly llm: LlmClient | null = null,
+    private readonly indexes: TopicIndexes = new TopicIndexes(),
+  ) {}
 
-  constructor(private readonly llm: LlmClient | null = null) {}
-
+  /** The greeting also starts building the deployment's retrieval index, for the turns to come. */
   greet(content: ServedContent, input: Omit<TurnInput, 'text' | 'metadata'>): TurnResult {
+    this.indexes.warm(content);
     const turn: Omit<TurnData, 'turnIndex'> = {
       ...this.emptyTurn(input.receivedAt, input.asrLangCode, input.ttsLangCode),
       agentResponse: content.greeting,
@@ -62,7 +65,7 @@ export class AgentRuntime {
   async respond(content: ServedContent, input: TurnInput): Promise<TurnResult> {
     const t0 = performance.now();
     const text = input.text.trim();
-    const { index, topics } = this.indexFor(content);
+    const { index, topics } = await this.indexes.of(content);
     const hits = text ? index.search(text, 5) : [];
     const t1 = performance.now();
 
@@ -117,16 +120,6 @@ export class AgentRuntime {
       ? { stateChanges: outcome.stateChanges, metrics: outcome.metrics, awaited: outcome.awaitedEvents, handoff: outcome.handoff ? { ...outcome.handoff, sharedId: outcome.handoff.sharedId ?? '' } : null, ended: outcome.ended }
       : noEffects();
     return { turn, effects, state: outcome ? outcome.state : { ...input.state } };
-  }
-
-  private indexFor(content: ServedContent) {
-    let entry = this.indexes.get(content.deploymentId);
-    if (!entry) {
-      entry = { index: TopicIndex.build(content.topics), topics: new Map(content.topics.map((t) => [t.id, t])) };
-      if (this.indexes.size >= 200) this.indexes.delete(this.indexes.keys().next().value!);
-      this.indexes.set(content.deploymentId, entry);
-    }
-    return entry;
   }
 
   private emptyTurn(at: string, asrLangCode: string, ttsLangCode: string): Omit<TurnData, 'turnIndex'> {

@@ -13,7 +13,6 @@ import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../read-models/process-managers';
 import { Timers } from '../read-models/timers';
 import { AgentRuntime } from '../runtime/agent-runtime';
-import { LlmClient } from '../runtime/llm/llm-client';
 import { EmbeddedSmsCarrier } from './embedded-carrier';
 import { HttpSmsCarrier } from './http-carrier';
 import { SmsAdminController } from './sms-admin.controller';
@@ -35,11 +34,11 @@ class SmsLifecycle implements OnModuleInit {
     private readonly processManagers: ProcessManagers,
     private readonly timers: Timers,
     private readonly deployments: DeploymentContent,
+    private readonly runtime: AgentRuntime,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SMS_CARRIER) private readonly carrier: SmsCarrier,
-    @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -50,12 +49,11 @@ class SmsLifecycle implements OnModuleInit {
     const sessionTimers = new SmsSessionTimers(this.timers, this.store, this.clock, new AggregateCache(2000));
     this.timers.handle(SEND_OWNER, outbox.handler);
     this.timers.handle(SESSION_TIMER_OWNER, sessionTimers.handler);
-    const runtime = new AgentRuntime(this.config.llm ? new LlmClient(this.config.llm) : null);
     const conversations = new SmsConversations({
       store: this.store,
       clock: this.clock,
       deployments: this.deployments,
-      runtime,
+      runtime: this.runtime,
       outbox,
       timers: sessionTimers,
       newId: () => this.ids.uuid(),

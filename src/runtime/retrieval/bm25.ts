@@ -32,15 +32,33 @@ export function idf(docCount: number, docFreq: number): number {
   return Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
 }
 
+/** A built index as plain data: what `parts()` gives and `fromParts()` takes. */
+export interface Bm25Parts {
+  docCount: number;
+  /** Term strings by term id. */
+  terms: readonly string[];
+  idfs: Float64Array;
+  /** Term t's postings are docs[offsets[t]..offsets[t + 1]) (and the same range of weights). */
+  offsets: Int32Array;
+  docs: Int32Array;
+  weights: Float64Array;
+}
+
 export class Bm25Index {
+  readonly docCount: number;
+  /** Term strings by term id. */
+  readonly terms: readonly string[];
+  private readonly idfs: Float64Array;
+
   private constructor(
-    readonly docCount: number,
-    /** Term strings by term id. */
-    readonly terms: readonly string[],
+    private readonly data: Bm25Parts,
     private readonly ids: ReadonlyMap<string, number>,
-    private readonly idfs: Float64Array,
     private readonly lists: readonly Postings[],
-  ) {}
+  ) {
+    this.docCount = data.docCount;
+    this.terms = data.terms;
+    this.idfs = data.idfs;
+  }
 
   /**
    * `docs[d][f]` holds document d's terms in field f (already analysed; repeats count).
@@ -91,10 +109,14 @@ export class Bm25Index {
       }
     }
 
-    // Pass 3: per document, each term's length-normalised, weighted frequency, saturated into its posting.
-    const postDocs = Array.from(docFreq, (df) => new Int32Array(df));
-    const postWeights = Array.from(docFreq, (df) => new Float64Array(df));
-    const fill = new Int32Array(termCount);
+    // Pass 3: per document, each term's length-normalised, weighted frequency, saturated into its
+    // posting. All postings share two arrays, term after term (offsets[t] is where term t's begin):
+    // two buffers to hand to another thread instead of two per term.
+    const offsets = new Int32Array(termCount + 1);
+    for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + docFreq[t];
+    const postDocs = new Int32Array(offsets[termCount]);
+    const postWeights = new Float64Array(offsets[termCount]);
+    const fill = offsets.slice(0, termCount);
     const tf = new Float64Array(termCount);
     lastDoc.fill(-1);
     const k1 = options.k1;
@@ -118,14 +140,29 @@ export class Bm25Index {
       }
       for (const id of inDoc) {
         const at = fill[id]++;
-        postDocs[id][at] = d;
-        postWeights[id][at] = (tf[id] * (k1 + 1)) / (tf[id] + k1);
+        postDocs[at] = d;
+        postWeights[at] = (tf[id] * (k1 + 1)) / (tf[id] + k1);
       }
     }
 
     const idfs = Float64Array.from(docFreq, (df) => idf(n, df));
-    const lists = postDocs.map((docsOf, id) => ({ docs: docsOf, weights: postWeights[id] }));
-    return new Bm25Index(n, terms, ids, idfs, lists);
+    return Bm25Index.fromParts({ docCount: n, terms, idfs, offsets, docs: postDocs, weights: postWeights });
+  }
+
+  /** The index as plain data a worker thread can post (its typed arrays' buffers can be transferred). */
+  parts(): Bm25Parts {
+    return this.data;
+  }
+
+  static fromParts(parts: Bm25Parts): Bm25Index {
+    const { terms, offsets, docs, weights } = parts;
+    const ids = new Map<string, number>();
+    const lists: Postings[] = new Array(terms.length);
+    for (let t = 0; t < terms.length; t++) {
+      ids.set(terms[t], t);
+      lists[t] = { docs: docs.subarray(offsets[t], offsets[t + 1]), weights: weights.subarray(offsets[t], offsets[t + 1]) };
+    }
+    return new Bm25Index(parts, ids, lists);
   }
 
   /** The id of an indexed term, or undefined. */

@@ -76,16 +76,36 @@ export interface FuzzyMatch {
   distance: number;
 }
 
+/** A built index as plain data: what `parts()` gives and `fromParts()` takes. */
+export interface FuzzyParts {
+  words: readonly string[];
+  /** bucket (hash & mask) → first entry + 1 (0: empty) */
+  buckets: Int32Array;
+  entryHash: Uint32Array;
+  entryWord: Int32Array;
+  /** next entry + 1 in the same bucket (0: end) */
+  entryNext: Int32Array;
+}
+
 export class FuzzyIndex {
-  private constructor(
-    private readonly words: readonly string[],
-    /** bucket (hash & mask) → first entry + 1 (0: empty) */
-    private readonly buckets: Int32Array,
-    private readonly entryHash: Uint32Array,
-    private readonly entryWord: Int32Array,
-    /** next entry + 1 in the same bucket (0: end) */
-    private readonly entryNext: Int32Array,
-  ) {}
+  private readonly words: readonly string[];
+  private readonly buckets: Int32Array;
+  private readonly entryHash: Uint32Array;
+  private readonly entryWord: Int32Array;
+  private readonly entryNext: Int32Array;
+
+  private constructor(private readonly data: FuzzyParts) {
+    ({ words: this.words, buckets: this.buckets, entryHash: this.entryHash, entryWord: this.entryWord, entryNext: this.entryNext } = data);
+  }
+
+  /** The index as plain data a worker thread can post (its typed arrays' buffers can be transferred). */
+  parts(): FuzzyParts {
+    return this.data;
+  }
+
+  static fromParts(parts: FuzzyParts): FuzzyIndex {
+    return new FuzzyIndex(parts);
+  }
 
   static build(vocabulary: Iterable<string>): FuzzyIndex {
     const words = [...new Set(vocabulary)].filter((w) => w.length > 0);
@@ -108,7 +128,7 @@ export class FuzzyIndex {
         buckets[b] = ++e;
       });
     }
-    return new FuzzyIndex(words, buckets, entryHash, entryWord, entryNext);
+    return new FuzzyIndex({ words, buckets, entryHash, entryWord, entryNext });
   }
 
   get vocabularySize(): number {

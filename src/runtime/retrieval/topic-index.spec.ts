@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { syntheticKnowledgeBase } from './synthetic';
-import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex, type IndexableTopic } from './topic-index';
+import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex, transferablesOf, type IndexableTopic } from './topic-index';
 
 const topic = (id: string, name: string, content: string, exampleQueries: string[], isActive = true): IndexableTopic => ({
   id,
@@ -147,6 +147,19 @@ describe('TopicIndex', () => {
     const first = index.search('when will my parcel arrive');
     index.search('refnud cancelaton');
     expect(index.search('when will my parcel arrive')).toEqual(first);
+  });
+
+  it('comes back from its parts, moved through a structured clone as the index thread posts them, searching alike', () => {
+    const kb = syntheticKnowledgeBase(300, 200, 7);
+    const built = TopicIndex.build(kb.topics);
+    const parts = built.parts();
+    const moved = structuredClone(parts, { transfer: transferablesOf(parts) });
+    // the buffers went with the clone: what was built can no longer be read from this side
+    expect(parts.bm25.docs.length).toBe(0);
+    const rebuilt = TopicIndex.fromParts(moved);
+    const fresh = TopicIndex.build(kb.topics);
+    expect(rebuilt.size).toBe(fresh.size);
+    for (const q of [...kb.queries.slice(0, 200), 'refnud cancelaton', 'zzzz qqqq']) expect(rebuilt.search(q)).toEqual(fresh.search(q));
   });
 
   it('searches 5,000 topics with p50 well under a millisecond', () => {

@@ -4,8 +4,8 @@
  * Built once per deployment (the caller caches it); `search` allocates little and touches only the
  * postings of the query's terms.
  */
-import { Bm25Index, DEFAULT_B, DEFAULT_K1 } from './bm25';
-import { FuzzyIndex, maxDistanceFor } from './fuzzy';
+import { Bm25Index, DEFAULT_B, DEFAULT_K1, type Bm25Parts } from './bm25';
+import { FuzzyIndex, maxDistanceFor, type FuzzyParts } from './fuzzy';
 import { analyse, stems, type Term } from './text';
 
 export interface SearchHit {
@@ -56,6 +56,21 @@ interface QueryTerm {
   weight: number;
   /** Indexed terms standing for it (one, exact, for a known term), each with its discount. */
   candidates: Array<{ termId: number; discount: number }>;
+}
+
+/** A built index as plain data, for a worker thread to build and post (topic-index-builder.ts). */
+export interface TopicIndexParts {
+  ids: readonly string[];
+  names: readonly string[];
+  bm25: Bm25Parts;
+  fuzzy: FuzzyParts;
+  fuzzyTerm: ReadonlyMap<string, number>;
+}
+
+/** The buffers of `parts` a postMessage can move instead of copying. */
+export function transferablesOf(parts: TopicIndexParts): ArrayBuffer[] {
+  const { bm25, fuzzy } = parts;
+  return [bm25.idfs, bm25.offsets, bm25.docs, bm25.weights, fuzzy.buckets, fuzzy.entryHash, fuzzy.entryWord, fuzzy.entryNext].map((array) => array.buffer as ArrayBuffer);
 }
 
 export class TopicIndex {
@@ -112,6 +127,15 @@ export class TopicIndex {
       fuzzy,
       fuzzyTerm,
     );
+  }
+
+  /** The index as plain data (see TopicIndexParts); `fromParts` gives it back. */
+  parts(): TopicIndexParts {
+    return { ids: this.ids, names: this.names, bm25: this.bm25.parts(), fuzzy: this.fuzzy.parts(), fuzzyTerm: this.fuzzyTerm };
+  }
+
+  static fromParts(parts: TopicIndexParts): TopicIndex {
+    return new TopicIndex(parts.ids, parts.names, Bm25Index.fromParts(parts.bm25), FuzzyIndex.fromParts(parts.fuzzy), parts.fuzzyTerm);
   }
 
   /** Number of (active) topics indexed. */

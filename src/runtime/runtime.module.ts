@@ -1,0 +1,34 @@
+import { Global, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
+import { CONFIG, type Config } from '../platform/config/config';
+import { AgentRuntime } from './agent-runtime';
+import { LlmClient } from './llm/llm-client';
+import { TopicIndexBuilder } from './retrieval/topic-index-builder';
+import { TopicIndexes } from './topic-indexes';
+
+/** Closes the index thread with the app (an idle one never kept the process alive anyway). */
+class IndexThreadLifecycle implements OnModuleDestroy {
+  constructor(@Inject(TopicIndexBuilder) private readonly builder: TopicIndexBuilder) {}
+
+  async onModuleDestroy(): Promise<void> {
+    await this.builder.close();
+  }
+}
+
+/**
+ * The agent runtime every channel answers with (debug chat, web chat, SMS, calls): one per
+ * process, so a deployment's retrieval index is built once whichever channel asks first.
+ */
+@Global()
+@Module({
+  providers: [
+    { provide: TopicIndexBuilder, useFactory: () => new TopicIndexBuilder() },
+    {
+      provide: AgentRuntime,
+      inject: [CONFIG, TopicIndexBuilder],
+      useFactory: (config: Config, builder: TopicIndexBuilder) => new AgentRuntime(config.llm ? new LlmClient(config.llm) : null, new TopicIndexes(builder.build)),
+    },
+    IndexThreadLifecycle,
+  ],
+  exports: [AgentRuntime],
+})
+export class RuntimeModule {}
