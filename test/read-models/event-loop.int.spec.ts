@@ -17,18 +17,17 @@ describe('read-model engine: event loop during catch-up', () => {
   // better-sqlite3 is synchronous and TypeORM only wraps it in promises: without an explicit yield
   // between batches, a build would block HTTP, timers and health checks until it is done. The
   // longest pause must be about one batch, a small part of the whole build, however loaded the
-  // machine is (the bound scales with the build's own duration).
+  // machine is: both are taken in the main thread's CPU time (a wall-clock pause of 7 s in a 27 s
+  // build on CI was the process waiting for a core, not a batch).
   it('the event loop keeps turning while a large log is built', async () => {
     const store = await side.openStore();
     // the platform database's migrations run once, before a server serves: not part of a build
     const platform = await side.openPlatform();
     await appendCounterEvents(store, { events: 20_000, streams: 40, chunk: 1000 });
-    const started = performance.now();
-    const { maxGapMs } = await longestPause(async () => {
+    const { maxBusyMs, cpuMs } = await longestPause(async () => {
       const { readModels } = await side.startReadModels([counterProjection()], { store, platform });
       await waitUntil(async () => (await readModels.status())[0].state === 'serving', 'built', 20_000);
     });
-    const build = performance.now() - started;
-    expect(maxGapMs).toBeLessThan(Math.max(250, build / 4));
+    expect(maxBusyMs).toBeLessThan(Math.max(250, cpuMs / 4));
   });
 });
