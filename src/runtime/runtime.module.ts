@@ -5,15 +5,6 @@ import { LlmClient } from './llm/llm-client';
 import { TopicIndexBuilder } from './retrieval/topic-index-builder';
 import { TopicIndexes } from './topic-indexes';
 
-/** Closes the index thread with the app (an idle one never kept the process alive anyway). */
-class IndexThreadLifecycle implements OnModuleDestroy {
-  constructor(@Inject(TopicIndexBuilder) private readonly builder: TopicIndexBuilder) {}
-
-  async onModuleDestroy(): Promise<void> {
-    await this.builder.close();
-  }
-}
-
 /**
  * The agent runtime every channel answers with (debug chat, web chat, SMS, calls): one per
  * process, so a deployment's retrieval index is built once whichever channel asks first.
@@ -27,8 +18,14 @@ class IndexThreadLifecycle implements OnModuleDestroy {
       inject: [CONFIG, TopicIndexBuilder],
       useFactory: (config: Config, builder: TopicIndexBuilder) => new AgentRuntime(config.llm ? new LlmClient(config.llm) : null, new TopicIndexes(builder.build)),
     },
-    IndexThreadLifecycle,
   ],
   exports: [AgentRuntime],
 })
-export class RuntimeModule {}
+export class RuntimeModule implements OnModuleDestroy {
+  constructor(@Inject(TopicIndexBuilder) private readonly builder: TopicIndexBuilder) {}
+
+  /** The index thread closes with the app (an idle one never kept the process alive anyway). */
+  async onModuleDestroy(): Promise<void> {
+    await this.builder.close();
+  }
+}
