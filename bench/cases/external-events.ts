@@ -18,6 +18,7 @@ import { median } from '../lib/measure';
 import { profiled } from '../lib/profile';
 import { cpuDuring } from '../lib/thread-cpu';
 import { caughtUp } from '../lib/caught-up';
+import type { PacedLoadResult } from '../lib/paced-load';
 
 const CONNECTIONS = 50;
 
@@ -25,35 +26,35 @@ interface Cannon {
   average: number;
   total: number;
   non2xx: number;
-  p99: number;
 }
 
 /** The load in its own process (lib/external-event-load.ts): each POST carries the next `bench-<n>` id. */
-function load(url: string, seconds: number, count: number, headers: Record<string, string>, opts: { connections?: number; rate?: number; start?: number; amount?: number } = {}): Promise<Cannon> {
-  const driver = path.join(__dirname, '../lib/external-event-load.js');
-  const args = [
-    driver,
-    url,
-    String(opts.connections ?? CONNECTIONS),
-    String(seconds),
-    String(count),
-    String(opts.rate ?? 0),
-    String(opts.start ?? 0),
-    String(opts.amount ?? 0),
-    ...Object.entries(headers).map(([k, v]) => `${k}=${v}`),
-  ];
+async function load(url: string, seconds: number, count: number, headers: Record<string, string>, opts: { start?: number; amount?: number } = {}): Promise<Cannon> {
+  const args = [url, String(CONNECTIONS), String(seconds), String(count), String(opts.start ?? 0), String(opts.amount ?? 0), ...headerArgs(headers)];
+  const r = await driver<{ requests: { total: number }; activeSeconds: number; non2xx: number }>('external-event-load.js', args);
+  // autocannon's own average divides by whole seconds: a series cut short by `amount` would read low
+  return { average: r.requests.total / r.activeSeconds, total: r.requests.total, non2xx: r.non2xx };
+}
+
+/** An open-loop series at a fixed rate (lib/paced-load.ts): latencies from each request's due time. */
+function paced(url: string, rate: number, seconds: number, connections: number, start: number, count: number, headers: Record<string, string>): Promise<PacedLoadResult> {
+  return driver<PacedLoadResult>('paced-load.js', [url, String(rate), String(seconds), String(connections), String(start), String(count), ...headerArgs(headers)]);
+}
+
+const headerArgs = (headers: Record<string, string>) => Object.entries(headers).map(([k, v]) => `${k}=${v}`);
+
+/** Runs a load driver of bench/lib in its own process and parses the one JSON line it prints. */
+function driver<T>(file: string, args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(__dirname, '../lib', file), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
     child.on('exit', (code) => {
       try {
-        const r = JSON.parse(out) as { requests: { total: number }; activeSeconds: number; non2xx: number; latency: { p99: number } };
-        // autocannon's own average divides by whole seconds: a series cut short by `amount` would read low
-        resolve({ average: r.requests.total / r.activeSeconds, total: r.requests.total, non2xx: r.non2xx, p99: r.latency.p99 });
+        resolve(JSON.parse(out) as T);
       } catch {
-        reject(new Error(`load driver exited ${code} without a result`));
+        reject(new Error(`${file} exited ${code} without a result`));
       }
     });
   });
@@ -77,7 +78,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
  * awaiting its own id (`bench-<n>`, appended straight to the store: the debug chat turns that would
  * create them are measured elsewhere). Throughput: the webhook against a NestJS-Fastify POST echo in
  * the same app, same JSON body size, alternating rounds. Latency: the webhook at a moderate rate
- * (500/s, 10 connections). Binding: from the POST to the conversations read model applying the
+ * (500/s open loop, evenly spaced, up to 10 connections; lib/paced-load.ts). Binding: from the POST to the conversations read model applying the
  * bound state (the Conversations API's view), in process, 4 deliveries in flight.
  */
 async function measure(ctx: BenchContext): Promise<Figures> {
@@ -180,7 +181,7 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       let used = 0;
       const bindCount = ctx.quick ? 200 : 1000;
       const moderateRate = 500;
-      const moderateSeconds = 3;
+      const moderateSeconds = ctx.quick ? 3 : 10;
       const perSeries = Math.floor((count - bindCount - moderateRate * moderateSeconds) / runs);
       const series = {
         echo: () => profiled('external-events.echo', () => load(`${url}/bench/echo`, seconds, count, {})),
@@ -204,9 +205,12 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       await drain();
       const loopDelay = monitorEventLoopDelay({ resolution: 1 });
       loopDelay.enable();
-      const { result: moderate, mainMs: modMain, othersMs: modOthers } = await cpuDuring(() => profiled('external-events.delivery', () => load(webhookUrl, moderateSeconds, count, h, { connections: 10, rate: moderateRate, start: used, amount: moderateRate * moderateSeconds })));
+      const { result: moderate, mainMs: modMain, othersMs: modOthers } = await cpuDuring(() =>
+        profiled('external-events.delivery', () => paced(webhookUrl, moderateRate, moderateSeconds, 10, used, count, h)),
+      );
       loopDelay.disable();
-      ctx.log(`external events: ${moderateRate}/s for ${moderateSeconds} s: p99 ${moderate.p99} ms; event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms; server CPU main thread ${modMain ?? '?'} ms, other threads ${modOthers ?? '?'} ms`);
+      if (moderate.non2xx || moderate.errors) throw new Error(`the paced series had ${moderate.non2xx} non-2xx answers and ${moderate.errors} errors`);
+      ctx.log(`external events: ${moderateRate}/s for ${moderateSeconds} s (open loop): p50 ${moderate.p50.toFixed(1)} ms, p99 ${moderate.p99.toFixed(1)} ms, max ${moderate.max.toFixed(1)} ms (longest wait for a connection ${moderate.maxQueuedMs.toFixed(1)} ms); event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms; server CPU main thread ${modMain ?? '?'} ms, other threads ${modOthers ?? '?'} ms`);
       used += moderate.total;
       await drain();
 
@@ -263,7 +267,7 @@ export const externalEventsCases: BenchCase[] = [
   },
   {
     name: 'external-events.delivery.p99',
-    run: async (ctx) => ({ figure: (await measure(ctx)).deliveryP99, unit: 'ms', note: 'webhook latency at 500 deliveries/s, 10 connections' }),
+    run: async (ctx) => ({ figure: (await measure(ctx)).deliveryP99, unit: 'ms', note: 'webhook latency at 500 deliveries/s, open loop (evenly spaced, timed from each due time), up to 10 connections' }),
   },
   {
     name: 'external-events.bind.p99',

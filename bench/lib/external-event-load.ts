@@ -1,14 +1,14 @@
 /**
  * autocannon in its own process, POSTing a JSON body whose `id` counts up from 0 (modulo `count`):
  * every external-event delivery names a different awaited id. Prints autocannon's JSON result.
- * argv: url connections seconds count rate(0 = unthrottled) start amount(0 = no limit) [header=value ...]
+ * argv: url connections seconds count start amount(0 = no limit) [header=value ...]
  * With an amount the series ends after that many requests (or `seconds`, whichever comes first):
  * the bench gives each webhook series only ids no earlier series used.
  */
 // autocannon ships no types; this is the one call made of it
 const autocannon: (options: Record<string, unknown>, done: (error: Error | null, result: unknown) => void) => unknown = require('autocannon');
 
-const [url, connections, seconds, count, rate, start, amount, ...headerArgs] = process.argv.slice(2);
+const [url, connections, seconds, count, start, amount, ...headerArgs] = process.argv.slice(2);
 const headers: Record<string, string> = { 'content-type': 'application/json' };
 for (const h of headerArgs) {
   const at = h.indexOf('=');
@@ -25,7 +25,6 @@ const instance = autocannon(
     method: 'POST',
     connections: Number(connections),
     duration: Number(seconds),
-    ...(Number(rate) > 0 ? { overallRate: Number(rate) } : {}),
     ...(Number(amount) > 0 ? { amount: Number(amount) } : {}),
     headers,
     requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, body: JSON.stringify({ id: `bench-${n++ % Number(count)}`, status: 'paid' }) }) }],
