@@ -3,7 +3,7 @@ import type { AppendOutcome, AppendRequest } from './batch-writer';
 import { WrongExpectedRevisionError } from '../errors';
 import { GroupCommitter } from './group-commit';
 import type { EventRow } from './rows';
-import { AdaptiveWriter, type InlineWriter, type ThreadWriter, type Writer } from './writers';
+import { AdaptiveWriter, type Writer } from './writers';
 
 /** A writer whose batches settle when the test says, in order, like the writer thread's. */
 class GatedWriter implements Writer {
@@ -123,10 +123,15 @@ describe('GroupCommitter: the rows a commit stored', () => {
 describe('AdaptiveWriter', () => {
   const request = (streamId: string): AppendRequest => ({ streamId, events: [{ id: streamId, type: 'T', data: '{}', metadata: '{}' }], expected: 'any' });
 
+  const recording = (into: AppendRequest[][]): Writer => ({
+    write: async (batch) => (into.push(batch), batch.map(() => ({ ok: true, revision: 0, globalPosition: 1, repeat: false }))),
+    close: async () => undefined,
+  });
+
   it('writes a lone append inline only while nothing is in flight on the thread', async () => {
     const thread = new GatedWriter();
     const inline: AppendRequest[][] = [];
-    const writer = new AdaptiveWriter({ write: async (batch: AppendRequest[]) => (inline.push(batch), batch.map(() => ({ ok: true, revision: 0, globalPosition: 1 }))) } as unknown as InlineWriter, thread as unknown as ThreadWriter);
+    const writer = new AdaptiveWriter(recording(inline), thread);
     await writer.write([request('a')]); // lone, thread idle: inline
     const onThread = writer.write([request('b'), request('c')]);
     const besideIt = writer.write([request('d')]); // lone again, but the thread holds a batch
@@ -137,5 +142,16 @@ describe('AdaptiveWriter', () => {
     await Promise.all([onThread, besideIt]);
     await writer.write([request('e')]); // the thread is idle again: a lone append after a lone one goes inline
     expect(inline.map((b) => b[0].streamId)).toEqual(['a', 'e']);
+  });
+
+  // The inline connection never checkpoints: the thread's commits must still come, or a lone
+  // writer's WAL would never be checkpointed in a commit and never restart.
+  it('sends every n-th lone append in a row to the thread, lone writer or not', async () => {
+    const inline: AppendRequest[][] = [];
+    const thread: AppendRequest[][] = [];
+    const writer = new AdaptiveWriter(recording(inline), recording(thread), 4);
+    for (let i = 0; i < 9; i++) await writer.write([request(`s${i}`)]);
+    expect(thread.map((b) => b[0].streamId)).toEqual(['s3', 's7']);
+    expect(inline).toHaveLength(7);
   });
 });

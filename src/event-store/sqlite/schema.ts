@@ -32,10 +32,15 @@ export type SyncMode = 'full' | 'normal';
  * commit's checkpoint still matters: SQLite can only restart a WAL that a checkpoint copied whole
  * before the next commit began, which a thread beside a steady stream of commits never sees (the
  * WAL grew 154 MiB in 15 s without it); and if the thread dies, it alone bounds the WAL.
+ * `never`: the event loop's own connection beside a writer thread. Its commit that took the WAL
+ * past the threshold would copy the frames since the last round and fsync the database file with
+ * the event loop blocked: 7-30 ms, about twice a second at 1,000 appends/s (strace, one bench
+ * run), the whole latency tail of the external-events webhook. The thread's commits checkpoint
+ * instead; AdaptiveWriter sends them every so many appends even when all are lone ones.
  */
-export type CheckpointMode = 'auto' | 'thread';
+export type CheckpointMode = 'auto' | 'thread' | 'never';
 
-const CHECKPOINT_PAGES: Record<CheckpointMode, number> = { auto: 1000, thread: 4000 };
+const CHECKPOINT_PAGES: Record<CheckpointMode, number> = { auto: 1000, thread: 4000, never: 0 };
 
 export function configure(db: Database.Database, sync: SyncMode, checkpoints: CheckpointMode = 'auto'): void {
   db.pragma('journal_mode = WAL');

@@ -129,8 +129,9 @@ export class SqliteEventStore implements EventStore, LogTail {
         migrate(db);
         return new SqliteEventStore(db, new InlineWriter(db), null, 0, pollIntervalMs, options.onCommit);
       }
-      // With threads, the checkpoints are mostly the checkpointer thread's (schema.ts, CheckpointMode)
-      configure(db, options.sync, 'thread');
+      // With threads, the checkpoints are the checkpointer thread's and the writer thread's
+      // commits', never the event loop's (schema.ts, CheckpointMode)
+      configure(db, options.sync, 'never');
       migrate(db);
       thread = await ThreadWriter.start(file, options.sync, 'thread');
       const startCheckpointer = () => Checkpointer.start(file, options.sync);

@@ -62,15 +62,22 @@ export class ThreadWriter implements Writer {
  * raw single-insert rate through the thread). A single append right after a larger batch is a
  * lull under load, not a lone writer: it still goes to the thread, keeping the loop free.
  * The thread may hold two batches at once (GroupCommitter); the inline connection waits for both.
+ *
+ * The inline connection never checkpoints (schema.ts, `never`): every `threadEvery`-th lone
+ * append in a row goes to the thread, whose commit checkpoints the WAL once it is past its
+ * threshold and so lets SQLite restart it, even when every append is a lone one.
  */
 export class AdaptiveWriter implements Writer {
   private previousSize = 0;
   /** batches on the thread not settled yet: the inline connection never writes beside them */
   private onThread = 0;
+  /** lone appends written inline since the thread last wrote one */
+  private inlineRun = 0;
 
   constructor(
-    private readonly inline: InlineWriter,
-    private readonly thread: ThreadWriter,
+    private readonly inline: Writer,
+    private readonly thread: Writer,
+    private readonly threadEvery = 64,
   ) {}
 
   write(batch: AppendRequest[]): Promise<AppendOutcome[]> {
@@ -78,7 +85,8 @@ export class AdaptiveWriter implements Writer {
     this.previousSize = batch.length;
     // Inline only while the thread is idle: beside a batch in flight there, the inline write would
     // wait on the file's write lock with the event loop blocked, and could overtake that batch.
-    if (lone && this.onThread === 0) return this.inline.write(batch);
+    if (lone && this.onThread === 0 && ++this.inlineRun < this.threadEvery) return this.inline.write(batch);
+    this.inlineRun = 0;
     this.onThread++;
     return this.thread.write(batch).finally(() => this.onThread--);
   }
