@@ -45,6 +45,26 @@ describe('TailWindow', () => {
     expect(w.after(2, -1)).toBeNull();
   });
 
+  it('cuts the oldest in one go a quarter past its capacity, and never holds fewer than its capacity', () => {
+    const w = new TailWindow(8);
+    // the whole window: the read from just before its first event (earlier ones answer null)
+    const held = (last: number) => {
+      for (let after = 0; after < last; after++) if (w.after(after, -1)) return ps(w.after(after, -1))!;
+      return [];
+    };
+    const sizes: number[] = [];
+    for (let p = 1; p <= 40; p++) {
+      w.keep(p - 1, events(p, p), positionOf);
+      const window = held(p);
+      expect(window[window.length - 1]).toBe(p);
+      sizes.push(window.length);
+    }
+    expect(Math.max(...sizes)).toBe(10);
+    expect(Math.min(...sizes.slice(7))).toBe(8);
+    // it grew past its capacity and was cut back, more than once
+    expect(sizes.filter((n, i) => i > 0 && n < sizes[i - 1]).length).toBeGreaterThan(1);
+  });
+
   it('handles gaps between positions (positions ascend; they need not be dense)', () => {
     const w = new TailWindow(10);
     w.keep(0, [event(2), event(5), event(9)], positionOf);
