@@ -17,6 +17,7 @@ import { EchoProbeController } from '../lib/echo-probe.controller';
 import { median } from '../lib/measure';
 import { profiled } from '../lib/profile';
 import { cpuDuring } from '../lib/thread-cpu';
+import { describePauses, watchPauses } from '../lib/pause-watch';
 import { caughtUp } from '../lib/caught-up';
 import type { PacedLoadResult } from '../lib/paced-load';
 
@@ -205,12 +206,14 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       await drain();
       const loopDelay = monitorEventLoopDelay({ resolution: 1 });
       loopDelay.enable();
+      const stopWatching = watchPauses();
       const { result: moderate, mainMs: modMain, othersMs: modOthers } = await cpuDuring(() =>
         profiled('external-events.delivery', () => paced(webhookUrl, moderateRate, moderateSeconds, 10, used, count, h)),
       );
       loopDelay.disable();
+      const pauses = describePauses(stopWatching());
       if (moderate.non2xx || moderate.errors) throw new Error(`the paced series had ${moderate.non2xx} non-2xx answers and ${moderate.errors} errors`);
-      ctx.log(`external events: ${moderateRate}/s for ${moderateSeconds} s (open loop): p50 ${moderate.p50.toFixed(1)} ms, p99 ${moderate.p99.toFixed(1)} ms, max ${moderate.max.toFixed(1)} ms (longest wait for a connection ${moderate.maxQueuedMs.toFixed(1)} ms); event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms; server CPU main thread ${modMain ?? '?'} ms, other threads ${modOthers ?? '?'} ms`);
+      ctx.log(`external events: ${moderateRate}/s for ${moderateSeconds} s (open loop): p50 ${moderate.p50.toFixed(1)} ms, p99 ${moderate.p99.toFixed(1)} ms, max ${moderate.max.toFixed(1)} ms (longest wait for a connection ${moderate.maxQueuedMs.toFixed(1)} ms); event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms; server CPU main thread ${modMain ?? '?'} ms, other threads ${modOthers ?? '?'} ms; ${pauses}`);
       used += moderate.total;
       await drain();
 
