@@ -5,7 +5,7 @@ import { START, type Position } from '../event-store/position';
 import { DomainError } from '../platform/errors/domain-error';
 import { ProcessCheckpoint } from '../platform/database/platform.entities';
 import { holds, type Lease } from './postgres/advisory-lease';
-import { ProcessCheckpointStore } from './process-checkpoint-store';
+import { processCheckpointSaver, type SaveProcessCheckpoint } from './process-checkpoint-store';
 
 /**
  * Reacts to events by doing things: sending commands, scheduling timers, queueing deliveries.
@@ -55,7 +55,7 @@ export class ProcessManagerRunner {
   private retry: NodeJS.Timeout | null = null;
   private stopped = false;
   private savedAt = 0;
-  private readonly checkpoints: ProcessCheckpointStore;
+  private readonly saveCheckpointRow: SaveProcessCheckpoint;
   private leaseTimer: NodeJS.Timeout | null = null;
   private contending: Promise<void> = Promise.resolve();
   /** false while another process holds the manager's lease: this one does nothing. */
@@ -71,7 +71,7 @@ export class ProcessManagerRunner {
     private readonly logger: Logger,
     private readonly lease: Lease | null = null,
   ) {
-    this.checkpoints = new ProcessCheckpointStore(platform);
+    this.saveCheckpointRow = processCheckpointSaver(platform);
   }
 
   async start(): Promise<void> {
@@ -201,6 +201,6 @@ export class ProcessManagerRunner {
 
   private async saveCheckpoint(): Promise<void> {
     this.savedAt = Date.now();
-    await this.checkpoints.save(this.manager.name, this.position, new Date().toISOString());
+    await this.saveCheckpointRow(this.manager.name, this.position, new Date().toISOString());
   }
 }
