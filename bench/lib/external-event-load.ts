@@ -25,7 +25,8 @@ const instance = autocannon(
     method: 'POST',
     connections: Number(connections),
     duration: Number(seconds),
-    ...(Number(amount) > 0 ? { amount: Number(amount) } : {}),
+    // not `amount`: that overrides `duration`, and a series would run until its ids ran out
+    ...(Number(amount) > 0 ? { maxOverallRequests: Number(amount) } : {}),
     headers,
     requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, body: JSON.stringify({ id: `bench-${n++ % Number(count)}`, status: 'paid' }) }) }],
   },

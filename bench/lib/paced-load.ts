@@ -36,6 +36,7 @@ for (const h of headerArgs) {
   const at = h.indexOf('=');
   headers[h.slice(0, at)] = h.slice(at + 1);
 }
+const REQUEST_TIMEOUT_MS = 10_000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number(connectionsArg) });
 const target = new URL(url);
 
@@ -65,6 +66,8 @@ function send(n: number, dueAt: number): void {
   request.on('socket', () => {
     maxQueuedMs = Math.max(maxQueuedMs, performance.now() - dueAt);
   });
+  // a server that stops answering fails the series instead of hanging it
+  request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(new Error('timed out')));
   request.on('error', () => {
     errors++;
     done();
