@@ -5,6 +5,7 @@ import readline from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { syntheticKnowledgeBase } from '../../src/runtime/retrieval/synthetic';
 import type { BenchCase } from '../lib/case';
+import { describePauses, watchPauses, type PauseReport } from '../lib/pause-watch';
 import { startProfile } from '../lib/profile';
 import { cpuBetween, threadCpuMs } from '../lib/thread-cpu';
 import type { BenchContext } from '../lib/context';
@@ -81,6 +82,8 @@ async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
         let loadEnd: Map<number, number> | null = null;
         let profile: Promise<() => Promise<void>> | null = null;
         let profileWritten: Promise<void> | null = null;
+        let stopWatching: (() => PauseReport) | null = null;
+        let pauses: PauseReport | null = null;
         const stopProfile = () => {
           if (!profileWritten && profile) {
             profileWritten = profile.then((stop) => stop());
@@ -93,9 +96,11 @@ async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
           r = await runDriver(ctx.file('messaging-plan.json'), { url: app.url, connectorToken: connector.connectorToken, host: HOST, sessions, seconds, queries: kb.queries }, (line) => {
             if (line === LOAD_STARTS) {
               loadStart = threadCpuMs();
+              stopWatching = watchPauses();
               profile = startProfile('messaging.sessions');
             } else {
               loadEnd = threadCpuMs();
+              pauses = stopWatching?.() ?? null;
               void stopProfile();
             }
           });
@@ -108,7 +113,7 @@ async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
         loop.disable();
         const loopDelayP99Ms = loop.percentile(99) / 1e6;
         const loopDelayMaxMs = loop.max / 1e6;
-        ctx.log(`messaging: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms${cpuPerMessage(mainMs, othersMs, r.messages)}`);
+        ctx.log(`messaging: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms${cpuPerMessage(mainMs, othersMs, r.messages)}${pauses ? `; ${describePauses(pauses)}` : ''}`);
         return { ...r, rssPeakMiB: mib(rssPeak), rssEndMiB: mib(process.memoryUsage.rss()), loopDelayP99Ms, loopDelayMaxMs };
       } finally {
         clearInterval(sampler);

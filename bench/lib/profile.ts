@@ -19,6 +19,7 @@ export async function profiled<T>(label: string, phase: () => Promise<T>): Promi
 
 /** profiled for a phase whose bounds are events rather than one call: resolves with its stop. */
 export async function startProfile(label: string): Promise<() => Promise<void>> {
+  if (process.env.BENCH_ALLOC_PROFILE) return startAllocationProfile(label, process.env.BENCH_ALLOC_PROFILE);
   const dir = process.env.BENCH_CPU_PROFILE;
   if (!dir) return async () => undefined;
   const session = new Session();
@@ -29,9 +30,30 @@ export async function startProfile(label: string): Promise<() => Promise<void>> 
   return async () => {
     const { profile } = await session.post('Profiler.stop');
     session.disconnect();
-    fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, `${label.replace(/[^\w.-]+/g, '_')}.${Date.now()}.cpuprofile`);
-    fs.writeFileSync(file, JSON.stringify(profile));
-    process.stderr.write(`  · cpu profile of ${label}: ${file}\n`);
+    writeProfile(dir, label, 'cpu', profile);
   };
+}
+
+/**
+ * `BENCH_ALLOC_PROFILE=<dir>` (instead of a CPU profile): where the phase allocates, sampled, the
+ * objects young collections freed included (they are what makes scavenges frequent), written as
+ * `<dir>/<label>.heapprofile` for Chrome DevTools' memory panel.
+ */
+async function startAllocationProfile(label: string, dir: string): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !process.env.BENCH_ALLOC_PROMOTED });
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    session.disconnect();
+    writeProfile(dir, label, 'heap', profile);
+  };
+}
+
+function writeProfile(dir: string, label: string, kind: 'cpu' | 'heap', profile: unknown): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${label.replace(/[^\w.-]+/g, '_')}.${Date.now()}.${kind}profile`);
+  fs.writeFileSync(file, JSON.stringify(profile));
+  process.stderr.write(`  · ${kind === 'cpu' ? 'cpu' : 'allocation'} profile of ${label}: ${file}\n`);
 }
