@@ -12,15 +12,11 @@ type Call = ApplyRequest extends infer R ? (R extends ApplyRequest ? Omit<R, 'id
 
 /**
  * Much of a batch's cost on the thread is per commit, not per event (each page it touches
- * is written to the WAL once per transaction, and the full-text index flushes once, and the
- * checkpoint row and transaction go through TypeORM): events gather this long after each batch.
- * Debug chat under load: 28 turns per commit of the conversations read model (21 applied inline)
- * at 10 ms. Web chat at 1,000 messages/s: 50 ms took the other threads' CPU per message from
- * 685-720 µs to 595-626 µs (bench messaging, 2026-11-26), CPU the event loop no longer competes for
- * on two cores. An idle runner applies the first event at once; only the next batch waits, and
- * read-your-writes never waits for it: a waiter ends the pause.
+ * is written to the WAL once per transaction, and the full-text index flushes once): events gather
+ * this long after each batch. Debug chat under load: 28 turns per commit of the conversations read
+ * model (21 applied inline). Read-your-writes never waits for it: a waiter ends the pause.
  */
-const DEFAULT_GATHER_MS = 50;
+const DEFAULT_GATHER_MS = 10;
 
 /**
  * Where the thread finds the projections it applies: functions do not cross threads, so it loads

@@ -1,4 +1,4 @@
-import { ManualClock } from './clock';
+import { ManualClock, SystemClock } from './clock';
 
 describe('ManualClock', () => {
   it('stands still until advanced, then tells its listeners', () => {
@@ -12,5 +12,19 @@ describe('ManualClock', () => {
 
   it('never goes backwards', () => {
     expect(() => new ManualClock().advance(-1)).toThrow(RangeError);
+  });
+});
+
+describe('SystemClock', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('formats each millisecond once, and a new one as soon as it comes', () => {
+    const clock = new SystemClock();
+    const now = jest.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-11-26T10:00:00.001Z'));
+    const first = clock.nowIso();
+    expect(first).toBe('2026-11-26T10:00:00.001Z');
+    expect(clock.nowIso()).toBe(first);
+    now.mockReturnValue(Date.parse('2026-11-26T10:00:00.002Z'));
+    expect(clock.nowIso()).toBe('2026-11-26T10:00:00.002Z');
   });
 });
