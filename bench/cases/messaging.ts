@@ -113,7 +113,7 @@ async function messagingRound(ctx: BenchContext, round: number): Promise<RoundFi
       loop.disable();
       const loopDelayP99Ms = loop.percentile(99) / 1e6;
       const loopDelayMaxMs = loop.max / 1e6;
-      ctx.log(`messaging round ${round}: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms${cpuPerMessage(mainMs, othersMs, r.messages)}${pauses ? `; ${describePauses(pauses)}` : ''}`);
+      ctx.log(`messaging round ${round}: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms; client loop delay p99 ${r.clientLoopDelayP99Ms.toFixed(1)} ms, max ${r.clientLoopDelayMaxMs.toFixed(0)} ms${cpuPerMessage(mainMs, othersMs, r.messages)}${pauses ? `; ${describePauses(pauses)}` : ''}`);
       return { ...r, rssPeakMiB: mib(rssPeak), rssEndMiB: mib(process.memoryUsage.rss()), loopDelayP99Ms, loopDelayMaxMs };
     } finally {
       clearInterval(sampler);
@@ -141,7 +141,11 @@ async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
   return ctx.shared('messaging', async () => {
     const count = Number(process.env.BENCH_MESSAGING_ROUNDS) || (ctx.quick ? 1 : 3);
     const rounds: RoundFigures[] = [];
-    for (let round = 1; round <= count; round++) rounds.push(await messagingRound(ctx, round));
+    for (let round = 1; round <= count; round++) {
+      // what the last round's app left behind is collected before the next one is measured
+      (globalThis as { gc?: () => void }).gc?.();
+      rounds.push(await messagingRound(ctx, round));
+    }
     return { rounds, p99: median(rounds.map((r) => r.p99)) };
   });
 }

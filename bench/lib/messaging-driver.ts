@@ -8,6 +8,7 @@
  * Prints one JSON line.
  */
 import fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 
 export interface MessagingPlan {
@@ -36,6 +37,9 @@ export interface MessagingDriverResult {
   /** sessions whose live events differ from their replay */
   replayMismatches: number;
   setupSeconds: number;
+  /** this client process's own event-loop delay over the load (ms): what it adds to every latency it times */
+  clientLoopDelayP99Ms: number;
+  clientLoopDelayMaxMs: number;
   failures: number;
   firstFailure?: string;
 }
@@ -141,6 +145,8 @@ async function drive(plan: MessagingPlan, phase: (line: string) => void): Promis
   const setupSeconds = (performance.now() - setupStart) / 1000;
 
   let q = 0;
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   phase(LOAD_STARTS);
   const started = performance.now();
   const timers: NodeJS.Timeout[] = [];
@@ -161,6 +167,7 @@ async function drive(plan: MessagingPlan, phase: (line: string) => void): Promis
   await new Promise((resolve) => setTimeout(resolve, plan.seconds * 1000));
   for (const timer of timers) clearInterval(timer);
   const elapsed = (performance.now() - started) / 1000;
+  loop.disable();
   phase(LOAD_ENDS);
   // the answers still on their way
   const drainUntil = performance.now() + 5000;
@@ -192,6 +199,8 @@ async function drive(plan: MessagingPlan, phase: (line: string) => void): Promis
     refused,
     replayMismatches,
     setupSeconds,
+    clientLoopDelayP99Ms: loop.percentile(99) / 1e6,
+    clientLoopDelayMaxMs: loop.max / 1e6,
     failures,
     firstFailure,
   };
