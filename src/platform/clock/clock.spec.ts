@@ -21,10 +21,12 @@ describe('SystemClock', () => {
   it('formats each millisecond once, and a new one as soon as it comes', () => {
     const clock = new SystemClock();
     const now = jest.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-11-26T10:00:00.001Z'));
-    const first = clock.nowIso();
-    expect(first).toBe('2026-11-26T10:00:00.001Z');
-    expect(clock.nowIso()).toBe(first);
+    const format = jest.spyOn(Date.prototype, 'toISOString');
+    expect(clock.nowIso()).toBe('2026-11-26T10:00:00.001Z');
+    expect(clock.nowIso()).toBe('2026-11-26T10:00:00.001Z');
+    expect(format).toHaveBeenCalledTimes(1);
     now.mockReturnValue(Date.parse('2026-11-26T10:00:00.002Z'));
     expect(clock.nowIso()).toBe('2026-11-26T10:00:00.002Z');
+    expect(format).toHaveBeenCalledTimes(2);
   });
 });
