@@ -133,8 +133,8 @@ interface MessagingFigures {
 /**
  * The load, `BENCH_MESSAGING_ROUNDS` times (3; 1 with --quick), each on a fresh app. One round's
  * p99 is the worst 300 answers of 30 s, and on this shared machine a stall of another tenant's
- * (event-loop pauses of 100-165 ms, while its scavenges stayed mostly under 20 ms) decides it: identical
- * builds gave 42 to 187 ms. The median of the rounds is the figure, every round's is in the note,
+ * (event-loop pauses of up to 152 ms, while its scavenges stayed mostly under 20 ms) decides it: identical
+ * builds gave 42 to 147 ms. The median of the rounds is the figure, every round's is in the note,
  * and events lost and RSS are the worst round's.
  */
 async function messagingLoad(ctx: BenchContext): Promise<MessagingFigures> {
