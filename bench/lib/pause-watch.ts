@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 
 /** V8's GC kinds as `gc` performance entries name them (perf_hooks constants). */
@@ -8,6 +9,21 @@ export interface PauseReport {
   gc: Record<string, { count: number; totalMs: number; maxMs: number }>;
   /** every stretch longer than `overMs` in which a 5 ms ticker did not run (ms, in order) */
   pauses: number[];
+  /**
+   * For each pause, how much of it the thread ran and how much it waited for a core (ms, from
+   * /proc/thread-self/schedstat); null where the kernel does not tell.
+   */
+  split: Array<{ ranMs: number; waitedMs: number }> | null;
+}
+
+/** The calling thread's time on a CPU and waiting on a run queue (ns), or null without schedstat. */
+function schedNs(): [number, number] | null {
+  try {
+    const [ran, waited] = fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');
+    return [Number(ran), Number(waited)];
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -28,21 +44,30 @@ export function watchPauses(overMs = 25): () => PauseReport {
   });
   observer.observe({ entryTypes: ['gc'] });
   const pauses: number[] = [];
+  let sched = schedNs();
+  const split: PauseReport['split'] = sched ? [] : null;
   let last = performance.now();
   const ticker = setInterval(() => {
     const now = performance.now();
-    if (now - last > overMs) pauses.push(Math.round(now - last));
+    const nowSched = split ? schedNs() : null;
+    if (now - last > overMs) {
+      pauses.push(Math.round(now - last));
+      if (split && sched && nowSched) split.push({ ranMs: (nowSched[0] - sched[0]) / 1e6, waitedMs: (nowSched[1] - sched[1]) / 1e6 });
+    }
     last = now;
+    sched = nowSched;
   }, 5);
   return () => {
     clearInterval(ticker);
     observer.disconnect();
-    return { gc, pauses };
+    return { gc, pauses, split };
   };
 }
 
 /** One log line's worth: `scavenge 65 (277 ms, max 5.7)`, and the pauses. */
-export function describePauses({ gc, pauses }: PauseReport, overMs = 25): string {
+export function describePauses({ gc, pauses, split }: PauseReport, overMs = 25): string {
   const kinds = Object.entries(gc).map(([kind, k]) => `${kind} ${k.count} (${Math.round(k.totalMs)} ms, max ${k.maxMs.toFixed(1)})`);
-  return `GC: ${kinds.join(', ') || 'none'}; loop pauses over ${overMs} ms: ${pauses.length ? pauses.join(', ') : 'none'}`;
+  const each = pauses.map((ms, i) => (split?.[i] ? `${ms} (ran ${Math.round(split[i].ranMs)}, waited ${Math.round(split[i].waitedMs)})` : String(ms)));
+  const waited = split && split.length > 0 ? `; of the pauses' ${pauses.reduce((a, b) => a + b, 0)} ms the loop waited for a core ${Math.round(split.reduce((a, p) => a + p.waitedMs, 0))} ms` : '';
+  return `GC: ${kinds.join(', ') || 'none'}; loop pauses over ${overMs} ms: ${each.length ? each.join(', ') : 'none'}${waited}`;
 }
