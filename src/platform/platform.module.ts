@@ -12,6 +12,7 @@ import { LOGGER } from './logging/logger';
 import { OperatorGuard } from './operator/operator.guard';
 import { OperatorToken } from './operator/operator-token';
 import { Metrics } from './metrics/metrics';
+import { HelperThreadPriority } from './threads/helper-thread-priority';
 
 class PlatformDatabaseCloser implements OnApplicationShutdown {
   constructor(@Inject(PLATFORM_DB) private readonly db: DataSource) {}
@@ -39,6 +40,7 @@ export class PlatformModule {
       IdempotencyInterceptor,
       IdempotencyJanitor,
       PlatformDatabaseCloser,
+      HelperThreadPriority,
     ];
     return {
       module: PlatformModule,

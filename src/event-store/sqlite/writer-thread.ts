@@ -1,12 +1,19 @@
 /**
  * The writer thread: owns the connection that appends, so a commit's fsync (and the inserts'
  * index work) happens beside the event loop instead of on it. Messages in: { id, batch } and
- * { close: true }; out: { ready }, { id, outcomes } or { id, failure } when the transaction failed.
+ * { close: true }; out: { ready, threadId } (its kernel task id, so that it keeps the event loop's
+ * priority: helper-threads.ts), { id, outcomes } or { id, failure } when the transaction failed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { currentThreadId } from '../../platform/threads/thread-priority';
 import { BatchWriter, type AppendRequest } from './batch-writer';
 import { configure, type CheckpointMode, type SyncMode } from './schema';
+
+export interface WriterReady {
+  ready: true;
+  threadId: number | null;
+}
 
 const { file, sync, checkpoints } = workerData as { file: string; sync: SyncMode; checkpoints: CheckpointMode };
 const port = parentPort!;
@@ -27,4 +34,4 @@ port.on('message', (message: { id: number; batch: AppendRequest[] } | { close: t
     port.postMessage({ id: message.id, failure: { message: text ?? String(error), code: typeof code === 'string' ? code : undefined } });
   }
 });
-port.postMessage({ ready: true });
+port.postMessage({ ready: true, threadId: currentThreadId() } satisfies WriterReady);

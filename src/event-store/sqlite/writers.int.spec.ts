@@ -7,6 +7,7 @@ import { configure, migrate } from './schema';
 import { SqliteEventStore } from './sqlite-event-store';
 import { ThreadWriter } from './writers';
 import { newTestEvent } from '../event-store.contract';
+import { keptThreads, yieldHelperThreads } from '../../platform/threads/helper-threads';
 
 function request(streamId: string, id: string): AppendRequest {
   return { streamId, expected: 'any', events: [{ id, type: 'T', data: '{}', metadata: '{}' }] };
@@ -44,6 +45,20 @@ describe('ThreadWriter (the event store writer thread)', () => {
     const db = new Database(file, { readonly: true });
     expect(db.prepare('SELECT count(*) AS n FROM events').get()).toEqual({ n: 1 });
     db.close();
+  });
+
+  it('keeps the event loop\'s priority while helper threads yield, until it exits', async () => {
+    if (!fs.existsSync('/proc/thread-self')) return void process.stderr.write('no /proc/thread-self: thread priorities are not tested here\n');
+    const before = new Set(keptThreads());
+    const writer = await ThreadWriter.start(file, 'normal');
+    const added = [...keptThreads()].filter((id) => !before.has(id));
+    expect(added).toHaveLength(1);
+    const [id] = added;
+    expect(fs.existsSync(`/proc/self/task/${id}`)).toBe(true);
+    yieldHelperThreads(2);
+    expect(os.getPriority(id)).toBe(os.getPriority(process.pid));
+    await writer.close();
+    expect(keptThreads().has(id)).toBe(false);
   });
 
   it('fails writes in flight and later ones when the thread dies, instead of hanging', async () => {

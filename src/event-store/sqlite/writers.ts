@@ -1,9 +1,11 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { keepThreadPriority } from '../../platform/threads/helper-threads';
 import { startReadyWorker } from '../../platform/threads/start-worker';
 import { WorkerCalls } from '../../platform/threads/worker-calls';
 import { BatchWriter, type AppendOutcome, type AppendRequest } from './batch-writer';
 import type { CheckpointMode, SyncMode } from './schema';
+import type { WriterReady } from './writer-thread';
 
 /**
  * Where a batch of appends is written: resolves with one outcome per append, rejects when nothing
@@ -40,7 +42,9 @@ export class ThreadWriter implements Writer {
   private constructor(private readonly calls: WorkerCalls<Reply>) {}
 
   static async start(file: string, sync: SyncMode, checkpoints: CheckpointMode = 'auto'): Promise<ThreadWriter> {
-    const worker = await startReadyWorker(path.join(__dirname, 'writer-thread'), { workerData: { file, sync, checkpoints } });
+    const { worker, ready } = await startReadyWorker<WriterReady>(path.join(__dirname, 'writer-thread'), { workerData: { file, sync, checkpoints } });
+    // every append's commit waits on this thread: it stays at the event loop's priority
+    worker.once('exit', keepThreadPriority(ready.threadId));
     return new ThreadWriter(new WorkerCalls<Reply>(worker, 'event store writer thread'));
   }
 

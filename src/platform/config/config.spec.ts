@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config';
 describe('loadConfig', () => {
   it('defaults to the embedded setup on port 8080 under ./data', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 8080, eventStore: 'sqlite', readModelDb: 'sqlite', readModelApply: 'thread', eventStoreSync: 'full', eventStorePollMs: 100, testClock: false, operatorToken: null });
+    expect(config).toMatchObject({ port: 8080, eventStore: 'sqlite', readModelDb: 'sqlite', readModelApply: 'thread', helperThreadNiceness: 5, eventStoreSync: 'full', eventStorePollMs: 100, testClock: false, operatorToken: null });
     expect(config.dataDir).toBe(path.resolve('./data'));
   });
 
@@ -22,6 +22,8 @@ describe('loadConfig', () => {
     [{ EVENT_STORE_POLL_MS: 'often' }, 'EVENT_STORE_POLL_MS'],
     [{ READ_MODEL_DB: 'mysql' }, 'READ_MODEL_DB'],
     [{ READ_MODEL_APPLY: 'elsewhere' }, 'READ_MODEL_APPLY'],
+    [{ HELPER_THREAD_NICENESS: '20' }, 'HELPER_THREAD_NICENESS'],
+    [{ HELPER_THREAD_NICENESS: 'low' }, 'HELPER_THREAD_NICENESS'],
     [{ PARLEY_TEST_CLOCK: 'yes' }, 'PARLEY_TEST_CLOCK'],
     [{ OPERATOR_TOKEN: 'short' }, 'OPERATOR_TOKEN'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],

@@ -38,15 +38,18 @@ function findSwcrc(from: string): string {
   }
 }
 
-/** startWorker, resolved once the thread posts its first message (it is ready); rejects if it fails first. */
-export async function startReadyWorker(entry: string, options: WorkerOptions = {}): Promise<Worker> {
+/**
+ * startWorker, resolved once the thread posts its first message (it is ready), with that message;
+ * rejects if the thread fails first.
+ */
+export async function startReadyWorker<Ready = unknown>(entry: string, options: WorkerOptions = {}): Promise<{ worker: Worker; ready: Ready }> {
   const worker = startWorker(entry, options);
-  await new Promise<void>((resolve, reject) => {
+  const ready = await new Promise<Ready>((resolve, reject) => {
     worker.once('error', reject);
-    worker.once('message', () => {
+    worker.once('message', (message: Ready) => {
       worker.off('error', reject);
-      resolve();
+      resolve(message);
     });
   });
-  return worker;
+  return { worker, ready };
 }

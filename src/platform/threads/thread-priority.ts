@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 
 /**
@@ -15,3 +16,16 @@ export function lowerThisThreadsPriority(niceness: number): void {
     // not permitted or not supported here: run at the process's priority
   }
 }
+
+/** The calling thread's kernel task id (Linux: /proc/thread-self), or null where there is none. */
+export function currentThreadId(): number | null {
+  try {
+    const id = Number(path(fs.readlinkSync('/proc/thread-self')));
+    return Number.isInteger(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `<pid>/task/<tid>` → `<tid>` */
+const path = (link: string) => link.slice(link.lastIndexOf('/') + 1);
