@@ -71,7 +71,9 @@ export async function seedAccount(app: BenchApp): Promise<{ accountId: string; k
 }
 
 
+/** Settings a bench run may choose from its environment, to compare two of them on one build. */
+const PASSED_THROUGH = ['READ_MODEL_APPLY', 'HELPER_THREAD_NICENESS'];
+
 function passedThrough(): Record<string, string> {
-  const value = process.env.READ_MODEL_APPLY;
-  return value ? { READ_MODEL_APPLY: value } : {};
+  return Object.fromEntries(PASSED_THROUGH.filter((name) => process.env[name]).map((name) => [name, process.env[name]!]));
 }

@@ -26,8 +26,10 @@ export function keptThreads(): ReadonlySet<number> {
  * kernel lets the event loop (and the writer thread a commit waits on) preempt the background
  * work instead of queueing behind it. In the web chat bench (1,000 sessions on 2 shared cores,
  * `npm run bench -- --only messaging`), the event loop spent about half of its long pauses
- * waiting for a core; with the helpers at nice 5, the reply p99 (median of three rounds) was
- * 47.7-56.1 ms in four runs, against 63.7-80.6 ms in four runs of the same build without it.
+ * waiting for a core. With the helpers at nice 5 the reply p99 (median of three rounds) was
+ * 47.7-78.2 ms over seven runs, against 63.7-88.5 ms over six without (HELPER_THREAD_NICENESS=0);
+ * alternating the two on one build, 53.1 and 74.7 ms against 88.5 and 78.1. It helps; on this
+ * shared machine it does not make the tail.
  *
  * Linux only (setpriority on a thread id; lowering needs no privilege); elsewhere, and for a
  * thread the OS refuses, nothing changes. Returns how many threads it lowered.
