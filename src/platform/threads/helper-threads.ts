@@ -27,7 +27,7 @@ export function keptThreads(): ReadonlySet<number> {
  * work instead of queueing behind it. In the web chat bench (1,000 sessions on 2 shared cores,
  * `npm run bench -- --only messaging`), the event loop spent about half of its long pauses
  * waiting for a core. With the helpers at nice 5 the reply p99 (median of three rounds) was
- * 47.7-78.2 ms over seven runs, against 63.7-88.5 ms over six without (HELPER_THREAD_NICENESS=0);
+ * 47.7-78.2 ms over eight runs, against 63.7-88.5 ms over six without (HELPER_THREAD_NICENESS=0);
  * alternating the two on one build, 53.1 and 74.7 ms against 88.5 and 78.1. It helps; on this
  * shared machine it does not make the tail.
  *
