@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config';
 describe('loadConfig', () => {
   it('defaults to the embedded setup on port 8080 under ./data', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 8080, eventStore: 'sqlite', readModelDb: 'sqlite', readModelApply: 'thread', helperThreadNiceness: 5, eventStoreSync: 'full', eventStorePollMs: 100, testClock: false, operatorToken: null });
+    expect(config).toMatchObject({ port: 8080, eventStore: 'sqlite', readModelDb: 'sqlite', readModelApply: 'thread', helperThreadNiceness: 10, eventStoreSync: 'full', eventStorePollMs: 100, testClock: false, operatorToken: null });
     expect(config.dataDir).toBe(path.resolve('./data'));
   });
 

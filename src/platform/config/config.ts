@@ -17,7 +17,7 @@ export interface Config {
   databaseUrl: string | null;
   /** SQLite read models: `thread` writes batches on a thread beside the event loop, `inline` on it. */
   readModelApply: 'thread' | 'inline';
-  /** How far below the event loop the process's helper threads run (nice; 0 leaves them alone): helper-threads.ts. */
+  /** How far below the event loop the process's helper threads run (nice, 10 by default; 0 leaves them alone): helper-threads.ts. */
   helperThreadNiceness: number;
   operatorToken: string | null;
   testClock: boolean;
@@ -222,7 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     readModelDb,
     databaseUrl: databaseUrl(env, readModelDb),
     readModelApply: oneOf(env, 'READ_MODEL_APPLY', ['thread', 'inline'] as const, 'thread'),
-    helperThreadNiceness: integer(env, 'HELPER_THREAD_NICENESS', 5, 0, 19),
+    helperThreadNiceness: integer(env, 'HELPER_THREAD_NICENESS', 10, 0, 19),
     operatorToken,
     testClock: flag(env, 'PARLEY_TEST_CLOCK'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),

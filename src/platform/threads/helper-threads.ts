@@ -27,9 +27,10 @@ export function keptThreads(): ReadonlySet<number> {
  * work instead of queueing behind it. In the web chat bench (1,000 sessions on 2 shared cores,
  * `npm run bench -- --only messaging`), the event loop spent about half of its long pauses
  * waiting for a core. With the helpers at nice 5 the reply p99 (median of three rounds) was
- * 47.7-78.2 ms over eight runs, against 63.7-88.5 ms over six without (HELPER_THREAD_NICENESS=0);
- * alternating the two on one build, 53.1 and 74.7 ms against 88.5 and 78.1. It helps; on this
- * shared machine it does not make the tail.
+ * 47.7-78.2 ms over eight runs, against 63.7-88.5 ms over six without (HELPER_THREAD_NICENESS=0).
+ * Alternating settings on one build: nice 10 gave 52.7, 55.8 and 44.8 ms where nice 5 gave 65.6
+ * and 73.5 and nice 15 44.7; the default is 10. It helps; on this shared machine it does not
+ * always make the tail.
  *
  * Linux only (setpriority on a thread id; lowering needs no privilege); elsewhere, and for a
  * thread the OS refuses, nothing changes. Returns how many threads it lowered.
