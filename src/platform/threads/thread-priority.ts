@@ -20,12 +20,10 @@ export function lowerThisThreadsPriority(niceness: number): void {
 /** The calling thread's kernel task id (Linux: /proc/thread-self), or null where there is none. */
 export function currentThreadId(): number | null {
   try {
-    const id = Number(path(fs.readlinkSync('/proc/thread-self')));
+    const link = fs.readlinkSync('/proc/thread-self'); // `<pid>/task/<tid>`
+    const id = Number(link.slice(link.lastIndexOf('/') + 1));
     return Number.isInteger(id) ? id : null;
   } catch {
     return null;
   }
 }
-
-/** `<pid>/task/<tid>` → `<tid>` */
-const path = (link: string) => link.slice(link.lastIndexOf('/') + 1);
