@@ -21,6 +21,7 @@ import { EventRow, globalPositionOf, sqlitePosition, toRecordedEvent, toTailEven
 import { configure, migrate, type SyncMode } from './schema';
 import { Checkpointer, type CheckpointStats } from './checkpointer';
 import { TailWindow } from './tail-window';
+import { LimitedStatements } from '../../platform/database/limited-statements';
 import { LogTail, SqliteSubscription } from './subscription';
 
 export interface SqliteEventStoreOptions {
@@ -76,9 +77,9 @@ export class SqliteEventStore implements EventStore, LogTail {
   private writtenSincePoll = 0;
   private pollTimer: NodeJS.Timeout | null = null;
   private readonly statements: {
-    forwards: Database.Statement<[string, number, number], EventRow>;
-    backwards: Database.Statement<[string, number, number], EventRow>;
-    all: Database.Statement<[number, number], EventRow>;
+    forwards: LimitedStatements<[string, number], EventRow>;
+    backwards: LimitedStatements<[string, number], EventRow>;
+    all: LimitedStatements<[number], EventRow>;
     head: Database.Statement<[], { p: number | null }>;
   };
 
@@ -105,13 +106,9 @@ export class SqliteEventStore implements EventStore, LogTail {
       maxInFlight,
     );
     this.statements = {
-      forwards: db.prepare(
-        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
-      ),
-      backwards: db.prepare(
-        'SELECT * FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
-      ),
-      all: db.prepare('SELECT * FROM events WHERE global_position > ? ORDER BY global_position ASC LIMIT ?'),
+      forwards: new LimitedStatements(db, 'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC'),
+      backwards: new LimitedStatements(db, 'SELECT * FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC'),
+      all: new LimitedStatements(db, 'SELECT * FROM events WHERE global_position > ? ORDER BY global_position ASC'),
       head: db.prepare('SELECT max(global_position) AS p FROM events'),
     };
     this.polledHead = this.statements.head.get()!.p ?? 0;
@@ -177,14 +174,14 @@ export class SqliteEventStore implements EventStore, LogTail {
     const limit = options.maxCount ?? -1;
     const rows =
       options.direction === 'backwards'
-        ? this.statements.backwards.all(streamId, toRevisionBound(options.fromRevision, Number.MAX_SAFE_INTEGER), limit)
-        : this.statements.forwards.all(streamId, toRevisionBound(options.fromRevision, 0), limit);
+        ? this.statements.backwards.all(limit, streamId, toRevisionBound(options.fromRevision, Number.MAX_SAFE_INTEGER))
+        : this.statements.forwards.all(limit, streamId, toRevisionBound(options.fromRevision, 0));
     return rows.map(toRecordedEvent);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
-    return this.statements.all.all(globalPositionOf(options.after ?? START), options.maxCount ?? -1).map(toRecordedEvent);
+    return this.statements.all.all(options.maxCount ?? -1, globalPositionOf(options.after ?? START)).map(toRecordedEvent);
   }
 
   /**
@@ -201,7 +198,7 @@ export class SqliteEventStore implements EventStore, LogTail {
     const readFrom = known !== null ? this.tail.last! : from;
     const limit = maxCount === -1 ? -1 : maxCount - (known?.length ?? 0);
     const commits = this.committer.stats.commits;
-    const more = this.statements.all.all(readFrom, limit).map(toTailEvent);
+    const more = this.statements.all.all(limit, readFrom).map(toTailEvent);
     // a subscription behind the window (a catch-up) does not replace the tail the others share
     if (readFrom >= (this.tail.last ?? -1)) {
       this.tail.keep(readFrom, more, globalPositionOfEvent);
