@@ -16,14 +16,27 @@ export interface PauseReport {
   split: Array<{ ranMs: number; waitedMs: number }> | null;
 }
 
-/** The calling thread's time on a CPU and waiting on a run queue (ns), or null without schedstat. */
-function schedNs(): [number, number] | null {
+/**
+ * A reader of the calling thread's time on a CPU and waiting on a run queue (ns), or null without
+ * schedstat. The file stays open and each read is one pread: the ticker reads it every 5 ms on the
+ * server's event loop, where opening it each time cost ~1% of the loop (a CPU profile of the paced
+ * external-events series).
+ */
+function schedReader(): { read: () => [number, number]; close: () => void } | null {
+  let fd: number;
   try {
-    const [ran, waited] = fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');
-    return [Number(ran), Number(waited)];
+    fd = fs.openSync('/proc/thread-self/schedstat', 'r');
   } catch {
     return null;
   }
+  const buffer = Buffer.alloc(128);
+  return {
+    read: () => {
+      const [ran, waited] = buffer.toString('latin1', 0, fs.readSync(fd, buffer, 0, buffer.length, 0)).split(' ');
+      return [Number(ran), Number(waited)];
+    },
+    close: () => fs.closeSync(fd),
+  };
 }
 
 /**
@@ -44,12 +57,13 @@ export function watchPauses(overMs = 25): () => PauseReport {
   });
   observer.observe({ entryTypes: ['gc'] });
   const pauses: number[] = [];
-  let sched = schedNs();
-  const split: PauseReport['split'] = sched ? [] : null;
+  const reader = schedReader();
+  let sched = reader?.read() ?? null;
+  const split: PauseReport['split'] = reader ? [] : null;
   let last = performance.now();
   const ticker = setInterval(() => {
     const now = performance.now();
-    const nowSched = split ? schedNs() : null;
+    const nowSched = reader?.read() ?? null;
     if (now - last > overMs) {
       pauses.push(Math.round(now - last));
       if (split && sched && nowSched) split.push({ ranMs: (nowSched[0] - sched[0]) / 1e6, waitedMs: (nowSched[1] - sched[1]) / 1e6 });
@@ -59,6 +73,7 @@ export function watchPauses(overMs = 25): () => PauseReport {
   }, 5);
   return () => {
     clearInterval(ticker);
+    reader?.close();
     observer.disconnect();
     return { gc, pauses, split };
   };
