@@ -7,6 +7,10 @@ import { comparePositions } from '../../src/event-store/position';
 import { loadConfig } from '../../src/platform/config/config';
 import { ProcessManagers } from '../../src/read-models/process-managers';
 import { ReadModels } from '../../src/read-models/read-models.service';
+import { withDeadline } from './measure';
+
+/** How long settled() waits before it fails, naming what had not caught up. */
+const SETTLE_DEADLINE_MS = 10 * 60_000;
 
 export interface BenchApp {
   url: string;
@@ -38,10 +42,21 @@ export async function startBenchApp(dir: string, env: Record<string, string> = {
       const head = await app.get<EventStore>(EVENT_STORE).headPosition();
       const readModels = app.get(ReadModels);
       const managers = app.get(ProcessManagers);
-      await readModels.waitFor(head, (await readModels.status()).map((s) => s.name)).catch(() => undefined);
-      while ((await readModels.status()).some((s) => (s.lagEvents ?? 0) > 0) || managers.status().some((m) => comparePositions(m.position, head) < 0)) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      // Bounded: a run once sat 17 minutes here without saying which reader had stopped.
+      const behind = async () => [
+        ...(await readModels.status()).filter((s) => (s.lagEvents ?? 0) > 0).map((s) => `read model ${s.name} (${s.state}, ${s.lagEvents} events behind)`),
+        ...managers.status().filter((m) => comparePositions(m.position, head) < 0).map((m) => `process manager ${m.name} (at ${m.position}${m.error ? `, error: ${m.error}` : ''})`),
+      ];
+      let waiting: string[] = [];
+      let expired = false;
+      const settle = async () => {
+        await readModels.waitFor(head, (await readModels.status()).map((s) => s.name)).catch(() => undefined);
+        while (!expired && (waiting = await behind()).length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      };
+      await withDeadline(settle(), SETTLE_DEADLINE_MS, `the app settling at head ${head}`).catch((error: Error) => {
+        expired = true;
+        throw new Error(`${error.message}; still behind: ${waiting.join(', ') || 'the read models\' catch-up'}`);
+      });
     },
     async call(method, route, headers, body) {
       const response = await fetch(`${url}${route}`, {
