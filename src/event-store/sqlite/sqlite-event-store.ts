@@ -196,16 +196,19 @@ export class SqliteEventStore implements EventStore, LogTail {
     if (known !== null && this.tailEndAtCommit === this.committer.stats.commits) return known;
     // what follows the window (or, outside it, what follows `after`) comes from the file
     const readFrom = known !== null ? this.tail.last! : from;
-    const limit = maxCount === -1 ? -1 : maxCount - (known?.length ?? 0);
     const commits = this.committer.stats.commits;
-    const more = this.statements.all.all(limit, readFrom).map(toTailEvent);
+    // The caller's own batch size, not what is left of it after the window: one cached statement
+    // per subscriber (limited-statements.ts) instead of a new one for each remainder. The rows past
+    // the remainder join the window and serve the next read.
+    const more = this.statements.all.all(maxCount, readFrom).map(toTailEvent);
     // a subscription behind the window (a catch-up) does not replace the tail the others share
     if (readFrom >= (this.tail.last ?? -1)) {
       this.tail.keep(readFrom, more, globalPositionOfEvent);
-      if (this.tail.last !== null && (limit === -1 || more.length < limit)) this.tailEndAtCommit = commits;
+      if (this.tail.last !== null && (maxCount === -1 || more.length < maxCount)) this.tailEndAtCommit = commits;
     }
     if (known === null) return more;
-    return more.length === 0 ? known : known.concat(more);
+    const wanted = maxCount === -1 ? more : more.slice(0, maxCount - known.length);
+    return wanted.length === 0 ? known : known.concat(wanted);
   }
 
   /**
