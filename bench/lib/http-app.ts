@@ -9,8 +9,8 @@ import { ProcessManagers } from '../../src/read-models/process-managers';
 import { ReadModels } from '../../src/read-models/read-models.service';
 import { withDeadline } from './measure';
 
-/** How long settled() waits before it fails, naming what had not caught up. */
-const SETTLE_DEADLINE_MS = 10 * 60_000;
+/** How long settled() waits before it fails, naming what had not caught up (BENCH_SETTLE_DEADLINE_MS overrides). */
+const SETTLE_DEADLINE_MS = Number(process.env.BENCH_SETTLE_DEADLINE_MS) || 10 * 60_000;
 
 export interface BenchApp {
   url: string;

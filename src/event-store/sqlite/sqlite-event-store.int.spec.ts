@@ -151,6 +151,37 @@ describe.each<Sync>(['full', 'normal'])('SqliteEventStore file (sync %s)', (sync
     expect(seen).toEqual([late.id]);
   });
 
+  describe('a reopened log, read by a catch-up and by a subscriber at its head', () => {
+    async function reopenedWith(count: number): Promise<{ store: SqliteEventStore; log: RecordedEvent[] }> {
+      const writer = await SqliteEventStore.open({ file, sync });
+      for (let i = 0; i < count; i += 100) await writer.append(`s-${i}`, Array.from({ length: 100 }, () => newTestEvent()), 'no_stream');
+      await writer.close();
+      // a fresh process: no tail window, no commits of its own, nothing will append
+      const store = await SqliteEventStore.open({ file, sync, pollIntervalMs: 60_000 });
+      open.push(store);
+      return { store, log: await store.readAll() };
+    }
+
+    it('an empty read at the head does not mark a window that ends earlier as the end', async () => {
+      const { store, log } = await reopenedWith(500);
+      expect(store.readAllSync(START, 200)).toEqual(log.slice(0, 200)); // the window: 1-200
+      expect(store.readAllSync(log[499].position, 200)).toEqual([]); // at the head
+      expect(store.readAllSync(log[199].position, 200)).toEqual(log.slice(200, 400));
+      expect(store.readAllSync(log[399].position, 200)).toEqual(log.slice(400));
+      expect(store.readAllSync(log[499].position, 200)).toEqual([]);
+    });
+
+    it('so the catch-up subscription reaches the head with no append to wake it', async () => {
+      const { store, log } = await reopenedWith(500);
+      const seen: RecordedEvent[] = [];
+      const behind = store.subscribeToAll({ maxBatchSize: 200 }, (batch) => void seen.push(...batch));
+      const atHead = store.subscribeToAll({ after: log[499].position, maxBatchSize: 200 }, () => undefined);
+      await waitFor(() => seen.length === log.length);
+      await Promise.all([behind.stop(), atHead.stop()]);
+      expect(seen).toEqual(log);
+    });
+  });
+
   describe("this process's commits reach its subscriptions", () => {
     const collect = (store: SqliteEventStore, count: number) =>
       Array.from({ length: count }, () => {

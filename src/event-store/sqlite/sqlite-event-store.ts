@@ -204,7 +204,12 @@ export class SqliteEventStore implements EventStore, LogTail {
     // a subscription behind the window (a catch-up) does not replace the tail the others share
     if (readFrom >= (this.tail.last ?? -1)) {
       this.tail.keep(readFrom, more, globalPositionOfEvent);
-      if (this.tail.last !== null && (maxCount === -1 || more.length < maxCount)) this.tailEndAtCommit = commits;
+      // A short read reached the log's end; the window ends there too only if this read continued
+      // it or replaced it. An empty read from past the window (a subscriber at the head while a
+      // catch-up filled the window) leaves it ending earlier: marking it as the end once had every
+      // reader behind it sleep until the next commit, forever on an idle log.
+      const endedAt = more.length > 0 ? globalPositionOfEvent(more[more.length - 1]) : readFrom;
+      if (this.tail.last === endedAt && (maxCount === -1 || more.length < maxCount)) this.tailEndAtCommit = commits;
     }
     if (known === null) return more;
     const wanted = maxCount === -1 ? more : more.slice(0, maxCount - known.length);
