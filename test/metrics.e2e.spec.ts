@@ -40,6 +40,9 @@ describe('operational metrics', () => {
     for (const projection of ['accounts', 'api-keys', 'agents', 'conversations', 'alerts', 'alert-samples']) {
       expect(r.text).toMatch(new RegExp(`parley_projection_lag_events\\{projection="${projection}"\\} \\d+`));
     }
+    for (const manager of ['external-events', 'outbound-calls', 'sms-sessions', 'messaging-session-timers', 'messaging-delayed-responses', 'webhook-events']) {
+      expect(r.text).toMatch(new RegExp(`parley_process_manager_lag_events\\{process_manager="${manager}"\\} \\d+`));
+    }
     expect(r.text).toContain('# TYPE parley_alert_evaluation_rounds_total counter');
     expect(r.text).toContain('parley_process_cpu_seconds_total');
     // raw ids never become label values

@@ -21,6 +21,13 @@ describe('platform (over HTTP)', () => {
     for (const p of r.body.projections) expect(p).toMatchObject({ state: 'serving', lagEvents: expect.any(Number), position: expect.any(String) });
   });
 
+  it('GET /readyz lists every process manager with its position, lag and error', async () => {
+    const r = await request(`${t.url}/readyz`);
+    const names = r.body.processManagers.map((m: { name: string }) => m.name);
+    expect(names).toEqual(expect.arrayContaining(['external-events', 'outbound-calls', 'sms-sessions', 'messaging-session-timers', 'messaging-delayed-responses', 'webhook-events']));
+    for (const m of r.body.processManagers) expect(m).toEqual({ name: expect.any(String), active: true, position: expect.any(String), lagEvents: expect.any(Number), error: null });
+  });
+
   it('echoes a sane X-Correlation-Id and makes one up otherwise', async () => {
     const given = await request(`${t.url}/healthz`, { headers: { 'x-correlation-id': 'abc-123' } });
     expect(given.headers.get('x-correlation-id')).toBe('abc-123');

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { EventStore } from '../event-store/event-store.port';
+import type { Position } from '../event-store/position';
 import type { Lease } from './postgres/advisory-lease';
 import { ProcessManagerRunner, type ProcessManager } from './process-manager';
 
@@ -35,4 +36,23 @@ export class ProcessManagers {
   status() {
     return [...this.runners.values()].map((r) => ({ name: r.manager.name, position: r.position, active: r.active, error: r.error }));
   }
+
+  /**
+   * The status with how many events of the log each manager has still to read (null where the
+   * store cannot count that far cheaply, and for managers another process runs). A manager that
+   * stops advancing (an error it keeps retrying, a wait that never ends) shows here and in /metrics:
+   * its effects (bindings, timers, deliveries) stop while every read still answers.
+   */
+  async report(): Promise<ProcessManagerReport[]> {
+    return Promise.all(this.status().map(async (s) => ({ ...s, lagEvents: s.active ? await this.store.countAfter(s.position) : null })));
+  }
+}
+
+export interface ProcessManagerReport {
+  name: string;
+  position: Position;
+  /** false while another process holds this manager's lease: it runs there */
+  active: boolean;
+  error: string | null;
+  lagEvents: number | null;
 }

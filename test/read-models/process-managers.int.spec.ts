@@ -127,6 +127,37 @@ describeEachPlatformDatabase('process managers', (databases) => {
     ]);
   });
 
+  it('the report gives each manager its lag: a stalled one shows how far behind it is, and its error', async () => {
+    let release!: () => void;
+    const stalled = new Promise<void>((resolve) => (release = resolve));
+    let failures = 0;
+    const managers = new ProcessManagers(store, platform, silentLogger);
+    runners.push(managers);
+    managers.register({ name: 'pm-fine', handles: { Ping: async () => undefined } });
+    managers.register({ name: 'pm-stuck', handles: { Ping: () => stalled } });
+    managers.register({
+      name: 'pm-failing',
+      handles: {
+        Ping: async () => {
+          failures++;
+          throw new Error('the carrier said no');
+        },
+      },
+    });
+    await store.append('ping', [newTestEvent('Ping'), newTestEvent('Ping'), newTestEvent('Ping')]);
+    await managers.start();
+    const head = await store.headPosition();
+    const statusOf = (name: string) => managers.status().find((s) => s.name === name)!;
+    await waitUntil(() => statusOf('pm-failing').error !== null && statusOf('pm-fine').position === head, 'one caught up, one failed');
+    expect(failures).toBeGreaterThan(0);
+    const report = Object.fromEntries((await managers.report()).map((r) => [r.name, r]));
+    expect(report['pm-fine']).toEqual({ name: 'pm-fine', position: head, active: true, error: null, lagEvents: 0 });
+    expect(report['pm-stuck']).toMatchObject({ position: START, active: true, error: null, lagEvents: 3 });
+    expect(report['pm-failing']).toMatchObject({ position: START, active: true, error: 'the carrier said no', lagEvents: 3 });
+    release();
+    await waitUntil(async () => (await managers.report()).find((r) => r.name === 'pm-stuck')!.lagEvents === 0, 'the stalled one caught up once released');
+  });
+
   it('a handler appending a command event with an idempotency key appends nothing new when the event is handled again', async () => {
     const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
     let calls = 0;

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { EVENT_STORE, type EventStore } from '../../event-store/event-store.port';
+import { ProcessManagers } from '../../read-models/process-managers';
 import { ReadModels } from '../../read-models/read-models.service';
 import { CONFIG, type Config } from '../config/config';
 
@@ -9,6 +10,7 @@ export class HealthController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly readModels: ReadModels,
+    private readonly processManagers: ProcessManagers,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -19,7 +21,10 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** The store answers and every read model serves within READY_MAX_LAG_EVENTS of the log. */
+  /**
+   * The store answers and every read model serves within READY_MAX_LAG_EVENTS of the log. Process
+   * managers are listed for operators but do not decide readiness: reads stay correct while one lags.
+   */
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
     let head: string | null = null;
@@ -30,6 +35,7 @@ export class HealthController {
       storeError = error instanceof Error ? error.message : String(error);
     }
     const projections = storeError ? [] : await this.readModels.status();
+    const processManagers = storeError ? [] : await this.processManagers.report();
     const lagging = projections.filter(
       (p) => p.state !== 'serving' || p.lagEvents === null || p.lagEvents > this.config.readyMaxLagEvents,
     );
@@ -49,6 +55,7 @@ export class HealthController {
         lagEvents: p.lagEvents,
         error: p.error,
       })),
+      processManagers: processManagers.map((m) => ({ name: m.name, active: m.active, position: m.position, lagEvents: m.lagEvents, error: m.error })),
     };
   }
 }

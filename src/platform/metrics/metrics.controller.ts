@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ProcessManagers } from '../../read-models/process-managers';
 import { ReadModels } from '../../read-models/read-models.service';
 import { CONFIG, type Config } from '../config/config';
 import { unauthorized } from '../errors/domain-error';
@@ -12,6 +13,7 @@ export class MetricsController {
   constructor(
     private readonly metrics: Metrics,
     private readonly readModels: ReadModels,
+    private readonly processManagers: ProcessManagers,
     private readonly token: OperatorToken,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
@@ -23,7 +25,13 @@ export class MetricsController {
       const given = request.headers['x-operator-token'];
       if (!this.token.matches(Array.isArray(given) ? given[0] : given)) throw unauthorized('missing or invalid operator token (header x-operator-token); or set METRICS_PUBLIC=1', 'OPERATOR_TOKEN_INVALID');
     }
-    for (const status of await this.readModels.status()) this.metrics.projectionLag.set({ projection: status.name }, status.lagEvents ?? 0);
+    // -1: further behind than the store counts cheaply (EventStoreDB: over 100 events)
+    for (const status of await this.readModels.status()) this.metrics.projectionLag.set({ projection: status.name }, status.lagEvents ?? -1);
+    for (const manager of await this.processManagers.report()) {
+      // a manager another process runs has no lag here: its series is that process's
+      if (manager.active) this.metrics.processManagerLag.set({ process_manager: manager.name }, manager.lagEvents ?? -1);
+      else this.metrics.processManagerLag.remove({ process_manager: manager.name });
+    }
     const text = await this.metrics.registry.metrics();
     // set only on success: an error answers in the JSON envelope
     reply.header('content-type', this.metrics.registry.contentType);
