@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import { START, type Position } from '../event-store/position';
-import { DomainError } from '../platform/errors/domain-error';
 import { ProcessCheckpoint } from '../platform/database/platform.entities';
 import { holds, type Lease } from './postgres/advisory-lease';
 import { processCheckpointSaver, type SaveProcessCheckpoint } from './process-checkpoint-store';
+import { isReadModelLagging } from './read-model-lagging';
 
 /**
  * Reacts to events by doing things: sending commands, scheduling timers, queueing deliveries.
@@ -138,7 +138,7 @@ export class ProcessManagerRunner {
       this.error = error instanceof Error ? error.message : String(error);
       // A manager that reads a read model waits for it to pass each event; while that read model
       // is still being built (a new one over a long log) the bounded wait runs out: expected, not a fault.
-      if (error instanceof DomainError && error.code === 'READ_MODEL_LAGGING') this.logger.info({ processManager: this.manager.name }, 'process manager waits for a read model to catch up; retrying from its checkpoint');
+      if (isReadModelLagging(error)) this.logger.info({ processManager: this.manager.name }, 'process manager waits for a read model to catch up; retrying from its checkpoint');
       else this.logger.error({ err: error, processManager: this.manager.name }, 'process manager failed; retrying from its checkpoint');
       this.scheduleRestart();
     });

@@ -6,6 +6,7 @@ import { DomainError } from '../platform/errors/domain-error';
 import type { Lease } from './postgres/advisory-lease';
 import type { Projection } from './projection';
 import { ProjectionRunner, type RunnerStatus } from './projection-runner';
+import { readModelLagging } from './read-model-lagging';
 import type { ReadModelRegistry } from './read-model-registry';
 import type { ApplyThread } from './thread-applier';
 
@@ -60,7 +61,7 @@ export class ReadModels {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new DomainError('READ_MODEL_LAGGING', 'the change was saved but is not visible yet; retry the read shortly', 503, null, [], { 'retry-after': '1' })),
+        () => reject(readModelLagging()),
         this.timeoutMs,
       );
     });

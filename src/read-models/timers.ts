@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { In, type DataSource } from 'typeorm';
 import type { Clock } from '../platform/clock/clock';
 import { TimerRecord } from '../platform/database/platform.entities';
+import { isReadModelLagging } from './read-model-lagging';
 import { timerClaims, type TimerClaims } from './timer-claims';
 
 export interface DueTimer<P = unknown> {
@@ -140,7 +141,9 @@ export class Timers {
       await this.repo.update({ id: timer.id }, { status: 'fired', firedAt: this.clock.nowIso(), leaseUntil: null, attempts: timer.attempts + 1 });
       return true;
     } catch (error) {
-      this.logger.error({ err: error, timer: timer.id, owner: timer.owner }, 'timer handler failed; it will run again');
+      // a read model still catching up (a rebuild, a burst of writes) is expected to pass by the retry
+      if (isReadModelLagging(error)) this.logger.info({ timer: timer.id, owner: timer.owner }, 'timer waits for a read model to catch up; it will run again');
+      else this.logger.error({ err: error, timer: timer.id, owner: timer.owner }, 'timer handler failed; it will run again');
       await this.repo.update({ id: timer.id }, { status: 'pending', leaseUntil: null, attempts: timer.attempts + 1 });
       return false;
     }

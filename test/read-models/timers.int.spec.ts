@@ -1,6 +1,8 @@
+import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/platform/clock/clock';
 import { TimerRecord } from '../../src/platform/database/platform.entities';
+import { readModelLagging } from '../../src/read-models/read-model-lagging';
 import { Timers, type DueTimer } from '../../src/read-models/timers';
 import { sleep, waitUntil } from '../fixtures/counter-projection';
 import { silentLogger } from '../fixtures/read-side-harness';
@@ -123,6 +125,28 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
     expect(await timers.get('flaky')).toMatchObject({ status: 'fired', attempts: 3 });
     await timers.runDue();
     expect(effects).toBe(1);
+  });
+
+  it('a handler waiting on a lagging read model is logged as a wait, other failures as errors; both run again', async () => {
+    const clock = new ManualClock(T0);
+    const lines: Array<{ level: number; msg: string; timer: string }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const timers = new Timers(platform, clock, logger);
+    const failures: Record<string, number> = { lagging: 0, broken: 0 };
+    timers.handle('test', async (t) => {
+      if (failures[t.id]++ === 0) throw t.id === 'lagging' ? readModelLagging() : new Error('the carrier said no');
+    });
+    timers.start();
+    running.push(timers);
+    await timers.schedule({ id: 'lagging', owner: 'test', dueAt: at(1) });
+    await timers.schedule({ id: 'broken', owner: 'test', dueAt: at(1) });
+    clock.advance(2);
+    await timers.runDue();
+    const of = (id: string) => lines.filter((l) => l.timer === id).map((l) => ({ level: l.level, msg: l.msg }));
+    expect(of('lagging')).toEqual([{ level: 30, msg: 'timer waits for a read model to catch up; it will run again' }]);
+    expect(of('broken')).toEqual([{ level: 50, msg: 'timer handler failed; it will run again' }]);
+    expect(await timers.get('lagging')).toMatchObject({ status: 'pending', attempts: 1 });
+    await waitUntil(async () => (await timers.get('lagging'))?.status === 'fired' && (await timers.get('broken'))?.status === 'fired', 'both run again and fire', 4000, 10);
   });
 
   it('across a restart (a new Timers on the same DB) a due timer fires exactly once', async () => {
