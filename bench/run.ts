@@ -9,6 +9,7 @@ import type { BenchCase } from './lib/case';
 import { createContext } from './lib/context';
 import { secondsSince } from './lib/measure';
 import { repoRoot } from './lib/paths';
+import { watchMachine } from './lib/machine-conditions';
 import { machine, printReport, writeReport, type CaseOutcome, type Report } from './lib/report';
 import { FULL, QUICK } from './lib/sizes';
 import { judge, judgeLimits, LIMITS, TARGETS } from './targets';
@@ -31,6 +32,7 @@ async function main(): Promise<number> {
   if (groups.length === 0) throw new Error(`no case matches --only ${args.only.join(', ')}`);
   const startedAt = new Date().toISOString();
   const start = process.hrtime.bigint();
+  const conditions = watchMachine();
   const outcomes: CaseOutcome[] = [];
   for (const group of groups) outcomes.push(...(await spawnGroup(group.name, group.cases)));
 
@@ -41,6 +43,7 @@ async function main(): Promise<number> {
     quick: args.quick,
     only: args.only,
     machine: machine(),
+    conditions: conditions(),
     sizes: args.quick ? QUICK : FULL,
     cases: outcomes,
     targets: judge(TARGETS, figures),

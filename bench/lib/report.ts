@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LimitOutcome, TargetOutcome } from '../targets';
 import type { Result } from './case';
+import { describeConditions, type MachineConditions } from './machine-conditions';
 import type { Sizes } from './sizes';
 
 export interface CaseOutcome extends Result {
@@ -17,6 +18,8 @@ export interface Report {
   quick: boolean;
   only: string[];
   machine: { node: string; platform: string; cpus: number; cpuModel: string; memoryGiB: number };
+  /** how fast the shared machine was during this run (machine-conditions.ts) */
+  conditions: MachineConditions;
   sizes: Sizes;
   cases: CaseOutcome[];
   targets: TargetOutcome[];
@@ -65,7 +68,8 @@ export function printReport(report: Report): void {
     [1, 2],
   );
   const m = report.machine;
-  console.log(`\nParley bench${report.quick ? ' (--quick)' : ''}, ${report.startedAt}, node ${m.node}, ${m.cpus} x ${m.cpuModel}, ${report.seconds.toFixed(0)} s\n`);
+  console.log(`\nParley bench${report.quick ? ' (--quick)' : ''}, ${report.startedAt}, node ${m.node}, ${m.cpus} x ${m.cpuModel}, ${report.seconds.toFixed(0)} s`);
+  console.log(`machine: ${describeConditions(report.conditions)}\n`);
   console.log(cases);
   console.log(`\n${targets}\n`);
   if (report.limits.length) console.log(`${limits}\n`);
