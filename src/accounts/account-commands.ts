@@ -3,7 +3,7 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../platform/commands/command-context';
 import { handleCommand } from '../platform/commands/command-handler';
-import { DomainError } from '../platform/errors/domain-error';
+import { isReadModelLagging } from '../read-models/read-model-lagging';
 import { ReadModels } from '../read-models/read-models.service';
 import { accountDecider, type AccountCommand } from './account.decider';
 import { accountStream, type AccountEvent } from './account.events';
@@ -38,7 +38,7 @@ export class AccountCommands {
     try {
       await this.readModels.waitFor(result.position, readModels);
     } catch (error) {
-      if (!(error instanceof DomainError && error.code === 'READ_MODEL_LAGGING')) throw error;
+      if (!isReadModelLagging(error)) throw error;
     }
     return result.events;
   }

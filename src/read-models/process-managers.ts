@@ -33,7 +33,7 @@ export class ProcessManagers {
     await Promise.all([...this.runners.values()].map((runner) => runner.stop()));
   }
 
-  status() {
+  status(): ProcessManagerStatus[] {
     return [...this.runners.values()].map((r) => ({ name: r.manager.name, position: r.position, active: r.active, error: r.error }));
   }
 
@@ -48,11 +48,14 @@ export class ProcessManagers {
   }
 }
 
-export interface ProcessManagerReport {
+export interface ProcessManagerStatus {
   name: string;
   position: Position;
   /** false while another process holds this manager's lease: it runs there */
   active: boolean;
   error: string | null;
+}
+
+export interface ProcessManagerReport extends ProcessManagerStatus {
   lagEvents: number | null;
 }

@@ -10,6 +10,7 @@ import { handleCommand } from '../platform/commands/command-handler';
 import { CONFIG, type Config } from '../platform/config/config';
 import { badRequest, DomainError } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
+import { isReadModelLagging } from '../read-models/read-model-lagging';
 import { ReadModels } from '../read-models/read-models.service';
 import { customHeadersProblem } from './custom-headers';
 import type { CreateWebhookEndpointDto, PatchWebhookEndpointDto } from './dto/webhook-endpoint.dto';
@@ -144,7 +145,7 @@ export class WebhookEndpointsService {
     try {
       await this.readModels.waitFor(result.position, [ENDPOINTS_READ_MODEL]);
     } catch (error) {
-      if (!(options.revealing && error instanceof DomainError && error.code === 'READ_MODEL_LAGGING')) throw error;
+      if (!(options.revealing && isReadModelLagging(error))) throw error;
     }
     return now;
   }
