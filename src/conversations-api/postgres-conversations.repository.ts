@@ -8,7 +8,8 @@ import type { CursorPosition } from './cursor';
 import type { Candidate } from './embeddings';
 import { filtersSql } from './filters-sql';
 import type { ListFilters, SearchMode } from './list-query';
-import { SEMANTIC_WINDOW, TURNS_PER_QUERY, VOCABULARY_TTL_MS } from './search-limits';
+import { drawSample, type SampleRow, type SampleSource } from './random-sample';
+import { SEMANTIC_WINDOW, SMALL_SAMPLE_SET, TURNS_PER_QUERY, VOCABULARY_TTL_MS } from './search-limits';
 import { fuzzyPrefixes, semanticAlternatives, transcriptWords } from './search-expression';
 import { toTurn, type TurnRow } from './stored-turn';
 import type { Pool, QueryResultRow } from 'pg';
@@ -41,9 +42,6 @@ function tsPhrase(phrase: Phrase, weight: 'A' | 'B' | null): string {
   const lexemes = phrase.map((l) => (weight ? `${tsLexeme(l)}:${weight}` : tsLexeme(l)));
   return lexemes.length === 1 ? lexemes[0] : `(${lexemes.join(' <-> ')})`;
 }
-
-/** Up to this many matches, a sample is drawn exactly (a random order of them all) rather than by time probes. */
-const SMALL_SAMPLE_SET = 10_000;
 
 /**
  * The conversations read model on PostgreSQL (the turn_search table, its GIN index and turn_term
@@ -82,7 +80,7 @@ export class PostgresConversationsRepository implements ConversationsRepository 
 
   async list(agentId: string, f: ListFilters, position: CursorPosition | null, limit: number): Promise<Page> {
     const { where, params, offset } = filtersSql(agentId, f, 'boolean', position);
-    if (f.sample) return { rows: await this.sample(f, where, params, limit), more: false };
+    if (f.sample) return { rows: await drawSample(this.sampleSource(where, params), limit, this.smallSampleSet), more: false };
     if (f.search) return this.search(f.search, where, params, offset, limit);
     const found = await this.query<{ summary: string }>(
       `SELECT c.summary FROM conversation c WHERE ${where.join(' AND ')} ORDER BY c.started_at DESC, c.id DESC LIMIT ? OFFSET ?`,
@@ -199,52 +197,32 @@ export class PostgresConversationsRepository implements ConversationsRepository 
   }
 
   /**
-   * Random conversations among those passing the filters: probes at random times of the range,
-   * each taking the first match at or after it through the listing index, so a sample never sorts
-   * the whole table (PostgreSQL has no rowid to probe, as SQLite's sample does; the pick leans
-   * the same way, towards conversations after a gap). As many attempts as SQLite's (8 a row), sent
-   * a round of probes per query rather than one query each: a sample of 5,000 is a few round trips.
-   * Time probes never reach a conversation that started in the same instant as another, so up to
-   * SMALL_SAMPLE_SET matches are sampled exactly instead (random order over at most that many rows).
+   * The queries of a sample (random-sample.ts). A round of probes is one query: a sample of
+   * 5,000 is a few round trips, not thousands.
    */
-  private async sample(f: ListFilters, where: string[], params: unknown[], limit: number): Promise<ConversationSummary[]> {
+  private sampleSource(where: string[], params: unknown[]): SampleSource {
     const conditions = where.join(' AND ');
-    const [{ n }] = await this.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM conversation c WHERE ${conditions} LIMIT ${this.smallSampleSet + 1}) m`, params);
-    if (n <= this.smallSampleSet) {
-      const rows = await this.query<{ summary: string }>(`SELECT c.summary FROM conversation c WHERE ${conditions} ORDER BY random() LIMIT ?`, [...params, limit]);
-      return rows.map((row) => JSON.parse(row.summary) as ConversationSummary);
-    }
-    let lo = f.startTime;
-    let hi = f.endTime;
-    if (!lo || !hi) {
-      const [bounds] = await this.query<{ lo: string | null; hi: string | null }>(`SELECT min(c.started_at) AS lo, max(c.started_at) AS hi FROM conversation c WHERE ${conditions}`, params);
-      lo ??= bounds.lo;
-      hi ??= bounds.hi;
-      if (lo === null || hi === null) return [];
-    }
-    const from = Date.parse(lo);
-    const span = Math.max(0, Date.parse(hi) - from);
-    const picked = new Map<string, ConversationSummary>();
-    let attempts = limit * 8;
-    for (let round = 0; attempts > 0 && picked.size < limit; round++) {
-      const probes = Array.from({ length: Math.min(attempts, (limit - picked.size) * 2) }, () => new Date(from + Math.floor(Math.random() * (span + 1))).toISOString());
-      attempts -= probes.length;
-      const rows = await this.query<{ i: number; id: string | null; summary: string | null }>(
-        `SELECT p.i, m.id, m.summary FROM unnest(?::text[]) WITH ORDINALITY AS p(at, i)
-         LEFT JOIN LATERAL (SELECT c.id, c.summary FROM conversation c WHERE ${conditions} AND c.started_at >= p.at ORDER BY c.started_at, c.id LIMIT 1) m ON true
-         ORDER BY p.i`,
-        [probes, ...params],
-      );
-      for (const row of rows) {
-        let found = row.id === null ? null : { id: row.id, summary: row.summary! };
-        // past the last match, the first probe wraps to the first one
-        if (!found && round === 0 && Number(row.i) === 1) {
-          [found] = await this.query<{ id: string; summary: string }>(`SELECT c.id, c.summary FROM conversation c WHERE ${conditions} ORDER BY c.started_at, c.id LIMIT 1`, params);
-        }
-        if (found && !picked.has(found.id) && picked.size < limit) picked.set(found.id, JSON.parse(found.summary) as ConversationSummary);
-      }
-    }
-    return [...picked.values()];
+    return {
+      count: async (cap) => (await this.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM conversation c WHERE ${conditions} LIMIT ?) m`, [...params, cap]))[0].n,
+      shuffled: async (limit) => this.query<SampleRow>(`SELECT c.id, c.summary FROM conversation c WHERE ${conditions} ORDER BY random() LIMIT ?`, [...params, limit]),
+      bounds: async () => {
+        const [b] = await this.query<{ first: string | null; last: string | null }>(`SELECT min(c.started_at) AS first, max(c.started_at) AS last FROM conversation c WHERE ${conditions}`, params);
+        return b.first === null || b.last === null ? null : { first: b.first, last: b.last };
+      },
+      firstAtOrAfter: async (instants) => {
+        const rows = await this.query<{ id: string | null; summary: string | null }>(
+          `SELECT m.id, m.summary FROM unnest(?::text[]) WITH ORDINALITY AS p(at, i)
+           LEFT JOIN LATERAL (SELECT c.id, c.summary FROM conversation c WHERE ${conditions} AND c.started_at >= p.at ORDER BY c.started_at, c.id LIMIT 1) m ON true
+           ORDER BY p.i`,
+          [instants, ...params],
+        );
+        return rows.map((row) => (row.id === null ? null : { id: row.id, summary: row.summary! }));
+      },
+      walk: async (from, count) => {
+        const after = from === null ? '' : ' AND c.started_at >= ?';
+        return this.query<SampleRow>(`SELECT c.id, c.summary FROM conversation c WHERE ${conditions}${after} ORDER BY c.started_at, c.id LIMIT ?`, [...params, ...(from === null ? [] : [from]), count]);
+      },
+    };
   }
 
   async one(agentId: string, id: string): Promise<ConversationSummary | null> {

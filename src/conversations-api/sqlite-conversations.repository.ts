@@ -7,7 +7,8 @@ import type { CursorPosition } from './cursor';
 import type { Candidate } from './embeddings';
 import { filtersSql } from './filters-sql';
 import type { ListFilters } from './list-query';
-import { SEMANTIC_WINDOW, TURNS_PER_QUERY, VOCABULARY_TTL_MS } from './search-limits';
+import { drawSample, type SampleRow, type SampleSource } from './random-sample';
+import { SEMANTIC_WINDOW, SMALL_SAMPLE_SET, TURNS_PER_QUERY, VOCABULARY_TTL_MS } from './search-limits';
 import { semanticMatch, transcriptMatch } from './search-expression';
 import { toTurn, type TurnRow } from './stored-turn';
 
@@ -21,11 +22,15 @@ export class SqliteConversationsRepository implements ConversationsRepository {
   private readonly statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
   private readonly vocabularies = new WeakMap<Database.Database, Map<string, { terms: string[]; at: number }>>();
 
-  constructor(private readonly source: () => DataSource) {}
+  constructor(
+    private readonly source: () => DataSource,
+    /** up to this many matches a sample is exact (tests lower it to reach the probes) */
+    private readonly smallSampleSet = SMALL_SAMPLE_SET,
+  ) {}
 
   async list(agentId: string, f: ListFilters, position: CursorPosition | null, limit: number): Promise<Page> {
     const { where, params, offset } = filtersSql(agentId, f, 'integer', position);
-    if (f.sample) return { rows: this.sample(where, params, limit), more: false };
+    if (f.sample) return { rows: await drawSample(this.sampleSource(agentId, f), limit, this.smallSampleSet), more: false };
     if (f.search) return this.search(f, where, params, offset, limit);
     const sql = `SELECT c.summary FROM conversation c INDEXED BY conversation_list WHERE ${where.join(' AND ')} ORDER BY c.started_at DESC, c.id DESC LIMIT ? OFFSET ?`;
     const rows = (this.statement(sql).all(...params, limit + 1, offset) as Array<{ summary: string }>).map((r) => JSON.parse(r.summary) as ConversationSummary);
@@ -83,23 +88,43 @@ export class SqliteConversationsRepository implements ConversationsRepository {
     return ids.map((id) => this.summary(id)).filter((s): s is ConversationSummary => s !== null);
   }
 
-  /**
-   * Random conversations among those passing the filters: probes at random rowids, each taking the
-   * first match at or after it, so a sample never sorts the whole table.
-   */
-  private sample(where: string[], params: unknown[], limit: number): ConversationSummary[] {
-    const bounds = this.statement('SELECT min(rowid) AS lo, max(rowid) AS hi FROM conversation').get() as { lo: number | null; hi: number | null };
-    if (bounds.lo === null || bounds.hi === null) return [];
-    const probe = this.statement(`SELECT c.rowid AS r, c.summary FROM conversation c WHERE c.rowid >= ? AND ${where.join(' AND ')} ORDER BY c.rowid LIMIT 1`);
-    const wrap = this.statement(`SELECT c.rowid AS r, c.summary FROM conversation c WHERE ${where.join(' AND ')} ORDER BY c.rowid LIMIT 1`);
-    const picked = new Map<number, ConversationSummary>();
-    for (let attempt = 0; attempt < limit * 8 && picked.size < limit; attempt++) {
-      const at = bounds.lo + Math.floor(Math.random() * (bounds.hi - bounds.lo + 1));
-      const row = (probe.get(at, ...params) ?? (attempt === 0 ? wrap.get(...params) : undefined)) as { r: number; summary: string } | undefined;
-      if (!row) continue;
-      if (!picked.has(row.r)) picked.set(row.r, JSON.parse(row.summary) as ConversationSummary);
-    }
-    return [...picked.values()];
+  /** The queries of a sample (random-sample.ts), each a seek or walk of the listing index. */
+  private sampleSource(agentId: string, f: ListFilters): SampleSource {
+    // a probe's instant replaces the range's start rather than adding a second lower bound:
+    // SQLite would seek to the range's start and test the probe's bound on every entry after it
+    const matching = (from: string | null = null) => {
+      const { where, params } = filtersSql(agentId, from === null ? f : { ...f, startTime: from }, 'integer');
+      return { conditions: where.join(' AND '), params };
+    };
+    const walk = (from: string | null, count: number): SampleRow[] => {
+      const { conditions, params } = matching(from);
+      return this.statement(`SELECT c.id, c.summary FROM conversation c INDEXED BY conversation_list WHERE ${conditions} ORDER BY c.started_at, c.id LIMIT ?`).all(...params, count) as SampleRow[];
+    };
+    const edge = (order: 'ASC' | 'DESC'): string | undefined => {
+      const { conditions, params } = matching();
+      const sql = `SELECT c.started_at AS at FROM conversation c INDEXED BY conversation_list WHERE ${conditions} ORDER BY c.started_at ${order}, c.id ${order} LIMIT 1`;
+      return (this.statement(sql).get(...params) as { at: string } | undefined)?.at;
+    };
+    return {
+      count: async (cap) => {
+        const { conditions, params } = matching();
+        return (this.statement(`SELECT count(*) AS n FROM (SELECT 1 FROM conversation c WHERE ${conditions} LIMIT ?)`).get(...params, cap) as { n: number }).n;
+      },
+      shuffled: async (limit) => {
+        // rowids first, from the index where the filters allow: the summaries of the picks alone are read
+        const { conditions, params } = matching();
+        const rowids = this.statement(`SELECT c.rowid AS r FROM conversation c WHERE ${conditions} ORDER BY random() LIMIT ?`).all(...params, limit) as Array<{ r: number }>;
+        const byRowid = this.statement('SELECT id, summary FROM conversation WHERE rowid = ?');
+        return rowids.map(({ r }) => byRowid.get(r) as SampleRow);
+      },
+      bounds: async () => {
+        const first = edge('ASC');
+        const last = edge('DESC');
+        return first === undefined || last === undefined ? null : { first, last };
+      },
+      firstAtOrAfter: async (instants) => instants.map((at) => walk(at, 1)[0] ?? null),
+      walk: async (from, count) => walk(from, count),
+    };
   }
 
   private summary(id: string): ConversationSummary | null {

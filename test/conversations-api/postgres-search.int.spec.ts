@@ -300,20 +300,22 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
   });
 
   it.each([
-    ['exactly (fewer matches than the exact-sample bound)', () => pg],
-    ['by time probes (more matches than the bound)', () => new PostgresConversationsRepository(() => pgSource, 0)],
+    ['PostgreSQL, exactly (fewer matches than the exact-sample bound)', () => pg],
+    ['PostgreSQL, by time probes (more matches than the bound)', () => new PostgresConversationsRepository(() => pgSource, 0)],
+    ['SQLite, exactly', () => sqlite],
+    ['SQLite, by time probes', () => new SqliteConversationsRepository(() => sqliteSource, 0)],
   ])('samples at random among the filtered conversations only: %s', async (_how, repository) => {
-    const pgSampler = repository();
+    const sampler = repository();
     const [{ lo, hi }] = (await sqliteSource.query('SELECT min(started_at) AS lo, max(started_at) AS hi FROM conversation')) as Array<{ lo: string; hi: string }>;
     const f = filters({ sample: true, startTime: lo, endTime: new Date(Date.parse(hi) + 1).toISOString(), channels: ['VOICE-SIP'] });
     const allowed = new Set(await everything(sqlite, agents[0], filters({ channels: ['VOICE-SIP'] })));
+    expect(allowed.size).toBeGreaterThan(10);
     const seen = new Set<string>();
     for (let i = 0; i < 5; i++) {
-      const page = await pgSampler.list(agents[0], f, null, 10);
+      const page = await sampler.list(agents[0], f, null, 10);
       expect(page.more).toBe(false);
-      expect(page.rows.length).toBeGreaterThan(0);
-      expect(page.rows.length).toBeLessThanOrEqual(10);
-      expect(new Set(ids(page)).size).toBe(page.rows.length);
+      expect(page.rows).toHaveLength(10);
+      expect(new Set(ids(page)).size).toBe(10);
       for (const id of ids(page)) {
         expect(allowed.has(id)).toBe(true);
         seen.add(id);
@@ -321,8 +323,18 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
     }
     // random, not the same few every time
     expect(seen.size).toBeGreaterThan(10);
+    // a narrow range among many other conversations: every draw holds min(limit, matches)
+    const oldest = (await everything(sqlite, agents[0], filters())).slice(-3).reverse();
+    const narrow = filters({ sample: true, startTime: lo, endTime: new Date(Date.parse((await sqlite.one(agents[0], oldest[2]))!.startedAt) + 1).toISOString() });
+    for (let i = 0; i < 10; i++) {
+      const two = ids(await sampler.list(agents[0], narrow, null, 2));
+      expect(two).toHaveLength(2);
+      expect(new Set(two).size).toBe(2);
+      for (const id of two) expect(oldest).toContain(id);
+    }
+    expect(ids(await sampler.list(agents[0], narrow, null, 10)).sort()).toEqual([...oldest].sort());
     // a range holding nothing samples nothing
-    expect((await pgSampler.list(agents[0], filters({ sample: true, startTime: '2001-01-01T00:00:00.000Z', endTime: '2001-02-01T00:00:00.000Z' }), null, 5)).rows).toEqual([]);
+    expect((await sampler.list(agents[0], filters({ sample: true, startTime: '2001-01-01T00:00:00.000Z', endTime: '2001-02-01T00:00:00.000Z' }), null, 5)).rows).toEqual([]);
   });
 
   it('is chosen by the data source the read model is on', async () => {
