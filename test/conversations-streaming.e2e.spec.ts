@@ -117,4 +117,34 @@ describe('Conversations API chunked streaming', () => {
     expect(r.headers['transfer-encoding']).toBeUndefined();
     expect(JSON.parse(r.chunks.join('')).conversations).toHaveLength(3);
   });
+
+  it('streams the very document the project answers unstreamed (stream-list.spec.ts covers pages of several groups)', async () => {
+    const setStreaming = async (on: boolean) => {
+      const r = await request(`${f.t.url}/admin/v1/agents/${agentId}/settings`, { method: 'PUT', body: { chunked_streaming: on }, headers: { 'x-operator-token': f.t.operatorToken } });
+      expect(r.status).toBe(200);
+    };
+    const query = 'client_env=sandbox&limit=7&include_latency=true&include_turn_metadata=true';
+    try {
+      await setStreaming(false);
+      const plain = await eventually(async () => {
+        const r = await rawGet(url('v3', agentId, query), key);
+        expect(r.headers['transfer-encoding']).toBeUndefined();
+        return r;
+      });
+      await setStreaming(true);
+      const streamed = await eventually(async () => {
+        const r = await rawGet(url('v3', agentId, query), key);
+        expect(r.headers['transfer-encoding']).toBe('chunked');
+        return r;
+      });
+      const body = JSON.parse(streamed.chunks.join(''));
+      expect(body.conversations).toHaveLength(7);
+      expect(body.conversations.every((c: { turns: unknown[] }) => c.turns.length > 0)).toBe(true);
+      // the cursors are signed at each answer; everything else is the same bytes
+      expect({ ...body, cursor: null }).toEqual({ ...JSON.parse(plain.chunks.join('')), cursor: null });
+    } finally {
+      await setStreaming(true);
+    }
+  });
 });
+

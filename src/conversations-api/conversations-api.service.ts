@@ -15,6 +15,7 @@ import type { EmbeddingRanker } from './embeddings';
 import { Cursors, type CursorPosition } from './cursor';
 import { parseListQuery, parseOneQuery, type ApiVersion, type ListQuery } from './list-query';
 import { renderConversation, showsTurns, type Access, type RenderOptions } from './render';
+import { streamList } from './stream-list';
 
 /** The embedding ranker when EMBEDDINGS_BASE_URL is set, else null. */
 export const SEMANTIC_RANKER = Symbol('SemanticRanker');
@@ -40,7 +41,7 @@ export class ConversationsApiService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** The list; a Readable writing the same JSON conversation by conversation when the project streams. */
+  /** The list; a Readable writing the same JSON a group of conversations at a time (stream-list.ts) when the project streams. */
   async list(version: ApiVersion, agentId: string, raw: Record<string, unknown>, key: KeyRecord): Promise<ListAnswer | Readable> {
     const query = parseListQuery(version, raw);
     const streaming = version !== 'v1' && (await this.chunkedStreaming(agentId));
@@ -52,14 +53,12 @@ export class ConversationsApiService {
     // cursors exist on v3, and on v2 when the project streams (interface.md rule 3)
     const cursor = version === 'v3' || (version === 'v2' && streaming) ? this.nextCursor(query, agentId, position, page) : null;
     const nextOffset = page.more ? (position && 'offset' in position ? position.offset : query.offset) + page.rows.length : null;
-    const withTurns = showsTurns(access);
-    if (streaming) {
-      // one conversation's turns in memory at a time, read as it is written
-      const render = async (summary: ConversationSummary) => renderConversation(summary, withTurns ? await this.repository.turns(summary.id, query.includeTurnMetadata) : null, options, access);
-      return Readable.from(streamList(page.rows, render, cursor, nextOffset));
-    }
-    const turns = withTurns ? await this.repository.turnsOf(page.rows.map((s) => s.id), query.includeTurnMetadata) : null;
-    return { conversations: page.rows.map((s) => renderConversation(s, turns?.get(s.id) ?? null, options, access)), cursor, next_offset: nextOffset };
+    const render = async (rows: ConversationSummary[]) => {
+      const turns = showsTurns(access) ? await this.repository.turnsOf(rows.map((s) => s.id), query.includeTurnMetadata) : null;
+      return rows.map((s) => renderConversation(s, turns?.get(s.id) ?? null, options, access));
+    };
+    if (streaming) return Readable.from(streamList(page.rows, render, cursor, nextOffset));
+    return { conversations: await render(page.rows), cursor, next_offset: nextOffset };
   }
 
   /** One conversation, now or `as_of` a revision or time (rebuilt from its events). */
@@ -162,15 +161,4 @@ function auditEvent(event: RecordedEvent, access: Access) {
   }
   if (event.type === 'MetricLogged' && !access.config.responseMetrics.includes(String(data.name))) data = { name: data.name, redacted: 'metric not enabled for this project' };
   return { position: event.position, revision: Number(event.revision), type: event.type, occurred_at: metadata.occurredAt ?? '', actor: metadata.actor ?? null, data };
-}
-
-/** The list's JSON, written conversation by conversation: memory holds one conversation at a time. */
-async function* streamList(rows: ConversationSummary[], render: (s: ConversationSummary) => Promise<Record<string, unknown>>, cursor: string | null, nextOffset: number | null): AsyncGenerator<string> {
-  yield '{"conversations":[';
-  for (let i = 0; i < rows.length; i++) {
-    yield (i === 0 ? '' : ',') + JSON.stringify(await render(rows[i]));
-    // let other requests in between conversations of a long page
-    if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
-  }
-  yield `],"cursor":${JSON.stringify(cursor)},"next_offset":${JSON.stringify(nextOffset)}}`;
 }
