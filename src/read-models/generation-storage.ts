@@ -23,7 +23,10 @@ export interface OpenGeneration {
  */
 export interface GenerationStorage {
   readonly kind: 'sqlite' | 'postgres';
+  /** What the registry stores for a new generation. */
   locationOf(name: string, version: number, generation: number): string;
+  /** What this process opens for a stored location (the registry hands out resolved rows). */
+  resolve(location: string): string;
   /**
    * `apply`: the process that applies the projection; creates the generation when missing.
    * `follow`: a process that only serves it; GenerationNotBuiltError until its applier created it.
@@ -35,14 +38,31 @@ export interface GenerationStorage {
   checkpointOf(name: string, location: string): Promise<Position>;
 }
 
-/** One file per generation under `DATA_DIR/read-models/<name>/`; a separate read-only connection reads it. */
+const GENERATIONS_DIR = 'read-models';
+
+/**
+ * One file per generation under `DATA_DIR/read-models/<name>/`; a separate read-only connection
+ * reads it. The registry stores the file's path within the data dir, so a data dir that is moved,
+ * restored from a backup or copied opens its own files, never the ones it was copied from.
+ */
 export class SqliteGenerationStorage implements GenerationStorage {
   readonly kind = 'sqlite' as const;
 
   constructor(private readonly dataDir: string) {}
 
   locationOf(name: string, version: number, generation: number): string {
-    return path.join(this.dataDir, 'read-models', name, `v${version}.g${generation}.sqlite`);
+    return path.join(GENERATIONS_DIR, name, `v${version}.g${generation}.sqlite`);
+  }
+
+  /**
+   * The file under this data dir. Registries written before 2026-11-26 hold absolute paths, of the
+   * data dir as it then was: their `read-models/...` part is the file's place in any data dir.
+   */
+  resolve(location: string): string {
+    if (!path.isAbsolute(location)) return path.join(this.dataDir, location);
+    const parts = location.split(path.sep);
+    const at = parts.lastIndexOf(GENERATIONS_DIR);
+    return at < 0 ? location : path.join(this.dataDir, ...parts.slice(at));
   }
 
   async open(projection: Projection, location: string, mode: 'apply' | 'follow' = 'apply'): Promise<OpenGeneration> {
@@ -87,6 +107,11 @@ export class PostgresGenerationStorage implements GenerationStorage {
 
   locationOf(name: string, version: number, generation: number): string {
     return `${PREFIX}${generationSchema(name, version, generation)}`;
+  }
+
+  /** A schema of the read-model database: the same for every process. */
+  resolve(location: string): string {
+    return location;
   }
 
   /** The schema a location names. */

@@ -29,8 +29,15 @@ export class ReadModelRegistry {
     return this.platform.getRepository(ReadModelGeneration);
   }
 
-  active(name: string, version: number): Promise<ReadModelGeneration | null> {
-    return this.repo.findOne({ where: { name, version, status: 'active' } });
+  /** A row as this process uses it: its location resolved by the storage (a file under this data dir). */
+  private resolved(row: ReadModelGeneration): ReadModelGeneration;
+  private resolved(row: ReadModelGeneration | null): ReadModelGeneration | null;
+  private resolved(row: ReadModelGeneration | null): ReadModelGeneration | null {
+    return row && Object.assign(new ReadModelGeneration(), row, { file: this.storage.resolve(row.file) });
+  }
+
+  async active(name: string, version: number): Promise<ReadModelGeneration | null> {
+    return this.resolved(await this.repo.findOne({ where: { name, version, status: 'active' } }));
   }
 
   /**
@@ -41,7 +48,7 @@ export class ReadModelRegistry {
   async watchedActive(name: string, version: number): Promise<ReadModelGeneration | null> {
     const now = Date.now();
     if (!this.watchSnapshot || now - this.watchSnapshot.at >= WATCH_SNAPSHOT_MS) {
-      const rows = this.repo.find({ where: { status: 'active' } });
+      const rows = this.repo.find({ where: { status: 'active' } }).then((found) => found.map((row) => this.resolved(row)));
       const snapshot = { at: now, rows };
       this.watchSnapshot = snapshot;
       rows.catch(() => {
@@ -52,16 +59,16 @@ export class ReadModelRegistry {
     return rows.find((row) => row.name === name && row.version === version) ?? null;
   }
 
-  building(name: string, version: number): Promise<ReadModelGeneration | null> {
-    return this.repo.findOne({ where: { name, version, status: 'building' }, order: { generation: 'DESC' } });
+  async building(name: string, version: number): Promise<ReadModelGeneration | null> {
+    return this.resolved(await this.repo.findOne({ where: { name, version, status: 'building' }, order: { generation: 'DESC' } }));
   }
 
-  all(): Promise<ReadModelGeneration[]> {
-    return this.repo.find({ order: { name: 'ASC', version: 'ASC', generation: 'ASC' } });
+  async all(): Promise<ReadModelGeneration[]> {
+    return (await this.repo.find({ order: { name: 'ASC', version: 'ASC', generation: 'ASC' } })).map((row) => this.resolved(row));
   }
 
   async create(name: string, version: number, now: string): Promise<ReadModelGeneration> {
-    return this.writes.create(name, version, now, (generation) => this.storage.locationOf(name, version, generation));
+    return this.resolved(await this.writes.create(name, version, now, (generation) => this.storage.locationOf(name, version, generation)));
   }
 
   /** Makes `generation` the one that serves; the one it replaces is retired. */
@@ -71,8 +78,8 @@ export class ReadModelRegistry {
     this.watchSnapshot = null;
   }
 
-  retired(name: string): Promise<ReadModelGeneration[]> {
-    return this.repo.find({ where: { name, status: 'retired' } });
+  async retired(name: string): Promise<ReadModelGeneration[]> {
+    return (await this.repo.find({ where: { name, status: 'retired' } })).map((row) => this.resolved(row));
   }
 
   async retire(name: string, version: number, generation: number): Promise<void> {
