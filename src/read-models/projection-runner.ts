@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
-import { START, type Position } from '../event-store/position';
+import { comparePositions, START, type Position } from '../event-store/position';
 import type { ReadModelGeneration } from '../platform/database/platform.entities';
 import { readCheckpoint } from './apply-batch';
 import { handledEvents, InlineApplier, type BatchApplier } from './batch-applier';
@@ -92,13 +92,28 @@ export class ProjectionRunner {
     this.watch.unref();
   }
 
+  /**
+   * The generation this leader applies: the active one, else the one building, else a new one. A
+   * generation whose checkpoint is past the log's head has applied events this log does not hold
+   * (an event log restored from an older backup, or read models from another deployment): it
+   * would wait for positions that already hold other events, and skip them. A new generation is
+   * built from the log instead, and serves once it has caught up, as after a schema change.
+   */
   private async generationToApply(): Promise<ReadModelGeneration> {
     const { name, version } = this.projection;
-    return (
-      (await this.registry.active(name, version)) ??
-      (await this.registry.building(name, version)) ??
-      (await this.registry.create(name, version, new Date().toISOString()))
+    const existing = (await this.registry.active(name, version)) ?? (await this.registry.building(name, version));
+    if (!existing) return this.registry.create(name, version, new Date().toISOString());
+    // the checkpoint first: the head only moves on, so a consistent pair never looks ahead
+    const checkpoint = await this.registry.storage.checkpointOf(name, existing.file);
+    const head = await this.store.headPosition();
+    if (comparePositions(checkpoint, head) <= 0) return existing;
+    this.logger.error(
+      { projection: name, version, generation: existing.generation, checkpoint, head },
+      'the read model has applied events past the end of the event log (a log restored from an older backup, or read models of another deployment): building it again from the log',
     );
+    // an active one serves elsewhere until the new one replaces it; one still building has no use
+    if (existing.status === 'building') await this.registry.retire(name, version, existing.generation);
+    return this.registry.create(name, version, new Date().toISOString());
   }
 
   private async generationToFollow(): Promise<ReadModelGeneration | null> {

@@ -129,4 +129,35 @@ describe.each([
     expect(fs.existsSync(path.join(side.dir, 'read-models', NAME, 'v1.g1.sqlite'))).toBe(true);
     expect(fs.existsSync(path.join(side.dir, 'read-models', NAME, 'v2.g2.sqlite'))).toBe(true);
   });
+
+  it('a read model ahead of its log (the log restored from an older backup) is built again from the log', async () => {
+    const projection = counters();
+    const store = await side.openStore();
+    await appendCounterEvents(store, { events: 300, streams: 5 });
+    const before = await start([projection], { store });
+    await before.readModels.waitFor(await store.headPosition(), [NAME]);
+    await before.stop();
+    await store.close();
+    // the older backup: fewer events, and not the same ones
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(side.dir, `events.sqlite${suffix}`), { force: true });
+    const restored = await side.openStore();
+    await appendCounterEvents(restored, { events: 40, streams: 3, prefix: 'restored' });
+
+    const after = await start([projection], { store: restored });
+    await after.readModels.waitFor(await restored.headPosition(), [NAME]);
+    expect((await after.readModels.status())[0]).toMatchObject({ generation: 2, state: 'serving' });
+    const expected = await expectedFromLog(restored);
+    const actual = await actualCounters(after.readModels.source(NAME));
+    expect(actual.lines).toBe(expected.lines);
+    expect(actual.counters).toEqual(expected.counters);
+    expect((await after.registry.all()).map((r) => [r.generation, r.status])).toEqual([
+      [1, 'retired'],
+      [2, 'active'],
+    ]);
+    // and it goes on from there
+    const next = await restored.append('restored-0', [newTestEvent(INCREMENTED, { by: 1 })]);
+    await after.readModels.waitFor(next.position, [NAME]);
+    expect((await actualCounters(after.readModels.source(NAME))).lines).toBe(expected.lines + 1);
+  });
 });
+
