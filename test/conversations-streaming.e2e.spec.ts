@@ -18,7 +18,7 @@ function rawGet(url: string, key: string): Promise<{ status: number; headers: ht
 
 /**
  * Chunked streaming (interface.md rule 4): when the operator turns it on for a project, v3 and v2
- * lists are written conversation by conversation with chunked transfer encoding; the body is the
+ * lists are written a group of conversations at a time with chunked transfer encoding; the body is the
  * same JSON document, and it exposes `cursor` (which v2 then accepts). v1 never streams.
  */
 describe('Conversations API chunked streaming', () => {
@@ -140,7 +140,7 @@ describe('Conversations API chunked streaming', () => {
       const body = JSON.parse(streamed.chunks.join(''));
       expect(body.conversations).toHaveLength(7);
       expect(body.conversations.every((c: { turns: unknown[] }) => c.turns.length > 0)).toBe(true);
-      // the cursors are signed at each answer; everything else is the same bytes
+      // the cursors are signed at each answer; everything else is the same document
       expect({ ...body, cursor: null }).toEqual({ ...JSON.parse(plain.chunks.join('')), cursor: null });
     } finally {
       await setStreaming(true);

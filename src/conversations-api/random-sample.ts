@@ -31,9 +31,10 @@ const PROBES_PER_ROW = 8;
  * Up to `smallSet` matches the draw is exact: a random order of them all. Past it, sorting every
  * match would cost what the range holds, so the draw probes random instants between the first and
  * the last match, each taking the first match at or after it (one index seek). The pick leans
- * towards a conversation after a quiet gap, and never reaches one that started in the same instant
- * as another; when the probes keep landing on the same few, the sample is filled with the matches
- * that follow a random instant, wrapping to the first, so it always holds min(limit, matches).
+ * towards a conversation after a quiet gap, and of conversations that started in the same instant
+ * reaches only the first (by id). When the probes keep landing on the same few, the sample is
+ * filled with the matches that follow a random instant, wrapping to the first, so it always holds
+ * min(limit, matches).
  */
 export async function drawSample(source: SampleSource, limit: number, smallSet: number, random: () => number = Math.random): Promise<ConversationSummary[]> {
   if (limit <= 0) return [];

@@ -42,8 +42,10 @@ const GENERATIONS_DIR = 'read-models';
 
 /**
  * One file per generation under `DATA_DIR/read-models/<name>/`; a separate read-only connection
- * reads it. The registry stores the file's path within the data dir, so a data dir that is moved,
- * restored from a backup or copied opens its own files, never the ones it was copied from.
+ * reads it. The registry holds the file's absolute path as it was written (what every version of
+ * the server reads, so a rollback still finds its files), and this process opens the file at the
+ * same place under its own data dir: a data dir that is moved, restored from a backup or copied
+ * opens its own files, never the ones it was copied from.
  */
 export class SqliteGenerationStorage implements GenerationStorage {
   readonly kind = 'sqlite' as const;
@@ -51,18 +53,14 @@ export class SqliteGenerationStorage implements GenerationStorage {
   constructor(private readonly dataDir: string) {}
 
   locationOf(name: string, version: number, generation: number): string {
-    return path.join(GENERATIONS_DIR, name, `v${version}.g${generation}.sqlite`);
+    return path.join(path.resolve(this.dataDir), GENERATIONS_DIR, name, `v${version}.g${generation}.sqlite`);
   }
 
-  /**
-   * The file under this data dir. Registries written before 2026-11-26 hold absolute paths, of the
-   * data dir as it then was: their `read-models/...` part is the file's place in any data dir.
-   */
+  /** The file at the location's place under this data dir: its `read-models/...` part. */
   resolve(location: string): string {
-    if (!path.isAbsolute(location)) return path.join(this.dataDir, location);
     const parts = location.split(path.sep);
     const at = parts.lastIndexOf(GENERATIONS_DIR);
-    return at < 0 ? location : path.join(this.dataDir, ...parts.slice(at));
+    return at < 0 ? path.resolve(this.dataDir, location) : path.join(path.resolve(this.dataDir), ...parts.slice(at));
   }
 
   async open(projection: Projection, location: string, mode: 'apply' | 'follow' = 'apply'): Promise<OpenGeneration> {

@@ -96,24 +96,33 @@ export class ProjectionRunner {
    * The generation this leader applies: the active one, else the one building, else a new one. A
    * generation whose checkpoint is past the log's head has applied events this log does not hold
    * (an event log restored from an older backup, or read models from another deployment): it
-   * would wait for positions that already hold other events, and skip them. A new generation is
-   * built from the log instead, and serves once it has caught up, as after a schema change.
+   * would wait for positions that already hold other events, and skip them. It is built again from
+   * the log: this process answers READ_MODEL_BUILDING until the new generation has caught up and
+   * replaces it, as after a schema change, and a restart meanwhile goes on with that build.
    */
   private async generationToApply(): Promise<ReadModelGeneration> {
     const { name, version } = this.projection;
-    const existing = (await this.registry.active(name, version)) ?? (await this.registry.building(name, version));
-    if (!existing) return this.registry.create(name, version, new Date().toISOString());
-    // the checkpoint first: the head only moves on, so a consistent pair never looks ahead
-    const checkpoint = await this.registry.storage.checkpointOf(name, existing.file);
+    const create = () => this.registry.create(name, version, new Date().toISOString());
+    const active = await this.registry.active(name, version);
+    const building = await this.registry.building(name, version);
+    // the checkpoints first: the head only moves on, so a consistent pair never looks ahead
+    const checkpoints = await Promise.all([active, building].map((g) => (g ? this.registry.storage.checkpointOf(name, g.file) : START)));
     const head = await this.store.headPosition();
-    if (comparePositions(checkpoint, head) <= 0) return existing;
-    this.logger.error(
-      { projection: name, version, generation: existing.generation, checkpoint, head },
-      'the read model has applied events past the end of the event log (a log restored from an older backup, or read models of another deployment): building it again from the log',
-    );
-    // an active one serves elsewhere until the new one replaces it; one still building has no use
-    if (existing.status === 'building') await this.registry.retire(name, version, existing.generation);
-    return this.registry.create(name, version, new Date().toISOString());
+    const [activeAhead, buildingAhead] = checkpoints.map((checkpoint) => comparePositions(checkpoint, head) > 0);
+    if (active && !activeAhead) return active;
+    if (active) {
+      this.logger.error(
+        { projection: name, version, generation: active.generation, checkpoint: checkpoints[0], head },
+        'the read model has applied events past the end of the event log (a log restored from an older backup, or read models of another deployment): building it again from the log',
+      );
+    }
+    if (building && !buildingAhead) return building;
+    if (building) {
+      // a build that is itself ahead of the log has no use
+      this.logger.error({ projection: name, version, generation: building.generation, checkpoint: checkpoints[1], head }, 'a read model being built has applied events past the end of the event log: starting it again from the log');
+      await this.registry.retire(name, version, building.generation);
+    }
+    return create();
   }
 
   private async generationToFollow(): Promise<ReadModelGeneration | null> {

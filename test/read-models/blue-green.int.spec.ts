@@ -130,7 +130,8 @@ describe.each([
     expect(fs.existsSync(path.join(side.dir, 'read-models', NAME, 'v2.g2.sqlite'))).toBe(true);
   });
 
-  it('a read model ahead of its log (the log restored from an older backup) is built again from the log', async () => {
+  /** A read model built over 300 events, then the log replaced by an older backup of 40 other ones. */
+  async function aheadOfItsLog() {
     const projection = counters();
     const store = await side.openStore();
     await appendCounterEvents(store, { events: 300, streams: 5 });
@@ -138,18 +139,26 @@ describe.each([
     await before.readModels.waitFor(await store.headPosition(), [NAME]);
     await before.stop();
     await store.close();
-    // the older backup: fewer events, and not the same ones
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(side.dir, `events.sqlite${suffix}`), { force: true });
     const restored = await side.openStore();
     await appendCounterEvents(restored, { events: 40, streams: 3, prefix: 'restored' });
+    return { projection, restored };
+  }
 
-    const after = await start([projection], { store: restored });
-    await after.readModels.waitFor(await restored.headPosition(), [NAME]);
-    expect((await after.readModels.status())[0]).toMatchObject({ generation: 2, state: 'serving' });
+  async function expectBuiltFrom(restored: Awaited<ReturnType<ReadSide['openStore']>>, server: Awaited<ReturnType<typeof start>>, generation: number) {
+    await server.readModels.waitFor(await restored.headPosition(), [NAME]);
+    expect((await server.readModels.status())[0]).toMatchObject({ generation, state: 'serving' });
     const expected = await expectedFromLog(restored);
-    const actual = await actualCounters(after.readModels.source(NAME));
+    const actual = await actualCounters(server.readModels.source(NAME));
     expect(actual.lines).toBe(expected.lines);
     expect(actual.counters).toEqual(expected.counters);
+    return expected;
+  }
+
+  it('a read model ahead of its log (the log restored from an older backup) is built again from the log', async () => {
+    const { projection, restored } = await aheadOfItsLog();
+    const after = await start([projection], { store: restored });
+    const expected = await expectBuiltFrom(restored, after, 2);
     expect((await after.registry.all()).map((r) => [r.generation, r.status])).toEqual([
       [1, 'retired'],
       [2, 'active'],
@@ -158,6 +167,18 @@ describe.each([
     const next = await restored.append('restored-0', [newTestEvent(INCREMENTED, { by: 1 })]);
     await after.readModels.waitFor(next.position, [NAME]);
     expect((await actualCounters(after.readModels.source(NAME))).lines).toBe(expected.lines + 1);
+  });
+
+  it('a restart while that build goes on continues it, rather than starting another', async () => {
+    const { projection, restored } = await aheadOfItsLog();
+    // the build a previous start began, stopped before it caught up
+    await side.registry(await side.openPlatform()).create(NAME, 1, new Date().toISOString());
+    const after = await start([projection], { store: restored });
+    await expectBuiltFrom(restored, after, 2);
+    expect((await after.registry.all()).map((r) => [r.generation, r.status])).toEqual([
+      [1, 'retired'],
+      [2, 'active'],
+    ]);
   });
 });
 
