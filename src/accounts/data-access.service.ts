@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { CommandContext } from '../platform/commands/command-context';
 import { agentRef } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { DataAccessRow } from '../../projections/data-access/data-access.entities';
+import { ReadQuery } from '../read-models/read-query';
 import { AccountCommands } from './account-commands';
 import { DEFAULT_DATA_ACCESS, type DataAccessConfig } from './data-access';
 import type { DataAccessDto } from './dto/data-access.dto';
@@ -14,10 +14,16 @@ export class DataAccessService {
     private readonly readModels: ReadModels,
   ) {}
 
+  /** Every conversations request asks: a prepared lookup (TypeORM's findOneBy took 47-105 µs, this 4-6). */
+  private readonly byAgent = new ReadQuery<{ response_metrics: string; show_transcripts: number | boolean }>(
+    () => this.readModels.source('data-access'),
+    'SELECT response_metrics, show_transcripts FROM data_access WHERE agent_id = ?',
+  );
+
   /** The project's configuration; the defaults when it was never set. */
   async config(agentId: string): Promise<DataAccessConfig> {
-    const row = await this.readModels.source('data-access').getRepository(DataAccessRow).findOneBy({ agentId });
-    return row ? { responseMetrics: JSON.parse(row.responseMetrics), showTranscripts: row.showTranscripts } : DEFAULT_DATA_ACCESS;
+    const { row } = await this.byAgent.get(agentId);
+    return row ? { responseMetrics: JSON.parse(row.response_metrics) as string[], showTranscripts: Boolean(row.show_transcripts) } : DEFAULT_DATA_ACCESS;
   }
 
   async view(agentId: string) {

