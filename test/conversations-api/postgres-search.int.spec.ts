@@ -15,6 +15,7 @@ import { catchUp } from '../../src/read-models/catch-up';
 import { openReadModel } from '../../src/read-models/open-read-model';
 import { dropGenerationSchema, generationSchema, openPostgresReadModel } from '../../src/read-models/postgres/open-postgres-read-model';
 import { seed } from '../../src/seed/seed';
+import { filters } from './list-filters';
 import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
 import { patient } from '../support/patience';
 
@@ -26,19 +27,6 @@ const SETUP_TIMEOUT_MS = patient(60_000);
 
 const binaries = postgresBinariesOrSkip('conversations search on PostgreSQL (test/conversations-api/postgres-search.int.spec.ts)');
 const maybe = binaries ? describe : describe.skip;
-
-const filters = (f: Partial<ListFilters> = {}): ListFilters => ({
-  startTime: null,
-  endTime: null,
-  clientEnv: 'live',
-  channels: [],
-  variantId: null,
-  variantName: null,
-  inProgress: null,
-  search: null,
-  sample: false,
-  ...f,
-});
 
 const ids = (page: Page) => page.rows.map((r) => r.id);
 
