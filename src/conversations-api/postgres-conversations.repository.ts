@@ -80,7 +80,7 @@ export class PostgresConversationsRepository implements ConversationsRepository 
 
   async list(agentId: string, f: ListFilters, position: CursorPosition | null, limit: number): Promise<Page> {
     const { where, params, offset } = filtersSql(agentId, f, 'boolean', position);
-    if (f.sample) return { rows: await drawSample(this.sampleSource(where, params), limit, this.smallSampleSet), more: false };
+    if (f.sample) return { rows: await drawSample(this.sampleSource(agentId, f), limit, this.smallSampleSet), more: false };
     if (f.search) return this.search(f.search, where, params, offset, limit);
     const found = await this.query<{ summary: string }>(
       `SELECT c.summary FROM conversation c WHERE ${where.join(' AND ')} ORDER BY c.started_at DESC, c.id DESC LIMIT ? OFFSET ?`,
@@ -200,7 +200,9 @@ export class PostgresConversationsRepository implements ConversationsRepository 
    * The queries of a sample (random-sample.ts). A round of probes is one query: a sample of
    * 5,000 is a few round trips, not thousands.
    */
-  private sampleSource(where: string[], params: unknown[]): SampleSource {
+  private sampleSource(agentId: string, f: ListFilters): SampleSource {
+    // a sample has no pages: the filters alone, as on SQLite, whatever cursor came with it
+    const { where, params } = filtersSql(agentId, f, 'boolean');
     const conditions = where.join(' AND ');
     return {
       count: async (cap) => (await this.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM conversation c WHERE ${conditions} LIMIT ?) m`, [...params, cap]))[0].n,

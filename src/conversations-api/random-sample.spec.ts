@@ -24,16 +24,22 @@ const at = (second: number) => new Date(Date.UTC(2026, 0, 1) + second * 1000).to
 const evenly = (n: number): Match[] => Array.from({ length: n }, (_, i) => ({ id: `C${String(i).padStart(4, '0')}`, startedAt: at(i) }));
 const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
 
+/** `times` draws of `limit`, each of `limit` distinct conversations: every id seen. */
+async function draws(source: SampleSource, times: number, limit: number, smallSet: number): Promise<Set<string>> {
+  const seen = new Set<string>();
+  for (let i = 0; i < times; i++) {
+    const rows = await drawSample(source, limit, smallSet);
+    expect(rows).toHaveLength(limit);
+    expect(new Set(ids(rows)).size).toBe(limit);
+    ids(rows).forEach((id) => seen.add(id));
+  }
+  return seen;
+}
+
 describe('drawSample', () => {
   it('draws exactly, in a random order, up to the small-set bound', async () => {
     const source = inMemory(evenly(50));
-    const seen = new Set<string>();
-    for (let i = 0; i < 20; i++) {
-      const rows = await drawSample(source, 5, 100);
-      expect(rows).toHaveLength(5);
-      expect(new Set(ids(rows)).size).toBe(5);
-      ids(rows).forEach((id) => seen.add(id));
-    }
+    const seen = await draws(source, 20, 5, 100);
     expect(seen.size).toBeGreaterThan(25);
     expect(source.calls).not.toContain('probe');
     expect(ids(await drawSample(source, 500, 100)).sort()).toEqual(ids(evenly(50)));
@@ -41,13 +47,7 @@ describe('drawSample', () => {
 
   it('past the bound, probes instants between the first and the last match', async () => {
     const source = inMemory(evenly(1000));
-    const seen = new Set<string>();
-    for (let i = 0; i < 10; i++) {
-      const rows = await drawSample(source, 20, 100);
-      expect(rows).toHaveLength(20);
-      expect(new Set(ids(rows)).size).toBe(20);
-      ids(rows).forEach((id) => seen.add(id));
-    }
+    const seen = await draws(source, 10, 20, 100);
     expect(source.calls).toContain('probe');
     expect(source.calls).not.toContain('shuffled');
     // spread over the range, not the same few

@@ -102,7 +102,6 @@ export class ProjectionRunner {
    */
   private async generationToApply(): Promise<ReadModelGeneration> {
     const { name, version } = this.projection;
-    const create = () => this.registry.create(name, version, new Date().toISOString());
     const active = await this.registry.active(name, version);
     const building = await this.registry.building(name, version);
     // the checkpoints first: the head only moves on, so a consistent pair never looks ahead
@@ -122,7 +121,7 @@ export class ProjectionRunner {
       this.logger.error({ projection: name, version, generation: building.generation, checkpoint: checkpoints[1], head }, 'a read model being built has applied events past the end of the event log: starting it again from the log');
       await this.registry.retire(name, version, building.generation);
     }
-    return create();
+    return this.registry.create(name, version, new Date().toISOString());
   }
 
   private async generationToFollow(): Promise<ReadModelGeneration | null> {
