@@ -70,6 +70,14 @@ export interface SubscribeOptions {
   maxBatchSize?: number;
   /** Only events whose type passes this predicate (all when omitted); the position still moves past the others. */
   filterTypes?: (type: string) => boolean;
+  /**
+   * A hint: the types whose arrival the handler acts on. Where the store can tell (SQLite), a
+   * commit of none of them reaches the handler late, together with what followed, within a
+   * moment (append-waiters.ts), unless `nudge` asks for it. Every event is still delivered in
+   * order; only the timing of those the handler would pass over changes. With `filterTypes` and
+   * without this, the filter is the hint.
+   */
+  wakeFor?: (type: string) => boolean;
 }
 
 /**
@@ -82,6 +90,8 @@ export interface Subscription {
   stop(): Promise<void>;
   /** Settles when the subscription ends: resolves after stop(), rejects if the handler or store failed. */
   readonly done: Promise<void>;
+  /** Delivers what the log holds now, not lazily (see `wakeFor`): someone waits for this subscriber's position. */
+  nudge(): void;
 }
 
 export type BatchHandler = (events: RecordedEvent[]) => Promise<void> | void;

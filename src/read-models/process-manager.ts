@@ -131,7 +131,9 @@ export class ProcessManagerRunner {
   }
 
   private subscribe(): void {
-    const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: this.manager.maxBatchSize ?? 200 }, (batch) => this.onBatch(batch));
+    // Batches of events it has no handler for only move its position: they may come lazily (wakeFor).
+    const wakeFor = (type: string) => this.manager.handles[type] !== undefined;
+    const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: this.manager.maxBatchSize ?? 200, wakeFor }, (batch) => this.onBatch(batch));
     this.subscription = subscription;
     subscription.done.catch((error: unknown) => {
       if (this.stopped || this.subscription !== subscription) return;

@@ -223,8 +223,10 @@ export class ProjectionRunner {
     let waiter!: Waiter;
     const promise = new Promise<void>((resolve) => (waiter = { target, resolve }));
     this.waiters.add(waiter);
-    // someone waits for this read model: apply what the log holds now, not after the gathering pause
+    // someone waits for this read model: apply what the log holds now, not after the gathering
+    // pause, nor lazily when the events up to the target are none of this read model's
     this.gathering?.();
+    this.subscription?.nudge();
     return { promise, cancel: () => this.waiters.delete(waiter) };
   }
 
@@ -254,7 +256,9 @@ export class ProjectionRunner {
 
   private subscribe(): void {
     const apply = this.role === 'leader';
-    const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: this.maxBatchSize }, (batch) =>
+    // The other events only move its position: they may come lazily (event-store.port.ts, wakeFor).
+    const wakeFor = (type: string) => this.projection.handles[type] !== undefined;
+    const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: this.maxBatchSize, wakeFor }, (batch) =>
       apply ? this.onBatch(batch) : this.onFollowedBatch(batch),
     );
     this.subscription = subscription;

@@ -65,6 +65,9 @@ export class ResubscribingSubscription implements Subscription {
     this.done = this.run(options.after ?? START, options.maxBatchSize ?? settings.defaultBatch ?? 500, options.filterTypes);
   }
 
+  /** Every event is pushed as it comes: nothing is held back to ask for. */
+  nudge(): void {}
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.pausing?.cancel();

@@ -23,6 +23,7 @@ import { Checkpointer, type CheckpointStats } from './checkpointer';
 import { TailWindow } from './tail-window';
 import { LimitedStatements } from '../../platform/database/limited-statements';
 import { LogTail, SqliteSubscription } from './subscription';
+import { AppendWaiters } from './append-waiters';
 
 export interface SqliteEventStoreOptions {
   file: string;
@@ -46,6 +47,8 @@ export interface SqliteEventStoreOptions {
    * the commits checkpoint the WAL themselves.
    */
   checkpointerAfterCommits?: number;
+  /** How late a commit of no type a sleeping subscription wakes for may reach it (append-waiters.ts; tests). */
+  lazyWakeMs?: number;
 }
 
 /** A few seconds of steady appends: a store opened for a few writes (a CLI, a test) never pays for the thread. */
@@ -61,7 +64,7 @@ export class SqliteEventStore implements EventStore, LogTail {
   private readonly committer: GroupCommitter;
   /** the checkpointer thread, once started (see checkpointerAfterCommits) */
   private checkpointer: Promise<Checkpointer | null> | null = null;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters: AppendWaiters;
   private readonly tail = new TailWindow(TAIL_WINDOW_EVENTS);
   /**
    * The local commit count when a read last found the end of the log at the window's end: until
@@ -91,7 +94,9 @@ export class SqliteEventStore implements EventStore, LogTail {
     checkpointerAfterCommits: number,
     readonly pollIntervalMs: number,
     onCommit?: (appends: number) => void,
+    lazyWakeMs?: number,
   ) {
+    this.waiters = new AppendWaiters(lazyWakeMs);
     // the writer thread takes the next batch while the last one's appends are being answered
     const maxInFlight = writer instanceof InlineWriter ? 1 : 2;
     this.committer = new GroupCommitter(
@@ -100,7 +105,7 @@ export class SqliteEventStore implements EventStore, LogTail {
         onCommit?.(stats.lastBatchSize);
         for (const row of written) if (row.global_position > this.polledHead) this.writtenSincePoll++;
         this.extendTail(written, stats.commits);
-        this.wakeSubscribers();
+        this.waiters.committed(written.map((row) => row.type));
         if (startCheckpointer && !this.checkpointer && stats.commits >= checkpointerAfterCommits) this.checkpointer = this.startCheckpointer(startCheckpointer);
       },
       maxInFlight,
@@ -124,7 +129,7 @@ export class SqliteEventStore implements EventStore, LogTail {
       if (options.writer === 'inline') {
         configure(db, options.sync);
         migrate(db);
-        return new SqliteEventStore(db, new InlineWriter(db), null, 0, pollIntervalMs, options.onCommit);
+        return new SqliteEventStore(db, new InlineWriter(db), null, 0, pollIntervalMs, options.onCommit, options.lazyWakeMs);
       }
       // With threads, the checkpoints are the checkpointer thread's and the writer thread's
       // commits', never the event loop's (schema.ts, CheckpointMode)
@@ -132,7 +137,7 @@ export class SqliteEventStore implements EventStore, LogTail {
       migrate(db);
       thread = await ThreadWriter.start(file, options.sync, 'thread');
       const startCheckpointer = () => Checkpointer.start(file, options.sync);
-      return new SqliteEventStore(db, new AdaptiveWriter(new InlineWriter(db), thread), startCheckpointer, options.checkpointerAfterCommits ?? CHECKPOINTER_AFTER_COMMITS, pollIntervalMs, options.onCommit);
+      return new SqliteEventStore(db, new AdaptiveWriter(new InlineWriter(db), thread), startCheckpointer, options.checkpointerAfterCommits ?? CHECKPOINTER_AFTER_COMMITS, pollIntervalMs, options.onCommit, options.lazyWakeMs);
     } catch (error) {
       await thread?.close();
       db.close();
@@ -244,17 +249,15 @@ export class SqliteEventStore implements EventStore, LogTail {
     return subscription;
   }
 
-  /** LogTail: resolves at the next local commit, or when a poll finds that another process appended. */
-  waitForAppend(): { promise: Promise<void>; cancel(): void } {
-    let wake!: () => void;
-    const promise = new Promise<void>((resolve) => (wake = resolve));
-    const done = () => {
-      this.waiters.delete(done);
-      wake();
-    };
-    this.waiters.add(done);
+  /**
+   * LogTail: resolves at the next local commit that holds a type `wakeFor` passes (any type
+   * without it), lazily after commits of other types (append-waiters.ts), when a poll finds that
+   * another process appended, or at `cancel`.
+   */
+  waitForAppend(wakeFor?: (type: string) => boolean): { promise: Promise<void>; cancel(): void } {
+    const wait = this.waiters.wait(wakeFor);
     this.schedulePoll();
-    return { promise, cancel: done };
+    return wait;
   }
 
   private schedulePoll(): void {
@@ -285,7 +288,7 @@ export class SqliteEventStore implements EventStore, LogTail {
       if (foreign) {
         this.headMovesPolled++;
         this.tailEndAtCommit = null;
-        this.wakeSubscribers();
+        this.waiters.wakeAll();
       }
     }
     if (this.waiters.size > 0) this.schedulePoll();
@@ -315,14 +318,10 @@ export class SqliteEventStore implements EventStore, LogTail {
     if (this.pollTimer) clearTimeout(this.pollTimer);
     await this.committer.drain();
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    this.wakeSubscribers();
+    this.waiters.close();
     await this.writer.close();
     await (await this.checkpointer)?.close();
     this.db.close();
-  }
-
-  private wakeSubscribers(): void {
-    for (const wake of [...this.waiters]) wake();
   }
 
   private assertOpen(): void {

@@ -4,7 +4,7 @@ import { START, type Position } from '../position';
 /** What a subscription needs from the store: a synchronous read and a wake-up on new events. */
 export interface LogTail {
   readAllSync(after: Position, maxCount: number): RecordedEvent[];
-  waitForAppend(): { promise: Promise<void>; cancel(): void };
+  waitForAppend(wakeFor?: (type: string) => boolean): { promise: Promise<void>; cancel(): void };
   /**
    * How many times this process has learned that the log grew: its own commits, and polls that
    * found another process's appends. Unchanged since a read means that read saw everything known.
@@ -38,6 +38,10 @@ export class SqliteSubscription implements Subscription {
     await this.done.catch(() => undefined);
   }
 
+  nudge(): void {
+    this.sleeping?.cancel();
+  }
+
   private async run(after: Position, maxBatch: number): Promise<void> {
     // Start on a later turn of the event loop: the caller holds the handle before the first batch
     // arrives, and the synchronous work that led here (a read model opening and creating its
@@ -68,7 +72,8 @@ export class SqliteSubscription implements Subscription {
   private async sleep(seen: number): Promise<void> {
     // stop() came during the last handler: nothing may ever wake this sleep (the head is not moving)
     if (this.stopped || this.tail.growth !== seen) return;
-    const wait = this.tail.waitForAppend();
+    // A filtered subscription never sees the events it filters out: those need not wake it either.
+    const wait = this.tail.waitForAppend(this.options.wakeFor ?? this.options.filterTypes);
     this.sleeping = wait;
     await wait.promise;
     this.sleeping = null;

@@ -1,0 +1,117 @@
+import { newTestEvent } from '../../src/event-store/event-store.contract';
+import type { RecordedEvent, SubscribeOptions, Subscription } from '../../src/event-store/event-store.port';
+import type { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
+import { ProcessManagerRunner } from '../../src/read-models/process-manager';
+import { IGNORED, INCREMENTED, counterProjection, sleep, waitUntil } from '../fixtures/counter-projection';
+import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
+
+/** Longer than any test here runs: with it, only an eager wake or a nudge delivers anything. */
+const NEVER_MS = 600_000;
+
+const increment = () => newTestEvent(INCREMENTED, { i: 0, by: 1 });
+const ignored = () => newTestEvent(IGNORED, { i: 0 });
+
+/**
+ * Commits of no type a subscription wakes for reach it lazily (append-waiters.ts): on a real
+ * SQLite store, read models and process managers. What must hold: nothing is skipped or
+ * reordered, a wanted type still wakes at once, and whoever waits for a position gets it now.
+ */
+describe('lazy wakes for the types a subscription passes over', () => {
+  let side: ReadSide;
+  const subscriptions: Subscription[] = [];
+
+  beforeEach(() => {
+    side = new ReadSide();
+  });
+
+  afterEach(async () => {
+    for (const subscription of subscriptions.splice(0)) await subscription.stop();
+    await side.cleanup();
+  });
+
+  function collect(store: SqliteEventStore, options: SubscribeOptions) {
+    const seen: RecordedEvent[] = [];
+    const subscription = store.subscribeToAll(options, (batch) => void seen.push(...batch));
+    subscriptions.push(subscription);
+    return { seen, subscription };
+  }
+
+  it('a commit of other types waits; the next wanted one brings it along, in log order; a nudge delivers at once', async () => {
+    const store = await side.openStore({ lazyWakeMs: NEVER_MS });
+    const { seen, subscription } = collect(store, { wakeFor: (type) => type === INCREMENTED });
+    const eager = collect(store, {});
+    await sleep(20); // both asleep at the head
+
+    const first = ignored();
+    await store.append('s-1', [first]);
+    await waitUntil(() => eager.seen.length === 1, 'the subscription without a hint has it at once');
+    await sleep(100);
+    expect(seen).toEqual([]);
+
+    const wanted = increment();
+    await store.append('s-2', [wanted]);
+    await waitUntil(() => seen.length === 2, 'the wanted event and the one before it');
+    expect(seen.map((e) => e.id)).toEqual([first.id, wanted.id]);
+
+    const later = ignored();
+    await store.append('s-1', [later]);
+    await sleep(50);
+    expect(seen).toHaveLength(2);
+    subscription.nudge();
+    await waitUntil(() => seen.length === 3, 'the nudged delivery');
+    expect(seen[2].id).toBe(later.id);
+  });
+
+  it('without a nudge, a commit of other types arrives within the lazy delay', async () => {
+    const store = await side.openStore();
+    const { seen } = collect(store, { wakeFor: (type) => type === INCREMENTED });
+    await sleep(20);
+    const event = ignored();
+    await store.append('s-1', [event]);
+    await waitUntil(() => seen.length === 1, 'the lazy delivery', 2000);
+    expect(seen[0].id).toBe(event.id);
+  });
+
+  it('a filter is its own hint: the events it keeps wake the subscription at once', async () => {
+    const store = await side.openStore({ lazyWakeMs: NEVER_MS });
+    const { seen } = collect(store, { filterTypes: (type) => type === INCREMENTED });
+    await sleep(20);
+    await store.append('s-1', [ignored()]);
+    const wanted = increment();
+    await store.append('s-2', [wanted]);
+    await waitUntil(() => seen.length === 1, 'the kept event');
+    expect(seen[0].id).toBe(wanted.id);
+  });
+
+  it('a read model waited on for a position of events it does not handle gets there at once', async () => {
+    const store = await side.openStore({ lazyWakeMs: NEVER_MS });
+    const { readModels } = await side.startReadModels([counterProjection()], { store });
+    await store.append('c-1', [increment()]);
+    await readModels.waitFor(await store.headPosition(), ['counters']);
+    // ignored by the read model: its subscription would sleep through these until the next counter event
+    await store.append('c-2', [ignored(), ignored()]);
+    const head = await store.headPosition();
+    // without the nudge this times out (READ_MODEL_LAGGING after the harness's 2 s)
+    await readModels.waitFor(head, ['counters']);
+    expect((await readModels.status()).find((s) => s.name === 'counters')!.position).toBe(head);
+  });
+
+  it('a process manager still wakes at once for the events it handles', async () => {
+    const store = await side.openStore({ lazyWakeMs: NEVER_MS });
+    const platform = await side.openPlatform();
+    const handled: string[] = [];
+    const runner = new ProcessManagerRunner({ name: 'incrementer', handles: { [INCREMENTED]: async (e) => void handled.push(e.id) } }, store, platform, silentLogger);
+    await runner.start();
+    try {
+      await sleep(20);
+      await store.append('p-1', [ignored()]);
+      const wanted = increment();
+      await store.append('p-2', [wanted]);
+      await waitUntil(() => handled.length === 1, 'the handled event');
+      expect(handled).toEqual([wanted.id]);
+      expect(runner.position).toBe(await store.headPosition());
+    } finally {
+      await runner.stop();
+    }
+  });
+});
