@@ -236,6 +236,25 @@ export class SqliteEventStore implements EventStore, LogTail {
     }
     // (a commit of refusals and retries alone stored nothing: the end stays where it was)
     if (this.tailEndAtCommit === commits - 1) this.tailEndAtCommit = commits;
+    this.releaseTail();
+  }
+
+  /**
+   * The window keeps only what a subscription reading from it has yet to read (and at most its
+   * capacity): the events of a busy log then die young. Kept for seconds, every event and its
+   * strings outlived a few young-generation collections and were copied into the old one: in
+   * the web chat bench (1,000 messages/s, events of 1-3 KB) scavenges averaged 8 ms.
+   * Subscriptions behind the window read the file and hold nothing in it.
+   */
+  private releaseTail(): void {
+    const first = this.tail.first;
+    if (first === null) return;
+    let needed = Number.POSITIVE_INFINITY;
+    for (const subscription of this.subscriptions) {
+      const at = globalPositionOf(subscription.readThrough);
+      if (at >= first - 1 && at < needed) needed = at;
+    }
+    this.tail.release(needed);
   }
 
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {

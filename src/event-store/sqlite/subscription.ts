@@ -22,6 +22,8 @@ export class SqliteSubscription implements Subscription {
   readonly done: Promise<void>;
   private stopped = false;
   private sleeping: { cancel(): void } | null = null;
+  /** The position of the last event it has read: what it still needs of the tail comes after. */
+  readThrough: Position;
 
   constructor(
     private readonly tail: LogTail,
@@ -29,7 +31,8 @@ export class SqliteSubscription implements Subscription {
     private readonly handler: BatchHandler,
     defaultBatch: number,
   ) {
-    this.done = this.run(options.after ?? START, options.maxBatchSize ?? defaultBatch);
+    this.readThrough = options.after ?? START;
+    this.done = this.run(this.readThrough, options.maxBatchSize ?? defaultBatch);
   }
 
   async stop(): Promise<void> {
@@ -56,6 +59,7 @@ export class SqliteSubscription implements Subscription {
         continue;
       }
       after = batch[batch.length - 1].position;
+      this.readThrough = after;
       const delivered = filter ? batch.filter((event) => filter(event.type)) : batch;
       if (delivered.length > 0) await this.handler(delivered);
       // better-sqlite3 and TypeORM's wrapper around it resolve without real I/O waits: during a long

@@ -71,4 +71,20 @@ describe('TailWindow', () => {
     expect(ps(w.after(3, -1))).toEqual([5, 9]);
     expect(ps(w.after(5, -1))).toEqual([9]);
   });
+
+  it('release lets go of what every reader has read, in cuts of at least 64 or a quarter, and keeps its last event', () => {
+    const w = new TailWindow(10_000);
+    w.keep(0, events(1, 400), positionOf);
+    w.release(50); // 50 could go: under the cut
+    expect(w.first).toBe(1);
+    w.release(100);
+    expect(w.first).toBe(101);
+    expect(ps(w.after(100, 2))).toEqual([101, 102]);
+    expect(w.after(99, -1)).toBeNull(); // the released ones are the file's to answer now
+    w.release(Number.POSITIVE_INFINITY); // nobody reads it: only the end is kept, so commits still continue it
+    expect(w.size).toBe(1);
+    expect(w.last).toBe(400);
+    w.keep(400, events(401, 402), positionOf);
+    expect(ps(w.after(400, -1))).toEqual([401, 402]);
+  });
 });

@@ -10,12 +10,20 @@ import type { RecordedEvent } from '../event-store.port';
  * its last position, so "the events after p" it answers are exactly what the log holds after p,
  * up to its end. Positions are the store's global positions (numbers, ascending).
  */
+/** release() cuts no fewer than this many events at once (a cut copies what is kept). */
+const MIN_CUT = 64;
+
 export class TailWindow {
   /** at least `capacity` events once that many were read, at most a quarter more */
   private events: RecordedEvent[] = [];
   private positions: number[] = [];
 
   constructor(private readonly capacity: number) {}
+
+  /** The global position of the window's first event, or null when it is empty. */
+  get first(): number | null {
+    return this.positions.length > 0 ? this.positions[0] : null;
+  }
 
   /** The global position of the window's last event, or null when it is empty. */
   get last(): number | null {
@@ -55,6 +63,24 @@ export class TailWindow {
       this.events = this.events.slice(excess);
       this.positions = this.positions.slice(excess);
     }
+  }
+
+  /**
+   * Lets go of the events at or before `position` (every subscription of the window has read
+   * them), keeping the last so the window still knows where it ends. In one cut once a quarter of
+   * the window, or `MIN_CUT` events, can go: not at every commit.
+   */
+  release(position: number): void {
+    const n = this.positions.length;
+    if (n === 0) return;
+    const drop = Math.min(this.firstAfter(position), n - 1);
+    if (drop < Math.max(MIN_CUT, n >> 2)) return;
+    this.events = this.events.slice(drop);
+    this.positions = this.positions.slice(drop);
+  }
+
+  get size(): number {
+    return this.events.length;
   }
 
   /** The index of the first event whose position is greater than `after` (binary search). */
