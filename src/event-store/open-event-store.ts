@@ -4,16 +4,17 @@ import type { Config } from '../platform/config/config';
 import { createLogger } from '../platform/logging/logger';
 import type { Metrics } from '../platform/metrics/metrics';
 import type { EventStore } from './event-store.port';
+import { LAZY_WAKE_EVENTS } from './sqlite/append-waiters';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
 import { UPCASTERS } from './upcasters';
 import { Upcasters } from './upcasting';
 import { withUpcasting } from './upcasting-event-store';
 
-type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> & Partial<Pick<Config, 'eventStore' | 'eventStoreConnectionString' | 'eventStorePollMs' | 'logLevel'>>;
+type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> & Partial<Pick<Config, 'eventStore' | 'eventStoreConnectionString' | 'eventStorePollMs' | 'logLevel' | 'readyMaxLagEvents'>>;
 
 /** The adapter the configuration names (EVENT_STORE), with every upcaster applied to reads. */
 export async function openEventStore(config: StoreConfig, metrics?: Metrics, logger?: Logger): Promise<EventStore> {
-  const store = config.eventStore === 'eventstoredb' ? await openEventStoreDb(config, logger) : await SqliteEventStore.open({ file: path.join(config.dataDir, 'events.sqlite'), sync: config.eventStoreSync, pollIntervalMs: config.eventStorePollMs, onCommit: metrics ? (appends) => metrics.commitSize.observe(appends) : undefined });
+  const store = config.eventStore === 'eventstoredb' ? await openEventStoreDb(config, logger) : await openSqlite(config, metrics);
   const upcast = withUpcasting(store, new Upcasters(UPCASTERS));
   return metrics ? withAppendTiming(upcast, metrics) : upcast;
 }
@@ -45,4 +46,22 @@ function withAppendTiming(store: EventStore, metrics: Metrics): EventStore {
       }
     },
   };
+}
+
+function openSqlite(config: StoreConfig, metrics?: Metrics): Promise<SqliteEventStore> {
+  return SqliteEventStore.open({
+    file: path.join(config.dataDir, 'events.sqlite'),
+    sync: config.eventStoreSync,
+    pollIntervalMs: config.eventStorePollMs,
+    onCommit: metrics ? (appends) => metrics.commitSize.observe(appends) : undefined,
+    lazyWakeEvents: lazyWakeEvents(config.readyMaxLagEvents),
+  });
+}
+
+/**
+ * A read model lazily behind on events it does not handle counts them as lag: it stays well
+ * inside what /readyz allows (READY_MAX_LAG_EVENTS=0: every commit wakes every subscription).
+ */
+export function lazyWakeEvents(readyMaxLagEvents: number | undefined): number {
+  return readyMaxLagEvents === undefined ? LAZY_WAKE_EVENTS : Math.min(LAZY_WAKE_EVENTS, Math.floor(readyMaxLagEvents / 2));
 }

@@ -132,7 +132,7 @@ export class ProcessManagerRunner {
 
   private subscribe(): void {
     // Batches of events it has no handler for only move its position: they may come lazily (wakeFor).
-    const wakeFor = (type: string) => this.manager.handles[type] !== undefined;
+    const wakeFor = (type: string) => Object.hasOwn(this.manager.handles, type);
     const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: this.manager.maxBatchSize ?? 200, wakeFor }, (batch) => this.onBatch(batch));
     this.subscription = subscription;
     subscription.done.catch((error: unknown) => {

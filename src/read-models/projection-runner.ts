@@ -257,7 +257,7 @@ export class ProjectionRunner {
   private subscribe(): void {
     const apply = this.role === 'leader';
     // The other events only move its position: they may come lazily (event-store.port.ts, wakeFor).
-    const wakeFor = (type: string) => this.projection.handles[type] !== undefined;
+    const wakeFor = (type: string) => Object.hasOwn(this.projection.handles, type);
     const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: this.maxBatchSize, wakeFor }, (batch) =>
       apply ? this.onBatch(batch) : this.onFollowedBatch(batch),
     );

@@ -1,6 +1,7 @@
 import { newTestEvent } from '../../src/event-store/event-store.contract';
 import type { RecordedEvent, SubscribeOptions, Subscription } from '../../src/event-store/event-store.port';
 import type { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
+import type { SqliteSubscription } from '../../src/event-store/sqlite/subscription';
 import { ProcessManagerRunner } from '../../src/read-models/process-manager';
 import { IGNORED, INCREMENTED, counterProjection, sleep, waitUntil } from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
@@ -9,6 +10,8 @@ import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
 const NEVER_MS = 600_000;
 
 const increment = () => newTestEvent(INCREMENTED, { i: 0, by: 1 });
+/** Until `count` subscriptions sleep at the head of the log (the store's waiters: private, read for the test). */
+const asleep = (store: SqliteEventStore, count: number) => waitUntil(() => (store as unknown as { waiters: { size: number } }).waiters.size >= count, `${count} subscriptions asleep`);
 const ignored = () => newTestEvent(IGNORED, { i: 0 });
 
 /**
@@ -40,7 +43,7 @@ describe('lazy wakes for the types a subscription passes over', () => {
     const store = await side.openStore({ lazyWakeMs: NEVER_MS });
     const { seen, subscription } = collect(store, { wakeFor: (type) => type === INCREMENTED });
     const eager = collect(store, {});
-    await sleep(20); // both asleep at the head
+    await asleep(store, 2);
 
     const first = ignored();
     await store.append('s-1', [first]);
@@ -65,22 +68,27 @@ describe('lazy wakes for the types a subscription passes over', () => {
   it('without a nudge, a commit of other types arrives within the lazy delay', async () => {
     const store = await side.openStore();
     const { seen } = collect(store, { wakeFor: (type) => type === INCREMENTED });
-    await sleep(20);
+    await asleep(store, 1);
     const event = ignored();
     await store.append('s-1', [event]);
     await waitUntil(() => seen.length === 1, 'the lazy delivery', 2000);
     expect(seen[0].id).toBe(event.id);
   });
 
-  it('a filter is its own hint: the events it keeps wake the subscription at once', async () => {
+  it('a filter is its own hint: events it drops leave the subscription asleep, the ones it keeps wake it at once', async () => {
     const store = await side.openStore({ lazyWakeMs: NEVER_MS });
-    const { seen } = collect(store, { filterTypes: (type) => type === INCREMENTED });
-    await sleep(20);
+    const { seen, subscription } = collect(store, { filterTypes: (type) => type === INCREMENTED });
+    await asleep(store, 1);
+    const readThrough = () => (subscription as SqliteSubscription).readThrough;
+    const before = readThrough();
     await store.append('s-1', [ignored()]);
+    await sleep(100);
+    expect(readThrough()).toBe(before); // woken, it would have read past the dropped event
     const wanted = increment();
     await store.append('s-2', [wanted]);
     await waitUntil(() => seen.length === 1, 'the kept event');
     expect(seen[0].id).toBe(wanted.id);
+    expect(readThrough()).toBe(await store.headPosition());
   });
 
   it('a read model waited on for a position of events it does not handle gets there at once', async () => {
@@ -91,9 +99,12 @@ describe('lazy wakes for the types a subscription passes over', () => {
     // ignored by the read model: its subscription would sleep through these until the next counter event
     await store.append('c-2', [ignored(), ignored()]);
     const head = await store.headPosition();
+    await sleep(100);
+    const positionOf = async () => (await readModels.status()).find((s) => s.name === 'counters')!.position;
+    expect(await positionOf()).not.toBe(head); // its runner passed the hint: nothing woke it
     // without the nudge this times out (READ_MODEL_LAGGING after the harness's 2 s)
     await readModels.waitFor(head, ['counters']);
-    expect((await readModels.status()).find((s) => s.name === 'counters')!.position).toBe(head);
+    expect(await positionOf()).toBe(head);
   });
 
   it('a process manager still wakes at once for the events it handles', async () => {
@@ -103,8 +114,11 @@ describe('lazy wakes for the types a subscription passes over', () => {
     const runner = new ProcessManagerRunner({ name: 'incrementer', handles: { [INCREMENTED]: async (e) => void handled.push(e.id) } }, store, platform, silentLogger);
     await runner.start();
     try {
-      await sleep(20);
+      await asleep(store, 1);
+      const before = runner.position;
       await store.append('p-1', [ignored()]);
+      await sleep(100);
+      expect(runner.position).toBe(before); // it passed the hint: the ignored event did not wake it
       const wanted = increment();
       await store.append('p-2', [wanted]);
       await waitUntil(() => handled.length === 1, 'the handled event');

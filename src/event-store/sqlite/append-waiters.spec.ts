@@ -1,3 +1,4 @@
+import { lazyWakeEvents } from '../open-event-store';
 import { AppendWaiters } from './append-waiters';
 
 const wantsOrders = (type: string) => type.startsWith('Order');
@@ -78,5 +79,26 @@ describe('AppendWaiters', () => {
     waiters.wakeAll();
     expect(await Promise.all(others.map((o) => settled(o.promise)))).toEqual([true, true]);
     expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('a hint that throws wakes its own waiter and neither stops the others nor the commit', async () => {
+    const waiters = new AppendWaiters(50, 500);
+    const broken = waiters.wait(() => {
+      throw new Error('bad predicate');
+    });
+    const plain = waiters.wait();
+    expect(() => waiters.committed(['AccountOpened'])).not.toThrow();
+    expect(await Promise.all([settled(broken.promise), settled(plain.promise)])).toEqual([true, true]);
+  });
+
+  it('with a bound of 0 gathered events, every commit wakes everyone (READY_MAX_LAG_EVENTS=0)', async () => {
+    const waiters = new AppendWaiters(50, 0);
+    const { promise } = waiters.wait(wantsOrders);
+    waiters.committed(['AccountOpened']);
+    expect(await settled(promise)).toBe(true);
+  });
+
+  it('the app bounds the gathered events by half of what /readyz allows a read model to lag, at most 500', () => {
+    expect([0, 1, 600, 1000, 10_000, undefined].map(lazyWakeEvents)).toEqual([0, 0, 300, 500, 500, 500]);
   });
 });

@@ -6,7 +6,10 @@
  * subscription wakes about 20 times a second and reads what gathered in one batch.
  */
 export const LAZY_WAKE_MS = 50;
-/** ...or once this many events have gathered: a lazy subscriber is never far behind (a read model's lag, /readyz). */
+/**
+ * ...or once this many events have gathered: a lazy subscriber is never far behind. A read model's
+ * lag (/readyz, READY_MAX_LAG_EVENTS) counts them: the store is given half that bound when it is lower.
+ */
 export const LAZY_WAKE_EVENTS = 500;
 
 interface Waiter {
@@ -55,7 +58,7 @@ export class AppendWaiters {
   committed(types: readonly string[]): void {
     let lazy = false;
     for (const waiter of [...this.asleep]) {
-      if (waiter.wakeFor === undefined || types.some(waiter.wakeFor)) waiter.wake();
+      if (waiter.wakeFor === undefined || types.some((type) => wants(waiter.wakeFor!, type))) waiter.wake();
       else if ((waiter.gathered += types.length) >= this.lazyEvents) waiter.wake();
       else if (waiter.gathered > 0) lazy = true;
     }
@@ -84,5 +87,18 @@ export class AppendWaiters {
   private clearTimer(): void {
     if (this.lazyTimer) clearTimeout(this.lazyTimer);
     this.lazyTimer = null;
+  }
+}
+
+/**
+ * A hint runs inside the commit's settling (every append of the batch resolved, the other waiters
+ * not yet woken): one that throws must not break that. It wakes its subscription, whose own read
+ * then meets the same predicate and fails that subscription alone, as a throwing filter always did.
+ */
+function wants(wakeFor: (type: string) => boolean, type: string): boolean {
+  try {
+    return wakeFor(type);
+  } catch {
+    return true;
   }
 }

@@ -49,6 +49,8 @@ export interface SqliteEventStoreOptions {
   checkpointerAfterCommits?: number;
   /** How late a commit of no type a sleeping subscription wakes for may reach it (append-waiters.ts; tests). */
   lazyWakeMs?: number;
+  /** How many such events may gather before it is woken anyway (append-waiters.ts, LAZY_WAKE_EVENTS). */
+  lazyWakeEvents?: number;
 }
 
 /** A few seconds of steady appends: a store opened for a few writes (a CLI, a test) never pays for the thread. */
@@ -94,9 +96,9 @@ export class SqliteEventStore implements EventStore, LogTail {
     checkpointerAfterCommits: number,
     readonly pollIntervalMs: number,
     onCommit?: (appends: number) => void,
-    lazyWakeMs?: number,
+    lazy: { lazyWakeMs?: number; lazyWakeEvents?: number } = {},
   ) {
-    this.waiters = new AppendWaiters(lazyWakeMs);
+    this.waiters = new AppendWaiters(lazy.lazyWakeMs, lazy.lazyWakeEvents);
     // the writer thread takes the next batch while the last one's appends are being answered
     const maxInFlight = writer instanceof InlineWriter ? 1 : 2;
     this.committer = new GroupCommitter(
@@ -129,7 +131,7 @@ export class SqliteEventStore implements EventStore, LogTail {
       if (options.writer === 'inline') {
         configure(db, options.sync);
         migrate(db);
-        return new SqliteEventStore(db, new InlineWriter(db), null, 0, pollIntervalMs, options.onCommit, options.lazyWakeMs);
+        return new SqliteEventStore(db, new InlineWriter(db), null, 0, pollIntervalMs, options.onCommit, options);
       }
       // With threads, the checkpoints are the checkpointer thread's and the writer thread's
       // commits', never the event loop's (schema.ts, CheckpointMode)
@@ -137,7 +139,7 @@ export class SqliteEventStore implements EventStore, LogTail {
       migrate(db);
       thread = await ThreadWriter.start(file, options.sync, 'thread');
       const startCheckpointer = () => Checkpointer.start(file, options.sync);
-      return new SqliteEventStore(db, new AdaptiveWriter(new InlineWriter(db), thread), startCheckpointer, options.checkpointerAfterCommits ?? CHECKPOINTER_AFTER_COMMITS, pollIntervalMs, options.onCommit, options.lazyWakeMs);
+      return new SqliteEventStore(db, new AdaptiveWriter(new InlineWriter(db), thread), startCheckpointer, options.checkpointerAfterCommits ?? CHECKPOINTER_AFTER_COMMITS, pollIntervalMs, options.onCommit, options);
     } catch (error) {
       await thread?.close();
       db.close();
@@ -215,6 +217,8 @@ export class SqliteEventStore implements EventStore, LogTail {
       // reader behind it sleep until the next commit, forever on an idle log.
       const endedAt = more.length > 0 ? globalPositionOfEvent(more[more.length - 1]) : readFrom;
       if (this.tail.last === endedAt && (maxCount === -1 || more.length < maxCount)) this.tailEndAtCommit = commits;
+      // another process's appends join the window here, not at a commit of this one
+      if (more.length > 0) this.releaseTail();
     }
     if (known === null) return more;
     const wanted = maxCount === -1 ? more : more.slice(0, maxCount - known.length);

@@ -5,6 +5,8 @@ import { newTestEvent } from '../event-store.contract';
 import type { RecordedEvent, SubscribeOptions, Subscription } from '../event-store.port';
 import { START } from '../position';
 import { SqliteEventStore } from './sqlite-event-store';
+import type { TailWindow } from './tail-window';
+import { globalPositionOf } from './rows';
 import { waitUntil } from '../../../test/fixtures/counter-projection';
 
 /**
@@ -39,6 +41,9 @@ describe('SqliteEventStore tail window release', () => {
     return seen;
   }
 
+  /** The store's window (private: read for the test). */
+  const windowOf = () => (store as unknown as { tail: TailWindow }).tail;
+
   async function appendMany(count: number, perAppend: number): Promise<string[]> {
     const ids: string[] = [];
     const appends: Array<Promise<unknown>> = [];
@@ -60,10 +65,18 @@ describe('SqliteEventStore tail window release', () => {
     // one append at a time: a commit each, so the window is cut again and again while `held` waits
     for (let round = 0; round < 30; round++) ids.push(...(await appendMany(100, 10)));
     await waitUntil(() => head.length === ids.length, 'the reader at the head has all');
+    // the held reader has read one batch: the window still starts right after it
+    expect(windowOf().first).toBeLessThanOrEqual(101);
     open();
     await waitUntil(() => held.length === ids.length, 'the held reader has all');
     expect(head).toEqual(ids);
     expect(held).toEqual(ids);
+    // both at the head: the next commits let the window go down to its last events
+    for (let round = 0; round < 3; round++) ids.push(...(await appendMany(100, 10)));
+    await waitUntil(() => head.length === ids.length && held.length === ids.length, 'both have the last ones');
+    await appendMany(10, 10);
+    expect(windowOf().size).toBeLessThan(200);
+    expect(windowOf().last).toBe(globalPositionOf(await store.headPosition()));
   });
 
   it('a reader that starts far behind a window past its capacity reads the file, then joins the window', async () => {

@@ -1,5 +1,8 @@
 import type { RecordedEvent } from '../event-store.port';
 
+/** release() cuts no fewer than this many events at once (a cut copies what is kept). */
+const MIN_CUT = 64;
+
 /**
  * The newest events the subscriptions of this process have read, parsed once and shared. Every
  * projection runner and process manager reads the log's tail on its own, each from where it is: a
@@ -10,9 +13,6 @@ import type { RecordedEvent } from '../event-store.port';
  * its last position, so "the events after p" it answers are exactly what the log holds after p,
  * up to its end. Positions are the store's global positions (numbers, ascending).
  */
-/** release() cuts no fewer than this many events at once (a cut copies what is kept). */
-const MIN_CUT = 64;
-
 export class TailWindow {
   /** at least `capacity` events once that many were read, at most a quarter more */
   private events: RecordedEvent[] = [];
