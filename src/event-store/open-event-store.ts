@@ -4,7 +4,7 @@ import type { Config } from '../platform/config/config';
 import { createLogger } from '../platform/logging/logger';
 import type { Metrics } from '../platform/metrics/metrics';
 import type { EventStore } from './event-store.port';
-import { LAZY_WAKE_EVENTS } from './sqlite/append-waiters';
+import { lazyWakeEventsWithin } from './sqlite/append-waiters';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
 import { UPCASTERS } from './upcasters';
 import { Upcasters } from './upcasting';
@@ -54,14 +54,7 @@ function openSqlite(config: StoreConfig, metrics?: Metrics): Promise<SqliteEvent
     sync: config.eventStoreSync,
     pollIntervalMs: config.eventStorePollMs,
     onCommit: metrics ? (appends) => metrics.commitSize.observe(appends) : undefined,
-    lazyWakeEvents: lazyWakeEvents(config.readyMaxLagEvents),
+    // a read model lazily behind on events it does not handle counts them as lag (/readyz)
+    lazyWakeEvents: lazyWakeEventsWithin(config.readyMaxLagEvents),
   });
-}
-
-/**
- * A read model lazily behind on events it does not handle counts them as lag: it stays well
- * inside what /readyz allows (READY_MAX_LAG_EVENTS=0: every commit wakes every subscription).
- */
-export function lazyWakeEvents(readyMaxLagEvents: number | undefined): number {
-  return readyMaxLagEvents === undefined ? LAZY_WAKE_EVENTS : Math.min(LAZY_WAKE_EVENTS, Math.floor(readyMaxLagEvents / 2));
 }

@@ -1,5 +1,4 @@
-import { lazyWakeEvents } from '../open-event-store';
-import { AppendWaiters } from './append-waiters';
+import { AppendWaiters, lazyWakeEventsWithin } from './append-waiters';
 
 const wantsOrders = (type: string) => type.startsWith('Order');
 
@@ -99,6 +98,6 @@ describe('AppendWaiters', () => {
   });
 
   it('the app bounds the gathered events by half of what /readyz allows a read model to lag, at most 500', () => {
-    expect([0, 1, 600, 1000, 10_000, undefined].map(lazyWakeEvents)).toEqual([0, 0, 300, 500, 500, 500]);
+    expect([0, 1, 600, 1000, 10_000, undefined].map(lazyWakeEventsWithin)).toEqual([0, 0, 300, 500, 500, 500]);
   });
 });

@@ -12,6 +12,11 @@ export const LAZY_WAKE_MS = 50;
  */
 export const LAZY_WAKE_EVENTS = 500;
 
+/** The gathered-events bound for a server whose /readyz allows `readyMaxLagEvents` (0: every commit wakes every subscription). */
+export function lazyWakeEventsWithin(readyMaxLagEvents: number | undefined): number {
+  return readyMaxLagEvents === undefined ? LAZY_WAKE_EVENTS : Math.min(LAZY_WAKE_EVENTS, Math.floor(readyMaxLagEvents / 2));
+}
+
 interface Waiter {
   wake(): void;
   wakeFor: ((type: string) => boolean) | undefined;
@@ -73,10 +78,6 @@ export class AppendWaiters {
   wakeAll(): void {
     this.clearTimer();
     for (const waiter of [...this.asleep]) waiter.wake();
-  }
-
-  close(): void {
-    this.wakeAll();
   }
 
   private wakeGathered(): void {

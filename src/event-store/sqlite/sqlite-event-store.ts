@@ -341,7 +341,7 @@ export class SqliteEventStore implements EventStore, LogTail {
     if (this.pollTimer) clearTimeout(this.pollTimer);
     await this.committer.drain();
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    this.waiters.close();
+    this.waiters.wakeAll();
     await this.writer.close();
     await (await this.checkpointer)?.close();
     this.db.close();
