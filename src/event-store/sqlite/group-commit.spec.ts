@@ -3,7 +3,7 @@ import type { AppendOutcome, AppendRequest } from './batch-writer';
 import { WrongExpectedRevisionError } from '../errors';
 import { GroupCommitter } from './group-commit';
 import type { EventRow } from './rows';
-import { AdaptiveWriter, type Writer } from './writers';
+import { AdaptiveWriter, INLINE_MAX_APPENDS, INLINE_MAX_EVENTS, type Writer } from './writers';
 
 /** A writer whose batches settle when the test says, in order, like the writer thread's. */
 class GatedWriter implements Writer {
@@ -128,25 +128,43 @@ describe('AdaptiveWriter', () => {
     close: async () => undefined,
   });
 
-  it('writes a lone append inline only while nothing is in flight on the thread', async () => {
+  const requests = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => request(`${prefix}${i}`));
+  const streams = (batches: AppendRequest[][]) => batches.map((b) => b.map((r) => r.streamId).join('+'));
+
+  it('writes a light batch inline only while nothing is in flight on the thread', async () => {
     const thread = new GatedWriter();
     const inline: AppendRequest[][] = [];
     const writer = new AdaptiveWriter(recording(inline), thread);
-    await writer.write([request('a')]); // lone, thread idle: inline
-    const onThread = writer.write([request('b'), request('c')]);
-    const besideIt = writer.write([request('d')]); // lone again, but the thread holds a batch
-    expect(inline.map((b) => b[0].streamId)).toEqual(['a']);
-    expect(thread.batches.map((b) => b[0].streamId)).toEqual(['b', 'd']);
+    await writer.write([request('a')]); // light, thread idle: inline
+    const onThread = writer.write(requests('b', INLINE_MAX_APPENDS + 1));
+    const besideIt = writer.write([request('d')]); // light, but the thread holds a batch
+    expect(streams(inline)).toEqual(['a']);
+    expect(thread.batches.map((b) => b[0].streamId)).toEqual(['b0', 'd']);
     thread.settleOldest();
     thread.settleOldest();
     await Promise.all([onThread, besideIt]);
-    await writer.write([request('e')]); // the thread is idle again: a lone append after a lone one goes inline
-    expect(inline.map((b) => b[0].streamId)).toEqual(['a', 'e']);
+    await writer.write([request('e')]); // the thread is idle again, the last batch was light: inline
+    expect(streams(inline)).toEqual(['a', 'e']);
+  });
+
+  it('sends load to the thread: a batch past the light bounds, and the batch right after one', async () => {
+    const inline: AppendRequest[][] = [];
+    const thread: AppendRequest[][] = [];
+    const writer = new AdaptiveWriter(recording(inline), recording(thread));
+    await writer.write(requests('w', INLINE_MAX_APPENDS)); // as many appends as a light batch holds
+    await writer.write(requests('x', INLINE_MAX_APPENDS + 1)); // one more: load
+    await writer.write([request('y')]); // a lull in the load, not a light load
+    await writer.write([request('z')]);
+    const many = (streamId: string, events: number): AppendRequest => ({ ...request(streamId), events: Array.from({ length: events }, (_, i) => ({ ...request(streamId).events[0], id: `${streamId}${i}` })) });
+    await writer.write([many('m', INLINE_MAX_EVENTS)]);
+    await writer.write([many('n', INLINE_MAX_EVENTS + 1)]); // one append, but more events than a light batch
+    expect(streams(inline)).toEqual([requests('w', INLINE_MAX_APPENDS).map((r) => r.streamId).join('+'), 'z', 'm']);
+    expect(streams(thread)).toEqual([requests('x', INLINE_MAX_APPENDS + 1).map((r) => r.streamId).join('+'), 'y', 'n']);
   });
 
   // The inline connection never checkpoints: the thread's commits must still come, or a lone
   // writer's WAL would never be checkpointed in a commit and never restart.
-  it('sends every n-th lone append in a row to the thread, lone writer or not', async () => {
+  it('sends every n-th inline batch in a row to the thread, light load or not', async () => {
     const inline: AppendRequest[][] = [];
     const thread: AppendRequest[][] = [];
     const writer = new AdaptiveWriter(recording(inline), recording(thread), 4);

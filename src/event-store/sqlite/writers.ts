@@ -60,22 +60,37 @@ export class ThreadWriter implements Writer {
 }
 
 /**
- * Appends from a lone sequential writer on this thread, batches on the writer thread. When each
- * batch holds one append, nobody else is waiting to overlap with its fsync, and the hop to the
- * thread and back costs about as much as the fsync (one awaited append at a time ran at half the
- * raw single-insert rate through the thread). A single append right after a larger batch is a
- * lull under load, not a lone writer: it still goes to the thread, keeping the loop free.
+ * A batch this small, after one this small, is a light load's: written inline while the thread is
+ * idle. A larger batch, or any batch right after one, is load: it goes to the thread, keeping the
+ * loop free while the commit runs.
+ */
+export const INLINE_MAX_APPENDS = 4;
+/** ...and holding at most this many events: an inline commit blocks the loop for its inserts. */
+export const INLINE_MAX_EVENTS = 32;
+
+/**
+ * Light load inline, batches under load on the writer thread. At a light load nobody is waiting to
+ * overlap with a commit, and the hop to the thread and back costs more than the commit: one
+ * awaited append at a time ran at half the raw single-insert rate through the thread, and at 500
+ * webhook deliveries/s (each binding appends a few events behind it) sending every batch but a
+ * lone append to the thread made an append's p50 1.5-4.0 ms against 0.5-1.2 ms with small batches
+ * inline, and the process's other threads spent 4.9-5.5 s of CPU per 10 s against 3.0-3.8 s, for
+ * the loop's 5.7-6.6 s against 6.6-7.1 s (bench, external-events, 2026-11-26, alternating runs).
+ * A batch of up to INLINE_MAX_APPENDS appends after another such batch is that light load. Under
+ * load, batches grow past it (50 connections at full speed: tens of appends each) and go to the
+ * thread, where a commit overlaps with the loop answering the one before; a small batch right
+ * after a large one is a lull in the load and goes there too.
  * The thread may hold two batches at once (GroupCommitter); the inline connection waits for both.
  *
- * The inline connection never checkpoints (schema.ts, `never`): every `threadEvery`-th lone
- * append in a row goes to the thread, whose commit checkpoints the WAL once it is past its
- * threshold and so lets SQLite restart it, even when every append is a lone one.
+ * The inline connection never checkpoints (schema.ts, `never`): every `threadEvery`-th inline
+ * batch in a row goes to the thread, whose commit checkpoints the WAL once it is past its
+ * threshold and so lets SQLite restart it, even when every batch is a light one.
  */
 export class AdaptiveWriter implements Writer {
   private previousSize = 0;
   /** batches on the thread not settled yet: the inline connection never writes beside them */
   private onThread = 0;
-  /** lone appends written inline since the thread last wrote one */
+  /** batches written inline since the thread last wrote one */
   private inlineRun = 0;
 
   constructor(
@@ -85,11 +100,11 @@ export class AdaptiveWriter implements Writer {
   ) {}
 
   write(batch: AppendRequest[]): Promise<AppendOutcome[]> {
-    const lone = batch.length === 1 && this.previousSize <= 1;
+    const light = batch.length <= INLINE_MAX_APPENDS && this.previousSize <= INLINE_MAX_APPENDS && eventsIn(batch) <= INLINE_MAX_EVENTS;
     this.previousSize = batch.length;
     // Inline only while the thread is idle: beside a batch in flight there, the inline write would
     // wait on the file's write lock with the event loop blocked, and could overtake that batch.
-    if (lone && this.onThread === 0 && ++this.inlineRun < this.threadEvery) return this.inline.write(batch);
+    if (light && this.onThread === 0 && ++this.inlineRun < this.threadEvery) return this.inline.write(batch);
     this.inlineRun = 0;
     this.onThread++;
     return this.thread.write(batch).finally(() => this.onThread--);
@@ -98,4 +113,10 @@ export class AdaptiveWriter implements Writer {
   close(): Promise<void> {
     return this.thread.close();
   }
+}
+
+function eventsIn(batch: AppendRequest[]): number {
+  let n = 0;
+  for (const request of batch) n += request.events.length;
+  return n;
 }
