@@ -59,13 +59,9 @@ export class ThreadWriter implements Writer {
   }
 }
 
-/**
- * A batch this small, after one this small, is a light load's: written inline while the thread is
- * idle. A larger batch, or any batch right after one, is load: it goes to the thread, keeping the
- * loop free while the commit runs.
- */
+/** A light batch: at most this many appends, after a batch of at most as many (AdaptiveWriter)... */
 export const INLINE_MAX_APPENDS = 4;
-/** ...and holding at most this many events: an inline commit blocks the loop for its inserts. */
+/** ...holding at most this many events, since an inline commit blocks the loop for its inserts. */
 export const INLINE_MAX_EVENTS = 32;
 
 /**
