@@ -12,9 +12,19 @@ export interface BindPacing {
   saturatedAt: number;
   /** No delivery for this long: the webhook is quiet. */
   quietMs: number;
+  /**
+   * Deliveries in flight at once (over the last window or two) at or above which the process
+   * counts as saturated, whatever the event loop's utilization (0: judge by utilization alone).
+   * Senders queueing on the webhook are the saturation the loop's utilization misses: the loop
+   * shares the machine's cores with the writer thread, the garbage collector's helpers and often
+   * the senders, and at 50 connections at full speed it read 0.66-0.80 busy while every core was
+   * (perf, bench external-events, 2026-11-27), so binding ran beside the burst and took a
+   * quarter of the webhook's rate.
+   */
+  busyInFlight: number;
 }
 
-/** How often the event loop's utilization is sampled: the window the saturation is judged over. */
+/** How often the event loop's utilization is sampled, and the window deliveries in flight are judged over. */
 const UTILIZATION_WINDOW_MS = 100;
 
 /** The event loop's utilization over the last completed window (perf_hooks), sampled lazily. */
@@ -39,8 +49,8 @@ export function eventLoopUtilization(now: () => number = () => performance.now()
  * append, the agent's answer, the read models behind them) is about twice the work of taking it
  * in, on the same event loop. Binding waits only when all of these hold: deliveries keep arriving,
  * binding has fallen `behindMs` behind (a rate it keeps up with binds as it comes, in small
- * batches), the process is saturated (spare time goes to binding), and the delivery has waited
- * less than `maxDelayMs`. So a burst is taken in at the webhook's own pace and bound right behind
+ * batches), the process is saturated (the event loop is busy or senders queue on the webhook;
+ * spare time goes to binding), and the delivery has waited less than `maxDelayMs`. So a burst is taken in at the webhook's own pace and bound right behind
  * it, and a burst longer than `maxDelayMs` slows the webhook to the rate binding keeps up with:
  * the backlog never holds more than `maxDelayMs` of deliveries.
  *
@@ -49,6 +59,11 @@ export function eventLoopUtilization(now: () => number = () => performance.now()
  */
 export class BindPacer implements Pace {
   private lastIntake = Number.NEGATIVE_INFINITY;
+  private inFlight = 0;
+  /** the most deliveries in flight at once in the current window, and in the one before it */
+  private windowPeak = 0;
+  private previousPeak = 0;
+  private windowStartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly pacing: BindPacing,
@@ -57,9 +72,24 @@ export class BindPacer implements Pace {
     private readonly wallNowMs: () => number = () => performance.now(),
   ) {}
 
-  /** The webhook took a delivery in. */
-  intake(): void {
-    this.lastIntake = this.wallNowMs();
+  /** The webhook took a delivery in: call the function it returns once that delivery is answered. */
+  intake(): () => void {
+    const now = this.wallNowMs();
+    this.lastIntake = now;
+    this.rotate(now);
+    this.inFlight++;
+    if (this.inFlight > this.windowPeak) this.windowPeak = this.inFlight;
+    let answered = false;
+    return () => {
+      if (answered) return;
+      answered = true;
+      this.inFlight--;
+    };
+  }
+
+  /** Deliveries taken in and not answered yet. */
+  get deliveriesInFlight(): number {
+    return this.inFlight;
   }
 
   /** How long to wait before binding this batch: 0 to go ahead (the runner asks again after waiting). */
@@ -68,8 +98,25 @@ export class BindPacer implements Pace {
     if (this.wallNowMs() - this.lastIntake >= this.pacing.quietMs) return 0;
     const waited = this.oldestWait(batch);
     if (waited < this.pacing.behindMs || waited >= this.pacing.maxDelayMs) return 0;
-    if (this.utilization() < this.pacing.saturatedAt) return 0;
+    if (!this.saturated()) return 0;
     return this.pacing.maxDelayMs - waited;
+  }
+
+  private saturated(): boolean {
+    if (this.pacing.busyInFlight > 0) {
+      this.rotate(this.wallNowMs());
+      if (Math.max(this.windowPeak, this.previousPeak) >= this.pacing.busyInFlight) return true;
+    }
+    return this.utilization() >= this.pacing.saturatedAt;
+  }
+
+  /** Starts a new window once the current one is over; a window with no intake peaks at what was left in flight. */
+  private rotate(now: number): void {
+    const elapsed = now - this.windowStartedAt;
+    if (elapsed < UTILIZATION_WINDOW_MS) return;
+    this.previousPeak = elapsed < 2 * UTILIZATION_WINDOW_MS ? this.windowPeak : this.inFlight;
+    this.windowPeak = this.inFlight;
+    this.windowStartedAt = now;
   }
 
   /** The first delivery of a batch is its oldest (log order). */

@@ -49,7 +49,7 @@ class ExternalEventsLifecycle implements OnModuleInit {
       provide: BindPacer,
       inject: [CONFIG, Clock],
       useFactory: (config: Config, clock: Clock) =>
-        new BindPacer({ maxDelayMs: config.externalEvents.maxBindDelayMs, behindMs: 250, saturatedAt: 0.75, quietMs: 100 }, () => clock.nowMs()),
+        new BindPacer({ maxDelayMs: config.externalEvents.maxBindDelayMs, behindMs: 250, saturatedAt: 0.75, quietMs: 100, busyInFlight: 8 }, () => clock.nowMs()),
     },
   ],
 })

@@ -41,7 +41,15 @@ export class ExternalEventsService {
 
   async deliver(d: Delivery, context: CommandContext): Promise<{ event_id: string; status: 'queued' }> {
     // on arrival, not on completion: a slow commit must not read as a quiet webhook
-    this.pacer.intake();
+    const answered = this.pacer.intake();
+    try {
+      return await this.take(d, context);
+    } finally {
+      answered();
+    }
+  }
+
+  private async take(d: Delivery, context: CommandContext): Promise<{ event_id: string; status: 'queued' }> {
     const kind = bodyKindOf(d.contentType);
     if (kind === null) {
       throw badRequest('UNSUPPORTED_CONTENT_TYPE', 'Content-Type must be application/json, application/x-www-form-urlencoded, application/xml or text/plain');

@@ -1,4 +1,5 @@
 import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
+import { BindPacer } from '../../src/external-events/bind-pacer';
 import { AgentsClient, createAccount } from '../helpers/agents-fixture';
 import { operatorKey } from '../helpers/keys-fixtures';
 import { expectEnvelope, request, startTestApp, type TestApp } from '../helpers/test-app';
@@ -219,6 +220,18 @@ describe('external events (contract §9)', () => {
     it('413 past the 1 MiB body limit', async () => {
       const r = await deliver({ contentType: 'text/plain', path: '', body: 'x'.repeat(1024 * 1024 + 10) });
       expectEnvelope(r, 413);
+    });
+
+    it('a refused delivery leaves flight like an accepted one (the bind pacer counts deliveries in flight)', async () => {
+      const { eventId } = await awaiting();
+      const answers = await Promise.all([
+        deliver({ contentType: 'application/json', body: JSON.stringify({ data: { id: eventId } }) }),
+        deliver({ contentType: 'application/json', body: '{"data":{"id":"nobody-awaits-this-either"}}' }),
+        deliver({ contentType: 'application/json', body: '{"data":{}}' }),
+        deliver({ contentType: 'application/octet-stream', body: 'x' }),
+      ]);
+      expect(answers.map((r) => r.status)).toEqual([201, 400, 400, 400]);
+      expect(t.app.get(BindPacer).deliveriesInFlight).toBe(0);
     });
   });
 });
