@@ -3,7 +3,7 @@ import type { AppendOutcome, AppendRequest } from './batch-writer';
 import { WrongExpectedRevisionError } from '../errors';
 import { GroupCommitter } from './group-commit';
 import type { EventRow } from './rows';
-import { AdaptiveWriter, INLINE_MAX_APPENDS, INLINE_MAX_EVENTS, type Writer } from './writers';
+import { AdaptiveWriter, INLINE_MAX_APPENDS, type Writer } from './writers';
 
 /** A writer whose batches settle when the test says, in order, like the writer thread's. */
 class GatedWriter implements Writer {
@@ -147,7 +147,7 @@ describe('AdaptiveWriter', () => {
     expect(streams(inline)).toEqual(['a', 'e']);
   });
 
-  it('sends load to the thread: a batch past the light bounds, and the batch right after one', async () => {
+  it('sends load to the thread: a batch past the light bounds, the batch right after one, and an append of several events', async () => {
     const inline: AppendRequest[][] = [];
     const thread: AppendRequest[][] = [];
     const writer = new AdaptiveWriter(recording(inline), recording(thread));
@@ -156,10 +156,12 @@ describe('AdaptiveWriter', () => {
     await writer.write([request('y')]); // a lull in the load, not a light load
     await writer.write([request('z')]);
     const many = (streamId: string, events: number): AppendRequest => ({ ...request(streamId), events: Array.from({ length: events }, (_, i) => ({ ...request(streamId).events[0], id: `${streamId}${i}` })) });
-    await writer.write([many('m', INLINE_MAX_EVENTS)]);
-    await writer.write([many('n', INLINE_MAX_EVENTS + 1)]); // one append, but more events than a light batch
-    expect(streams(inline)).toEqual([requests('w', INLINE_MAX_APPENDS).map((r) => r.streamId).join('+'), 'z', 'm']);
-    expect(streams(thread)).toEqual([requests('x', INLINE_MAX_APPENDS + 1).map((r) => r.streamId).join('+'), 'y', 'n']);
+    await writer.write([many('m', 1)]);
+    await writer.write([many('n', 2)]); // one append, but of two events: a turn or a binding
+    await writer.write([request('o'), many('p', 2)]); // one such append makes the batch one for the thread
+    await writer.write([request('q')]);
+    expect(streams(inline)).toEqual([requests('w', INLINE_MAX_APPENDS).map((r) => r.streamId).join('+'), 'z', 'm', 'q']);
+    expect(streams(thread)).toEqual([requests('x', INLINE_MAX_APPENDS + 1).map((r) => r.streamId).join('+'), 'y', 'n', 'o+p']);
   });
 
   // The inline connection never checkpoints: the thread's commits must still come, or a lone

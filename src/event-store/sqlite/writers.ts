@@ -59,23 +59,27 @@ export class ThreadWriter implements Writer {
   }
 }
 
-/** A light batch: at most this many appends, after a batch of at most as many (AdaptiveWriter)... */
+/** A light batch: at most this many appends, each of one event, after a batch of at most as many appends (AdaptiveWriter). */
 export const INLINE_MAX_APPENDS = 4;
-/** ...holding at most this many events, since an inline commit blocks the loop for its inserts. */
-export const INLINE_MAX_EVENTS = 32;
 
 /**
  * Light load inline, batches under load on the writer thread. At a light load nobody is waiting to
  * overlap with a commit, and the hop to the thread and back costs more than the commit: one
  * awaited append at a time ran at half the raw single-insert rate through the thread, and at 500
- * webhook deliveries/s (each binding appends a few events behind it) sending every batch but a
- * lone append to the thread made an append's p50 1.5-4.0 ms against 0.5-1.2 ms with small batches
- * inline, and the process's other threads spent 4.9-5.5 s of CPU per 10 s against 3.0-3.8 s, for
- * the loop's 5.7-6.6 s against 6.6-7.1 s (bench, external-events, 2026-11-26, alternating runs).
- * A batch of up to INLINE_MAX_APPENDS appends after another such batch is that light load. Under
- * load, batches grow past it (50 connections at full speed: tens of appends each) and go to the
- * thread, where a commit overlaps with the loop answering the one before; a small batch right
- * after a large one is a lull in the load and goes there too.
+ * webhook deliveries/s sending every batch but a lone append to the thread made an append's p50
+ * 1.5-4.0 ms against 0.5-1.2 ms with small batches inline (bench, external-events, 2026-11-26).
+ * A light batch is up to INLINE_MAX_APPENDS appends of one event each, after another batch of at
+ * most as many appends. Under load, batches grow past it (50 connections at full speed: tens of
+ * appends each) and go to the thread, where a commit overlaps with the loop answering the one
+ * before; a small batch right after a large one is a lull in the load and goes there too.
+ *
+ * An append of several events goes to the thread even alone: it is a conversation's turn or a
+ * process manager's binding, whose commit holds more rows and whose caller is rarely a sender at
+ * the door. Inline, those commits' fsyncs were the event loop's longest stretches at 500 webhook
+ * deliveries/s (each binding appends a few events behind its delivery): with them on the thread
+ * the deliveries' p99 went from 9.2-12.6 ms to 5.5-6.6 ms and the loop's longest delay from
+ * 13-25 ms to 6-7 ms, for 0.4-0.6 s more of the helper threads' CPU per 10 s and 0.5-1.0 s less of
+ * the loop's (bench, external-events, three alternating pairs, 2026-11-27).
  * The thread may hold two batches at once (GroupCommitter); the inline connection waits for both.
  *
  * The inline connection never checkpoints (schema.ts, `never`): every `threadEvery`-th inline
@@ -96,7 +100,7 @@ export class AdaptiveWriter implements Writer {
   ) {}
 
   write(batch: AppendRequest[]): Promise<AppendOutcome[]> {
-    const light = batch.length <= INLINE_MAX_APPENDS && this.previousSize <= INLINE_MAX_APPENDS && eventsIn(batch) <= INLINE_MAX_EVENTS;
+    const light = batch.length <= INLINE_MAX_APPENDS && this.previousSize <= INLINE_MAX_APPENDS && batch.every((request) => request.events.length === 1);
     this.previousSize = batch.length;
     // Inline only while the thread is idle: beside a batch in flight there, the inline write would
     // wait on the file's write lock with the event loop blocked, and could overtake that batch.
@@ -109,10 +113,4 @@ export class AdaptiveWriter implements Writer {
   close(): Promise<void> {
     return this.thread.close();
   }
-}
-
-function eventsIn(batch: AppendRequest[]): number {
-  let n = 0;
-  for (const request of batch) n += request.events.length;
-  return n;
 }
