@@ -78,7 +78,7 @@ export const INLINE_MAX_APPENDS = 4;
  * the door. Inline, those commits' fsyncs were the event loop's longest stretches at 500 webhook
  * deliveries/s (each binding appends a few events behind its delivery): with them on the thread
  * the deliveries' p99 went from 9.2-12.6 ms to 5.5-6.6 ms and the loop's longest delay from
- * 13-25 ms to 6-7 ms, for 0.4-0.6 s more of the helper threads' CPU per 10 s and 0.5-1.0 s less of
+ * 13-25 ms to 6-7 ms, for 0.4-0.8 s more of the helper threads' CPU per 10 s and 0.5-1.0 s less of
  * the loop's (bench, external-events, three alternating pairs, 2026-11-27).
  * The thread may hold two batches at once (GroupCommitter); the inline connection waits for both.
  *
