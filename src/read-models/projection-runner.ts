@@ -9,6 +9,7 @@ import type { OpenGeneration } from './generation-storage';
 import { holds, type Lease } from './postgres/advisory-lease';
 import { GenerationNotBuiltError } from './generation-not-built';
 import type { Projection } from './projection';
+import { releaseReadSnapshot } from './read-snapshot';
 import type { ReadModelRegistry } from './read-model-registry';
 import type { ApplyThread } from './thread-applier';
 
@@ -286,6 +287,7 @@ export class ProjectionRunner {
 
   private async resume(): Promise<void> {
     if (this.stopped || !this.reader || !this.generation) return;
+    releaseReadSnapshot(this.reader);
     this.position = await readCheckpoint(this.reader, this.projection.name);
     this.state = this.generation.status === 'active' ? 'serving' : 'building';
     this.error = null;
@@ -309,6 +311,8 @@ export class ProjectionRunner {
       this.unsaved = true;
       this.idleSave ??= setTimeout(() => void this.saveIdleCheckpoint(), PERSIST_IDLE_CHECKPOINT_MS);
     }
+    // what this turn's lookups read from here on includes the batch (read-snapshot.ts)
+    if (applying && this.reader) releaseReadSnapshot(this.reader);
     this.position = last;
     for (const listener of this.listeners) listener(batch);
     await this.activateIfCaughtUp();
@@ -345,10 +349,12 @@ export class ProjectionRunner {
     let needed: Position | null = null;
     for (const event of batch) if (this.projection.handles[event.type]) needed = event.position;
     while (needed !== null && !this.stopped && this.role === 'follower' && this.reader) {
+      releaseReadSnapshot(this.reader);
       if ((await readCheckpoint(this.reader, this.projection.name)) >= needed) break;
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
     }
     if (this.stopped || this.role !== 'follower') return;
+    if (this.reader) releaseReadSnapshot(this.reader);
     this.position = batch[batch.length - 1].position;
     for (const listener of this.listeners) listener(batch);
     this.wake();

@@ -4,6 +4,7 @@ import { andThen, type Awaitable } from '../platform/awaitable';
 import { dialectOf } from '../platform/database/dialect';
 import { rawConnection } from '../platform/database/raw-connection';
 import { portableSql } from './portable-sql';
+import { holdReadSnapshot } from './read-snapshot';
 
 /** One statement on one generation's connection. */
 interface Statement<Row> {
@@ -13,20 +14,25 @@ interface Statement<Row> {
 
 /**
  * A prepared better-sqlite3 statement: answers synchronously, with no promise, no TypeORM query
- * building, and no interleaving with cache invalidations (the request path's lookups).
+ * building, and no interleaving with cache invalidations (the request path's lookups). The
+ * lookups of one event-loop turn share a read transaction (read-snapshot.ts).
  */
 class SqliteStatement<Row> implements Statement<Row> {
+  private readonly db: Database.Database;
   private readonly statement: Database.Statement;
 
   constructor(source: DataSource, sql: string) {
-    this.statement = rawConnection(source).prepare(sql);
+    this.db = rawConnection(source);
+    this.statement = this.db.prepare(sql);
   }
 
   get(params: unknown[]): Row | undefined {
+    holdReadSnapshot(this.db);
     return this.statement.get(...params) as Row | undefined;
   }
 
   all(params: unknown[]): Row[] {
+    holdReadSnapshot(this.db);
     return this.statement.all(...params) as Row[];
   }
 }
