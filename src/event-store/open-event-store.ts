@@ -38,11 +38,12 @@ function withAppendTiming(store: EventStore, metrics: Metrics): EventStore {
     countAfter: store.countAfter.bind(store),
     close: store.close.bind(store),
     append: async (streamId, events, expected) => {
-      const end = metrics.appendDuration.startTimer();
+      // performance.now, not the histogram's startTimer: no closure and hrtime pair per append
+      const started = performance.now();
       try {
         return await store.append(streamId, events, expected);
       } finally {
-        end();
+        metrics.appendDuration.observe((performance.now() - started) / 1000);
       }
     },
   };

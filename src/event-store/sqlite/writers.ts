@@ -6,6 +6,7 @@ import { WorkerCalls } from '../../platform/threads/worker-calls';
 import { BatchWriter, type AppendOutcome, type AppendRequest } from './batch-writer';
 import type { CheckpointMode, SyncMode } from './schema';
 import type { WriterReady } from './writer-thread';
+import { packBatch, unpackOutcomes, type WireOutcomes } from './writer-wire';
 
 /**
  * Where a batch of appends is written: resolves with one outcome per append, rejects when nothing
@@ -31,7 +32,7 @@ export class InlineWriter implements Writer {
   async close(): Promise<void> {}
 }
 
-type Reply = { id: number; outcomes: AppendOutcome[] } | { id: number; failure: { message: string; code?: string } };
+type Reply = { id: number; outcomes: WireOutcomes } | { id: number; failure: { message: string; code?: string } };
 
 /**
  * On its own connection in a worker thread (writer-thread.ts): the event loop goes on serving
@@ -49,8 +50,8 @@ export class ThreadWriter implements Writer {
   }
 
   async write(batch: AppendRequest[]): Promise<AppendOutcome[]> {
-    const reply = await this.calls.call({ batch });
-    if ('outcomes' in reply) return reply.outcomes;
+    const reply = await this.calls.call({ batch: packBatch(batch) });
+    if ('outcomes' in reply) return unpackOutcomes(reply.outcomes);
     throw Object.assign(new Error(reply.failure.message), reply.failure.code ? { code: reply.failure.code } : {});
   }
 
