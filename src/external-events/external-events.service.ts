@@ -4,13 +4,14 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../platform/commands/command-context';
 import { badRequest, DomainError } from '../platform/errors/domain-error';
-import { derivedUuid } from '../platform/ids/derived-id';
+import { uuidv7 } from '../platform/ids/ids';
 import { parseAccountId, parseAgentId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
 import { AwaitedEvents, type AwaitedEvent } from './awaited-events';
 import { BindPacer } from './bind-pacer';
 import { bodyKindOf, extractEventId } from './event-id';
 import { externalEventStream, type ExternalEventDelivered } from './external-event.events';
+import { recordDelivery } from './record-delivery';
 import type { WebhookQuery } from './webhook-query';
 
 export interface Delivery {
@@ -77,15 +78,12 @@ export class ExternalEventsService {
       bodySha256,
       deliveredAt: this.clock.nowIso(),
     };
-    // The same id and body derive the same event id: the store treats a repeat as a retry.
-    await this.store.append(externalEventStream(agentId, eventId), [
-      {
-        id: derivedUuid(`external-event:${agentId}:${eventId}:${bodySha256}`),
-        type: 'ExternalEventDelivered',
-        data,
-        metadata: { schemaVersion: 1, actor: context.actor, correlationId: context.correlationId, causationId: null, occurredAt: data.deliveredAt },
-      },
-    ]);
+    await recordDelivery(this.store, externalEventStream(agentId, eventId), {
+      id: uuidv7(),
+      type: 'ExternalEventDelivered',
+      data,
+      metadata: { schemaVersion: 1, actor: context.actor, correlationId: context.correlationId, causationId: null, occurredAt: data.deliveredAt },
+    });
     return { event_id: eventId, status: 'queued' };
   }
 
