@@ -16,5 +16,5 @@ COPY package.json ./
 VOLUME /data
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# --max-semi-space-size: see the README ("Performance"): fewer young-generation collections under load
+# --max-semi-space-size: see the README ("Operating it"): fewer young-generation collections under load
 CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 
 /** A UUID (version 8, RFC 9562 custom) derived from a name: the same name always gives the same id. */
 export function derivedUuid(name: string): string {
-  // one-shot hash: no Hash object per id (a third cheaper; ids are derived on hot paths like the webhook)
+  // one-shot hash: no Hash object per id (a third cheaper; a binding derives one per event it appends)
   const bytes = hash('sha256', name, 'buffer').subarray(0, 16);
   bytes[6] = (bytes[6] & 0x0f) | 0x80;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
