@@ -177,7 +177,8 @@ export class DeskGateway {
 
   /**
    * Re-checks the key behind an open socket (deleted, expired, or no longer a desk key) and ends
-   * the socket with the matching close code if it is not usable. A cached lookup: no query.
+   * the socket with the matching close code if it is not usable. Mostly a lookup in the
+   * authenticator's memory; a query only after a key event emptied it.
    */
   private async keyStillUsable(socket: DeskSocket, keyValue: string): Promise<boolean> {
     if (socket.ended) return false;
