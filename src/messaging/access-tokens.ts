@@ -12,6 +12,8 @@ export interface AccessClaims {
   agentId: string;
   environment: string;
   tokenId: string;
+  /** `exp` in milliseconds: an open socket closes when the platform clock reaches it */
+  expiresAtMs: number;
 }
 
 export class InvalidAccessToken extends Error {}
@@ -50,9 +52,11 @@ export class AccessTokens {
   async verify(token: string): Promise<AccessClaims> {
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'], currentDate: this.clock.now() });
-      const { sub, acc, agt, env, jti } = payload;
-      if (typeof sub !== 'string' || typeof acc !== 'string' || typeof agt !== 'string' || typeof env !== 'string' || typeof jti !== 'string') throw new InvalidAccessToken('incomplete claims');
-      return { connectorId: sub, accountId: acc, agentId: agt, environment: env, tokenId: jti };
+      const { sub, acc, agt, env, jti, exp } = payload;
+      if (typeof sub !== 'string' || typeof acc !== 'string' || typeof agt !== 'string' || typeof env !== 'string' || typeof jti !== 'string' || typeof exp !== 'number') {
+        throw new InvalidAccessToken('incomplete claims');
+      }
+      return { connectorId: sub, accountId: acc, agentId: agt, environment: env, tokenId: jti, expiresAtMs: exp * 1000 };
     } catch (error) {
       if (error instanceof InvalidAccessToken || error instanceof errors.JOSEError || error instanceof TypeError) throw new InvalidAccessToken(String(error));
       throw error;

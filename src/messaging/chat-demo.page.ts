@@ -74,6 +74,14 @@ export const CHAT_DEMO_PAGE = `<!doctype html>
     return fresh;
   }
 
+  // 4401: the access token expired; a new one resumes the same session (docs/sockets.md)
+  async function renewToken() {
+    const saved = JSON.parse(store.getItem(key) || 'null');
+    if (!saved) return;
+    const token = await post('/api/v1/access-token', { 'X-Token': connector, 'X-Host': location.hostname });
+    store.setItem(key, JSON.stringify({ sessionId: saved.sessionId, accessToken: token.access_token }));
+  }
+
   function render(event) {
     if (event.sequence !== null) {
       if (event.sequence <= state.lastSequence) return;
@@ -127,9 +135,10 @@ export const CHAT_DEMO_PAGE = `<!doctype html>
     status('connecting');
     socket.onopen = () => { state.retries = 0; status('connected'); enable(true); };
     socket.onmessage = (message) => render(JSON.parse(message.data));
-    socket.onclose = () => {
+    socket.onclose = async (event) => {
       enable(false);
       if (state.ended) return;
+      if (event.code === 4401) await renewToken().catch(() => undefined);
       // a socket that never opened may mean the session is gone: start a new one next time
       if (socket.readyState === WebSocket.CLOSED && state.retries > 3) store.removeItem(key);
       status('reconnecting');

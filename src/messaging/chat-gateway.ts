@@ -5,10 +5,12 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { EventStore } from '../event-store/event-store.port';
 import type { RateLimiter } from '../platform/auth/rate-limiter';
 import type { Clock } from '../platform/clock/clock';
+import { atDeadline } from '../platform/clock/deadline';
 import type { IdGenerator } from '../platform/ids/ids';
 import { InvalidAccessToken, type AccessClaims, type AccessTokens } from './access-tokens';
 import type { AgentTurns } from './agent-turns';
 import type { ChatMessages, ChatSocket } from './chat-messages';
+import { CLOSE_CREDENTIAL_EXPIRED } from './close-codes';
 import { httpError } from './http-errors';
 import { MAX_BUFFERED_BYTES, MAX_MESSAGE_BYTES, PING_INTERVAL_MS } from './limits';
 import type { SessionCommands } from './session-commands';
@@ -52,7 +54,10 @@ type LiveSocket = WebSocket & { alive?: boolean };
 /**
  * `/ws?session_id=&access_token=&cursor=`: the handshake's refusals are HTTP answers (400, 401,
  * 404, 429, as interface.md's table); an accepted socket gets the history after `cursor` as one
- * EVENT_BATCH, then every event as it is stored.
+ * EVENT_BATCH, then every event as it is stored. A socket lives no longer than its access token:
+ * it closes with 4401 when the platform clock reaches the token's `exp`, by a timer and on the
+ * first frame after it (which is not acted on); the client fetches a new token and resumes with
+ * its cursor.
  */
 export class ChatGateway {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: true });
@@ -136,10 +141,25 @@ export class ChatGateway {
       close: (code, reason) => ws.close(code, reason),
     };
     this.d.hub.add(socket);
+    let ended = false;
+    const expire = () => {
+      if (ended) return;
+      ended = true;
+      this.d.hub.remove(socket);
+      ws.close(CLOSE_CREDENTIAL_EXPIRED.code, CLOSE_CREDENTIAL_EXPIRED.reason);
+    };
+    const cancelExpiry = atDeadline(this.d.clock, claims.expiresAtMs, expire);
     ws.on('pong', () => (ws.alive = true));
     ws.on('error', (error) => this.d.logger.debug({ err: error, sessionId }, 'chat socket error'));
-    ws.on('close', () => this.d.hub.remove(socket));
+    ws.on('close', () => {
+      ended = true;
+      cancelExpiry();
+      this.d.hub.remove(socket);
+    });
     ws.on('message', (data) => {
+      if (ended) return;
+      // the timer may not have run yet: a frame sent on an expired token is refused, never acted on
+      if (this.d.clock.nowMs() >= claims.expiresAtMs) return expire();
       const raw = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
       this.d.messages.handle(socket, raw).catch((error: unknown) => this.d.logger.error({ err: error, sessionId }, 'chat frame failed'));
     });

@@ -59,6 +59,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     this.processManagers.register(delayedResponsesProcessManager(this.turns));
     this.timers.register();
     this.readModels.onApplied('messaging-sessions', (batch) => this.desk.onReadModelApplied(batch));
+    this.readModels.onApplied('api-keys', (batch) => this.desk.onKeyEvents(batch));
     this.feed.onEvents((sessionId, events) => this.hub.deliverStored(sessionId, events));
     this.feed.onEvents((sessionId, events, recorded) => this.desk.onSessionEvents(sessionId, events, recorded));
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
@@ -134,9 +135,9 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     },
     {
       provide: DeskGateway,
-      inject: [KeyAuthenticator, DeskHub, SocketHub, DeskQueue, SessionCommands, EVENT_STORE, Clock, IdGenerator, LOGGER],
-      useFactory: (keys: KeyAuthenticator, hub: DeskHub, chats: SocketHub, queue: DeskQueue, sessions: SessionCommands, store: EventStore, clock: Clock, ids: IdGenerator, logger: Logger) =>
-        new DeskGateway({ keys, hub, chats, queue, sessions, store, clock, ids, logger }),
+      inject: [KeyAuthenticator, DeskHub, SocketHub, DeskQueue, SessionCommands, EVENT_STORE, Clock, IdGenerator, LOGGER, CONFIG],
+      useFactory: (keys: KeyAuthenticator, hub: DeskHub, chats: SocketHub, queue: DeskQueue, sessions: SessionCommands, store: EventStore, clock: Clock, ids: IdGenerator, logger: Logger, config: Config) =>
+        new DeskGateway({ keys, hub, chats, queue, sessions, store, clock, ids, logger, maxSocketsPerKey: config.messaging.maxDeskSocketsPerKey }),
     },
     {
       provide: ChatMessages,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { operatorKey } from '../helpers/keys-fixtures';
+import { advanceClock, operatorKey } from '../helpers/keys-fixtures';
 import { patient } from '../support/patience';
 import { createConnector, DeskClient, GREETING, KB, startMessagingFixture, type MessagingFixture } from './messaging-fixture';
 
@@ -47,7 +47,8 @@ suite('chat demo page in headless Chromium', () => {
 
   beforeAll(async () => {
     if (!executablePath) throw new Error(`CI=true but no Chromium was found at ${CANDIDATES.join(', ')}: .ci/run must install the Debian chromium package`);
-    f = await startMessagingFixture();
+    // a short token lifetime: the page must renew it (4401) well within the session's idle expiry
+    f = await startMessagingFixture({ MESSAGING_TOKEN_TTL_S: '60' });
     connectorToken = (await createConnector(f.t, f.account.accountId, f.agentId, 'sandbox', '127.0.0.1')).connectorToken;
     deskKey = (await operatorKey(f.t, f.account.accountId, { name: 'Dana', permissions: ['desk'] })).key;
     browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
@@ -102,6 +103,27 @@ suite('chat demo page in headless Chromium', () => {
     await waitForStatus('ended');
     expect((await desk.next((m) => m.type === 'SESSION_EVENT' && m.event.type === 'EVENT_TYPE_SESSION_END')).event.payload.reason).toBe('REASON_USER_END');
     desk.close();
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  it('an expired access token closes the socket (4401): the page gets a new one and resumes the same session', async () => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    // the first test's session ended: this is a new one
+    await page.goto(`${f.t.url}/chat/demo?connector=${encodeURIComponent(connectorToken)}`);
+    await waitForStatus('connected');
+    await waitForBubble('agent', GREETING);
+    const sessionId = () => page.evaluate(() => JSON.parse((globalThis as any).sessionStorage.getItem(`parley-demo:${new URL((globalThis as any).location.href).searchParams.get('connector')}`)).sessionId as string);
+    const before = await sessionId();
+
+    const shown = await statusesSoFar();
+    await advanceClock(f.t, 61);
+    await waitForStatusShown('reconnecting', shown);
+    await waitForStatus('connected');
+    await say('how do refunds work?');
+    await waitForBubble('agent', KB[0].content);
+    expect(await sessionId()).toBe(before);
+    expect(await bubbles('agent').allTextContents()).toEqual([GREETING, KB[0].content]);
     expect(errors).toEqual([]);
   }, 180_000);
 });

@@ -168,6 +168,8 @@ export async function joined(client: ChatClient) {
 /** A human agent's desk socket: records frames, waits for the expected ones. */
 export class DeskClient {
   readonly frames: any[] = [];
+  /** the close code and reason, once the socket closed */
+  readonly closed: Promise<{ code: number; reason: string }>;
   private taken = 0;
   private waiters: Array<() => void> = [];
 
@@ -176,6 +178,7 @@ export class DeskClient {
       this.frames.push(JSON.parse(data.toString()));
       for (const wake of this.waiters.splice(0)) wake();
     });
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
   }
 
   static open(url: string, key: string, name?: string): Promise<DeskClient> {

@@ -7,9 +7,11 @@ import { andThen, type Awaitable } from '../../platform/awaitable';
 import type { KeyAuthenticator } from '../../platform/auth/key-authenticator';
 import { keyCanReachAgent, type KeyRecord } from '../../platform/auth/key-principal';
 import type { Clock } from '../../platform/clock/clock';
+import { atDeadline } from '../../platform/clock/deadline';
 import type { CommandContext } from '../../platform/commands/command-context';
 import { DomainError, forbidden } from '../../platform/errors/domain-error';
 import type { IdGenerator } from '../../platform/ids/ids';
+import { CLOSE_CREDENTIAL_EXPIRED, CLOSE_CREDENTIAL_REVOKED, type CredentialClose } from '../close-codes';
 import { MAX_BUFFERED_BYTES, MAX_MESSAGE_BYTES } from '../limits';
 import type { SessionCommands } from '../session-commands';
 import { sessionStream } from '../session.events';
@@ -29,6 +31,8 @@ export interface DeskGatewayDeps {
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
+  /** open desk sockets per key on this process (MESSAGING_MAX_DESK_SOCKETS_PER_KEY) */
+  maxSocketsPerKey: number;
 }
 
 /** Session events that change the queue a desk sees. */
@@ -46,6 +50,10 @@ const DESK_ERRORS: Record<string, string> = {
  * sessions its key reaches, accepts one (first come, first served: the session decider refuses a
  * second accept), chats, and leaves. What the user says reaches every desk socket of the key
  * that holds the session, from the same feed of stored events as the chat sockets.
+ *
+ * A socket lives no longer than its key: it closes when the key is deleted (the api-keys read
+ * model's event), when the key's `expiresAt` passes on the platform clock, and whenever a frame
+ * finds the key no longer usable; a frame arriving once the close has begun is dropped unread.
  */
 export class DeskGateway {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: true });
@@ -58,12 +66,31 @@ export class DeskGateway {
     const key = await this.d.keys.authenticate(value ?? undefined, 'api_key');
     if (!key.permissions.includes('desk')) throw forbidden('this key lacks the desk permission', 'PERMISSION_DENIED');
     const name = url.searchParams.get('agent_name')?.trim().slice(0, 64) || key.name;
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, key, name));
+    const max = this.d.maxSocketsPerKey;
+    if (!this.d.hub.reserve(key.id, max)) throw new DomainError('CONNECTION_LIMIT_EXCEEDED', `desk connection limit exceeded for this key (${max} open)`, 429);
+    // the client may have gone while the key was checked
+    if (socket.destroyed) return this.d.hub.release(key.id);
+    let opened = false;
+    // ws answers a malformed upgrade itself without calling back: the slot must still go back
+    socket.once('close', () => !opened && this.d.hub.release(key.id));
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      opened = true;
+      this.open(ws, key, value!, name);
+    });
   };
 
   async close(): Promise<void> {
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  /** After the api-keys read model applied a batch: a deleted key's sockets close at once, before the DELETE answers. */
+  onKeyEvents(batch: RecordedEvent[]): void {
+    if (this.d.hub.empty) return;
+    for (const event of batch) {
+      if (event.type !== 'ApiKeyDeleted') continue;
+      for (const socket of this.d.hub.socketsOf((event.data as { keyId: string }).keyId)) socket.end(CLOSE_CREDENTIAL_REVOKED.code, CLOSE_CREDENTIAL_REVOKED.reason);
+    }
   }
 
   /** Feed listener: events of sessions held by a key with sockets here go to those sockets. */
@@ -90,7 +117,9 @@ export class DeskGateway {
     for (const socket of this.d.hub.sockets()) this.showQueue(socket, 'QUEUE_UPDATED');
   }
 
-  private open(ws: WebSocket, key: KeyRecord, agentName: string): void {
+  private open(ws: WebSocket, key: KeyRecord, keyValue: string, agentName: string): void {
+    let ended = false;
+    let cancelExpiry = () => undefined as void;
     const socket: DeskSocket = {
       keyId: key.id,
       accountId: key.accountId,
@@ -102,17 +131,41 @@ export class DeskGateway {
         if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return ws.terminate();
         ws.send(json);
       },
+      get ended() {
+        return ended;
+      },
+      end: (code, reason) => {
+        if (ended) return;
+        ended = true;
+        cancelExpiry();
+        this.d.hub.remove(socket);
+        ws.close(code, reason);
+      },
     };
     this.d.hub.add(socket);
+    cancelExpiry = atDeadline(this.d.clock, key.expiresAtMs, () => socket.end(CLOSE_CREDENTIAL_EXPIRED.code, CLOSE_CREDENTIAL_EXPIRED.reason));
     ws.on('error', (error) => this.d.logger.debug({ err: error }, 'desk socket error'));
-    ws.on('close', () => this.d.hub.remove(socket));
+    ws.on('close', () => {
+      ended = true;
+      cancelExpiry();
+      this.d.hub.remove(socket);
+    });
     ws.on('message', (data) => {
+      // a frame that races the close (the key went while it was in flight) is never acted on
+      if (ended) return;
       const raw = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
-      this.onFrame(socket, key, raw).catch((error: unknown) => {
+      this.onFrame(socket, key, keyValue, raw).catch((error: unknown) => {
         this.d.logger.error({ err: error }, 'desk frame failed');
         socket.send(JSON.stringify({ type: 'ERROR', message: 'encountered an error' }));
       });
     });
+    // a key deleted while the handshake was under way was announced before this socket was in the hub
+    this.keyStillUsable(socket, keyValue)
+      .then((usable) => usable && this.ready(socket, key, agentName))
+      .catch((error: unknown) => this.d.logger.error({ err: error }, 'desk could not re-check its key'));
+  }
+
+  private ready(socket: DeskSocket, key: KeyRecord, agentName: string): void {
     this.logFailure(
       andThen(this.d.queue.heldBy(key.id), (held) => {
         for (const sessionId of held) this.d.hub.hold(sessionId, key.id);
@@ -122,7 +175,27 @@ export class DeskGateway {
     );
   }
 
-  private async onFrame(socket: DeskSocket, key: KeyRecord, raw: string): Promise<void> {
+  /**
+   * Re-checks the key behind an open socket (deleted, expired, or no longer a desk key) and ends
+   * the socket with the matching close code if it is not usable. Mostly a lookup in the
+   * authenticator's memory; a query only after a key event emptied it.
+   */
+  private async keyStillUsable(socket: DeskSocket, keyValue: string): Promise<boolean> {
+    if (socket.ended) return false;
+    let close: CredentialClose | null = null;
+    try {
+      const key = await this.d.keys.authenticate(keyValue, 'api_key');
+      if (key.id !== socket.keyId || !key.permissions.includes('desk')) close = CLOSE_CREDENTIAL_REVOKED;
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.status !== 401) throw error;
+      close = error.code === 'API_KEY_EXPIRED' ? CLOSE_CREDENTIAL_EXPIRED : CLOSE_CREDENTIAL_REVOKED;
+    }
+    if (close) socket.end(close.code, close.reason);
+    return !socket.ended;
+  }
+
+  private async onFrame(socket: DeskSocket, key: KeyRecord, keyValue: string, raw: string): Promise<void> {
+    if (!(await this.keyStillUsable(socket, keyValue))) return;
     const command = parseDeskFrame(raw);
     if ('error' in command) return socket.send(JSON.stringify({ type: 'ERROR', message: command.error, ...(command.sessionId ? { session_id: command.sessionId } : {}) }));
     const context: CommandContext = { actor: key.id, correlationId: this.d.ids.uuid() };

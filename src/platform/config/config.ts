@@ -75,6 +75,8 @@ export interface MessagingConfig {
   /** messages (and handshakes) per second per session, bursts to twice that; 0 turns it off */
   rateLimitPerSession: number;
   handoffTimeoutS: number;
+  /** MESSAGING_MAX_DESK_SOCKETS_PER_KEY: desk sockets one key may hold open on this process; the next handshake answers 429 */
+  maxDeskSocketsPerKey: number;
   /** service agent turns running at once in this process before new ones get the high-load answer */
   maxConcurrentTurns: number;
 }
@@ -130,6 +132,7 @@ function messagingConfig(env: Env): MessagingConfig {
     maxConnectionsPerSession: integer(env, 'MESSAGING_MAX_CONNECTIONS_PER_SESSION', 10, 1, 1000),
     rateLimitPerSession: integer(env, 'MESSAGING_RATE_LIMIT_PER_SESSION', 10, 0, 100_000),
     handoffTimeoutS: integer(env, 'MESSAGING_HANDOFF_TIMEOUT_S', 120, 1, 24 * 3600),
+    maxDeskSocketsPerKey: integer(env, 'MESSAGING_MAX_DESK_SOCKETS_PER_KEY', 5, 1, 1000),
     maxConcurrentTurns: integer(env, 'MESSAGING_MAX_CONCURRENT_TURNS', 500, 1, 1_000_000),
   };
 }
