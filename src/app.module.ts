@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
 import { AlertsModule } from './alerts/alerts.module';
-import { ConversationCacheModule } from './conversations/conversation-cache';
+import { ConversationsModule } from './conversations/conversations.module';
 import { ConversationsApiModule } from './conversations-api/conversations-api.module';
 import { DebugChatModule } from './debug-chat/debug-chat.module';
 import { MessagingModule } from './messaging/messaging.module';
@@ -28,7 +28,7 @@ export class AppModule {
   static forRoot(config: Config, logger: Logger, clock?: Clock, extraControllers: Type[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, ConversationCacheModule, AuthModule, AccountsModule, AgentsModule, RuntimeModule, DebugChatModule, ConversationsApiModule, AlertsModule, WebhooksModule, OutboundCallsModule, ExternalEventsModule, MessagingModule, SmsModule],
+      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, ConversationsModule, AuthModule, AccountsModule, AgentsModule, RuntimeModule, DebugChatModule, ConversationsApiModule, AlertsModule, WebhooksModule, OutboundCallsModule, ExternalEventsModule, MessagingModule, SmsModule],
       // The clock route exists only under the test clock (contract §1).
       controllers: [HealthController, MetricsController, ...(config.testClock ? [ClockController] : []), ...extraControllers],
     };

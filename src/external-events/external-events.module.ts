@@ -2,9 +2,8 @@ import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { DeploymentContent } from '../agents/deployment-content';
-import { ConversationCache } from '../conversations/conversation-cache';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { ConversationsModule } from '../conversations/conversations.module';
+import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
 import { IdGenerator } from '../platform/ids/ids';
@@ -21,11 +20,9 @@ class ExternalEventsLifecycle implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly processManagers: ProcessManagers,
-    private readonly deployments: DeploymentContent,
+    private readonly engine: ConversationEngine,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly cache: ConversationCache,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly pacer: BindPacer,
   ) {}
@@ -34,13 +31,14 @@ class ExternalEventsLifecycle implements OnModuleInit {
     // the platform's body limit (contract §2): 1 MiB
     keepRawBodies(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), 1024 * 1024);
     this.processManagers.register(
-      externalEventsProcessManager({ store: this.store, cache: this.cache, deployments: this.deployments, clock: this.clock, newId: () => this.ids.uuid(), logger: this.logger, pace: this.pacer }),
+      externalEventsProcessManager({ engine: this.engine, clock: this.clock, newId: () => this.ids.uuid(), logger: this.logger, pace: this.pacer }),
     );
   }
 }
 
 /** External events (contract §9): the webhook, and the process manager that binds deliveries. */
 @Module({
+  imports: [ConversationsModule],
   controllers: [ExternalEventsController],
   providers: [
     ExternalEventsService,

@@ -1,11 +1,8 @@
 import type { Logger } from 'pino';
-import type { DeploymentContent } from '../agents/deployment-content';
-import { conversationDecider, type ConversationState } from '../conversations/conversation.decider';
-import { conversationStream } from '../conversations/conversation.events';
-import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import type { ServedContent } from '../agents/deployment-content';
+import type { ConversationEngine } from '../conversations/engine/conversation-engine';
+import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
-import type { AggregateCache } from '../platform/commands/aggregate-cache';
-import { handleCommand, load } from '../platform/commands/command-handler';
 import { DomainError } from '../platform/errors/domain-error';
 import type { Pace, ProcessManager } from '../read-models/process-manager';
 import { bodyKindOf } from './event-id';
@@ -16,10 +13,8 @@ import { payloadState } from './payload';
 export const EXTERNAL_EVENTS_PROCESS = 'external-events';
 
 export interface ExternalEventsDeps {
-  store: EventStore;
-  /** the process's conversation cache: kept current here, so debug chat sees the bound event without a read */
-  cache?: AggregateCache;
-  deployments: DeploymentContent;
+  /** binds through the process's engine, whose cache debug chat reads: it sees the bound event without a read */
+  engine: ConversationEngine;
   clock: Clock;
   newId: () => string;
   logger: Logger;
@@ -36,32 +31,16 @@ export interface ExternalEventsDeps {
  * exactly once (an id already received decides nothing) and the command's idempotency key is the
  * delivery's event id, so a replay after a crash appends nothing twice.
  */
-export function externalEventsProcessManager({ store, cache, deployments, clock, newId, logger, onBound, pace }: ExternalEventsDeps): ProcessManager {
+export function externalEventsProcessManager({ engine, clock, newId, logger, onBound, pace }: ExternalEventsDeps): ProcessManager {
   const bind = async (event: RecordedEvent<ExternalEventDelivered>): Promise<void> => {
     const d = event.data;
-    const stream = conversationStream(d.conversationId);
-    const { state } = await load<ConversationState, never>(store, stream, conversationDecider as never, cache);
-    if (!state.exists || state.received[d.eventId]) return;
     const receivedAt = clock.nowIso();
-    const body = Buffer.from(d.body, 'base64');
-    const payload = payloadState(d.eventId, d.contentType, bodyKindOf(d.contentType) ?? 'text', body, receivedAt);
-    let response = null;
-    if (state.ended === null) {
-      const content = await deployments.ofDeployment(state.agentId, state.deploymentId);
-      const before = state.state.external_events;
-      const events = { ...(before !== null && typeof before === 'object' ? before : {}), [d.name]: payload };
-      response = eventTurn({ name: d.name, topics: content.topics, state: { ...state.state, external_events: events }, receivedAt, language: state.language, newId });
-    }
+    const payload = payloadState(d.eventId, d.contentType, bodyKindOf(d.contentType) ?? 'text', Buffer.from(d.body, 'base64'), receivedAt);
+    const respond = (content: ServedContent, state: Record<string, unknown>, language: string) => eventTurn({ name: d.name, topics: content.topics, state, receivedAt, language, newId });
     try {
-      await handleCommand(
-        store,
-        clock,
-        stream,
-        conversationDecider,
-        { type: 'ReceiveExternalEvent', event: { eventId: d.eventId, name: d.name, contentType: d.contentType, body: d.body, receivedAt }, payload, response },
-        { actor: `system:${EXTERNAL_EVENTS_PROCESS}`, correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: event.id },
-        cache,
-      );
+      const context = { actor: `system:${EXTERNAL_EVENTS_PROCESS}`, correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: event.id };
+      const bound = await engine.receiveExternalEvent(d.conversationId, { eventId: d.eventId, name: d.name, contentType: d.contentType, body: d.body, receivedAt }, payload, respond, context);
+      if (!bound) return;
     } catch (error) {
       // A refusal is final (the id is not awaited there): retrying would stall every later delivery.
       if (error instanceof DomainError) {

@@ -1,20 +1,16 @@
 import type { Logger } from 'pino';
-import type { DeploymentContent } from '../agents/deployment-content';
 import type { Environment } from '../agents/agent.events';
-import { conversationDecider, type ConversationState } from '../conversations/conversation.decider';
+import type { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { conversationStream, type EndReason as ConversationEndReason, type TurnData } from '../conversations/conversation.events';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { AgentDirectory } from '../platform/auth/agent-directory';
 import type { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
 import type { CommandContext } from '../platform/commands/command-context';
-import { handleCommand, peek } from '../platform/commands/command-handler';
 import { DomainError } from '../platform/errors/domain-error';
 import { derivedUuid } from '../platform/ids/derived-id';
 import type { IdGenerator } from '../platform/ids/ids';
 import type { ReadModels } from '../read-models/read-models.service';
 import { ReadQuery } from '../read-models/read-query';
-import type { AgentRuntime } from '../runtime/agent-runtime';
 import type { ConnectorDirectory } from './connectors';
 import type { DeskAvailability } from './desk/desk-availability';
 import type { SessionCommands } from './session-commands';
@@ -40,8 +36,7 @@ export interface TurnDeps {
   store: EventStore;
   clock: Clock;
   ids: IdGenerator;
-  deployments: DeploymentContent;
-  runtime: AgentRuntime;
+  engine: ConversationEngine;
   sessions: SessionCommands;
   connectors: ConnectorDirectory;
   agents: AgentDirectory;
@@ -55,13 +50,12 @@ export interface TurnDeps {
 export type TransientSink = (event: WireEvent) => void;
 
 /**
- * The service agent on a messaging session, through the same runtime as every channel. Its
- * conversation is recorded like debug chat's, on `conversation-<id>` (channel WEBCHAT, the
- * connector's environment, the deployment active when it starts), so the Conversations API shows
- * it; the session stream records what the user saw.
+ * The service agent on a messaging session: the web chat's adapter over the conversation engine.
+ * Its conversation (channel WEBCHAT, the connector's environment, the deployment active when it
+ * starts) is recorded like every channel's, so the Conversations API shows it; the session stream
+ * records what the user saw.
  */
 export class AgentTurns {
-  private readonly conversations = new AggregateCache(20_000);
   private readonly agentName: ReadQuery<{ name: string }>;
   private readonly sessionOf: ReadQuery<{ id: string }>;
   private inFlight = 0;
@@ -94,43 +88,10 @@ export class AgentTurns {
   }
 
   private async startConversation(agentId: string, environment: Environment, context: CommandContext) {
-    const deploymentId = await this.d.deployments.activeDeploymentId(agentId, environment);
-    if (!deploymentId) throw new Error(`no deployment is active in ${environment}`);
-    const content = await this.d.deployments.ofDeployment(agentId, deploymentId);
     const conversationId = `WEBCHAT-${this.d.ids.uuid()}`;
-    const now = this.d.clock.nowIso();
-    const initialState = { conversation_id: conversationId, channel: 'WEBCHAT', environment, caller_number: '', agent_number: '', language: content.languageCode };
-    const greeting = this.d.runtime.greet(content, { state: initialState, asrLangCode: content.languageCode, ttsLangCode: content.languageCode, receivedAt: now, newId: () => this.d.ids.uuid() });
-    await handleCommand(
-      this.d.store,
-      this.d.clock,
-      conversationStream(conversationId),
-      conversationDecider,
-      {
-        type: 'StartConversation',
-        started: {
-          conversationId,
-          accountId: content.accountId,
-          agentId,
-          deploymentId,
-          version: content.version,
-          environment,
-          channel: 'WEBCHAT',
-          fromNumber: '',
-          toNumber: '',
-          variantId: '',
-          variantName: '',
-          language: content.languageCode,
-          startedAt: now,
-        },
-        initialState,
-        greeting: greeting.turn,
-      },
-      context,
-      this.conversations,
-    );
+    const started = await this.d.engine.start({ conversationId, agentId, environment, channel: 'WEBCHAT' }, context);
     const agentName = (await this.agentName.get(agentId)).row?.name ?? 'Assistant';
-    return { conversationId, deploymentId, agentName, greeting: greeting.turn.agentResponse };
+    return { conversationId, deploymentId: started.deploymentId, agentName, greeting: started.greeting.agentResponse };
   }
 
   /**
@@ -140,8 +101,7 @@ export class AgentTurns {
   async respond(session: SessionState, user: { text: string; custom?: unknown }, context: CommandContext, sink: TransientSink): Promise<void> {
     return this.gated(async () => {
       const conversationId = session.conversationId!;
-      const stream = conversationStream(conversationId);
-      const conversation = await peek<ConversationState, never>(this.d.store, stream, conversationDecider as never, this.conversations);
+      const conversation = await this.d.engine.peek(conversationId);
       if (!conversation.exists || conversation.ended) throw new MessagingFailure(SYSTEM_MESSAGES.conversationNotFound);
       const now = this.d.clock.nowIso();
       // Shown only when the answer is slow to come (a model call): an instant answer needs no
@@ -149,16 +109,7 @@ export class AgentTurns {
       const thinking = setTimeout(() => sink(transient(this.d.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_THINKING', this.d.clock.nowIso(), {})), THINKING_AFTER_MS);
       let result;
       try {
-        const content = await this.d.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
-        result = await this.d.runtime.respond(content, {
-          text: user.text,
-          state: conversation.state,
-          asrLangCode: conversation.language,
-          ttsLangCode: conversation.language,
-          metadata: user.custom !== undefined ? { custom: user.custom } : {},
-          receivedAt: now,
-          newId: () => this.d.ids.uuid(),
-        });
+        result = await this.d.engine.think(conversation, { text: user.text, metadata: user.custom !== undefined ? { custom: user.custom } : {}, receivedAt: now });
       } catch (error) {
         throw new MessagingFailure(SYSTEM_MESSAGES.troubleResponding, error);
       } finally {
@@ -173,7 +124,7 @@ export class AgentTurns {
       const outcome = await this.outcomeOf(session, result.effects);
       try {
         await Promise.all([
-          handleCommand(this.d.store, this.d.clock, stream, conversationDecider, { type: 'RecordTurn', turn: result.turn, effects: result.effects }, context, this.conversations),
+          this.d.engine.record(conversationId, result, context),
           this.d.sessions.execute(
             session.sessionId,
             { type: 'RecordAgentTurn', conversationId, user: { messageId: this.d.ids.uuid(), text: user.text, ...(user.custom !== undefined ? { custom: user.custom } : {}) }, reply: { messageId, text, responseSuggestions: [] }, outcome, now },
@@ -208,8 +159,7 @@ export class AgentTurns {
     const reply = { messageId: derivedUuid(`delayed-message:${event.id}`), text: event.data.agentResponse, responseSuggestions: [] };
     const pushed = await this.d.sessions.execute(sessionId, { type: 'PushDelayedAgentMessage', conversationId, reply, outcome, now: this.d.clock.nowIso() }, context);
     if (pushed.events.length === 0) return;
-    const ack = { type: 'AcknowledgeDelayedResponse' as const, turnIndex: event.data.turnIndex, now: this.d.clock.nowIso() };
-    await handleCommand(this.d.store, this.d.clock, event.streamId, conversationDecider, ack, { ...context, idempotencyKey: `delayed:ack:${event.id}` }, this.conversations);
+    await this.d.engine.acknowledgeDelayed(conversationId, event.data.turnIndex, { ...context, idempotencyKey: `delayed:ack:${event.id}` });
   }
 
   /** What a turn led to: the events its command appended after it (same cause), before any later turn. */
@@ -226,7 +176,7 @@ export class AgentTurns {
 
   /** Ends the service agent's conversation with the session (no-op when it already ended). */
   async endConversation(conversationId: string, reason: ConversationEndReason, context: CommandContext): Promise<void> {
-    await handleCommand(this.d.store, this.d.clock, conversationStream(conversationId), conversationDecider, { type: 'EndConversation', reason, now: this.d.clock.nowIso() }, context, this.conversations);
+    await this.d.engine.end(conversationId, reason, context);
   }
 
   private async outcomeOf(session: SessionState, effects: { handoff: { destination: string; reason: string } | null; ended: boolean }): Promise<TurnOutcome> {

@@ -3,7 +3,8 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
-import { DeploymentContent } from '../agents/deployment-content';
+import { ConversationsModule } from '../conversations/conversations.module';
+import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
 import { KeyAuthenticator } from '../platform/auth/key-authenticator';
@@ -16,7 +17,6 @@ import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../read-models/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
 import { Timers } from '../read-models/timers';
-import { AgentRuntime } from '../runtime/agent-runtime';
 import { AccessTokens } from './access-tokens';
 import { AgentTurns } from './agent-turns';
 import { ChatDemoController } from './chat-demo.controller';
@@ -90,6 +90,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 
 /** The messaging channel (contract §14): access tokens, sessions, the chat and desk WebSockets, the demo page. */
 @Module({
+  imports: [ConversationsModule],
   controllers: [MessagingHttpController, ChatDemoController],
   providers: [
     { provide: SessionCommands, inject: [EVENT_STORE, Clock], useFactory: (store: EventStore, clock: Clock) => new SessionCommands(store, clock) },
@@ -102,13 +103,12 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     { provide: SessionFeed, inject: [EVENT_STORE, LOGGER], useFactory: (store: EventStore, logger: Logger) => new SessionFeed(store, logger) },
     {
       provide: AgentTurns,
-      inject: [EVENT_STORE, Clock, IdGenerator, DeploymentContent, AgentRuntime, SessionCommands, ConnectorDirectory, AGENT_DIRECTORY, DeskAvailability, ReadModels, LOGGER, CONFIG],
+      inject: [EVENT_STORE, Clock, IdGenerator, ConversationEngine, SessionCommands, ConnectorDirectory, AGENT_DIRECTORY, DeskAvailability, ReadModels, LOGGER, CONFIG],
       useFactory: (
         store: EventStore,
         clock: Clock,
         ids: IdGenerator,
-        deployments: DeploymentContent,
-        runtime: AgentRuntime,
+        engine: ConversationEngine,
         sessions: SessionCommands,
         connectors: ConnectorDirectory,
         agents: AgentDirectory,
@@ -116,7 +116,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
         readModels: ReadModels,
         logger: Logger,
         config: Config,
-      ) => new AgentTurns({ store, clock, ids, deployments, runtime, sessions, connectors, agents, desk, readModels, logger, maxConcurrentTurns: config.messaging.maxConcurrentTurns }),
+      ) => new AgentTurns({ store, clock, ids, engine, sessions, connectors, agents, desk, readModels, logger, maxConcurrentTurns: config.messaging.maxConcurrentTurns }),
     },
     {
       provide: MessagingHttpService,

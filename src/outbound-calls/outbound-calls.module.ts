@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DeploymentContent } from '../agents/deployment-content';
+import { ConversationsModule } from '../conversations/conversations.module';
+import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
@@ -8,7 +9,6 @@ import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../read-models/process-managers';
 import { Timers } from '../read-models/timers';
-import { AgentRuntime } from '../runtime/agent-runtime';
 import { CallConversations } from './call-conversation';
 import { CallProgressRecorder } from './call-progress';
 import { CALL_PROGRESS, CARRIER, type Carrier } from './carrier.port';
@@ -59,6 +59,7 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
 }
 
 @Module({
+  imports: [ConversationsModule],
   controllers: [OutboundCallsController],
   providers: [
     { provide: CALL_PROGRESS, inject: [EVENT_STORE, Clock], useFactory: (store: EventStore, clock: Clock) => new CallProgressRecorder(store, clock) },
@@ -72,8 +73,8 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
     },
     {
       provide: CallConversations,
-      inject: [EVENT_STORE, Clock, IdGenerator, DeploymentContent, AgentRuntime],
-      useFactory: (store: EventStore, clock: Clock, ids: IdGenerator, deployments: DeploymentContent, runtime: AgentRuntime) => new CallConversations(store, clock, ids, deployments, runtime),
+      inject: [ConversationEngine],
+      useFactory: (engine: ConversationEngine) => new CallConversations(engine),
     },
     OutboundCallsService,
     OutboundCallsLifecycle,

@@ -1,6 +1,7 @@
 import type { ServedContent } from '../agents/deployment-content';
 import type { Channel, TurnData } from '../conversations/conversation.events';
 import type { ConversationCommand, TurnEffects } from '../conversations/conversation.decider';
+import { startCommand } from '../conversations/engine/conversation-opening';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { CLOSINGS, DEMO_TOPICS, OFF_TOPIC } from './demo-knowledge';
 import type { Prng } from './prng';
@@ -64,22 +65,14 @@ export async function simulateConversation(prng: Prng, runtime: AgentRuntime, ta
   const toNumber = phone ? target.agentNumber : '';
   const variant = target.environment === 'live' ? prng.pick(VARIANTS) : { id: '', name: '' };
   const language = target.content.languageCode;
-  const state0: Record<string, unknown> = { conversation_id: conversationId, channel, environment: target.environment, caller_number: fromNumber, agent_number: toNumber, language };
   let t = startMs;
   const iso = () => new Date(t).toISOString();
   const newId = () => prng.uuid();
-  const greeting = runtime.greet(target.content, { state: state0, asrLangCode: language, ttsLangCode: language, receivedAt: iso(), newId });
-  const commands: TimedCommand[] = [
-    {
-      at: t,
-      command: {
-        type: 'StartConversation',
-        started: { conversationId, accountId: target.content.accountId, agentId: target.agentId, deploymentId: target.deploymentId, version: target.content.version, environment: target.environment, channel, fromNumber, toNumber, variantId: variant.id, variantName: variant.name, language, startedAt: iso() },
-        initialState: state0,
-        greeting: greeting.turn,
-      },
-    },
-  ];
+  const opening = { conversationId, channel, environment: target.environment, callerNumber: fromNumber, agentNumber: toNumber, fromNumber, toNumber, variant, startedAt: iso() };
+  // the live deployment's content stands in for every environment's, under that environment's deployment id
+  const served = { ...target.content, agentId: target.agentId, deploymentId: target.deploymentId };
+  const { command, greeting } = startCommand(runtime, served, opening, newId);
+  const commands: TimedCommand[] = [{ at: t, command }];
   let state = greeting.state;
   const turns = Math.max(1, Math.round(prng.between(4, 18)));
   for (let i = 0; i < turns; i++) {

@@ -1,14 +1,13 @@
 import type { Logger } from 'pino';
-import type { DeploymentContent, ServedContent } from '../agents/deployment-content';
-import { conversationDecider, type ConversationState } from '../conversations/conversation.decider';
+import type { ConversationState } from '../conversations/conversation.decider';
 import { conversationStream, type ConversationEvent, type TurnData } from '../conversations/conversation.events';
+import type { ConversationEngine, StartRequest } from '../conversations/engine/conversation-engine';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
 import { AggregateCache } from '../platform/commands/aggregate-cache';
 import type { CommandContext } from '../platform/commands/command-context';
 import { handleCommand, load } from '../platform/commands/command-handler';
 import { derivedUuid } from '../platform/ids/derived-id';
-import type { AgentRuntime } from '../runtime/agent-runtime';
 import type { OutgoingSms } from './sms-carrier.port';
 import type { SmsOutbox } from './sms-outbox';
 import type { SmsSessionTimers } from './sms-session-timers';
@@ -20,8 +19,7 @@ type Opened = Extract<SmsSessionEvent, { type: 'SmsSessionOpened' }>['data'];
 export interface SmsConversationsDeps {
   store: EventStore;
   clock: Clock;
-  deployments: DeploymentContent;
-  runtime: AgentRuntime;
+  engine: ConversationEngine;
   outbox: SmsOutbox;
   timers: SmsSessionTimers;
   newId: () => string;
@@ -36,7 +34,6 @@ export interface SmsConversationsDeps {
  * looks for what it already wrote, so a replay after a crash repeats nothing.
  */
 export class SmsConversations {
-  private readonly cache = new AggregateCache(2000);
   private readonly pairs = new AggregateCache(2000);
 
   constructor(private readonly d: SmsConversationsDeps) {}
@@ -46,13 +43,8 @@ export class SmsConversations {
     // an inbound session starts with the user's message, answered in userMessage()
     if (data.by !== 'outbound' || data.greeting === null) return;
     const key = `sms:${event.id}`;
-    const { state } = await this.conversation(data.conversationId);
-    if (!state.exists) {
-      const content = await this.d.deployments.ofDeployment(data.route.agentId, data.route.deploymentId);
-      const initialState = this.initialState(data, content);
-      const greeting = this.agentTurn(content, initialState, data.greeting, data.openedAt, 'sms_outbound');
-      await this.run(data.conversationId, { type: 'StartConversation', started: this.started(data, content), initialState, greeting }, this.context(event, key));
-    }
+    const state = await this.d.engine.current(data.conversationId);
+    if (!state.exists) await this.d.engine.start({ ...this.opening(data), line: { text: data.greeting, node: 'sms_outbound' } }, this.context(event, key));
     await this.send(event, data.conversationId, data.agentNumber, data.userNumber, [data.greeting]);
   }
 
@@ -63,31 +55,21 @@ export class SmsConversations {
     const key = `sms:${event.id}`;
     let turn: Pick<TurnData, 'agentResponse' | 'functionEvents'> | null = await this.turnWrittenBy(data.conversationId, key);
     if (!turn) {
-      const { state } = await this.conversation(data.conversationId);
+      const state = await this.d.engine.current(data.conversationId);
       if (state.ended) {
         // ended meanwhile by something else (an external event's turn): its session goes too
         this.d.logger.warn({ conversationId: data.conversationId }, 'SMS for an ended conversation; not answered');
         await this.endSession(event, state);
         return;
       }
-      const opened = state.exists ? null : await this.openedBefore(event);
-      const route = opened?.route ?? { agentId: state.agentId, deploymentId: state.deploymentId };
-      const content = await this.d.deployments.ofDeployment(route.agentId, route.deploymentId);
-      const before = opened ? this.initialState(opened, content) : state.state;
-      const result = await this.d.runtime.respond(content, {
-        text: data.text,
-        state: before,
-        asrLangCode: state.language || content.languageCode,
-        ttsLangCode: state.language || content.languageCode,
-        metadata: { provider_message_id: data.providerMessageId },
-        receivedAt: data.receivedAt,
-        newId: this.d.newId,
-      });
-      const command = opened
-        ? { type: 'StartConversationWithTurn' as const, started: this.started(opened, content), initialState: before, turn: result.turn, effects: result.effects }
-        : { type: 'RecordTurn' as const, turn: result.turn, effects: result.effects };
-      await this.run(data.conversationId, command, this.context(event, key));
-      turn = result.turn;
+      const input = { text: data.text, metadata: { provider_message_id: data.providerMessageId }, receivedAt: data.receivedAt };
+      if (state.exists) {
+        const result = await this.d.engine.think(state, input);
+        await this.d.engine.record(data.conversationId, result, this.context(event, key));
+        turn = result.turn;
+      } else {
+        turn = (await this.d.engine.startWithTurn(this.opening(await this.openedBefore(event)), input, this.context(event, key))).turn;
+      }
     }
     await this.send(event, data.conversationId, session.agentNumber, session.userNumber, textsOf(turn));
   }
@@ -98,15 +80,14 @@ export class SmsConversations {
    */
   async delayedTurn(event: RecordedEvent<TurnData>): Promise<void> {
     const conversationId = event.streamId.slice(conversationStream('').length);
-    const { state } = await this.conversation(conversationId);
+    const state = await this.d.engine.current(conversationId);
     const { agent_number: agentNumber, caller_number: userNumber } = state.state;
     if (typeof agentNumber !== 'string' || typeof userNumber !== 'string' || !agentNumber || !userNumber) {
       this.d.logger.warn({ conversationId }, 'SMS conversation without its numbers; delayed response not texted');
       return;
     }
     await this.send(event, conversationId, agentNumber, userNumber, textsOf(event.data));
-    const ack = { type: 'AcknowledgeDelayedResponse' as const, turnIndex: event.data.turnIndex, now: this.d.clock.nowIso() };
-    await this.run(conversationId, ack, this.context(event, `sms:delivered:${event.id}`));
+    await this.d.engine.acknowledgeDelayed(conversationId, event.data.turnIndex, this.context(event, `sms:delivered:${event.id}`));
   }
 
   async warned(event: Of<'SmsIdleWarningSent'>): Promise<void> {
@@ -115,26 +96,22 @@ export class SmsConversations {
     await this.d.timers.afterWarning(event.streamId, data.generation, data.sentAt);
     const key = `sms:${event.id}`;
     if (!(await this.turnWrittenBy(data.conversationId, key))) {
-      const { state } = await this.conversation(data.conversationId);
+      const state = await this.d.engine.current(data.conversationId);
       if (!state.exists || state.ended) return;
-      const content = await this.d.deployments.ofDeployment(state.agentId, state.deploymentId);
-      const turn = this.agentTurn(content, state.state, data.text, data.sentAt, 'sms_idle_warning');
-      await this.run(data.conversationId, { type: 'RecordTurn', turn, effects: { stateChanges: {}, metrics: [], awaited: [], handoff: null, ended: false } }, this.context(event, key));
+      await this.d.engine.say(data.conversationId, { text: data.text, node: 'sms_idle_warning' }, data.sentAt, this.context(event, key));
     }
     await this.send(event, data.conversationId, session.agentNumber, session.userNumber, [data.text]);
   }
 
   async sessionEnded(event: Of<'SmsSessionEnded'>): Promise<void> {
     const { data } = event;
-    const { state } = await this.conversation(data.conversationId);
-    if (!state.exists || state.ended) return;
     const reason = data.reason === 'idle' ? 'timeout' : 'agent';
-    await this.run(data.conversationId, { type: 'EndConversation', reason, now: data.endedAt }, this.context(event, `sms:${event.id}`));
+    await this.d.engine.end(data.conversationId, reason, this.context(event, `sms:${event.id}`), data.endedAt);
   }
 
   /** A conversation of this channel ended on its own (end_conversation, a handoff): its session ends too. */
   async conversationEnded(event: RecordedEvent<Extract<ConversationEvent, { type: 'ConversationEnded' }>['data']>): Promise<void> {
-    const { state } = await load(this.d.store, event.streamId, conversationDecider, this.cache);
+    const state = await this.d.engine.current(event.streamId.slice(conversationStream('').length));
     if (state.channel !== 'SMS') return;
     await this.endSession(event, state);
   }
@@ -153,14 +130,6 @@ export class SmsConversations {
     return this.d.outbox.enqueue(event.id, messages);
   }
 
-  private conversation(conversationId: string) {
-    return load(this.d.store, conversationStream(conversationId), conversationDecider, this.cache);
-  }
-
-  private run(conversationId: string, command: Parameters<typeof conversationDecider.decide>[0], context: CommandContext) {
-    return handleCommand(this.d.store, this.d.clock, conversationStream(conversationId), conversationDecider, command, context, this.cache);
-  }
-
   /** The turn a command keyed `key` appended to the conversation, if it did (its event ids derive from the key). */
   private async turnWrittenBy(conversationId: string, key: string): Promise<TurnData | null> {
     const ids = new Set(Array.from({ length: 4 }, (_, i) => derivedUuid(`${key}#${i}`)));
@@ -176,33 +145,21 @@ export class SmsConversations {
     return previous.data as Opened;
   }
 
-  private initialState(opened: Opened, content: ServedContent): Record<string, unknown> {
-    return { conversation_id: opened.conversationId, channel: 'SMS', environment: opened.route.environment, caller_number: opened.userNumber, agent_number: opened.agentNumber, language: content.languageCode };
-  }
-
-  private started(opened: Opened, content: ServedContent) {
+  /** How the session's conversation begins: the route's deployment, the user and agent numbers. */
+  private opening(opened: Opened): StartRequest & { deploymentId: string } {
     const route: SmsRoute = opened.route;
     return {
       conversationId: opened.conversationId,
-      accountId: route.accountId,
       agentId: route.agentId,
       deploymentId: route.deploymentId,
-      version: content.version,
       environment: route.environment,
-      channel: 'SMS' as const,
+      channel: 'SMS',
+      callerNumber: opened.userNumber,
+      agentNumber: opened.agentNumber,
       fromNumber: opened.userNumber,
       toNumber: opened.agentNumber,
-      variantId: '',
-      variantName: '',
-      language: content.languageCode,
       startedAt: opened.openedAt,
     };
-  }
-
-  /** A turn the agent sends without a user message (the outbound greeting, the idle warning). */
-  private agentTurn(content: ServedContent, state: Readonly<Record<string, unknown>>, text: string, at: string, node: string): Omit<TurnData, 'turnIndex'> {
-    const { turn } = this.d.runtime.greet(content, { state, asrLangCode: content.languageCode, ttsLangCode: content.languageCode, receivedAt: at, newId: this.d.newId });
-    return { ...turn, agentResponse: text, currentNode: node, nodeTrace: ['start', node] };
   }
 
   private context(event: RecordedEvent, key: string): CommandContext {

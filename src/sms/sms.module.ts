@@ -2,7 +2,8 @@ import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { DeploymentContent } from '../agents/deployment-content';
+import { ConversationsModule } from '../conversations/conversations.module';
+import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { RateLimiter } from '../platform/auth/rate-limiter';
 import { Clock } from '../platform/clock/clock';
@@ -12,7 +13,6 @@ import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../read-models/process-managers';
 import { Timers } from '../read-models/timers';
-import { AgentRuntime } from '../runtime/agent-runtime';
 import { EmbeddedSmsCarrier } from './embedded-carrier';
 import { HttpSmsCarrier } from './http-carrier';
 import { SmsAdminController } from './sms-admin.controller';
@@ -33,8 +33,7 @@ class SmsLifecycle implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly processManagers: ProcessManagers,
     private readonly timers: Timers,
-    private readonly deployments: DeploymentContent,
-    private readonly runtime: AgentRuntime,
+    private readonly engine: ConversationEngine,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -52,8 +51,7 @@ class SmsLifecycle implements OnModuleInit {
     const conversations = new SmsConversations({
       store: this.store,
       clock: this.clock,
-      deployments: this.deployments,
-      runtime: this.runtime,
+      engine: this.engine,
       outbox,
       timers: sessionTimers,
       newId: () => this.ids.uuid(),
@@ -65,6 +63,7 @@ class SmsLifecycle implements OnModuleInit {
 
 /** SMS (contract §11): the API, the inbound webhook, sessions on durable timers, the carrier port. */
 @Module({
+  imports: [ConversationsModule],
   controllers: [SmsController, SmsAdminController],
   providers: [
     {

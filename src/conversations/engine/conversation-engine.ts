@@ -1,0 +1,198 @@
+import type { Environment } from '../../agents/agent.events';
+import type { ServedContent } from '../../agents/deployment-content';
+import type { EventStore } from '../../event-store/event-store.port';
+import type { Clock } from '../../platform/clock/clock';
+import type { AggregateCache } from '../../platform/commands/aggregate-cache';
+import type { CommandContext } from '../../platform/commands/command-context';
+import { handleCommand, load, peek } from '../../platform/commands/command-handler';
+import { DomainError } from '../../platform/errors/domain-error';
+import type { AgentRuntime, TurnResult } from '../../runtime/agent-runtime';
+import { conversationDecider, type ConversationCommand, type ConversationState, type TurnEffects } from '../conversation.decider';
+import { conversationStream, type EndReason, type ExternalEventReceivedData, type TurnData } from '../conversation.events';
+import { agentLineTurn, initialStateOf, startCommand, startWithTurnCommand, NO_EFFECTS, type AgentLine, type Opening } from './conversation-opening';
+
+/** What the engine reads of a deployment (DeploymentContent in the app). */
+export interface ContentSource {
+  activeDeploymentId(agentId: string, environment: Environment): Promise<string | null>;
+  ofDeployment(agentId: string, deploymentId: string): Promise<ServedContent>;
+}
+
+export interface EngineDeps {
+  store: EventStore;
+  clock: Clock;
+  newId: () => string;
+  deployments: ContentSource;
+  runtime: AgentRuntime;
+  /** folded conversation states, shared by every writer of conversation streams in the process */
+  cache: AggregateCache;
+}
+
+export interface StartRequest extends Omit<Opening, 'startedAt'> {
+  agentId: string;
+  /** the deployment to run on; the environment's active one when absent */
+  deploymentId?: string;
+  /** the platform clock's now when absent */
+  startedAt?: string;
+  /** a first line of the channel's own instead of the agent's greeting */
+  line?: AgentLine;
+}
+
+/** What the user said (or keyed) for one turn. */
+export interface UserInput {
+  text: string;
+  metadata?: Record<string, unknown>;
+  /** the conversation's language when absent */
+  asrLangCode?: string;
+  ttsLangCode?: string;
+  /** the platform clock's now when absent */
+  receivedAt?: string;
+}
+
+export interface StartedConversation {
+  conversationId: string;
+  deploymentId: string;
+  content: ServedContent;
+  greeting: Omit<TurnData, 'turnIndex'>;
+  state: ConversationState;
+}
+
+type AgentTurn = { turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects };
+
+/** No deployment is active in the environment a conversation asked for; each channel says so its own way. */
+export class NoActiveDeploymentError extends DomainError {
+  constructor(readonly environment: string) {
+    super('NO_ACTIVE_DEPLOYMENT', `no deployment is active in ${environment}; merge or promote one first`, 400);
+  }
+}
+
+const notFound = () => new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
+
+/**
+ * The one place a conversation is started, answered, ended and handed its delayed responses, on
+ * every channel (debug chat, web chat, SMS, calls). A channel translates its transport into these
+ * calls and their results back; what is recorded, and how, is decided here and by the
+ * conversation decider, so every channel's audit record has one shape.
+ */
+export class ConversationEngine {
+  constructor(private readonly d: EngineDeps) {}
+
+  /** Starts a conversation on a deployment (the environment's active one unless named) with the agent's greeting. */
+  async start(request: StartRequest, context: CommandContext): Promise<StartedConversation> {
+    const content = await this.contentFor(request);
+    const opening = { ...request, startedAt: request.startedAt ?? this.d.clock.nowIso() };
+    const { command, greeting } = startCommand(this.d.runtime, content, opening, this.d.newId, request.line);
+    const after = await this.execute(request.conversationId, command, context);
+    return { conversationId: request.conversationId, deploymentId: content.deploymentId, content, greeting: greeting.turn, state: after.state };
+  }
+
+  /** Starts a conversation the user opens with a message (inbound SMS): its first turn answers it. */
+  async startWithTurn(request: StartRequest & { deploymentId: string }, input: UserInput, context: CommandContext): Promise<TurnResult> {
+    const content = await this.d.deployments.ofDeployment(request.agentId, request.deploymentId);
+    const opening = { ...request, startedAt: request.startedAt ?? this.d.clock.nowIso() };
+    const result = await this.answer(content, initialStateOf(opening, content), content.languageCode, input);
+    await this.execute(request.conversationId, startWithTurnCommand(content, opening, result), context);
+    return result;
+  }
+
+  /** The conversation as this process last saw it (no read when cached): for checking a request before a command. */
+  peek(conversationId: string): Promise<ConversationState> {
+    return peek<ConversationState, never>(this.d.store, conversationStream(conversationId), conversationDecider as never, this.d.cache);
+  }
+
+  /** The conversation with everything appended to it so far (reads what came after the cached state). */
+  async current(conversationId: string): Promise<ConversationState> {
+    return (await load(this.d.store, conversationStream(conversationId), conversationDecider, this.d.cache)).state;
+  }
+
+  /** The agent's answer to the user's input, not yet recorded (a channel may record it with its own events). */
+  async think(conversation: ConversationState, input: UserInput): Promise<TurnResult> {
+    const content = await this.d.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
+    return this.answer(content, conversation.state, conversation.language, input);
+  }
+
+  /** Records a turn `think` produced, with what it led to (state, metrics, a handoff, an end). */
+  record(conversationId: string, turn: AgentTurn, context: CommandContext) {
+    return this.execute(conversationId, { type: 'RecordTurn', turn: turn.turn, effects: turn.effects }, context);
+  }
+
+  /** One user turn: the agent answers and the turn is recorded. */
+  async respond(conversationId: string, input: UserInput, context: CommandContext): Promise<{ turn: Omit<TurnData, 'turnIndex'>; state: ConversationState }> {
+    const conversation = await this.peek(conversationId);
+    if (!conversation.exists) throw notFound();
+    const result = await this.think(conversation, input);
+    const after = await this.record(conversationId, result, context);
+    return { turn: result.turn, state: after.state };
+  }
+
+  /** A line the channel says in the agent's name without a user message (an SMS idle warning). */
+  async say(conversationId: string, line: AgentLine, at: string, context: CommandContext): Promise<void> {
+    const conversation = await this.current(conversationId);
+    if (!conversation.exists || conversation.ended) return;
+    const content = await this.d.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
+    const turn = agentLineTurn(this.d.runtime, content, conversation.state, at, this.d.newId, line);
+    await this.record(conversationId, { turn, effects: NO_EFFECTS }, context);
+  }
+
+  /** Ends the conversation; one that already ended, or never started, is left as it is. */
+  async end(conversationId: string, reason: EndReason, context: CommandContext, at = this.d.clock.nowIso()): Promise<ConversationState | null> {
+    try {
+      return (await this.execute(conversationId, { type: 'EndConversation', reason, now: at }, context)).state;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'CONVERSATIONS_NOT_FOUND') return null;
+      throw error;
+    }
+  }
+
+  /** Marks a delayed response (the agent's answer to an external event) as handed to the user. */
+  acknowledgeDelayed(conversationId: string, turnIndex: number, context: CommandContext) {
+    return this.execute(conversationId, { type: 'AcknowledgeDelayedResponse', turnIndex, now: this.d.clock.nowIso() }, context);
+  }
+
+  /**
+   * Binds an awaited external event: its payload goes into state and, while the conversation is
+   * open, `respond` makes the agent's delayed response to it. False when there is nothing to bind
+   * (no such conversation, or the event was bound before).
+   */
+  async receiveExternalEvent(
+    conversationId: string,
+    event: Omit<ExternalEventReceivedData, 'agentTurn'>,
+    payload: unknown,
+    respond: (content: ServedContent, state: Record<string, unknown>, language: string) => AgentTurn,
+    context: CommandContext,
+  ): Promise<boolean> {
+    const conversation = await this.current(conversationId);
+    if (!conversation.exists || conversation.received[event.eventId]) return false;
+    let response: AgentTurn | null = null;
+    if (conversation.ended === null) {
+      const content = await this.d.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
+      const before = conversation.state.external_events;
+      const events = { ...(before !== null && typeof before === 'object' ? before : {}), [event.name]: payload };
+      response = respond(content, { ...conversation.state, external_events: events }, conversation.language);
+    }
+    await this.execute(conversationId, { type: 'ReceiveExternalEvent', event, payload, response }, context);
+    return true;
+  }
+
+  private async contentFor(request: StartRequest): Promise<ServedContent> {
+    const environment = request.environment as Environment;
+    const deploymentId = request.deploymentId ?? (await this.d.deployments.activeDeploymentId(request.agentId, environment));
+    if (!deploymentId) throw new NoActiveDeploymentError(environment);
+    return this.d.deployments.ofDeployment(request.agentId, deploymentId);
+  }
+
+  private answer(content: ServedContent, state: Readonly<Record<string, unknown>>, language: string, input: UserInput): Promise<TurnResult> {
+    return this.d.runtime.respond(content, {
+      text: input.text,
+      state,
+      asrLangCode: input.asrLangCode ?? language,
+      ttsLangCode: input.ttsLangCode ?? language,
+      metadata: input.metadata ?? {},
+      receivedAt: input.receivedAt ?? this.d.clock.nowIso(),
+      newId: this.d.newId,
+    });
+  }
+
+  private execute(conversationId: string, command: ConversationCommand, context: CommandContext) {
+    return handleCommand(this.d.store, this.d.clock, conversationStream(conversationId), conversationDecider, command, context, this.d.cache);
+  }
+}

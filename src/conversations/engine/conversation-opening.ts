@@ -1,0 +1,102 @@
+import type { ServedContent } from '../../agents/deployment-content';
+import type { AgentRuntime, TurnResult } from '../../runtime/agent-runtime';
+import type { ConversationCommand, TurnEffects } from '../conversation.decider';
+import type { Channel, ConversationEvent, TurnData } from '../conversation.events';
+
+type Started = Extract<ConversationEvent, { type: 'ConversationStarted' }>['data'];
+
+/** How a conversation begins on a channel: everything but the deployment's content. */
+export interface Opening {
+  conversationId: string;
+  channel: Channel;
+  environment: string;
+  startedAt: string;
+  /** the party the agent talks to and the agent's own number, in state ('' where the channel has none) */
+  callerNumber?: string;
+  agentNumber?: string;
+  /** the numbers as the conversation's record shows them (a call's from and to) */
+  fromNumber?: string;
+  toNumber?: string;
+  variant?: { id: string; name: string };
+  /** the channel's own metadata for state (a call's metadata); the built-in keys always win */
+  attributes?: Record<string, unknown>;
+}
+
+/** The state a conversation starts with, the same keys on every channel. */
+export function initialStateOf(opening: Opening, content: ServedContent): Record<string, unknown> {
+  return {
+    ...opening.attributes,
+    conversation_id: opening.conversationId,
+    channel: opening.channel,
+    environment: opening.environment,
+    caller_number: opening.callerNumber ?? '',
+    agent_number: opening.agentNumber ?? '',
+    language: content.languageCode,
+  };
+}
+
+export function startedOf(opening: Opening, content: ServedContent): Started {
+  return {
+    conversationId: opening.conversationId,
+    accountId: content.accountId,
+    agentId: content.agentId,
+    deploymentId: content.deploymentId,
+    version: content.version,
+    environment: opening.environment,
+    channel: opening.channel,
+    fromNumber: opening.fromNumber ?? '',
+    toNumber: opening.toNumber ?? '',
+    variantId: opening.variant?.id ?? '',
+    variantName: opening.variant?.name ?? '',
+    language: content.languageCode,
+    startedAt: opening.startedAt,
+  };
+}
+
+/** An agent turn with no user message before it: a greeting, or a text the channel sends (an SMS idle warning). */
+export interface AgentLine {
+  text: string;
+  /** the node the turn is recorded at */
+  node: string;
+}
+
+/**
+ * The command that starts a conversation with the agent's greeting (or the channel's own first
+ * line), purely: the seed decides it at simulated times, the engine appends it.
+ */
+export function startCommand(
+  runtime: AgentRuntime,
+  content: ServedContent,
+  opening: Opening,
+  newId: () => string,
+  line?: AgentLine,
+): { command: Extract<ConversationCommand, { type: 'StartConversation' }>; greeting: TurnResult } {
+  const initialState = initialStateOf(opening, content);
+  const greeted = greetingOf(runtime, content, initialState, opening.startedAt, newId);
+  const greeting = line ? { ...greeted, turn: saying(greeted.turn, line) } : greeted;
+  return { command: { type: 'StartConversation', started: startedOf(opening, content), initialState, greeting: greeting.turn }, greeting };
+}
+
+/** The command of a conversation the user opens with a message (inbound SMS): its first turn answers it. */
+export function startWithTurnCommand(
+  content: ServedContent,
+  opening: Opening,
+  result: { turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects },
+): Extract<ConversationCommand, { type: 'StartConversationWithTurn' }> {
+  return { type: 'StartConversationWithTurn', started: startedOf(opening, content), initialState: initialStateOf(opening, content), turn: result.turn, effects: result.effects };
+}
+
+function greetingOf(runtime: AgentRuntime, content: ServedContent, state: Readonly<Record<string, unknown>>, at: string, newId: () => string): TurnResult {
+  return runtime.greet(content, { state, asrLangCode: content.languageCode, ttsLangCode: content.languageCode, receivedAt: at, newId });
+}
+
+/** A line the channel says in the agent's name (an SMS idle warning), recorded like a greeting at its own node. */
+export function agentLineTurn(runtime: AgentRuntime, content: ServedContent, state: Readonly<Record<string, unknown>>, at: string, newId: () => string, line: AgentLine): Omit<TurnData, 'turnIndex'> {
+  return saying(greetingOf(runtime, content, state, at, newId).turn, line);
+}
+
+function saying(turn: Omit<TurnData, 'turnIndex'>, line: AgentLine): Omit<TurnData, 'turnIndex'> {
+  return { ...turn, agentResponse: line.text, currentNode: line.node, nodeTrace: ['start', line.node] };
+}
+
+export const NO_EFFECTS: TurnEffects = { stateChanges: {}, metrics: [], awaited: [], handoff: null, ended: false };
