@@ -37,8 +37,8 @@ export function checkOutboundUrl(raw: string, options: OutboundUrlOptions): UrlC
   if (url.username || url.password) return fail('url must not carry credentials; send them in headers');
   const host = hostKind(url.hostname);
   if (url.protocol === 'http:') {
-    if (!options.allowLoopback) return fail('url must use https');
-    if (host.kind !== 'loopback') return fail('url must use https (plain http is allowed only to a loopback host)');
+    if (!options.allowLoopback) return fail('url must use https', host.kind === 'internal' || host.kind === 'loopback');
+    if (host.kind !== 'loopback') return fail('url must use https (plain http is allowed only to a loopback host)', host.kind === 'internal');
   }
   if (host.kind === 'loopback' && !options.allowLoopback) return fail('url must not point at this machine (loopback)', true);
   if (host.kind === 'internal') return fail(`url must not point at an internal address (${host.reason})`, true);
