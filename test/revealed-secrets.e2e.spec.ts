@@ -124,14 +124,14 @@ describe('secrets shown once survive a lagging read model', () => {
     });
     await unlock();
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ url: 'https://hooks.example.com/parley', enabled: true, event_types: ['alerts.triggered'], headers: { 'X-Team': 'ops' }, timeout_ms: 5000 });
+    expect(created.body).toMatchObject({ url: 'https://hooks.example.com/parley', enabled: true, event_types: ['alerts.triggered'], headers: { 'X-Team': '***' }, timeout_ms: 5000 });
     expect(created.body.signing_secret).toMatch(/^whsec_/);
     expect(created.body.signing_secret).not.toContain('…');
     const shown = await eventually(async () => {
       const r = await request(`${t.url}/v1/webhook-endpoints/${created.body.id}`, { headers });
       return r.status === 200 ? r.body : undefined;
     });
-    expect(shown).toMatchObject({ id: created.body.id, created_at: created.body.created_at, headers: { 'X-Team': 'ops' } });
+    expect(shown).toMatchObject({ id: created.body.id, created_at: created.body.created_at, headers: { 'X-Team': '***' } });
 
     unlock = await lockReadModel('webhook-endpoints');
     const rotated = await request(`${t.url}/v1/webhook-endpoints/${created.body.id}/rotate-secret`, { method: 'POST', headers });

@@ -6,8 +6,9 @@ import { CreateAlertRuleDto, PatchAlertRuleDto } from './alert-rules.dto';
 import { AlertRulesService } from './alert-rules.service';
 
 const accountOf = (request: FastifyRequest) => keyOf(request)!.accountId;
+const scopeOf = (request: FastifyRequest) => keyOf(request)!.agents;
 
-/** Alerts API (interface.md, contract §12): the key's account's rules. */
+/** Alerts API (interface.md, contract §12): the key's account's rules on the agents the key reaches. */
 @Controller('v1')
 @RequireApiKey({ permission: 'alerts' })
 export class AlertRulesController {
@@ -16,32 +17,32 @@ export class AlertRulesController {
   @Post('alert-rules')
   @HttpCode(201)
   create(@Body() body: CreateAlertRuleDto, @Req() request: FastifyRequest) {
-    return this.rules.create(accountOf(request), body, requestContext(request));
+    return this.rules.create(accountOf(request), scopeOf(request), body, requestContext(request));
   }
 
   @Get('alert-rules')
   list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest) {
-    return this.rules.list(accountOf(request), query);
+    return this.rules.list(accountOf(request), scopeOf(request), query);
   }
 
   @Get('alert-rules/:ruleId')
   get(@Param('ruleId') ruleId: string, @Req() request: FastifyRequest) {
-    return this.rules.get(accountOf(request), ruleId);
+    return this.rules.get(accountOf(request), scopeOf(request), ruleId);
   }
 
   @Patch('alert-rules/:ruleId')
   patch(@Param('ruleId') ruleId: string, @Body() body: PatchAlertRuleDto, @Req() request: FastifyRequest) {
-    return this.rules.patch(accountOf(request), ruleId, body, requestContext(request));
+    return this.rules.patch(accountOf(request), scopeOf(request), ruleId, body, requestContext(request));
   }
 
   @Delete('alert-rules/:ruleId')
   @HttpCode(204)
   async delete(@Param('ruleId') ruleId: string, @Req() request: FastifyRequest): Promise<void> {
-    await this.rules.delete(accountOf(request), ruleId, requestContext(request));
+    await this.rules.delete(accountOf(request), scopeOf(request), ruleId, requestContext(request));
   }
 
   @Get('alerts')
   firing(@Req() request: FastifyRequest) {
-    return this.rules.firing(accountOf(request));
+    return this.rules.firing(accountOf(request), scopeOf(request));
   }
 }

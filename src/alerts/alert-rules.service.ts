@@ -16,6 +16,7 @@ import { ReadModels } from '../read-models/read-models.service';
 import { alertRulesStream, METRICS, type AlertRulesEvent, type RuleSettings } from './alert-rule.events';
 import { alertRulesDecider, type AlertRulesCommand } from './alert-rules.decider';
 import type { CreateAlertRuleDto, PatchAlertRuleDto } from './alert-rules.dto';
+import { assertReachesRule, reachesRule, type AgentScope } from './alert-rule-scope';
 
 const RULE_ID = /^ar_[a-z0-9]{8,40}$/;
 const STATES = ['ok', 'alert', 'no_data', 'unknown'];
@@ -42,7 +43,10 @@ export function ruleView(row: AlertRuleRow, evaluation?: AlertEvaluation | null)
   };
 }
 
-/** Alert rules of contract §12: commands on the account's rules stream, reads from the alerts read model. */
+/**
+ * Alert rules of contract §12: commands on the account's rules stream, reads from the alerts read
+ * model. Every method takes the calling key's agent scope (alert-rule-scope.ts).
+ */
 @Injectable()
 export class AlertRulesService {
   constructor(
@@ -61,11 +65,12 @@ export class AlertRulesService {
     return rows.map((row) => ruleView(row, byRule.get(row.id)));
   }
 
-  async create(accountId: string, dto: CreateAlertRuleDto, context: CommandContext) {
+  async create(accountId: string, scope: AgentScope, dto: CreateAlertRuleDto, context: CommandContext) {
     const ruleId = `ar_${this.ids.short(12)}`;
+    const projectId = await this.project(accountId, dto.project_id, 'body', scope);
     const settings: RuleSettings = {
       name: dto.name,
-      projectId: await this.project(accountId, dto.project_id),
+      projectId,
       metric: dto.metric,
       operator: dto.operator,
       thresholdValue: dto.threshold_value,
@@ -73,13 +78,13 @@ export class AlertRulesService {
       enabled: dto.enabled ?? true,
     };
     await this.execute(accountId, { type: 'CreateRule', ruleId, accountId, settings }, context);
-    return this.get(accountId, ruleId);
+    return this.get(accountId, scope, ruleId);
   }
 
-  async list(accountId: string, query: Record<string, unknown>) {
+  async list(accountId: string, scope: AgentScope, query: Record<string, unknown>) {
     const where: Record<string, unknown> = { accountId, deletedAt: IsNull() };
     const project = stringParam(query, 'project_id');
-    if (project !== undefined) where.projectId = await this.project(accountId, project, 'query');
+    if (project !== undefined) where.projectId = await this.project(accountId, project, 'query', scope);
     const metric = stringParam(query, 'metric');
     if (metric !== undefined) {
       if (!(METRICS as readonly string[]).includes(metric)) throw invalid('metric', `metric must be one of ${METRICS.join(', ')}`);
@@ -96,12 +101,13 @@ export class AlertRulesService {
       where.currentState = state;
     }
     const rows = await this.readModels.source('alerts').getRepository(AlertRuleRow).find({ where: where as FindOptionsWhere<AlertRuleRow>, order: { createdAt: 'ASC', id: 'ASC' } });
-    return { data: await this.views(rows) };
+    return { data: await this.views(rows.filter((row) => reachesRule(scope, row.projectId))) };
   }
 
-  /** GET /v1/alerts: the rules now firing. */
-  async firing(accountId: string) {
-    const rows = await this.readModels.source('alerts').getRepository(AlertRuleRow).find({ where: { accountId, deletedAt: IsNull(), currentState: 'alert', enabled: true }, order: { since: 'ASC' } });
+  /** GET /v1/alerts: the rules now firing, of the agents the key reaches. */
+  async firing(accountId: string, scope: AgentScope) {
+    const all = await this.readModels.source('alerts').getRepository(AlertRuleRow).find({ where: { accountId, deletedAt: IsNull(), currentState: 'alert', enabled: true }, order: { since: 'ASC' } });
+    const rows = all.filter((row) => reachesRule(scope, row.projectId));
     return {
       data: (await this.views(rows)).map((rule) => {
         const { id, name, project_id, metric, operator, threshold_value, window_duration, since, last_evaluated_at, current_value } = rule;
@@ -110,18 +116,25 @@ export class AlertRulesService {
     };
   }
 
-  async get(accountId: string, ruleId: string) {
+  async get(accountId: string, scope: AgentScope, ruleId: string) {
+    return (await this.views([await this.reachableRule(accountId, scope, ruleId)]))[0];
+  }
+
+  /** The live rule, when the key reaches it: 404 when there is none, 403 when it is out of scope. */
+  private async reachableRule(accountId: string, scope: AgentScope, ruleId: string): Promise<AlertRuleRow> {
     checkId(ruleId);
     const row = await this.readModels.source('alerts').getRepository(AlertRuleRow).findOneBy({ id: ruleId, accountId });
     if (!row || row.deletedAt !== null) throw new DomainError('ALERT_RULE_NOT_FOUND', 'alert rule not found', 404);
-    return (await this.views([row]))[0];
+    assertReachesRule(scope, row.projectId);
+    return row;
   }
 
-  async patch(accountId: string, ruleId: string, dto: PatchAlertRuleDto, context: CommandContext) {
-    checkId(ruleId);
+  async patch(accountId: string, scope: AgentScope, ruleId: string, dto: PatchAlertRuleDto, context: CommandContext) {
+    // the rule as it is and as it would be must both be in scope (moving a rule out is writing outside)
+    await this.reachableRule(accountId, scope, ruleId);
     const changes: Partial<RuleSettings> = {
       name: dto.name,
-      projectId: dto.project_id === undefined ? undefined : await this.project(accountId, dto.project_id),
+      projectId: dto.project_id === undefined ? undefined : await this.project(accountId, dto.project_id, 'body', scope),
       metric: dto.metric,
       operator: dto.operator,
       thresholdValue: dto.threshold_value,
@@ -129,11 +142,11 @@ export class AlertRulesService {
       enabled: dto.enabled,
     };
     await this.execute(accountId, { type: 'UpdateRule', ruleId, accountId, changes }, context);
-    return this.get(accountId, ruleId);
+    return this.get(accountId, scope, ruleId);
   }
 
-  async delete(accountId: string, ruleId: string, context: CommandContext): Promise<void> {
-    checkId(ruleId);
+  async delete(accountId: string, scope: AgentScope, ruleId: string, context: CommandContext): Promise<void> {
+    await this.reachableRule(accountId, scope, ruleId);
     await this.execute(accountId, { type: 'DeleteRule', ruleId, accountId }, context);
   }
 
@@ -143,11 +156,18 @@ export class AlertRulesService {
     return result.events;
   }
 
-  /** A project of this account (prefixed or bare), or null for the whole account. */
-  private async project(accountId: string, raw: string | null | undefined, where: 'body' | 'query' = 'body'): Promise<string | null> {
-    if (raw === undefined || raw === null || raw === '') return null;
+  /**
+   * A project of this account (prefixed or bare), or null for the whole account, that the key
+   * reaches (a filter for the whole account, in a query, is no filter and always reachable).
+   */
+  private async project(accountId: string, raw: string | null | undefined, where: 'body' | 'query', scope: AgentScope): Promise<string | null> {
+    if (raw === undefined || raw === null || raw === '') {
+      if (where === 'body') assertReachesRule(scope, null);
+      return null;
+    }
     const agentId = tryParseAgentId(raw);
     if (agentId === null) throw new DomainError('INVALID_PROJECT_ID', 'project_id is malformed', 422, null, [{ field: 'project_id', message: 'malformed project id' }]);
+    assertReachesRule(scope, agentId);
     if ((await this.agents.accountOf(agentId)) !== accountId) {
       if (where === 'query') return agentId;
       throw new DomainError('PROJECT_NOT_FOUND', 'project_id names no project of this account', 404, null, [{ field: 'project_id', message: 'no such project' }]);

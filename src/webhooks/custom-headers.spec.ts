@@ -1,4 +1,4 @@
-import { customHeadersProblem } from './custom-headers';
+import { customHeadersProblem, maskHeaders } from './custom-headers';
 
 describe('custom webhook headers', () => {
   it('accepts an object of header names to strings', () => {
@@ -18,10 +18,21 @@ describe('custom webhook headers', () => {
     [{ 'X-A': '1', 'x-a': '2' }, 'headers.x-a', /twice/],
     [{ 'X-A': 1 }, 'headers.X-A', /string/],
     [{ 'X-A': 'a\r\nX-B: b' }, 'headers.X-A', /line breaks/],
+    [{ 'X-A': 'a\nb' }, 'headers.X-A', /line breaks/],
+    [{ 'X-A': 'a\u000bb' }, 'headers.X-A', /printable ASCII/],
+    [{ 'X-A': 'a\u2028b' }, 'headers.X-A', /printable ASCII/],
+    [{ 'X-A': 'caf\u00e9' }, 'headers.X-A', /printable ASCII/],
+    [{ Connection: 'close' }, 'headers.Connection', /set by the platform/],
+    [{ 'Proxy-Authorization': 'x' }, 'headers.Proxy-Authorization', /set by the platform/],
+    [{ 'X-Parley-Signature': 'forged' }, 'headers.X-Parley-Signature', /set by the platform/],
     [{ 'X-A': 'a'.repeat(1025) }, 'headers.X-A', /1024/],
   ])('refuses %p, naming %s', (headers, field, message) => {
     const problem = customHeadersProblem(headers);
     expect(problem?.field).toBe(field);
     expect(problem?.message).toMatch(message);
+  });
+
+  it('masks every value, keeping the names', () => {
+    expect(maskHeaders({ Authorization: 'Bearer abc', 'X-Team': 'support' })).toEqual({ Authorization: '***', 'X-Team': '***' });
   });
 });

@@ -3,8 +3,8 @@ import type { ServerSecret } from '../platform/auth/server-secret';
 import type { Clock } from '../platform/clock/clock';
 import type { Metrics } from '../platform/metrics/metrics';
 import type { ClaimedDelivery, WebhookOutbox } from './outbox';
-import { afterAttempt } from './retry-schedule';
-import { sendWebhook, type WebhookSender } from './sender';
+import { afterAttempt, attemptError } from './retry-schedule';
+import type { WebhookSender } from './sender';
 import { deliveryHeaders } from './signature';
 import type { SubscribedEndpoints } from './subscribed-endpoints';
 
@@ -39,8 +39,8 @@ export class DeliveryWorker {
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly send: WebhookSender,
     private readonly metrics?: Metrics,
-    private readonly send: WebhookSender = sendWebhook,
   ) {}
 
   start(): void {
@@ -143,16 +143,18 @@ export class DeliveryWorker {
     const durationMs = Math.round(performance.now() - started);
     const attempt = delivery.attempts + 1;
     const { outcome, nextAttemptAtMs } = afterAttempt(attempt, result, this.clock.nowMs());
+    const error = attemptError(result);
     const recorded = await this.outbox.recordAttempt(delivery, {
       attempt,
       statusCode: 'statusCode' in result ? result.statusCode : null,
-      error: 'statusCode' in result ? null : `${result.error}: ${result.detail}`,
+      error,
       durationMs,
       attemptedAt: new Date(attemptedAtMs).toISOString(),
       outcome,
       nextAttemptAt: nextAttemptAtMs === null ? null : new Date(nextAttemptAtMs).toISOString(),
     });
     if (recorded) this.metrics?.webhookDeliveries.inc({ outcome });
-    this.logger.debug({ delivery: delivery.id, endpoint: endpoint.id, attempt, outcome, durationMs }, 'webhook attempt');
+    if (error === null) this.logger.debug({ delivery: delivery.id, endpoint: endpoint.id, attempt, outcome, durationMs }, 'webhook attempt');
+    else this.logger.info({ delivery: delivery.id, endpoint: endpoint.id, attempt, outcome, durationMs, error }, 'webhook attempt failed');
   }
 }

@@ -1,4 +1,4 @@
-import { afterAttempt, MAX_ATTEMPTS, retryDelayMs, verdictOf } from './retry-schedule';
+import { afterAttempt, attemptError, MAX_ATTEMPTS, retryDelayMs, verdictOf } from './retry-schedule';
 
 const MIN = 60_000;
 
@@ -16,8 +16,11 @@ describe('webhook retry schedule', () => {
     [{ statusCode: 429 }, 'retry'],
     [{ statusCode: 500 }, 'retry'],
     [{ statusCode: 503 }, 'retry'],
-    [{ error: 'timeout', detail: 'no answer within 5000 ms' }, 'retry'],
-    [{ error: 'network', detail: 'ECONNREFUSED' }, 'retry'],
+    [{ error: 'timeout' }, 'retry'],
+    [{ error: 'connect_failed' }, 'retry'],
+    [{ error: 'tls_failed' }, 'retry'],
+    [{ error: 'address_refused' }, 'final'],
+    [{ error: 'invalid_request' }, 'final'],
     [{ statusCode: 400 }, 'final'],
     [{ statusCode: 401 }, 'final'],
     [{ statusCode: 404 }, 'final'],
@@ -27,10 +30,17 @@ describe('webhook retry schedule', () => {
     expect(verdictOf(result)).toBe(verdict);
   });
 
+  it('records classes as the attempt error, never socket text', () => {
+    expect(attemptError({ statusCode: 204 })).toBeNull();
+    expect(attemptError({ statusCode: 302 })).toBe('http_302');
+    expect(attemptError({ statusCode: 503 })).toBe('http_503');
+    expect(attemptError({ error: 'address_refused' })).toBe('address_refused');
+  });
+
   it('schedules the next attempt from the failure, and fails after the last', () => {
     const now = Date.parse('2026-01-01T00:00:00.000Z');
     expect(afterAttempt(1, { statusCode: 500 }, now)).toEqual({ outcome: 'retrying', nextAttemptAtMs: now + MIN });
-    expect(afterAttempt(5, { error: 'timeout', detail: '' }, now)).toEqual({ outcome: 'retrying', nextAttemptAtMs: now + 240 * MIN });
+    expect(afterAttempt(5, { error: 'timeout' }, now)).toEqual({ outcome: 'retrying', nextAttemptAtMs: now + 240 * MIN });
     expect(afterAttempt(6, { statusCode: 500 }, now)).toEqual({ outcome: 'failed', nextAttemptAtMs: null });
     expect(afterAttempt(2, { statusCode: 400 }, now)).toEqual({ outcome: 'failed', nextAttemptAtMs: null });
     expect(afterAttempt(3, { statusCode: 202 }, now)).toEqual({ outcome: 'delivered', nextAttemptAtMs: null });

@@ -7,9 +7,12 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
 
 const accountOf = (request: FastifyRequest) => keyOf(request)!.accountId;
 
-/** Contract §13: the key's account's webhook endpoints; keys need `alerts` (contract §4). */
+/**
+ * Contract §13: the key's account's webhook endpoints; keys need `alerts` (contract §4) and, since
+ * an endpoint hears every agent's events, a scope of all agents.
+ */
 @Controller('v1/webhook-endpoints')
-@RequireApiKey({ permission: 'alerts' })
+@RequireApiKey({ permission: 'alerts', allAgents: true })
 export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 

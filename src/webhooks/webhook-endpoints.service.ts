@@ -12,7 +12,7 @@ import { badRequest, DomainError } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { isReadModelLagging } from '../read-models/read-model-lagging';
 import { ReadModels } from '../read-models/read-models.service';
-import { customHeadersProblem } from './custom-headers';
+import { customHeadersProblem, maskHeaders } from './custom-headers';
 import type { CreateWebhookEndpointDto, PatchWebhookEndpointDto } from './dto/webhook-endpoint.dto';
 import { WebhookOutbox } from './outbox';
 import { ENDPOINTS_READ_MODEL } from './subscribed-endpoints';
@@ -45,7 +45,10 @@ export class WebhookEndpointsService {
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  /** The endpoint object; the signing secret only masked (it is shown in full once, on creation and rotation). */
+  /**
+   * The endpoint object; the signing secret only masked (it is shown in full once, on creation and
+   * rotation); header values never (write-only: they often hold the receiver's credentials).
+   */
   private view(row: WebhookEndpointRow) {
     return {
       id: row.id,
@@ -53,7 +56,7 @@ export class WebhookEndpointsService {
       url: row.url,
       enabled: row.enabled,
       event_types: JSON.parse(row.eventTypes) as string[],
-      headers: JSON.parse(this.secret.decrypt(row.sealedHeaders)) as Record<string, string>,
+      headers: maskHeaders(JSON.parse(this.secret.decrypt(row.sealedHeaders)) as Record<string, string>),
       timeout_ms: row.timeoutMs,
       signing_secret: `${WEBHOOK_SECRET_PREFIX}…${row.secretLast4}`,
       created_at: row.createdAt,
@@ -82,7 +85,7 @@ export class WebhookEndpointsService {
       url: settings.url,
       enabled: settings.enabled,
       event_types: settings.eventTypes,
-      headers,
+      headers: maskHeaders(headers),
       timeout_ms: settings.timeoutMs,
       signing_secret: signingSecret,
       created_at: now,

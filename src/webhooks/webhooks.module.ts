@@ -4,13 +4,16 @@ import type { DataSource } from 'typeorm';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { ServerSecret } from '../platform/auth/server-secret';
 import { Clock } from '../platform/clock/clock';
+import { CONFIG, type Config } from '../platform/config/config';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
 import { Metrics } from '../platform/metrics/metrics';
+import { OutboundHttp } from '../platform/outbound/outbound-http';
 import { ProcessManagers } from '../read-models/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
 import { DeliveryWorker } from './delivery-worker';
 import { openWebhookOutbox } from './open-outbox';
+import { webhookSender } from './sender';
 import { WebhookOutbox } from './outbox';
 import { ENDPOINTS_READ_MODEL, SubscribedEndpoints } from './subscribed-endpoints';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
@@ -57,9 +60,9 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
     { provide: SubscribedEndpoints, inject: [ReadModels], useFactory: (readModels: ReadModels) => new SubscribedEndpoints(() => readModels.source(ENDPOINTS_READ_MODEL)) },
     {
       provide: DeliveryWorker,
-      inject: [WebhookOutbox, SubscribedEndpoints, ServerSecret, Clock, LOGGER, Metrics],
-      useFactory: (outbox: WebhookOutbox, endpoints: SubscribedEndpoints, secret: ServerSecret, clock: Clock, logger: Logger, metrics: Metrics) =>
-        new DeliveryWorker(outbox, endpoints, secret, clock, logger, metrics),
+      inject: [WebhookOutbox, SubscribedEndpoints, ServerSecret, Clock, LOGGER, Metrics, CONFIG],
+      useFactory: (outbox: WebhookOutbox, endpoints: SubscribedEndpoints, secret: ServerSecret, clock: Clock, logger: Logger, metrics: Metrics, config: Config) =>
+        new DeliveryWorker(outbox, endpoints, secret, clock, logger, webhookSender(new OutboundHttp({ allowLoopback: config.webhookAllowHttp })), metrics),
     },
     WebhookEndpointsService,
     WebhooksLifecycle,

@@ -248,7 +248,7 @@ describe('webhook deliveries', () => {
     expect(new Set(attempts.map((a) => a.delivery_id)).size).toBe(1);
     expect(attempts.map((a) => (Date.parse(a.attempted_at) / 1000) | 0).map((s) => s - t0)).toEqual([4860, 1260, 360, 60, 0]);
     expect(attempts.map((a) => (a.next_attempt_at === null ? null : (Date.parse(a.next_attempt_at) - Date.parse(a.attempted_at)) / 1000))).toEqual([null, 3600, 900, 300, 60]);
-    for (const a of attempts) expect(a.error).toBeNull();
+    expect(attempts.map((a) => a.error)).toEqual([null, 'http_408', 'http_429', 'http_503', 'http_500']);
 
     // Each settled attempt is counted by outcome on GET /metrics.
     const counted = await deliveriesCounted();
@@ -300,7 +300,7 @@ describe('webhook deliveries', () => {
     await advanceClock(f.t, 5 * 3600);
     await hook.expectNoMoreThan(1);
     const [attempt] = await deliveries(acme.key, endpoint.id);
-    expect(attempt).toMatchObject({ attempt: 1, status_code: 400, error: null, outcome: 'failed', next_attempt_at: null, delivery_status: 'failed' });
+    expect(attempt).toMatchObject({ attempt: 1, status_code: 400, error: 'http_400', outcome: 'failed', next_attempt_at: null, delivery_status: 'failed' });
   });
 
   it('a timeout and a refused connection are retried; the attempt records the error and its duration', async () => {
@@ -315,10 +315,10 @@ describe('webhook deliveries', () => {
     await appendAlert(acme.bare, 'ok', 'alert');
     await slow.waitFor(1);
     const timedOut = await waitForAttempts(() => deliveries(acme.key, slowEndpoint.id), 1, 4000);
-    expect(timedOut[0]).toMatchObject({ attempt: 1, status_code: null, error: expect.stringMatching(/^timeout: no answer within 1000 ms/), outcome: 'retrying', delivery_status: 'pending' });
+    expect(timedOut[0]).toMatchObject({ attempt: 1, status_code: null, error: 'timeout', outcome: 'retrying', delivery_status: 'pending' });
     expect(timedOut[0].duration_ms).toBeGreaterThanOrEqual(950);
     const refused = await waitForAttempts(() => deliveries(acme.key, deadEndpoint.id), 1);
-    expect(refused[0]).toMatchObject({ attempt: 1, status_code: null, error: expect.stringMatching(/^network: ECONNREFUSED/), outcome: 'retrying', delivery_status: 'pending' });
+    expect(refused[0]).toMatchObject({ attempt: 1, status_code: null, error: 'connect_failed', outcome: 'retrying', delivery_status: 'pending' });
 
     // The retry goes to the endpoint as it is now: a fixed URL is used at once.
     const fixed = await receiver();

@@ -76,7 +76,8 @@ describe('webhook endpoints API', () => {
       timeout_ms: 12000,
       enabled: false,
     });
-    expect(full).toMatchObject({ name: 'CRM sync', enabled: false, timeout_ms: 12000, headers: { Authorization: 'Bearer crm-token', 'X-Team': 'support' } });
+    // header values are write-only: masked from the first answer on
+    expect(full).toMatchObject({ name: 'CRM sync', enabled: false, timeout_ms: 12000, headers: { Authorization: '***', 'X-Team': '***' } });
     expect(full.event_types).toHaveLength(5);
   });
 
@@ -105,11 +106,11 @@ describe('webhook endpoints API', () => {
     await advanceClock(t, 90);
     const r = await call('PATCH', `/${created.id}`, { name: 'after', url: 'https://other.example.com/x', enabled: false, event_types: ['handoff.created', 'alerts.triggered'], headers: { 'X-B': '2' }, timeout_ms: 30000 });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: created.id, name: 'after', url: 'https://other.example.com/x', enabled: false, event_types: ['handoff.created', 'alerts.triggered'], headers: { 'X-B': '2' }, timeout_ms: 30000, created_at: created.created_at });
+    expect(r.body).toMatchObject({ id: created.id, name: 'after', url: 'https://other.example.com/x', enabled: false, event_types: ['handoff.created', 'alerts.triggered'], headers: { 'X-B': '***' }, timeout_ms: 30000, created_at: created.created_at });
     expect(Date.parse(r.body.updated_at) - Date.parse(created.created_at)).toBe(90_000);
 
     const partial = await call('PATCH', `/${created.id}`, { enabled: true });
-    expect(partial.body).toMatchObject({ name: 'after', enabled: true, timeout_ms: 30000, headers: { 'X-B': '2' } });
+    expect(partial.body).toMatchObject({ name: 'after', enabled: true, timeout_ms: 30000, headers: { 'X-B': '***' } });
     expect((await call('GET', `/${created.id}`)).body).toEqual(partial.body);
   });
 

@@ -16,6 +16,11 @@ export interface AuthRequirement {
    * passes; the controller answers with basic fields only.
    */
   permissionShapesResponse?: boolean;
+  /**
+   * Account-wide resources (webhook endpoints): only a key scoped to all agents (`agents: "all"`)
+   * may touch them, since they carry every agent's events.
+   */
+  allAgents?: boolean;
 }
 
 export const AUTH_REQUIREMENT = 'parley:auth-requirement';

@@ -126,6 +126,7 @@ export class KeyGate {
     if (requirement.permission && !key.permissions.includes(requirement.permission) && !requirement.permissionShapesResponse) {
       throw forbidden(`this key lacks the ${requirement.permission} permission`, 'PERMISSION_DENIED');
     }
+    if (requirement.allAgents && key.agents !== 'all') throw forbidden('this resource is account-wide: it needs a key scoped to all agents ("agents": "all")', 'AGENT_FORBIDDEN');
   }
 }
 
