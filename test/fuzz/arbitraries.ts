@@ -125,8 +125,8 @@ export const RAW_VALUES: readonly RawValue[] = [
   hugeString(BODY_LIMIT + 16),
   hugeString(Math.ceil(BODY_LIMIT / 2), 'é'),
   hugeString(Math.ceil(BODY_LIMIT / 3) - 2048, '😀'),
-  { rawLabel: 'array of 100,000 nulls', rawText: () => `[${Array(100_000).fill('null').join(',')}]` },
-  { rawLabel: 'object of 20,000 keys', rawText: () => `{${Array.from({ length: 20_000 }, (_, i) => `"k${i}":${i}`).join(',')}}` },
+  { rawLabel: 'array of 30,000 nulls', rawText: () => `[${Array(30_000).fill('null').join(',')}]` },
+  { rawLabel: 'object of 10,000 keys', rawText: () => `{${Array.from({ length: 10_000 }, (_, i) => `"k${i}":${i}`).join(',')}}` },
 ];
 
 export const rawValue: fc.Arbitrary<RawValue> = fc.constantFrom(...RAW_VALUES);

@@ -35,6 +35,8 @@ function envelopeProblems(path: string, answer: Answer): string[] {
     return [`not JSON (content-type ${answer.headers.get('content-type') ?? 'none'})`];
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return ['not an envelope object'];
+  // someone else's error body (Fastify's, Node's): one problem, not ten
+  if (!('error_code' in body) && !('success' in body)) return [`not the envelope: a body with ${Object.keys(body).sort().join(', ')}`];
   const problems: string[] = [];
   if (body.success !== false) problems.push('success is not false');
   if (typeof body.error !== 'string' || body.error === '') problems.push('error is not a non-empty string');
