@@ -158,8 +158,13 @@ export class DeadLetterStore {
   /** Asks the process that runs a process manager to handle its open dead letters (one, or all) again; how many. */
   async requestRetry(kind: DeadLetterKind, name: string, position?: Position): Promise<number> {
     const sql = `UPDATE dead_letter SET status = 'retry' WHERE kind = ? AND name = ? AND status = 'open'${position ? ' AND position = ?' : ''}`;
-    const result = (await this.query(sql, position ? [kind, name, position] : [kind, name])) as unknown;
-    return changes(result);
+    const runner = this.platform.createQueryRunner();
+    try {
+      const result = await runner.query(portableSql(this.platform, sql), position ? [kind, name, position] : [kind, name], true);
+      return result.affected ?? 0;
+    } finally {
+      await runner.release();
+    }
   }
 
   /** A retry failed again: it stays open, with the new error. */
@@ -179,9 +184,3 @@ export class DeadLetterStore {
   }
 }
 
-/** Rows an UPDATE changed: better-sqlite3 answers { changes }, pg [rows, count] through TypeORM. */
-function changes(result: unknown): number {
-  if (Array.isArray(result) && typeof result[1] === 'number') return result[1];
-  const counted = result as { changes?: number; affected?: number } | null;
-  return counted?.changes ?? counted?.affected ?? 0;
-}

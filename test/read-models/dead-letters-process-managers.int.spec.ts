@@ -58,7 +58,8 @@ describeEachPlatformDatabase('process managers set a poison event aside', (datab
     const head = await store.headPosition();
 
     await waitUntil(async () => (await platform.getRepository(ProcessCheckpoint).findOneBy({ name: 'binder' }))?.position === head, 'the checkpoint passes the poison event', 10_000, 20);
-    expect(handled.sort()).toEqual(['c', 'd']);
+    // the transient failure replays its batch (effects are idempotent): d may run more than once
+    expect([...new Set(handled)].sort()).toEqual(['c', 'd']);
     expect(recorded).toEqual(['process-manager:binder']);
     const letters = await deadLetters.list({ kind: 'process-manager', name: 'binder' });
     expect(letters).toEqual([
