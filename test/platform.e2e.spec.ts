@@ -25,7 +25,7 @@ describe('platform (over HTTP)', () => {
     const r = await request(`${t.url}/readyz`);
     const names = r.body.processManagers.map((m: { name: string }) => m.name);
     expect(names).toEqual(expect.arrayContaining(['external-events', 'outbound-calls', 'sms-sessions', 'messaging-session-timers', 'messaging-delayed-responses', 'webhook-events']));
-    for (const m of r.body.processManagers) expect(m).toEqual({ name: expect.any(String), active: true, position: expect.any(String), lagEvents: expect.any(Number), error: null });
+    for (const m of r.body.processManagers) expect(m).toEqual({ name: expect.any(String), active: true, position: expect.any(String), lagEvents: expect.any(Number), error: null, health: 'ok', deadLetters: 0 });
   });
 
   it('echoes a sane X-Correlation-Id and makes one up otherwise', async () => {

@@ -103,6 +103,30 @@ export async function applyBatch(source: DataSource, projection: Projection, eve
   return last;
 }
 
+/**
+ * Applies one event out of its turn, leaving the checkpoint where it is: a dead letter's retry,
+ * long after the runner passed it. One transaction; on PostgreSQL it holds the checkpoint row's
+ * lock, so it never interleaves with a batch of the runner.
+ */
+export async function applyAside(source: DataSource, projection: Projection, event: RecordedEvent): Promise<void> {
+  const handler = projection.handles[event.type];
+  if (!handler) throw new Error(`${projection.name} has no handler for ${event.type}`);
+  let rows: ReturnType<typeof rowsFor>['rows'] | null = null;
+  try {
+    await source.transaction(async (transaction) => {
+      const batch = rowsFor(source, transaction);
+      rows = batch.rows;
+      rows.resetBatch?.();
+      if (isPostgres(source)) await lockCheckpoint(batch.em, projection);
+      await handler(event, batch.em, rows);
+      await rows.endBatch();
+    });
+  } catch (error) {
+    (rows as ReturnType<typeof rowsFor>['rows'] | null)?.resetBatch?.();
+    throw error;
+  }
+}
+
 /** Moves the checkpoint alone: after batches that held nothing for this projection. */
 export async function writeCheckpoint(source: DataSource, projection: Projection, position: Position): Promise<void> {
   await source.query(`${checkpointSql(source).write} WHERE excluded.position > projection_checkpoint.position`, [projection.name, projection.version, position, new Date().toISOString()]);

@@ -14,6 +14,7 @@ import { openReadModel } from './open-read-model';
 import { fromPortable, type PortableEvent } from './portable-events';
 import type { Projection } from './projection';
 import { catalogProjections, type ProjectionCatalog } from './thread-applier';
+import { isTransientFailure } from './transient-failure';
 
 export type ApplyRequest = { id: number; file: string } & (
   | { op: 'open'; name: string }
@@ -22,7 +23,8 @@ export type ApplyRequest = { id: number; file: string } & (
   | { op: 'close' }
 );
 
-export type ApplyReply = { id: number } | { id: number; failure: string };
+/** `transient`: the failure is the database's, not the events' (transient-failure.ts): codes do not cross threads. */
+export type ApplyReply = { id: number } | { id: number; failure: string; transient: boolean };
 
 const APPLY_THREAD_NICENESS = 10;
 const port = parentPort!;
@@ -77,7 +79,7 @@ port.on('message', (request: ApplyRequest | { op: 'exit' }) => {
   queues.set(request.file, queued);
   queued.then(
     () => port.postMessage({ id: request.id } satisfies ApplyReply),
-    (error: unknown) => port.postMessage({ id: request.id, failure: error instanceof Error ? error.message : String(error) } satisfies ApplyReply),
+    (error: unknown) => port.postMessage({ id: request.id, failure: error instanceof Error ? error.message : String(error), transient: isTransientFailure(error) } satisfies ApplyReply),
   );
   // the queue outlives no request: the last one removes it
   void queued.catch(() => undefined).then(() => {

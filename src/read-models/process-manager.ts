@@ -6,6 +6,9 @@ import { ProcessCheckpoint } from '../platform/database/platform.entities';
 import { holds, type Lease } from './postgres/advisory-lease';
 import { processCheckpointSaver, type SaveProcessCheckpoint } from './process-checkpoint-store';
 import { isReadModelLagging } from './read-model-lagging';
+import { DeadLetterStore, errorText } from './dead-letters';
+import { POISON_ATTEMPTS, POISON_PAUSE_MS } from './quarantine';
+import { isTransientFailure } from './transient-failure';
 
 /**
  * Reacts to events by doing things: sending commands, scheduling timers, queueing deliveries.
@@ -47,6 +50,8 @@ const PACE_STEP_MS = 20;
 
 const RETRY_MS = 1000;
 const IDLE_CHECKPOINT_MS = 5000;
+/** How often the manager looks for dead letters an operator asked to retry (`npm run projections -- retry`). */
+const DEAD_LETTER_RETRY_POLL_MS = 2000;
 /** How often a process without the manager's lease tries to take it: a dead holder is replaced within about this long. */
 const LEASE_RETRY_MS = 2000;
 
@@ -58,6 +63,8 @@ export class ProcessManagerRunner {
   private readonly saveCheckpointRow: SaveProcessCheckpoint;
   private leaseTimer: NodeJS.Timeout | null = null;
   private contending: Promise<void> = Promise.resolve();
+  private retryPoll: NodeJS.Timeout | null = null;
+  private retrying: Promise<void> = Promise.resolve();
   /** false while another process holds the manager's lease: this one does nothing. */
   active = true;
   position: Position = START;
@@ -70,11 +77,14 @@ export class ProcessManagerRunner {
     private readonly platform: DataSource,
     private readonly logger: Logger,
     private readonly lease: Lease | null = null,
+    private readonly deadLetters: DeadLetterStore = new DeadLetterStore(platform),
   ) {
     this.saveCheckpointRow = processCheckpointSaver(platform);
   }
 
   async start(): Promise<void> {
+    this.retryPoll = setInterval(() => void this.retryRequested(), DEAD_LETTER_RETRY_POLL_MS);
+    this.retryPoll.unref();
     if (this.lease) {
       this.lease.onLost(() => void this.standDown());
       this.leaseTimer = setInterval(() => void this.contend(), LEASE_RETRY_MS);
@@ -95,6 +105,8 @@ export class ProcessManagerRunner {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
     if (this.leaseTimer) clearInterval(this.leaseTimer);
+    if (this.retryPoll) clearInterval(this.retryPoll);
+    await this.retrying;
     await this.contending;
     await this.subscription?.stop();
     await this.lease?.release();
@@ -181,12 +193,12 @@ export class ProcessManagerRunner {
       }
       handled = lanes.size > 0;
       await Promise.all([...lanes.values()].map(async (lane) => {
-        for (const event of lane) await this.manager.handles[event.type](event);
+        for (const event of lane) await this.handle(event);
       }));
     } else {
       for (const event of batch) {
         if (!this.handles(event)) continue;
-        await this.manager.handles[event.type](event);
+        await this.handle(event);
         handled = true;
       }
     }
@@ -195,6 +207,61 @@ export class ProcessManagerRunner {
     // that rarely acts would read the whole log again at every start (14M events on a big install).
     if (handled || Date.now() - this.savedAt > IDLE_CHECKPOINT_MS) await this.saveCheckpoint();
     this.error = null;
+  }
+
+  /**
+   * One event's reaction. A failure of the world (a database busy, a read model catching up) is
+   * thrown: the manager retries from its checkpoint, as it always did. A handler that keeps
+   * throwing for this event is tried again a few times (its effects are idempotent), then the
+   * event is dead-lettered and passed: one bad event of one tenant never stops the manager for all.
+   */
+  private async handle(event: RecordedEvent): Promise<void> {
+    let failure: unknown = null;
+    for (let attempt = 1; attempt <= POISON_ATTEMPTS; attempt++) {
+      try {
+        await this.manager.handles[event.type](event);
+        return;
+      } catch (error) {
+        if (this.stopped || isTransientFailure(error)) throw error;
+        failure = error;
+        if (attempt < POISON_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, POISON_PAUSE_MS * attempt));
+      }
+    }
+    // recorded before the checkpoint passes it: a crash in between meets the event again
+    await this.deadLetters.record({ kind: 'process-manager', name: this.manager.name, event, error: failure, attempts: POISON_ATTEMPTS });
+    this.logger.error(
+      { processManager: this.manager.name, position: event.position, streamId: event.streamId, eventId: event.id, eventType: event.type, error: errorText(failure) },
+      'dead-lettered an event the process manager cannot handle; skipping it (npm run projections -- dead-letters)',
+    );
+  }
+
+  /**
+   * Dead letters an operator asked to retry (after a fix): each handled again once, here, where
+   * the manager's effects can run; resolved when it succeeds, open again with the new error if not.
+   */
+  retryRequested(): Promise<void> {
+    this.retrying = this.retrying.then(async () => {
+      if (this.stopped || !this.active) return;
+      for (const letter of await this.deadLetters.list({ kind: 'process-manager', name: this.manager.name, status: 'retry' })) {
+        if (this.stopped) return;
+        try {
+          const event = (await this.store.readStream(letter.streamId)).find((e) => e.id === letter.eventId);
+          if (!event) throw new Error(`event ${letter.eventId} is no longer in stream ${letter.streamId}`);
+          const handler = this.manager.handles[event.type];
+          if (handler) await handler(event);
+        } catch (error) {
+          if (isTransientFailure(error)) throw error;
+          await this.deadLetters.retryFailed(letter.kind, letter.name, letter.position, error);
+          this.logger.error({ processManager: this.manager.name, position: letter.position, eventType: letter.eventType, error: errorText(error) }, 'a dead letter failed again on retry; it stays open');
+          continue;
+        }
+        await this.deadLetters.resolve(letter.kind, letter.name, letter.position);
+        this.logger.info({ processManager: this.manager.name, position: letter.position, eventType: letter.eventType }, 'a dead letter was retried and handled');
+      }
+    }).catch((error: unknown) => {
+      this.logger.warn({ err: error, processManager: this.manager.name }, 'could not retry dead letters now; trying again shortly');
+    });
+    return this.retrying;
   }
 
   private handles(event: RecordedEvent): boolean {

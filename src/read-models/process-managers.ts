@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import type { Lease } from './postgres/advisory-lease';
+import { DeadLetterStore } from './dead-letters';
 import { ProcessManagerRunner, type ProcessManager } from './process-manager';
 
 /** Contexts register their process managers at module init; they all start with the app. */
@@ -16,12 +17,14 @@ export class ProcessManagers {
     private readonly platform: DataSource,
     private readonly logger: Logger,
     private readonly leaseFor: (name: string) => Lease | null = () => null,
+    /** where the managers' dead letters are kept: the platform database's table */
+    readonly deadLetters: DeadLetterStore = new DeadLetterStore(platform),
   ) {}
 
   register(manager: ProcessManager): void {
     if (this.runners.has(manager.name)) throw new Error(`two process managers are named ${manager.name}`);
     if (this.started) throw new Error(`process manager ${manager.name} registered after start`);
-    this.runners.set(manager.name, new ProcessManagerRunner(manager, this.store, this.platform, this.logger, this.leaseFor(`process-manager:${manager.name}`)));
+    this.runners.set(manager.name, new ProcessManagerRunner(manager, this.store, this.platform, this.logger, this.leaseFor(`process-manager:${manager.name}`), this.deadLetters));
   }
 
   async start(): Promise<void> {
@@ -44,7 +47,14 @@ export class ProcessManagers {
    * its effects (bindings, timers, deliveries) stop while every read still answers.
    */
   async report(): Promise<ProcessManagerReport[]> {
-    return Promise.all(this.status().map(async (s) => ({ ...s, lagEvents: s.active ? await this.store.countAfter(s.position) : null })));
+    const open = await this.deadLetters.openCounts().catch(() => null);
+    return Promise.all(
+      this.status().map(async (s) => ({
+        ...s,
+        lagEvents: s.active ? await this.store.countAfter(s.position) : null,
+        deadLetters: open ? (open.get(`process-manager:${s.name}`) ?? 0) : null,
+      })),
+    );
   }
 }
 
@@ -58,4 +68,6 @@ export interface ProcessManagerStatus {
 
 export interface ProcessManagerReport extends ProcessManagerStatus {
   lagEvents: number | null;
+  /** open dead letters: events its handler kept failing on, set aside (null: the database did not answer) */
+  deadLetters: number | null;
 }

@@ -12,6 +12,9 @@ import type { Projection } from './projection';
 import { releaseReadSnapshot } from './read-snapshot';
 import type { ReadModelRegistry } from './read-model-registry';
 import type { ApplyThread } from './thread-applier';
+import { errorText } from './dead-letters';
+import { applyEventByEvent } from './quarantine';
+import { isTransientFailure } from './transient-failure';
 
 export interface RunnerStatus {
   name: string;
@@ -304,7 +307,13 @@ export class ProjectionRunner {
     // after a restart costs a read, never a wrong row); a timer stores the last one when idle.
     const applying = handled.length > 0 || now - this.lastPersist > PERSIST_IDLE_CHECKPOINT_MS;
     if (applying) {
-      await applier.apply(handled, last);
+      try {
+        await applier.apply(handled, last);
+      } catch (error) {
+        // the fast path stays one transaction; only a batch that failed is taken apart
+        if (this.stopped || handled.length === 0 || isTransientFailure(error)) throw error;
+        await this.applyEventByEvent(applier, handled, last);
+      }
       this.lastPersist = now;
       this.unsaved = false;
     } else {
@@ -318,6 +327,30 @@ export class ProjectionRunner {
     await this.activateIfCaughtUp();
     this.wake();
     if (applying && applier.gatherMs > 0) await this.gather(now + applier.gatherMs);
+  }
+
+  /**
+   * A batch failed for a reason that is not the database's: apply its events one by one, and
+   * dead-letter the one(s) the projection cannot apply, so one bad event (of any tenant) never
+   * stops this read model for the others. Read-your-writes waiters for positions past it wake:
+   * the read model has passed them, without that event's change (docs/dead-letters.md).
+   */
+  private async applyEventByEvent(applier: BatchApplier, events: RecordedEvent[], last: Position): Promise<void> {
+    const { name, version } = this.projection;
+    await applyEventByEvent(events, last, {
+      applyOne: (event) => applier.apply([event], event.position),
+      saveCheckpoint: (position) => applier.saveCheckpoint(position),
+      stopped: () => this.stopped,
+      deadLetter: async (event, error, attempts) => {
+        const generation = this.generation?.generation ?? null;
+        await this.registry.deadLetters.record({ kind: 'projection', name, version, generation, event, error, attempts });
+        // where and what, never the event's data (it may hold secrets)
+        this.logger.error(
+          { projection: name, version, generation, position: event.position, streamId: event.streamId, eventId: event.id, eventType: event.type, error: errorText(error) },
+          'dead-lettered an event the read model cannot apply; skipping it (npm run projections -- dead-letters)',
+        );
+      },
+    });
   }
 
   /**
@@ -380,6 +413,7 @@ export class ProjectionRunner {
     const active = await this.registry.active(this.projection.name, this.projection.version);
     if (active && active.generation > this.generation.generation) return;
     await this.registry.activate(this.projection.name, this.projection.version, this.generation.generation, new Date().toISOString());
+    await this.registry.deadLetters.resolveSuperseded(this.projection.name, this.generation.generation);
     this.generation = { ...this.generation, status: 'active' };
     this.state = 'serving';
     this.logger.info({ projection: this.projection.name, generation: this.generation.generation }, 'read model built and serving');

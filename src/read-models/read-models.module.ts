@@ -7,6 +7,8 @@ import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
+import { Metrics } from '../platform/metrics/metrics';
+import { DeadLetterStore } from './dead-letters';
 import { generationStorage } from './generation-storage';
 import { AdvisoryLease, type Lease } from './postgres/advisory-lease';
 import { ProcessManagers } from './process-managers';
@@ -49,10 +51,19 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
 @Module({
   providers: [
     {
+      provide: DeadLetterStore,
+      inject: [PLATFORM_DB, Metrics],
+      useFactory: (db: DataSource, metrics: Metrics) => {
+        const store = new DeadLetterStore(db);
+        store.onRecorded(({ kind, name }) => metrics.deadLetters.inc({ kind, name }));
+        return store;
+      },
+    },
+    {
       provide: ReadModelRegistry,
-      inject: [PLATFORM_DB, CONFIG],
+      inject: [PLATFORM_DB, CONFIG, DeadLetterStore],
       // READ_MODEL_DB=postgres: generations are schemas in DATABASE_URL's database; else files under DATA_DIR
-      useFactory: (db: DataSource, config: Config) => new ReadModelRegistry(db, generationStorage(config)),
+      useFactory: (db: DataSource, config: Config, deadLetters: DeadLetterStore) => new ReadModelRegistry(db, generationStorage(config), deadLetters),
     },
     {
       provide: ReadModels,
@@ -64,10 +75,10 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     },
     {
       provide: ProcessManagers,
-      inject: [EVENT_STORE, PLATFORM_DB, LOGGER, CONFIG],
+      inject: [EVENT_STORE, PLATFORM_DB, LOGGER, CONFIG, DeadLetterStore],
       // on a shared PostgreSQL platform database, each manager runs in one process at a time
-      useFactory: (store: EventStore, db: DataSource, logger: Logger, config: Config) =>
-        new ProcessManagers(store, db, logger, sharedLeases(config)),
+      useFactory: (store: EventStore, db: DataSource, logger: Logger, config: Config, deadLetters: DeadLetterStore) =>
+        new ProcessManagers(store, db, logger, sharedLeases(config), deadLetters),
     },
     {
       provide: Timers,
@@ -76,6 +87,6 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     },
     ReadSideLifecycle,
   ],
-  exports: [ReadModels, ProcessManagers, Timers, ReadModelRegistry],
+  exports: [ReadModels, ProcessManagers, Timers, ReadModelRegistry, DeadLetterStore],
 })
 export class ReadModelsModule {}

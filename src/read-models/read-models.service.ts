@@ -12,6 +12,10 @@ import type { ApplyThread } from './thread-applier';
 
 export interface ReadModelStatus extends RunnerStatus {
   lagEvents: number | null;
+  /** open dead letters: events this read model set aside (null when the platform database did not answer) */
+  deadLetters: number | null;
+  /** it serves, without what its dead-lettered events would have changed (docs/dead-letters.md) */
+  degraded: boolean;
 }
 
 /** The read side of the app: one runner per projection, and read-your-writes for controllers. */
@@ -21,7 +25,7 @@ export class ReadModels {
   constructor(
     projections: Projection[],
     private readonly store: EventStore,
-    registry: ReadModelRegistry,
+    private readonly registry: ReadModelRegistry,
     logger: Logger,
     private readonly timeoutMs: number,
     /** Where several processes share the read models, each projection's lease (one applies, the others follow). */
@@ -78,10 +82,12 @@ export class ReadModels {
   }
 
   async status(): Promise<ReadModelStatus[]> {
+    const open = await this.registry.deadLetters.openCounts().catch(() => null);
     return Promise.all(
       [...this.runners.values()].map(async (runner) => {
         const status = runner.status();
-        return { ...status, lagEvents: await this.store.countAfter(status.position) };
+        const deadLetters = open ? (open.get(`projection:${status.name}`) ?? 0) : null;
+        return { ...status, lagEvents: await this.store.countAfter(status.position), deadLetters, degraded: (deadLetters ?? 0) > 0 };
       }),
     );
   }

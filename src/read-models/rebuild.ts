@@ -1,4 +1,4 @@
-import type { EventStore } from '../event-store/event-store.port';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { catchUp } from './catch-up';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
@@ -8,6 +8,8 @@ export interface RebuildReport {
   version: number;
   generation: number;
   events: number;
+  /** events it could not apply: dead-lettered and skipped (npm run projections -- dead-letters) */
+  deadLettered: number;
   ms: number;
 }
 
@@ -21,9 +23,15 @@ export async function rebuild(projection: Projection, store: EventStore, registr
   const generation = await registry.create(projection.name, projection.version, new Date().toISOString());
   const opened = await registry.storage.open(projection, generation.file);
   let events = 0;
+  let deadLettered = 0;
+  // a poison event is set aside for this generation, as the live runner does: the build completes
+  const onPoison = async (event: RecordedEvent, error: unknown, attempts: number) => {
+    await registry.deadLetters.record({ kind: 'projection', name: projection.name, version: projection.version, generation: generation.generation, event, error, attempts });
+    deadLettered++;
+  };
   try {
     for (;;) {
-      const result = await catchUp(opened.writer, projection, store);
+      const result = await catchUp(opened.writer, projection, store, { onPoison });
       events += result.events;
       if (result.position >= (await store.headPosition())) break;
     }
@@ -36,5 +44,6 @@ export async function rebuild(projection: Projection, store: EventStore, registr
   // The generation it replaces is retired, not deleted: a running server may still write to it
   // until it switches (within a second), and deletes it then; otherwise the next start does.
   await registry.activate(projection.name, projection.version, generation.generation, new Date().toISOString());
-  return { name: projection.name, version: projection.version, generation: generation.generation, events, ms: performance.now() - started };
+  await registry.deadLetters.resolveSuperseded(projection.name, generation.generation);
+  return { name: projection.name, version: projection.version, generation: generation.generation, events, deadLettered, ms: performance.now() - started };
 }

@@ -71,7 +71,7 @@ export class ApplyThread {
       this.calls = new WorkerCalls<ApplyReply>(startWorker(path.join(__dirname, 'apply-thread'), { workerData: this.catalog }), 'read-model apply thread');
     }
     const reply = await this.calls.call(request);
-    if ('failure' in reply) throw new Error(reply.failure);
+    if ('failure' in reply) throw Object.assign(new Error(reply.failure), { transient: reply.transient });
   }
 
   /** Lets the thread finish what it was given, close its files and exit. */

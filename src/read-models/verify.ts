@@ -68,7 +68,8 @@ async function verifySqlite(projection: Projection, store: EventStore, liveFile:
     await snapshot.destroy();
 
     const replay = await openReadModel(projection, path.join(dir, 'replay.sqlite'));
-    await catchUp(replay, projection, store, { until: position });
+    // an event the handler cannot apply is skipped, as the live runner skipped it (its dead letter says so)
+    await catchUp(replay, projection, store, { until: position, onPoison: async () => undefined });
     await replay.destroy();
 
     return { position, tables: tables.map(({ table, keys }) => diffTable(snapshotFile, path.join(dir, 'replay.sqlite'), table, keys)) };

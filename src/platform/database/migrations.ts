@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { AlertEvaluations1763856000000 } from '../../alerts/alert-evaluation.migration';
 import { WebhookOutbox1763942400000 } from '../../webhooks/webhooks.migration';
+import { DeadLetters1764547200000 } from './dead-letters.migration';
 
 /** Platform tables. Read-model tables need no migrations: a schema change is a new generation file. */
 export class PlatformInit1763769600000 implements MigrationInterface {
@@ -28,4 +29,4 @@ export class PlatformInit1763769600000 implements MigrationInterface {
   }
 }
 
-export const PLATFORM_MIGRATIONS = [PlatformInit1763769600000, AlertEvaluations1763856000000, WebhookOutbox1763942400000];
+export const PLATFORM_MIGRATIONS = [PlatformInit1763769600000, AlertEvaluations1763856000000, WebhookOutbox1763942400000, DeadLetters1764547200000];

@@ -24,6 +24,8 @@ export class HealthController {
   /**
    * The store answers and every read model serves within READY_MAX_LAG_EVENTS of the log. Process
    * managers are listed for operators but do not decide readiness: reads stay correct while one lags.
+   * A read model or manager with dead letters is `degraded`: it serves and moves on without the
+   * events it set aside, so the process stays ready (200) and says so (docs/dead-letters.md).
    */
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
@@ -40,9 +42,12 @@ export class HealthController {
       (p) => p.state !== 'serving' || p.lagEvents === null || p.lagEvents > this.config.readyMaxLagEvents,
     );
     const ready = storeError === null && lagging.length === 0;
+    const degraded = projections.some((p) => p.degraded) || processManagers.some((m) => (m.deadLetters ?? 0) > 0);
     reply.status(ready ? 200 : 503);
     return {
       status: ready ? 'ready' : 'not_ready',
+      /** `degraded`: ready, but some events were dead-lettered (each entry's deadLetters counts them) */
+      health: degraded ? 'degraded' : 'ok',
       eventStore: storeError ? { status: 'error', error: storeError } : { status: 'open', head },
       projections: projections.map((p) => ({
         name: p.name,
@@ -54,8 +59,18 @@ export class HealthController {
         position: p.position,
         lagEvents: p.lagEvents,
         error: p.error,
+        health: p.degraded ? 'degraded' : 'ok',
+        deadLetters: p.deadLetters,
       })),
-      processManagers: processManagers.map((m) => ({ name: m.name, active: m.active, position: m.position, lagEvents: m.lagEvents, error: m.error })),
+      processManagers: processManagers.map((m) => ({
+        name: m.name,
+        active: m.active,
+        position: m.position,
+        lagEvents: m.lagEvents,
+        error: m.error,
+        health: (m.deadLetters ?? 0) > 0 ? 'degraded' : 'ok',
+        deadLetters: m.deadLetters,
+      })),
     };
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProcessManagers } from '../../read-models/process-managers';
+import { DeadLetterStore } from '../../read-models/dead-letters';
 import { ReadModels } from '../../read-models/read-models.service';
 import { CONFIG, type Config } from '../config/config';
 import { unauthorized } from '../errors/domain-error';
@@ -15,6 +16,7 @@ export class MetricsController {
     private readonly readModels: ReadModels,
     private readonly processManagers: ProcessManagers,
     private readonly token: OperatorToken,
+    private readonly deadLetters: DeadLetterStore,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -32,6 +34,10 @@ export class MetricsController {
       if (manager.active) this.metrics.processManagerLag.set({ process_manager: manager.name }, manager.lagEvents ?? -1);
       else this.metrics.processManagerLag.remove({ process_manager: manager.name });
     }
+    // every consumer has a series, 0 when it has none open (an alert on > 0 sees it come and go)
+    const open = await this.deadLetters.openCounts();
+    for (const status of await this.readModels.status()) this.metrics.openDeadLetters.set({ kind: 'projection', name: status.name }, open.get(`projection:${status.name}`) ?? 0);
+    for (const manager of this.processManagers.status()) this.metrics.openDeadLetters.set({ kind: 'process-manager', name: manager.name }, open.get(`process-manager:${manager.name}`) ?? 0);
     const text = await this.metrics.registry.metrics();
     // set only on success: an error answers in the JSON envelope
     reply.header('content-type', this.metrics.registry.contentType);

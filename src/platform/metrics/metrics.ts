@@ -25,6 +25,8 @@ export class Metrics {
   readonly commitSize = new Histogram({ name: 'parley_event_store_group_commit_appends', help: 'Appends written by one commit (group commit)', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], registers: [this.registry] });
   readonly projectionLag = new Gauge({ name: 'parley_projection_lag_events', help: 'Events in the log a projection has not applied yet (-1: too many to count)', labelNames: ['projection'] as const, registers: [this.registry] });
   readonly processManagerLag = new Gauge({ name: 'parley_process_manager_lag_events', help: 'Events in the log a process manager run here has not read yet (-1: too many to count)', labelNames: ['process_manager'] as const, registers: [this.registry] });
+  readonly deadLetters = new Counter({ name: 'parley_dead_letters_total', help: 'Events dead-lettered (set aside after their handler kept failing), by kind (projection, process-manager) and name', labelNames: ['kind', 'name'] as const, registers: [this.registry] });
+  readonly openDeadLetters = new Gauge({ name: 'parley_dead_letters_open', help: 'Dead letters not resolved yet, by kind and name', labelNames: ['kind', 'name'] as const, registers: [this.registry] });
   readonly alertEvaluations = new Counter({ name: 'parley_alert_evaluation_rounds_total', help: 'Alert evaluation rounds run', registers: [this.registry] });
   readonly alertRulesEvaluated = new Counter({ name: 'parley_alert_rules_evaluated_total', help: 'Alert rules evaluated, summed over rounds', registers: [this.registry] });
   readonly alertEvaluationDuration = new Histogram({ name: 'parley_alert_evaluation_duration_seconds', help: 'Time an evaluation round took', buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [this.registry] });

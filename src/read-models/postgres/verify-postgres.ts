@@ -45,7 +45,8 @@ export async function verifyPostgres(
         .filter((m) => m.tableName !== 'projection_checkpoint')
         .map((m) => ({ table: m.tableName, keys: m.primaryColumns.map((c) => c.databaseName) }));
       const position = await snapshot(admin, projection.name, liveSchema, snapshotSchema, tables);
-      await catchUp(replay, projection, store, { until: position });
+      // an event the handler cannot apply is skipped, as the live runner skipped it (its dead letter says so)
+    await catchUp(replay, projection, store, { until: position, onPoison: async () => undefined });
       const diffs: TableDiff[] = [];
       for (const table of tables) diffs.push(await diffTable(admin, `${snapshotSchema}.${quote(table.table)}`, `${replaySchema}.${quote(table.table)}`, table));
       return { position, tables: diffs };
