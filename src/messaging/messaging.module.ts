@@ -28,6 +28,7 @@ import { DeskAvailability } from './desk/desk-availability';
 import { DeskGateway } from './desk/desk-gateway';
 import { DeskHub } from './desk/desk-hub';
 import { DeskQueue } from './desk/desk-queue';
+import { AccessTokenGuard, ConnectorTokenGuard } from './messaging-auth.guards';
 import { MessagingHttpController, RAW_BODY_ROUTES } from './messaging-http.controller';
 import { MessagingHttpService } from './messaging-http.service';
 import { SessionCommands } from './session-commands';
@@ -179,6 +180,8 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
       useFactory: (timers: Timers, sessions: SessionCommands, turns: AgentTurns, clock: Clock, config: Config) =>
         new SessionTimers(timers, sessions, turns, clock, config.messaging.sessionIdleS * 1000, config.messaging.handoffTimeoutS * 1000),
     },
+    ConnectorTokenGuard,
+    AccessTokenGuard,
     MessagingLifecycle,
   ],
 })
