@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { AuthFailureThrottle, clientAddress } from '../platform/auth/auth-failure-throttle';
 import { setPrincipal } from '../platform/auth/principal';
 import type { AccessClaims } from './access-tokens';
 import type { MessagingConnector } from './connectors';
@@ -16,11 +17,14 @@ const claims = new WeakMap<FastifyRequest, AccessClaims>();
  */
 @Injectable()
 export class ConnectorTokenGuard implements CanActivate {
-  constructor(private readonly messaging: MessagingHttpService) {}
+  constructor(
+    private readonly messaging: MessagingHttpService,
+    private readonly failures: AuthFailureThrottle,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const connector = await this.messaging.connectorFor(request.headers['x-token'], request.headers['x-host']);
+    const connector = await throttled(this.failures, request, () => this.messaging.connectorFor(request.headers['x-token'], request.headers['x-host']));
     setPrincipal(request, { kind: 'connector', id: connector.id, accountId: connector.accountId });
     connectors.set(request, connector);
     return true;
@@ -29,14 +33,28 @@ export class ConnectorTokenGuard implements CanActivate {
 
 @Injectable()
 export class AccessTokenGuard implements CanActivate {
-  constructor(private readonly messaging: MessagingHttpService) {}
+  constructor(
+    private readonly messaging: MessagingHttpService,
+    private readonly failures: AuthFailureThrottle,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const verified = await this.messaging.claimsFor(request.headers.authorization);
+    const verified = await throttled(this.failures, request, () => this.messaging.claimsFor(request.headers.authorization));
     setPrincipal(request, { kind: 'access-token', id: verified.tokenId, accountId: verified.accountId });
     claims.set(request, verified);
     return true;
+  }
+}
+
+/** Refused at once when the caller's address has spent its failed attempts; a refusal counts against it. */
+async function throttled<T>(failures: AuthFailureThrottle, request: FastifyRequest, authenticate: () => Promise<T>): Promise<T> {
+  const address = clientAddress(request.ip);
+  failures.admit(address);
+  try {
+    return await authenticate();
+  } catch (error) {
+    throw failures.failed(address, error);
   }
 }
 

@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { DeploymentContent } from '../agents/deployment-content';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { AuthFailureThrottle } from '../platform/auth/auth-failure-throttle';
 import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
 import { KeyAuthenticator } from '../platform/auth/key-authenticator';
 import { RateLimiter } from '../platform/auth/rate-limiter';
@@ -53,6 +54,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     private readonly desk: DeskGateway,
     private readonly hub: SocketHub,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly failures: AuthFailureThrottle,
   ) {}
 
   onModuleInit() {
@@ -74,7 +76,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 
   async onApplicationBootstrap() {
     await this.feed.start();
-    const router = new UpgradeRouter(this.adapterHost.httpAdapter.getHttpServer() as Server, this.logger);
+    const router = new UpgradeRouter(this.adapterHost.httpAdapter.getHttpServer() as Server, this.logger, this.failures);
     router.route('/ws', this.chat.handle);
     router.route('/desk/ws', this.desk.handle);
     router.start();

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { CONFIG, type Config } from './config/config';
 import { Clock, ManualClock, SystemClock } from './clock/clock';
+import { AuthFailureThrottle } from './auth/auth-failure-throttle';
 import { ServerSecret } from './auth/server-secret';
 import { openPlatformDatabase, PLATFORM_DB } from './database/platform-database';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
@@ -38,6 +39,7 @@ export class PlatformModule {
       { provide: ServerSecret, useFactory: () => ServerSecret.resolve(config.serverSecret ?? undefined, config.dataDir) },
       { provide: IdempotencyStore, useFactory: (db: DataSource, secret: ServerSecret) => new IdempotencyStore(db, secret), inject: [PLATFORM_DB, ServerSecret] },
       { provide: Metrics, useFactory: () => new Metrics() },
+      { provide: AuthFailureThrottle, useFactory: () => new AuthFailureThrottle(config.authFailureRate, config.authFailureBurst) },
       OperatorGuard,
       IdempotencyInterceptor,
       IdempotencyJanitor,
@@ -47,7 +49,7 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       providers,
-      exports: [CONFIG, LOGGER, Clock, IdGenerator, OperatorToken, ServerSecret, PLATFORM_DB, IdempotencyStore, OperatorGuard, IdempotencyInterceptor, Metrics],
+      exports: [CONFIG, LOGGER, Clock, IdGenerator, OperatorToken, ServerSecret, AuthFailureThrottle, PLATFORM_DB, IdempotencyStore, OperatorGuard, IdempotencyInterceptor, Metrics],
     };
   }
 }

@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProcessManagers } from '../../read-models/process-managers';
 import { ReadModels } from '../../read-models/read-models.service';
+import { AuthFailureThrottle, clientAddress } from '../auth/auth-failure-throttle';
 import { CONFIG, type Config } from '../config/config';
 import { unauthorized } from '../errors/domain-error';
 import { OperatorToken } from '../operator/operator-token';
@@ -16,14 +17,20 @@ export class MetricsController {
     private readonly processManagers: ProcessManagers,
     private readonly token: OperatorToken,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly failures: AuthFailureThrottle,
   ) {}
 
   @Get()
   async scrape(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
 
     if (!this.config.metricsPublic) {
+      const address = clientAddress(request.ip);
+      this.failures.admit(address);
       const given = request.headers['x-operator-token'];
-      if (!this.token.matches(Array.isArray(given) ? given[0] : given)) throw unauthorized('missing or invalid operator token (header x-operator-token); or set METRICS_PUBLIC=1', 'OPERATOR_TOKEN_INVALID');
+      if (!this.token.matches(Array.isArray(given) ? given[0] : given)) {
+        const refusal = unauthorized('missing or invalid operator token (header x-operator-token); or set METRICS_PUBLIC=1', 'OPERATOR_TOKEN_INVALID');
+        throw given === undefined ? refusal : this.failures.failed(address, refusal);
+      }
     }
     // -1: further behind than the store counts cheaply (EventStoreDB: over 100 events)
     for (const status of await this.readModels.status()) this.metrics.projectionLag.set({ projection: status.name }, status.lagEvents ?? -1);
