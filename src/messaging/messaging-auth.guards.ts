@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AuthFailureThrottle, clientAddress } from '../platform/auth/auth-failure-throttle';
+import { AuthFailureThrottle } from '../platform/auth/auth-failure-throttle';
 import { setPrincipal } from '../platform/auth/principal';
 import type { AccessClaims } from './access-tokens';
 import type { MessagingConnector } from './connectors';
@@ -49,7 +49,7 @@ export class AccessTokenGuard implements CanActivate {
 
 /** Refused at once when the caller's address has spent its failed attempts; a refusal counts against it. */
 async function throttled<T>(failures: AuthFailureThrottle, request: FastifyRequest, authenticate: () => Promise<T>): Promise<T> {
-  const address = clientAddress(request.ip);
+  const address = request.ip;
   failures.admit(address);
   try {
     return await authenticate();

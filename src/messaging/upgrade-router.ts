@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { AuthFailureThrottle, clientAddress } from '../platform/auth/auth-failure-throttle';
+import { AuthFailureThrottle } from '../platform/auth/auth-failure-throttle';
 import { DomainError } from '../platform/errors/domain-error';
 import { errorEnvelope } from '../platform/errors/error-envelope';
 import { correlationIdFor, CORRELATION_HEADER } from '../platform/http/correlation';
@@ -47,7 +47,7 @@ export class UpgradeRouter {
     }
     const handler = this.routes.get(url.pathname);
     if (!handler) return refuseUpgrade(socket, new DomainError('NOT_FOUND', `no WebSocket endpoint at ${url.pathname}`, 404), correlationId);
-    const address = clientAddress(request.socket.remoteAddress);
+    const address = request.socket.remoteAddress;
     try {
       this.failures.admit(address);
       await handler(request, socket, head, url, correlationId);

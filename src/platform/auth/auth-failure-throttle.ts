@@ -26,18 +26,22 @@ export class AuthFailureThrottle {
     private readonly burst: number,
   ) {}
 
-  /** Throws 429 when `address` has spent its failures; otherwise lets authentication go on. */
-  admit(address: string, nowMs = Date.now()): void {
+  /**
+   * Throws 429 when the client at `peer` (a socket's remote address) has spent its failures;
+   * otherwise lets authentication go on. Costs one size check while no address is failing.
+   */
+  admit(peer: string | undefined, nowMs = Date.now()): void {
     if (this.ratePerSecond <= 0 || this.buckets.size === 0) return;
-    const bucket = this.refilled(address, nowMs);
+    const bucket = this.refilled(clientAddress(peer), nowMs);
     if (!bucket || bucket.tokens >= 1) return;
     const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond));
     throw new DomainError('AUTH_FAILURES_THROTTLED', 'too many failed authentication attempts from this address; retry later', 429, null, [], { 'retry-after': String(retryAfter) });
   }
 
-  /** Counts `error` against `address` when it refused a presented credential; returns it for the caller to throw. */
-  failed(address: string, error: unknown, nowMs = Date.now()): unknown {
+  /** Counts `error` against the client at `peer` when it refused a presented credential; returns it for the caller to throw. */
+  failed(peer: string | undefined, error: unknown, nowMs = Date.now()): unknown {
     if (this.ratePerSecond <= 0 || !(error instanceof DomainError) || error.status !== 401 || NOT_A_GUESS.has(error.code)) return error;
+    const address = clientAddress(peer);
     let bucket = this.refilled(address, nowMs);
     if (!bucket) {
       if (this.buckets.size >= MAX_ADDRESSES) this.buckets.delete(this.buckets.keys().next().value!);

@@ -8,7 +8,7 @@ import { CONFIG, type Config } from '../config/config';
 import { DomainError, forbidden } from '../errors/domain-error';
 import { parseAccountId, parseAgentId } from '../ids/prefixed-ids';
 import { OperatorToken } from '../operator/operator-token';
-import { AuthFailureThrottle, clientAddress } from './auth-failure-throttle';
+import { AuthFailureThrottle } from './auth-failure-throttle';
 import { AGENT_DIRECTORY, type AgentDirectory } from './agent-directory';
 import { AUTH_REQUIREMENT, locate, type AuthRequirement } from './auth-requirement';
 import { KeyAuthenticator } from './key-authenticator';
@@ -54,7 +54,7 @@ export class KeyGate {
   private readonly accountRegion: ReadQuery<{ region: string }>;
 
   check(request: FastifyRequest, { header, requirement }: RouteAuth): Awaitable<void> {
-    const address = clientAddress(request.ip);
+    const address = request.ip;
     this.failures.admit(address);
     if (requirement.operator && request.headers['x-operator-token'] !== undefined) {
       const token = request.headers['x-operator-token'];

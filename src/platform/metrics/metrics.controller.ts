@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProcessManagers } from '../../read-models/process-managers';
 import { ReadModels } from '../../read-models/read-models.service';
-import { AuthFailureThrottle, clientAddress } from '../auth/auth-failure-throttle';
+import { AuthFailureThrottle } from '../auth/auth-failure-throttle';
 import { CONFIG, type Config } from '../config/config';
 import { unauthorized } from '../errors/domain-error';
 import { OperatorToken } from '../operator/operator-token';
@@ -24,7 +24,7 @@ export class MetricsController {
   async scrape(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
 
     if (!this.config.metricsPublic) {
-      const address = clientAddress(request.ip);
+      const address = request.ip;
       this.failures.admit(address);
       const given = request.headers['x-operator-token'];
       if (!this.token.matches(Array.isArray(given) ? given[0] : given)) {

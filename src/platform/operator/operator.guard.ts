@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AuthFailureThrottle, clientAddress } from '../auth/auth-failure-throttle';
+import { AuthFailureThrottle } from '../auth/auth-failure-throttle';
 import { setPrincipal } from '../auth/principal';
 import { unauthorized } from '../errors/domain-error';
 import { OperatorToken } from './operator-token';
@@ -14,7 +14,7 @@ export class OperatorGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const address = clientAddress(request.ip);
+    const address = request.ip;
     this.failures.admit(address);
     const given = request.headers['x-operator-token'];
     if (!this.token.matches(Array.isArray(given) ? given[0] : given)) {
