@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import type { Clock } from './platform/clock/clock';
 import type { Config } from './platform/config/config';
 import { KeyGate } from './platform/auth/key.guard';
+import { makeDataDirPrivate } from './platform/database/private-data-dir';
 import { EnvelopeExceptionFilter } from './platform/errors/exception.filter';
 import { errorEnvelope } from './platform/errors/error-envelope';
 import { CORRELATION_HEADER, correlationIdFor } from './platform/http/correlation';
@@ -20,6 +21,8 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Builds the whole application, not yet listening. main.ts and the e2e tests both start here. */
 export async function createApp(config: Config, logger: Logger, clock?: Clock, extraControllers: Type[] = []): Promise<NestFastifyApplication> {
+  const notPrivate = makeDataDirPrivate(config.dataDir);
+  if (notPrivate.length > 0) logger.warn({ files: notPrivate.slice(0, 20) }, 'could not make these data files owner-only (owned by another user): fix their owner or mode');
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: correlationIdFor,

@@ -1,6 +1,7 @@
-import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { requestContext } from '../platform/commands/request-context';
+import { AccessTokenGuard, claimsOf, ConnectorTokenGuard, connectorOf } from './messaging-auth.guards';
 import { MessagingHttpService } from './messaging-http.service';
 
 /** Routes whose body arrives as text (see MessagingModule): they parse it themselves. */
@@ -11,15 +12,19 @@ export const RAW_BODY_ROUTES = new Set(['/api/v1/access-token', '/api/v1/session
 export class MessagingHttpController {
   constructor(private readonly messaging: MessagingHttpService) {}
 
+  /** X-Token (the connector's token) and X-Host, checked by the guard. */
   @Post('access-token')
   @HttpCode(200)
-  accessToken(@Headers('x-token') token: string | undefined, @Headers('x-host') host: string | undefined) {
-    return this.messaging.issueToken(token, host);
+  @UseGuards(ConnectorTokenGuard)
+  accessToken(@Req() request: FastifyRequest) {
+    return this.messaging.issueToken(connectorOf(request));
   }
 
+  /** `Authorization: Bearer <access token>`, checked by the guard. */
   @Post('sessions')
   @HttpCode(200)
-  createSession(@Headers('authorization') authorization: string | undefined, @Body() body: unknown, @Req() request: FastifyRequest) {
-    return this.messaging.createSession(authorization, body, requestContext(request));
+  @UseGuards(AccessTokenGuard)
+  createSession(@Body() body: unknown, @Req() request: FastifyRequest) {
+    return this.messaging.createSession(claimsOf(request), body, requestContext(request));
   }
 }

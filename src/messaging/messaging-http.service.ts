@@ -5,7 +5,7 @@ import type { CommandContext } from '../platform/commands/command-context';
 import { DomainError } from '../platform/errors/domain-error';
 import type { IdGenerator } from '../platform/ids/ids';
 import { InvalidAccessToken, type AccessClaims, type AccessTokens } from './access-tokens';
-import type { ConnectorDirectory } from './connectors';
+import type { ConnectorDirectory, MessagingConnector } from './connectors';
 import { hostMatches } from './host-match';
 import { httpError } from './http-errors';
 import type { SessionCommands } from './session-commands';
@@ -30,7 +30,8 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 export class MessagingHttpService {
   constructor(private readonly d: MessagingHttpDeps) {}
 
-  async issueToken(rawToken: string | string[] | undefined, rawHost: string | string[] | undefined) {
+  /** The connector behind X-Token, for a page on X-Host: the access-token route's authentication. */
+  async connectorFor(rawToken: string | string[] | undefined, rawHost: string | string[] | undefined): Promise<MessagingConnector> {
     const token = first(rawToken);
     const host = first(rawHost);
     if (!token || !host) throw httpError('missingAuthHeaders');
@@ -38,6 +39,10 @@ export class MessagingHttpService {
     if (!connector) throw httpError('connectorTokenUnknown');
     if (!connector.hostDomain) throw httpError('connectorMissingHost');
     if (!hostMatches(host, connector.hostDomain)) throw httpError('connectorHostMismatch');
+    return connector;
+  }
+
+  async issueToken(connector: MessagingConnector) {
     try {
       const issued = await this.d.tokens.issue(connector, this.d.ids.uuid());
       return { access_token: issued.token, expires_in: issued.expiresIn, token_type: 'Bearer' };
@@ -47,8 +52,12 @@ export class MessagingHttpService {
     }
   }
 
-  async createSession(authorization: string | string[] | undefined, body: unknown, context: CommandContext) {
-    const claims = await this.claims(bearerToken(authorization));
+  /** The claims of `Authorization: Bearer <access token>`: the sessions route's authentication. */
+  async claimsFor(authorization: string | string[] | undefined): Promise<AccessClaims> {
+    return this.claims(bearerToken(authorization));
+  }
+
+  async createSession(claims: AccessClaims, body: unknown, context: CommandContext) {
     const request = parseSessionRequest(body);
     this.d.limiter.take(claims.tokenId);
     const sessionId = this.d.ids.uuid();

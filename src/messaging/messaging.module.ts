@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { AuthFailureThrottle } from '../platform/auth/auth-failure-throttle';
 import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
 import { KeyAuthenticator } from '../platform/auth/key-authenticator';
 import { RateLimiter } from '../platform/auth/rate-limiter';
@@ -28,6 +29,7 @@ import { DeskAvailability } from './desk/desk-availability';
 import { DeskGateway } from './desk/desk-gateway';
 import { DeskHub } from './desk/desk-hub';
 import { DeskQueue } from './desk/desk-queue';
+import { AccessTokenGuard, ConnectorTokenGuard } from './messaging-auth.guards';
 import { MessagingHttpController, RAW_BODY_ROUTES } from './messaging-http.controller';
 import { MessagingHttpService } from './messaging-http.service';
 import { SessionCommands } from './session-commands';
@@ -52,6 +54,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     private readonly desk: DeskGateway,
     private readonly hub: SocketHub,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly failures: AuthFailureThrottle,
   ) {}
 
   onModuleInit() {
@@ -74,7 +77,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 
   async onApplicationBootstrap() {
     await this.feed.start();
-    const router = new UpgradeRouter(this.adapterHost.httpAdapter.getHttpServer() as Server, this.logger);
+    const router = new UpgradeRouter(this.adapterHost.httpAdapter.getHttpServer() as Server, this.logger, this.failures);
     router.route('/ws', this.chat.handle);
     router.route('/desk/ws', this.desk.handle);
     router.start();
@@ -180,6 +183,8 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
       useFactory: (timers: Timers, sessions: SessionCommands, turns: AgentTurns, clock: Clock, config: Config) =>
         new SessionTimers(timers, sessions, turns, clock, config.messaging.sessionIdleS * 1000, config.messaging.handoffTimeoutS * 1000),
     },
+    ConnectorTokenGuard,
+    AccessTokenGuard,
     MessagingLifecycle,
   ],
 })

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
+import { AuthFailureThrottle } from '../platform/auth/auth-failure-throttle';
 import { DomainError } from '../platform/errors/domain-error';
 import { errorEnvelope } from '../platform/errors/error-envelope';
 import { correlationIdFor, CORRELATION_HEADER } from '../platform/http/correlation';
@@ -20,6 +21,7 @@ export class UpgradeRouter {
   constructor(
     private readonly server: Server,
     private readonly logger: Logger,
+    private readonly failures: AuthFailureThrottle,
   ) {}
 
   route(path: string, handler: UpgradeHandler): void {
@@ -45,10 +47,13 @@ export class UpgradeRouter {
     }
     const handler = this.routes.get(url.pathname);
     if (!handler) return refuseUpgrade(socket, new DomainError('NOT_FOUND', `no WebSocket endpoint at ${url.pathname}`, 404), correlationId);
+    const address = request.socket.remoteAddress;
     try {
+      this.failures.admit(address);
       await handler(request, socket, head, url, correlationId);
     } catch (error) {
-      if (error instanceof DomainError) return refuseUpgrade(socket, error, correlationId);
+      // a refused access token (chat) or key (desk) counts against the address, like on HTTP
+      if (error instanceof DomainError) return refuseUpgrade(socket, this.failures.failed(address, error) as DomainError, correlationId);
       this.logger.error({ err: error, reqId: correlationId }, 'WebSocket handshake failed');
       refuseUpgrade(socket, new DomainError('INTERNAL_ERROR', 'internal error; the request was not completed', 500), correlationId);
     }

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { CONFIG, type Config } from './config/config';
 import { Clock, ManualClock, SystemClock } from './clock/clock';
+import { AuthFailureThrottle } from './auth/auth-failure-throttle';
+import { ServerSecret } from './auth/server-secret';
 import { openPlatformDatabase, PLATFORM_DB } from './database/platform-database';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyJanitor } from './idempotency/idempotency.janitor';
@@ -34,8 +36,10 @@ export class PlatformModule {
       { provide: IdGenerator, useClass: RandomIdGenerator },
       { provide: OperatorToken, useFactory: () => OperatorToken.resolve(config.operatorToken, config.dataDir, logger) },
       { provide: PLATFORM_DB, useFactory: () => openPlatformDatabase(config.dataDir, config.databaseUrl) },
-      { provide: IdempotencyStore, useFactory: (db: DataSource) => new IdempotencyStore(db), inject: [PLATFORM_DB] },
+      { provide: ServerSecret, useFactory: () => ServerSecret.resolve(config.serverSecret ?? undefined, config.dataDir) },
+      { provide: IdempotencyStore, useFactory: (db: DataSource, secret: ServerSecret) => new IdempotencyStore(db, secret), inject: [PLATFORM_DB, ServerSecret] },
       { provide: Metrics, useFactory: () => new Metrics() },
+      { provide: AuthFailureThrottle, useFactory: () => new AuthFailureThrottle(config.authFailureRate, config.authFailureBurst) },
       OperatorGuard,
       IdempotencyInterceptor,
       IdempotencyJanitor,
@@ -45,7 +49,7 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       providers,
-      exports: [CONFIG, LOGGER, Clock, IdGenerator, OperatorToken, PLATFORM_DB, IdempotencyStore, OperatorGuard, IdempotencyInterceptor, Metrics],
+      exports: [CONFIG, LOGGER, Clock, IdGenerator, OperatorToken, ServerSecret, AuthFailureThrottle, PLATFORM_DB, IdempotencyStore, OperatorGuard, IdempotencyInterceptor, Metrics],
     };
   }
 }

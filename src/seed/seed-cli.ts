@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { seed } from './seed';
+import { makeDataDirPrivate } from '../platform/database/private-data-dir';
 
 const USAGE = 'usage: npm run seed -- --conversations N [--agents 1..3] [--days 90] [--seed 1] [--concurrency 256] [--live-share 0.8] [--data-dir DIR]';
 
@@ -42,6 +43,7 @@ function parse(argv: string[]) {
 async function main(): Promise<void> {
   const options = parse(process.argv.slice(2));
   const dataDir = path.resolve(options.dataDir);
+  makeDataDirPrivate(dataDir);
   const log = (line: string) => process.stderr.write(`seed: ${line}\n`);
   log(`${options.conversations.toLocaleString('en-US')} conversations into ${dataDir}`);
   const result = await seed({ ...options, dataDir, log });

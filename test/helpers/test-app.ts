@@ -9,6 +9,13 @@ import { loadConfig } from '../../src/platform/config/config';
 import { appDatabaseEnv, dropAppDatabase } from './app-database';
 import { SLOW_MACHINE_ENV } from '../support/patience';
 
+/**
+ * Every test client calls from 127.0.0.1, and many suites send hundreds of wrong credentials on
+ * purpose: the failed-login throttle (one bucket per client address) is off unless a test turns it
+ * on (test/auth-throttle.e2e.spec.ts does).
+ */
+const TEST_DEFAULTS: Record<string, string> = { AUTH_FAILURE_RATE: '0' };
+
 export interface TestApp {
   app: NestFastifyApplication;
   url: string;
@@ -25,7 +32,7 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const operatorToken = env.OPERATOR_TOKEN ?? 'test-operator-token-0123456789';
   const database = await appDatabaseEnv(dir, env);
-  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, PORT: '0', HOST: '127.0.0.1', ...SLOW_MACHINE_ENV, ...database, ...env });
+  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, PORT: '0', HOST: '127.0.0.1', ...TEST_DEFAULTS, ...SLOW_MACHINE_ENV, ...database, ...env });
   const app = await createApp(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), undefined, extraControllers);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();

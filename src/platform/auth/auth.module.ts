@@ -7,15 +7,14 @@ import { KEY_RATE_LIMITER, KeyGate } from './key.guard';
 import { RateLimiter } from './rate-limiter';
 import { ServerSecret } from './server-secret';
 
-/** Keys as the credential of every API: digesting, lookup, guards, per-key rate limits. */
+/** Keys as the credential of every API: digesting, lookup, guards, per-key rate limits (the server secret comes from PlatformModule). */
 @Global()
 @Module({
   providers: [
-    { provide: ServerSecret, inject: [CONFIG], useFactory: (config: Config) => ServerSecret.resolve(config.serverSecret ?? undefined, config.dataDir) },
     { provide: KeyAuthenticator, inject: [ReadModels, ServerSecret, Clock], useFactory: (r: ReadModels, s: ServerSecret, c: Clock) => new KeyAuthenticator(r, s, c) },
     { provide: KEY_RATE_LIMITER, inject: [CONFIG], useFactory: (config: Config) => new RateLimiter(config.rateLimitPerKey) },
     KeyGate,
   ],
-  exports: [ServerSecret, KeyAuthenticator, KEY_RATE_LIMITER, KeyGate],
+  exports: [KeyAuthenticator, KEY_RATE_LIMITER, KeyGate],
 })
 export class AuthModule {}

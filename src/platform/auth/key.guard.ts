@@ -8,6 +8,7 @@ import { CONFIG, type Config } from '../config/config';
 import { DomainError, forbidden } from '../errors/domain-error';
 import { parseAccountId, parseAgentId } from '../ids/prefixed-ids';
 import { OperatorToken } from '../operator/operator-token';
+import { AuthFailureThrottle } from './auth-failure-throttle';
 import { AGENT_DIRECTORY, type AgentDirectory } from './agent-directory';
 import { AUTH_REQUIREMENT, locate, type AuthRequirement } from './auth-requirement';
 import { KeyAuthenticator } from './key-authenticator';
@@ -44,6 +45,7 @@ export class KeyGate {
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
     @Inject(KEY_RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly failures: AuthFailureThrottle,
     readModels: ReadModels,
   ) {
     this.accountRegion = new ReadQuery(() => readModels.source('accounts'), 'SELECT region FROM account WHERE id = ?');
@@ -52,18 +54,31 @@ export class KeyGate {
   private readonly accountRegion: ReadQuery<{ region: string }>;
 
   check(request: FastifyRequest, { header, requirement }: RouteAuth): Awaitable<void> {
+    const address = request.ip;
+    this.failures.admit(address);
     if (requirement.operator && request.headers['x-operator-token'] !== undefined) {
       const token = request.headers['x-operator-token'];
       if (!this.operator.matches(Array.isArray(token) ? token[0] : token)) {
-        throw new DomainError('OPERATOR_TOKEN_INVALID', 'invalid operator token', 401);
+        throw this.failures.failed(address, new DomainError('OPERATOR_TOKEN_INVALID', 'invalid operator token', 401));
       }
       setPrincipal(request, { kind: 'operator', id: 'operator' });
       return;
     }
     const raw = request.headers[header];
-    const key = this.keys.authenticate(Array.isArray(raw) ? raw[0] : raw, header);
+    let key: Awaitable<KeyRecord>;
+    try {
+      key = this.keys.authenticate(Array.isArray(raw) ? raw[0] : raw, header);
+    } catch (error) {
+      throw this.failures.failed(address, error);
+    }
     // no closure on the path a remembered key takes (every request but a key's first)
-    return key instanceof Promise ? key.then((known) => this.admit(request, known, requirement)) : this.admit(request, key, requirement);
+    if (!(key instanceof Promise)) return this.admit(request, key, requirement);
+    return key.then(
+      (known) => this.admit(request, known, requirement),
+      (error: unknown) => {
+        throw this.failures.failed(address, error);
+      },
+    );
   }
 
   private admit(request: FastifyRequest, key: KeyRecord, requirement: AuthRequirement): Awaitable<void> {

@@ -1,9 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 
-/** Who is calling, as established by a guard. Later capabilities add key principals. */
+/**
+ * Who is calling, as established by a guard once its credential checked out: the operator, an API
+ * key, a messaging connector (its X-Token) or a messaging access token (its bearer JWT). Set only
+ * on success, so what reads it (idempotency) knows authentication has passed.
+ */
 export interface Principal {
-  kind: 'operator' | 'key';
-  /** `operator`, or a key id */
+  kind: 'operator' | 'key' | 'connector' | 'access-token';
+  /** `operator`, a key id, a connector id, or an access token's id (jti): never a secret */
   id: string;
   accountId?: string;
 }

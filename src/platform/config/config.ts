@@ -33,6 +33,9 @@ export interface Config {
   serverSecret: string | null;
   /** Requests per second each API key may make (bursts to twice that); 0 turns it off. */
   rateLimitPerKey: number;
+  /** Failed authentications per second a client address may make (decimal), bursts of authFailureBurst; past it 429. 0 turns it off. */
+  authFailureRate: number;
+  authFailureBurst: number;
   /** A debug chat idle longer than this (platform clock) answers CHAT_TIMEOUT. */
   debugChatTimeoutS: number;
   /** Alert rules are evaluated this often (platform clock). */
@@ -102,6 +105,15 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be an integer (got ${JSON.stringify(raw)})`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max} (got ${value})`);
+  return value;
+}
+
+function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(name, `must be a number such as 0.5 (got ${JSON.stringify(raw)})`);
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max} (got ${value})`);
   return value;
@@ -235,6 +247,8 @@ export function loadConfig(env: Env = process.env): Config {
     readyMaxLagEvents: integer(env, 'READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
     serverSecret: serverSecret(env),
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 1000, 0, 10_000_000),
+    authFailureRate: decimal(env, 'AUTH_FAILURE_RATE', 1, 0, 1_000_000),
+    authFailureBurst: integer(env, 'AUTH_FAILURE_BURST', 20, 1, 1_000_000),
     debugChatTimeoutS: integer(env, 'DEBUG_CHAT_TIMEOUT_S', 1800, 1, 30 * 24 * 3600),
     alertEvalIntervalS: integer(env, 'ALERT_EVAL_INTERVAL_S', 60, 1, 24 * 3600),
     metricsPublic: flag(env, 'METRICS_PUBLIC'),

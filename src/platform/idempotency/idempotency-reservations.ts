@@ -9,12 +9,15 @@ export type Reservation =
   | { kind: 'mismatch' }
   | { kind: 'in_progress' };
 
+/** What the table answers: a replay's body as stored (sealed), for the store to open. */
+export type StoredReservation = Exclude<Reservation, { kind: 'replay' }> | { kind: 'replay'; status: number; body: string | null; headers: Record<string, string> };
+
 /**
  * Claims an idempotency key for a request, atomically: of two racing requests with one key,
  * exactly one gets `new`. A record past `expires_at` counts as absent and is replaced.
  */
 export interface IdempotencyReservations {
-  reserve(id: string, requestHash: string, nowIso: string, expiresAt: string): Promise<Reservation>;
+  reserve(id: string, requestHash: string, nowIso: string, expiresAt: string): Promise<StoredReservation>;
 }
 
 interface Row {
@@ -26,13 +29,13 @@ interface Row {
 }
 
 /** What a live record (unexpired) says to a request with `requestHash`. */
-function answer(existing: Row, requestHash: string): Reservation {
+function answer(existing: Row, requestHash: string): StoredReservation {
   if (existing.request_hash !== requestHash) return { kind: 'mismatch' };
   if (existing.status === null) return { kind: 'in_progress' };
   return {
     kind: 'replay',
     status: existing.status,
-    body: existing.body === null ? null : JSON.parse(existing.body),
+    body: existing.body,
     headers: existing.headers ? JSON.parse(existing.headers) : {},
   };
 }
@@ -41,8 +44,8 @@ function answer(existing: Row, requestHash: string): Reservation {
 class SqliteIdempotencyReservations implements IdempotencyReservations {
   constructor(private readonly platform: DataSource) {}
 
-  async reserve(id: string, requestHash: string, nowIso: string, expiresAt: string): Promise<Reservation> {
-    return syncTransaction(this.platform, (db): Reservation => {
+  async reserve(id: string, requestHash: string, nowIso: string, expiresAt: string): Promise<StoredReservation> {
+    return syncTransaction(this.platform, (db): StoredReservation => {
       const existing = db.prepare('SELECT request_hash, status, body, headers, expires_at FROM idempotency_record WHERE id = ?').get(id) as Row | undefined;
       if (existing && existing.expires_at > nowIso) return answer(existing, requestHash);
       db.prepare('INSERT OR REPLACE INTO idempotency_record (id, request_hash, status, body, headers, expires_at) VALUES (?, ?, NULL, NULL, NULL, ?)').run(id, requestHash, expiresAt);
@@ -64,7 +67,7 @@ class PostgresIdempotencyReservations implements IdempotencyReservations {
     this.q = pgQueries(platform);
   }
 
-  async reserve(id: string, requestHash: string, nowIso: string, expiresAt: string): Promise<Reservation> {
+  async reserve(id: string, requestHash: string, nowIso: string, expiresAt: string): Promise<StoredReservation> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const taken = await this.q.rows(
         `INSERT INTO idempotency_record (id, request_hash, status, body, headers, expires_at) VALUES ($1, $2, NULL, NULL, NULL, $3)

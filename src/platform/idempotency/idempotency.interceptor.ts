@@ -3,7 +3,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { principalOf } from '../auth/principal';
+import { principalOf, type Principal } from '../auth/principal';
 import { Clock } from '../clock/clock';
 import { DomainError } from '../errors/domain-error';
 import { IdempotencyStore } from './idempotency.store';
@@ -14,7 +14,11 @@ const REPLAYED = 'idempotent-replayed';
 /**
  * Idempotency-Key on POSTs (contract §2): the first response is stored; a repeat with the same
  * body within 24 h gets it again and changes nothing; the same key with another body is 409.
- * Keys are scoped to the caller's credential, so two clients cannot collide.
+ *
+ * Interceptors run after guards and the key gate's preHandler, so a principal here means the
+ * route's credential has checked out. Records are keyed by that credential's id (with the route
+ * and the key): another or no credential can never be answered with someone's first response.
+ * A route that authenticates no one (the SMS carrier's webhook, health) ignores the header.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -28,16 +32,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const header = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || header === undefined) return next.handle();
-    return from(this.run(context, request, Array.isArray(header) ? header[0] : header, next));
+    const principal = principalOf(request);
+    if (request.method !== 'POST' || header === undefined || !principal) return next.handle();
+    return from(this.run(context, request, principal, Array.isArray(header) ? header[0] : header, next));
   }
 
-  private async run(context: ExecutionContext, request: FastifyRequest, key: string, next: CallHandler): Promise<unknown> {
+  private async run(context: ExecutionContext, request: FastifyRequest, principal: Principal, key: string, next: CallHandler): Promise<unknown> {
     if (!KEY.test(key)) throw new DomainError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 visible ASCII characters', 400);
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    const scope = principalOf(request)?.id ?? 'anonymous';
-    const id = IdempotencyStore.recordId(scope, request.method, request.url, key);
-    const reservation = await this.store.reserve(id, IdempotencyStore.requestHash(request.body), this.clock.now());
+    const id = IdempotencyStore.recordId(`${principal.kind}:${principal.id}`, request.method, request.url, key);
+    const reservation = await this.store.reserve(id, this.store.requestHash(request.body), this.clock.now());
     switch (reservation.kind) {
       case 'mismatch':
         throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with a different request body', 409);

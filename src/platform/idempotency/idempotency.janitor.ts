@@ -6,7 +6,7 @@ import { IdempotencyStore } from './idempotency.store';
 
 const EVERY_MS = 10 * 60 * 1000;
 
-/** Deletes idempotency records past their 24 hours, so the table stays the size of a day's POSTs. */
+/** Deletes idempotency records past their 24 hours, so the table stays the size of a day's POSTs (and, at start, any stored in clear). */
 @Injectable()
 export class IdempotencyJanitor implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
@@ -17,7 +17,9 @@ export class IdempotencyJanitor implements OnApplicationBootstrap, OnApplication
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    const dropped = await this.store.dropUnsealed();
+    if (dropped > 0) this.logger.info({ dropped }, 'deleted idempotency records stored in clear by an older version');
     this.timer = setInterval(() => {
       this.store.purgeExpired(this.clock.now()).catch((error: unknown) => this.logger.warn({ err: error }, 'idempotency purge failed'));
     }, EVERY_MS);

@@ -1,38 +1,54 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { IsNull, LessThan } from 'typeorm';
+import type { ServerSecret } from '../auth/server-secret';
 import { IdempotencyRecord } from '../database/platform.entities';
+import { dialectOf } from '../database/dialect';
+import { pgQueries } from '../database/pg-queries';
+import { rawConnection } from '../database/raw-connection';
 import { idempotencyReservations, type IdempotencyReservations, type Reservation } from './idempotency-reservations';
 
 export type { Reservation } from './idempotency-reservations';
 
 const TTL_MS = 24 * 60 * 60 * 1000;
+/** ServerSecret.encrypt's version tag: no JSON text starts with it, so a clear body is recognisable. */
+const SEALED = 'v1.';
 
-/** Idempotency records, durable in the platform database, kept 24 h on the platform clock. */
+/**
+ * Idempotency records, durable in the platform database, kept 24 h on the platform clock. A first
+ * answer may carry a secret (a new key's value, a signing secret, an access token), so its body is
+ * stored sealed with the server secret (AES-256-GCM, as webhook secrets are) and opened on replay;
+ * the request is remembered by an HMAC, not a plain hash, so a guessable body cannot be confirmed.
+ */
 export class IdempotencyStore {
   private readonly reservations: IdempotencyReservations;
 
-  constructor(private readonly platform: DataSource) {
+  constructor(
+    private readonly platform: DataSource,
+    private readonly secret: ServerSecret,
+  ) {
     this.reservations = idempotencyReservations(platform);
   }
 
+  /** `scope` names the authenticated credential (its id, never its value). */
   static recordId(scope: string, method: string, path: string, key: string): string {
     return createHash('sha256').update(`${scope}\n${method}\n${path}\n${key}`).digest('hex');
   }
 
-  static requestHash(body: unknown): string {
-    return createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+  requestHash(body: unknown): string {
+    return this.secret.digest(`idempotency-request\n${JSON.stringify(body ?? null)}`);
   }
 
   /** Claims the key for this request, or says what the first request with it got. */
   async reserve(id: string, requestHash: string, now: Date): Promise<Reservation> {
-    return this.reservations.reserve(id, requestHash, now.toISOString(), new Date(now.getTime() + TTL_MS).toISOString());
+    const stored = await this.reservations.reserve(id, requestHash, now.toISOString(), new Date(now.getTime() + TTL_MS).toISOString());
+    if (stored.kind !== 'replay') return stored;
+    return { ...stored, body: stored.body === null ? null : JSON.parse(this.secret.decrypt(stored.body)) };
   }
 
   async complete(id: string, status: number, body: unknown, headers: Record<string, string>): Promise<void> {
-    await this.platform
-      .getRepository(IdempotencyRecord)
-      .update({ id }, { status, body: body === undefined ? null : JSON.stringify(body), headers: JSON.stringify(headers) });
+    const sealed = body === undefined ? null : this.secret.encrypt(JSON.stringify(body));
+    await this.platform.getRepository(IdempotencyRecord).update({ id }, { status, body: sealed, headers: JSON.stringify(headers) });
   }
 
   /** The request failed: free the key so the client can retry with it. */
@@ -43,5 +59,27 @@ export class IdempotencyStore {
   async purgeExpired(now: Date): Promise<number> {
     const result = await this.platform.getRepository(IdempotencyRecord).delete({ expiresAt: LessThan(now.toISOString()) });
     return result.affected ?? 0;
+  }
+
+  /**
+   * Records written in clear by versions before sealing (and scoped the old way, so they can never
+   * match again) are deleted at start. On SQLite with secure_delete, so the freed pages are zeroed
+   * rather than left holding the text, and the WAL is checkpointed empty.
+   */
+  async dropUnsealed(): Promise<number> {
+    const where = `body IS NOT NULL AND body NOT LIKE '${SEALED}%'`;
+    if (dialectOf(this.platform) === 'postgres') {
+      return pgQueries(this.platform).affected(`DELETE FROM idempotency_record WHERE ${where}`);
+    }
+    const db = rawConnection(this.platform);
+    if (!db.prepare(`SELECT 1 FROM idempotency_record WHERE ${where} LIMIT 1`).get()) return 0;
+    db.pragma('secure_delete = ON');
+    try {
+      const { changes } = db.prepare(`DELETE FROM idempotency_record WHERE ${where}`).run();
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      return changes;
+    } finally {
+      db.pragma('secure_delete = OFF');
+    }
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProcessManagers } from '../../read-models/process-managers';
 import { DeadLetterStore } from '../../read-models/dead-letters';
 import { ReadModels } from '../../read-models/read-models.service';
+import { AuthFailureThrottle } from '../auth/auth-failure-throttle';
 import { CONFIG, type Config } from '../config/config';
 import { unauthorized } from '../errors/domain-error';
 import { OperatorToken } from '../operator/operator-token';
@@ -18,14 +19,20 @@ export class MetricsController {
     private readonly token: OperatorToken,
     private readonly deadLetters: DeadLetterStore,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly failures: AuthFailureThrottle,
   ) {}
 
   @Get()
   async scrape(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
 
     if (!this.config.metricsPublic) {
+      const address = request.ip;
+      this.failures.admit(address);
       const given = request.headers['x-operator-token'];
-      if (!this.token.matches(Array.isArray(given) ? given[0] : given)) throw unauthorized('missing or invalid operator token (header x-operator-token); or set METRICS_PUBLIC=1', 'OPERATOR_TOKEN_INVALID');
+      if (!this.token.matches(Array.isArray(given) ? given[0] : given)) {
+        const refusal = unauthorized('missing or invalid operator token (header x-operator-token); or set METRICS_PUBLIC=1', 'OPERATOR_TOKEN_INVALID');
+        throw given === undefined ? refusal : this.failures.failed(address, refusal);
+      }
     }
     // -1: further behind than the store counts cheaply (EventStoreDB: over 100 events)
     for (const status of await this.readModels.status()) this.metrics.projectionLag.set({ projection: status.name }, status.lagEvents ?? -1);

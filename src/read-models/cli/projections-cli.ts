@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ALL_PROJECTIONS } from '../../../projections';
 import { openEventStore } from '../../event-store/open-event-store';
 import { ConfigError, loadConfig } from '../../platform/config/config';
+import { makeDataDirPrivate } from '../../platform/database/private-data-dir';
 import { openPlatformDatabase } from '../../platform/database/platform-database';
 import type { Projection } from '../projection';
 import { generationStorage } from '../generation-storage';
@@ -43,6 +44,8 @@ export async function runCli(argv: string[], projections: Projection[] = ALL_PRO
     return 2;
   }
   const config = loadConfig();
+  // a rebuild writes new generation files: private like the rest of the data
+  makeDataDirPrivate(config.dataDir);
   const store = await openEventStore(config);
   const platform = await openPlatformDatabase(config.dataDir, config.databaseUrl);
   const registry = new ReadModelRegistry(platform, generationStorage(config));
