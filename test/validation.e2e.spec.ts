@@ -17,6 +17,7 @@ describe('validation at the door', () => {
   let ruleId: string;
   let serviceKey: string;
   let eventsKey: string;
+  let handoffKey: string;
 
   const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => client.call(method, path, body, headers);
@@ -48,6 +49,7 @@ describe('validation at the door', () => {
     ruleId = rule.body.id;
     serviceKey = (await operatorKey(t, account.accountId, { permissions: ['sms', 'outbound_calling'] })).key;
     eventsKey = (await operatorKey(t, account.accountId, { permissions: ['external_events'] })).key;
+    handoffKey = (await operatorKey(t, account.accountId, { permissions: ['handoff'] })).key;
   });
   afterAll(async () => t?.close());
 
@@ -123,6 +125,26 @@ describe('validation at the door', () => {
         expectEnvelope(r, 400, 'VALIDATION_ERROR');
         expect(r.body.error_message).toBe('the body must be a JSON object');
       }
+    });
+  });
+
+  describe('hand-parsed query strings: a repeated parameter is a 400 naming it', () => {
+    it('on the external-events webhook (once: the first value won)', async () => {
+      const q = `event_id_location=payload&event_id_location=headers&event_id_path=id&account_id=${client.account.accountId}&project_id=${agentId}`;
+      const r = await request(`${t.url}/v1/external-events/webhook?${q}`, { method: 'POST', rawBody: '{"id":"e1"}', headers: { 'x-api-key': eventsKey, 'content-type': 'application/json' } });
+      expectEnvelope(r, 400, 'VALIDATION_ERROR');
+      expect(r.body.error_message).toBe('query parameter event_id_location is given more than once');
+    });
+
+    it('on the handoff state (once: "id or shared_id is required")', async () => {
+      const r = await request(`${t.url}/v1/${client.account.accountId}/${agentId}/handoff_state?id=a&id=b`, { headers: { 'x-api-key': handoffKey } });
+      expectEnvelope(r, 400, 'INVALID_PARAMETER');
+      expect(r.body.error_message).toBe('query parameter id is given more than once');
+    });
+
+    it('on alert rule filters, with unknown values named too', async () => {
+      expect((await call('GET', '/v1/alert-rules?enabled=true&enabled=false')).body.errors).toEqual([{ field: 'enabled', message: 'query parameter enabled is given more than once' }]);
+      expect((await call('GET', '/v1/alert-rules?state=melting')).body.errors).toEqual([{ field: 'state', message: expect.stringContaining('state must be one of') }]);
     });
   });
 
