@@ -119,6 +119,13 @@ describe('validation at the door', () => {
       }
     });
 
+    it('a body without a Content-Type is 415 too; an empty body of any type is no body', async () => {
+      const bare = await rawHttp(t.url, `POST /admin/v1/accounts HTTP/1.1\r\nHost: localhost\r\nx-operator-token: ${t.operatorToken}\r\nContent-Length: 13\r\nConnection: close\r\n\r\n{"name":"x"}\n`);
+      expectRawEnvelope(bare, 415, 'UNSUPPORTED_MEDIA_TYPE');
+      const empty = await request(`${t.url}/admin/v1/alerts/evaluate`, { method: 'POST', rawBody: '', headers: { 'x-operator-token': t.operatorToken, 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(empty.status).toBe(200);
+    });
+
     it('a JSON body that is not an object says so', async () => {
       for (const body of ['"x"', '[{"name":"x"}]', 'null', '7']) {
         const r = await raw('POST', `/v1/accounts/${client.account.accountId}/agents`, body, 'application/json');
