@@ -17,7 +17,24 @@ const CLOSE_BRACKET = 0x5d;
  * stack. Malformed text is left for the parser to refuse.
  */
 export function jsonTooDeep(text: string | Uint8Array, max = MAX_BODY_DEPTH): boolean {
-  return typeof text === 'string' ? stringTooDeep(text, max) : bytesTooDeep(text, max);
+  if (typeof text === 'string') return fewOpenings(text, max) ? false : stringTooDeep(text, max);
+  return fewOpenings(text, max) ? false : bytesTooDeep(text, max);
+}
+
+/**
+ * A body with at most `max` opening brackets in all cannot nest deeper than `max`. Counted with
+ * native indexOf (memchr speed), this settles almost every real body without the byte loop.
+ */
+function fewOpenings(text: string | Uint8Array, max: number): boolean {
+  let count = 0;
+  for (const open of typeof text === 'string' ? ['{', '['] : [OPEN_BRACE, OPEN_BRACKET]) {
+    let at = (text as string).indexOf(open as string, 0);
+    while (at !== -1) {
+      if (++count > max) return false;
+      at = (text as string).indexOf(open as string, at + 1);
+    }
+  }
+  return true;
 }
 
 function stringTooDeep(text: string, max: number): boolean {
