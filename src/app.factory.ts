@@ -10,6 +10,8 @@ import { makeDataDirPrivate } from './platform/database/private-data-dir';
 import { EnvelopeExceptionFilter } from './platform/errors/exception.filter';
 import { errorEnvelope } from './platform/errors/error-envelope';
 import { CORRELATION_HEADER, correlationIdFor } from './platform/http/correlation';
+import { registerBodyParsers } from './platform/http/body-parsers';
+import { answerClientError, answerFrameworkError } from './platform/http/edge-errors';
 import { checkHost } from './platform/http/hosts';
 import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
 import { PinoNestLogger, redactUrl } from './platform/logging/logger';
@@ -27,7 +29,10 @@ export async function createApp(config: Config, logger: Logger, clock?: Clock, e
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: correlationIdFor,
     return503OnClosing: true,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
+  registerBodyParsers(adapter, BODY_LIMIT_BYTES);
   const fastify = adapter.getInstance();
   // Properties guards set on the request are declared up front, so every request keeps one shape
   // (adding them per request would make V8 deoptimise Fastify's and Nest's hot paths).
@@ -55,6 +60,7 @@ export async function createApp(config: Config, logger: Logger, clock?: Clock, e
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger, clock, extraControllers), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
+    bodyParser: false,
   });
   // Requests by route template (never the raw URL: ids would make a series per conversation).
   const metrics = app.get(Metrics);

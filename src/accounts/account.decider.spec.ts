@@ -289,4 +289,19 @@ describe('account decider', () => {
       expect(renamed).toEqual(state);
     });
   });
+
+  describe('defence in depth: what the DTOs refuse, the decider refuses too', () => {
+    it('RenameApiKey with a null name is a VALIDATION_ERROR, never recorded', () => {
+      const error = refusal(given(created, keyCreated('key_1')), { type: 'RenameApiKey', keyId: 'key_1', name: null as unknown as string, now: LATER });
+      expect({ code: error.code, status: error.status, fields: error.fieldErrors }).toEqual({ code: 'VALIDATION_ERROR', status: 400, fields: [{ field: 'name', message: 'name must not be null' }] });
+    });
+
+    it('CreateApiKey with wrong types is refused', () => {
+      const state = given(created);
+      expect(refusal(state, { ...createKey(), name: 42 } as unknown as AccountCommand).status).toBe(400);
+      expect(refusal(state, { ...createKey(), permissions: null } as unknown as AccountCommand).status).toBe(400);
+      expect(refusal(state, { ...createKey(), agents: [null] } as unknown as AccountCommand).status).toBe(400);
+      expect(when(state, createKey())).toHaveLength(1);
+    });
+  });
 });

@@ -1,7 +1,8 @@
 import { conflict, DomainError, notFound } from '../platform/errors/domain-error';
 import type { Decider } from '../platform/commands/decider';
 import type { AccountEvent, KeyAgents } from './account.events';
-import type { ConnectorKind, Permission, Region } from './permissions';
+import { checkFields } from '../platform/validation/field-checks';
+import { REGIONS, type ConnectorKind, type Permission, type Region } from './permissions';
 
 export interface AccountState {
   exists: boolean;
@@ -65,6 +66,7 @@ function evolve(state: AccountState, event: AccountEvent): AccountState {
 
 function decide(command: AccountCommand, state: AccountState): AccountEvent[] {
   if (command.type === 'CreateAccount') {
+    checkFields(command, { name: 'string', region: REGIONS });
     if (state.exists) throw conflict('ACCOUNT_EXISTS', `account ws-${command.accountId} already exists`);
     const { accountId, name, region, now } = command;
     return [{ type: 'AccountCreated', data: { accountId, name, region, createdAt: now } }];
@@ -73,11 +75,14 @@ function decide(command: AccountCommand, state: AccountState): AccountEvent[] {
   const accountId = state.accountId;
   switch (command.type) {
     case 'CreateApiKey': {
+      checkFields(command, { name: 'string', permissions: 'string[]', expiresAt: 'string' });
+      if (command.agents !== 'all') checkFields(command, { agents: 'string[]' });
       if (state.keys.has(command.keyId)) throw conflict('API_KEY_EXISTS', 'a key with this id exists');
       const { keyId, name, agents, permissions, expiresAt, keyDigest, last4, issuedBy, now } = command;
       return [{ type: 'ApiKeyCreated', data: { accountId, keyId, name, agents, permissions, expiresAt, keyDigest, last4, issuedBy, createdAt: now } }];
     }
     case 'RenameApiKey':
+      checkFields(command, { name: 'string' });
       liveKey(state, command.keyId);
       return [{ type: 'ApiKeyRenamed', data: { accountId, keyId: command.keyId, name: command.name, renamedAt: command.now } }];
     case 'DeleteApiKey':

@@ -302,6 +302,18 @@ describe('agent decider', () => {
       expect(state.branches.get('b2')!.content.topics.get('hours')!.content).toBe('changed');
       expect(mainOf(state)!.topics.find((t) => t.name === 'hours')!.content).toBe('hours content');
     });
+
+    it.each(['name', 'content', 'actions', 'isActive', 'exampleQueries'])('EditTopic with %s null is a VALIDATION_ERROR, never recorded', (field) => {
+      const error = given(history(create, branch('b1'), add('b1', topic('hours')))).when(edit('b1', 't-hours', { [field]: null } as Partial<Topic>)).thenError(400, 'VALIDATION_ERROR');
+      expect(error.fieldErrors).toEqual([{ field, message: `${field} must not be null` }]);
+    });
+
+    it('AddTopic refuses null and wrong types in the topic', () => {
+      const start = history(create, branch('b1'));
+      given(start).when(add('b1', topic('hours', { actions: null as unknown as string }))).thenError(400, 'VALIDATION_ERROR');
+      given(start).when(add('b1', topic('hours', { isActive: 'yes' as unknown as boolean }))).thenError(400, 'VALIDATION_ERROR');
+      given(start).when(add('b1', topic('hours', { exampleQueries: [1] as unknown as string[] }))).thenError(400, 'VALIDATION_ERROR');
+    });
   });
 
   describe('MergeBranch, clean', () => {

@@ -1,5 +1,6 @@
 import type { Decider } from '../platform/commands/decider';
 import { conflict, DomainError, notFound } from '../platform/errors/domain-error';
+import { checkFields, type FieldKind } from '../platform/validation/field-checks';
 import { ENVIRONMENTS, type AgentEvent, type DeploymentRecord, type Environment, type Topic, type TopicContent } from './agent.events';
 import { applyChanges, threeWayMerge, type Content, type Resolution } from './merge';
 
@@ -164,11 +165,13 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
       return [{ type: 'BehaviorEdited', data: { agentId, branchId: branch.id, behavior: command.behavior, editedAt: command.now } }];
     }
     case 'AddTopic': {
+      checkFields(command.topic, TOPIC_FIELDS);
       const branch = openBranch(state, command.branchId);
       if (branch.content.topics.has(command.topic.name)) throw conflict('TOPIC_EXISTS', `a topic named ${command.topic.name} exists on this branch`);
       return [{ type: 'TopicAdded', data: { agentId, branchId: branch.id, topic: command.topic, addedAt: command.now } }];
     }
     case 'EditTopic': {
+      checkFields(command.changes, TOPIC_FIELDS, true);
       const branch = openBranch(state, command.branchId);
       const name = branch.topicNames.get(command.topicId);
       if (name === undefined) throw notFound('TOPIC_NOT_FOUND', 'topic not found');
@@ -237,6 +240,9 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
     }
   }
 }
+
+/** What a recorded topic holds: the agents projection's topic columns are all NOT NULL. */
+const TOPIC_FIELDS: Record<keyof TopicContent, FieldKind> = { name: 'string', content: 'string', exampleQueries: 'string[]', actions: 'string', isActive: 'boolean' };
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -1,6 +1,7 @@
 import type { Decider } from '../platform/commands/decider';
 import { conflict, DomainError } from '../platform/errors/domain-error';
-import type { AlertRulesEvent, RuleSettings } from './alert-rule.events';
+import { checkFields, type FieldKind } from '../platform/validation/field-checks';
+import { METRICS, OPERATORS, WINDOWS, type AlertRulesEvent, type RuleSettings } from './alert-rule.events';
 
 /** Rules per account (interface.md "Limits"); deleted rules do not count. */
 export const MAX_RULES = 10;
@@ -15,6 +16,17 @@ export type AlertRulesCommand =
   | { type: 'CreateRule'; ruleId: string; accountId: string; settings: RuleSettings; now: string }
   | { type: 'UpdateRule'; ruleId: string; accountId: string; changes: Partial<RuleSettings>; now: string }
   | { type: 'DeleteRule'; ruleId: string; accountId: string; now: string };
+
+/** What each recorded setting must hold: the alerts projection's columns are NOT NULL but projectId. */
+const SETTINGS: Record<keyof RuleSettings, FieldKind> = {
+  name: 'string',
+  projectId: 'string|null',
+  metric: METRICS,
+  operator: OPERATORS,
+  thresholdValue: 'integer',
+  windowDuration: WINDOWS,
+  enabled: 'boolean',
+};
 
 const initialState = (): AlertRulesState => ({ rules: new Map(), deleted: new Set() });
 
@@ -42,12 +54,14 @@ function evolve(s: AlertRulesState, event: AlertRulesEvent): AlertRulesState {
 function decide(command: AlertRulesCommand, s: AlertRulesState): AlertRulesEvent[] {
   switch (command.type) {
     case 'CreateRule':
+      checkFields(command.settings, SETTINGS);
       if (s.rules.has(command.ruleId) || s.deleted.has(command.ruleId)) throw conflict('ALERT_RULE_EXISTS', 'an alert rule with this id exists');
       if (s.rules.size >= MAX_RULES) throw conflict('ALERT_RULE_LIMIT', `an account has at most ${MAX_RULES} alert rules; delete one first`);
       return [{ type: 'AlertRuleCreated', data: { ruleId: command.ruleId, accountId: command.accountId, ...command.settings, createdAt: command.now } }];
     case 'UpdateRule': {
       const current = s.rules.get(command.ruleId);
       if (!current) throw notFound();
+      checkFields(command.changes, SETTINGS, true);
       const changes = Object.fromEntries(Object.entries(command.changes).filter(([k, v]) => v !== undefined && current[k as keyof RuleSettings] !== v));
       if (Object.keys(changes).length === 0) return [];
       return [{ type: 'AlertRuleUpdated', data: { ruleId: command.ruleId, accountId: command.accountId, changes, updatedAt: command.now } }];

@@ -9,6 +9,7 @@ import { AGENT_DIRECTORY } from '../platform/auth/agent-directory';
 import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../platform/commands/command-context';
 import { handleCommand } from '../platform/commands/command-handler';
+import { queryParam } from '../platform/http/query-params';
 import { badRequest, DomainError } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { agentRef, tryParseAgentId } from '../platform/ids/prefixed-ids';
@@ -180,11 +181,9 @@ function checkId(ruleId: string): void {
   if (!RULE_ID.test(ruleId)) throw new DomainError('INVALID_ALERT_RULE_ID', `alert rule id ${JSON.stringify(ruleId)} is malformed (ar_<letters and digits>)`, 422, null, [{ field: 'rule_id', message: 'malformed id' }]);
 }
 
+/** An empty filter is no filter. */
 function stringParam(query: Record<string, unknown>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined || value === '') return undefined;
-  if (Array.isArray(value)) throw invalid(name, `${name} is given more than once`);
-  return String(value);
+  return queryParam(query, name) || undefined;
 }
 
 const invalid = (field: string, message: string) => badRequest('VALIDATION_ERROR', message, [{ field, message }]);

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { queryParam } from '../platform/http/query-params';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataAccessService } from '../accounts/data-access.service';
@@ -89,8 +90,8 @@ export class ConversationsApiService {
 
   /** Handoff state by shared_id (wins) or by conversation id (contract §9). */
   async handoff(agentId: string, raw: Record<string, unknown>) {
-    const sharedId = typeof raw.shared_id === 'string' && raw.shared_id !== '' ? raw.shared_id : null;
-    const id = typeof raw.id === 'string' && raw.id !== '' ? raw.id : null;
+    const sharedId = queryParam(raw, 'shared_id', 'INVALID_PARAMETER') || null;
+    const id = queryParam(raw, 'id', 'INVALID_PARAMETER') || null;
     if (!sharedId && !id) throw badRequest('INVALID_PARAMETER', 'id or shared_id is required');
     const summary = sharedId ? await this.repository.bySharedId(agentId, sharedId) : await this.repository.one(agentId, id!);
     if (!summary || summary.handoffAt === null) throw new DomainError('HANDOFF_STATE_NOT_FOUND', 'no handoff state for that conversation', 404);

@@ -1,4 +1,5 @@
-import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsObject, IsString, Matches, MaxLength } from 'class-validator';
+import { Optional } from '../platform/validation/optional';
 import { ENVIRONMENTS, type Environment } from '../agents/agent.events';
 
 const ENV_MESSAGE = `clientEnv must be one of ${ENVIRONMENTS.join(', ')}`;
@@ -10,8 +11,8 @@ export class StartDebugChatDto {
 
 export class DebugChatTurnDto {
   @IsIn(ENVIRONMENTS as unknown as string[], { message: ENV_MESSAGE }) clientEnv: Environment;
-  @IsOptional() @Matches(LANG, { message: 'asrLangCode must be a language tag such as en-GB' }) asrLangCode?: string;
-  @IsOptional() @Matches(LANG, { message: 'ttsLangCode must be a language tag such as en-GB' }) ttsLangCode?: string;
-  @IsOptional() @IsString() @MaxLength(20_000) message?: string;
-  @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+  @Optional() @Matches(LANG, { message: 'asrLangCode must be a language tag such as en-GB' }) asrLangCode?: string;
+  @Optional() @Matches(LANG, { message: 'ttsLangCode must be a language tag such as en-GB' }) ttsLangCode?: string;
+  @Optional() @IsString() @MaxLength(20_000) message?: string;
+  @Optional() @IsObject() metadata?: Record<string, unknown>;
 }

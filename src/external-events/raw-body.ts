@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bodyTooDeep, jsonTooDeep, xmlTooDeep } from '../platform/validation/body-depth';
+import { bodyKindOf, type BodyKind } from './event-id';
 
 export const WEBHOOK_PATH = '/v1/external-events/webhook';
 
@@ -13,7 +15,10 @@ const OPAQUE = 'application/vnd.parley.external-event';
  */
 export function keepRawBodies(fastify: FastifyInstance, bodyLimit: number): void {
   fastify.decorateRequest('deliveredContentType', '');
-  fastify.addContentTypeParser(OPAQUE, { parseAs: 'buffer', bodyLimit }, (_request, body, done) => done(null, body));
+  fastify.addContentTypeParser(OPAQUE, { parseAs: 'buffer', bodyLimit }, (request, body: Buffer, done) => {
+    if (nestsTooDeep(bodyKindOf(deliveredContentType(request)), body)) return done(bodyTooDeep(), undefined);
+    done(null, body);
+  });
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.url === WEBHOOK_PATH) {
       (request as FastifyRequest & { deliveredContentType: string }).deliveredContentType = String(request.headers['content-type'] ?? '');
@@ -21,6 +26,15 @@ export function keepRawBodies(fastify: FastifyInstance, bodyLimit: number): void
     }
     done();
   });
+}
+
+/**
+ * The nesting limit of every body parser, for the two kinds that nest: JSON (one pass over the
+ * bytes, on the webhook's hot path) and XML. A form is flat and a text body is opaque.
+ */
+function nestsTooDeep(kind: BodyKind | null, body: Buffer): boolean {
+  if (kind === 'json') return jsonTooDeep(body);
+  return kind === 'xml' && xmlTooDeep(body.toString('utf8'));
 }
 
 /** The Content-Type the sender gave (the header itself was swapped, see keepRawBodies). */

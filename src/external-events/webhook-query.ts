@@ -1,4 +1,5 @@
 import { badRequest } from '../platform/errors/domain-error';
+import { queryParam } from '../platform/http/query-params';
 import { EVENT_ID_LOCATIONS, type EventIdLocation } from './event-id';
 
 /** The four query parameters of interface.md "External Events API". */
@@ -9,15 +10,14 @@ export interface WebhookQuery {
   projectId: string;
 }
 
-const single = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value);
 
 /**
- * All four are sent with each request; `event_id_path` may be empty (a text/plain body is then
+ * All four are sent once (a repeated one is a 400 naming it) with each request; `event_id_path` may be empty (a text/plain body is then
  * the id). Other parameters are left alone: a sender may add its own to the URL.
  */
 export function parseWebhookQuery(query: Record<string, unknown>): WebhookQuery {
   const field = (name: string, allowEmpty = false): string => {
-    const value = single(query[name]);
+    const value = queryParam(query, name);
     if (typeof value !== 'string' || (!allowEmpty && value.trim() === '')) {
       throw badRequest('VALIDATION_ERROR', `query parameter ${name} is required`, [{ field: name, message: `${name} is required` }]);
     }

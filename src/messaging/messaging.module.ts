@@ -38,6 +38,9 @@ import { SessionTimers } from './session-timers';
 import { SocketHub } from './socket-hub';
 import { UpgradeRouter } from './upgrade-router';
 
+/** The media type the messaging POSTs' bodies are given, so that they arrive as text. */
+const MESSAGING_TEXT = 'application/vnd.parley.messaging-text';
+
 /** Wires the sockets to the HTTP server, the timers and the feed; closes every socket before the app stops. */
 @Injectable()
 class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -69,8 +72,10 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     // The two messaging POSTs read their body as text: a body that is not JSON must answer this
     // API's "Error parsing request", after the header checks (interface.md's tables), not the
     // platform's generic JSON error before them.
+    // A private media type (the platform has no text/plain parser: JSON routes refuse text).
+    fastify.addContentTypeParser(MESSAGING_TEXT, { parseAs: 'string' }, (_request, body, done) => done(null, body));
     fastify.addHook('onRequest', (request, _reply, done) => {
-      if (request.method === 'POST' && RAW_BODY_ROUTES.has(request.routeOptions.url ?? '')) request.headers['content-type'] = 'text/plain; charset=utf-8';
+      if (request.method === 'POST' && RAW_BODY_ROUTES.has(request.routeOptions.url ?? '')) request.headers['content-type'] = MESSAGING_TEXT;
       done();
     });
   }

@@ -20,6 +20,18 @@ describe('session request', () => {
     expect(code(() => parseSessionRequest(raw))).toBe('INVALID_REQUEST_BODY');
   });
 
+  it('refuses a body nested deeper than 64 levels before parsing it, naming the depth', () => {
+    const deep = `{"platform":"ios","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    let thrown: { code?: string; fieldErrors?: unknown } = {};
+    try {
+      parseSessionRequest(deep);
+    } catch (error) {
+      thrown = error as typeof thrown;
+    }
+    expect(thrown.code).toBe('INVALID_REQUEST_BODY');
+    expect(JSON.stringify(thrown)).toContain('deeper than 64 levels');
+  });
+
   it('Bearer tokens: missing is 400, another form 401', () => {
     expect(bearerToken('Bearer abc.def.ghi')).toBe('abc.def.ghi');
     expect(bearerToken('bearer  abc ')).toBe('abc');

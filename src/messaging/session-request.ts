@@ -1,3 +1,4 @@
+import { MAX_BODY_DEPTH, jsonTooDeep } from '../platform/validation/body-depth';
 import { httpError } from './http-errors';
 
 export interface SessionRequest {
@@ -14,6 +15,7 @@ export function parseSessionRequest(raw: unknown): SessionRequest {
   const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : raw === undefined || raw === null ? '' : null;
   if (text === null) throw httpError('parseError');
   if (text.trim() === '') return { streamingEnabled: false, platform: '' };
+  if (jsonTooDeep(text)) throw httpError('parseError', {}, [{ field: 'body', message: `body nests deeper than ${MAX_BODY_DEPTH} levels` }]);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,4 +1,5 @@
-import { IsIn, IsOptional, Matches, ValidateBy } from 'class-validator';
+import { IsIn, Matches, ValidateBy } from 'class-validator';
+import { Optional } from '../platform/validation/optional';
 import { COUNTRY_CODE, E164, metadataProblem } from './call-request';
 import { ENCRYPTIONS, type Encryption } from './outbound-call.events';
 
@@ -16,8 +17,8 @@ const IsCallMetadata = () =>
 
 export class PlaceOutboundCallDto {
   @Matches(E164, { message: E164_MESSAGE('to_number') }) to_number: string;
-  @IsOptional() @Matches(COUNTRY_CODE, { message: 'country_code must be an ISO 3166-1 alpha-2 country code such as US' }) country_code?: string;
-  @IsOptional() @Matches(E164, { message: E164_MESSAGE('from_number') }) from_number?: string;
-  @IsOptional() @IsCallMetadata() metadata?: Record<string, string>;
-  @IsOptional() @IsIn(ENCRYPTIONS as unknown as string[], { message: `encryption must be one of ${ENCRYPTIONS.join(', ')}` }) encryption?: Encryption;
+  @Optional() @Matches(COUNTRY_CODE, { message: 'country_code must be an ISO 3166-1 alpha-2 country code such as US' }) country_code?: string;
+  @Optional() @Matches(E164, { message: E164_MESSAGE('from_number') }) from_number?: string;
+  @Optional() @IsCallMetadata() metadata?: Record<string, string>;
+  @Optional() @IsIn(ENCRYPTIONS as unknown as string[], { message: `encryption must be one of ${ENCRYPTIONS.join(', ')}` }) encryption?: Encryption;
 }

@@ -1,4 +1,5 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { queryParam } from '../platform/http/query-params';
 import { SmsMessageRow } from '../../projections/sms-sessions/sms-sessions.entities';
 import { badRequest } from '../platform/errors/domain-error';
 import { OperatorGuard } from '../platform/operator/operator.guard';
@@ -14,8 +15,9 @@ export class SmsAdminController {
   constructor(private readonly readModels: ReadModels) {}
 
   @Get('messages')
-  async messages(@Query('number') number?: string) {
-    if (number !== undefined && (typeof number !== 'string' || !E164.test(number))) {
+  async messages(@Query() raw: Record<string, unknown>) {
+    const number = queryParam(raw, 'number');
+    if (number !== undefined && !E164.test(number)) {
       throw badRequest('VALIDATION_ERROR', 'number must be an E.164 phone number such as +15551234567', [{ field: 'number', message: 'number must be an E.164 phone number' }]);
     }
     const query = this.readModels.source('sms-sessions').getRepository(SmsMessageRow).createQueryBuilder('m');

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bodyTooDeep, jsonTooDeep } from '../platform/validation/body-depth';
 
 export const INBOUND_PATH = '/v1/sms/inbound/:connectorId';
 
@@ -12,7 +13,11 @@ const RAW = 'application/vnd.parley.sms-inbound';
  */
 export function keepInboundSmsBodies(fastify: FastifyInstance, bodyLimit: number): void {
   fastify.decorateRequest('smsContentType', '');
-  fastify.addContentTypeParser(RAW, { parseAs: 'buffer', bodyLimit }, (_request, body, done) => done(null, body));
+  fastify.addContentTypeParser(RAW, { parseAs: 'buffer', bodyLimit }, (request, body: Buffer, done) => {
+    // the nesting limit of every body parser; a form body is flat
+    if (!/form-urlencoded/i.test(inboundContentType(request)) && jsonTooDeep(body)) return done(bodyTooDeep(), undefined);
+    done(null, body);
+  });
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.url === INBOUND_PATH) {
       (request as FastifyRequest & { smsContentType: string }).smsContentType = String(request.headers['content-type'] ?? '');

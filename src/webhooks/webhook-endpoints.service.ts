@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { queryParam } from '../platform/http/query-params';
 import { IsNull } from 'typeorm';
 import { WebhookEndpointRow } from '../../projections/webhook-endpoints/webhook-endpoints.entities';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -134,7 +135,7 @@ export class WebhookEndpointsService {
   /** The endpoint's recent attempts, newest first, each with its delivery's final outcome. */
   async deliveries(accountId: string, endpointId: string, query: Record<string, unknown>) {
     const row = await this.find(accountId, endpointId);
-    return { data: await this.outbox.attempts(row.id, this.limit(query.limit)) };
+    return { data: await this.outbox.attempts(row.id, this.limit(queryParam(query, 'limit'))) };
   }
 
   /**

@@ -1,4 +1,5 @@
-import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Optional } from '../../platform/validation/optional';
 import { CONNECTOR_KINDS, NUMBER_ENVIRONMENTS, REGIONS, type ConnectorKind, type NumberEnvironment, type Region } from '../permissions';
 
 export class CreateAccountDto {
@@ -11,7 +12,7 @@ export class CreateConnectorDto {
   @IsIn(CONNECTOR_KINDS as unknown as string[], { message: `kind must be one of ${CONNECTOR_KINDS.join(', ')}` }) kind: ConnectorKind;
   @IsString() @MinLength(1) @MaxLength(20) environment: string;
   /** messaging: the site domain the widget runs on (subdomains match too) */
-  @IsOptional()
+  @Optional()
   @Matches(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i, { message: 'hostDomain must be a domain name such as example.com' })
   hostDomain?: string;
 }

@@ -1,4 +1,5 @@
-import { Allow, ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, MaxLength, MinLength, registerDecorator, type ValidationOptions } from 'class-validator';
+import { Allow, ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, MaxLength, MinLength, registerDecorator, type ValidationOptions } from 'class-validator';
+import { Optional } from '../../platform/validation/optional';
 import { PERMISSIONS, type Permission } from '../permissions';
 
 /** `"all"`, or a non-empty list of agent ids (prefixed or bare). */
@@ -31,7 +32,7 @@ export class CreateApiKeyDto {
 
 /** Only `name` may change; the other fields are accepted here so the service can answer 422. */
 export class PatchApiKeyDto {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(100) name?: string;
+  @Optional() @IsString() @MinLength(1) @MaxLength(100) name?: string;
   @Allow() agents?: unknown;
   @Allow() permissions?: unknown;
   @Allow() expiresAt?: unknown;

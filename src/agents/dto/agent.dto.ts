@@ -6,18 +6,18 @@ import {
   IsBoolean,
   IsIn,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { Optional } from '../../platform/validation/optional';
 import { ENVIRONMENTS, type Environment } from '../agent.events';
 
 export class ResponseSettingsDto {
   @IsString() @MaxLength(2000) greeting: string;
-  @IsOptional() @Matches(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'responseSettings.languageCode must be a language tag such as en-GB' }) languageCode?: string;
+  @Optional() @Matches(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'responseSettings.languageCode must be a language tag such as en-GB' }) languageCode?: string;
 }
 
 export class CreateAgentDto {
@@ -41,16 +41,16 @@ export class CreateTopicDto {
   @IsString() @MinLength(1) @MaxLength(200) name: string;
   @IsString() @MaxLength(100_000) content: string;
   @IsObject() @ValidateNested() @Type(() => ExampleQueriesDto) exampleQueries: ExampleQueriesDto;
-  @IsOptional() @IsString() @MaxLength(10_000) actions?: string;
-  @IsOptional() @IsBoolean() isActive?: boolean;
+  @Optional() @IsString() @MaxLength(10_000) actions?: string;
+  @Optional() @IsBoolean() isActive?: boolean;
 }
 
 export class PatchTopicDto {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(200) name?: string;
-  @IsOptional() @IsString() @MaxLength(100_000) content?: string;
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => ExampleQueriesDto) exampleQueries?: ExampleQueriesDto;
-  @IsOptional() @IsString() @MaxLength(10_000) actions?: string;
-  @IsOptional() @IsBoolean() isActive?: boolean;
+  @Optional() @IsString() @MinLength(1) @MaxLength(200) name?: string;
+  @Optional() @IsString() @MaxLength(100_000) content?: string;
+  @Optional() @IsObject() @ValidateNested() @Type(() => ExampleQueriesDto) exampleQueries?: ExampleQueriesDto;
+  @Optional() @IsString() @MaxLength(10_000) actions?: string;
+  @Optional() @IsBoolean() isActive?: boolean;
 }
 
 export class ConflictResolutionDto {
@@ -60,20 +60,20 @@ export class ConflictResolutionDto {
 }
 
 export class MergeDto {
-  @IsOptional() @IsString() @MaxLength(2000) deploymentMessage?: string;
-  @IsOptional() @IsArray() @ArrayMaxSize(10_000) @ValidateNested({ each: true }) @Type(() => ConflictResolutionDto) conflictResolutions?: ConflictResolutionDto[];
+  @Optional() @IsString() @MaxLength(2000) deploymentMessage?: string;
+  @Optional() @IsArray() @ArrayMaxSize(10_000) @ValidateNested({ each: true }) @Type(() => ConflictResolutionDto) conflictResolutions?: ConflictResolutionDto[];
 }
 
 export class PromoteDto {
   /** `sandbox` is a known environment but never a promotion target: the decider answers 422 for it. */
-  @IsOptional() @IsIn(ENVIRONMENTS as unknown as string[], { message: 'targetEnvironment must be one of pre-release, live' }) targetEnvironment?: Environment;
-  @IsOptional() @IsString() @MaxLength(2000) deploymentMessage?: string;
+  @Optional() @IsIn(ENVIRONMENTS as unknown as string[], { message: 'targetEnvironment must be one of pre-release, live' }) targetEnvironment?: Environment;
+  @Optional() @IsString() @MaxLength(2000) deploymentMessage?: string;
 }
 
 export class RollbackDto {
-  @IsOptional() @IsString() @MaxLength(2000) deploymentMessage?: string;
+  @Optional() @IsString() @MaxLength(2000) deploymentMessage?: string;
 }
 
 export class DeploymentsQuery {
-  @IsOptional() @IsIn(ENVIRONMENTS as unknown as string[], { message: 'environment must be one of sandbox, pre-release, live' }) environment?: Environment;
+  @Optional() @IsIn(ENVIRONMENTS as unknown as string[], { message: 'environment must be one of sandbox, pre-release, live' }) environment?: Environment;
 }

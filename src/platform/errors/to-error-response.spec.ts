@@ -33,6 +33,13 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(badJson, 'cid', '/x')).toMatchObject(envelope(400, 'INVALID_JSON', 'body is not valid JSON'));
   });
 
+  it("maps Fastify's router and media-type errors to codes that name the problem", () => {
+    const fst = (code: string, statusCode: number) => Object.assign(new Error(`'/%' raw text`), { code, statusCode });
+    expect(toErrorResponse(fst('FST_ERR_BAD_URL', 400), 'cid', '/%')).toMatchObject(envelope(400, 'INVALID_URL', 'the URL is not valid (malformed percent-encoding)'));
+    expect(toErrorResponse(fst('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415), 'cid', '/x')).toMatchObject(envelope(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'));
+    expect(toErrorResponse(fst('FST_ERR_MAX_PARAM_LENGTH', 414), 'cid', '/x')).toMatchObject(envelope(414, 'URI_TOO_LONG', 'a path segment of the URL is too long'));
+  });
+
   it('turns a lost optimistic-concurrency race into 409', () => {
     expect(toErrorResponse(new WrongExpectedRevisionError('s', 1n, 2n), 'cid', '/x').status).toBe(409);
   });

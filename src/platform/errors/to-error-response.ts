@@ -21,7 +21,10 @@ interface FastifyLikeError {
 
 const FASTIFY_MESSAGES: Record<string, [string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 'request body is larger than 1 MiB'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'unsupported content type'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['INVALID_CONTENT_LENGTH', 'Content-Length does not match the body'],
+  FST_ERR_BAD_URL: ['INVALID_URL', 'the URL is not valid (malformed percent-encoding)'],
+  FST_ERR_MAX_PARAM_LENGTH: ['URI_TOO_LONG', 'a path segment of the URL is too long'],
   FST_ERR_CTP_EMPTY_JSON_BODY: ['INVALID_JSON', 'body is empty but content-type is application/json'],
   FST_ERR_CTP_INVALID_JSON_BODY: ['INVALID_JSON', 'body is not valid JSON'],
 };

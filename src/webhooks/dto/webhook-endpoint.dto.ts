@@ -1,8 +1,7 @@
-import { Allow, ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { Allow, ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Optional } from '../../platform/validation/optional';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhook-event';
 
-/** Absent is fine; null is not (it would mean "clear", and none of these fields can be cleared). */
-const Optional = () => ValidateIf((_, value) => value !== undefined);
 const EVENT_TYPES = { each: true, message: `event_types must each be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` };
 const TIMEOUT = { message: 'timeout_ms must be an integer from 1000 to 30000' };
 
