@@ -1,3 +1,4 @@
+import { SYSTEM_MESSAGES } from './system-messages';
 import { parseClientMessage } from './client-message';
 
 describe('client frames', () => {
@@ -23,5 +24,11 @@ describe('client frames', () => {
   it('a known kind without what it needs is invalid data', () => {
     expect(parseClientMessage('{"type":"EVENT_TYPE_USER_MESSAGE","payload":{"text":"   "}}')).toEqual({ error: 'encountered an error' });
     expect(parseClientMessage('{"type":"EVENT_TYPE_USER_TYPING","payload":{}}')).toEqual({ error: 'encountered an error' });
+  });
+
+  it('a frame nested deeper than the body limit is refused before it is parsed', () => {
+    const deep = (n: number) => `{"type":"EVENT_TYPE_USER_MESSAGE","payload":{"text":"hi"},"metadata":{"custom":${'['.repeat(n)}${']'.repeat(n)}}}`;
+    expect(parseClientMessage(deep(60))).toMatchObject({ kind: 'EVENT_TYPE_USER_MESSAGE' });
+    expect(parseClientMessage(deep(20_000))).toEqual({ error: SYSTEM_MESSAGES.invalidFormat });
   });
 });

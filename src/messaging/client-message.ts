@@ -1,3 +1,4 @@
+import { jsonTooDeep } from '../platform/validation/body-depth';
 import { SYSTEM_MESSAGES } from './system-messages';
 import { CLIENT_KINDS, SERVER_KINDS, type ClientKind } from './wire';
 
@@ -22,6 +23,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * what it needs is invalid data ("encountered an error").
  */
 export function parseClientMessage(raw: string): ClientMessage | Rejected {
+  // a frame's custom metadata is recorded, and a deeply nested value would overflow the stack where it is serialised
+  if (jsonTooDeep(raw)) return { error: SYSTEM_MESSAGES.invalidFormat };
   let frame: unknown;
   try {
     frame = JSON.parse(raw);

@@ -1,3 +1,5 @@
+import { jsonTooDeep, MAX_BODY_DEPTH } from '../../platform/validation/body-depth';
+
 /**
  * The desk's frames (JSON, one per WebSocket message). A human agent sends:
  * `{type: "ACCEPT", session_id}`, `{type: "MESSAGE", session_id, text}`,
@@ -19,6 +21,7 @@ export interface QueuedSession {
 }
 
 export function parseDeskFrame(raw: string): DeskCommand | { error: string; sessionId?: string } {
+  if (jsonTooDeep(raw)) return { error: `frames may nest at most ${MAX_BODY_DEPTH} levels` };
   let frame: unknown;
   try {
     frame = JSON.parse(raw);
