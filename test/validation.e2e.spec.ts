@@ -206,6 +206,16 @@ describe('validation at the door', () => {
       expectRawEnvelope(r, 431, 'HEADERS_TOO_LARGE');
     });
 
+    it('refusals before routing still carry the extras of their family (Alerts: message, errors)', async () => {
+      const big = await rawHttp(t.url, `GET /v1/alert-rules HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      expect(big.body).toMatchObject({ message: big.body.error, errors: [] });
+      const badUrl = await rawHttp(t.url, 'DELETE /v1/alert-rules/%FF HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      expectRawEnvelope(badUrl, 400, 'INVALID_URL');
+      expect(badUrl.body).toMatchObject({ message: badUrl.body.error, errors: [] });
+      const sms = await rawHttp(t.url, 'GET /v1/sms/%FF HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      expect(sms.body).toMatchObject({ error_code: 'INVALID_URL', detail: sms.body.error });
+    });
+
     it.each([
       ['a Content-Length that is not a number', 'POST /v1/alert-rules HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n{}'],
       ['both Content-Length and chunked framing', 'POST /v1/alert-rules HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
