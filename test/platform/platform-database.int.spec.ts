@@ -22,6 +22,10 @@ const SCHEMA: Record<string, { columns: string[]; indexes: string[] }> = {
     columns: ['seq', 'delivery_id', 'endpoint_id', 'attempt', 'status_code', 'error', 'duration_ms', 'attempted_at', 'outcome', 'next_attempt_at'],
     indexes: ['idx_webhook_attempt_delivery', 'idx_webhook_attempt_endpoint'],
   },
+  dead_letter: {
+    columns: ['kind', 'name', 'position', 'version', 'generation', 'stream_id', 'event_id', 'event_type', 'error', 'first_failed_at', 'last_failed_at', 'attempts', 'status', 'retried_at', 'resolved_at'],
+    indexes: ['idx_dead_letter_status'],
+  },
 };
 
 async function schemaOf(source: DataSource): Promise<Record<string, { columns: string[]; indexes: string[] }>> {
@@ -54,7 +58,7 @@ describeEachPlatformDatabase('the platform database', (databases) => {
     expect(dialectOf(first)).toBe(databases.dialect);
     expect(await schemaOf(first)).toEqual(SCHEMA);
     const names = await migrationsRun(first);
-    expect(names).toHaveLength(3);
+    expect(names).toHaveLength(4);
     expect(names.every((n) => n.startsWith(databases.dialect === 'postgres' ? 'Pg' : '') && !(databases.dialect === 'sqlite' && n.startsWith('Pg')))).toBe(true);
     await first.getRepository(AlertEvaluation).insert({ ruleId: 'rule-1', evaluatedAt: '2030-01-01T00:00:00.000Z', currentValue: 0.25 });
     await first.destroy();
@@ -66,7 +70,7 @@ describeEachPlatformDatabase('the platform database', (databases) => {
 
   it('processes starting together on an empty database migrate it once', async () => {
     const sources = await Promise.all([1, 2, 3].map(() => database.open()));
-    for (const source of sources) expect(await migrationsRun(source)).toHaveLength(3);
+    for (const source of sources) expect(await migrationsRun(source)).toHaveLength(4);
   });
 
   describe('read-model registry', () => {
