@@ -14,7 +14,7 @@ export class DataAccessService {
     private readonly readModels: ReadModels,
   ) {}
 
-  /** Every conversations request asks: a prepared lookup (TypeORM's findOneBy took 47-105 µs, this 4-6). */
+  /** Every conversations request asks: a prepared lookup (TypeORM's findOneBy costs ten times as much). */
   private readonly byAgent = new ReadQuery<{ response_metrics: string; show_transcripts: number | boolean }>(
     () => this.readModels.source('data-access'),
     'SELECT response_metrics, show_transcripts FROM data_access WHERE agent_id = ?',

@@ -64,7 +64,7 @@ export class DeploymentContent {
     };
   }
 
-  /** Every conversation's start asks: a prepared lookup (TypeORM's findOneBy took 47-105 µs a row, this 4-6). */
+  /** Every conversation's start asks: a prepared lookup (TypeORM's findOneBy costs ten times as much). */
   private readonly active = new ReadQuery<{ deployment_id: string }>(
     () => this.readModels.source('agents'),
     'SELECT deployment_id FROM active_deployment WHERE agent_id = ? AND environment = ?',

@@ -1,6 +1,7 @@
 import type { Decider } from '../platform/commands/decider';
 import { conflict, DomainError } from '../platform/errors/domain-error';
 import type { ConversationEvent, EndReason, ExternalEventReceivedData, TurnData } from './conversation.events';
+import { turnRecorded } from './conversation.events';
 
 export interface ConversationState {
   exists: boolean;
@@ -122,20 +123,20 @@ function decide(command: ConversationCommand, s: ConversationState): Conversatio
       return [
         { type: 'ConversationStarted', data: command.started },
         ...(Object.keys(command.initialState).length ? [{ type: 'StateChanged' as const, data: { changes: command.initialState } }] : []),
-        { type: 'TurnRecorded', data: { ...command.greeting, turnIndex: 0 } },
+        turnRecorded({ ...command.greeting, turnIndex: 0 }),
       ];
     case 'StartConversationWithTurn':
       if (s.exists) throw conflict('CONVERSATION_EXISTS', 'conversation already exists');
       return [
         { type: 'ConversationStarted', data: command.started },
         ...(Object.keys(command.initialState).length ? [{ type: 'StateChanged' as const, data: { changes: command.initialState } }] : []),
-        { type: 'TurnRecorded', data: { ...command.turn, turnIndex: 0 } },
+        turnRecorded({ ...command.turn, turnIndex: 0 }),
         ...effectsEvents(command.effects, command.turn.agentResponseAt),
       ];
     case 'RecordTurn':
       if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
       if (s.ended) throw new DomainError('CHAT_CONVERSATION_ENDED', 'this conversation has ended; start a new one', 410);
-      return [{ type: 'TurnRecorded', data: { ...command.turn, turnIndex: s.turns } }, ...effectsEvents(command.effects, command.turn.agentResponseAt)];
+      return [turnRecorded({ ...command.turn, turnIndex: s.turns }), ...effectsEvents(command.effects, command.turn.agentResponseAt)];
     case 'EndConversation':
       if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
       if (s.ended) return [];
@@ -163,7 +164,7 @@ function receiveExternalEvent(command: Extract<ConversationCommand, { type: 'Rec
   ];
   if (!agentTurn) return events;
   const { turn, effects } = command.response!;
-  return [...events, { type: 'TurnRecorded', data: { ...turn, delayedResponse: true, turnIndex: s.turns } }, ...effectsEvents(effects, turn.agentResponseAt)];
+  return [...events, turnRecorded({ ...turn, delayedResponse: true, turnIndex: s.turns }), ...effectsEvents(effects, turn.agentResponseAt)];
 }
 
 export const conversationDecider: Decider<ConversationState, ConversationCommand, ConversationEvent> = { initialState, evolve, decide };

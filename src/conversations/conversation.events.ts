@@ -95,4 +95,13 @@ export interface ExternalEventReceivedData {
   agentTurn: boolean;
 }
 
+/**
+ * TurnRecorded's schema version. Version 1 turns recorded before the LLM adapter have no
+ * `apiErrors`; `conversation.upcasters.ts` lifts them on read, so readers see version 2 only.
+ */
+export const TURN_RECORDED_VERSION = 2;
+
+/** A TurnRecorded event in the current schema: the one way a decider records a turn. */
+export const turnRecorded = (data: TurnData): ConversationEvent => ({ type: 'TurnRecorded', schemaVersion: TURN_RECORDED_VERSION, data });
+
 export const conversationStream = (conversationId: string) => `conversation-${conversationId}`;

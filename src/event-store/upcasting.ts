@@ -11,26 +11,29 @@ export interface Upcaster {
 }
 
 export class Upcasters {
-  private readonly byKey = new Map<string, Upcaster>();
+  /** by event type, then by the version each upcaster lifts from */
+  private readonly byType = new Map<string, Map<number, Upcaster>>();
 
   constructor(upcasters: Upcaster[] = []) {
     for (const upcaster of upcasters) {
-      const key = `${upcaster.type}@${upcaster.fromVersion}`;
-      if (this.byKey.has(key)) throw new Error(`two upcasters for ${key}`);
-      this.byKey.set(key, upcaster);
+      const versions = this.byType.get(upcaster.type) ?? new Map<number, Upcaster>();
+      if (versions.has(upcaster.fromVersion)) throw new Error(`two upcasters for ${upcaster.type}@${upcaster.fromVersion}`);
+      this.byType.set(upcaster.type, versions.set(upcaster.fromVersion, upcaster));
     }
   }
 
+  /** Every event read passes here: an event of a type without upcasters costs one map lookup. */
   apply<T>(event: RecordedEvent<T>): RecordedEvent<T> {
-    if (this.byKey.size === 0) return event;
+    const versions = this.byType.get(event.type);
+    if (!versions) return event;
     let version = event.metadata.schemaVersion ?? 1;
-    let upcaster = this.byKey.get(`${event.type}@${version}`);
+    let upcaster = versions.get(version);
     if (!upcaster) return event;
     let data: unknown = event.data;
     while (upcaster) {
       data = upcaster.upcast(data);
       version++;
-      upcaster = this.byKey.get(`${event.type}@${version}`);
+      upcaster = versions.get(version);
     }
     return { ...event, data: data as T, metadata: { ...event.metadata, schemaVersion: version } };
   }

@@ -17,10 +17,9 @@ export interface BindPacing {
    * counts as saturated, whatever the event loop's utilization (0: judge by utilization alone).
    * Senders queueing on the webhook are the saturation the loop's utilization misses: the loop
    * shares the machine's two cores with the writer thread, the garbage collector's helpers and
-   * often the senders, and at 50 connections at full speed it read 0.66-0.80 busy while they took
-   * most of the other core (perf, bench external-events, 2026-11-27). Binding then ran beside the
-   * burst: 3,500-5,700 deliveries bound per 6 s series and the webhook at a median 7,700/s,
-   * against about 300 and 8,200-8,400/s with this signal.
+   * often the senders: at full speed the loop reads well under saturated while they take most of
+   * the other core, and binding then ran beside the burst and slowed the webhook (figures in
+   * bench/README.md, the external-events narrative).
    */
   busyInFlight: number;
 }

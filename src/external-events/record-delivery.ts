@@ -13,8 +13,8 @@ export const MAX_RACES = 8;
  *
  * The event's id is the caller's, time-ordered: a random one (a digest of the delivery, which made
  * the store itself recognise repeats) put every delivery's insert at a random place in the log's
- * event-id index, and the writer thread's CPU per append doubled (23.5 against 11.7 µs, batches of
- * 14 appends into a log of 600,000 events, 2026-11-27).
+ * event-id index, and the writer thread's CPU per append doubled (bench/README.md, "Where the
+ * throughput stands").
  */
 export async function recordDelivery(store: EventStore, stream: string, event: NewEvent<ExternalEventDelivered>): Promise<void> {
   let expected: ExpectedRevision = 'no_stream';

@@ -29,8 +29,7 @@ export function globalPositionOf(position: Position): number {
  *
  * Kept on the event itself under a symbol, not in a WeakMap: every event of the tail window (tens
  * of thousands under load) was an ephemeron, which V8 marks and clears inside a full collection's
- * pause. In the external-events bench (--trace-gc-nvp) those pauses were 20-57 ms with the WeakMap
- * (ephemeron marking 7-32 ms, clearing 4-9 ms) and are 5-17 ms without.
+ * pause, which made those pauses several times longer (bench/README.md).
  * Non-enumerable, so a copy (an upcast's `{ ...event, data }`) does not carry a row that no longer matches it.
  */
 const ROW = Symbol('stored row');

@@ -34,8 +34,7 @@ export type SyncMode = 'full' | 'normal';
  * WAL grew 154 MiB in 15 s without it); and if the thread dies, it alone bounds the WAL.
  * `never`: the event loop's own connection beside a writer thread. Its commit that took the WAL
  * past the threshold would copy the frames since the last round and fsync the database file with
- * the event loop blocked: 7-30 ms, about twice a second at 1,000 appends/s (strace and a CPU
- * profile of the external-events bench), the longest pauses of the loop there. The thread's
+ * the event loop blocked: the longest pauses of the loop under load (bench/README.md). The thread's
  * commits checkpoint instead; AdaptiveWriter sends it every so many appends even when all are lone.
  */
 export type CheckpointMode = 'auto' | 'thread' | 'never';

@@ -246,8 +246,8 @@ export class SqliteEventStore implements EventStore, LogTail {
   /**
    * The window keeps only what a subscription reading from it has yet to read (and at most its
    * capacity): the events of a busy log then die young. Kept for seconds, every event and its
-   * strings outlived a few young-generation collections and were copied into the old one: in
-   * the web chat bench (1,000 messages/s, events of 1-3 KB) scavenges averaged 8 ms.
+   * strings outlived a few young-generation collections and were copied into the old one, which
+   * made every scavenge long under load.
    * Subscriptions behind the window read the file and hold nothing in it.
    */
   private releaseTail(): void {

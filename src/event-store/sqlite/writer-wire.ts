@@ -6,9 +6,8 @@ import type { AppendOutcome, AppendRequest, SerializedEvent } from './batch-writ
  *
  * postMessage copies with the structured clone, whose cost is per object as much as per byte:
  * each append as an object with an array of event objects wrote every property name again. A
- * batch goes as one flat array of strings and its outcomes as numbers, and the event loop's share
- * of a batch of 18 one-event appends fell from 1.6-1.8 to 1.0-1.1 µs an append (a loop of
- * round trips to a thread, 2026-11-27). Refusals are rare and keep their shape.
+ * batch goes as one flat array of strings and its outcomes as numbers, which costs the event loop
+ * less per append (bench/README.md, "Inline and thread writes"). Refusals are rare and keep their shape.
  */
 
 /** A batch, flat: per append its stream, expected revision and event count, then per event id, type, data, metadata. */

@@ -66,9 +66,8 @@ export const INLINE_MAX_APPENDS = 4;
 /**
  * Light load inline, batches under load on the writer thread. At a light load nobody is waiting to
  * overlap with a commit, and the hop to the thread and back costs more than the commit: one
- * awaited append at a time ran at half the raw single-insert rate through the thread, and at 500
- * webhook deliveries/s sending every batch but a lone append to the thread made an append's p50
- * 1.5-4.0 ms against 0.5-1.2 ms with small batches inline (bench, external-events, 2026-11-26).
+ * awaited append at a time ran at half the raw single-insert rate through the thread, and small
+ * batches inline cut an append's p50 under load (figures: bench/README.md, "Inline and thread writes").
  * A light batch is up to INLINE_MAX_APPENDS appends of one event each, after another batch of at
  * most as many appends. Under load, batches grow past it (50 connections at full speed: tens of
  * appends each) and go to the thread, where a commit overlaps with the loop answering the one
@@ -77,10 +76,8 @@ export const INLINE_MAX_APPENDS = 4;
  * An append of several events goes to the thread even alone: it is a conversation's turn or a
  * process manager's binding, whose commit holds more rows and whose caller is rarely a sender at
  * the door. Inline, those commits' fsyncs were the event loop's longest stretches at 500 webhook
- * deliveries/s (each binding appends a few events behind its delivery): with them on the thread
- * the deliveries' p99 went from 9.2-12.6 ms to 5.5-6.6 ms and the loop's longest delay from
- * 13-25 ms to 6-7 ms, for 0.4-0.8 s more of the helper threads' CPU per 10 s and 0.5-1.0 s less of
- * the loop's (bench, external-events, three alternating pairs, 2026-11-27).
+ * deliveries/s (each binding appends a few events behind its delivery); on the thread they cut
+ * the deliveries' p99 and the loop's longest delay (bench/README.md, "Inline and thread writes").
  * The thread may hold two batches at once (GroupCommitter); the inline connection waits for both.
  *
  * The inline connection never checkpoints (schema.ts, `never`): every `threadEvery`-th inline

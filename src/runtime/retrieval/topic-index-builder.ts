@@ -6,9 +6,8 @@ import { TopicIndex, type IndexableTopic } from './topic-index';
 
 /**
  * Below this much text (names, example queries and content of the active topics), an index is
- * built in place: a few milliseconds, less than a round trip to the thread. On a slow day here,
- * 50 topics of the benchmark's kind (57 KB) took 70-110 ms on the event loop (315 ms cold), 5,000
- * took 1.6-2 s.
+ * built in place: a few milliseconds, less than a round trip to the thread; larger ones would
+ * hold the event loop for a long time.
  */
 export const INLINE_BUILD_MAX_CHARS = 16 * 1024;
 
