@@ -10,7 +10,7 @@ import { badRequest, DomainError, forbidden } from '../platform/errors/domain-er
 import { LOGGER } from '../platform/logging/logger';
 import { ReadModels } from '../read-models/read-models.service';
 import { ReadQuery } from '../read-models/read-query';
-import { CONVERSATIONS_REPOSITORY, SEMANTIC_WINDOW, type ConversationsRepository, type Page } from './conversations.repository';
+import { CONVERSATIONS_REPOSITORY, SEMANTIC_WINDOW, type ConversationsRepository, type Page } from '../../projections/conversations/queries';
 import type { EmbeddingRanker } from './embeddings';
 import { Cursors, type CursorPosition } from './cursor';
 import { parseListQuery, parseOneQuery, type ApiVersion, type ListQuery } from './list-query';
