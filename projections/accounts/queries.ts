@@ -33,6 +33,8 @@ export interface AccountsQueries {
   connectorByDigest(digest: string): Lookup<ConnectorLookupRow>;
   /** Prepared: a connector by id. */
   connectorById(connectorId: string): Lookup<ConnectorLookupRow>;
+  /** Prepared (every request on an account's region-bound host): the account's region. */
+  regionOf(accountId: string): Lookup<{ region: string }>;
   /** Prepared (every conversations listing): whether the agent streams its answers in chunks. */
   chunkedStreaming(agentId: string): Lookup<{ chunked_streaming: number | boolean }>;
 }
@@ -41,10 +43,12 @@ class AccountsReadModel implements AccountsQueries {
   private readonly byDigest: ReadQuery<ConnectorLookupRow>;
   private readonly byId: ReadQuery<ConnectorLookupRow>;
   private readonly streaming: ReadQuery<{ chunked_streaming: number | boolean }>;
+  private readonly region: ReadQuery<{ region: string }>;
 
   constructor(private readonly source: () => DataSource) {
     this.byDigest = new ReadQuery(source, 'SELECT * FROM connector WHERE token_digest = ?');
     this.byId = new ReadQuery(source, 'SELECT * FROM connector WHERE id = ?');
+    this.region = new ReadQuery(source, 'SELECT region FROM account WHERE id = ?');
     this.streaming = new ReadQuery(source, 'SELECT chunked_streaming FROM agent_settings WHERE agent_id = ?');
   }
 
@@ -78,6 +82,10 @@ class AccountsReadModel implements AccountsQueries {
 
   connectorById(connectorId: string) {
     return this.byId.get(connectorId);
+  }
+
+  regionOf(accountId: string) {
+    return this.region.get(accountId);
   }
 
   chunkedStreaming(agentId: string) {
