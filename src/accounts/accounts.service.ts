@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { accountRef, agentRef, parseAgentId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { AccountRow, ConnectorRow } from '../../projections/accounts/accounts.entities';
+import { accountsQueries, type Account as AccountRow, type AccountsQueries, type Connector as ConnectorRow } from '../../projections/accounts/queries';
 import { AccountCommands } from './account-commands';
 import { phoneNumberDecider, phoneNumberStream } from './phone-number.decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -22,6 +22,8 @@ export const accountView = (row: AccountRow) => ({ accountId: accountRef(row.id)
 /** Accounts and the operator's attachments to agents: connectors, phone numbers, settings. */
 @Injectable()
 export class AccountsService {
+  private readonly queries: AccountsQueries;
+
   constructor(
     private readonly commands: AccountCommands,
     private readonly readModels: ReadModels,
@@ -30,7 +32,9 @@ export class AccountsService {
     private readonly clock: Clock,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
     @Inject(EVENT_STORE) private readonly store: EventStore,
-  ) {}
+  ) {
+    this.queries = accountsQueries(readModels);
+  }
 
   async create(dto: CreateAccountDto, context: CommandContext) {
     const accountId = this.ids.short(8);
@@ -39,12 +43,12 @@ export class AccountsService {
   }
 
   async list() {
-    const rows = await this.readModels.source('accounts').getRepository(AccountRow).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.queries.accounts();
     return rows.map(accountView);
   }
 
   async get(accountId: string) {
-    const row = await this.readModels.source('accounts').getRepository(AccountRow).findOneBy({ id: accountId });
+    const row = await this.queries.account(accountId);
     if (!row) throw notFound('ACCOUNT_NOT_FOUND', 'account not found');
     return accountView(row);
   }

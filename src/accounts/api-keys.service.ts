@@ -11,7 +11,7 @@ import { badRequest, DomainError, forbidden, notFound } from '../platform/errors
 import { IdGenerator } from '../platform/ids/ids';
 import { accountRef, agentRef, tryParseAgentId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { ApiKeyRow } from '../../projections/api-keys/api-keys.entities';
+import { apiKeysQueries, type ApiKey as ApiKeyRow, type ApiKeysQueries } from '../../projections/api-keys/queries';
 import { AccountCommands } from './account-commands';
 import { AccountsService } from './accounts.service';
 import type { CreateApiKeyDto, PatchApiKeyDto } from './dto/api-key.dto';
@@ -37,15 +37,19 @@ const fieldError = (field: string, message: string) => badRequest('VALIDATION_ER
 /** Key management of contract §4: the API Keys tab as an API. */
 @Injectable()
 export class ApiKeysService {
+  private readonly keys: ApiKeysQueries;
+
   constructor(
     private readonly commands: AccountCommands,
     private readonly accounts: AccountsService,
-    private readonly readModels: ReadModels,
+    readModels: ReadModels,
     private readonly ids: IdGenerator,
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
-  ) {}
+  ) {
+    this.keys = apiKeysQueries(readModels);
+  }
 
   async create(accountId: string, dto: CreateApiKeyDto, issuer: Principal, issuerKey: KeyRecord | undefined, context: CommandContext) {
     await this.accounts.get(accountId);
@@ -76,7 +80,7 @@ export class ApiKeysService {
 
   async list(accountId: string) {
     await this.accounts.get(accountId);
-    const rows = await this.repo().find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.keys.keysOf(accountId);
     return { apiKeys: rows.filter((r) => r.deletedAt === null).map((r) => keyView(r)) };
   }
 
@@ -111,12 +115,8 @@ export class ApiKeysService {
     await this.commands.execute(accountId, { type: 'DeleteApiKey', keyId }, context, ['api-keys']);
   }
 
-  private repo() {
-    return this.readModels.source('api-keys').getRepository(ApiKeyRow);
-  }
-
   private async row(accountId: string, keyId: string): Promise<ApiKeyRow> {
-    const row = await this.repo().findOneBy({ id: keyId, accountId });
+    const row = await this.keys.key(accountId, keyId);
     if (!row || row.deletedAt !== null) throw notFound('API_KEY_NOT_FOUND', 'API key not found');
     return row;
   }

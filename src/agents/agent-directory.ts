@@ -1,5 +1,5 @@
 import { ReadModels } from '../read-models/read-models.service';
-import { ReadQuery } from '../read-models/read-query';
+import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
 import { andThen, type Awaitable } from '../platform/awaitable';
 import type { AgentDirectory } from '../platform/auth/agent-directory';
 
@@ -14,13 +14,13 @@ const OWNER_EVENTS = new Set(['AgentCreated', 'AgentDeleted']);
  * could change one, or serves a rebuilt generation.
  */
 export class ReadModelAgentDirectory implements AgentDirectory {
-  private readonly query: ReadQuery<{ account_id: string; deleted_at: string | null }>;
+  private readonly query: AgentsQueries;
   private readonly owners = new Map<string, string>();
   /** Bumped by every invalidation: a lookup begun before one must not fill the cache after it. */
   private epoch = 0;
 
   constructor(readModels: ReadModels) {
-    this.query = new ReadQuery(() => readModels.source('agents'), 'SELECT account_id, deleted_at FROM agent WHERE id = ?');
+    this.query = agentsQueries(readModels);
     readModels.onApplied('agents', (batch) => {
       if (batch.some((event) => OWNER_EVENTS.has(event.type))) this.forget();
     });
@@ -30,7 +30,7 @@ export class ReadModelAgentDirectory implements AgentDirectory {
     const known = this.owners.get(agentId);
     if (known !== undefined) return known;
     const epoch = this.epoch;
-    return andThen(this.query.get(agentId), ({ row, switched }) => {
+    return andThen(this.query.ownerOf(agentId), ({ row, switched }) => {
       const overtaken = epoch !== this.epoch;
       // a rebuilt generation holds the same owners, but start afresh with it anyway
       if (switched) this.forget();

@@ -5,7 +5,7 @@ import { IdGenerator } from '../platform/ids/ids';
 import { parseBranchId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
 import { AccountsService } from '../accounts/accounts.service';
-import { ActiveDeploymentRow, AgentRow, BranchRow, BranchTopicRow, DeploymentRow } from '../../projections/agents/agents.entities';
+import { agentsQueries, type Agent, type AgentsQueries, type Branch } from '../../projections/agents/queries';
 import { MAIN } from './agent.decider';
 import { ENVIRONMENTS, type Environment } from './agent.events';
 import { AgentCommands } from './agent-commands';
@@ -15,15 +15,15 @@ import { agentView, branchView, deploymentView, topicView } from './views';
 /** The Agents API (interface.md, contract §5): commands on agent streams, answers from the agents read model. */
 @Injectable()
 export class AgentsService {
+  private readonly db: AgentsQueries;
+
   constructor(
     private readonly commands: AgentCommands,
-    private readonly readModels: ReadModels,
+    readModels: ReadModels,
     private readonly ids: IdGenerator,
     private readonly accounts: AccountsService,
-  ) {}
-
-  private get db() {
-    return this.readModels.source('agents');
+  ) {
+    this.db = agentsQueries(readModels);
   }
 
   async create(accountId: string, dto: CreateAgentDto, context: CommandContext) {
@@ -35,7 +35,7 @@ export class AgentsService {
   }
 
   async list(accountId: string) {
-    const rows = await this.db.getRepository(AgentRow).find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.db.agentsOf(accountId);
     return rows.filter((r) => r.deletedAt === null).map(agentView);
   }
 
@@ -49,7 +49,7 @@ export class AgentsService {
 
   async listBranches(agentId: string) {
     await this.agentRow(agentId);
-    const rows = await this.db.getRepository(BranchRow).find({ where: { agentId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.db.branchesOf(agentId);
     return { branches: rows.filter((r) => r.status !== 'deleted').map(branchView) };
   }
 
@@ -76,7 +76,7 @@ export class AgentsService {
   async topics(agentId: string, rawBranchId: string) {
     const branchId = this.branchId(rawBranchId);
     await this.branchRow(agentId, branchId);
-    const rows = await this.db.getRepository(BranchTopicRow).find({ where: { agentId, branchId }, order: { name: 'ASC' } });
+    const rows = await this.db.topicsOf(agentId, branchId);
     return rows.map(topicView);
   }
 
@@ -85,7 +85,7 @@ export class AgentsService {
     const topicId = `topic_${this.ids.short(8)}`;
     const topic = { id: topicId, name: dto.name, content: dto.content, exampleQueries: dto.exampleQueries.queries, actions: dto.actions ?? '', isActive: dto.isActive ?? true };
     await this.commands.execute(agentId, { type: 'AddTopic', branchId, topic }, context);
-    return topicView(await this.db.getRepository(BranchTopicRow).findOneByOrFail({ agentId, branchId, topicId }));
+    return topicView(await this.db.topicOrFail(agentId, branchId, topicId));
   }
 
   async editTopic(agentId: string, rawBranchId: string, topicId: string, dto: PatchTopicDto, context: CommandContext): Promise<void> {
@@ -110,8 +110,8 @@ export class AgentsService {
 
   async active(agentId: string) {
     await this.agentRow(agentId);
-    const active = await this.db.getRepository(ActiveDeploymentRow).findBy({ agentId });
-    const rows = active.length ? await this.db.getRepository(DeploymentRow).findBy(active.map((a) => ({ id: a.deploymentId }))) : [];
+    const active = await this.db.activeDeploymentsOf(agentId);
+    const rows = await this.db.deploymentsByIds(active.map((a) => a.deploymentId));
     const byId = new Map(rows.map((r) => [r.id, r]));
     const activeDeployments = Object.fromEntries(ENVIRONMENTS.map((env) => {
       const id = active.find((a) => a.environment === env)?.deploymentId;
@@ -123,7 +123,7 @@ export class AgentsService {
 
   async deployments(agentId: string, environment?: Environment) {
     await this.agentRow(agentId);
-    const rows = await this.db.getRepository(DeploymentRow).find({ where: { agentId, ...(environment ? { environment } : {}) }, order: { artifactVersion: 'DESC' } });
+    const rows = await this.db.deploymentsOf(agentId, environment);
     return { deployments: rows.map(deploymentView) };
   }
 
@@ -134,27 +134,27 @@ export class AgentsService {
       { type: 'Promote', deploymentId, target: dto.targetEnvironment ?? null, newDeploymentId, actor: context.actor, message: dto.deploymentMessage ?? '' },
       context,
     );
-    return { deployment: deploymentView(await this.db.getRepository(DeploymentRow).findOneByOrFail({ id: newDeploymentId })), testRunIds: [] as string[] };
+    return { deployment: deploymentView(await this.db.deploymentOrFail(newDeploymentId)), testRunIds: [] as string[] };
   }
 
   async rollback(agentId: string, deploymentId: string, dto: RollbackDto, context: CommandContext) {
     await this.commands.execute(agentId, { type: 'Rollback', deploymentId, message: dto.deploymentMessage ?? '' }, context);
-    return { deployment: deploymentView(await this.db.getRepository(DeploymentRow).findOneByOrFail({ id: deploymentId })), testRunIds: [] as string[] };
+    return { deployment: deploymentView(await this.db.deploymentOrFail(deploymentId)), testRunIds: [] as string[] };
   }
 
   private branchId(raw: string): string {
     return raw === MAIN ? MAIN : parseBranchId(raw);
   }
 
-  private async agentRow(agentId: string): Promise<AgentRow> {
-    const row = await this.db.getRepository(AgentRow).findOneBy({ id: agentId });
+  private async agentRow(agentId: string): Promise<Agent> {
+    const row = await this.db.agent(agentId);
     if (!row || row.deletedAt) throw notFound('AGENT_NOT_FOUND', 'agent not found');
     return row;
   }
 
-  private async branchRow(agentId: string, branchId: string): Promise<BranchRow> {
+  private async branchRow(agentId: string, branchId: string): Promise<Branch> {
     await this.agentRow(agentId);
-    const row = await this.db.getRepository(BranchRow).findOneBy({ agentId, id: branchId });
+    const row = await this.db.branch(agentId, branchId);
     if (!row || row.status === 'deleted') throw notFound('BRANCH_NOT_FOUND', 'branch not found');
     return row;
   }

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
 import { notFound } from '../platform/errors/domain-error';
 import { ReadModels } from '../read-models/read-models.service';
-import { ReadQuery } from '../read-models/read-query';
-import { AgentRow, DeploymentRow, MainVersionRow } from '../../projections/agents/agents.entities';
+import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
 import type { Environment, Topic } from './agent.events';
 
 /** Everything a conversation needs from the deployment it runs on. */
@@ -28,11 +27,14 @@ export interface ServedContent {
 export class DeploymentContent {
   private readonly cache = new Map<string, { behavior: string; topics: Topic[] }>();
   private readonly served = new Map<string, ServedContent>();
+  private readonly queries: AgentsQueries;
 
   constructor(
-    private readonly readModels: ReadModels,
+    readModels: ReadModels,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
-  ) {}
+  ) {
+    this.queries = agentsQueries(readModels);
+  }
 
   async ofDeployment(agentId: string, deploymentId: string): Promise<ServedContent> {
     const key = `${agentId}/${deploymentId}`;
@@ -46,10 +48,9 @@ export class DeploymentContent {
   }
 
   private async load(agentId: string, deploymentId: string): Promise<ServedContent> {
-    const source = this.readModels.source('agents');
-    const deployment = await source.getRepository(DeploymentRow).findOneBy({ id: deploymentId, agentId });
+    const deployment = await this.queries.deploymentOf(agentId, deploymentId);
     if (!deployment) throw notFound('DEPLOYMENT_NOT_FOUND', 'deployment not found');
-    const agent = await source.getRepository(AgentRow).findOneBy({ id: agentId });
+    const agent = await this.queries.agent(agentId);
     if (!agent || agent.deletedAt) throw notFound('AGENT_NOT_FOUND', 'agent not found');
     const content = await this.version(agentId, deployment.version);
     return {
@@ -64,15 +65,9 @@ export class DeploymentContent {
     };
   }
 
-  /** Every conversation's start asks: a prepared lookup (TypeORM's findOneBy costs ten times as much). */
-  private readonly active = new ReadQuery<{ deployment_id: string }>(
-    () => this.readModels.source('agents'),
-    'SELECT deployment_id FROM active_deployment WHERE agent_id = ? AND environment = ?',
-  );
-
-  /** The deployment active in `environment` now, or null when there is none. */
+  /** The deployment active in `environment` now, or null when there is none (every conversation's start asks: a prepared lookup). */
   async activeDeploymentId(agentId: string, environment: Environment): Promise<string | null> {
-    const { row } = await this.active.get(agentId, environment);
+    const { row } = await this.queries.activeDeploymentId(agentId, environment);
     return row?.deployment_id ?? null;
   }
 
@@ -80,7 +75,7 @@ export class DeploymentContent {
     const key = `${agentId}@${sequence}`;
     const cached = this.cache.get(key);
     if (cached) return cached;
-    const row = await this.readModels.source('agents').getRepository(MainVersionRow).findOneByOrFail({ agentId, sequence });
+    const row = await this.queries.mainVersionOrFail(agentId, sequence);
     const content = { behavior: row.behavior, topics: JSON.parse(row.topics) as Topic[] };
     if (this.cache.size > 500) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, content);

@@ -1,5 +1,5 @@
 import { accountRef, agentRef, branchRef } from '../platform/ids/prefixed-ids';
-import type { AgentRow, BranchRow, BranchTopicRow, DeploymentRow } from '../../projections/agents/agents.entities';
+import type { Agent as AgentRow, Branch as BranchRow, BranchTopic as BranchTopicRow, Deployment as DeploymentRow } from '../../projections/agents/queries';
 
 export const agentView = (row: AgentRow) => ({
   accountId: accountRef(row.accountId),

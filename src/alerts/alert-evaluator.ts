@@ -6,25 +6,14 @@ import type { Clock } from '../platform/clock/clock';
 import type { Metrics } from '../platform/metrics/metrics';
 import { allOf, andThen, type Awaitable } from '../platform/awaitable';
 import { derivedUuid } from '../platform/ids/derived-id';
-import { ReadQuery } from '../read-models/read-query';
+import { alertsQueries, type AlertsQueries, type EnabledRuleRow as RuleRow } from '../../projections/alerts/queries';
+import { alertSamplesQueries, type AlertSamplesQueries, type SampleScope } from '../../projections/alert-samples/queries';
 import type { ReadModels } from '../read-models/read-models.service';
-import { alertRuleStream, type AlertRuleStateEvent, type AlertState, type Metric, type Operator, type WindowDuration } from './alert-rule.events';
+import { alertRuleStream, type AlertRuleStateEvent, type AlertState } from './alert-rule.events';
 import { alertEvaluationWrites, type AlertEvaluationWrites } from './alert-evaluation-writes';
 import { metricValue, stateFor, WINDOW_MS, type WindowData } from './evaluation';
 
 const READ_MODELS = ['alerts', 'alert-samples'];
-
-interface RuleRow {
-  id: string;
-  account_id: string;
-  project_id: string | null;
-  name: string;
-  metric: Metric;
-  operator: Operator;
-  threshold_value: number;
-  window_duration: WindowDuration;
-  current_state: AlertState;
-}
 
 export interface EvaluationRound {
   evaluatedAt: string;
@@ -39,9 +28,8 @@ export interface EvaluationRound {
  * and the instant, so a retried round appends nothing twice), and keeps each rule's latest value.
  */
 export class AlertEvaluator {
-  private readonly enabledRules: ReadQuery<RuleRow>;
-  /** The sample queries by SQL text (the scope column differs); each prepared once per serving generation. */
-  private readonly sampleQueries = new Map<string, ReadQuery<Record<string, number>>>();
+  private readonly rules: AlertsQueries;
+  private readonly samples: AlertSamplesQueries;
   private readonly evaluations: AlertEvaluationWrites;
 
   constructor(
@@ -53,8 +41,8 @@ export class AlertEvaluator {
     private readonly metrics?: Metrics,
   ) {
     this.evaluations = alertEvaluationWrites(platform);
-    // `WHERE enabled`: SQLite's 0/1 and PostgreSQL's boolean both read as a condition
-    this.enabledRules = new ReadQuery(() => readModels.source('alerts'), 'SELECT * FROM alert_rule WHERE deleted_at IS NULL AND enabled');
+    this.rules = alertsQueries(readModels);
+    this.samples = alertSamplesQueries(readModels);
   }
 
   async evaluate(): Promise<EvaluationRound> {
@@ -64,7 +52,7 @@ export class AlertEvaluator {
     // A round judges everything that happened before it: the rules and samples read models catch
     // up to the log's head first, or a busy (or slow-disk) moment would count a window short.
     await this.readModels.waitFor(await this.store.headPosition(), READ_MODELS);
-    const { rows: rules } = await this.enabledRules.all();
+    const { rows: rules } = await this.rules.enabledRules();
     // An account's rules mostly share scopes and windows: each range is read once a round.
     const memo = new Map<string, unknown>();
     const results: Array<{ rule: RuleRow; value: number | null; to: AlertState }> = [];
@@ -111,24 +99,21 @@ export class AlertEvaluator {
 
   /** The rule's scope over [now - window, now): one indexed range per sample kind, read once per round. */
   private window(rule: RuleRow, nowMs: number, memo: Map<string, unknown>): Awaitable<WindowData> {
-    const scope = rule.project_id === null ? 'account_id' : 'project_id';
-    const id = rule.project_id ?? rule.account_id;
+    const scope: SampleScope = rule.project_id === null ? { column: 'account_id', id: rule.account_id } : { column: 'project_id', id: rule.project_id };
     const from = nowMs - WINDOW_MS[rule.window_duration];
     const once = <T>(what: string, read: () => Awaitable<T>): Awaitable<T> => {
-      const key = `${scope}\u0000${id}\u0000${rule.window_duration}\u0000${what}`;
+      const key = `${scope.column}\u0000${scope.id}\u0000${rule.window_duration}\u0000${what}`;
       if (!memo.has(key)) memo.set(key, read());
       return memo.get(key) as Awaitable<T>;
     };
-    // coalesce(sum(...)) rather than SQLite's total(), and count(*) cast to INTEGER (PostgreSQL counts in bigint, which pg returns as a string)
-    const sum = (kind: string) =>
-      once(kind, () => andThen(this.samples(`SELECT coalesce(sum(value), 0) AS v FROM sample WHERE ${scope} = ? AND kind = ? AND at_ms >= ? AND at_ms < ?`).get(id, kind, from, nowMs), ({ row }) => row!.v));
+    const sum = (kind: string) => once(kind, () => this.samples.sum(scope, kind, from, nowMs));
     const latency = rule.metric === 'turn_latency_p50' || rule.metric === 'turn_latency_p95';
     const latencies: Awaitable<number[]> = latency
-      ? once('latencies', () => andThen(this.samples(`SELECT value FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ? ORDER BY value`).all(id, from, nowMs), ({ rows }) => rows.map((r) => r.value)))
+      ? once('latencies', () => this.samples.latencies(scope, from, nowMs))
       : [];
     const turns: Awaitable<number> = latency
       ? andThen(latencies, (values) => values.length)
-      : once('turns', () => andThen(this.samples(`SELECT CAST(count(*) AS INTEGER) AS n FROM sample WHERE ${scope} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ?`).get(id, from, nowMs), ({ row }) => row!.n));
+      : once('turns', () => this.samples.turns(scope, from, nowMs));
     const parts = allOf<[number[], number, number, number, number, number]>([
       latencies,
       turns,
@@ -138,11 +123,5 @@ export class AlertEvaluator {
       rule.metric === 'call_crashes' ? sum('crash') : 0,
     ]);
     return andThen(parts, ([latencies, turns, calls, apiErrors, functionErrors, crashes]) => ({ latencies, turns, calls, apiErrors, functionErrors, crashes }));
-  }
-
-  private samples(sql: string): ReadQuery<Record<string, number>> {
-    let query = this.sampleQueries.get(sql);
-    if (!query) this.sampleQueries.set(sql, (query = new ReadQuery(() => this.readModels.source('alert-samples'), sql)));
-    return query;
   }
 }

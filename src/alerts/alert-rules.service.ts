@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { In, IsNull, type DataSource, type FindOptionsWhere } from 'typeorm';
-import { AlertRuleRow } from '../../projections/alerts/alerts.entities';
+import { In, type DataSource } from 'typeorm';
+import { alertsQueries, type AlertRule as AlertRuleRow, type AlertsQueries, type RuleFilter } from '../../projections/alerts/queries';
 import { AlertEvaluation } from './alert-evaluation.entity';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -50,6 +50,8 @@ export function ruleView(row: AlertRuleRow, evaluation?: AlertEvaluation | null)
  */
 @Injectable()
 export class AlertRulesService {
+  private readonly rules: AlertsQueries;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly clock: Clock,
@@ -57,7 +59,9 @@ export class AlertRulesService {
     private readonly readModels: ReadModels,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
     @Inject(PLATFORM_DB) private readonly platform: DataSource,
-  ) {}
+  ) {
+    this.rules = alertsQueries(readModels);
+  }
 
   /** Rule objects with their latest evaluations. */
   private async views(rows: AlertRuleRow[]) {
@@ -83,7 +87,7 @@ export class AlertRulesService {
   }
 
   async list(accountId: string, scope: AgentScope, query: Record<string, unknown>) {
-    const where: Record<string, unknown> = { accountId, deletedAt: IsNull() };
+    const where: RuleFilter = {};
     const project = stringParam(query, 'project_id');
     if (project !== undefined) where.projectId = await this.project(accountId, project, 'query', scope);
     const metric = stringParam(query, 'metric');
@@ -101,13 +105,13 @@ export class AlertRulesService {
       if (!STATES.includes(state)) throw invalid('state', `state must be one of ${STATES.join(', ')}`);
       where.currentState = state;
     }
-    const rows = await this.readModels.source('alerts').getRepository(AlertRuleRow).find({ where: where as FindOptionsWhere<AlertRuleRow>, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.rules.rules(accountId, where);
     return { data: await this.views(rows.filter((row) => reachesRule(scope, row.projectId))) };
   }
 
   /** GET /v1/alerts: the rules now firing, of the agents the key reaches. */
   async firing(accountId: string, scope: AgentScope) {
-    const all = await this.readModels.source('alerts').getRepository(AlertRuleRow).find({ where: { accountId, deletedAt: IsNull(), currentState: 'alert', enabled: true }, order: { since: 'ASC' } });
+    const all = await this.rules.firing(accountId);
     const rows = all.filter((row) => reachesRule(scope, row.projectId));
     return {
       data: (await this.views(rows)).map((rule) => {
@@ -124,7 +128,7 @@ export class AlertRulesService {
   /** The live rule, when the key reaches it: 404 when there is none, 403 when it is out of scope. */
   private async reachableRule(accountId: string, scope: AgentScope, ruleId: string): Promise<AlertRuleRow> {
     checkId(ruleId);
-    const row = await this.readModels.source('alerts').getRepository(AlertRuleRow).findOneBy({ id: ruleId, accountId });
+    const row = await this.rules.rule(accountId, ruleId);
     if (!row || row.deletedAt !== null) throw new DomainError('ALERT_RULE_NOT_FOUND', 'alert rule not found', 404);
     assertReachesRule(scope, row.projectId);
     return row;

@@ -6,7 +6,7 @@ import { ConversationsApiController, HandoffController } from './conversations-a
 import { ConversationsApiService, SEMANTIC_RANKER } from './conversations-api.service';
 import { EmbeddingRanker, EmbeddingsClient } from './embeddings';
 import { CONFIG, type Config } from '../platform/config/config';
-import { CONVERSATIONS_REPOSITORY, conversationsRepository } from './conversations.repository';
+import { CONVERSATIONS_REPOSITORY, conversationsRepository } from '../../projections/conversations/queries';
 import { Cursors } from './cursor';
 
 @Module({

@@ -10,8 +10,8 @@ import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store
 import { badRequest, DomainError, forbidden } from '../platform/errors/domain-error';
 import { LOGGER } from '../platform/logging/logger';
 import { ReadModels } from '../read-models/read-models.service';
-import { ReadQuery } from '../read-models/read-query';
-import { CONVERSATIONS_REPOSITORY, SEMANTIC_WINDOW, type ConversationsRepository, type Page } from './conversations.repository';
+import { accountsQueries, type AccountsQueries } from '../../projections/accounts/queries';
+import { CONVERSATIONS_REPOSITORY, SEMANTIC_WINDOW, type ConversationsRepository, type Page } from '../../projections/conversations/queries';
 import type { EmbeddingRanker } from './embeddings';
 import { Cursors, type CursorPosition } from './cursor';
 import { parseListQuery, parseOneQuery, type ApiVersion, type ListQuery } from './list-query';
@@ -32,6 +32,8 @@ export interface ListAnswer {
 /** The Conversations API (interface.md, contract §8) and the audit routes over the conversations read model. */
 @Injectable()
 export class ConversationsApiService {
+  private readonly accounts: AccountsQueries;
+
   constructor(
     @Inject(CONVERSATIONS_REPOSITORY) private readonly repository: ConversationsRepository,
     private readonly cursors: Cursors,
@@ -40,7 +42,9 @@ export class ConversationsApiService {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SEMANTIC_RANKER) private readonly ranker: EmbeddingRanker | null,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.accounts = accountsQueries(readModels);
+  }
 
   /** The list; a Readable writing the same JSON a group of conversations at a time (stream-list.ts) when the project streams. */
   async list(version: ApiVersion, agentId: string, raw: Record<string, unknown>, key: KeyRecord): Promise<ListAnswer | Readable> {
@@ -140,11 +144,8 @@ export class ConversationsApiService {
     return { permissions: key.permissions, config: await this.dataAccess.config(agentId) };
   }
 
-  /** A prepared lookup on every list (TypeORM's findOneBy costs ten times as much). */
-  private readonly streamingSetting = new ReadQuery<{ chunked_streaming: number | boolean }>(() => this.readModels.source('accounts'), 'SELECT chunked_streaming FROM agent_settings WHERE agent_id = ?');
-
   private async chunkedStreaming(agentId: string): Promise<boolean> {
-    const { row } = await this.streamingSetting.get(agentId);
+    const { row } = await this.accounts.chunkedStreaming(agentId);
     return Boolean(row?.chunked_streaming);
   }
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { badRequest } from '../platform/errors/domain-error';
 import { ServerSecret } from '../platform/auth/server-secret';
-import type { ListFilters } from './list-query';
+import type { CursorPosition, ListFilters } from '../../projections/conversations/queries';
 
-/** Where the next page starts: after a row of the keyset order, or (search results) at an offset. */
-export type CursorPosition = { after: { startedAt: string; id: string } } | { offset: number };
+export type { CursorPosition };
+
 
 interface Payload {
   /** the filters' fingerprint: a cursor only continues the listing it came from */

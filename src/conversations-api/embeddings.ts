@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Candidate } from '../../projections/conversations/queries';
 
 export interface EmbeddingsConfig {
   baseUrl: string;
@@ -35,11 +36,6 @@ export class EmbeddingsClient {
   }
 }
 
-/** A candidate turn of a semantic search: its conversation and the text that would match. */
-export interface Candidate {
-  conversationId: string;
-  text: string;
-}
 
 const CACHED_VECTORS = 50_000;
 const PER_REQUEST = 256;

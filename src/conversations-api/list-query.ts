@@ -1,28 +1,11 @@
+import type { ListFilters, SearchMode } from '../../projections/conversations/queries';
 import { badRequest } from '../platform/errors/domain-error';
+
+export type { ListFilters, SearchMode };
 
 export type ApiVersion = 'v1' | 'v2' | 'v3';
 export const API_VERSIONS: readonly ApiVersion[] = ['v1', 'v2', 'v3'];
 export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
-
-export interface SearchMode {
-  type: 'transcript' | 'semantic';
-  query: string;
-  /** transcript search only: which side of the turns to search */
-  turnType: 'user' | 'agent' | null;
-}
-
-/** The filters that select conversations: a cursor is bound to them (interface.md rule 2). */
-export interface ListFilters {
-  startTime: string | null;
-  endTime: string | null;
-  clientEnv: string;
-  channels: string[];
-  variantId: string | null;
-  variantName: string | null;
-  inProgress: boolean | null;
-  search: SearchMode | null;
-  sample: boolean;
-}
 
 export interface ListQuery extends ListFilters {
   limit: number;

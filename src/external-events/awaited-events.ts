@@ -1,6 +1,6 @@
 import type { ReadModels } from '../read-models/read-models.service';
 import { andThen, type Awaitable } from '../platform/awaitable';
-import { ReadQuery } from '../read-models/read-query';
+import { externalEventsQueries, type ExternalEventsQueries } from '../../projections/external-events/queries';
 
 export interface AwaitedEvent {
   conversationId: string;
@@ -15,14 +15,14 @@ export interface AwaitedEvent {
  * little: a miss is only final once it has caught up (the caller waits for that before answering 400).
  */
 export class AwaitedEvents {
-  private readonly byId: ReadQuery<{ conversation_id: string; name: string; account_id: string; agent_id: string }>;
+  private readonly queries: ExternalEventsQueries;
 
   constructor(readModels: ReadModels) {
-    this.byId = new ReadQuery(() => readModels.source('external-events'), 'SELECT conversation_id, name, account_id, agent_id FROM awaited_external_event WHERE event_id = ?');
+    this.queries = externalEventsQueries(readModels);
   }
 
   find(eventId: string): Awaitable<AwaitedEvent | null> {
-    return andThen(this.byId.get(eventId), ({ row }) =>
+    return andThen(this.queries.awaited(eventId), ({ row }) =>
       row ? { conversationId: row.conversation_id, name: row.name, accountId: row.account_id, agentId: row.agent_id } : null,
     );
   }

@@ -10,7 +10,8 @@ import { DomainError } from '../platform/errors/domain-error';
 import { derivedUuid } from '../platform/ids/derived-id';
 import type { IdGenerator } from '../platform/ids/ids';
 import type { ReadModels } from '../read-models/read-models.service';
-import { ReadQuery } from '../read-models/read-query';
+import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
+import { messagingSessionsQueries, type MessagingSessionsQueries } from '../../projections/messaging-sessions/queries';
 import type { ConnectorDirectory } from './connectors';
 import type { DeskAvailability } from './desk/desk-availability';
 import type { SessionCommands } from './session-commands';
@@ -56,13 +57,13 @@ export type TransientSink = (event: WireEvent) => void;
  * records what the user saw.
  */
 export class AgentTurns {
-  private readonly agentName: ReadQuery<{ name: string }>;
-  private readonly sessionOf: ReadQuery<{ id: string }>;
+  private readonly agents: AgentsQueries;
+  private readonly sessions: MessagingSessionsQueries;
   private inFlight = 0;
 
   constructor(private readonly d: TurnDeps) {
-    this.agentName = new ReadQuery(() => d.readModels.source('agents'), 'SELECT name FROM agent WHERE id = ?');
-    this.sessionOf = new ReadQuery(() => d.readModels.source('messaging-sessions'), 'SELECT id FROM messaging_session WHERE conversation_id = ?');
+    this.agents = agentsQueries(d.readModels);
+    this.sessions = messagingSessionsQueries(d.readModels);
   }
 
   get turnsInFlight(): number {
@@ -90,7 +91,7 @@ export class AgentTurns {
   private async startConversation(agentId: string, environment: Environment, context: CommandContext) {
     const conversationId = `WEBCHAT-${this.d.ids.uuid()}`;
     const started = await this.d.engine.start({ conversationId, agentId, environment, channel: 'WEBCHAT' }, context);
-    const agentName = (await this.agentName.get(agentId)).row?.name ?? 'Assistant';
+    const agentName = (await this.agents.nameOf(agentId)).row?.name ?? 'Assistant';
     return { conversationId, deploymentId: started.deploymentId, agentName, greeting: started.greeting.agentResponse };
   }
 
@@ -150,7 +151,7 @@ export class AgentTurns {
     const conversationId = event.streamId.slice(conversationStream('').length);
     // the join that tied the session to the conversation precedes the turn in the log
     await this.d.readModels.waitFor(event.position, ['messaging-sessions']);
-    const sessionId = (await this.sessionOf.get(conversationId)).row?.id;
+    const sessionId = (await this.sessions.sessionOf(conversationId)).row?.id;
     if (!sessionId) return;
     const { state: session } = await this.d.sessions.current(sessionId);
     if (session.phase !== 'agent' || session.conversationId !== conversationId) return;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PhoneNumberRow } from '../../projections/accounts/accounts.entities';
+import { accountsQueries, type AccountsQueries } from '../../projections/accounts/queries';
 import { DeploymentContent } from '../agents/deployment-content';
 import type { Environment } from '../agents/agent.events';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -31,6 +31,8 @@ const notFound = () => new DomainError('CALL_NOT_FOUND', 'no such call (an ended
 export class OutboundCallsService {
   private readonly lines = new AggregateCache(1000);
 
+  private readonly accounts: AccountsQueries;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CONFIG) private readonly config: Config,
@@ -40,7 +42,9 @@ export class OutboundCallsService {
     private readonly readModels: ReadModels,
     private readonly deployments: DeploymentContent,
     private readonly timers: Timers,
-  ) {}
+  ) {
+    this.accounts = accountsQueries(readModels);
+  }
 
   async place(key: KeyRecord, dto: PlaceOutboundCallDto, context: CommandContext): Promise<{ call_sid: string }> {
     const callerId = chooseCallerId(await this.numbersOf(key.accountId), dto.from_number, (agentId) => keyCanReachAgent(key, agentId));
@@ -108,7 +112,7 @@ export class OutboundCallsService {
 
   /** The account's provisioned numbers, on agents that still exist. */
   private async numbersOf(accountId: string) {
-    const rows = await this.readModels.source('accounts').getRepository(PhoneNumberRow).findBy({ accountId });
+    const rows = await this.accounts.phoneNumbersOfAccount(accountId);
     const owners = await Promise.all(rows.map((row) => this.agents.accountOf(row.agentId)));
     return rows.filter((_, i) => owners[i] === accountId);
   }

@@ -1,6 +1,6 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { queryParam } from '../platform/http/query-params';
-import { SmsMessageRow } from '../../projections/sms-sessions/sms-sessions.entities';
+import { smsSessionsQueries, type SmsSessionsQueries } from '../../projections/sms-sessions/queries';
 import { badRequest } from '../platform/errors/domain-error';
 import { OperatorGuard } from '../platform/operator/operator.guard';
 import { ReadModels } from '../read-models/read-models.service';
@@ -12,7 +12,11 @@ const LIMIT = 1000;
 @Controller('admin/v1/sms')
 @UseGuards(OperatorGuard)
 export class SmsAdminController {
-  constructor(private readonly readModels: ReadModels) {}
+  private readonly sms: SmsSessionsQueries;
+
+  constructor(readModels: ReadModels) {
+    this.sms = smsSessionsQueries(readModels);
+  }
 
   @Get('messages')
   async messages(@Query() raw: Record<string, unknown>) {
@@ -20,11 +24,9 @@ export class SmsAdminController {
     if (number !== undefined && !E164.test(number)) {
       throw badRequest('VALIDATION_ERROR', 'number must be an E.164 phone number such as +15551234567', [{ field: 'number', message: 'number must be an E.164 phone number' }]);
     }
-    const query = this.readModels.source('sms-sessions').getRepository(SmsMessageRow).createQueryBuilder('m');
-    if (number) query.where('m.to_number = :number OR m.from_number = :number', { number });
-    const rows = await query.orderBy('m.seq', 'DESC').limit(LIMIT).getMany();
+    const rows = await this.sms.latestMessages(number ?? null, LIMIT);
     return {
-      messages: rows.reverse().map((r) => ({
+      messages: rows.map((r) => ({
         id: r.id,
         conversation_id: r.conversationId,
         from: r.fromNumber,

@@ -1,30 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { ConnectorRow, PhoneNumberRow } from '../../projections/accounts/accounts.entities';
+import { accountsQueries, type AccountsQueries, type Connector, type PhoneNumber } from '../../projections/accounts/queries';
 import { ReadModels } from '../read-models/read-models.service';
 
 /** The operator's SMS set-up, from the accounts read model: SMS connectors and provisioned numbers. */
 @Injectable()
 export class SmsDirectory {
-  constructor(private readonly readModels: ReadModels) {}
+  private readonly accounts: AccountsQueries;
 
-  private get source() {
-    return this.readModels.source('accounts');
+  constructor(readModels: ReadModels) {
+    this.accounts = accountsQueries(readModels);
   }
 
   /** The SMS connector with this id, or null (unknown, or a connector of another kind). */
-  async connector(connectorId: string): Promise<ConnectorRow | null> {
-    const row = await this.source.getRepository(ConnectorRow).findOneBy({ id: connectorId });
+  async connector(connectorId: string): Promise<Connector | null> {
+    const row = await this.accounts.connector(connectorId);
     return row?.kind === 'sms' ? row : null;
   }
 
   /** The number, when it is provisioned for this agent in this (number) environment. */
-  async numberOf(agentId: string, environment: string, number: string): Promise<PhoneNumberRow | null> {
-    return this.source.getRepository(PhoneNumberRow).findOneBy({ number, agentId, environment });
+  async numberOf(agentId: string, environment: string, number: string): Promise<PhoneNumber | null> {
+    return this.accounts.phoneNumber(agentId, environment, number);
   }
 
   /** The agent's numbers in an environment, in a stable order (the first is the default sender). */
   async numbersOf(agentId: string, environment: string): Promise<string[]> {
-    const rows = await this.source.getRepository(PhoneNumberRow).find({ where: { agentId, environment }, order: { number: 'ASC' } });
+    const rows = await this.accounts.phoneNumbersOf(agentId, environment);
     return rows.map((r) => r.number);
   }
 }

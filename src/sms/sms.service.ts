@@ -13,7 +13,7 @@ import type { CommandContext } from '../platform/commands/command-context';
 import { handleCommand } from '../platform/commands/command-handler';
 import { badRequest, DomainError, forbidden, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
-import type { ConnectorRow } from '../../projections/accounts/accounts.entities';
+import type { Connector as ConnectorRow } from '../../projections/accounts/queries';
 import { parseInboundSms } from './inbound-sms';
 import { SmsDirectory } from './sms-directory';
 import type { OutboundSmsDto } from './sms.dto';

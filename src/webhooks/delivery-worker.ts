@@ -6,7 +6,7 @@ import type { ClaimedDelivery, WebhookOutbox } from './outbox';
 import { afterAttempt, attemptError } from './retry-schedule';
 import type { WebhookSender } from './sender';
 import { deliveryHeaders } from './signature';
-import type { SubscribedEndpoints } from './subscribed-endpoints';
+import type { SubscribedEndpoints } from '../../projections/webhook-endpoints/queries';
 
 /** Sends in flight at once: one slow receiver must not hold up everyone else's deliveries. */
 const CONCURRENCY = 8;

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { queryParam } from '../platform/http/query-params';
-import { IsNull } from 'typeorm';
-import { WebhookEndpointRow } from '../../projections/webhook-endpoints/webhook-endpoints.entities';
+import { ENDPOINTS_READ_MODEL, webhookEndpointsQueries, type WebhookEndpoint as WebhookEndpointRow, type WebhookEndpointsQueries } from '../../projections/webhook-endpoints/queries';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { newCredential, WEBHOOK_SECRET_PREFIX } from '../platform/auth/credentials';
 import { ServerSecret } from '../platform/auth/server-secret';
@@ -16,7 +15,6 @@ import { ReadModels } from '../read-models/read-models.service';
 import { customHeadersProblem, maskHeaders } from './custom-headers';
 import type { CreateWebhookEndpointDto, PatchWebhookEndpointDto } from './dto/webhook-endpoint.dto';
 import { WebhookOutbox } from './outbox';
-import { ENDPOINTS_READ_MODEL } from './subscribed-endpoints';
 import { webhookEndpointsStream, type EndpointSettings, type SealedHeaders, type SealedSigningSecret } from './webhook-endpoint.events';
 import { webhookEndpointsDecider, type WebhookEndpointsCommand } from './webhook-endpoints.decider';
 import { webhookUrlProblem } from './webhook-url';
@@ -36,6 +34,8 @@ const invalid = (field: string, message: string) => badRequest('VALIDATION_ERROR
  */
 @Injectable()
 export class WebhookEndpointsService {
+  private readonly endpoints: WebhookEndpointsQueries;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly readModels: ReadModels,
@@ -44,7 +44,9 @@ export class WebhookEndpointsService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     @Inject(CONFIG) private readonly config: Config,
-  ) {}
+  ) {
+    this.endpoints = webhookEndpointsQueries(readModels);
+  }
 
   /**
    * The endpoint object; the signing secret only masked (it is shown in full once, on creation and
@@ -95,7 +97,7 @@ export class WebhookEndpointsService {
   }
 
   async list(accountId: string) {
-    const rows = await this.repository().find({ where: { accountId, deletedAt: IsNull() }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.endpoints.endpointsOf(accountId);
     return { data: rows.map((row) => this.view(row)) };
   }
 
@@ -154,13 +156,9 @@ export class WebhookEndpointsService {
     return now;
   }
 
-  private repository() {
-    return this.readModels.source(ENDPOINTS_READ_MODEL).getRepository(WebhookEndpointRow);
-  }
-
   private async find(accountId: string, endpointId: string): Promise<WebhookEndpointRow> {
     checkId(endpointId);
-    const row = await this.repository().findOneBy({ id: endpointId, accountId, deletedAt: IsNull() });
+    const row = await this.endpoints.endpoint(accountId, endpointId);
     if (!row) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND', 'webhook endpoint not found', 404);
     return row;
   }

@@ -2,7 +2,7 @@ import type { EventStore, RecordedEvent } from '../event-store/event-store.port'
 import { positionOf, type Position } from '../event-store/position';
 import type { Clock } from '../platform/clock/clock';
 import type { WebhookOutbox } from './outbox';
-import type { SubscribedEndpoints } from './subscribed-endpoints';
+import type { SubscribedEndpoints } from '../../projections/webhook-endpoints/queries';
 import { webhookEventsProcessManager } from './webhook-events.process-manager';
 
 const at = '2026-05-01T12:00:00.000Z';

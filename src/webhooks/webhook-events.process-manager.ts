@@ -3,7 +3,7 @@ import type { Position } from '../event-store/position';
 import type { Clock } from '../platform/clock/clock';
 import type { ProcessManager } from '../read-models/process-manager';
 import type { WebhookOutbox } from './outbox';
-import type { SubscribedEndpoints } from './subscribed-endpoints';
+import type { SubscribedEndpoints } from '../../projections/webhook-endpoints/queries';
 import type { WebhookEndpointsEvent } from './webhook-endpoint.events';
 import { SOURCE_EVENT_TYPES, toWebhookEvent, type ConversationStartedData } from './webhook-event';
 

@@ -15,7 +15,7 @@ import { DeliveryWorker } from './delivery-worker';
 import { openWebhookOutbox } from './open-outbox';
 import { webhookSender } from './sender';
 import { WebhookOutbox } from './outbox';
-import { ENDPOINTS_READ_MODEL, SubscribedEndpoints } from './subscribed-endpoints';
+import { ENDPOINTS_READ_MODEL, SubscribedEndpoints, subscribedEndpoints } from '../../projections/webhook-endpoints/queries';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { webhookEventsProcessManager } from './webhook-events.process-manager';
@@ -57,7 +57,7 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
   controllers: [WebhookEndpointsController],
   providers: [
     { provide: WebhookOutbox, inject: [PLATFORM_DB], useFactory: (db: DataSource) => openWebhookOutbox(db) },
-    { provide: SubscribedEndpoints, inject: [ReadModels], useFactory: (readModels: ReadModels) => new SubscribedEndpoints(() => readModels.source(ENDPOINTS_READ_MODEL)) },
+    { provide: SubscribedEndpoints, inject: [ReadModels], useFactory: (readModels: ReadModels) => subscribedEndpoints(readModels) },
     {
       provide: DeliveryWorker,
       inject: [WebhookOutbox, SubscribedEndpoints, ServerSecret, Clock, LOGGER, Metrics, CONFIG],

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { conversationsProjection } from '../../projections/conversations/conversations.projection';
-import { SqliteConversationsRepository } from '../../src/conversations-api/sqlite-conversations.repository';
+import { SqliteConversationsRepository } from '../../projections/conversations/sqlite-queries';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { catchUp } from '../../src/read-models/catch-up';
 import { openReadModel } from '../../src/read-models/open-read-model';

@@ -1,13 +1,7 @@
 import { andThen, type Awaitable } from '../../platform/awaitable';
-import { ReadQuery } from '../../read-models/read-query';
 import type { ReadModels } from '../../read-models/read-models.service';
+import { apiKeysQueries, type ApiKeysQueries } from '../../../projections/api-keys/queries';
 import type { HandoffFailure } from '../session.events';
-
-interface KeyRow {
-  agents: string;
-  permissions: string;
-  expires_at: string;
-}
 
 /** Desk queues are named by the handoff's destination: a short identifier, as a routing table would hold. */
 const DESTINATION = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$/;
@@ -19,10 +13,10 @@ const DESTINATION = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$/;
  * timeout for a desk no one can open).
  */
 export class DeskAvailability {
-  private readonly liveKeys: ReadQuery<KeyRow>;
+  private readonly keys: ApiKeysQueries;
 
   constructor(readModels: ReadModels) {
-    this.liveKeys = new ReadQuery(() => readModels.source('api-keys'), 'SELECT agents, permissions, expires_at FROM api_key WHERE account_id = ? AND deleted_at IS NULL');
+    this.keys = apiKeysQueries(readModels);
   }
 
   check(accountId: string, agentId: string, destination: string, nowMs: number): Awaitable<HandoffFailure | null> {
@@ -31,7 +25,7 @@ export class DeskAvailability {
   }
 
   private anyDeskKey(accountId: string, agentId: string, nowMs: number): Awaitable<boolean> {
-    return andThen(this.liveKeys.all(accountId), ({ rows }) => rows.some((key) => {
+    return andThen(this.keys.liveKeysOf(accountId), ({ rows }) => rows.some((key) => {
       if (Date.parse(key.expires_at) <= nowMs) return false;
       if (!(JSON.parse(key.permissions) as string[]).includes('desk')) return false;
       const agents = JSON.parse(key.agents) as 'all' | string[];

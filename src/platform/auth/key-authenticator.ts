@@ -1,23 +1,13 @@
 import type { Permission } from '../../accounts/permissions';
 import { ReadModels } from '../../read-models/read-models.service';
 import { andThen, type Awaitable } from '../awaitable';
-import { ReadQuery } from '../../read-models/read-query';
+import { apiKeysQueries, type ApiKeysQueries, type KeyLookupRow } from '../../../projections/api-keys/queries';
 import { Clock } from '../clock/clock';
 import { DomainError } from '../errors/domain-error';
 import type { KeyRecord } from './key-principal';
 import { ServerSecret } from './server-secret';
 
-interface Row {
-  id: string;
-  account_id: string;
-  name: string;
-  agents: string;
-  permissions: string;
-  expires_at: string;
-  key_digest: string;
-  last4: string;
-  deleted_at: string | null;
-}
+type Row = KeyLookupRow;
 
 const MAX_CACHED = 10_000;
 const KEY_EVENTS = new Set(['ApiKeyCreated', 'ApiKeyRenamed', 'ApiKeyDeleted']);
@@ -44,7 +34,7 @@ export class KeyAuthenticator {
    * requests in flight and the server secret; such a dump is a secret either way.
    */
   private readonly verified = new Map<string, KeyRecord>();
-  private readonly byDigest: ReadQuery<Row>;
+  private readonly keys: ApiKeysQueries;
   /** Bumped by every invalidation: a lookup begun before one must not fill the cache after it. */
   private epoch = 0;
 
@@ -53,7 +43,7 @@ export class KeyAuthenticator {
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
   ) {
-    this.byDigest = new ReadQuery(() => readModels.source('api-keys'), 'SELECT * FROM api_key WHERE key_digest = ?');
+    this.keys = apiKeysQueries(readModels);
     readModels.onApplied('api-keys', (batch) => {
       if (batch.some((event) => KEY_EVENTS.has(event.type))) this.forget();
     });
@@ -80,7 +70,7 @@ export class KeyAuthenticator {
   private verify(value: string): Awaitable<KeyRecord | undefined> {
     const digest = this.secret.digest(value);
     const epoch = this.epoch;
-    return andThen(this.byDigest.get(digest), ({ row, switched }) => {
+    return andThen(this.keys.keyByDigest(digest), ({ row, switched }) => {
       const overtaken = epoch !== this.epoch;
       // a rebuilt generation took over: what was verified came from the old one
       if (switched) this.forget();

@@ -2,7 +2,7 @@ import { applyDecorators, Inject, Injectable, SetMetadata } from '@nestjs/common
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ReadModels } from '../../read-models/read-models.service';
-import { ReadQuery } from '../../read-models/read-query';
+import { accountsQueries, type AccountsQueries } from '../../../projections/accounts/queries';
 import { andThen, type Awaitable } from '../awaitable';
 import { CONFIG, type Config } from '../config/config';
 import { DomainError, forbidden } from '../errors/domain-error';
@@ -48,10 +48,10 @@ export class KeyGate {
     private readonly failures: AuthFailureThrottle,
     readModels: ReadModels,
   ) {
-    this.accountRegion = new ReadQuery(() => readModels.source('accounts'), 'SELECT region FROM account WHERE id = ?');
+    this.accounts = accountsQueries(readModels);
   }
 
-  private readonly accountRegion: ReadQuery<{ region: string }>;
+  private readonly accounts: AccountsQueries;
 
   check(request: FastifyRequest, { header, requirement }: RouteAuth): Awaitable<void> {
     const address = request.ip;
@@ -87,7 +87,7 @@ export class KeyGate {
     (request as FastifyRequest & { apiKey?: KeyRecord | null }).apiKey = key;
     if (!this.config.publicDomain) return this.authorize(key, requirement, request);
     // With regional hosts, an account lives in one region: on another region's host it is not found.
-    return andThen(this.accountRegion.get(key.accountId), ({ row }) => {
+    return andThen(this.accounts.regionOf(key.accountId), ({ row }) => {
       if (row?.region !== this.config.region) throw new DomainError('ACCOUNT_NOT_FOUND', `this account lives in another region; use that region's host`, 404);
       return this.authorize(key, requirement, request);
     });

@@ -1,13 +1,34 @@
-import type { DataSource } from 'typeorm';
-import type { ConversationSummary, TurnView } from '../conversations/conversation-view';
-import type { ReadModels } from '../read-models/read-models.service';
-import type { CursorPosition } from './cursor';
-import type { Candidate } from './embeddings';
-import type { ListFilters } from './list-query';
-import { PostgresConversationsRepository } from './postgres-conversations.repository';
-import { SqliteConversationsRepository } from './sqlite-conversations.repository';
+import type { ConversationSummary, TurnView } from '../../src/conversations/conversation-view';
 
-export { SEMANTIC_WINDOW } from './search-limits';
+/** A search over the transcripts: by words, or by meaning (bm25 over inflections and near spellings). */
+export interface SearchMode {
+  type: 'transcript' | 'semantic';
+  query: string;
+  /** transcript search only: which side of the turns to search */
+  turnType: 'user' | 'agent' | null;
+}
+
+/** The filters that select conversations: a cursor is bound to them (interface.md rule 2). */
+export interface ListFilters {
+  startTime: string | null;
+  endTime: string | null;
+  clientEnv: string;
+  channels: string[];
+  variantId: string | null;
+  variantName: string | null;
+  inProgress: boolean | null;
+  search: SearchMode | null;
+  sample: boolean;
+}
+
+/** Where the next page starts: after a row of the keyset order, or (search results) at an offset. */
+export type CursorPosition = { after: { startedAt: string; id: string } } | { offset: number };
+
+/** A candidate turn of a semantic search: its conversation and the text that would match. */
+export interface Candidate {
+  conversationId: string;
+  text: string;
+}
 
 export interface Page {
   rows: ConversationSummary[];
@@ -39,28 +60,3 @@ export interface ConversationsRepository {
   /** The turns of a page's conversations, in as few queries as the page allows. */
   turnsOf(conversationIds: string[], withMetadata: boolean): Promise<Map<string, TurnView[]>>;
 }
-
-/** The Nest token of the repository. */
-export const CONVERSATIONS_REPOSITORY = Symbol('ConversationsRepository');
-
-/**
- * The repository of the database the conversations read model is on (READ_MODEL_DB), asked at
- * each call: the data source exists only once the read model's first generation is built.
- */
-export function conversationsRepository(readModels: Pick<ReadModels, 'source'>): ConversationsRepository {
-  const source = () => readModels.source('conversations');
-  const sqlite = new SqliteConversationsRepository(source);
-  const postgres = new PostgresConversationsRepository(source);
-  const on = (): ConversationsRepository => (isPostgres(source()) ? postgres : sqlite);
-  return {
-    list: (...args) => on().list(...args),
-    semanticCandidates: (...args) => on().semanticCandidates(...args),
-    summaries: (...args) => on().summaries(...args),
-    one: (...args) => on().one(...args),
-    bySharedId: (...args) => on().bySharedId(...args),
-    turns: (...args) => on().turns(...args),
-    turnsOf: (...args) => on().turnsOf(...args),
-  };
-}
-
-const isPostgres = (source: DataSource) => source.options.type === 'postgres';

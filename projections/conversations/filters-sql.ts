@@ -1,5 +1,4 @@
-import type { CursorPosition } from './cursor';
-import type { ListFilters } from './list-query';
+import type { CursorPosition, ListFilters } from './query-types';
 
 /**
  * A listing's filters as conditions on the conversation table `c`, with `?` placeholders (the

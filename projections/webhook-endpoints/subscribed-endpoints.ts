@@ -1,11 +1,8 @@
 import type { DataSource } from 'typeorm';
-import type { Position } from '../event-store/position';
-import { andThen, type Awaitable } from '../platform/awaitable';
-import { ReadQuery, sqlBoolean } from '../read-models/read-query';
-import type { WebhookEventType } from './webhook-event';
-
-/** The read model of webhook endpoints (projections/webhook-endpoints). */
-export const ENDPOINTS_READ_MODEL = 'webhook-endpoints';
+import type { Position } from '../../src/event-store/position';
+import { andThen, type Awaitable } from '../../src/platform/awaitable';
+import { ReadQuery, sqlBoolean } from '../../src/read-models/read-query';
+import type { WebhookEventType } from '../../src/webhooks/webhook-event';
 
 /** The endpoint fields an attempt needs, as configured now. */
 export interface EndpointForDelivery {

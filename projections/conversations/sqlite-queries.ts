@@ -1,12 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
-import type { ConversationSummary, TurnView } from '../conversations/conversation-view';
-import { rawConnection } from '../platform/database/raw-connection';
-import type { ConversationsRepository, Page } from './conversations.repository';
-import type { CursorPosition } from './cursor';
-import type { Candidate } from './embeddings';
+import type { ConversationSummary, TurnView } from '../../src/conversations/conversation-view';
+import { rawConnection } from '../../src/platform/database/raw-connection';
+import type { Candidate, ConversationsRepository, CursorPosition, ListFilters, Page } from './query-types';
 import { filtersSql } from './filters-sql';
-import type { ListFilters } from './list-query';
 import { drawSample, type SampleRow, type SampleSource } from './random-sample';
 import { SEMANTIC_WINDOW, SMALL_SAMPLE_SET, TURNS_PER_QUERY, VOCABULARY_TTL_MS } from './search-limits';
 import { semanticMatch, transcriptMatch } from './search-expression';

@@ -1,11 +1,11 @@
 import type { DataSource } from 'typeorm';
-import { webhookEndpointsProjection } from '../../projections/webhook-endpoints/webhook-endpoints.projection';
-import type { RecordedEvent } from '../event-store/event-store.port';
-import { positionOf } from '../event-store/position';
-import { applyBatch } from '../read-models/apply-batch';
+import { webhookEndpointsProjection } from './webhook-endpoints.projection';
+import type { RecordedEvent } from '../../src/event-store/event-store.port';
+import { positionOf } from '../../src/event-store/position';
+import { applyBatch } from '../../src/read-models/apply-batch';
 import { describeEachReadModelDatabase } from '../../test/support/read-model-databases';
 import { SubscribedEndpoints } from './subscribed-endpoints';
-import type { EndpointSettings, WebhookEndpointsEvent } from './webhook-endpoint.events';
+import type { EndpointSettings, WebhookEndpointsEvent } from '../../src/webhooks/webhook-endpoint.events';
 
 const at = '2026-05-01T12:00:00.000Z';
 const settings: EndpointSettings = {

@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { ConversationSummary, TurnView } from '../conversations/conversation-view';
-import { portableSql } from '../read-models/portable-sql';
+import type { ConversationSummary, TurnView } from '../../src/conversations/conversation-view';
+import { portableSql } from '../../src/read-models/portable-sql';
 import { bm25, type IndexTotals } from './bm25';
-import type { ConversationsRepository, Page } from './conversations.repository';
-import type { CursorPosition } from './cursor';
-import type { Candidate } from './embeddings';
+import type { Candidate, ConversationsRepository, CursorPosition, ListFilters, Page } from './query-types';
 import { filtersSql } from './filters-sql';
-import type { ListFilters, SearchMode } from './list-query';
+import type { SearchMode } from './query-types';
 import { drawSample, type SampleRow, type SampleSource } from './random-sample';
 import { SEMANTIC_WINDOW, SMALL_SAMPLE_SET, TURNS_PER_QUERY, VOCABULARY_TTL_MS } from './search-limits';
 import { fuzzyPrefixes, semanticAlternatives, transcriptWords } from './search-expression';
