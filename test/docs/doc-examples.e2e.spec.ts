@@ -56,6 +56,12 @@ describe('the examples of the README and docs/', () => {
     expect([...OTHER_DOCS].sort()).toEqual(withBlocks('docs').sort());
   });
 
+  it('finds no shell example under another fence name, which the chain would pass over', () => {
+    const docs = ['README.md', ...['docs', 'docs/api'].flatMap((dir) => fs.readdirSync(path.join(ROOT, dir)).filter((n) => n.endsWith('.md')).map((n) => `${dir}/${n}`))];
+    const misnamed = docs.flatMap((doc) => [...read(doc).matchAll(/^```(bash|shell|console|zsh)\s*$/gm)].map((m) => `${doc}: \`\`\`${m[1]} (write sh)`));
+    expect(misnamed).toEqual([]);
+  });
+
   // jq is what every example pipes into; .ci/run installs it. Under CI its absence is a failure.
   const runOrSkip = hasJq || process.env.CI === 'true' ? it : it.skip;
   if (!hasJq) console.warn('doc examples NOT RUN: jq is not installed (apt-get install jq)');
