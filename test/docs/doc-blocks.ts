@@ -2,7 +2,7 @@
  * Reads the shell examples out of a Markdown document and checks what they print against what the
  * text claims. Pure: no files, no processes (doc-runner.ts runs them).
  *
- * Conventions (CONTRIBUTING.md, "Docs"):
+ * Conventions (CONTRIBUTING.md, "Doc examples are tests"):
  * - every fenced block whose info string is `sh` is an example, run in order with the blocks
  *   before it (variables carry over);
  * - `<!-- not run: why -->` as the last non-blank line before the fence marks one that cannot run

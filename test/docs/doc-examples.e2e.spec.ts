@@ -10,7 +10,7 @@ import { runChain } from './doc-runner';
 /**
  * Every shell example of the README and docs/ runs, in reading order, in one bash process against
  * a freshly started app, and prints what the text claims (conventions: doc-blocks.ts and
- * CONTRIBUTING.md, "Docs"). A doc that rots fails here, naming the doc, block, command, claim and
+ * CONTRIBUTING.md, "Doc examples are tests"). A doc that rots fails here, naming the doc, block, command, claim and
  * output.
  */
 

@@ -19,6 +19,7 @@ curl() {
   local headers body rc=0 status code
   headers=$(mktemp "$__parley_dir/headers.XXXXXX")
   body=$(mktemp "$__parley_dir/body.XXXXXX")
+  # $PIPESTATUS is curl's own exit status; || true keeps errexit from ending the function first
   { command curl -D "$headers" "$@" | tee "$body"; rc=$PIPESTATUS; } || true
   status=$(awk '/^HTTP\//{s=$2} END{print s ? s : "000"}' "$headers")
   code=$(jq -r '.error_code? // empty' "$body" 2>/dev/null | head -n 1 || true)
