@@ -82,8 +82,8 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     },
     {
       provide: Timers,
-      inject: [PLATFORM_DB, Clock, LOGGER],
-      useFactory: (db: DataSource, clock: Clock, logger: Logger) => new Timers(db, clock, logger),
+      inject: [PLATFORM_DB, Clock, LOGGER, DeadLetterStore],
+      useFactory: (db: DataSource, clock: Clock, logger: Logger, deadLetters: DeadLetterStore) => new Timers(db, clock, logger, deadLetters),
     },
     ReadSideLifecycle,
   ],
