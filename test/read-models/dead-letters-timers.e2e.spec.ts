@@ -4,7 +4,7 @@ import { CONFIG, type Config } from '../../src/platform/config/config';
 import { PLATFORM_DB } from '../../src/platform/database/platform-database';
 import { runCli } from '../../src/read-models/cli/projections-cli';
 import { DeadLetterStore } from '../../src/read-models/dead-letters';
-import { Timers } from '../../src/read-models/timers';
+import { Timers } from '../../src/process-managers/timers';
 import { op } from '../helpers/keys-fixtures';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { waitUntil } from '../fixtures/counter-projection';

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/platform/clock/clock';
 import { TimerRecord } from '../../src/platform/database/platform.entities';
 import { readModelLagging } from '../../src/read-models/read-model-lagging';
-import { Timers, type DueTimer } from '../../src/read-models/timers';
+import { Timers, type DueTimer } from '../../src/process-managers/timers';
 import { sleep, waitUntil } from '../fixtures/counter-projection';
 import { silentLogger } from '../fixtures/read-side-harness';
 import { describeEachPlatformDatabase, type PlatformDatabase } from '../support/platform-databases';

@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ProcessManagers } from '../../read-models/process-managers';
+import { ProcessManagers } from '../../process-managers/process-managers';
 import { DeadLetterStore } from '../../read-models/dead-letters';
 import { ReadModels } from '../../read-models/read-models.service';
-import { Timers } from '../../read-models/timers';
+import { Timers } from '../../process-managers/timers';
 import { CONFIG, type Config } from '../config/config';
 import { unauthorized } from '../errors/domain-error';
 import { OperatorToken } from '../operator/operator-token';

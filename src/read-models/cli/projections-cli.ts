@@ -10,7 +10,7 @@ import { rebuild } from '../rebuild';
 import { readModelStatus } from '../status';
 import { verify } from '../verify';
 import { retryProjectionDeadLetters } from '../retry-dead-letters';
-import { rearmDeadTimers } from '../rearm-dead-timers';
+import { rearmDeadTimers } from '../../process-managers/rearm-dead-timers';
 import { isPosition, type Position } from '../../event-store/position';
 
 const COMMANDS = ['status', 'rebuild', 'verify', 'dead-letters', 'retry'];

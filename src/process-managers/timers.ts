@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import { In, type DataSource } from 'typeorm';
 import type { Clock } from '../platform/clock/clock';
 import { TimerRecord } from '../platform/database/platform.entities';
-import { DeadLetterStore, errorText } from './dead-letters';
-import { isReadModelLagging } from './read-model-lagging';
+import { DeadLetterStore, errorText } from '../read-models/dead-letters';
+import { isReadModelLagging } from '../read-models/read-model-lagging';
 import { timerClaims, type TimerClaims } from './timer-claims';
-import { isTransientFailure } from './transient-failure';
+import { isTransientFailure } from '../read-models/transient-failure';
 
 export interface DueTimer<P = unknown> {
   id: string;
