@@ -20,7 +20,7 @@ const MAX_SLEEP_MS = 30_000;
 const RETRY_MS = 1_000;
 /** While some of its timers are dead, the service looks this often for ones an operator re-armed. */
 const REARM_POLL_MS = 2_000;
-/** A failure-tracking entry no round has looked at for this long belongs to a timer another process fired. */
+/** A failure whose retry time passed this long ago was of a timer another process fired or re-armed since: forgotten. */
 const FORGET_FAILURE_MS = 10 * 60_000;
 
 /**
@@ -200,14 +200,18 @@ export class Timers {
     const handler = this.handlers.get(timer.owner)!;
     try {
       await handler({ id: timer.id, dueAt: timer.dueAt, payload: JSON.parse(timer.payload) });
+      await this.repo.update({ id: timer.id }, { status: 'fired', firedAt: this.clock.nowIso(), leaseUntil: null, attempts: timer.attempts + 1 });
     } catch (error) {
       await this.failed(timer, error);
       return false;
     }
-    await this.repo.update({ id: timer.id }, { status: 'fired', firedAt: this.clock.nowIso(), leaseUntil: null, attempts: timer.attempts + 1 });
-    // only a timer that failed before can have a dead letter (it was re-armed): the rest pay nothing
-    if (timer.attempts > 0) await this.deadLetters.resolveTimer(timer.owner, timer.id);
     this.failing.delete(timer.id);
+    // only a timer that failed before can have a dead letter (it was re-armed): the rest pay nothing
+    if (timer.attempts > 0) {
+      await this.deadLetters.resolveTimer(timer.owner, timer.id).catch((error: unknown) => {
+        this.logger.warn({ err: error, timer: timer.id, owner: timer.owner }, 'a re-armed timer fired but its dead letter could not be resolved; resolve it by hand');
+      });
+    }
     return true;
   }
 

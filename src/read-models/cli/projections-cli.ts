@@ -72,7 +72,8 @@ export async function runCli(argv: string[], projections: Projection[] = ALL_PRO
     }
     if (command === 'retry') {
       if (!projection) {
-        const timerLetters = await registry.deadLetters.list({ kind: 'timer', name });
+        // a name with timer dead letters (of any status) is a timer owner: its keys are timer ids
+        const timerLetters = await registry.deadLetters.list({ kind: 'timer', name, status: 'all' });
         if (timerLetters.length > 0) {
           const rearmed = await rearmDeadTimers(platform, name, all ? undefined : at);
           print({ name, rearmed }, `re-armed ${rearmed} dead timer(s) of ${name}: the running app fires them within a few seconds; see \`dead-letters ${name}\`\n`);
