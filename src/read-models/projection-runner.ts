@@ -41,7 +41,7 @@ export class ProjectionRunner {
 
   constructor(
     readonly projection: Projection,
-    private readonly store: EventStore,
+    store: EventStore,
     registry: ReadModelRegistry,
     private readonly logger: Logger,
     /** Where several processes share the read models: the lease that picks the one applying them. */
