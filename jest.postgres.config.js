@@ -44,6 +44,7 @@ const ON_POSTGRES = [
   'test/outbound-calls/outbound-calls.e2e.spec.ts',
   // dead letters in the platform database, a poison event skipped by a PostgreSQL read model
   'test/read-models/dead-letters.e2e.spec.ts',
+  'test/read-models/dead-letters-timers.e2e.spec.ts',
 ];
 
 // a renamed or removed file must not quietly leave the pass

@@ -9,7 +9,7 @@ import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../src/even
 import { loadConfig } from '../../src/platform/config/config';
 import { uuidv7 } from '../../src/platform/ids/ids';
 import { comparePositions } from '../../src/event-store/position';
-import { ProcessManagers } from '../../src/read-models/process-managers';
+import { ProcessManagers } from '../../src/process-managers/process-managers';
 import { ReadModels } from '../../src/read-models/read-models.service';
 import type { BenchCase, Result } from '../lib/case';
 import type { BenchContext } from '../lib/context';

@@ -5,7 +5,7 @@ import { createApp } from '../../src/app.factory';
 import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
 import { comparePositions } from '../../src/event-store/position';
 import { loadConfig } from '../../src/platform/config/config';
-import { ProcessManagers } from '../../src/read-models/process-managers';
+import { ProcessManagers } from '../../src/process-managers/process-managers';
 import { ReadModels } from '../../src/read-models/read-models.service';
 import { withDeadline } from './measure';
 

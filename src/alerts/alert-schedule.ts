@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
-import { Timers, type DueTimer } from '../read-models/timers';
+import { Timers, type DueTimer } from '../process-managers/timers';
 import { AlertEvaluator } from './alert-evaluator';
 
 const OWNER = 'alerts';

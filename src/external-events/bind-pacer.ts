@@ -1,6 +1,6 @@
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { RecordedEvent } from '../event-store/event-store.port';
-import type { Pace } from '../read-models/process-manager';
+import type { Pace } from '../process-managers/process-manager';
 import type { ExternalEventDelivered } from './external-event.events';
 
 export interface BindPacing {

@@ -8,7 +8,7 @@ import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
 import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
-import { ProcessManagers } from '../read-models/process-managers';
+import { ProcessManagers } from '../process-managers/process-managers';
 import { BindPacer } from './bind-pacer';
 import { ExternalEventsController } from './external-events.controller';
 import { externalEventsProcessManager } from './external-events.process-manager';

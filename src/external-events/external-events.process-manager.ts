@@ -4,7 +4,7 @@ import type { ConversationEngine } from '../conversations/engine/conversation-en
 import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
 import { DomainError } from '../platform/errors/domain-error';
-import type { Pace, ProcessManager } from '../read-models/process-manager';
+import type { Pace, ProcessManager } from '../process-managers/process-manager';
 import { bodyKindOf } from './event-id';
 import { eventTurn } from './event-turn';
 import type { ExternalEventDelivered } from './external-event.events';

@@ -1,6 +1,6 @@
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { load } from '../platform/commands/command-handler';
-import type { ProcessManager } from '../read-models/process-manager';
+import type { ProcessManager } from '../process-managers/process-manager';
 import type { CallConversations } from './call-conversation';
 import type { Carrier } from './carrier.port';
 import { outboundCallDecider, type OutboundCallState } from './outbound-call.decider';

@@ -13,7 +13,7 @@ import { CONFIG, type Config } from '../platform/config/config';
 import { DomainError, forbidden } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { Timers } from '../read-models/timers';
+import { Timers } from '../process-managers/timers';
 import { callLinesDecider, callLinesStream } from './call-lines.decider';
 import { chooseCallerId } from './caller-id';
 import type { PlaceOutboundCallDto } from './outbound-call.dto';

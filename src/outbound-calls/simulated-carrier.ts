@@ -1,4 +1,4 @@
-import type { DueTimer, Timers } from '../read-models/timers';
+import type { DueTimer, Timers } from '../process-managers/timers';
 import type { CallProgress, Carrier } from './carrier.port';
 import type { QueuedCall } from './outbound-call.events';
 

@@ -11,20 +11,10 @@ import type { Position } from '../event-store/position';
 import { applyBatch, writeCheckpoint } from './apply-batch';
 import { lowerThisThreadsPriority } from '../platform/threads/thread-priority';
 import { openReadModel } from './open-read-model';
-import { fromPortable, type PortableEvent } from './portable-events';
+import { fromPortable } from './portable-events';
 import type { Projection } from './projection';
-import { catalogProjections, type ProjectionCatalog } from './thread-applier';
+import { catalogProjections, type ApplyReply, type ApplyRequest, type ProjectionCatalog } from './apply-thread-protocol';
 import { isTransientFailure } from './transient-failure';
-
-export type ApplyRequest = { id: number; file: string } & (
-  | { op: 'open'; name: string }
-  | { op: 'apply'; name: string; events: PortableEvent[]; last: Position }
-  | { op: 'checkpoint'; name: string; position: Position }
-  | { op: 'close' }
-);
-
-/** `transient`: the failure is the database's, not the events' (transient-failure.ts): codes do not cross threads. */
-export type ApplyReply = { id: number } | { id: number; failure: string; transient: boolean };
 
 const APPLY_THREAD_NICENESS = 10;
 const port = parentPort!;

@@ -3,9 +3,13 @@ import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { portableSql } from './portable-sql';
 
-/** What set an event aside: a read model's projection, or a process manager. */
-export type DeadLetterKind = 'projection' | 'process-manager';
+/** What set something aside: a read model's projection, a process manager (events), or a timer's owner. */
+export type DeadLetterKind = 'projection' | 'process-manager' | 'timer';
 
+/**
+ * For a timer, `name` is its owner and `position` and `eventId` are the timer id; `eventType` is
+ * `timer` and `streamId` empty (a timer is no event of the log).
+ */
 export interface DeadLetter {
   kind: DeadLetterKind;
   name: string;
@@ -20,7 +24,7 @@ export interface DeadLetter {
   firstFailedAt: string;
   lastFailedAt: string;
   attempts: number;
-  /** `retry`: an operator asked the running app to handle it again (process managers) */
+  /** `retry`: an operator asked the running app to handle it again (process managers, timers) */
   status: 'open' | 'retry' | 'resolved';
   retriedAt: string | null;
   resolvedAt: string | null;
@@ -35,6 +39,15 @@ export interface DeadLetterFailure {
   error: unknown;
   attempts: number;
 }
+
+/** What a listener hears of each dead letter recorded. */
+export interface DeadLetterRecorded {
+  kind: DeadLetterKind;
+  name: string;
+}
+
+/** The type a timer's dead letter carries where an event's would be. */
+export const TIMER_DEAD_LETTER_TYPE = 'timer';
 
 /** An error's message as stored and logged: bounded, since a handler's message may quote anything. */
 const MAX_ERROR_CHARS = 500;
@@ -96,12 +109,12 @@ const fromRow = (r: Row): DeadLetter => ({
  * type it has and why it failed is kept; never its data, which may hold secrets.
  */
 export class DeadLetterStore {
-  private readonly listeners = new Set<(failure: DeadLetterFailure) => void>();
+  private readonly listeners = new Set<(recorded: DeadLetterRecorded) => void>();
 
   constructor(private readonly platform: DataSource) {}
 
   /** Called after each dead letter is recorded (the /metrics counter). */
-  onRecorded(listener: (failure: DeadLetterFailure) => void): () => void {
+  onRecorded(listener: (recorded: DeadLetterRecorded) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -125,6 +138,13 @@ export class DeadLetterStore {
     for (const listener of this.listeners) listener(failure);
   }
 
+  /** A timer its owner's handler kept failing for: keyed by its id; its payload is never kept. */
+  async recordTimer(failure: { owner: string; timerId: string; error: unknown; attempts: number }, now = new Date().toISOString()): Promise<void> {
+    const { owner, timerId } = failure;
+    await this.query(RECORD, ['timer', owner, timerId, null, null, '', timerId, TIMER_DEAD_LETTER_TYPE, errorText(failure.error), now, now, failure.attempts]);
+    for (const listener of this.listeners) listener({ kind: 'timer', name: owner });
+  }
+
   /** Open (or of the status given, or with `all` every) dead letters, of one consumer or all, in log order. */
   async list(filter: { kind?: DeadLetterKind; name?: string; status?: 'open' | 'retry' | 'resolved' | 'all'; position?: Position } = {}): Promise<DeadLetter[]> {
     const status = filter.status ?? 'open';
@@ -144,6 +164,11 @@ export class DeadLetterStore {
   /** A retry applied it: the consumer now holds what the event means. */
   async resolve(kind: DeadLetterKind, name: string, position: Position, now = new Date().toISOString()): Promise<void> {
     await this.query("UPDATE dead_letter SET status = 'resolved', resolved_at = ?, retried_at = ? WHERE kind = ? AND name = ? AND position = ?", [now, now, kind, name, position]);
+  }
+
+  /** A timer fired after it was dead-lettered and re-armed: its dead letter, if any, is resolved. */
+  async resolveTimer(owner: string, timerId: string, now = new Date().toISOString()): Promise<void> {
+    await this.query("UPDATE dead_letter SET status = 'resolved', resolved_at = ? WHERE kind = 'timer' AND name = ? AND position = ? AND status <> 'resolved'", [now, owner, timerId]);
   }
 
   /**

@@ -11,11 +11,11 @@ import { Metrics } from '../platform/metrics/metrics';
 import { DeadLetterStore } from './dead-letters';
 import { generationStorage } from './generation-storage';
 import { AdvisoryLease, type Lease } from './postgres/advisory-lease';
-import { ProcessManagers } from './process-managers';
+import { ProcessManagers } from '../process-managers/process-managers';
 import { ReadModelRegistry } from './read-model-registry';
 import { ReadModels } from './read-models.service';
 import { ApplyThread } from './thread-applier';
-import { Timers } from './timers';
+import { Timers } from '../process-managers/timers';
 
 /** Leases in the shared PostgreSQL database; none when the process runs alone on its SQLite files. */
 function sharedLeases(config: Config): ((name: string) => Lease | null) | undefined {
@@ -82,8 +82,8 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     },
     {
       provide: Timers,
-      inject: [PLATFORM_DB, Clock, LOGGER],
-      useFactory: (db: DataSource, clock: Clock, logger: Logger) => new Timers(db, clock, logger),
+      inject: [PLATFORM_DB, Clock, LOGGER, DeadLetterStore],
+      useFactory: (db: DataSource, clock: Clock, logger: Logger, deadLetters: DeadLetterStore) => new Timers(db, clock, logger, deadLetters),
     },
     ReadSideLifecycle,
   ],

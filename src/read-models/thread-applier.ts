@@ -3,10 +3,12 @@ import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { startWorker } from '../platform/threads/start-worker';
 import { WorkerCalls } from '../platform/threads/worker-calls';
-import type { ApplyReply, ApplyRequest } from './apply-thread';
+import { catalogProjections, type ApplyReply, type ApplyRequest, type ProjectionCatalog } from './apply-thread-protocol';
 import type { BatchApplier } from './batch-applier';
 import { toPortable } from './portable-events';
 import type { Projection } from './projection';
+
+export type { ProjectionCatalog } from './apply-thread-protocol';
 
 type Call = ApplyRequest extends infer R ? (R extends ApplyRequest ? Omit<R, 'id'> : never) : never;
 
@@ -17,17 +19,6 @@ type Call = ApplyRequest extends infer R ? (R extends ApplyRequest ? Omit<R, 'id
  * model (21 applied inline). Read-your-writes never waits for it: a waiter ends the pause.
  */
 const DEFAULT_GATHER_MS = 10;
-
-/**
- * Where the thread finds the projections it applies: functions do not cross threads, so it loads
- * the module that defines them, as this thread did.
- */
-export interface ProjectionCatalog {
-  /** a module path without extension (the build's .js, or the .ts source under tests) */
-  module: string;
-  /** the export holding a Projection[] */
-  exportName: string;
-}
 
 /** The app's projections (projections/index.ts): the same relative place in sources and in dist/. */
 export const APP_PROJECTIONS: ProjectionCatalog = { module: path.join(__dirname, '../../projections/index'), exportName: 'ALL_PROJECTIONS' };
@@ -111,11 +102,4 @@ class ThreadApplier implements BatchApplier {
   close(): Promise<void> {
     return this.thread.call({ op: 'close', file: this.file });
   }
-}
-
-export function catalogProjections(catalog: ProjectionCatalog): Projection[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const list = (require(catalog.module) as Record<string, unknown>)[catalog.exportName];
-  if (!Array.isArray(list)) throw new Error(`${catalog.module} exports no projection list named ${catalog.exportName}`);
-  return list as Projection[];
 }

@@ -10,26 +10,9 @@ import { PostgresGenerationStorage } from './generation-storage';
 import { verifyPostgres } from './postgres/verify-postgres';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
+import type { TableDiff, VerifyReport } from './verify-report';
 
-export interface TableDiff {
-  table: string;
-  liveRows: number;
-  replayRows: number;
-  /** in the replay, not in live */
-  missing: number;
-  /** in live, not in the replay */
-  extra: number;
-  changed: number;
-  examples: Array<{ kind: 'missing' | 'extra' | 'changed'; key: unknown[]; live?: unknown; replay?: unknown }>;
-}
-
-export interface VerifyReport {
-  name: string;
-  generation: number;
-  position: string;
-  tables: TableDiff[];
-  differences: number;
-}
+export type { TableDiff, VerifyReport } from './verify-report';
 
 const EXAMPLES = 10;
 

@@ -2,7 +2,7 @@ import type { EventStore } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
 import { handleCommand } from '../platform/commands/command-handler';
 import type { AggregateCache } from '../platform/commands/aggregate-cache';
-import type { DueTimer, Timers } from '../read-models/timers';
+import type { DueTimer, Timers } from '../process-managers/timers';
 import { idleDueAt, smsSessionDecider, warningDueAt } from './sms-session.decider';
 
 export const SESSION_TIMER_OWNER = 'sms-session';

@@ -1,6 +1,6 @@
 import { conversationStream, type TurnData } from '../conversations/conversation.events';
 import type { RecordedEvent } from '../event-store/event-store.port';
-import type { ProcessManager } from '../read-models/process-manager';
+import type { ProcessManager } from '../process-managers/process-manager';
 import type { SmsConversations } from './sms-conversations';
 
 const CONVERSATION_STREAM = conversationStream('');

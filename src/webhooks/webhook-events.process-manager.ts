@@ -1,7 +1,7 @@
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import type { Clock } from '../platform/clock/clock';
-import type { ProcessManager } from '../read-models/process-manager';
+import type { ProcessManager } from '../process-managers/process-manager';
 import type { WebhookOutbox } from './outbox';
 import type { SubscribedEndpoints } from '../../projections/webhook-endpoints/queries';
 import type { WebhookEndpointsEvent } from './webhook-endpoint.events';

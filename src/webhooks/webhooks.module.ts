@@ -9,7 +9,7 @@ import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
 import { Metrics } from '../platform/metrics/metrics';
 import { OutboundHttp } from '../platform/outbound/outbound-http';
-import { ProcessManagers } from '../read-models/process-managers';
+import { ProcessManagers } from '../process-managers/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
 import { DeliveryWorker } from './delivery-worker';
 import { openWebhookOutbox } from './open-outbox';

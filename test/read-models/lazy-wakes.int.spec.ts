@@ -2,7 +2,7 @@ import { newTestEvent } from '../../src/event-store/event-store.contract';
 import type { RecordedEvent, SubscribeOptions, Subscription } from '../../src/event-store/event-store.port';
 import type { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import type { SqliteSubscription } from '../../src/event-store/sqlite/subscription';
-import { ProcessManagerRunner } from '../../src/read-models/process-manager';
+import { ProcessManagerRunner } from '../../src/process-managers/process-manager';
 import { IGNORED, INCREMENTED, counterProjection, sleep, waitUntil } from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
 

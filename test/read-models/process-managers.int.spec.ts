@@ -6,8 +6,8 @@ import type { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event
 import { ManualClock } from '../../src/platform/clock/clock';
 import { toNewEvents } from '../../src/platform/commands/command-handler';
 import { ProcessCheckpoint } from '../../src/platform/database/platform.entities';
-import { ProcessManagerRunner, type ProcessManager } from '../../src/read-models/process-manager';
-import { ProcessManagers } from '../../src/read-models/process-managers';
+import { ProcessManagerRunner, type ProcessManager } from '../../src/process-managers/process-manager';
+import { ProcessManagers } from '../../src/process-managers/process-managers';
 import { sleep, waitUntil } from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
 import { describeEachPlatformDatabase, type PlatformDatabase } from '../support/platform-databases';

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/platform/clock/clock';
 import { TimerRecord } from '../../src/platform/database/platform.entities';
 import { readModelLagging } from '../../src/read-models/read-model-lagging';
-import { Timers, type DueTimer } from '../../src/read-models/timers';
+import { Timers, type DueTimer } from '../../src/process-managers/timers';
 import { sleep, waitUntil } from '../fixtures/counter-projection';
 import { silentLogger } from '../fixtures/read-side-harness';
 import { describeEachPlatformDatabase, type PlatformDatabase } from '../support/platform-databases';
@@ -117,8 +117,8 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
     expect(effects).toBe(0);
     expect(await timers.get('flaky')).toMatchObject({ status: 'pending', attempts: 1 });
 
-    // Nobody pokes: the timer service retries on its own (about a second later), without the clock moving.
-    await waitUntil(() => effects === 1, 'the failed timer is retried until it succeeds', 4000, 10);
+    // Nobody pokes: the timer service retries on its own (a second later, then two), without the clock moving.
+    await waitUntil(() => effects === 1, 'the failed timer is retried until it succeeds', 8000, 10);
     expect(attempts).toBe(3);
     // the service records the firing after the handler returns (on PostgreSQL, a round trip later)
     await waitUntil(async () => (await timers.get('flaky'))?.status === 'fired', 'the timer is recorded as fired', 2000, 10);

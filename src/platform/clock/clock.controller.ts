@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { IsNumber, Max, Min } from 'class-validator';
-import { Timers } from '../../read-models/timers';
+import { Timers } from '../../process-managers/timers';
 import { OperatorGuard } from '../operator/operator.guard';
 import { Clock, ManualClock } from './clock';
 

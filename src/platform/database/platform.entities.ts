@@ -23,8 +23,11 @@ export class TimerRecord {
   @Column('text') owner: string;
   @Column('text', { name: 'due_at' }) dueAt: string;
   @Column('text') payload: string;
-  /** `firing`: claimed by a process until `leaseUntil`; if that process dies, another re-claims it. */
-  @Column('text') status: 'pending' | 'firing' | 'fired' | 'cancelled';
+  /**
+   * `firing`: claimed by a process until `leaseUntil`; if that process dies, another re-claims it.
+   * `dead`: its handler kept failing; set aside (a dead letter) until an operator re-arms it.
+   */
+  @Column('text') status: 'pending' | 'firing' | 'fired' | 'cancelled' | 'dead';
   @Column('integer', { default: 0 }) attempts: number;
   @Column('text', { name: 'lease_until', nullable: true }) leaseUntil: string | null;
   @Column('text', { name: 'fired_at', nullable: true }) firedAt: string | null;

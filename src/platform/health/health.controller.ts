@@ -1,8 +1,9 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { EVENT_STORE, type EventStore } from '../../event-store/event-store.port';
-import { ProcessManagers } from '../../read-models/process-managers';
+import { ProcessManagers } from '../../process-managers/process-managers';
 import { ReadModels } from '../../read-models/read-models.service';
+import { Timers } from '../../process-managers/timers';
 import { CONFIG, type Config } from '../config/config';
 
 @Controller()
@@ -11,6 +12,7 @@ export class HealthController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly readModels: ReadModels,
     private readonly processManagers: ProcessManagers,
+    private readonly timers: Timers,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -24,7 +26,7 @@ export class HealthController {
   /**
    * The store answers and every read model serves within READY_MAX_LAG_EVENTS of the log. Process
    * managers are listed for operators but do not decide readiness: reads stay correct while one lags.
-   * A read model or manager with dead letters is `degraded`: it serves and moves on without the
+   * A read model, manager or timer owner with dead letters is `degraded`: it serves and moves on without the
    * events it set aside, so the process stays ready (200) and says so (docs/dead-letters.md).
    */
   @Get('readyz')
@@ -38,11 +40,12 @@ export class HealthController {
     }
     const projections = storeError ? [] : await this.readModels.status();
     const processManagers = storeError ? [] : await this.processManagers.report();
+    const timers = await this.timers.report();
     const lagging = projections.filter(
       (p) => p.state !== 'serving' || p.lagEvents === null || p.lagEvents > this.config.readyMaxLagEvents,
     );
     const ready = storeError === null && lagging.length === 0;
-    const degraded = projections.some((p) => p.degraded) || processManagers.some((m) => (m.deadLetters ?? 0) > 0);
+    const degraded = projections.some((p) => p.degraded) || processManagers.some((m) => (m.deadLetters ?? 0) > 0) || timers.some((t) => (t.deadLetters ?? 0) > 0);
     reply.status(ready ? 200 : 503);
     return {
       status: ready ? 'ready' : 'not_ready',
@@ -71,6 +74,8 @@ export class HealthController {
         health: (m.deadLetters ?? 0) > 0 ? 'degraded' : 'ok',
         deadLetters: m.deadLetters,
       })),
+      /** each owner of timers this process fires; deadLetters counts its dead timers */
+      timers: timers.map((t) => ({ owner: t.owner, health: (t.deadLetters ?? 0) > 0 ? 'degraded' : 'ok', deadLetters: t.deadLetters })),
     };
   }
 }

@@ -1,8 +1,9 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ProcessManagers } from '../../read-models/process-managers';
+import { ProcessManagers } from '../../process-managers/process-managers';
 import { DeadLetterStore } from '../../read-models/dead-letters';
 import { ReadModels } from '../../read-models/read-models.service';
+import { Timers } from '../../process-managers/timers';
 import { AuthFailureThrottle } from '../auth/auth-failure-throttle';
 import { CONFIG, type Config } from '../config/config';
 import { unauthorized } from '../errors/domain-error';
@@ -18,6 +19,7 @@ export class MetricsController {
     private readonly processManagers: ProcessManagers,
     private readonly token: OperatorToken,
     private readonly deadLetters: DeadLetterStore,
+    private readonly timers: Timers,
     @Inject(CONFIG) private readonly config: Config,
     private readonly failures: AuthFailureThrottle,
   ) {}
@@ -45,6 +47,7 @@ export class MetricsController {
     const open = await this.deadLetters.openCounts();
     for (const status of await this.readModels.status()) this.metrics.openDeadLetters.set({ kind: 'projection', name: status.name }, open.get(`projection:${status.name}`) ?? 0);
     for (const manager of this.processManagers.status()) this.metrics.openDeadLetters.set({ kind: 'process-manager', name: manager.name }, open.get(`process-manager:${manager.name}`) ?? 0);
+    for (const owner of this.timers.owners()) this.metrics.openDeadLetters.set({ kind: 'timer', name: owner }, open.get(`timer:${owner}`) ?? 0);
     const text = await this.metrics.registry.metrics();
     // set only on success: an error answers in the JSON envelope
     reply.header('content-type', this.metrics.registry.contentType);

@@ -11,6 +11,7 @@ import { rebuild } from '../rebuild';
 import { readModelStatus } from '../status';
 import { verify } from '../verify';
 import { retryProjectionDeadLetters } from '../retry-dead-letters';
+import { rearmDeadTimers } from '../../process-managers/rearm-dead-timers';
 import { isPosition, type Position } from '../../event-store/position';
 
 const COMMANDS = ['status', 'rebuild', 'verify', 'dead-letters', 'retry'];
@@ -21,10 +22,12 @@ const USAGE = `usage: npm run projections -- <command> [--json]
   verify <name>     replay <name> into scratch tables and list every row that differs from live
                     (exit code 1 when anything differs, or <name> has open dead letters)
   dead-letters [name]
-                    the events read models and process managers set aside (open ones)
+                    the events read models and process managers, and the timers, set aside (open ones)
   retry <name> <position>|--all
                     apply a read model's dead letters again (exit code 1 when any still fails);
-                    for a process manager, ask the running app to handle them again`;
+                    for a process manager, ask the running app to handle them again
+  retry <timer-owner> <timer-id>|--all
+                    re-arm dead timers: the running app fires them again`;
 
 /** Exit codes: 0 ok, 1 verify found differences, 2 usage or runtime error. */
 export async function runCli(argv: string[], projections: Projection[] = ALL_PROJECTIONS, out: { write(text: string): unknown } = process.stdout): Promise<number> {
@@ -32,7 +35,8 @@ export async function runCli(argv: string[], projections: Projection[] = ALL_PRO
   const all = argv.includes('--all');
   const [command, name, at] = argv.filter((a) => a !== '--json' && a !== '--all');
   const needsName = !['status', 'dead-letters'].includes(command);
-  const badRetry = command === 'retry' && (all ? at !== undefined : at === undefined || !isPosition(at));
+  // a timer's key is its id; every other dead letter's is a log position (checked below)
+  const badRetry = command === 'retry' && (all ? at !== undefined : at === undefined);
   if (!command || !COMMANDS.includes(command) || (needsName && !name) || badRetry) {
     out.write(`${USAGE}\n`);
     return 2;
@@ -65,11 +69,24 @@ export async function runCli(argv: string[], projections: Projection[] = ALL_PRO
     }
     if (command === 'dead-letters') {
       const letters = await registry.deadLetters.list({ name });
-      const lines = letters.map((l) => `${`${l.kind}:${l.name}`.padEnd(32)} ${l.position} ${l.eventType.padEnd(24)} ${l.streamId} attempts ${l.attempts} since ${l.firstFailedAt}${l.status === 'retry' ? ' (retry asked)' : ''}\n    ${l.error}`);
+      const lines = letters.map((l) => `${`${l.kind}:${l.name}`.padEnd(32)} ${l.position} ${l.kind === 'timer' ? '' : `${l.eventType.padEnd(24)} ${l.streamId} `}attempts ${l.attempts} since ${l.firstFailedAt}${l.status === 'retry' ? ' (retry asked)' : ''}\n    ${l.error}`);
       print(letters, letters.length === 0 ? `no open dead letters${name ? ` for ${name}` : ''}\n` : `${lines.join('\n')}\n${letters.length} open\n`);
       return 0;
     }
     if (command === 'retry') {
+      if (!projection) {
+        // a name with timer dead letters (of any status) is a timer owner: its keys are timer ids
+        const timerLetters = await registry.deadLetters.list({ kind: 'timer', name, status: 'all' });
+        if (timerLetters.length > 0) {
+          const rearmed = await rearmDeadTimers(platform, name, all ? undefined : at);
+          print({ name, rearmed }, `re-armed ${rearmed} dead timer(s) of ${name}: the running app fires them within a few seconds; see \`dead-letters ${name}\`\n`);
+          return rearmed > 0 ? 0 : 1;
+        }
+      }
+      if (!all && !isPosition(at)) {
+        out.write(`${USAGE}\n`);
+        return 2;
+      }
       const position = all ? undefined : (at as Position);
       if (!projection) {
         const asked = await registry.deadLetters.requestRetry('process-manager', name, position);

@@ -5,7 +5,7 @@ import type { Position } from '../../event-store/position';
 import { START } from '../../event-store/position';
 import { catchUp } from '../catch-up';
 import type { Projection } from '../projection';
-import type { TableDiff } from '../verify';
+import type { TableDiff } from '../verify-report';
 import { dropGenerationSchema, openPostgresReadModel } from './open-postgres-read-model';
 
 const EXAMPLES = 10;

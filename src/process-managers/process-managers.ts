@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
-import type { Lease } from './postgres/advisory-lease';
-import { DeadLetterStore } from './dead-letters';
+import type { Lease } from '../read-models/postgres/advisory-lease';
+import { DeadLetterStore } from '../read-models/dead-letters';
 import { ProcessManagerRunner, type ProcessManager } from './process-manager';
 
 /** Contexts register their process managers at module init; they all start with the app. */

@@ -3,12 +3,12 @@ import type { DataSource } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import { START, type Position } from '../event-store/position';
 import { ProcessCheckpoint } from '../platform/database/platform.entities';
-import { holds, type Lease } from './postgres/advisory-lease';
+import { holds, type Lease } from '../read-models/postgres/advisory-lease';
 import { processCheckpointSaver, type SaveProcessCheckpoint } from './process-checkpoint-store';
-import { isReadModelLagging } from './read-model-lagging';
-import { DeadLetterStore, errorText } from './dead-letters';
-import { POISON_ATTEMPTS, POISON_PAUSE_MS } from './quarantine';
-import { isTransientFailure } from './transient-failure';
+import { isReadModelLagging } from '../read-models/read-model-lagging';
+import { DeadLetterStore, errorText } from '../read-models/dead-letters';
+import { POISON_ATTEMPTS, POISON_PAUSE_MS } from '../read-models/quarantine';
+import { isTransientFailure } from '../read-models/transient-failure';
 
 /**
  * Reacts to events by doing things: sending commands, scheduling timers, queueing deliveries.
