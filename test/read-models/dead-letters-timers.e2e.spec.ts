@@ -1,35 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { Clock } from '../../src/platform/clock/clock';
-import { CONFIG, type Config } from '../../src/platform/config/config';
 import { PLATFORM_DB } from '../../src/platform/database/platform-database';
-import { runCli } from '../../src/read-models/cli/projections-cli';
 import { DeadLetterStore } from '../../src/read-models/dead-letters';
 import { Timers } from '../../src/process-managers/timers';
 import { op } from '../helpers/keys-fixtures';
+import { projectionsCli as cli } from '../helpers/projections-cli';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { waitUntil } from '../fixtures/counter-projection';
 import { silentLogger } from '../fixtures/read-side-harness';
-
-const VARIABLES = ['DATA_DIR', 'READ_MODEL_DB', 'DATABASE_URL'] as const;
-
-/** The CLI as an operator runs it beside the app: the same DATA_DIR and databases. */
-async function cli(t: TestApp, argv: string[]): Promise<{ code: number; text: string }> {
-  const config = t.app.get<symbol, Config>(CONFIG);
-  const saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
-  Object.assign(process.env, { DATA_DIR: t.dataDir, READ_MODEL_DB: config.readModelDb });
-  if (config.databaseUrl) process.env.DATABASE_URL = config.databaseUrl;
-  else delete process.env.DATABASE_URL;
-  let text = '';
-  try {
-    const code = await runCli(argv, undefined, { write: (chunk: string) => (text += chunk) });
-    return { code, text };
-  } finally {
-    for (const name of VARIABLES) {
-      if (saved[name] === undefined) delete process.env[name];
-      else process.env[name] = saved[name];
-    }
-  }
-}
 
 /** Issue 30, timers: a dead timer shows in /readyz, /metrics and the CLI, and the CLI re-arms it for the running app. */
 describe('a dead-lettered timer through the app', () => {

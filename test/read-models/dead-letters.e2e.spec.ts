@@ -1,32 +1,10 @@
 import { accountStream } from '../../src/accounts/account.events';
 import { newTestEvent } from '../../src/event-store/event-store.contract';
 import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
-import { CONFIG, type Config } from '../../src/platform/config/config';
-import { runCli } from '../../src/read-models/cli/projections-cli';
 import { createAccount, op, operatorKey, withKey } from '../helpers/keys-fixtures';
+import { projectionsCli as cli } from '../helpers/projections-cli';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { waitUntil } from '../fixtures/counter-projection';
-
-const VARIABLES = ['DATA_DIR', 'READ_MODEL_DB', 'DATABASE_URL'] as const;
-
-/** The CLI as an operator runs it beside the app: the same DATA_DIR and databases. */
-async function cli(t: TestApp, argv: string[]): Promise<{ code: number; text: string }> {
-  const config = t.app.get<symbol, Config>(CONFIG);
-  const saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
-  Object.assign(process.env, { DATA_DIR: t.dataDir, READ_MODEL_DB: config.readModelDb });
-  if (config.databaseUrl) process.env.DATABASE_URL = config.databaseUrl;
-  else delete process.env.DATABASE_URL;
-  let text = '';
-  try {
-    const code = await runCli(argv, undefined, { write: (chunk: string) => (text += chunk) });
-    return { code, text };
-  } finally {
-    for (const name of VARIABLES) {
-      if (saved[name] === undefined) delete process.env[name];
-      else process.env[name] = saved[name];
-    }
-  }
-}
 
 /**
  * Issue 30, finding 1, through the real app: an api-keys event the projection cannot apply (a
