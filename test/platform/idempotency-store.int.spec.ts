@@ -85,9 +85,11 @@ describeEachPlatformDatabase('idempotency store', (databases) => {
     // the request is remembered by an HMAC under the server secret, not a plain hash of the body
     expect(row.request_hash).not.toBe(require('node:crypto').createHash('sha256').update(JSON.stringify({ name: 'a' })).digest('hex'));
     expect(await store.reserve(id, body, later(1))).toEqual({ kind: 'replay', status: 201, body: answer, headers: {} });
-    // another installation's secret cannot open it
+    // a matching record whose answer cannot be opened (damaged, or sealed under another secret) is
+    // dropped and the request runs as new: never a 500 on every retry for a day
     const foreign = new IdempotencyStore(await database.open(), new ServerSecret('another-server-secret-of-32-characters!!'));
-    await expect(foreign.reserve(id, body, later(2))).rejects.toThrow();
+    expect(await foreign.reserve(id, body, later(2))).toEqual({ kind: 'new' });
+    expect(await foreign.reserve(id, body, later(3))).toEqual({ kind: 'in_progress' });
   });
 
   it('records stored in clear by an older version are dropped at start; sealed and running ones stay', async () => {

@@ -16,10 +16,11 @@ describe('AuthFailureThrottle', () => {
     expect(() => throttle.admit('a', 2000)).not.toThrow();
   });
 
-  it('counts only refused credentials: not a missing one, not a 403, not another error', () => {
+  it('counts only refused credentials: not a missing one, not an expired real key, not a 403, not another error', () => {
     const throttle = new AuthFailureThrottle(1, 1);
     throttle.failed('a', new DomainError('API_KEY_MISSING', 'missing', 401), 0);
     throttle.failed('a', new DomainError('MISSING_AUTH_HEADERS', 'missing', 401), 0);
+    throttle.failed('a', new DomainError('API_KEY_EXPIRED', 'API key has expired', 401), 0);
     throttle.failed('a', new DomainError('ACCOUNT_FORBIDDEN', 'no', 403), 0);
     throttle.failed('a', new Error('boom'), 0);
     expect(() => throttle.admit('a', 0)).not.toThrow();

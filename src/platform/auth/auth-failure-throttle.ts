@@ -6,8 +6,12 @@ interface Bucket {
   updatedMs: number;
 }
 
-/** Refusals that are not a guess: no credential at all, or the right connector token on an unregistered host. */
-const NOT_A_GUESS = new Set(['API_KEY_MISSING', 'MISSING_AUTH_HEADERS', 'CONNECTOR_VALIDATION_FAILED', 'CONNECTOR_MISSING_HOST_DOMAIN']);
+/**
+ * Refusals that are not a guess: no credential at all, the right connector token on an
+ * unregistered host, or a real key past its expiry (a forgotten client retrying it must not lock
+ * out everyone behind the same address).
+ */
+const NOT_A_GUESS = new Set(['API_KEY_MISSING', 'MISSING_AUTH_HEADERS', 'CONNECTOR_VALIDATION_FAILED', 'CONNECTOR_MISSING_HOST_DOMAIN', 'API_KEY_EXPIRED']);
 const MAX_ADDRESSES = 100_000;
 
 /**

@@ -20,6 +20,9 @@ const SEALED = 'v1.';
  * stored sealed with the server secret (AES-256-GCM, as webhook secrets are) and opened on replay;
  * the request is remembered by an HMAC, not a plain hash, so a guessable body cannot be confirmed.
  */
+/** A stored answer this process cannot open. */
+const UNREADABLE = Symbol('unreadable');
+
 export class IdempotencyStore {
   private readonly reservations: IdempotencyReservations;
 
@@ -43,7 +46,21 @@ export class IdempotencyStore {
   async reserve(id: string, requestHash: string, now: Date): Promise<Reservation> {
     const stored = await this.reservations.reserve(id, requestHash, now.toISOString(), new Date(now.getTime() + TTL_MS).toISOString());
     if (stored.kind !== 'replay') return stored;
-    return { ...stored, body: stored.body === null ? null : JSON.parse(this.secret.decrypt(stored.body)) };
+    const body = this.open(stored.body);
+    if (body !== UNREADABLE) return { ...stored, body };
+    // sealed under another SERVER_SECRET, or damaged: it can never be replayed, so it must not
+    // answer 500 for a day; the request runs as new
+    await this.platform.getRepository(IdempotencyRecord).delete({ id });
+    return this.reservations.reserve(id, requestHash, now.toISOString(), new Date(now.getTime() + TTL_MS).toISOString());
+  }
+
+  private open(sealed: string | null): unknown {
+    if (sealed === null) return null;
+    try {
+      return JSON.parse(this.secret.decrypt(sealed));
+    } catch {
+      return UNREADABLE;
+    }
   }
 
   async complete(id: string, status: number, body: unknown, headers: Record<string, string>): Promise<void> {

@@ -63,6 +63,26 @@ describe('OutboundHttp', () => {
     expect(statusOnly).toMatchObject({ status: 200, body: Buffer.alloc(0) });
   });
 
+  it('at the status line, lets go of a receiver that streams without end', async () => {
+    let closed!: () => void;
+    const socketClosed = new Promise<void>((resolve) => (closed = resolve));
+    const endless = http.createServer((req, res) => {
+      res.writeHead(200);
+      const drip = setInterval(() => res.write('x'.repeat(1024)), 10);
+      res.on('close', () => (clearInterval(drip), closed()));
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (endless.address() as AddressInfo).port;
+      expect(await local.send({ url: `http://127.0.0.1:${port}/`, timeoutMs: 500, maxResponseBytes: 0 })).toMatchObject({ status: 200 });
+      const held = await Promise.race([socketClosed.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 2000))]);
+      expect(held).toBe(false);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((resolve) => endless.close(resolve));
+    }
+  });
+
   it('connects to the address it checked: a resolver that answers differently later is not asked again', async () => {
     // Two receivers on one port: the first answer's address (127.0.0.2) and the later one's (127.0.0.1).
     const hits: string[] = [];

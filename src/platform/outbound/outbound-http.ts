@@ -146,7 +146,8 @@ function exchange(url: URL, method: string, request: OutboundRequest, pinned: Re
       const limit = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
       if (limit === 0) {
         finish({ status, headers: response.headers, body: Buffer.alloc(0) });
-        response.resume();
+        // the body is not wanted, and a receiver streaming without end would hold the socket past the timeout
+        outgoing?.destroy();
         return;
       }
       const chunks: Buffer[] = [];
