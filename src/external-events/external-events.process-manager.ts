@@ -35,11 +35,11 @@ export function externalEventsProcessManager({ engine, clock, newId, logger, onB
   const bind = async (event: RecordedEvent<ExternalEventDelivered>): Promise<void> => {
     const d = event.data;
     const receivedAt = clock.nowIso();
-    const payload = payloadState(d.eventId, d.contentType, bodyKindOf(d.contentType) ?? 'text', Buffer.from(d.body, 'base64'), receivedAt);
+    const payloadOf = () => payloadState(d.eventId, d.contentType, bodyKindOf(d.contentType) ?? 'text', Buffer.from(d.body, 'base64'), receivedAt);
     const respond = (content: ServedContent, state: Record<string, unknown>, language: string) => eventTurn({ name: d.name, topics: content.topics, state, receivedAt, language, newId });
     try {
       const context = { actor: `system:${EXTERNAL_EVENTS_PROCESS}`, correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: event.id };
-      const bound = await engine.receiveExternalEvent(d.conversationId, { eventId: d.eventId, name: d.name, contentType: d.contentType, body: d.body, receivedAt }, payload, respond, context);
+      const bound = await engine.receiveExternalEvent(d.conversationId, { eventId: d.eventId, name: d.name, contentType: d.contentType, body: d.body, receivedAt }, payloadOf, respond, context);
       if (!bound) return;
     } catch (error) {
       // A refusal is final (the id is not awaited there): retrying would stall every later delivery.

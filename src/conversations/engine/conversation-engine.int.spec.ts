@@ -103,8 +103,8 @@ describe('ConversationEngine on a real SQLite log', () => {
     const [eventId] = Object.keys((await engine.current('AS_CHAT_3')).awaiting);
     const event = { eventId, name: 'refund_check', contentType: 'application/json', body: '', receivedAt: clock.nowIso() };
     const respond = (served: ServedContent, state: Record<string, unknown>, language: string) => eventTurn({ name: 'refund_check', topics: served.topics, state, receivedAt: event.receivedAt, language, newId });
-    expect(await engine.receiveExternalEvent('AS_CHAT_3', event, { status: 'approved' }, respond, context)).toBe(true);
-    expect(await engine.receiveExternalEvent('AS_CHAT_3', event, { status: 'approved' }, respond, context)).toBe(false);
+    expect(await engine.receiveExternalEvent('AS_CHAT_3', event, () => ({ status: 'approved' }), respond, context)).toBe(true);
+    expect(await engine.receiveExternalEvent('AS_CHAT_3', event, () => ({ status: 'approved' }), respond, context)).toBe(false);
     const bound = await engine.peek('AS_CHAT_3');
     expect(bound.pendingDelayed.map((t) => t.agentResponse)).toEqual(['Your refund is approved.']);
     await engine.acknowledgeDelayed('AS_CHAT_3', bound.pendingDelayed[0].turnIndex, context);

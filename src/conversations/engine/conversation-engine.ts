@@ -156,12 +156,14 @@ export class ConversationEngine {
   async receiveExternalEvent(
     conversationId: string,
     event: Omit<ExternalEventReceivedData, 'agentTurn'>,
-    payload: unknown,
+    /** the payload's state form, built only when there is something to bind (replays are common) */
+    payloadOf: () => unknown,
     respond: (content: ServedContent, state: Record<string, unknown>, language: string) => AgentTurn,
     context: CommandContext,
   ): Promise<boolean> {
     const conversation = await this.current(conversationId);
     if (!conversation.exists || conversation.received[event.eventId]) return false;
+    const payload = payloadOf();
     let response: AgentTurn | null = null;
     if (conversation.ended === null) {
       const content = await this.d.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
