@@ -49,7 +49,8 @@ const ON_POSTGRES = [
 
 // a renamed or removed file must not quietly leave the pass
 for (const spec of ON_POSTGRES) {
-  if (!fs.existsSync(path.join(__dirname, spec))) throw new Error(`jest.postgres.config.js names ${spec}, which does not exist`);
+  if (!fs.existsSync(path.join(__dirname, spec)))
+    throw new Error(`jest.postgres.config.js names ${spec}, which does not exist`);
 }
 
 module.exports = {

@@ -93,7 +93,9 @@ async function runGroup(args: BenchArgs, selected: (name: string) => boolean): P
       try {
         const result = await c.run(ctx);
         outcomes.push({ name: c.name, ...result, seconds: secondsSince(caseStart) });
-        process.stderr.write(`  = ${result.figure === null ? 'null' : Math.round(result.figure).toLocaleString('en-US')} ${result.unit} (${secondsSince(caseStart).toFixed(1)} s)\n`);
+        process.stderr.write(
+          `  = ${result.figure === null ? 'null' : Math.round(result.figure).toLocaleString('en-US')} ${result.unit} (${secondsSince(caseStart).toFixed(1)} s)\n`,
+        );
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         process.stderr.write(`  !!! ${c.name} failed: ${error instanceof Error ? error.stack : message}\n`);

@@ -19,12 +19,20 @@ export const TARGETS: Target[] = [
   { numerator: 'projection.rebuild', denominator: 'projection.raw-insert.batched-1000', atLeast: 0.5 },
   // Conversations API: a page deep in the result costs what the first costs; rebuilds keep up with raw inserts.
   // Depth costs nothing: the deep page against the first page of finished conversations (the first page proper holds shorter ones; its ratio is in its note).
-  { numerator: 'conversations.page.cursor-deep.p50', denominator: 'conversations.page.cursor-shallow.p50', atMost: 1.3 },
+  {
+    numerator: 'conversations.page.cursor-deep.p50',
+    denominator: 'conversations.page.cursor-shallow.p50',
+    atMost: 1.3,
+  },
   { numerator: 'conversations.rebuild', denominator: 'conversations.raw-insert.batched-1000', atLeast: 0.5 },
   // Alerts: the samples projection keeps up with the debug chat's turn rate (it applies every event, turns included).
   { numerator: 'alerts.samples.catch-up', denominator: 'debug-chat.turns.32-conversations', atLeast: 1 },
   // Scale-out (--backend postgres): the conversations list on PostgreSQL within twice SQLite's.
-  { numerator: 'postgres.conversations.list.postgres.p50', denominator: 'postgres.conversations.list.sqlite.p50', atMost: 2 },
+  {
+    numerator: 'postgres.conversations.list.postgres.p50',
+    denominator: 'postgres.conversations.list.sqlite.p50',
+    atMost: 2,
+  },
   // External events: the webhook keeps half a bare POST echo's throughput.
   { numerator: 'external-events.webhook', denominator: 'external-events.echo', atLeast: 0.5 },
 ];
@@ -42,7 +50,9 @@ export function judge(targets: Target[], figures: Map<string, number | null>): T
     const b = figures.get(target.denominator);
     if (a == null || b == null || b === 0) return { ...target, ratio: null, verdict: 'n/a' as const };
     const ratio = a / b;
-    const ok = (target.atLeast === undefined || ratio >= target.atLeast) && (target.atMost === undefined || ratio <= target.atMost);
+    const ok =
+      (target.atLeast === undefined || ratio >= target.atLeast) &&
+      (target.atMost === undefined || ratio <= target.atMost);
     return { ...target, ratio, verdict: ok ? 'PASS' : 'FAIL' };
   });
 }
@@ -86,7 +96,9 @@ export function judgeLimits(limits: Limit[], figures: Map<string, number | null>
   return limits.map((limit) => {
     const figure = figures.get(limit.name) ?? null;
     if (figure === null) return { ...limit, figure, verdict: 'n/a' as const };
-    const ok = (limit.atMost === undefined || figure <= limit.atMost) && (limit.atLeast === undefined || figure >= limit.atLeast);
+    const ok =
+      (limit.atMost === undefined || figure <= limit.atMost) &&
+      (limit.atLeast === undefined || figure >= limit.atLeast);
     return { ...limit, figure, verdict: ok ? 'PASS' : 'FAIL' };
   });
 }

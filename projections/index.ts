@@ -12,4 +12,16 @@ import { webhookEndpointsProjection } from './webhook-endpoints/webhook-endpoint
 import { smsSessionsProjection } from './sms-sessions/sms-sessions.projection';
 
 /** Every read model of the app. The server runs them; `npm run projections` drives them. */
-export const ALL_PROJECTIONS: Projection[] = [accountsProjection, apiKeysProjection, dataAccessProjection, agentsProjection, conversationsProjection, alertsProjection, alertSamplesProjection, webhookEndpointsProjection, externalEventsProjection, messagingSessionsProjection, smsSessionsProjection];
+export const ALL_PROJECTIONS: Projection[] = [
+  accountsProjection,
+  apiKeysProjection,
+  dataAccessProjection,
+  agentsProjection,
+  conversationsProjection,
+  alertsProjection,
+  alertSamplesProjection,
+  webhookEndpointsProjection,
+  externalEventsProjection,
+  messagingSessionsProjection,
+  smsSessionsProjection,
+];

@@ -42,7 +42,12 @@ for (const dir of ['src', 'projections', 'bench', 'test/support']) {
   for (const file of sources(abs)) {
     const rel = path.relative(root, file).replace(/\.ts$/, '.js');
     const target = path.join(out, rel);
-    const result = swc.transformFileSync(file, { ...options, swcrc: false, filename: file, sourceFileName: path.relative(path.dirname(target), file) });
+    const result = swc.transformFileSync(file, {
+      ...options,
+      swcrc: false,
+      filename: file,
+      sourceFileName: path.relative(path.dirname(target), file),
+    });
     fs.mkdirSync(path.dirname(target), { recursive: true });
     replace(target, `${result.code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
     if (result.map) replace(`${target}.map`, result.map);
@@ -65,7 +70,8 @@ function prune(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) prune(full);
-    else if (!written.has(full) && !(entry.name.startsWith(ASIDE) && stillBuilding(entry.name))) fs.rmSync(full, { force: true });
+    else if (!written.has(full) && !(entry.name.startsWith(ASIDE) && stillBuilding(entry.name)))
+      fs.rmSync(full, { force: true });
   }
 }
 prune(out);

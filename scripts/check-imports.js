@@ -17,7 +17,9 @@ async function main() {
   const cycles = result.circular();
   for (const cycle of cycles) console.log(`IMPORT LOOP ${key(cycle)}`);
   if (cycles.length) {
-    console.error(`check:imports: ${cycles.length} import loop(s) (see above); break them with an interface file both sides import`);
+    console.error(
+      `check:imports: ${cycles.length} import loop(s) (see above); break them with an interface file both sides import`,
+    );
     process.exit(1);
   }
   console.log(`check:imports: no import loops in ${Object.keys(result.obj()).length} files`);

@@ -14,7 +14,12 @@ const options = JSON.parse(fs.readFileSync(path.join(ROOT, '.swcrc'), 'utf8'));
 delete options.$schema;
 
 require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), { ...options, swcrc: false, filename, sourceMaps: false });
+  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
+    ...options,
+    swcrc: false,
+    filename,
+    sourceMaps: false,
+  });
   module._compile(code, filename);
 };
 

@@ -26,7 +26,9 @@ async function main() {
   }
   const binaries = findPostgresBinaries();
   if (!binaries) {
-    process.stderr.write('with-postgres: initdb, pg_ctl and postgres were found neither on PATH, nor in /usr/lib/postgresql/*/bin, nor by pg_config (Debian: apt-get install postgresql-15)\n');
+    process.stderr.write(
+      'with-postgres: initdb, pg_ctl and postgres were found neither on PATH, nor in /usr/lib/postgresql/*/bin, nor by pg_config (Debian: apt-get install postgresql-15)\n',
+    );
     return 2;
   }
   const server = await startPostgresServer(binaries, 'parley_test', { maxConnections: MAX_CONNECTIONS });
@@ -42,7 +44,9 @@ async function main() {
     process.on('SIGINT', () => undefined);
     const code = await new Promise((resolve, reject) => {
       child.once('error', reject);
-      child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 128 + (require('node:os').constants.signals[signal] ?? 0) : 1)));
+      child.once('exit', (exitCode, signal) =>
+        resolve(exitCode ?? (signal ? 128 + (require('node:os').constants.signals[signal] ?? 0) : 1)),
+      );
     });
     process.removeListener('SIGTERM', forward);
     return code;

@@ -22,9 +22,18 @@ import { createValidationPipe } from './platform/validation/validation';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Builds the whole application, not yet listening. main.ts and the e2e tests both start here. */
-export async function createApp(config: Config, logger: Logger, clock?: Clock, extraControllers: Type[] = []): Promise<NestFastifyApplication> {
+export async function createApp(
+  config: Config,
+  logger: Logger,
+  clock?: Clock,
+  extraControllers: Type[] = [],
+): Promise<NestFastifyApplication> {
   const notPrivate = makeDataDirPrivate(config.dataDir);
-  if (notPrivate.length > 0) logger.warn({ files: notPrivate.slice(0, 20) }, 'could not make these data files owner-only (owned by another user): fix their owner or mode');
+  if (notPrivate.length > 0)
+    logger.warn(
+      { files: notPrivate.slice(0, 20) },
+      'could not make these data files owner-only (owned by another user): fix their owner or mode',
+    );
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: correlationIdFor,
@@ -46,22 +55,35 @@ export async function createApp(config: Config, logger: Logger, clock?: Clock, e
     fastify.addHook('onRequest', (request, reply, done) => {
       const verdict = checkHost(request.headers.host, request.url.split('?')[0], domain, config.region);
       if (verdict.ok) return done();
-      reply.code(verdict.status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(String(request.id), verdict.code, verdict.message));
+      reply
+        .code(verdict.status)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(errorEnvelope(String(request.id), verdict.code, verdict.message));
     });
   }
   fastify.addHook('onResponse', async (request, reply) => {
     if (!logger.isLevelEnabled('info')) return;
     logger.info(
-      { reqId: request.id, method: request.method, url: redactUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      {
+        reqId: request.id,
+        method: request.method,
+        url: redactUrl(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
       'request',
     );
   });
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger, clock, extraControllers), adapter, {
-    logger: new PinoNestLogger(logger),
-    abortOnError: false,
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, logger, clock, extraControllers),
+    adapter,
+    {
+      logger: new PinoNestLogger(logger),
+      abortOnError: false,
+      bodyParser: false,
+    },
+  );
   // Requests by route template (never the raw URL: ids would make a series per conversation).
   const metrics = app.get(Metrics);
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -28,9 +28,31 @@ export class AppModule {
   static forRoot(config: Config, logger: Logger, clock?: Clock, extraControllers: Type[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, logger, clock), EventStoreModule, ReadModelsModule, ConversationsModule, AuthModule, AccountsModule, AgentsModule, RuntimeModule, DebugChatModule, ConversationsApiModule, AlertsModule, WebhooksModule, OutboundCallsModule, ExternalEventsModule, MessagingModule, SmsModule],
+      imports: [
+        PlatformModule.forRoot(config, logger, clock),
+        EventStoreModule,
+        ReadModelsModule,
+        ConversationsModule,
+        AuthModule,
+        AccountsModule,
+        AgentsModule,
+        RuntimeModule,
+        DebugChatModule,
+        ConversationsApiModule,
+        AlertsModule,
+        WebhooksModule,
+        OutboundCallsModule,
+        ExternalEventsModule,
+        MessagingModule,
+        SmsModule,
+      ],
       // The clock route exists only under the test clock (contract §1).
-      controllers: [HealthController, MetricsController, ...(config.testClock ? [ClockController] : []), ...extraControllers],
+      controllers: [
+        HealthController,
+        MetricsController,
+        ...(config.testClock ? [ClockController] : []),
+        ...extraControllers,
+      ],
     };
   }
 }

@@ -1,7 +1,16 @@
 import { ReadModels } from '../src/read-models/read-models.service';
 import { PhoneNumberRow } from '../projections/accounts/accounts.entities';
 import { expectEnvelope, request, startTestApp, type TestApp } from './helpers/test-app';
-import { ALL_PERMISSIONS, createAccount, createAgent, errorText, inDays, op, operatorKey, withKey } from './helpers/keys-fixtures';
+import {
+  ALL_PERMISSIONS,
+  createAccount,
+  createAgent,
+  errorText,
+  inDays,
+  op,
+  operatorKey,
+  withKey,
+} from './helpers/keys-fixtures';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -17,7 +26,11 @@ describe('operator API (contract §3)', () => {
     const routes: Array<[string, string, unknown]> = [
       ['POST', '/admin/v1/accounts', { name: 'x', region: 'us' }],
       ['GET', '/admin/v1/accounts', undefined],
-      ['POST', '/admin/v1/accounts/ws-whatever/api-keys', { name: 'k', agents: 'all', permissions: ['agents'], expiresAt: inDays(5) }],
+      [
+        'POST',
+        '/admin/v1/accounts/ws-whatever/api-keys',
+        { name: 'k', agents: 'all', permissions: ['agents'], expiresAt: inDays(5) },
+      ],
       ['POST', '/admin/v1/accounts/ws-whatever/connectors', { agentId: 'PROJECT-x', kind: 'sms', environment: 'dev' }],
       ['POST', '/admin/v1/agents/PROJECT-x/phone-numbers', { number: '+15551234567', environment: 'dev' }],
       ['PUT', '/admin/v1/agents/PROJECT-x/settings', { chunked_streaming: true }],
@@ -28,7 +41,10 @@ describe('operator API (contract §3)', () => {
     });
 
     it.each(routes)('%s %s with a wrong x-operator-token: 401', async (method, path, body) => {
-      expectEnvelope(await request(`${t.url}${path}`, { method, body, headers: { 'x-operator-token': 'wrong-token-wrong-token' } }), 401);
+      expectEnvelope(
+        await request(`${t.url}${path}`, { method, body, headers: { 'x-operator-token': 'wrong-token-wrong-token' } }),
+        401,
+      );
     });
 
     it('an API key is not an operator token', async () => {
@@ -56,7 +72,10 @@ describe('operator API (contract §3)', () => {
     });
 
     it('GET lists the accounts: 200 {accounts: [...]}', async () => {
-      const a = await request(`${t.url}/admin/v1/accounts`, { body: { name: 'Listed one', region: 'uk' }, headers: op(t) });
+      const a = await request(`${t.url}/admin/v1/accounts`, {
+        body: { name: 'Listed one', region: 'uk' },
+        headers: op(t),
+      });
       const r = await request(`${t.url}/admin/v1/accounts`, { headers: op(t) });
       expect(r.status).toBe(200);
       expect(Array.isArray(r.body.accounts)).toBe(true);
@@ -90,7 +109,10 @@ describe('operator API (contract §3)', () => {
     });
 
     it('refuses malformed JSON with 400', async () => {
-      const r = await request(`${t.url}/admin/v1/accounts`, { rawBody: '{"name": "x", "region":', headers: { ...op(t), 'content-type': 'application/json' } });
+      const r = await request(`${t.url}/admin/v1/accounts`, {
+        rawBody: '{"name": "x", "region":',
+        headers: { ...op(t), 'content-type': 'application/json' },
+      });
       expectEnvelope(r, 400, 'INVALID_JSON');
     });
 
@@ -107,15 +129,27 @@ describe('operator API (contract §3)', () => {
       const accountId = await createAccount(t);
       const expiresAt = inDays(60);
       const r = await request(`${t.url}/admin/v1/accounts/${accountId}/api-keys`, {
-        body: { name: 'v3 conversations', agents: 'all', permissions: ['conversations', 'external_events', 'outbound_calling'], expiresAt },
+        body: {
+          name: 'v3 conversations',
+          agents: 'all',
+          permissions: ['conversations', 'external_events', 'outbound_calling'],
+          expiresAt,
+        },
         headers: op(t),
       });
       expect(r.status).toBe(201);
-      expect(r.body).toMatchObject({ name: 'v3 conversations', agents: 'all', permissions: ['conversations', 'external_events', 'outbound_calling'], expiresAt });
+      expect(r.body).toMatchObject({
+        name: 'v3 conversations',
+        agents: 'all',
+        permissions: ['conversations', 'external_events', 'outbound_calling'],
+        expiresAt,
+      });
       expect(r.body.id).toMatch(/^key_/);
       expect(r.body.key).toMatch(/^sk_/);
       // the operator key works on the account's APIs
-      const agents = await request(`${t.url}/v1/accounts/${accountId}/agents`, { headers: withKey((await operatorKey(t, accountId, { permissions: ['agents'] })).key) });
+      const agents = await request(`${t.url}/v1/accounts/${accountId}/agents`, {
+        headers: withKey((await operatorKey(t, accountId, { permissions: ['agents'] })).key),
+      });
       expect(agents.status).toBe(200);
     });
 
@@ -126,13 +160,19 @@ describe('operator API (contract §3)', () => {
     });
 
     it('a key for an unknown account: 404', async () => {
-      const r = await request(`${t.url}/admin/v1/accounts/ws-nosuchacct/api-keys`, { body: { name: 'k', agents: 'all', permissions: ['agents'], expiresAt: inDays(5) }, headers: op(t) });
+      const r = await request(`${t.url}/admin/v1/accounts/ws-nosuchacct/api-keys`, {
+        body: { name: 'k', agents: 'all', permissions: ['agents'], expiresAt: inDays(5) },
+        headers: op(t),
+      });
       expectEnvelope(r, 404, 'ACCOUNT_NOT_FOUND');
     });
 
     it('validates the body like §4 (400 naming the field)', async () => {
       const accountId = await createAccount(t);
-      const r = await request(`${t.url}/admin/v1/accounts/${accountId}/api-keys`, { body: { name: 'k', agents: 'all', permissions: ['root'], expiresAt: inDays(5) }, headers: op(t) });
+      const r = await request(`${t.url}/admin/v1/accounts/${accountId}/api-keys`, {
+        body: { name: 'k', agents: 'all', permissions: ['root'], expiresAt: inDays(5) },
+        headers: op(t),
+      });
       expect(errorText(expectEnvelope(r, 400))).toContain('permissions');
     });
   });
@@ -150,7 +190,8 @@ describe('operator API (contract §3)', () => {
       agentId = await createAgent(t, accountId, key);
       otherAgentId = await createAgent(t, otherAccountId, otherKey);
     });
-    const post = (body: unknown, account = accountId) => request(`${t.url}/admin/v1/accounts/${account}/connectors`, { body, headers: op(t) });
+    const post = (body: unknown, account = accountId) =>
+      request(`${t.url}/admin/v1/accounts/${account}/connectors`, { body, headers: op(t) });
 
     it('a messaging connector: 201 with a connectorToken (ct_…) shown once, no webhook secret', async () => {
       const r = await post({ agentId, kind: 'messaging', environment: 'live', hostDomain: 'shop.example.com' });
@@ -174,17 +215,25 @@ describe('operator API (contract §3)', () => {
     });
 
     it('refuses a hostDomain that is not a domain: 400', async () => {
-      const r = await post({ agentId, kind: 'messaging', environment: 'live', hostDomain: 'https://evil.example.com/path' });
+      const r = await post({
+        agentId,
+        kind: 'messaging',
+        environment: 'live',
+        hostDomain: 'https://evil.example.com/path',
+      });
       expect(errorText(expectEnvelope(r, 400))).toContain('hostDomain');
     });
 
-    it.each(['dev', 'sandbox', 'live'])('an sms connector (environment %s): 201 with a webhookSecret (whsec_…) shown once, no connector token', async (environment) => {
-      const r = await post({ agentId, kind: 'sms', environment });
-      expect(r.status).toBe(201);
-      expect(r.body).toMatchObject({ agentId, kind: 'sms', environment });
-      expect(r.body.webhookSecret).toMatch(/^whsec_[A-Za-z0-9_-]{20,}$/);
-      expect(r.body).not.toHaveProperty('connectorToken');
-    });
+    it.each(['dev', 'sandbox', 'live'])(
+      'an sms connector (environment %s): 201 with a webhookSecret (whsec_…) shown once, no connector token',
+      async (environment) => {
+        const r = await post({ agentId, kind: 'sms', environment });
+        expect(r.status).toBe(201);
+        expect(r.body).toMatchObject({ agentId, kind: 'sms', environment });
+        expect(r.body.webhookSecret).toMatch(/^whsec_[A-Za-z0-9_-]{20,}$/);
+        expect(r.body).not.toHaveProperty('connectorToken');
+      },
+    );
 
     it.each([
       ['unknown kind', { kind: 'fax', environment: 'dev' }, 'kind'],
@@ -208,7 +257,7 @@ describe('operator API (contract §3)', () => {
       expectEnvelope(await post({ agentId: 'PROJECT-nosuchagent', kind: 'sms', environment: 'dev' }), 404);
     });
 
-    it("an agent of another account: 400 naming agentId", async () => {
+    it('an agent of another account: 400 naming agentId', async () => {
       const r = await post({ agentId: otherAgentId, kind: 'sms', environment: 'dev' });
       expect(errorText(expectEnvelope(r, 400))).toContain('agentId');
     });
@@ -234,9 +283,15 @@ describe('operator API (contract §3)', () => {
       agentA = await createAgent(t, accountId, key, 'A');
       agentB = await createAgent(t, accountId, key, 'B');
       const other = await createAccount(t, 'Phones other');
-      foreignAgent = await createAgent(t, other, (await operatorKey(t, other, { permissions: ['agents'] })).key, 'Foreign');
+      foreignAgent = await createAgent(
+        t,
+        other,
+        (await operatorKey(t, other, { permissions: ['agents'] })).key,
+        'Foreign',
+      );
     });
-    const provision = (agentId: string, body: unknown) => request(`${t.url}/admin/v1/agents/${agentId}/phone-numbers`, { body, headers: op(t) });
+    const provision = (agentId: string, body: unknown) =>
+      request(`${t.url}/admin/v1/agents/${agentId}/phone-numbers`, { body, headers: op(t) });
 
     it.each(['dev', 'sandbox', 'live'])('provisions a number for environment %s: 201', async (environment) => {
       const number = `+1555000${({ dev: '1001', sandbox: '1002', live: '1003' } as Record<string, string>)[environment]}`;
@@ -258,10 +313,13 @@ describe('operator API (contract §3)', () => {
       expect(errorText(expectEnvelope(r, 400))).toContain('number');
     });
 
-    it.each(['pre-release', 'prod', '', 'LIVE'])('refuses environment %p: 400 naming environment', async (environment) => {
-      const r = await provision(agentA, { number: '+15550009999', environment });
-      expect(errorText(expectEnvelope(r, 400))).toContain('environment');
-    });
+    it.each(['pre-release', 'prod', '', 'LIVE'])(
+      'refuses environment %p: 400 naming environment',
+      async (environment) => {
+        const r = await provision(agentA, { number: '+15550009999', environment });
+        expect(errorText(expectEnvelope(r, 400))).toContain('environment');
+      },
+    );
 
     it('refuses unknown fields: 400', async () => {
       const r = await provision(agentA, { number: '+15550009998', environment: 'dev', carrier: 'x' });
@@ -280,7 +338,11 @@ describe('operator API (contract §3)', () => {
     it('re-provisioning a number of the agent in another environment never answers with an environment that was not stored', async () => {
       expect((await provision(agentA, { number: '+15550005001', environment: 'live' })).status).toBe(201);
       const r = await provision(agentA, { number: '+15550005001', environment: 'dev' });
-      const row = await t.app.get(ReadModels).source('accounts').getRepository(PhoneNumberRow).findOneBy({ number: '+15550005001' });
+      const row = await t.app
+        .get(ReadModels)
+        .source('accounts')
+        .getRepository(PhoneNumberRow)
+        .findOneBy({ number: '+15550005001' });
       if (r.status === 201) {
         // accepted: the answer must describe what is now provisioned
         expect(r.body.environment).toBe(row?.environment);
@@ -308,8 +370,13 @@ describe('operator API (contract §3)', () => {
     it('concurrent requests for one number: exactly one agent gets it (agents of two accounts)', async () => {
       for (let i = 0; i < 5; i++) {
         const number = `+1555700${1000 + i}`;
-        const rs = await Promise.all([agentA, foreignAgent].map((agent) => provision(agent, { number, environment: 'dev' })));
-        expect({ number, created: rs.map((r) => r.status).filter((s) => s === 201).length }).toEqual({ number, created: 1 });
+        const rs = await Promise.all(
+          [agentA, foreignAgent].map((agent) => provision(agent, { number, environment: 'dev' })),
+        );
+        expect({ number, created: rs.map((r) => r.status).filter((s) => s === 201).length }).toEqual({
+          number,
+          created: 1,
+        });
       }
     });
 
@@ -327,7 +394,8 @@ describe('operator API (contract §3)', () => {
       const accountId = await createAccount(t, 'Settings');
       agentId = await createAgent(t, accountId, (await operatorKey(t, accountId, { permissions: ['agents'] })).key);
     });
-    const put = (id: string, body: unknown) => request(`${t.url}/admin/v1/agents/${id}/settings`, { method: 'PUT', body, headers: op(t) });
+    const put = (id: string, body: unknown) =>
+      request(`${t.url}/admin/v1/agents/${id}/settings`, { method: 'PUT', body, headers: op(t) });
 
     it.each([true, false])('PUT {chunked_streaming: %p}: 200', async (value) => {
       const r = await put(agentId, { chunked_streaming: value });

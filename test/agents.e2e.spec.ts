@@ -21,7 +21,10 @@ describe('Agents API (over HTTP)', () => {
 
   describe('agents', () => {
     it('POST /v1/accounts/{accountId}/agents answers 200 with the agent: ws- account, PROJECT- id, exactly one branch', async () => {
-      const r = await api.post(`/v1/accounts/${fx.account.accountId}/agents`, { name: 'Front desk', responseSettings: { greeting: 'Welcome!' } });
+      const r = await api.post(`/v1/accounts/${fx.account.accountId}/agents`, {
+        name: 'Front desk',
+        responseSettings: { greeting: 'Welcome!' },
+      });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({
         accountId: fx.account.accountId,
@@ -40,7 +43,10 @@ describe('Agents API (over HTTP)', () => {
     });
 
     it('accepts the bare account slug in the path and an optional responseSettings.languageCode', async () => {
-      const r = await api.post(`/v1/accounts/${fx.account.accountSlug}/agents`, { name: 'Slug bot', responseSettings: { greeting: 'Hi', languageCode: 'fr-FR' } });
+      const r = await api.post(`/v1/accounts/${fx.account.accountSlug}/agents`, {
+        name: 'Slug bot',
+        responseSettings: { greeting: 'Hi', languageCode: 'fr-FR' },
+      });
       expect(r.status).toBe(200);
       expect(r.body.accountId).toBe(fx.account.accountId);
     });
@@ -59,8 +65,14 @@ describe('Agents API (over HTTP)', () => {
       const other = new AgentsClient(fx.t, await createAccount(fx.t, 'Other Co'));
       const mine = await api.createAgent('Mine');
       const theirs = await other.createAgent('Theirs');
-      const myList = (await api.get(`/v1/accounts/${fx.account.accountId}/agents`)).body as Array<{ agentId: string; accountId: string }>;
-      const theirList = (await other.get(`/v1/accounts/${other.account.accountId}/agents`)).body as Array<{ agentId: string; accountId: string }>;
+      const myList = (await api.get(`/v1/accounts/${fx.account.accountId}/agents`)).body as Array<{
+        agentId: string;
+        accountId: string;
+      }>;
+      const theirList = (await other.get(`/v1/accounts/${other.account.accountId}/agents`)).body as Array<{
+        agentId: string;
+        accountId: string;
+      }>;
       expect(myList.map((a) => a.agentId)).toContain(mine.agentId);
       expect(myList.map((a) => a.agentId)).not.toContain(theirs.agentId);
       expect(theirList.map((a) => a.agentId)).toEqual([theirs.agentId]);
@@ -106,12 +118,20 @@ describe('Agents API (over HTTP)', () => {
       const created = await api.createAgent();
       const noKey = await request(`${fx.t.url}/v1/agents/${created.agentId}`);
       expectEnvelope(noKey, 401);
-      const badKey = await request(`${fx.t.url}/v1/agents/${created.agentId}`, { headers: { 'x-api-key': 'sk_not_a_key' } });
+      const badKey = await request(`${fx.t.url}/v1/agents/${created.agentId}`, {
+        headers: { 'x-api-key': 'sk_not_a_key' },
+      });
       expectEnvelope(badKey, 401);
       const other = new AgentsClient(fx.t, await createAccount(fx.t, 'Intruder'));
       expectEnvelope(await other.get(`/v1/agents/${created.agentId}`), 403);
       expectEnvelope(await other.get(`/v1/accounts/${fx.account.accountId}/agents`), 403);
-      expectEnvelope(await other.post(`/v1/accounts/${fx.account.accountId}/agents`, { name: 'x', responseSettings: { greeting: 'y' } }), 403);
+      expectEnvelope(
+        await other.post(`/v1/accounts/${fx.account.accountId}/agents`, {
+          name: 'x',
+          responseSettings: { greeting: 'y' },
+        }),
+        403,
+      );
     });
   });
 
@@ -130,7 +150,11 @@ describe('Agents API (over HTTP)', () => {
     });
 
     it('malformed JSON answers 400', async () => {
-      const r = await request(`${fx.t.url}${agents()}`, { method: 'POST', rawBody: '{"name":', headers: { 'x-api-key': fx.account.key, 'content-type': 'application/json' } });
+      const r = await request(`${fx.t.url}${agents()}`, {
+        method: 'POST',
+        rawBody: '{"name":',
+        headers: { 'x-api-key': fx.account.key, 'content-type': 'application/json' },
+      });
       expectEnvelope(r, 400);
     });
 
@@ -151,7 +175,10 @@ describe('Agents API (over HTTP)', () => {
     ])('patch behavior: %s', async (_name, body, field) => {
       const agent = await api.createAgent();
       const branch = await api.createBranch(agent.agentId, 'b');
-      const envelope = expectEnvelope(await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/behavior`, body), 400);
+      const envelope = expectEnvelope(
+        await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/behavior`, body),
+        400,
+      );
       expect(envelope.error_message).toContain(field);
     });
 
@@ -161,14 +188,29 @@ describe('Agents API (over HTTP)', () => {
       ['missing exampleQueries', { name: 'n', content: 'c' }, 'exampleQueries'],
       ['queries of the wrong type', { name: 'n', content: 'c', exampleQueries: { queries: 'q' } }, 'queries'],
       ['a query of the wrong type', { name: 'n', content: 'c', exampleQueries: { queries: [1] } }, 'queries'],
-      ['more than 100 example queries', { name: 'n', content: 'c', exampleQueries: { queries: Array.from({ length: 101 }, (_, i) => `q${i}`) } }, 'queries'],
-      ['isActive of the wrong type', { name: 'n', content: 'c', exampleQueries: { queries: [] }, isActive: 'yes' }, 'isActive'],
-      ['actions of the wrong type', { name: 'n', content: 'c', exampleQueries: { queries: [] }, actions: { a: 1 } }, 'actions'],
+      [
+        'more than 100 example queries',
+        { name: 'n', content: 'c', exampleQueries: { queries: Array.from({ length: 101 }, (_, i) => `q${i}`) } },
+        'queries',
+      ],
+      [
+        'isActive of the wrong type',
+        { name: 'n', content: 'c', exampleQueries: { queries: [] }, isActive: 'yes' },
+        'isActive',
+      ],
+      [
+        'actions of the wrong type',
+        { name: 'n', content: 'c', exampleQueries: { queries: [] }, actions: { a: 1 } },
+        'actions',
+      ],
       ['an unknown field', { name: 'n', content: 'c', exampleQueries: { queries: [] }, priority: 1 }, 'priority'],
     ])('create topic: %s', async (_name, body, field) => {
       const agent = await api.createAgent();
       const branch = await api.createBranch(agent.agentId, 'b');
-      const envelope = expectEnvelope(await api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, body), 400);
+      const envelope = expectEnvelope(
+        await api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, body),
+        400,
+      );
       expect(envelope.error_message).toContain(field);
       expect(await api.topics(agent.agentId, branch.branchId)).toEqual([]);
     });
@@ -176,19 +218,32 @@ describe('Agents API (over HTTP)', () => {
     it('exactly 100 example queries are accepted', async () => {
       const agent = await api.createAgent();
       const branch = await api.createBranch(agent.agentId, 'b');
-      const topic = await api.addTopic(agent.agentId, branch.branchId, { name: 'many', queries: Array.from({ length: 100 }, (_, i) => `q${i}`) });
+      const topic = await api.addTopic(agent.agentId, branch.branchId, {
+        name: 'many',
+        queries: Array.from({ length: 100 }, (_, i) => `q${i}`),
+      });
       expect(topic.exampleQueries.queries).toHaveLength(100);
     });
 
     it.each<[string, unknown, string]>([
       ['content of the wrong type', { content: 5 }, 'content'],
-      ['more than 100 example queries', { exampleQueries: { queries: Array.from({ length: 101 }, (_, i) => `q${i}`) } }, 'queries'],
+      [
+        'more than 100 example queries',
+        { exampleQueries: { queries: Array.from({ length: 101 }, (_, i) => `q${i}`) } },
+        'queries',
+      ],
       ['an unknown field', { colour: 'red' }, 'colour'],
     ])('patch topic: %s', async (_name, body, field) => {
       const agent = await api.createAgent();
       const branch = await api.createBranch(agent.agentId, 'b');
       const topic = await api.addTopic(agent.agentId, branch.branchId, { name: 't' });
-      const envelope = expectEnvelope(await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/${topic.id}`, body), 400);
+      const envelope = expectEnvelope(
+        await api.patch(
+          `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/${topic.id}`,
+          body,
+        ),
+        400,
+      );
       expect(envelope.error_message).toContain(field);
       expect(await api.topics(agent.agentId, branch.branchId)).toEqual([topic]);
     });
@@ -196,12 +251,19 @@ describe('Agents API (over HTTP)', () => {
     it.each<[string, unknown, string]>([
       ['deploymentMessage of the wrong type', { deploymentMessage: 3 }, 'deploymentMessage'],
       ['conflictResolutions of the wrong type', { conflictResolutions: 'ours' }, 'conflictResolutions'],
-      ['an unknown resolution strategy', { conflictResolutions: [{ path: ['behavior'], strategy: 'mine' }] }, 'strategy'],
+      [
+        'an unknown resolution strategy',
+        { conflictResolutions: [{ path: ['behavior'], strategy: 'mine' }] },
+        'strategy',
+      ],
       ['an unknown field', { deploymentMessage: 'm', force: true }, 'force'],
     ])('merge: %s', async (_name, body, field) => {
       const agent = await api.createAgent();
       const branch = await api.createBranch(agent.agentId, 'b');
-      const envelope = expectEnvelope(await api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, body), 400);
+      const envelope = expectEnvelope(
+        await api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, body),
+        400,
+      );
       expect(envelope.error_message).toContain(field);
       expect(await api.deployments(agent.agentId)).toEqual([]);
     });
@@ -217,7 +279,13 @@ describe('Agents API (over HTTP)', () => {
       const list = await api.get(`/v1/agents/${agent.agentId}/branches`);
       expect(list.status).toBe(200);
       const row = list.body.branches.find((b: { branchId: string }) => b.branchId === r.body.branchId);
-      expect(row).toEqual({ branchId: r.body.branchId, branchName: 'feature/greeting', sequenceId: '0', status: 'open', createdAt: expect.stringMatching(ISO_MS) });
+      expect(row).toEqual({
+        branchId: r.body.branchId,
+        branchName: 'feature/greeting',
+        sequenceId: '0',
+        status: 'open',
+        createdAt: expect.stringMatching(ISO_MS),
+      });
       expect((await api.get(`/v1/agents/${agent.agentId}`)).body.branchCount).toBe(2);
     });
 
@@ -229,7 +297,11 @@ describe('Agents API (over HTTP)', () => {
       await api.shipChange(agent.agentId, 'third', (b) => api.setBehavior(agent.agentId, b, 'v2'));
       expect((await api.createBranch(agent.agentId, 'fourth')).sequenceId).toBe('2');
       // the branch cut earlier keeps its base
-      const list = (await api.get(`/v1/agents/${agent.agentId}/branches`)).body.branches as Array<{ branchId: string; sequenceId: string; status: string }>;
+      const list = (await api.get(`/v1/agents/${agent.agentId}/branches`)).body.branches as Array<{
+        branchId: string;
+        sequenceId: string;
+        status: string;
+      }>;
       expect(list.find((b) => b.branchId === second.branchId)).toMatchObject({ sequenceId: '1', status: 'open' });
     });
 
@@ -260,7 +332,12 @@ describe('Agents API (over HTTP)', () => {
       for (const agentRef of [agent.agentId, bare(agent.agentId)]) {
         for (const branchRef of [branch.branchId, bare(branch.branchId)]) {
           const r = await api.get(`/v1/agents/${agentRef}/branches/${branchRef}/behavior`);
-          expect({ agentRef, branchRef, status: r.status, body: r.body }).toEqual({ agentRef, branchRef, status: 200, body: { behavior: 'via prefixed' } });
+          expect({ agentRef, branchRef, status: r.status, body: r.body }).toEqual({
+            agentRef,
+            branchRef,
+            status: 200,
+            body: { behavior: 'via prefixed' },
+          });
         }
       }
       await api.setBehavior(bare(agent.agentId), bare(branch.branchId), 'via bare');
@@ -271,8 +348,14 @@ describe('Agents API (over HTTP)', () => {
 
     it('main is addressable as branch id main', async () => {
       const agent = await api.createAgent();
-      expect(await api.get(`/v1/agents/${agent.agentId}/branches/main/behavior`)).toMatchObject({ status: 200, body: { behavior: '' } });
-      expect(await api.get(`/v1/agents/${bare(agent.agentId)}/branches/main/knowledge-base/topics`)).toMatchObject({ status: 200, body: [] });
+      expect(await api.get(`/v1/agents/${agent.agentId}/branches/main/behavior`)).toMatchObject({
+        status: 200,
+        body: { behavior: '' },
+      });
+      expect(await api.get(`/v1/agents/${bare(agent.agentId)}/branches/main/knowledge-base/topics`)).toMatchObject({
+        status: 200,
+        body: [],
+      });
     });
 
     it('DELETE a branch: it leaves the list, answers 404 afterwards, and its name is free', async () => {
@@ -285,8 +368,14 @@ describe('Agents API (over HTTP)', () => {
       expect(list.map((b) => b.branchId)).not.toContain(branch.branchId);
       expect((await api.get(`/v1/agents/${agent.agentId}`)).body.branchCount).toBe(1);
       expectEnvelope(await api.get(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/behavior`), 404);
-      expectEnvelope(await api.get(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`), 404);
-      expectEnvelope(await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/behavior`, { behavior: 'x' }), 404);
+      expectEnvelope(
+        await api.get(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`),
+        404,
+      );
+      expectEnvelope(
+        await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/behavior`, { behavior: 'x' }),
+        404,
+      );
       expectEnvelope(await api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, {}), 404);
       expectEnvelope(await api.delete(`/v1/agents/${agent.agentId}/branches/${branch.branchId}`), 404);
       const again = await api.createBranch(agent.agentId, 'temp');
@@ -306,7 +395,9 @@ describe('Agents API (over HTTP)', () => {
       const agent = await api.createAgent();
       const branch = await api.createBranch(agent.agentId, 'tone');
       expect(await api.behavior(agent.agentId, branch.branchId)).toBe('');
-      const r = await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/behavior`, { behavior: 'You are a polite receptionist.' });
+      const r = await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/behavior`, {
+        behavior: 'You are a polite receptionist.',
+      });
       expect(r.status).toBeGreaterThanOrEqual(200);
       expect(r.status).toBeLessThan(300);
       expect(await api.behavior(agent.agentId, branch.branchId)).toBe('You are a polite receptionist.');
@@ -339,7 +430,11 @@ describe('Agents API (over HTTP)', () => {
     it('keeps actions and isActive as given', async () => {
       const agent = await api.createAgent();
       const branch = await api.createBranch(agent.agentId, 'kb');
-      const topic = await api.addTopic(agent.agentId, branch.branchId, { name: 'transfer', actions: 'handoff destination=sales reason=asked', isActive: false });
+      const topic = await api.addTopic(agent.agentId, branch.branchId, {
+        name: 'transfer',
+        actions: 'handoff destination=sales reason=asked',
+        isActive: false,
+      });
       expect(topic).toMatchObject({ actions: 'handoff destination=sales reason=asked', isActive: false });
     });
 
@@ -347,7 +442,14 @@ describe('Agents API (over HTTP)', () => {
       const agent = await api.createAgent();
       const branch = await api.createBranch(agent.agentId, 'kb');
       const first = await api.addTopic(agent.agentId, branch.branchId, { name: 'refunds' });
-      expectEnvelope(await api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, { name: 'refunds', content: 'other', exampleQueries: { queries: [] } }), 409);
+      expectEnvelope(
+        await api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, {
+          name: 'refunds',
+          content: 'other',
+          exampleQueries: { queries: [] },
+        }),
+        409,
+      );
       expect(await api.topics(agent.agentId, branch.branchId)).toEqual([first]);
     });
 
@@ -362,12 +464,23 @@ describe('Agents API (over HTTP)', () => {
     it('PATCH answers 204 and changes only the given fields', async () => {
       const agent = await api.createAgent();
       const branch = await api.createBranch(agent.agentId, 'kb');
-      const topic = await api.addTopic(agent.agentId, branch.branchId, { name: 'hours', content: 'old', queries: ['q1'] });
-      const r = await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/${topic.id}`, { content: 'new', exampleQueries: { queries: ['q2', 'q3'] } });
+      const topic = await api.addTopic(agent.agentId, branch.branchId, {
+        name: 'hours',
+        content: 'old',
+        queries: ['q1'],
+      });
+      const r = await api.patch(
+        `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/${topic.id}`,
+        { content: 'new', exampleQueries: { queries: ['q2', 'q3'] } },
+      );
       expect(r.status).toBe(204);
-      expect(await api.topics(agent.agentId, branch.branchId)).toEqual([{ ...topic, content: 'new', exampleQueries: { queries: ['q2', 'q3'] } }]);
+      expect(await api.topics(agent.agentId, branch.branchId)).toEqual([
+        { ...topic, content: 'new', exampleQueries: { queries: ['q2', 'q3'] } },
+      ]);
       await api.editTopic(agent.agentId, branch.branchId, topic.id, { isActive: false, name: 'opening hours' });
-      expect(await api.topics(agent.agentId, branch.branchId)).toEqual([{ ...topic, name: 'opening hours', content: 'new', exampleQueries: { queries: ['q2', 'q3'] }, isActive: false }]);
+      expect(await api.topics(agent.agentId, branch.branchId)).toEqual([
+        { ...topic, name: 'opening hours', content: 'new', exampleQueries: { queries: ['q2', 'q3'] }, isActive: false },
+      ]);
     });
 
     it('PATCH renaming onto an existing name answers 409', async () => {
@@ -375,7 +488,12 @@ describe('Agents API (over HTTP)', () => {
       const branch = await api.createBranch(agent.agentId, 'kb');
       const a = await api.addTopic(agent.agentId, branch.branchId, { name: 'a' });
       await api.addTopic(agent.agentId, branch.branchId, { name: 'b' });
-      expectEnvelope(await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/${a.id}`, { name: 'b' }), 409);
+      expectEnvelope(
+        await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/${a.id}`, {
+          name: 'b',
+        }),
+        409,
+      );
     });
 
     it('DELETE answers 204; the topic is gone', async () => {
@@ -383,7 +501,9 @@ describe('Agents API (over HTTP)', () => {
       const branch = await api.createBranch(agent.agentId, 'kb');
       const keep = await api.addTopic(agent.agentId, branch.branchId, { name: 'keep' });
       const drop = await api.addTopic(agent.agentId, branch.branchId, { name: 'drop' });
-      const r = await api.delete(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/${drop.id}`);
+      const r = await api.delete(
+        `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/${drop.id}`,
+      );
       expect(r.status).toBe(204);
       expect(await api.topics(agent.agentId, branch.branchId)).toEqual([keep]);
     });
@@ -391,17 +511,35 @@ describe('Agents API (over HTTP)', () => {
     it('PATCH and DELETE of an unknown topic answer 404', async () => {
       const agent = await api.createAgent();
       const branch = await api.createBranch(agent.agentId, 'kb');
-      expectEnvelope(await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/topic_nope`, { content: 'x' }), 404);
-      expectEnvelope(await api.delete(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/topic_nope`), 404);
+      expectEnvelope(
+        await api.patch(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/topic_nope`, {
+          content: 'x',
+        }),
+        404,
+      );
+      expectEnvelope(
+        await api.delete(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/topic_nope`),
+        404,
+      );
       const gone = await api.addTopic(agent.agentId, branch.branchId, { name: 'gone' });
       await api.removeTopic(agent.agentId, branch.branchId, gone.id);
-      expectEnvelope(await api.delete(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/${gone.id}`), 404);
+      expectEnvelope(
+        await api.delete(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics/${gone.id}`),
+        404,
+      );
     });
 
     it('topics of an unknown branch answer 404', async () => {
       const agent = await api.createAgent();
       expectEnvelope(await api.get(`/v1/agents/${agent.agentId}/branches/BRANCH-nope/knowledge-base/topics`), 404);
-      expectEnvelope(await api.post(`/v1/agents/${agent.agentId}/branches/BRANCH-nope/knowledge-base/topics`, { name: 'n', content: 'c', exampleQueries: { queries: [] } }), 404);
+      expectEnvelope(
+        await api.post(`/v1/agents/${agent.agentId}/branches/BRANCH-nope/knowledge-base/topics`, {
+          name: 'n',
+          content: 'c',
+          exampleQueries: { queries: [] },
+        }),
+        404,
+      );
     });
   });
 
@@ -416,12 +554,21 @@ describe('Agents API (over HTTP)', () => {
 
     it.each<[string, string, string, unknown]>([
       ['PATCH behavior', 'PATCH', 'behavior', { behavior: 'sneaky' }],
-      ['POST topic', 'POST', 'knowledge-base/topics', { name: 'sneaky', content: 'c', exampleQueries: { queries: [] } }],
+      [
+        'POST topic',
+        'POST',
+        'knowledge-base/topics',
+        { name: 'sneaky', content: 'c', exampleQueries: { queries: [] } },
+      ],
       ['PATCH topic', 'PATCH', 'knowledge-base/topics/{topic}', { content: 'sneaky' }],
       ['DELETE topic', 'DELETE', 'knowledge-base/topics/{topic}', undefined],
       ['POST merge', 'POST', 'merge', { deploymentMessage: 'sneaky' }],
     ])('%s on main', async (_name, method, suffix, body) => {
-      const r = await api.call(method, `/v1/agents/${agentId}/branches/main/${suffix.replace('{topic}', mainTopicId)}`, body);
+      const r = await api.call(
+        method,
+        `/v1/agents/${agentId}/branches/main/${suffix.replace('{topic}', mainTopicId)}`,
+        body,
+      );
       const envelope = expectEnvelope(r, 422);
       expect(envelope.error_message).toMatch(MAIN_MESSAGE);
       expect(await api.behavior(agentId, 'main')).toBe('');
@@ -436,11 +583,21 @@ describe('Agents API (over HTTP)', () => {
       const branch = await api.createBranch(agent.agentId, 'done');
       const topic = await api.addTopic(agent.agentId, branch.branchId, { name: 'hours' });
       await api.merge(agent.agentId, branch.branchId);
-      const list = (await api.get(`/v1/agents/${agent.agentId}/branches`)).body.branches as Array<{ branchId: string; status: string }>;
+      const list = (await api.get(`/v1/agents/${agent.agentId}/branches`)).body.branches as Array<{
+        branchId: string;
+        status: string;
+      }>;
       expect(list.find((b) => b.branchId === branch.branchId)!.status).toBe('merged');
       const base = `/v1/agents/${agent.agentId}/branches/${branch.branchId}`;
       expectEnvelope(await api.patch(`${base}/behavior`, { behavior: 'late' }), 409);
-      expectEnvelope(await api.post(`${base}/knowledge-base/topics`, { name: 'late', content: 'c', exampleQueries: { queries: [] } }), 409);
+      expectEnvelope(
+        await api.post(`${base}/knowledge-base/topics`, {
+          name: 'late',
+          content: 'c',
+          exampleQueries: { queries: [] },
+        }),
+        409,
+      );
       expectEnvelope(await api.patch(`${base}/knowledge-base/topics/${topic.id}`, { content: 'late' }), 409);
       expectEnvelope(await api.delete(`${base}/knowledge-base/topics/${topic.id}`), 409);
       expectEnvelope(await api.post(`${base}/merge`, { deploymentMessage: 'again' }), 409);
@@ -456,7 +613,11 @@ describe('Agents API (over HTTP)', () => {
       const branch = await api.createBranch(agent.agentId, 'busy');
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, { name: `topic-${i}`, content: `content ${i}`, exampleQueries: { queries: [`q${i}`] } }),
+          api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, {
+            name: `topic-${i}`,
+            content: `content ${i}`,
+            exampleQueries: { queries: [`q${i}`] },
+          }),
         ),
       );
       expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
@@ -467,13 +628,34 @@ describe('Agents API (over HTTP)', () => {
 
     it('10 concurrent branch creations with distinct names all land; with one name exactly one wins', async () => {
       const agent = await api.createAgent();
-      const distinct = await Promise.all(Array.from({ length: 10 }, (_, i) => api.post(`/v1/agents/${agent.agentId}/branches`, { branchName: `b-${i}` })));
+      const distinct = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          api.post(`/v1/agents/${agent.agentId}/branches`, { branchName: `b-${i}` }),
+        ),
+      );
       for (const r of distinct) expect([200, 201]).toContain(r.status);
-      const same = await Promise.all(Array.from({ length: 5 }, () => api.post(`/v1/agents/${agent.agentId}/branches`, { branchName: 'same' })));
+      const same = await Promise.all(
+        Array.from({ length: 5 }, () => api.post(`/v1/agents/${agent.agentId}/branches`, { branchName: 'same' })),
+      );
       expect(same.filter((r) => r.status === 200 || r.status === 201)).toHaveLength(1);
       expect(same.filter((r) => r.status === 409)).toHaveLength(4);
-      const list = (await api.get(`/v1/agents/${agent.agentId}/branches`)).body.branches as Array<{ branchName: string }>;
-      expect(list.map((b) => b.branchName).sort()).toEqual(['b-0', 'b-1', 'b-2', 'b-3', 'b-4', 'b-5', 'b-6', 'b-7', 'b-8', 'b-9', 'main', 'same']);
+      const list = (await api.get(`/v1/agents/${agent.agentId}/branches`)).body.branches as Array<{
+        branchName: string;
+      }>;
+      expect(list.map((b) => b.branchName).sort()).toEqual([
+        'b-0',
+        'b-1',
+        'b-2',
+        'b-3',
+        'b-4',
+        'b-5',
+        'b-6',
+        'b-7',
+        'b-8',
+        'b-9',
+        'main',
+        'same',
+      ]);
       expect((await api.get(`/v1/agents/${agent.agentId}`)).body.branchCount).toBe(12);
     });
   });

@@ -1,4 +1,10 @@
-import { advanceClock, buildAgent, converse, startConversationsFixture, type ConversationsFixture } from './helpers/conversations-fixture';
+import {
+  advanceClock,
+  buildAgent,
+  converse,
+  startConversationsFixture,
+  type ConversationsFixture,
+} from './helpers/conversations-fixture';
 import { request, type JsonResponse } from './helpers/test-app';
 
 /**
@@ -10,15 +16,26 @@ describe('Alert evaluation', () => {
   let f: ConversationsFixture;
   let agentId: string;
 
-  const call = (method: string, path: string, body?: unknown): Promise<JsonResponse> => request(`${f.t.url}${path}`, { method, body, headers: { 'x-api-key': f.adminKey } });
+  const call = (method: string, path: string, body?: unknown): Promise<JsonResponse> =>
+    request(`${f.t.url}${path}`, { method, body, headers: { 'x-api-key': f.adminKey } });
   const evaluate = async () => {
-    const r = await request(`${f.t.url}/admin/v1/alerts/evaluate`, { method: 'POST', body: {}, headers: { 'x-operator-token': f.t.operatorToken } });
+    const r = await request(`${f.t.url}/admin/v1/alerts/evaluate`, {
+      method: 'POST',
+      body: {},
+      headers: { 'x-operator-token': f.t.operatorToken },
+    });
     expect(r.status).toBe(200);
     return r.body;
   };
   const rule = async (id: string) => (await call('GET', `/v1/alert-rules/${id}`)).body;
   const create = async (body: Record<string, unknown>) => {
-    const r = await call('POST', '/v1/alert-rules', { name: 'r', project_id: agentId, operator: '>=', window_duration: '5m', ...body });
+    const r = await call('POST', '/v1/alert-rules', {
+      name: 'r',
+      project_id: agentId,
+      operator: '>=',
+      window_duration: '5m',
+      ...body,
+    });
     expect(r.status).toBe(201);
     return r.body.id as string;
   };
@@ -34,23 +51,42 @@ describe('Alert evaluation', () => {
   afterAll(async () => f?.close());
 
   afterEach(async () => {
-    for (const r of (await call('GET', '/v1/alert-rules')).body.data ?? []) await call('DELETE', `/v1/alert-rules/${r.id}`);
+    for (const r of (await call('GET', '/v1/alert-rules')).body.data ?? [])
+      await call('DELETE', `/v1/alert-rules/${r.id}`);
   });
 
   it('no calls in the window: no_data; calls at the threshold: alert; the window moves on: no_data again', async () => {
     const volume = await create({ metric: 'call_volume', threshold_value: 2 });
     expect((await rule(volume)).current_state).toBe('ok');
     let round = await evaluate();
-    expect(round.transitions).toEqual(expect.arrayContaining([{ alert_rule_id: volume, from: 'ok', to: 'no_data', current_value: null }]));
+    expect(round.transitions).toEqual(
+      expect.arrayContaining([{ alert_rule_id: volume, from: 'ok', to: 'no_data', current_value: null }]),
+    );
     await converse(f, agentId, ['when do you open']);
     await converse(f, agentId, ['when do you open']);
     await advanceClock(f.t, 1);
     round = await evaluate();
     const fired = await rule(volume);
-    expect(fired).toMatchObject({ current_state: 'alert', current_value: 2, since: round.evaluated_at, last_evaluated_at: round.evaluated_at });
+    expect(fired).toMatchObject({
+      current_state: 'alert',
+      current_value: 2,
+      since: round.evaluated_at,
+      last_evaluated_at: round.evaluated_at,
+    });
     const alerts = (await call('GET', '/v1/alerts')).body.data as Array<Record<string, unknown>>;
     expect(alerts).toEqual([
-      { alert_rule_id: volume, name: 'r', project_id: agentId, metric: 'call_volume', operator: '>=', threshold_value: 2, window_duration: '5m', since: round.evaluated_at, last_evaluated_at: round.evaluated_at, current_value: 2 },
+      {
+        alert_rule_id: volume,
+        name: 'r',
+        project_id: agentId,
+        metric: 'call_volume',
+        operator: '>=',
+        threshold_value: 2,
+        window_duration: '5m',
+        since: round.evaluated_at,
+        last_evaluated_at: round.evaluated_at,
+        current_value: 2,
+      },
     ]);
     await advanceClock(f.t, 6 * 60);
     await evaluate();

@@ -9,7 +9,14 @@ describe('Alert rules API', () => {
   let agentId: string;
   let accountId: string;
 
-  const rule = { name: 'Slow turns', project_id: '', metric: 'turn_latency_p95', operator: '>=', threshold_value: 800, window_duration: '5m' };
+  const rule = {
+    name: 'Slow turns',
+    project_id: '',
+    metric: 'turn_latency_p95',
+    operator: '>=',
+    threshold_value: 800,
+    window_duration: '5m',
+  };
 
   const call = (method: string, path: string, body?: unknown, k: string | null = key): Promise<JsonResponse> =>
     request(`${t.url}${path}`, { method, body, headers: k === null ? {} : { 'x-api-key': k } });
@@ -62,7 +69,15 @@ describe('Alert rules API', () => {
   });
 
   it('a rule without project watches the whole account (project_id null)', async () => {
-    const r = await call('POST', '/v1/alert-rules', { ...rule, project_id: null, metric: 'call_volume', operator: '<', threshold_value: 1, window_duration: '60m', enabled: false });
+    const r = await call('POST', '/v1/alert-rules', {
+      ...rule,
+      project_id: null,
+      metric: 'call_volume',
+      operator: '<',
+      threshold_value: 1,
+      window_duration: '60m',
+      enabled: false,
+    });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ project_id: null, enabled: false, operator: '<' });
     const bare = await call('POST', '/v1/alert-rules', { ...rule, project_id: agentId.replace(/^PROJECT-/, '') });
@@ -73,7 +88,12 @@ describe('Alert rules API', () => {
     const created = (await call('POST', '/v1/alert-rules', rule)).body;
     const patched = await call('PATCH', `/v1/alert-rules/${created.id}`, { threshold_value: 1200, enabled: false });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ threshold_value: 1200, enabled: false, name: 'Slow turns', metric: 'turn_latency_p95' });
+    expect(patched.body).toMatchObject({
+      threshold_value: 1200,
+      enabled: false,
+      name: 'Slow turns',
+      metric: 'turn_latency_p95',
+    });
     const deleted = await call('DELETE', `/v1/alert-rules/${created.id}`);
     expect(deleted.status).toBe(204);
     expect((await call('GET', `/v1/alert-rules/${created.id}`)).status).toBe(404);
@@ -85,7 +105,12 @@ describe('Alert rules API', () => {
     await call('POST', '/v1/alert-rules', rule);
     await call('POST', '/v1/alert-rules', { ...rule, project_id: null, metric: 'api_errors', threshold_value: 10 });
     await call('POST', '/v1/alert-rules', { ...rule, metric: 'api_errors', enabled: false });
-    const names = async (query: string) => ((await call('GET', `/v1/alert-rules${query}`)).body.data as Array<{ metric: string; enabled: boolean; project_id: string | null }>);
+    const names = async (query: string) =>
+      (await call('GET', `/v1/alert-rules${query}`)).body.data as Array<{
+        metric: string;
+        enabled: boolean;
+        project_id: string | null;
+      }>;
     expect(await names('')).toHaveLength(3);
     expect(await names(`?project_id=${agentId}`)).toHaveLength(2);
     expect((await names('?metric=api_errors')).every((r) => r.metric === 'api_errors')).toBe(true);
@@ -134,20 +159,38 @@ describe('Alert rules API', () => {
 
   it('PATCH validates the same way', async () => {
     const created = (await call('POST', '/v1/alert-rules', rule)).body;
-    expectAlertsError(await call('PATCH', `/v1/alert-rules/${created.id}`, { threshold_value: -5 }), 400, 'threshold_value');
-    expectAlertsError(await call('PATCH', `/v1/alert-rules/${created.id}`, { window_duration: '1h' }), 400, 'window_duration');
+    expectAlertsError(
+      await call('PATCH', `/v1/alert-rules/${created.id}`, { threshold_value: -5 }),
+      400,
+      'threshold_value',
+    );
+    expectAlertsError(
+      await call('PATCH', `/v1/alert-rules/${created.id}`, { window_duration: '1h' }),
+      400,
+      'window_duration',
+    );
   });
 
   it('a malformed rule id answers 422; an unknown one 404', async () => {
     for (const method of ['GET', 'PATCH', 'DELETE']) {
-      expectAlertsError(await call(method, '/v1/alert-rules/not-a-rule', method === 'PATCH' ? { enabled: false } : undefined), 422);
-      expectAlertsError(await call(method, '/v1/alert-rules/ar_doesnotexist123', method === 'PATCH' ? { enabled: false } : undefined), 404);
+      expectAlertsError(
+        await call(method, '/v1/alert-rules/not-a-rule', method === 'PATCH' ? { enabled: false } : undefined),
+        422,
+      );
+      expectAlertsError(
+        await call(method, '/v1/alert-rules/ar_doesnotexist123', method === 'PATCH' ? { enabled: false } : undefined),
+        404,
+      );
     }
   });
 
   it('project_id must be a project of this account: malformed 422, unknown 404', async () => {
     expectAlertsError(await call('POST', '/v1/alert-rules', { ...rule, project_id: 'PROJECT-!!' }), 422, 'project_id');
-    expectAlertsError(await call('POST', '/v1/alert-rules', { ...rule, project_id: 'PROJECT-nosuchagent' }), 404, 'project_id');
+    expectAlertsError(
+      await call('POST', '/v1/alert-rules', { ...rule, project_id: 'PROJECT-nosuchagent' }),
+      404,
+      'project_id',
+    );
   });
 
   it('needs a key with the alerts permission of this account', async () => {

@@ -28,7 +28,19 @@ describe('API errors of the platform feed api_errors alerts', () => {
     const other = (await new AgentsClient(t, account).createAgent('Sturdy')).agentId;
     const key = { 'x-api-key': account.key };
     const watch = async (projectId: string) =>
-      (await request(`${t.url}/v1/alert-rules`, { body: { name: 'errors', project_id: projectId, metric: 'api_errors', operator: '>=', threshold_value: 3, window_duration: '5m' }, headers: key })).body.id as string;
+      (
+        await request(`${t.url}/v1/alert-rules`, {
+          body: {
+            name: 'errors',
+            project_id: projectId,
+            metric: 'api_errors',
+            operator: '>=',
+            threshold_value: 3,
+            window_duration: '5m',
+          },
+          headers: key,
+        })
+      ).body.id as string;
     const fragile = await watch(agentId);
     const sturdy = await watch(other);
     for (let i = 0; i < 3; i++) {
@@ -42,7 +54,11 @@ describe('API errors of the platform feed api_errors alerts', () => {
     // the samples projection is eventually consistent: evaluate until it has seen the errors
     let rule: Record<string, unknown> = {};
     for (let attempt = 0; attempt < 50 && rule.current_state !== 'alert'; attempt++) {
-      await request(`${t.url}/admin/v1/alerts/evaluate`, { method: 'POST', body: {}, headers: { 'x-operator-token': t.operatorToken } });
+      await request(`${t.url}/admin/v1/alerts/evaluate`, {
+        method: 'POST',
+        body: {},
+        headers: { 'x-operator-token': t.operatorToken },
+      });
       rule = (await request(`${t.url}/v1/alert-rules/${fragile}`, { headers: key })).body;
       if (rule.current_state !== 'alert') await new Promise((resolve) => setTimeout(resolve, 40));
     }

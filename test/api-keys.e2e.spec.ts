@@ -1,12 +1,29 @@
 import { expectEnvelope, request, startTestApp, type TestApp } from './helpers/test-app';
-import { advanceClock, createAccount, createAgent, DAY_MS, errorText, keyList, op, operatorKey, platformNow, withKey } from './helpers/keys-fixtures';
+import {
+  advanceClock,
+  createAccount,
+  createAgent,
+  DAY_MS,
+  errorText,
+  keyList,
+  op,
+  operatorKey,
+  platformNow,
+  withKey,
+} from './helpers/keys-fixtures';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MASK = 'sk_…';
 
 /** Bits of randomness a credential's body can hold, judged from its alphabet. */
 function entropyBits(body: string): number {
-  const alphabet = /^[0-9a-f]+$/.test(body) ? 16 : /^[a-z2-7]+$/.test(body) ? 32 : /^[A-Za-z0-9]+$/.test(body) ? 62 : 64;
+  const alphabet = /^[0-9a-f]+$/.test(body)
+    ? 16
+    : /^[a-z2-7]+$/.test(body)
+      ? 32
+      : /^[A-Za-z0-9]+$/.test(body)
+        ? 62
+        : 64;
   return body.length * Math.log2(alphabet);
 }
 
@@ -24,7 +41,10 @@ describe('API keys (contract §4)', () => {
   const expiry = async (days: number) => new Date((await now()) + days * DAY_MS).toISOString();
   const keysUrl = (account = accountId) => `${t.url}/v1/accounts/${account}/api-keys`;
   const create = async (body: Record<string, unknown>, key: string = admin.key, account = accountId) =>
-    request(keysUrl(account), { body: { name: 'k', agents: 'all', permissions: ['agents'], expiresAt: await expiry(30), ...body }, headers: withKey(key) });
+    request(keysUrl(account), {
+      body: { name: 'k', agents: 'all', permissions: ['agents'], expiresAt: await expiry(30), ...body },
+      headers: withKey(key),
+    });
 
   beforeAll(async () => {
     t = await startTestApp({ PARLEY_TEST_CLOCK: '1' });
@@ -42,9 +62,20 @@ describe('API keys (contract §4)', () => {
   describe('create', () => {
     it('a key with `keys` creates a key: 201 {id: key_…, name, agents, permissions, expiresAt, createdAt, key}', async () => {
       const expiresAt = await expiry(90);
-      const r = await request(keysUrl(), { body: { name: 'ci pipeline', agents: 'all', permissions: ['agents', 'alerts'], expiresAt }, headers: withKey(admin.key) });
+      const r = await request(keysUrl(), {
+        body: { name: 'ci pipeline', agents: 'all', permissions: ['agents', 'alerts'], expiresAt },
+        headers: withKey(admin.key),
+      });
       expect(r.status).toBe(201);
-      expect(Object.keys(r.body).sort()).toEqual(['agents', 'createdAt', 'expiresAt', 'id', 'key', 'name', 'permissions']);
+      expect(Object.keys(r.body).sort()).toEqual([
+        'agents',
+        'createdAt',
+        'expiresAt',
+        'id',
+        'key',
+        'name',
+        'permissions',
+      ]);
       expect(r.body).toMatchObject({ name: 'ci pipeline', agents: 'all', expiresAt });
       expect([...r.body.permissions].sort()).toEqual(['agents', 'alerts']);
       expect(r.body.id).toMatch(/^key_[A-Za-z0-9_-]+$/);
@@ -68,7 +99,10 @@ describe('API keys (contract §4)', () => {
     });
 
     it('the operator creates keys on the same route', async () => {
-      const r = await request(keysUrl(), { body: { name: 'by operator', agents: 'all', permissions: ['conversations'], expiresAt: await expiry(10) }, headers: op(t) });
+      const r = await request(keysUrl(), {
+        body: { name: 'by operator', agents: 'all', permissions: ['conversations'], expiresAt: await expiry(10) },
+        headers: op(t),
+      });
       expect(r.status).toBe(201);
       expect(r.body.key).toMatch(/^sk_/);
     });
@@ -145,8 +179,18 @@ describe('API keys (contract §4)', () => {
     it("another account's key id through this account: 404", async () => {
       const foreign = await operatorKey(t, otherAccountId);
       expectEnvelope(await request(`${keysUrl()}/${foreign.id}`, { headers: withKey(admin.key) }), 404);
-      expectEnvelope(await request(`${keysUrl()}/${foreign.id}`, { method: 'PATCH', body: { name: 'x' }, headers: withKey(admin.key) }), 404);
-      expectEnvelope(await request(`${keysUrl()}/${foreign.id}`, { method: 'DELETE', headers: withKey(admin.key) }), 404);
+      expectEnvelope(
+        await request(`${keysUrl()}/${foreign.id}`, {
+          method: 'PATCH',
+          body: { name: 'x' },
+          headers: withKey(admin.key),
+        }),
+        404,
+      );
+      expectEnvelope(
+        await request(`${keysUrl()}/${foreign.id}`, { method: 'DELETE', headers: withKey(admin.key) }),
+        404,
+      );
       // and it still works
       expect((await request(`${keysUrl(otherAccountId)}`, { headers: withKey(foreign.key) })).status).toBe(200);
     });
@@ -155,13 +199,23 @@ describe('API keys (contract §4)', () => {
   describe('update', () => {
     it('PATCH name: 200 with the new name, and GET shows it', async () => {
       const created = await create({ name: 'old name' });
-      const r = await request(`${keysUrl()}/${created.body.id}`, { method: 'PATCH', body: { name: 'new name' }, headers: withKey(admin.key) });
+      const r = await request(`${keysUrl()}/${created.body.id}`, {
+        method: 'PATCH',
+        body: { name: 'new name' },
+        headers: withKey(admin.key),
+      });
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ id: created.body.id, name: 'new name', key: `${MASK}${created.body.key.slice(-4)}` });
+      expect(r.body).toMatchObject({
+        id: created.body.id,
+        name: 'new name',
+        key: `${MASK}${created.body.key.slice(-4)}`,
+      });
       const again = await request(`${keysUrl()}/${created.body.id}`, { headers: withKey(admin.key) });
       expect(again.body.name).toBe('new name');
       // renaming does not change what the key can do
-      expect((await request(`${t.url}/v1/accounts/${accountId}/agents`, { headers: withKey(created.body.key) })).status).toBe(200);
+      expect(
+        (await request(`${t.url}/v1/accounts/${accountId}/agents`, { headers: withKey(created.body.key) })).status,
+      ).toBe(200);
     });
 
     it.each([
@@ -171,7 +225,11 @@ describe('API keys (contract §4)', () => {
       ['expiresAt', () => new Date(Date.now() + 100 * DAY_MS).toISOString()],
     ])('PATCH %s: 422 naming it, and nothing changes', async (field, value) => {
       const created = await create({ name: 'fixed', agents: [agentB], permissions: ['agents'] });
-      const r = await request(`${keysUrl()}/${created.body.id}`, { method: 'PATCH', body: { [field]: value() }, headers: withKey(admin.key) });
+      const r = await request(`${keysUrl()}/${created.body.id}`, {
+        method: 'PATCH',
+        body: { [field]: value() },
+        headers: withKey(admin.key),
+      });
       expect(errorText(expectEnvelope(r, 422))).toContain(field);
       const again = await request(`${keysUrl()}/${created.body.id}`, { headers: withKey(admin.key) });
       const { key: _key, ...rest } = created.body;
@@ -180,9 +238,15 @@ describe('API keys (contract §4)', () => {
 
     it('PATCH name together with agents: 422 and the name is not changed either', async () => {
       const created = await create({ name: 'together' });
-      const r = await request(`${keysUrl()}/${created.body.id}`, { method: 'PATCH', body: { name: 'renamed', agents: 'all' }, headers: withKey(admin.key) });
+      const r = await request(`${keysUrl()}/${created.body.id}`, {
+        method: 'PATCH',
+        body: { name: 'renamed', agents: 'all' },
+        headers: withKey(admin.key),
+      });
       expectEnvelope(r, 422);
-      expect((await request(`${keysUrl()}/${created.body.id}`, { headers: withKey(admin.key) })).body.name).toBe('together');
+      expect((await request(`${keysUrl()}/${created.body.id}`, { headers: withKey(admin.key) })).body.name).toBe(
+        'together',
+      );
     });
 
     it.each([
@@ -192,19 +256,34 @@ describe('API keys (contract §4)', () => {
       ['an unknown field', { name: 'ok', colour: 'blue' }, 'colour'],
     ])('PATCH with %s: 400 naming the field', async (_what, body, field) => {
       const created = await create({ name: 'patch me' });
-      const r = await request(`${keysUrl()}/${created.body.id}`, { method: 'PATCH', body, headers: withKey(admin.key) });
+      const r = await request(`${keysUrl()}/${created.body.id}`, {
+        method: 'PATCH',
+        body,
+        headers: withKey(admin.key),
+      });
       expect(errorText(expectEnvelope(r, 400))).toContain(field);
     });
 
     it('PATCH with an empty body: 200 and nothing changes', async () => {
       const created = await create({ name: 'untouched' });
-      const r = await request(`${keysUrl()}/${created.body.id}`, { method: 'PATCH', body: {}, headers: withKey(admin.key) });
+      const r = await request(`${keysUrl()}/${created.body.id}`, {
+        method: 'PATCH',
+        body: {},
+        headers: withKey(admin.key),
+      });
       expect(r.status).toBe(200);
       expect(r.body.name).toBe('untouched');
     });
 
     it('PATCH an unknown key: 404', async () => {
-      expectEnvelope(await request(`${keysUrl()}/key_doesnotexist`, { method: 'PATCH', body: { name: 'x' }, headers: withKey(admin.key) }), 404);
+      expectEnvelope(
+        await request(`${keysUrl()}/key_doesnotexist`, {
+          method: 'PATCH',
+          body: { name: 'x' },
+          headers: withKey(admin.key),
+        }),
+        404,
+      );
     });
   });
 
@@ -226,22 +305,42 @@ describe('API keys (contract §4)', () => {
       expect(d.status).toBe(204);
       expect(d.body).toBeNull();
       for (const url of routes) expectEnvelope(await request(url, { headers: withKey(victim.key) }), 401);
-      expectEnvelope(await request(`${t.url}/v1/accounts/${accountId}/agents`, { body: { name: 'x', responseSettings: { greeting: 'hi' } }, headers: withKey(victim.key) }), 401);
+      expectEnvelope(
+        await request(`${t.url}/v1/accounts/${accountId}/agents`, {
+          body: { name: 'x', responseSettings: { greeting: 'hi' } },
+          headers: withKey(victim.key),
+        }),
+        401,
+      );
     });
 
     it('a deleted key disappears from the list and answers 404 afterwards', async () => {
       const victim = (await create({ name: 'gone' })).body;
-      expect((await request(`${keysUrl()}/${victim.id}`, { method: 'DELETE', headers: withKey(admin.key) })).status).toBe(204);
+      expect(
+        (await request(`${keysUrl()}/${victim.id}`, { method: 'DELETE', headers: withKey(admin.key) })).status,
+      ).toBe(204);
       const list = await request(keysUrl(), { headers: withKey(admin.key) });
       expect(keyList(list.body).map((k) => k.id)).not.toContain(victim.id);
       expectEnvelope(await request(`${keysUrl()}/${victim.id}`, { headers: withKey(admin.key) }), 404);
-      expectEnvelope(await request(`${keysUrl()}/${victim.id}`, { method: 'DELETE', headers: withKey(admin.key) }), 404);
-      expectEnvelope(await request(`${keysUrl()}/${victim.id}`, { method: 'PATCH', body: { name: 'zombie' }, headers: withKey(admin.key) }), 404);
+      expectEnvelope(
+        await request(`${keysUrl()}/${victim.id}`, { method: 'DELETE', headers: withKey(admin.key) }),
+        404,
+      );
+      expectEnvelope(
+        await request(`${keysUrl()}/${victim.id}`, {
+          method: 'PATCH',
+          body: { name: 'zombie' },
+          headers: withKey(admin.key),
+        }),
+        404,
+      );
     });
 
     it('a key can delete itself, and is then unusable', async () => {
       const self = (await create({ name: 'self', permissions: ['keys'] })).body;
-      expect((await request(`${keysUrl()}/${self.id}`, { method: 'DELETE', headers: withKey(self.key) })).status).toBe(204);
+      expect((await request(`${keysUrl()}/${self.id}`, { method: 'DELETE', headers: withKey(self.key) })).status).toBe(
+        204,
+      );
       expectEnvelope(await request(keysUrl(), { headers: withKey(self.key) }), 401);
     });
 
@@ -252,7 +351,10 @@ describe('API keys (contract §4)', () => {
     });
 
     it('DELETE an unknown key: 404', async () => {
-      expectEnvelope(await request(`${keysUrl()}/key_doesnotexist`, { method: 'DELETE', headers: withKey(admin.key) }), 404);
+      expectEnvelope(
+        await request(`${keysUrl()}/key_doesnotexist`, { method: 'DELETE', headers: withKey(admin.key) }),
+        404,
+      );
     });
 
     it('keys are independent: deleting one leaves the others working', async () => {
@@ -270,7 +372,9 @@ describe('API keys (contract §4)', () => {
       const url = `${t.url}/v1/accounts/${accountId}/agents`;
       expect((await request(url, { headers: withKey(old.key) })).status).toBe(200);
       expect((await request(url, { headers: withKey(fresh.key) })).status).toBe(200);
-      expect((await request(`${keysUrl()}/${old.id}`, { method: 'DELETE', headers: withKey(admin.key) })).status).toBe(204);
+      expect((await request(`${keysUrl()}/${old.id}`, { method: 'DELETE', headers: withKey(admin.key) })).status).toBe(
+        204,
+      );
       expectEnvelope(await request(url, { headers: withKey(old.key) }), 401);
       expect((await request(url, { headers: withKey(fresh.key) })).status).toBe(200);
     });
@@ -295,16 +399,32 @@ describe('API keys (contract §4)', () => {
       ['permissions not a list', () => ({ permissions: 'agents' }), 'permissions'],
       ['a permission of the wrong case', () => ({ permissions: ['Agents'] }), 'permissions'],
       ['missing expiresAt', () => ({ expiresAt: undefined }), 'expiresAt'],
-      ['expiresAt in the past', async () => ({ expiresAt: new Date((await now()) - DAY_MS).toISOString() }), 'expiresAt'],
+      [
+        'expiresAt in the past',
+        async () => ({ expiresAt: new Date((await now()) - DAY_MS).toISOString() }),
+        'expiresAt',
+      ],
       ['expiresAt = now', async () => ({ expiresAt: new Date(await now()).toISOString() }), 'expiresAt'],
-      ['expiresAt more than 2 years ahead', async () => ({ expiresAt: new Date((await now()) + 2 * 366 * DAY_MS).toISOString() }), 'expiresAt'],
-      ['expiresAt 10 years ahead', async () => ({ expiresAt: new Date((await now()) + 3650 * DAY_MS).toISOString() }), 'expiresAt'],
+      [
+        'expiresAt more than 2 years ahead',
+        async () => ({ expiresAt: new Date((await now()) + 2 * 366 * DAY_MS).toISOString() }),
+        'expiresAt',
+      ],
+      [
+        'expiresAt 10 years ahead',
+        async () => ({ expiresAt: new Date((await now()) + 3650 * DAY_MS).toISOString() }),
+        'expiresAt',
+      ],
       ['a malformed expiresAt', () => ({ expiresAt: 'next tuesday' }), 'expiresAt'],
       ['an expiresAt with month 13', () => ({ expiresAt: `${new Date().getUTCFullYear() + 1}-13-01` }), 'expiresAt'],
       ['an expiresAt in dd/mm/yyyy', () => ({ expiresAt: `01/02/${new Date().getUTCFullYear() + 1}` }), 'expiresAt'],
       ['an expiresAt that is a number', async () => ({ expiresAt: (await now()) + DAY_MS }), 'expiresAt'],
       ['an empty expiresAt', () => ({ expiresAt: '' }), 'expiresAt'],
-      ['an expiresAt on a day that does not exist (Feb 30)', () => ({ expiresAt: `${new Date().getUTCFullYear() + 1}-02-30T00:00:00Z` }), 'expiresAt'],
+      [
+        'an expiresAt on a day that does not exist (Feb 30)',
+        () => ({ expiresAt: `${new Date().getUTCFullYear() + 1}-02-30T00:00:00Z` }),
+        'expiresAt',
+      ],
       ['an unknown field', () => ({ scope: 'everything' }), 'scope'],
     ];
 
@@ -319,7 +439,14 @@ describe('API keys (contract §4)', () => {
     });
 
     it('malformed JSON: 400', async () => {
-      expectEnvelope(await request(keysUrl(), { rawBody: '{"name":"x",', headers: { ...withKey(admin.key), 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
+      expectEnvelope(
+        await request(keysUrl(), {
+          rawBody: '{"name":"x",',
+          headers: { ...withKey(admin.key), 'content-type': 'application/json' },
+        }),
+        400,
+        'INVALID_JSON',
+      );
     });
 
     it('expiresAt just under 2 years ahead is accepted; just over is not', async () => {
@@ -340,7 +467,10 @@ describe('API keys (contract §4)', () => {
     });
 
     it('the account must exist: 404 for the operator', async () => {
-      const r = await request(`${t.url}/v1/accounts/ws-nosuchacct/api-keys`, { body: { name: 'x', agents: 'all', permissions: ['agents'], expiresAt: await expiry(5) }, headers: op(t) });
+      const r = await request(`${t.url}/v1/accounts/ws-nosuchacct/api-keys`, {
+        body: { name: 'x', agents: 'all', permissions: ['agents'], expiresAt: await expiry(5) },
+        headers: op(t),
+      });
       expectEnvelope(r, 404, 'ACCOUNT_NOT_FOUND');
     });
   });
@@ -353,13 +483,12 @@ describe('API keys (contract §4)', () => {
       scoped = (await create({ name: 'scoped', agents: [agentA], permissions: ['keys', 'agents'] })).body;
     });
 
-    it.each([
-      [['conversations']],
-      [['keys', 'agents', 'handoff']],
-      [['desk']],
-    ])('granting %p: 403 PERMISSION_ESCALATION', async (permissions) => {
-      expectEnvelope(await create({ permissions }, limited.key), 403, 'PERMISSION_ESCALATION');
-    });
+    it.each([[['conversations']], [['keys', 'agents', 'handoff']], [['desk']]])(
+      'granting %p: 403 PERMISSION_ESCALATION',
+      async (permissions) => {
+        expectEnvelope(await create({ permissions }, limited.key), 403, 'PERMISSION_ESCALATION');
+      },
+    );
 
     it('granting a subset or the same set is allowed', async () => {
       expect((await create({ permissions: ['agents'] }, limited.key)).status).toBe(201);
@@ -383,7 +512,10 @@ describe('API keys (contract §4)', () => {
     });
 
     it('the operator may grant anything', async () => {
-      const r = await request(keysUrl(), { body: { name: 'op', agents: 'all', permissions: ['desk', 'sms'], expiresAt: await expiry(5) }, headers: op(t) });
+      const r = await request(keysUrl(), {
+        body: { name: 'op', agents: 'all', permissions: ['desk', 'sms'], expiresAt: await expiry(5) },
+        headers: op(t),
+      });
       expect(r.status).toBe(201);
     });
   });
@@ -394,9 +526,18 @@ describe('API keys (contract §4)', () => {
       const h = withKey(plain.key);
       expectEnvelope(await request(keysUrl(), { headers: h }), 403);
       expectEnvelope(await request(`${keysUrl()}/${plain.id}`, { headers: h }), 403);
-      expectEnvelope(await request(`${keysUrl()}/${plain.id}`, { method: 'PATCH', body: { name: 'x' }, headers: h }), 403);
+      expectEnvelope(
+        await request(`${keysUrl()}/${plain.id}`, { method: 'PATCH', body: { name: 'x' }, headers: h }),
+        403,
+      );
       expectEnvelope(await request(`${keysUrl()}/${admin.id}`, { method: 'DELETE', headers: h }), 403);
-      expectEnvelope(await request(keysUrl(), { body: { name: 'x', agents: 'all', permissions: ['agents'], expiresAt: await expiry(5) }, headers: h }), 403);
+      expectEnvelope(
+        await request(keysUrl(), {
+          body: { name: 'x', agents: 'all', permissions: ['agents'], expiresAt: await expiry(5) },
+          headers: h,
+        }),
+        403,
+      );
       // the admin key is untouched
       expect((await request(keysUrl(), { headers: withKey(admin.key) })).status).toBe(200);
     });
@@ -412,11 +553,24 @@ describe('API keys (contract §4)', () => {
     ])('%s works for list, create, get, patch and delete', async (_form, account) => {
       const base = `${t.url}/v1/accounts/${account()}/api-keys`;
       expect((await request(base, { headers: withKey(admin.key) })).status).toBe(200);
-      const created = await request(base, { body: { name: 'form', agents: 'all', permissions: ['agents'], expiresAt: await expiry(5) }, headers: withKey(admin.key) });
+      const created = await request(base, {
+        body: { name: 'form', agents: 'all', permissions: ['agents'], expiresAt: await expiry(5) },
+        headers: withKey(admin.key),
+      });
       expect(created.status).toBe(201);
       expect((await request(`${base}/${created.body.id}`, { headers: withKey(admin.key) })).status).toBe(200);
-      expect((await request(`${base}/${created.body.id}`, { method: 'PATCH', body: { name: 'renamed' }, headers: withKey(admin.key) })).status).toBe(200);
-      expect((await request(`${base}/${created.body.id}`, { method: 'DELETE', headers: withKey(admin.key) })).status).toBe(204);
+      expect(
+        (
+          await request(`${base}/${created.body.id}`, {
+            method: 'PATCH',
+            body: { name: 'renamed' },
+            headers: withKey(admin.key),
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (await request(`${base}/${created.body.id}`, { method: 'DELETE', headers: withKey(admin.key) })).status,
+      ).toBe(204);
       // the key was created in this account
       expectEnvelope(await request(`${keysUrl()}/${created.body.id}`, { headers: withKey(admin.key) }), 404);
     });
@@ -427,7 +581,10 @@ describe('API keys (contract §4)', () => {
     });
 
     it('a malformed account id in the path: 400', async () => {
-      expectEnvelope(await request(`${t.url}/v1/accounts/ws-${encodeURIComponent('a b')}/api-keys`, { headers: withKey(admin.key) }), 400);
+      expectEnvelope(
+        await request(`${t.url}/v1/accounts/ws-${encodeURIComponent('a b')}/api-keys`, { headers: withKey(admin.key) }),
+        400,
+      );
     });
   });
 
@@ -437,7 +594,12 @@ describe('API keys (contract §4)', () => {
       const expiresAt = new Date(start + 3600_000).toISOString();
       const k = (await create({ name: 'short lived', permissions: ['agents', 'keys'], expiresAt })).body;
       expect(k.expiresAt).toBe(expiresAt);
-      const routes = [keysUrl(), `${t.url}/v1/accounts/${accountId}/agents`, `${t.url}/v1/agents/${agentA}`, `${t.url}/v1/accounts/${accountId}/agents/${agentA}/data-access`];
+      const routes = [
+        keysUrl(),
+        `${t.url}/v1/accounts/${accountId}/agents`,
+        `${t.url}/v1/agents/${agentA}`,
+        `${t.url}/v1/accounts/${accountId}/agents/${agentA}/data-access`,
+      ];
       for (const url of routes) expect((await request(url, { headers: withKey(k.key) })).status).toBe(200);
 
       await advanceClock(t, 3599);
@@ -454,9 +616,18 @@ describe('API keys (contract §4)', () => {
     });
 
     it('an expired key cannot create keys either', async () => {
-      const k = (await create({ name: 'expiring keys key', permissions: ['keys', 'agents'], expiresAt: new Date((await now()) + 10_000).toISOString() })).body;
+      const k = (
+        await create({
+          name: 'expiring keys key',
+          permissions: ['keys', 'agents'],
+          expiresAt: new Date((await now()) + 10_000).toISOString(),
+        })
+      ).body;
       await advanceClock(t, 11);
-      const r = await request(keysUrl(), { body: { name: 'x', agents: 'all', permissions: ['agents'], expiresAt: await expiry(5) }, headers: withKey(k.key) });
+      const r = await request(keysUrl(), {
+        body: { name: 'x', agents: 'all', permissions: ['agents'], expiresAt: await expiry(5) },
+        headers: withKey(k.key),
+      });
       expectEnvelope(r, 401, 'API_KEY_EXPIRED');
     });
 

@@ -20,7 +20,10 @@ describe(`a test app's read models (${suiteOnPostgres() ? 'PostgreSQL' : 'SQLite
   });
 
   it('live where the run says, and serve a write at once', async () => {
-    const created = await request(`${t.url}/admin/v1/accounts`, { headers: { 'x-operator-token': t.operatorToken }, body: { name: 'Where', region: 'us' } });
+    const created = await request(`${t.url}/admin/v1/accounts`, {
+      headers: { 'x-operator-token': t.operatorToken },
+      body: { name: 'Where', region: 'us' },
+    });
     expect(created.status).toBe(201);
     const files = fs.existsSync(path.join(t.dataDir, 'read-models', 'accounts'));
     const url = t.app.get<symbol, Config>(CONFIG).databaseUrl;
@@ -33,7 +36,9 @@ describe(`a test app's read models (${suiteOnPostgres() ? 'PostgreSQL' : 'SQLite
     const client = new Client({ connectionString: url! });
     await client.connect();
     try {
-      const { rows } = await client.query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema LIKE 'rm_accounts_v%' AND table_name = 'account'");
+      const { rows } = await client.query(
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema LIKE 'rm_accounts_v%' AND table_name = 'account'",
+      );
       expect(rows[0].n).toBe(1);
     } finally {
       await client.end();

@@ -28,27 +28,48 @@ async function buildWorld(t: TestApp, label: string): Promise<World> {
   const admin = await operatorKey(t, accountId, { name: `admin key ${label}` });
   const h = withKey(admin.key);
   const agentId = await createAgent(t, accountId, admin.key, `Agent name ${label}`, `Greeting ${label}`);
-  const branch = await request(`${t.url}/v1/agents/${agentId}/branches`, { body: { branchName: `branch-${label}` }, headers: h });
+  const branch = await request(`${t.url}/v1/agents/${agentId}/branches`, {
+    body: { branchName: `branch-${label}` },
+    headers: h,
+  });
   if (branch.status !== 201) throw new Error(`branch: ${branch.status} ${JSON.stringify(branch.body)}`);
   const branchId = branch.body.branchId;
-  const behavior = await request(`${t.url}/v1/agents/${agentId}/branches/${branchId}/behavior`, { method: 'PATCH', body: { behavior: `Behavior ${label}` }, headers: h });
+  const behavior = await request(`${t.url}/v1/agents/${agentId}/branches/${branchId}/behavior`, {
+    method: 'PATCH',
+    body: { behavior: `Behavior ${label}` },
+    headers: h,
+  });
   if (behavior.status !== 200) throw new Error(`behavior: ${behavior.status} ${JSON.stringify(behavior.body)}`);
   const topic = await request(`${t.url}/v1/agents/${agentId}/branches/${branchId}/knowledge-base/topics`, {
-    body: { name: `Topic ${label}`, content: `Topic content ${label}`, exampleQueries: { queries: [`query ${label}`] } },
+    body: {
+      name: `Topic ${label}`,
+      content: `Topic content ${label}`,
+      exampleQueries: { queries: [`query ${label}`] },
+    },
     headers: h,
   });
   if (topic.status !== 201) throw new Error(`topic: ${topic.status} ${JSON.stringify(topic.body)}`);
   const merged = await request(`${t.url}/v1/agents/${agentId}/branches/${branchId}/merge`, { body: {}, headers: h });
   if (merged.status !== 200) throw new Error(`merge: ${merged.status} ${JSON.stringify(merged.body)}`);
   // a second, open branch with its own topic for the write routes
-  const open = await request(`${t.url}/v1/agents/${agentId}/branches`, { body: { branchName: `open-${label}` }, headers: h });
-  const openTopic = await request(`${t.url}/v1/agents/${agentId}/branches/${open.body.branchId}/knowledge-base/topics`, {
-    body: { name: `Open topic ${label}`, content: `Open content ${label}`, exampleQueries: { queries: [] } },
+  const open = await request(`${t.url}/v1/agents/${agentId}/branches`, {
+    body: { branchName: `open-${label}` },
     headers: h,
   });
+  const openTopic = await request(
+    `${t.url}/v1/agents/${agentId}/branches/${open.body.branchId}/knowledge-base/topics`,
+    {
+      body: { name: `Open topic ${label}`, content: `Open content ${label}`, exampleQueries: { queries: [] } },
+      headers: h,
+    },
+  );
   const deployments = await request(`${t.url}/v1/agents/${agentId}/deployments`, { headers: h });
   const deploymentId = deployments.body.deployments[0].id;
-  await request(`${t.url}/v1/accounts/${accountId}/agents/${agentId}/data-access`, { method: 'PUT', body: { response_metrics: [`metric_${label}`], show_transcripts: true }, headers: h });
+  await request(`${t.url}/v1/accounts/${accountId}/agents/${agentId}/data-access`, {
+    method: 'PUT',
+    body: { response_metrics: [`metric_${label}`], show_transcripts: true },
+    headers: h,
+  });
   return {
     accountId,
     admin,
@@ -56,7 +77,18 @@ async function buildWorld(t: TestApp, label: string): Promise<World> {
     branchId: open.body.branchId,
     topicId: openTopic.body.id,
     deploymentId,
-    secrets: [`Agent name ${label}`, `Greeting ${label}`, `Behavior ${label}`, `Topic ${label}`, `Topic content ${label}`, `Open content ${label}`, `admin key ${label}`, `metric_${label}`, admin.key, deploymentId],
+    secrets: [
+      `Agent name ${label}`,
+      `Greeting ${label}`,
+      `Behavior ${label}`,
+      `Topic ${label}`,
+      `Topic content ${label}`,
+      `Open content ${label}`,
+      `admin key ${label}`,
+      `metric_${label}`,
+      admin.key,
+      deploymentId,
+    ],
   };
 }
 
@@ -68,13 +100,25 @@ function routesOf(w: World): Route[] {
   return [
     { method: 'GET', path: `/v1/accounts/${acc}/api-keys` },
     { method: 'GET', path: `/v1/accounts/${acc}/api-keys/${w.admin.id}` },
-    { method: 'POST', path: `/v1/accounts/${acc}/api-keys`, body: { name: 'intruder', agents: 'all', permissions: ['agents'], expiresAt: inDays(5) } },
+    {
+      method: 'POST',
+      path: `/v1/accounts/${acc}/api-keys`,
+      body: { name: 'intruder', agents: 'all', permissions: ['agents'], expiresAt: inDays(5) },
+    },
     { method: 'PATCH', path: `/v1/accounts/${acc}/api-keys/${w.admin.id}`, body: { name: 'hijacked' } },
     { method: 'DELETE', path: `/v1/accounts/${acc}/api-keys/${w.admin.id}` },
     { method: 'GET', path: `/v1/accounts/${acc}/agents/${ag}/data-access` },
-    { method: 'PUT', path: `/v1/accounts/${acc}/agents/${ag}/data-access`, body: { response_metrics: [], show_transcripts: false } },
+    {
+      method: 'PUT',
+      path: `/v1/accounts/${acc}/agents/${ag}/data-access`,
+      body: { response_metrics: [], show_transcripts: false },
+    },
     { method: 'GET', path: `/v1/accounts/${acc}/agents` },
-    { method: 'POST', path: `/v1/accounts/${acc}/agents`, body: { name: 'intruder agent', responseSettings: { greeting: 'hi' } } },
+    {
+      method: 'POST',
+      path: `/v1/accounts/${acc}/agents`,
+      body: { name: 'intruder agent', responseSettings: { greeting: 'hi' } },
+    },
     { method: 'GET', path: `/v1/agents/${ag}` },
     { method: 'GET', path: `/v1/agents/${ag}/branches` },
     { method: 'POST', path: `/v1/agents/${ag}/branches`, body: { branchName: 'intruder-branch' } },
@@ -83,15 +127,27 @@ function routesOf(w: World): Route[] {
     { method: 'PATCH', path: `/v1/agents/${ag}/branches/${br}/behavior`, body: { behavior: 'hijacked' } },
     { method: 'GET', path: `/v1/agents/${ag}/branches/${br}/knowledge-base/topics` },
     { method: 'GET', path: `/v1/agents/${ag}/branches/main/knowledge-base/topics` },
-    { method: 'POST', path: `/v1/agents/${ag}/branches/${br}/knowledge-base/topics`, body: { name: 'intruder', content: 'x', exampleQueries: { queries: [] } } },
-    { method: 'PATCH', path: `/v1/agents/${ag}/branches/${br}/knowledge-base/topics/${w.topicId}`, body: { content: 'hijacked' } },
+    {
+      method: 'POST',
+      path: `/v1/agents/${ag}/branches/${br}/knowledge-base/topics`,
+      body: { name: 'intruder', content: 'x', exampleQueries: { queries: [] } },
+    },
+    {
+      method: 'PATCH',
+      path: `/v1/agents/${ag}/branches/${br}/knowledge-base/topics/${w.topicId}`,
+      body: { content: 'hijacked' },
+    },
     { method: 'DELETE', path: `/v1/agents/${ag}/branches/${br}/knowledge-base/topics/${w.topicId}` },
     { method: 'POST', path: `/v1/agents/${ag}/branches/${br}/merge`, body: {} },
     { method: 'DELETE', path: `/v1/agents/${ag}/branches/${br}` },
     { method: 'GET', path: `/v1/agents/${ag}/deployments` },
     { method: 'GET', path: `/v1/agents/${ag}/deployments?environment=sandbox` },
     { method: 'GET', path: `/v1/agents/${ag}/deployments/active` },
-    { method: 'POST', path: `/v1/agents/${ag}/deployments/${w.deploymentId}/promote`, body: { targetEnvironment: 'live' } },
+    {
+      method: 'POST',
+      path: `/v1/agents/${ag}/deployments/${w.deploymentId}/promote`,
+      body: { targetEnvironment: 'live' },
+    },
     { method: 'POST', path: `/v1/agents/${ag}/deployments/${w.deploymentId}/rollback`, body: {} },
     { method: 'DELETE', path: `/v1/agents/${ag}` },
   ];
@@ -137,7 +193,10 @@ describe('authentication and isolation (interface.md "Authentication", contract 
 
   it('the fixtures are reachable by their own key', async () => {
     for (const route of routesOf(A).filter((r) => r.method === 'GET')) {
-      expect({ route: route.path, status: (await call(t, route, withKey(A.admin.key))).status }).toEqual({ route: route.path, status: 200 });
+      expect({ route: route.path, status: (await call(t, route, withKey(A.admin.key))).status }).toEqual({
+        route: route.path,
+        status: 200,
+      });
     }
   });
 
@@ -155,12 +214,16 @@ describe('authentication and isolation (interface.md "Authentication", contract 
     ])('%s', async (what, given) => {
       let headers: Record<string, string> = given as Record<string, string>;
       if (what === 'the masked form of a real key') headers = withKey(`sk_...${A.admin.key.slice(-4)}`);
-      if (what === 'a real key with a character changed') headers = withKey(A.admin.key.slice(0, -1) + (A.admin.key.endsWith('a') ? 'b' : 'a'));
+      if (what === 'a real key with a character changed')
+        headers = withKey(A.admin.key.slice(0, -1) + (A.admin.key.endsWith('a') ? 'b' : 'a'));
       if (what === 'a real key with trailing junk') headers = withKey(`${A.admin.key}x`);
       if (what === 'the operator token as a key') headers = withKey(t.operatorToken);
       for (const route of routesOf(A)) {
         const r = await call(t, route, headers);
-        expect({ route: `${route.method} ${route.path}`, status: r.status }).toEqual({ route: `${route.method} ${route.path}`, status: 401 });
+        expect({ route: `${route.method} ${route.path}`, status: r.status }).toEqual({
+          route: `${route.method} ${route.path}`,
+          status: 401,
+        });
         expectEnvelope(r, 401);
         for (const secret of A.secrets) expect(JSON.stringify(r.body)).not.toContain(secret);
       }
@@ -169,7 +232,13 @@ describe('authentication and isolation (interface.md "Authentication", contract 
     it('authentication comes before validation: no key and a bad body is 401, not 400', async () => {
       expectEnvelope(await request(`${t.url}/v1/accounts/${A.accountId}/api-keys`, { body: { nonsense: true } }), 401);
       expectEnvelope(await request(`${t.url}/v1/accounts/${A.accountId}/agents`, { body: { name: 42 } }), 401);
-      expectEnvelope(await request(`${t.url}/v1/accounts/${A.accountId}/agents/${A.agentId}/data-access`, { method: 'PUT', body: { show_transcripts: 'maybe' } }), 401);
+      expectEnvelope(
+        await request(`${t.url}/v1/accounts/${A.accountId}/agents/${A.agentId}/data-access`, {
+          method: 'PUT',
+          body: { show_transcripts: 'maybe' },
+        }),
+        401,
+      );
     });
   });
 
@@ -183,7 +252,10 @@ describe('authentication and isolation (interface.md "Authentication", contract 
       const routes = routesOf({ ...B, accountId: form(B.accountId) });
       for (const route of routes) {
         const r = await call(t, route, withKey(A.admin.key));
-        expect({ route: `${route.method} ${route.path}`, status: [403, 404].includes(r.status) ? 'refused' : r.status }).toEqual({ route: `${route.method} ${route.path}`, status: 'refused' });
+        expect({
+          route: `${route.method} ${route.path}`,
+          status: [403, 404].includes(r.status) ? 'refused' : r.status,
+        }).toEqual({ route: `${route.method} ${route.path}`, status: 'refused' });
         expectEnvelope(r, r.status);
         const text = JSON.stringify(r.body);
         for (const secret of B.secrets) expect(text).not.toContain(secret);
@@ -202,7 +274,9 @@ describe('authentication and isolation (interface.md "Authentication", contract 
     });
 
     it("an account path of A's own with B's agent in it: refused", async () => {
-      const r = await request(`${t.url}/v1/accounts/${A.accountId}/agents/${B.agentId}/data-access`, { headers: withKey(A.admin.key) });
+      const r = await request(`${t.url}/v1/accounts/${A.accountId}/agents/${B.agentId}/data-access`, {
+        headers: withKey(A.admin.key),
+      });
       expect([403, 404]).toContain(r.status);
       for (const secret of B.secrets) expect(JSON.stringify(r.body)).not.toContain(secret);
     });
@@ -225,12 +299,19 @@ describe('authentication and isolation (interface.md "Authentication", contract 
     let scoped: any;
     beforeAll(async () => {
       second = await createAgent(t, A.accountId, A.admin.key, 'Second agent of alpha', 'Second greeting');
-      scoped = await operatorKey(t, A.accountId, { name: 'scoped to A', agents: [A.agentId], permissions: [...ALL_PERMISSIONS] });
+      scoped = await operatorKey(t, A.accountId, {
+        name: 'scoped to A',
+        agents: [A.agentId],
+        permissions: [...ALL_PERMISSIONS],
+      });
     });
 
     it('a key scoped to agent A reaches A', async () => {
       for (const route of agentRoutes(A).filter((r) => r.method === 'GET')) {
-        expect({ route: route.path, status: (await call(t, route, withKey(scoped.key))).status }).toEqual({ route: route.path, status: 200 });
+        expect({ route: route.path, status: (await call(t, route, withKey(scoped.key))).status }).toEqual({
+          route: route.path,
+          status: 200,
+        });
       }
     });
 
@@ -238,7 +319,10 @@ describe('authentication and isolation (interface.md "Authentication", contract 
       const w: World = { ...A, agentId: second };
       for (const route of agentRoutes(w)) {
         const r = await call(t, route, withKey(scoped.key));
-        expect({ route: `${route.method} ${route.path}`, status: r.status }).toEqual({ route: `${route.method} ${route.path}`, status: 403 });
+        expect({ route: `${route.method} ${route.path}`, status: r.status }).toEqual({
+          route: `${route.method} ${route.path}`,
+          status: 403,
+        });
         expectEnvelope(r, 403);
         expect(JSON.stringify(r.body)).not.toContain('Second agent of alpha');
       }
@@ -257,36 +341,47 @@ describe('authentication and isolation (interface.md "Authentication", contract 
     });
 
     it('a key scoped to agent A is still refused on another account', async () => {
-      for (const route of agentRoutes(B)) expect([403, 404]).toContain((await call(t, route, withKey(scoped.key))).status);
+      for (const route of agentRoutes(B))
+        expect([403, 404]).toContain((await call(t, route, withKey(scoped.key))).status);
     });
   });
 
   describe('permissions', () => {
     it('a key without `agents` gets 403 on every agents route', async () => {
-      const noAgents = await operatorKey(t, A.accountId, { permissions: ALL_PERMISSIONS.filter((p) => p !== 'agents') });
+      const noAgents = await operatorKey(t, A.accountId, {
+        permissions: ALL_PERMISSIONS.filter((p) => p !== 'agents'),
+      });
       const agentsRoutes = routesOf(A).filter((r) => !r.path.includes('/api-keys'));
       const before = await snapshot(t, A);
       for (const route of agentsRoutes) {
         const r = await call(t, route, withKey(noAgents.key));
-        expect({ route: `${route.method} ${route.path}`, status: r.status }).toEqual({ route: `${route.method} ${route.path}`, status: 403 });
+        expect({ route: `${route.method} ${route.path}`, status: r.status }).toEqual({
+          route: `${route.method} ${route.path}`,
+          status: 403,
+        });
         expectEnvelope(r, 403);
       }
       expect(await snapshot(t, A)).toEqual(before);
     });
 
-    it.each(['conversations', 'handoff', 'external_events', 'alerts', 'outbound_calling', 'sms', 'desk'])('a key holding only %s cannot use the Agents API or manage keys', async (permission) => {
-      const k = await operatorKey(t, A.accountId, { permissions: [permission] });
-      expectEnvelope(await request(`${t.url}/v1/accounts/${A.accountId}/agents`, { headers: withKey(k.key) }), 403);
-      expectEnvelope(await request(`${t.url}/v1/agents/${A.agentId}`, { headers: withKey(k.key) }), 403);
-      expectEnvelope(await request(`${t.url}/v1/accounts/${A.accountId}/api-keys`, { headers: withKey(k.key) }), 403);
-    });
+    it.each(['conversations', 'handoff', 'external_events', 'alerts', 'outbound_calling', 'sms', 'desk'])(
+      'a key holding only %s cannot use the Agents API or manage keys',
+      async (permission) => {
+        const k = await operatorKey(t, A.accountId, { permissions: [permission] });
+        expectEnvelope(await request(`${t.url}/v1/accounts/${A.accountId}/agents`, { headers: withKey(k.key) }), 403);
+        expectEnvelope(await request(`${t.url}/v1/agents/${A.agentId}`, { headers: withKey(k.key) }), 403);
+        expectEnvelope(await request(`${t.url}/v1/accounts/${A.accountId}/api-keys`, { headers: withKey(k.key) }), 403);
+      },
+    );
   });
 
   describe('credential storage and comparison', () => {
     it('only a digest of the key is stored: the value appears in no file of the data directory', async () => {
       const k = await operatorKey(t, A.accountId, { name: 'storage probe' });
       // use it so that any cache or log would see it
-      expect((await request(`${t.url}/v1/accounts/${A.accountId}/agents`, { headers: withKey(k.key) })).status).toBe(200);
+      expect((await request(`${t.url}/v1/accounts/${A.accountId}/agents`, { headers: withKey(k.key) })).status).toBe(
+        200,
+      );
       const digest = t.app.get(ServerSecret).digest(k.key);
       const files: string[] = [];
       const walk = (dir: string) => {
@@ -300,7 +395,10 @@ describe('authentication and isolation (interface.md "Authentication", contract 
       let digestSeen = false;
       for (const file of files) {
         const content = fs.readFileSync(file);
-        expect({ file, holdsValue: content.includes(k.key) || content.includes(k.key.slice(3)) }).toEqual({ file, holdsValue: false });
+        expect({ file, holdsValue: content.includes(k.key) || content.includes(k.key.slice(3)) }).toEqual({
+          file,
+          holdsValue: false,
+        });
         if (content.includes(digest)) digestSeen = true;
       }
       expect(digestSeen).toBe(true);

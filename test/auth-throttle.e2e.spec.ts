@@ -8,24 +8,36 @@ import { createConnector } from './messaging/messaging-fixture';
  * An HTTP request from a chosen loopback address (all of 127.0.0.0/8 is this machine), so one test
  * can be several clients. Bounded by a timeout like every other wait.
  */
-function from(address: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<JsonResponse> {
+function from(
+  address: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<JsonResponse> {
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
   const headers = { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers };
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, localAddress: address, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown = text;
-        try {
-          parsed = text ? JSON.parse(text) : null;
-        } catch {
-          // not JSON
-        }
-        resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), body: parsed as any });
-      });
-    });
+    const req = http.request(
+      url,
+      { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, localAddress: address, timeout: 10_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : null;
+          } catch {
+            // not JSON
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: new Headers(res.headers as Record<string, string>),
+            body: parsed as any,
+          });
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('request timed out')));
     req.on('error', reject);
     req.end(body);
@@ -35,7 +47,10 @@ function from(address: string, url: string, init: { method?: string; headers?: R
 /** A desk handshake from `address`: 101 (then closed), or the refusal's status, headers and body. */
 function deskHandshake(t: TestApp, address: string, key: string): Promise<JsonResponse> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/desk/ws?api_key=${encodeURIComponent(key)}`, { localAddress: address, handshakeTimeout: 10_000 });
+    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/desk/ws?api_key=${encodeURIComponent(key)}`, {
+      localAddress: address,
+      handshakeTimeout: 10_000,
+    });
     ws.once('open', () => {
       ws.close();
       resolve({ status: 101, headers: new Headers(), body: null });
@@ -43,7 +58,13 @@ function deskHandshake(t: TestApp, address: string, key: string): Promise<JsonRe
     ws.once('unexpected-response', (_req, res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: new Headers(res.headers as Record<string, string>),
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        }),
+      );
     });
     ws.once('error', (error) => {
       if (!(error.message ?? '').startsWith('Unexpected server response')) reject(error);
@@ -77,7 +98,10 @@ describe('failed authentication throttled per client address', () => {
     key = (await operatorKey(t, accountId)).key;
     const agentId = await createAgent(t, accountId, key);
     connectorToken = (await createConnector(t, accountId, agentId, 'sandbox', 'example.com')).connectorToken;
-    const issued = await from('127.0.0.1', `${t.url}/api/v1/access-token`, { method: 'POST', headers: { 'X-Token': connectorToken, 'X-Host': 'example.com' } });
+    const issued = await from('127.0.0.1', `${t.url}/api/v1/access-token`, {
+      method: 'POST',
+      headers: { 'X-Token': connectorToken, 'X-Host': 'example.com' },
+    });
     expect(issued.status).toBe(200);
     accessToken = issued.body.access_token;
   });
@@ -85,13 +109,55 @@ describe('failed authentication throttled per client address', () => {
 
   type Call = (address: string, right: boolean) => Promise<JsonResponse>;
   const styles: Array<[string, () => Call]> = [
-    ['x-api-key', () => (address, right) => from(address, `${t.url}/v1/accounts/${accountId}/agents`, { headers: { 'x-api-key': right ? key : 'sk_wrongwrongwrongwrongwrongwrongwrongwrong' } })],
-    ['X-Service-Auth-Token', () => (address, right) => from(address, `${t.url}/v1/outbound-sms`, { body: {}, headers: { 'X-Service-Auth-Token': right ? key : 'sk_wrongwrongwrongwrongwrongwrongwrongwrong' } })],
-    ['operator token', () => (address, right) => from(address, `${t.url}/admin/v1/accounts`, { headers: { 'x-operator-token': right ? t.operatorToken : 'not-the-operator-token-0000' } })],
-    ['operator token on a key route', () => (address, right) => from(address, `${t.url}/v1/accounts/${accountId}/api-keys`, { headers: { 'x-operator-token': right ? t.operatorToken : 'not-the-operator-token-0000' } })],
-    ['messaging X-Token', () => (address, right) => from(address, `${t.url}/api/v1/access-token`, { method: 'POST', headers: { 'X-Token': right ? connectorToken : 'ct_wrongwrongwrong', 'X-Host': 'example.com' } })],
-    ['messaging bearer', () => (address, right) => from(address, `${t.url}/api/v1/sessions`, { body: {}, headers: { authorization: `Bearer ${right ? accessToken : 'eyJhbGciOiJIUzI1NiJ9.e30.wrong'}` } })],
-    ['desk ?api_key= handshake', () => (address, right) => deskHandshake(t, address, right ? key : 'sk_wrongwrongwrongwrongwrongwrongwrongwrong')],
+    [
+      'x-api-key',
+      () => (address, right) =>
+        from(address, `${t.url}/v1/accounts/${accountId}/agents`, {
+          headers: { 'x-api-key': right ? key : 'sk_wrongwrongwrongwrongwrongwrongwrongwrong' },
+        }),
+    ],
+    [
+      'X-Service-Auth-Token',
+      () => (address, right) =>
+        from(address, `${t.url}/v1/outbound-sms`, {
+          body: {},
+          headers: { 'X-Service-Auth-Token': right ? key : 'sk_wrongwrongwrongwrongwrongwrongwrongwrong' },
+        }),
+    ],
+    [
+      'operator token',
+      () => (address, right) =>
+        from(address, `${t.url}/admin/v1/accounts`, {
+          headers: { 'x-operator-token': right ? t.operatorToken : 'not-the-operator-token-0000' },
+        }),
+    ],
+    [
+      'operator token on a key route',
+      () => (address, right) =>
+        from(address, `${t.url}/v1/accounts/${accountId}/api-keys`, {
+          headers: { 'x-operator-token': right ? t.operatorToken : 'not-the-operator-token-0000' },
+        }),
+    ],
+    [
+      'messaging X-Token',
+      () => (address, right) =>
+        from(address, `${t.url}/api/v1/access-token`, {
+          method: 'POST',
+          headers: { 'X-Token': right ? connectorToken : 'ct_wrongwrongwrong', 'X-Host': 'example.com' },
+        }),
+    ],
+    [
+      'messaging bearer',
+      () => (address, right) =>
+        from(address, `${t.url}/api/v1/sessions`, {
+          body: {},
+          headers: { authorization: `Bearer ${right ? accessToken : 'eyJhbGciOiJIUzI1NiJ9.e30.wrong'}` },
+        }),
+    ],
+    [
+      'desk ?api_key= handshake',
+      () => (address, right) => deskHandshake(t, address, right ? key : 'sk_wrongwrongwrongwrongwrongwrongwrongwrong'),
+    ],
   ];
 
   /** Authentication passed: whatever the route then says, it is not 401 or 429. */
@@ -122,8 +188,11 @@ describe('failed authentication throttled per client address', () => {
 
   it('a request with no credential at all is not a guess: it never throttles the address', async () => {
     const client = freshAddress();
-    for (let i = 0; i < BURST * 3; i++) expectEnvelope(await from(client, `${t.url}/v1/accounts/${accountId}/agents`), 401, 'API_KEY_MISSING');
-    expect((await from(client, `${t.url}/v1/accounts/${accountId}/agents`, { headers: { 'x-api-key': key } })).status).toBe(200);
+    for (let i = 0; i < BURST * 3; i++)
+      expectEnvelope(await from(client, `${t.url}/v1/accounts/${accountId}/agents`), 401, 'API_KEY_MISSING');
+    expect(
+      (await from(client, `${t.url}/v1/accounts/${accountId}/agents`, { headers: { 'x-api-key': key } })).status,
+    ).toBe(200);
   });
 
   it('failures on one credential style count for the address on every other', async () => {

@@ -28,13 +28,24 @@ const GREETING = 'Hello, this is Acme support.';
 const REFUNDS = 'Refunds are paid back to your card within 5 working days.';
 const DELIVERY = 'Standard delivery takes 2 to 3 days.';
 const TOPICS: TopicSpec[] = [
-  { name: 'Refunds', content: REFUNDS, queries: ['can I get a refund', 'refund my order', 'money back'], actions: 'log_metric name=refund_asked value=yes' },
-  { name: 'Delivery', content: DELIVERY, queries: ['when will my parcel arrive', 'delivery time', 'shipping'], actions: 'set_state key=topic value=delivery\nlog_metric name=delivery_q value=1' },
+  {
+    name: 'Refunds',
+    content: REFUNDS,
+    queries: ['can I get a refund', 'refund my order', 'money back'],
+    actions: 'log_metric name=refund_asked value=yes',
+  },
+  {
+    name: 'Delivery',
+    content: DELIVERY,
+    queries: ['when will my parcel arrive', 'delivery time', 'shipping'],
+    actions: 'set_state key=topic value=delivery\nlog_metric name=delivery_q value=1',
+  },
   {
     name: 'Speak to a human',
     content: 'Let me put you through to a colleague.',
     queries: ['talk to a person', 'human agent please'],
-    actions: 'set_state key=tier value=gold\nlog_metric name=CSAT value=5\nhandoff destination=billing-queue reason="asked for a human" keys=tier',
+    actions:
+      'set_state key=tier value=gold\nlog_metric name=CSAT value=5\nhandoff destination=billing-queue reason="asked for a human" keys=tier',
   },
 ];
 
@@ -73,7 +84,17 @@ const V3_FIELDS = [
   'metrics',
   'turns',
 ];
-const TURN_FIELDS = ['user_input', 'user_input_datetime', 'barge_in', 'agent_response', 'agent_response_datetime', 'intents', 'entities', 'is_ood', 'is_silence'];
+const TURN_FIELDS = [
+  'user_input',
+  'user_input_datetime',
+  'barge_in',
+  'agent_response',
+  'agent_response_datetime',
+  'intents',
+  'entities',
+  'is_ood',
+  'is_silence',
+];
 const BASIC_FIELDS = ['account_id', 'id', 'project_id', 'started_at'];
 
 const bareOf = (id: string) => id.replace(/^(ws-|PROJECT-)/, '');
@@ -143,7 +164,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
   afterAll(async () => f?.close());
 
   describe('listing and the conversation object', () => {
-    it('lists the project\'s conversations newest first, with cursor and next_offset null at the end', async () => {
+    it("lists the project's conversations newest first, with cursor and next_offset null at the end", async () => {
       const r = await reader.list({ client_env: 'sandbox', limit: 50 });
       expect(r.status).toBe(200);
       expect(r.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst);
@@ -192,12 +213,25 @@ describe('Conversations API (interface.md, contract §8)', () => {
       const r = await reader.one(ids.C2);
       expect(r.status).toBe(200);
       const c = r.body;
-      expect(c).toMatchObject({ id: ids.C2, project_id: agentA, account_id: f.accountId, environment: 'sandbox', num_turns: 3, in_progress: true });
+      expect(c).toMatchObject({
+        id: ids.C2,
+        project_id: agentA,
+        account_id: f.accountId,
+        environment: 'sandbox',
+        num_turns: 3,
+        in_progress: true,
+      });
       expect(c).not.toHaveProperty('state');
       expect(c.turns).toHaveLength(3);
       for (const turn of c.turns) {
         for (const field of TURN_FIELDS) expect(turn).toHaveProperty(field);
-        expect(turn).toMatchObject({ barge_in: false, is_ood: false, is_silence: false, translated_user_input: '', english_agent_response: '' });
+        expect(turn).toMatchObject({
+          barge_in: false,
+          is_ood: false,
+          is_silence: false,
+          translated_user_input: '',
+          english_agent_response: '',
+        });
         expect(Array.isArray(turn.intents)).toBe(true);
         expect(typeof turn.entities).toBe('object');
         expect(turn.user_input_datetime).toMatch(ISO_MS);
@@ -206,8 +240,16 @@ describe('Conversations API (interface.md, contract §8)', () => {
         expect(turn).not.toHaveProperty('metadata');
       }
       expect(c.turns[0]).toMatchObject({ user_input: '', agent_response: GREETING, user_input_datetime: startedAt.C2 });
-      expect(c.turns[1]).toMatchObject({ user_input: 'when will my parcel arrive', agent_response: DELIVERY, user_input_datetime: isoPlus(startedAt.C2, 2) });
-      expect(c.turns[2]).toMatchObject({ user_input: 'delivery time please', agent_response: DELIVERY, user_input_datetime: isoPlus(startedAt.C2, 4) });
+      expect(c.turns[1]).toMatchObject({
+        user_input: 'when will my parcel arrive',
+        agent_response: DELIVERY,
+        user_input_datetime: isoPlus(startedAt.C2, 2),
+      });
+      expect(c.turns[2]).toMatchObject({
+        user_input: 'delivery time please',
+        agent_response: DELIVERY,
+        user_input_datetime: isoPlus(startedAt.C2, 4),
+      });
     });
 
     it('reports a metric logged more than once as an array of strings', async () => {
@@ -217,15 +259,28 @@ describe('Conversations API (interface.md, contract §8)', () => {
 
     it('reports a handoff: handoff, reason, destination, no longer in progress', async () => {
       const c = (await reader.one(ids.C3)).body;
-      expect(c).toMatchObject({ in_progress: false, handoff: true, handoff_reason: 'asked for a human', handoff_destination: 'billing-queue', num_turns: 2 });
+      expect(c).toMatchObject({
+        in_progress: false,
+        handoff: true,
+        handoff_reason: 'asked for a human',
+        handoff_destination: 'billing-queue',
+        num_turns: 2,
+      });
       expect(c.metrics).toEqual({ CSAT: '5' });
-      expect(c.turns[1]).toMatchObject({ user_input: 'I want to talk to a person', agent_response: 'Let me put you through to a colleague.' });
+      expect(c.turns[1]).toMatchObject({
+        user_input: 'I want to talk to a person',
+        agent_response: 'Let me put you through to a colleague.',
+      });
     });
 
     it('counts out-of-domain and silent turns', async () => {
       const ood = (await reader.one(ids.C4)).body;
       expect(ood).toMatchObject({ num_ood: 1, num_silences: 0 });
-      expect(ood.turns[1]).toMatchObject({ user_input: 'what is the weather on mars tomorrow', is_ood: true, is_silence: false });
+      expect(ood.turns[1]).toMatchObject({
+        user_input: 'what is the weather on mars tomorrow',
+        is_ood: true,
+        is_silence: false,
+      });
       const silent = (await reader.one(ids.C5)).body;
       expect(silent).toMatchObject({ num_ood: 0, num_silences: 1 });
       expect(silent.turns[1]).toMatchObject({ user_input: '', is_silence: true });
@@ -233,7 +288,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
       expect(greetingOnly).toMatchObject({ num_turns: 1, num_ood: 0, num_silences: 0, metrics: {} });
     });
 
-    it('answers 404 in the envelope for an unknown conversation and for another project\'s conversation', async () => {
+    it("answers 404 in the envelope for an unknown conversation and for another project's conversation", async () => {
       expectEnvelope(await reader.one('AS_CHAT_00000000-0000-0000-0000-000000000000'), 404);
       expectEnvelope(await reader.one('no-such-conversation'), 404);
       expectEnvelope(await reader.one(ids.C1, {}, { project: agentB }), 404);
@@ -243,7 +298,9 @@ describe('Conversations API (interface.md, contract §8)', () => {
     it('accepts ws-<id> or the bare account and PROJECT-<id> or the bare project in the path', async () => {
       for (const account of [f.accountId, bareOf(f.accountId)]) {
         for (const project of [agentA, bareOf(agentA)]) {
-          expect(await reader.ids({ client_env: 'sandbox', limit: 50 }, { account, project })).toEqual(sandboxNewestFirst);
+          expect(await reader.ids({ client_env: 'sandbox', limit: 50 }, { account, project })).toEqual(
+            sandboxNewestFirst,
+          );
           const one = await reader.one(ids.C1, {}, { account, project });
           expect(one.status).toBe(200);
           expect(one.body).toMatchObject({ id: ids.C1, account_id: f.accountId, project_id: agentA });
@@ -257,7 +314,11 @@ describe('Conversations API (interface.md, contract §8)', () => {
       const byDefault = await reader.list();
       expect(byDefault.status).toBe(200);
       expect(byDefault.body.conversations.map((c: any) => c.id)).toEqual([ids.L1]);
-      expect(byDefault.body.conversations[0]).toMatchObject({ environment: 'live', started_at: startedAt.L1, num_turns: 2 });
+      expect(byDefault.body.conversations[0]).toMatchObject({
+        environment: 'live',
+        started_at: startedAt.L1,
+        num_turns: 2,
+      });
       expect(await reader.ids({ client_env: 'live' })).toEqual([ids.L1]);
       const pre = await reader.list({ client_env: 'pre-release' });
       expect(pre.body.conversations.map((c: any) => [c.id, c.environment])).toEqual([[ids.P1, 'pre-release']]);
@@ -267,8 +328,12 @@ describe('Conversations API (interface.md, contract §8)', () => {
     });
 
     it('in_progress=true lists active conversations, in_progress=false finished ones', async () => {
-      const active = SANDBOX.filter((s) => !ENDED.includes(s.name)).map((s) => ids[s.name]).reverse();
-      const finished = SANDBOX.filter((s) => ENDED.includes(s.name)).map((s) => ids[s.name]).reverse();
+      const active = SANDBOX.filter((s) => !ENDED.includes(s.name))
+        .map((s) => ids[s.name])
+        .reverse();
+      const finished = SANDBOX.filter((s) => ENDED.includes(s.name))
+        .map((s) => ids[s.name])
+        .reverse();
       expect(await sandbox({ in_progress: 'true' })).toEqual(active);
       expect(await sandbox({ in_progress: 'false' })).toEqual(finished);
       const r = await reader.list({ client_env: 'sandbox', limit: 50, in_progress: 'false' });
@@ -289,7 +354,11 @@ describe('Conversations API (interface.md, contract §8)', () => {
     });
 
     it('start_time and end_time bound started_at, alone or together', async () => {
-      expect(await sandbox({ start_time: isoPlus(startedAt.C3, -5), end_time: isoPlus(startedAt.C5, 5) })).toEqual([ids.C5, ids.C4, ids.C3]);
+      expect(await sandbox({ start_time: isoPlus(startedAt.C3, -5), end_time: isoPlus(startedAt.C5, 5) })).toEqual([
+        ids.C5,
+        ids.C4,
+        ids.C3,
+      ]);
       expect(await sandbox({ start_time: isoPlus(startedAt.C6, -5) })).toEqual([ids.C7, ids.C6]);
       expect(await sandbox({ end_time: isoPlus(startedAt.C2, 5) })).toEqual([ids.C2, ids.C1]);
       expect(await sandbox({ start_time: isoPlus(startedAt.C7, 5) })).toEqual([]);
@@ -303,8 +372,21 @@ describe('Conversations API (interface.md, contract §8)', () => {
     });
 
     it('filters combine: time range, in_progress and channel together', async () => {
-      expect(await sandbox({ start_time: isoPlus(startedAt.C2, -5), end_time: isoPlus(startedAt.C6, 5), in_progress: 'true', channel: 'CHAT' })).toEqual([ids.C6, ids.C5, ids.C4, ids.C2]);
-      expect(await sandbox({ start_time: isoPlus(startedAt.C2, -5), end_time: isoPlus(startedAt.C6, 5), in_progress: 'false' })).toEqual([ids.C3]);
+      expect(
+        await sandbox({
+          start_time: isoPlus(startedAt.C2, -5),
+          end_time: isoPlus(startedAt.C6, 5),
+          in_progress: 'true',
+          channel: 'CHAT',
+        }),
+      ).toEqual([ids.C6, ids.C5, ids.C4, ids.C2]);
+      expect(
+        await sandbox({
+          start_time: isoPlus(startedAt.C2, -5),
+          end_time: isoPlus(startedAt.C6, 5),
+          in_progress: 'false',
+        }),
+      ).toEqual([ids.C3]);
     });
   });
 
@@ -328,7 +410,11 @@ describe('Conversations API (interface.md, contract §8)', () => {
         offset = r.body.next_offset;
         if (pages.length > 5) throw new Error('next_offset never became null');
       }
-      expect(pages).toEqual([sandboxNewestFirst.slice(0, 3), sandboxNewestFirst.slice(3, 6), sandboxNewestFirst.slice(6)]);
+      expect(pages).toEqual([
+        sandboxNewestFirst.slice(0, 3),
+        sandboxNewestFirst.slice(3, 6),
+        sandboxNewestFirst.slice(6),
+      ]);
       expect(nextOffsets).toEqual([3, 6, null]);
     });
 
@@ -348,14 +434,18 @@ describe('Conversations API (interface.md, contract §8)', () => {
 
   describe('include_* flags', () => {
     it('include_latency=true adds latency {total_s, stages: {retrieval, generation, actions}} to every turn', async () => {
-      for (const r of [await reader.one(ids.C2, { include_latency: 'true' }), await reader.list({ client_env: 'sandbox', limit: 50, include_latency: 'true' })]) {
+      for (const r of [
+        await reader.one(ids.C2, { include_latency: 'true' }),
+        await reader.list({ client_env: 'sandbox', limit: 50, include_latency: 'true' }),
+      ]) {
         expect(r.status).toBe(200);
         const conversations = r.body.conversations ?? [r.body];
         const turns = conversations.flatMap((c: any) => c.turns);
         expect(turns.length).toBeGreaterThan(0);
         for (const turn of turns) {
           expect(typeof turn.latency.total_s).toBe('number');
-          for (const stage of ['retrieval', 'generation', 'actions']) expect(typeof turn.latency.stages[stage]).toBe('number');
+          for (const stage of ['retrieval', 'generation', 'actions'])
+            expect(typeof turn.latency.stages[stage]).toBe('number');
           expect(turn.latency.total_s).toBeGreaterThanOrEqual(0);
         }
       }
@@ -366,7 +456,12 @@ describe('Conversations API (interface.md, contract §8)', () => {
     it('include_context_state=true adds state (built-in and custom keys) and variant_name', async () => {
       const r = await reader.one(ids.C2, { include_context_state: 'true' });
       expect(r.status).toBe(200);
-      expect(r.body.state).toMatchObject({ conversation_id: ids.C2, channel: 'CHAT', environment: 'sandbox', topic: 'delivery' });
+      expect(r.body.state).toMatchObject({
+        conversation_id: ids.C2,
+        channel: 'CHAT',
+        environment: 'sandbox',
+        topic: 'delivery',
+      });
       expect(r.body.variant_name).toBe('');
       const list = await reader.list({ client_env: 'sandbox', limit: 50, include_context_state: 'true' });
       for (const c of list.body.conversations) {
@@ -379,7 +474,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
       expect(off.body).not.toHaveProperty('variant_name');
     });
 
-    it('include_turn_metadata=true adds each turn\'s debug chat metadata', async () => {
+    it("include_turn_metadata=true adds each turn's debug chat metadata", async () => {
       const r = await reader.one(ids.C1, { include_turn_metadata: 'true' });
       expect(r.status).toBe(200);
       for (const turn of r.body.turns) expect(typeof turn.metadata).toBe('object');
@@ -411,7 +506,20 @@ describe('Conversations API (interface.md, contract §8)', () => {
       expect(r.status).toBe(200);
       expect(r.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst);
       const c1 = r.body.conversations.find((c: any) => c.id === ids.C1);
-      expect(c1).toMatchObject({ id: ids.C1, account_id: f.accountId, project_id: agentA, environment: 'sandbox', channel: 'CHAT', num_turns: 2, in_progress: true, from_number: null, to_number: null, handoff: false, handoff_reason: null, handoff_destination: null });
+      expect(c1).toMatchObject({
+        id: ids.C1,
+        account_id: f.accountId,
+        project_id: agentA,
+        environment: 'sandbox',
+        channel: 'CHAT',
+        num_turns: 2,
+        in_progress: true,
+        from_number: null,
+        to_number: null,
+        handoff: false,
+        handoff_reason: null,
+        handoff_destination: null,
+      });
       expect(c1).toHaveProperty('variant_name');
       expect(c1.variant_name).toBeNull();
       expect(c1.state).toMatchObject({ conversation_id: ids.C1, channel: 'CHAT', environment: 'sandbox' });
@@ -423,7 +531,11 @@ describe('Conversations API (interface.md, contract §8)', () => {
         expect(turn).not.toHaveProperty('english_agent_response');
       }
       const c3 = (await reader.one(ids.C3, {}, { version: 'v1' })).body;
-      expect(c3).toMatchObject({ handoff: true, handoff_reason: 'asked for a human', handoff_destination: 'billing-queue' });
+      expect(c3).toMatchObject({
+        handoff: true,
+        handoff_reason: 'asked for a human',
+        handoff_destination: 'billing-queue',
+      });
       expect(c3.state).toMatchObject({ tier: 'gold' });
     });
 
@@ -432,7 +544,12 @@ describe('Conversations API (interface.md, contract §8)', () => {
       expect(page.status).toBe(200);
       expect(page.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst.slice(3, 6));
       expect(page.body.next_offset).toBe(6);
-      expect(await reader.ids({ client_env: 'sandbox', start_time: isoPlus(startedAt.C3, -5), end_time: isoPlus(startedAt.C5, 5) }, { version: 'v1' })).toEqual([ids.C5, ids.C4, ids.C3]);
+      expect(
+        await reader.ids(
+          { client_env: 'sandbox', start_time: isoPlus(startedAt.C3, -5), end_time: isoPlus(startedAt.C5, 5) },
+          { version: 'v1' },
+        ),
+      ).toEqual([ids.C5, ids.C4, ids.C3]);
       expect(await reader.ids({}, { version: 'v1' })).toEqual([ids.L1]);
     });
 
@@ -445,7 +562,12 @@ describe('Conversations API (interface.md, contract §8)', () => {
       ['cursor', { cursor: 'abc' }],
     ])('v1 with the v3-only parameter %s', (param, params) => {
       it('answers 400 naming it', async () => {
-        const withRange = { client_env: 'sandbox', start_time: isoPlus(startedAt.C1, -60), end_time: isoPlus(startedAt.P1, 60), ...params };
+        const withRange = {
+          client_env: 'sandbox',
+          start_time: isoPlus(startedAt.C1, -60),
+          end_time: isoPlus(startedAt.P1, 60),
+          ...params,
+        };
         expect400Naming(await reader.list(withRange, { version: 'v1' }), param);
       });
     });
@@ -466,15 +588,39 @@ describe('Conversations API (interface.md, contract §8)', () => {
       ['cursor malformed', () => ({ cursor: 'not-a-cursor' }), ['cursor']],
       ['query_type unknown', () => ({ ...range(), query_type: 'fuzzy', query: 'refund' }), ['query_type']],
       ['query_type without query', () => ({ ...range(), query_type: 'transcript' }), ['query']],
-      ['query_type without a time range', () => ({ query_type: 'transcript', query: 'refund' }), ['start_time', 'end_time']],
-      ['query_type with start_time only', () => ({ query_type: 'semantic', query: 'refund', start_time: range().start_time }), ['end_time']],
-      ['query_type with end_time only', () => ({ query_type: 'transcript', query: 'refund', end_time: range().end_time }), ['start_time']],
+      [
+        'query_type without a time range',
+        () => ({ query_type: 'transcript', query: 'refund' }),
+        ['start_time', 'end_time'],
+      ],
+      [
+        'query_type with start_time only',
+        () => ({ query_type: 'semantic', query: 'refund', start_time: range().start_time }),
+        ['end_time'],
+      ],
+      [
+        'query_type with end_time only',
+        () => ({ query_type: 'transcript', query: 'refund', end_time: range().end_time }),
+        ['start_time'],
+      ],
       ['sample unknown', () => ({ ...range(), sample: 'everything' }), ['sample']],
       ['sample without a time range', () => ({ sample: 'random' }), ['start_time', 'end_time']],
-      ['query_type and sample together', () => ({ ...range(), query_type: 'transcript', query: 'refund', sample: 'random' }), ['query_type', 'sample']],
+      [
+        'query_type and sample together',
+        () => ({ ...range(), query_type: 'transcript', query: 'refund', sample: 'random' }),
+        ['query_type', 'sample'],
+      ],
       ['turn_type without query_type', () => ({ ...range(), turn_type: 'user' }), ['turn_type']],
-      ['turn_type with semantic search', () => ({ ...range(), query_type: 'semantic', query: 'refund', turn_type: 'agent' }), ['turn_type']],
-      ['turn_type unknown', () => ({ ...range(), query_type: 'transcript', query: 'refund', turn_type: 'bot' }), ['turn_type']],
+      [
+        'turn_type with semantic search',
+        () => ({ ...range(), query_type: 'semantic', query: 'refund', turn_type: 'agent' }),
+        ['turn_type'],
+      ],
+      [
+        'turn_type unknown',
+        () => ({ ...range(), query_type: 'transcript', query: 'refund', turn_type: 'bot' }),
+        ['turn_type'],
+      ],
     ];
     it.each(cases)('%s', async (_what, params, names) => {
       expect400Naming(await reader.list({ client_env: 'sandbox', ...params() }), ...names);
@@ -502,7 +648,11 @@ describe('Conversations API (interface.md, contract §8)', () => {
     });
 
     it('a key scoped to another agent: 403 (v3, v2, v1)', async () => {
-      const scoped = new ConversationsReader(f, await issueKey(f, { agents: [agentB], permissions: ['conversations', 'handoff'] }), agentA);
+      const scoped = new ConversationsReader(
+        f,
+        await issueKey(f, { agents: [agentB], permissions: ['conversations', 'handoff'] }),
+        agentA,
+      );
       for (const version of ['v3', 'v2', 'v1'] as const) {
         expectEnvelope(await scoped.list({ client_env: 'sandbox' }, { version }), 403);
         expectEnvelope(await scoped.one(ids.C1, {}, { version }), 403);
@@ -525,9 +675,21 @@ describe('Conversations API (interface.md, contract §8)', () => {
 
     beforeAll(async () => {
       agentS = await buildAgent(f, 'Search shop', 'Hi, this is the shop.', [
-        { name: 'Refunds', content: 'Money goes back to your card within five days.', queries: ['I want a refund please', 'refund', 'money back'] },
-        { name: 'Cancellation', content: 'Your order is cancelled now.', queries: ['I need a cancellation of my order', 'cancellation', 'cancel order'] },
-        { name: 'Delivery', content: 'Parcels arrive in two days.', queries: ['where is my package', 'package', 'delivery'] },
+        {
+          name: 'Refunds',
+          content: 'Money goes back to your card within five days.',
+          queries: ['I want a refund please', 'refund', 'money back'],
+        },
+        {
+          name: 'Cancellation',
+          content: 'Your order is cancelled now.',
+          queries: ['I need a cancellation of my order', 'cancellation', 'cancel order'],
+        },
+        {
+          name: 'Delivery',
+          content: 'Parcels arrive in two days.',
+          queries: ['where is my package', 'package', 'delivery'],
+        },
       ]);
       await setDataAccess(f, agentS, { response_metrics: [], show_transcripts: true });
       searcher = new ConversationsReader(f, reader.key, agentS);
@@ -545,7 +707,11 @@ describe('Conversations API (interface.md, contract §8)', () => {
         if (answer) expect(replies[0].response).toBe(answer);
       }
       range = { start_time: from, end_time: new Date((await platformNow(f.t)) + 60_000).toISOString() };
-      await eventually(async () => expect((await searcher.ids({ client_env: 'sandbox', limit: 50 })).sort()).toEqual(Object.values(s).sort()), 5000);
+      await eventually(
+        async () =>
+          expect((await searcher.ids({ client_env: 'sandbox', limit: 50 })).sort()).toEqual(Object.values(s).sort()),
+        5000,
+      );
     });
 
     it('transcript search finds the conversations whose turns contain the words', async () => {
@@ -604,7 +770,9 @@ describe('Conversations API (interface.md, contract §8)', () => {
     let listing: string[];
 
     beforeAll(async () => {
-      agentW = await buildAgent(f, 'Walker', 'Hi walker.', [{ name: 'Hours', content: 'We open at nine.', queries: ['opening hours'] }]);
+      agentW = await buildAgent(f, 'Walker', 'Hi walker.', [
+        { name: 'Hours', content: 'We open at nine.', queries: ['opening hours'] },
+      ]);
       walker = new ConversationsReader(f, reader.key, agentW);
       // 7 conversations in 5 instants: ties on started_at straddle page boundaries of limit=2
       for (const group of [1, 1, 2, 2, 1]) {
@@ -655,7 +823,9 @@ describe('Conversations API (interface.md, contract §8)', () => {
       const plain = await walker.list({ client_env: 'sandbox', limit: 2, cursor });
       const withOffset = await walker.list({ client_env: 'sandbox', limit: 2, cursor, offset: 5 });
       expect(withOffset.status).toBe(200);
-      expect(withOffset.body.conversations.map((c: any) => c.id)).toEqual(plain.body.conversations.map((c: any) => c.id));
+      expect(withOffset.body.conversations.map((c: any) => c.id)).toEqual(
+        plain.body.conversations.map((c: any) => c.id),
+      );
       const firstIds = first.body.conversations.map((c: any) => c.id);
       for (const id of withOffset.body.conversations.map((c: any) => c.id)) expect(firstIds).not.toContain(id);
     });
@@ -666,7 +836,14 @@ describe('Conversations API (interface.md, contract §8)', () => {
       const tampered = cursor.slice(0, at) + (cursor[at] === 'A' ? 'B' : 'A') + cursor.slice(at + 1);
       expect400Naming(await walker.list({ client_env: 'sandbox', limit: 2, cursor: tampered }), 'cursor');
       expect400Naming(await walker.list({ client_env: 'sandbox', limit: 2, cursor: `${cursor}x` }), 'cursor');
-      expect400Naming(await walker.list({ client_env: 'sandbox', limit: 2, cursor: '' + Buffer.from('{"offset":0}').toString('base64url') }), 'cursor');
+      expect400Naming(
+        await walker.list({
+          client_env: 'sandbox',
+          limit: 2,
+          cursor: '' + Buffer.from('{"offset":0}').toString('base64url'),
+        }),
+        'cursor',
+      );
     });
   });
 
@@ -685,55 +862,75 @@ describe('Conversations API (interface.md, contract §8)', () => {
       { response_metrics: ['delivery_q'], show_transcripts: false },
       { response_metrics: [], show_transcripts: false },
     ];
-    const ALL_METRICS: Record<string, Record<string, unknown>> = { C1: { refund_asked: 'yes' }, C2: { delivery_q: ['1', '1'] }, C3: { CSAT: '5' }, C7: { CSAT: '5' } };
-    const expectedMetrics = (name: string, enabled: string[]) => Object.fromEntries(Object.entries(ALL_METRICS[name] ?? {}).filter(([metric]) => enabled.includes(metric)));
+    const ALL_METRICS: Record<string, Record<string, unknown>> = {
+      C1: { refund_asked: 'yes' },
+      C2: { delivery_q: ['1', '1'] },
+      C3: { CSAT: '5' },
+      C7: { CSAT: '5' },
+    };
+    const expectedMetrics = (name: string, enabled: string[]) =>
+      Object.fromEntries(Object.entries(ALL_METRICS[name] ?? {}).filter(([metric]) => enabled.includes(metric)));
 
-    describe.each(CONFIGS)('with response_metrics $response_metrics and show_transcripts $show_transcripts', (config) => {
-      beforeAll(async () => {
-        await setDataAccess(f, agentA, config);
-      });
+    describe.each(CONFIGS)(
+      'with response_metrics $response_metrics and show_transcripts $show_transcripts',
+      (config) => {
+        beforeAll(async () => {
+          await setDataAccess(f, agentA, config);
+        });
 
-      it('a key with conversations: turns per transcript access (num_turns true), metrics only the enabled ones', async () => {
-        await eventually(async () => {
-          const r = await reader.list({ client_env: 'sandbox', limit: 50 });
-          expect(r.status).toBe(200);
-          for (const spec of SANDBOX) {
-            const c = r.body.conversations.find((x: any) => x.id === ids[spec.name]);
-            expect(c.num_turns).toBe(spec.messages.length + 1);
-            expect(c.turns).toHaveLength(config.show_transcripts ? spec.messages.length + 1 : 0);
-            expect(c.metrics).toEqual(expectedMetrics(spec.name, config.response_metrics));
+        it('a key with conversations: turns per transcript access (num_turns true), metrics only the enabled ones', async () => {
+          await eventually(async () => {
+            const r = await reader.list({ client_env: 'sandbox', limit: 50 });
+            expect(r.status).toBe(200);
+            for (const spec of SANDBOX) {
+              const c = r.body.conversations.find((x: any) => x.id === ids[spec.name]);
+              expect(c.num_turns).toBe(spec.messages.length + 1);
+              expect(c.turns).toHaveLength(config.show_transcripts ? spec.messages.length + 1 : 0);
+              expect(c.metrics).toEqual(expectedMetrics(spec.name, config.response_metrics));
+            }
+          });
+          const one = await reader.one(ids.C2, { include_latency: 'true' });
+          expect(one.status).toBe(200);
+          expect(one.body.num_turns).toBe(3);
+          // include_latency does not fill an empty turns
+          expect(one.body.turns).toHaveLength(config.show_transcripts ? 3 : 0);
+          expect(one.body.metrics).toEqual(expectedMetrics('C2', config.response_metrics));
+          for (const version of ['v2', 'v1'] as const) {
+            const old = await reader.one(ids.C1, {}, { version });
+            expect(old.body.turns).toHaveLength(config.show_transcripts ? 2 : 0);
+            expect(old.body.num_turns).toBe(2);
+            expect(old.body.metrics).toEqual(expectedMetrics('C1', config.response_metrics));
           }
         });
-        const one = await reader.one(ids.C2, { include_latency: 'true' });
-        expect(one.status).toBe(200);
-        expect(one.body.num_turns).toBe(3);
-        // include_latency does not fill an empty turns
-        expect(one.body.turns).toHaveLength(config.show_transcripts ? 3 : 0);
-        expect(one.body.metrics).toEqual(expectedMetrics('C2', config.response_metrics));
-        for (const version of ['v2', 'v1'] as const) {
-          const old = await reader.one(ids.C1, {}, { version });
-          expect(old.body.turns).toHaveLength(config.show_transcripts ? 2 : 0);
-          expect(old.body.num_turns).toBe(2);
-          expect(old.body.metrics).toEqual(expectedMetrics('C1', config.response_metrics));
-        }
-      });
 
-      it('a key without conversations: 200 with id, account_id, project_id and started_at only', async () => {
-        const r = await basic.list({ client_env: 'sandbox', limit: 50, include_latency: 'true', include_context_state: 'true', include_turn_metadata: 'true' });
-        expect(r.status).toBe(200);
-        expect(r.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst);
-        for (const c of r.body.conversations) {
-          expect(Object.keys(c).sort()).toEqual(BASIC_FIELDS);
-          expect(c).toMatchObject({ account_id: f.accountId, project_id: agentA });
-        }
-        expect(r.body.conversations.find((c: any) => c.id === ids.C1).started_at).toBe(startedAt.C1);
-        for (const version of ['v3', 'v2', 'v1'] as const) {
-          const one = await basic.one(ids.C2, {}, { version });
-          expect(one.status).toBe(200);
-          expect(Object.keys(one.body).sort()).toEqual(BASIC_FIELDS);
-          expect(one.body).toEqual({ id: ids.C2, account_id: f.accountId, project_id: agentA, started_at: startedAt.C2 });
-        }
-      });
-    });
+        it('a key without conversations: 200 with id, account_id, project_id and started_at only', async () => {
+          const r = await basic.list({
+            client_env: 'sandbox',
+            limit: 50,
+            include_latency: 'true',
+            include_context_state: 'true',
+            include_turn_metadata: 'true',
+          });
+          expect(r.status).toBe(200);
+          expect(r.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst);
+          for (const c of r.body.conversations) {
+            expect(Object.keys(c).sort()).toEqual(BASIC_FIELDS);
+            expect(c).toMatchObject({ account_id: f.accountId, project_id: agentA });
+          }
+          expect(r.body.conversations.find((c: any) => c.id === ids.C1).started_at).toBe(startedAt.C1);
+          for (const version of ['v3', 'v2', 'v1'] as const) {
+            const one = await basic.one(ids.C2, {}, { version });
+            expect(one.status).toBe(200);
+            expect(Object.keys(one.body).sort()).toEqual(BASIC_FIELDS);
+            expect(one.body).toEqual({
+              id: ids.C2,
+              account_id: f.accountId,
+              project_id: agentA,
+              started_at: startedAt.C2,
+            });
+          }
+        });
+      },
+    );
   });
 });

@@ -1,9 +1,21 @@
 import http from 'node:http';
 import { request } from './helpers/test-app';
-import { buildAgent, ConversationsReader, converse, eventually, issueKey, setDataAccess, startConversationsFixture, type ConversationsFixture } from './helpers/conversations-fixture';
+import {
+  buildAgent,
+  ConversationsReader,
+  converse,
+  eventually,
+  issueKey,
+  setDataAccess,
+  startConversationsFixture,
+  type ConversationsFixture,
+} from './helpers/conversations-fixture';
 
 /** A raw GET that keeps the transfer headers fetch hides, and the body as it arrived in chunks. */
-function rawGet(url: string, key: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; chunks: string[] }> {
+function rawGet(
+  url: string,
+  key: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; chunks: string[] }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers: { 'x-api-key': key } }, (res) => {
@@ -30,8 +42,12 @@ describe('Conversations API chunked streaming', () => {
 
   beforeAll(async () => {
     f = await startConversationsFixture('Streaming Co');
-    agentId = await buildAgent(f, 'Streamer', 'Hi there', [{ name: 'Hours', content: 'We open at nine.', queries: ['when do you open'] }]);
-    const other = await buildAgent(f, 'Plain', 'Hello', [{ name: 'Hours', content: 'We open at ten.', queries: ['when do you open'] }]);
+    agentId = await buildAgent(f, 'Streamer', 'Hi there', [
+      { name: 'Hours', content: 'We open at nine.', queries: ['when do you open'] },
+    ]);
+    const other = await buildAgent(f, 'Plain', 'Hello', [
+      { name: 'Hours', content: 'We open at ten.', queries: ['when do you open'] },
+    ]);
     await setDataAccess(f, agentId, { response_metrics: [], show_transcripts: true });
     await setDataAccess(f, other, { response_metrics: [], show_transcripts: true });
     for (let i = 0; i < 7; i++) await converse(f, agentId, ['when do you open', 'thanks']);
@@ -41,13 +57,18 @@ describe('Conversations API chunked streaming', () => {
     otherReader = new ConversationsReader(f, key, other);
     await eventually(async () => expect(await reader.ids({ client_env: 'sandbox', limit: 50 })).toHaveLength(7));
     await eventually(async () => expect(await otherReader.ids({ client_env: 'sandbox', limit: 50 })).toHaveLength(3));
-    const on = await request(`${f.t.url}/admin/v1/agents/${agentId}/settings`, { method: 'PUT', body: { chunked_streaming: true }, headers: { 'x-operator-token': f.t.operatorToken } });
+    const on = await request(`${f.t.url}/admin/v1/agents/${agentId}/settings`, {
+      method: 'PUT',
+      body: { chunked_streaming: true },
+      headers: { 'x-operator-token': f.t.operatorToken },
+    });
     expect(on.status).toBe(200);
   }, 180_000);
 
   afterAll(async () => f?.close());
 
-  const url = (version: string, project: string, query: string) => `${f.t.url}/${version}/${f.accountId}/${project}/conversations?${query}`;
+  const url = (version: string, project: string, query: string) =>
+    `${f.t.url}/${version}/${f.accountId}/${project}/conversations?${query}`;
 
   it('streams v3 with chunked transfer encoding: the same JSON document, cursor included', async () => {
     const streamed = await eventually(async () => {
@@ -73,7 +94,10 @@ describe('Conversations API chunked streaming', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const r = await rawGet(url('v3', agentId, `client_env=sandbox&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), key);
+      const r = await rawGet(
+        url('v3', agentId, `client_env=sandbox&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+        key,
+      );
       const body = JSON.parse(r.chunks.join(''));
       seen.push(...body.conversations.map((c: { id: string }) => c.id));
       cursor = body.cursor;
@@ -87,7 +111,10 @@ describe('Conversations API chunked streaming', () => {
     expect(first.headers['transfer-encoding']).toBe('chunked');
     const body = JSON.parse(first.chunks.join(''));
     expect(typeof body.cursor).toBe('string');
-    const next = await rawGet(url('v2', agentId, `client_env=sandbox&limit=4&cursor=${encodeURIComponent(body.cursor)}`), key);
+    const next = await rawGet(
+      url('v2', agentId, `client_env=sandbox&limit=4&cursor=${encodeURIComponent(body.cursor)}`),
+      key,
+    );
     expect(next.status).toBe(200);
     expect(JSON.parse(next.chunks.join('')).conversations).toHaveLength(3);
   });
@@ -99,7 +126,10 @@ describe('Conversations API chunked streaming', () => {
     expect(v2.body.next_offset).toBe(2);
     const v3 = await otherReader.list({ client_env: 'sandbox', limit: 2 });
     expect(typeof v3.body.cursor).toBe('string');
-    const refused = await otherReader.list({ client_env: 'sandbox', limit: 2, cursor: v3.body.cursor }, { version: 'v2' });
+    const refused = await otherReader.list(
+      { client_env: 'sandbox', limit: 2, cursor: v3.body.cursor },
+      { version: 'v2' },
+    );
     expect(refused.status).toBe(400);
     expect(refused.body.error_message).toContain('cursor');
   });
@@ -120,7 +150,11 @@ describe('Conversations API chunked streaming', () => {
 
   it('streams the very document the project answers unstreamed (stream-list.spec.ts covers pages of several groups)', async () => {
     const setStreaming = async (on: boolean) => {
-      const r = await request(`${f.t.url}/admin/v1/agents/${agentId}/settings`, { method: 'PUT', body: { chunked_streaming: on }, headers: { 'x-operator-token': f.t.operatorToken } });
+      const r = await request(`${f.t.url}/admin/v1/agents/${agentId}/settings`, {
+        method: 'PUT',
+        body: { chunked_streaming: on },
+        headers: { 'x-operator-token': f.t.operatorToken },
+      });
       expect(r.status).toBe(200);
     };
     const query = 'client_env=sandbox&limit=7&include_latency=true&include_turn_metadata=true';
@@ -147,4 +181,3 @@ describe('Conversations API chunked streaming', () => {
     }
   });
 });
-

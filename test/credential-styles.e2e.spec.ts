@@ -32,10 +32,17 @@ describe('credential styles', () => {
     t = await startTestApp({}, undefined, [ProbeController]);
     const account = await createAccount(t, 'Acme', ['agents', 'keys', 'outbound_calling']);
     const client = new AgentsClient(t, account);
-    agentId = (await client.post(`/v1/accounts/${account.accountId}/agents`, { name: 'a', responseSettings: { greeting: 'hi' } })).body.agentId;
+    agentId = (
+      await client.post(`/v1/accounts/${account.accountId}/agents`, { name: 'a', responseSettings: { greeting: 'hi' } })
+    ).body.agentId;
     key = account.key;
     const narrow = await request(`${t.url}/v1/accounts/${account.accountId}/api-keys`, {
-      body: { name: 'agents only', agents: 'all', permissions: ['agents'], expiresAt: new Date(Date.now() + 86400_000 * 30).toISOString() },
+      body: {
+        name: 'agents only',
+        agents: 'all',
+        permissions: ['agents'],
+        expiresAt: new Date(Date.now() + 86400_000 * 30).toISOString(),
+      },
       headers: { 'x-api-key': key },
     });
     narrowKey = narrow.body.key;
@@ -50,17 +57,35 @@ describe('credential styles', () => {
   });
 
   it('X-Service-Auth-Token carries the same keys for its routes', async () => {
-    const r = await request(`${t.url}/test/probe/${agentId}/service-token`, { headers: { 'X-Service-Auth-Token': key } });
+    const r = await request(`${t.url}/test/probe/${agentId}/service-token`, {
+      headers: { 'X-Service-Auth-Token': key },
+    });
     expect(r).toMatchObject({ status: 200, body: { ok: 'service-token' } });
   });
 
   it('each route reads only its own header: the other one is a missing credential (401)', async () => {
-    expectEnvelope(await request(`${t.url}/test/probe/${agentId}/service-token`, { headers: { 'x-api-key': key } }), 401, 'API_KEY_MISSING');
-    expectEnvelope(await request(`${t.url}/test/probe/${agentId}/api-key`, { headers: { 'X-Service-Auth-Token': key } }), 401, 'API_KEY_MISSING');
+    expectEnvelope(
+      await request(`${t.url}/test/probe/${agentId}/service-token`, { headers: { 'x-api-key': key } }),
+      401,
+      'API_KEY_MISSING',
+    );
+    expectEnvelope(
+      await request(`${t.url}/test/probe/${agentId}/api-key`, { headers: { 'X-Service-Auth-Token': key } }),
+      401,
+      'API_KEY_MISSING',
+    );
   });
 
   it('a service token without the route permission is 403, an unknown one 401', async () => {
-    expectEnvelope(await request(`${t.url}/test/probe/${agentId}/service-token`, { headers: { 'X-Service-Auth-Token': narrowKey } }), 403, 'PERMISSION_DENIED');
-    expectEnvelope(await request(`${t.url}/test/probe/${agentId}/service-token`, { headers: { 'X-Service-Auth-Token': 'sk_nope' } }), 401, 'API_KEY_INVALID');
+    expectEnvelope(
+      await request(`${t.url}/test/probe/${agentId}/service-token`, { headers: { 'X-Service-Auth-Token': narrowKey } }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    expectEnvelope(
+      await request(`${t.url}/test/probe/${agentId}/service-token`, { headers: { 'X-Service-Auth-Token': 'sk_nope' } }),
+      401,
+      'API_KEY_INVALID',
+    );
   });
 });

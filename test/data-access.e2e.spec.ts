@@ -11,7 +11,8 @@ describe('data access configuration (contract §4)', () => {
   let foreignAccountId: string;
   let foreignAgent: string;
   const url = (agent: string, account = accountId) => `${t.url}/v1/accounts/${account}/agents/${agent}/data-access`;
-  const put = (agent: string, body: unknown, headers: Record<string, string> = withKey(admin.key)) => request(url(agent), { method: 'PUT', body, headers });
+  const put = (agent: string, body: unknown, headers: Record<string, string> = withKey(admin.key)) =>
+    request(url(agent), { method: 'PUT', body, headers });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -42,7 +43,17 @@ describe('data access configuration (contract §4)', () => {
   });
 
   it('accepts all four built-in metrics and custom metric names', async () => {
-    const body = { response_metrics: ['CALL_IN_PROGRESS', 'CALL_COMPLETED', 'HANDOFF_REASON', 'HANDOFF_TO', 'refund_amount', 'nps.score'], show_transcripts: false };
+    const body = {
+      response_metrics: [
+        'CALL_IN_PROGRESS',
+        'CALL_COMPLETED',
+        'HANDOFF_REASON',
+        'HANDOFF_TO',
+        'refund_amount',
+        'nps.score',
+      ],
+      show_transcripts: false,
+    };
     expect((await put(agentB, body)).status).toBe(200);
     const g = await request(url(agentB), { headers: withKey(admin.key) });
     expect([...g.body.response_metrics].sort()).toEqual([...body.response_metrics].sort());
@@ -75,7 +86,10 @@ describe('data access configuration (contract §4)', () => {
   it('the operator may read and write it too', async () => {
     expect((await request(url(agentB), { headers: op(t) })).status).toBe(200);
     expect((await put(agentB, { response_metrics: ['HANDOFF_TO'], show_transcripts: true }, op(t))).status).toBe(200);
-    expect((await request(url(agentB), { headers: withKey(admin.key) })).body).toMatchObject({ response_metrics: ['HANDOFF_TO'], show_transcripts: true });
+    expect((await request(url(agentB), { headers: withKey(admin.key) })).body).toMatchObject({
+      response_metrics: ['HANDOFF_TO'],
+      show_transcripts: true,
+    });
   });
 
   describe.each([
@@ -92,12 +106,23 @@ describe('data access configuration (contract §4)', () => {
       await put(agentB, { response_metrics: ['CALL_COMPLETED'], show_transcripts: true });
       const r = await put(agentB, body);
       expect(errorText(expectEnvelope(r, 400))).toContain(field);
-      expect((await request(url(agentB), { headers: withKey(admin.key) })).body).toMatchObject({ response_metrics: ['CALL_COMPLETED'], show_transcripts: true });
+      expect((await request(url(agentB), { headers: withKey(admin.key) })).body).toMatchObject({
+        response_metrics: ['CALL_COMPLETED'],
+        show_transcripts: true,
+      });
     });
   });
 
   it('malformed JSON: 400', async () => {
-    expectEnvelope(await request(url(agentA), { method: 'PUT', rawBody: '{"response_metrics": [', headers: { ...withKey(admin.key), 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
+    expectEnvelope(
+      await request(url(agentA), {
+        method: 'PUT',
+        rawBody: '{"response_metrics": [',
+        headers: { ...withKey(admin.key), 'content-type': 'application/json' },
+      }),
+      400,
+      'INVALID_JSON',
+    );
   });
 
   it('an unknown agent: 404', async () => {

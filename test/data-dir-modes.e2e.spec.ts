@@ -23,7 +23,9 @@ function walk(root: string): Entry[] {
 
 function expectPrivate(root: string): Entry[] {
   const entries = walk(root);
-  const loose = entries.filter((e) => e.mode !== (e.dir ? 0o700 : 0o600)).map((e) => `${path.relative(root, e.path) || '.'} ${e.mode.toString(8)}`);
+  const loose = entries
+    .filter((e) => e.mode !== (e.dir ? 0o700 : 0o600))
+    .map((e) => `${path.relative(root, e.path) || '.'} ${e.mode.toString(8)}`);
   expect(loose).toEqual([]);
   return entries;
 }
@@ -51,7 +53,10 @@ describe('DATA_DIR file modes', () => {
       headers: { ...op, 'idempotency-key': `modes-${name}` },
     });
     expect(key.status).toBe(201);
-    const agent = await request(`${app.url}/v1/accounts/${account.body.accountId}/agents`, { body: { name: 'bot', responseSettings: { greeting: 'hi' } }, headers: { 'x-api-key': key.body.key } });
+    const agent = await request(`${app.url}/v1/accounts/${account.body.accountId}/agents`, {
+      body: { name: 'bot', responseSettings: { greeting: 'hi' } },
+      headers: { 'x-api-key': key.body.key },
+    });
     expect([200, 201]).toContain(agent.status);
   }
 

@@ -16,20 +16,38 @@ describe('DeploymentContent', () => {
   async function ship(agentId: string, branchName: string, behavior: string, topic: { name: string; content: string }) {
     const branch = (await client.post(`/v1/agents/${agentId}/branches`, { branchName })).body.branchId;
     await client.patch(`/v1/agents/${agentId}/branches/${branch}/behavior`, { behavior });
-    await client.post(`/v1/agents/${agentId}/branches/${branch}/knowledge-base/topics`, { ...topic, exampleQueries: { queries: [topic.name] } });
+    await client.post(`/v1/agents/${agentId}/branches/${branch}/knowledge-base/topics`, {
+      ...topic,
+      exampleQueries: { queries: [topic.name] },
+    });
     await client.post(`/v1/agents/${agentId}/branches/${branch}/merge`, { deploymentMessage: branchName });
     return (await client.get(`/v1/agents/${agentId}/deployments/active`)).body.activeDeployments.sandbox.id as string;
   }
 
   it('serves main as it was at the deployment, whatever is merged later', async () => {
-    const agent = (await client.post(`/v1/accounts/${client.account.accountId}/agents`, { name: 'Shop', responseSettings: { greeting: 'Welcome!', languageCode: 'en-US' } })).body;
+    const agent = (
+      await client.post(`/v1/accounts/${client.account.accountId}/agents`, {
+        name: 'Shop',
+        responseSettings: { greeting: 'Welcome!', languageCode: 'en-US' },
+      })
+    ).body;
     const agentId = parseAgentId(agent.agentId);
     const first = await ship(agent.agentId, 'one', 'Be brief.', { name: 'Refunds', content: 'Refunds take 5 days.' });
-    const second = await ship(agent.agentId, 'two', 'Be kind.', { name: 'Delivery', content: 'Delivery takes 2 days.' });
+    const second = await ship(agent.agentId, 'two', 'Be kind.', {
+      name: 'Delivery',
+      content: 'Delivery takes 2 days.',
+    });
     const content = t.app.get(DeploymentContent);
 
     const a = await content.ofDeployment(agentId, first);
-    expect(a).toMatchObject({ agentId, environment: 'sandbox', version: 1, greeting: 'Welcome!', languageCode: 'en-US', behavior: 'Be brief.' });
+    expect(a).toMatchObject({
+      agentId,
+      environment: 'sandbox',
+      version: 1,
+      greeting: 'Welcome!',
+      languageCode: 'en-US',
+      behavior: 'Be brief.',
+    });
     expect(a.topics.map((x) => x.name)).toEqual(['Refunds']);
 
     const b = await content.ofDeployment(agentId, second);
@@ -38,6 +56,9 @@ describe('DeploymentContent', () => {
 
     expect(await content.activeDeploymentId(agentId, 'sandbox')).toBe(second);
     expect(await content.activeDeploymentId(agentId, 'live')).toBeNull();
-    await expect(content.ofDeployment(agentId, 'no-such-deployment')).rejects.toMatchObject({ code: 'DEPLOYMENT_NOT_FOUND', status: 404 });
+    await expect(content.ofDeployment(agentId, 'no-such-deployment')).rejects.toMatchObject({
+      code: 'DEPLOYMENT_NOT_FOUND',
+      status: 404,
+    });
   });
 });

@@ -29,24 +29,32 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
     return { agentId: agent.agentId, sandbox };
   }
 
-  const mainTopics = async (agentId: string) => Object.fromEntries((await api.topics(agentId, 'main')).map((t) => [t.name, t.content]));
+  const mainTopics = async (agentId: string) =>
+    Object.fromEntries((await api.topics(agentId, 'main')).map((t) => [t.name, t.content]));
 
   describe('merge', () => {
     it('answers 200 {sequence, message, testRunIds: []}, applies the branch to main and publishes a sandbox deployment', async () => {
       const agent = await api.createAgent();
-      expect((await api.active(agent.agentId))).toEqual({ sandbox: null, 'pre-release': null, live: null });
+      expect(await api.active(agent.agentId)).toEqual({ sandbox: null, 'pre-release': null, live: null });
       const branch = await api.createBranch(agent.agentId, 'first');
       await api.setBehavior(agent.agentId, branch.branchId, 'Be kind.');
       const topic = await api.addTopic(agent.agentId, branch.branchId, { name: 'hours', content: 'open 9-5' });
 
-      const r = await api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, { deploymentMessage: 'first release' });
+      const r = await api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, {
+        deploymentMessage: 'first release',
+      });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ sequence: '1', message: 'first release', testRunIds: [] });
 
       expect(await api.behavior(agent.agentId, 'main')).toBe('Be kind.');
       const main = await api.topics(agent.agentId, 'main');
       expect(main).toHaveLength(1);
-      expect(main[0]).toMatchObject({ name: 'hours', content: 'open 9-5', exampleQueries: topic.exampleQueries, isActive: true });
+      expect(main[0]).toMatchObject({
+        name: 'hours',
+        content: 'open 9-5',
+        exampleQueries: topic.exampleQueries,
+        isActive: true,
+      });
 
       const active = await api.active(agent.agentId);
       expect(active['pre-release']).toBeNull();
@@ -138,7 +146,10 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
 
   describe('merge conflicts', () => {
     /** Two branches cut from the seeded main; `onMain` is merged first, then the returned branch conflicts or not. */
-    async function diverge(onMain: (agentId: string, branchId: string) => Promise<unknown>, onBranch: (agentId: string, branchId: string) => Promise<unknown>) {
+    async function diverge(
+      onMain: (agentId: string, branchId: string) => Promise<unknown>,
+      onBranch: (agentId: string, branchId: string) => Promise<unknown>,
+    ) {
       const { agentId, sandbox } = await seededAgent();
       const first = await api.createBranch(agentId, 'first');
       const second = await api.createBranch(agentId, 'second');
@@ -147,10 +158,19 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
       await onBranch(agentId, second.branchId);
       return { agentId, branchId: second.branchId, sandbox };
     }
-    const topicId = async (agentId: string, branchId: string, name: string) => (await api.topicByName(agentId, branchId, name))!.id;
+    const topicId = async (agentId: string, branchId: string, name: string) =>
+      (await api.topicByName(agentId, branchId, name))!.id;
 
-    async function expectConflict(agentId: string, branchId: string, body: Record<string, unknown> = { deploymentMessage: 'conflicting' }) {
-      const before = { deployments: await api.deployments(agentId), behavior: await api.behavior(agentId, 'main'), topics: await api.topics(agentId, 'main') };
+    async function expectConflict(
+      agentId: string,
+      branchId: string,
+      body: Record<string, unknown> = { deploymentMessage: 'conflicting' },
+    ) {
+      const before = {
+        deployments: await api.deployments(agentId),
+        behavior: await api.behavior(agentId, 'main'),
+        topics: await api.topics(agentId, 'main'),
+      };
       const r = await api.post(`/v1/agents/${agentId}/branches/${branchId}/merge`, body);
       const envelope = expectEnvelope(r, 400, 'MERGE_CONFLICT');
       expect(Array.isArray(envelope.data?.conflicts)).toBe(true);
@@ -162,7 +182,10 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
       expect(await api.deployments(agentId)).toEqual(before.deployments);
       expect(await api.behavior(agentId, 'main')).toBe(before.behavior);
       expect(await api.topics(agentId, 'main')).toEqual(before.topics);
-      const branches = (await api.get(`/v1/agents/${agentId}/branches`)).body.branches as Array<{ branchId: string; status: string }>;
+      const branches = (await api.get(`/v1/agents/${agentId}/branches`)).body.branches as Array<{
+        branchId: string;
+        status: string;
+      }>;
       expect(branches.find((b) => b.branchId === branchId)!.status).toBe('open');
       return envelope.data.conflicts as Array<{ path: string[]; ours: any; theirs: any; base: any }>;
     }
@@ -172,7 +195,9 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
         (a, b) => api.setBehavior(a, b, 'main says'),
         (a, b) => api.setBehavior(a, b, 'branch says'),
       );
-      expect(await expectConflict(agentId, branchId)).toEqual([{ path: ['behavior'], ours: 'main says', theirs: 'branch says', base: 'v1' }]);
+      expect(await expectConflict(agentId, branchId)).toEqual([
+        { path: ['behavior'], ours: 'main says', theirs: 'branch says', base: 'v1' },
+      ]);
     });
 
     it('the same topic changed differently on both sides', async () => {
@@ -240,7 +265,11 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
       const r = await api.merge(agentId, branchId);
       expect(r.sequence).toBe('3');
       expect(await api.behavior(agentId, 'main')).toBe('same');
-      expect(await mainTopics(agentId)).toEqual({ hours: 'same hours', refunds: 'within 30 days', parking: 'same parking' });
+      expect(await mainTopics(agentId)).toEqual({
+        hours: 'same hours',
+        refunds: 'within 30 days',
+        parking: 'same parking',
+      });
     });
 
     it('conflictResolutions settle them: ours, theirs, base and an explicit value', async () => {
@@ -260,10 +289,17 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
         },
       );
       const conflicts = await expectConflict(agentId, branchId);
-      expect(conflicts.map((c) => c.path.join('/')).sort()).toEqual(['behavior', 'topics/hours', 'topics/parking', 'topics/refunds']);
+      expect(conflicts.map((c) => c.path.join('/')).sort()).toEqual([
+        'behavior',
+        'topics/hours',
+        'topics/parking',
+        'topics/refunds',
+      ]);
 
       // settling only some of them still conflicts, on the rest
-      const partial = await expectConflict(agentId, branchId, { conflictResolutions: [{ path: ['behavior'], strategy: 'theirs' }] });
+      const partial = await expectConflict(agentId, branchId, {
+        conflictResolutions: [{ path: ['behavior'], strategy: 'theirs' }],
+      });
       expect(partial.map((c) => c.path.join('/')).sort()).toEqual(['topics/hours', 'topics/parking', 'topics/refunds']);
 
       const r = await api.post(`/v1/agents/${agentId}/branches/${branchId}/merge`, {
@@ -272,13 +308,22 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
           { path: ['behavior'], strategy: 'theirs' },
           { path: ['topics', 'hours'], strategy: 'ours' },
           { path: ['topics', 'refunds'], strategy: 'base' },
-          { path: ['topics', 'parking'], strategy: 'theirs', value: { name: 'parking', content: 'hand merged parking', exampleQueries: { queries: ['where to park'] } } },
+          {
+            path: ['topics', 'parking'],
+            strategy: 'theirs',
+            value: { name: 'parking', content: 'hand merged parking', exampleQueries: { queries: ['where to park'] } },
+          },
         ],
       });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ sequence: '3', message: 'resolved', testRunIds: [] });
       expect(await api.behavior(agentId, 'main')).toBe('branch says');
-      expect(await mainTopics(agentId)).toEqual({ hours: 'main hours', refunds: 'within 30 days', parking: 'hand merged parking', wifi: 'no conflict here' });
+      expect(await mainTopics(agentId)).toEqual({
+        hours: 'main hours',
+        refunds: 'within 30 days',
+        parking: 'hand merged parking',
+        wifi: 'no conflict here',
+      });
       expect((await api.active(agentId)).sandbox).toMatchObject({ version: 3, message: 'resolved' });
     });
 
@@ -287,7 +332,9 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
         (a, b) => api.setBehavior(a, b, 'main says'),
         (a, b) => api.setBehavior(a, b, 'branch says'),
       );
-      await api.merge(agentId, branchId, { conflictResolutions: [{ path: ['behavior'], strategy: 'ours', value: 'both say' }] });
+      await api.merge(agentId, branchId, {
+        conflictResolutions: [{ path: ['behavior'], strategy: 'ours', value: 'both say' }],
+      });
       expect(await api.behavior(agentId, 'main')).toBe('both say');
     });
 
@@ -301,7 +348,9 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
       await api.addTopic(agentId, c.branchId, { name: 'parking', content: 'from c' });
       expect((await api.merge(agentId, a.branchId)).sequence).toBe('2');
       // b changed the same item differently: conflicts with a's merge as ours
-      expect(await expectConflict(agentId, b.branchId)).toEqual([{ path: ['behavior'], ours: 'from a', theirs: 'from b', base: 'v1' }]);
+      expect(await expectConflict(agentId, b.branchId)).toEqual([
+        { path: ['behavior'], ours: 'from a', theirs: 'from b', base: 'v1' },
+      ]);
       // c changed something else: merges cleanly and main keeps a's change
       expect((await api.merge(agentId, c.branchId)).sequence).toBe('3');
       expect(await api.behavior(agentId, 'main')).toBe('from a');
@@ -326,7 +375,10 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
 
     it('an unknown ?environment= answers 400 naming it', async () => {
       const agent = await api.createAgent();
-      const envelope = expectEnvelope(await api.get(`/v1/agents/${agent.agentId}/deployments?environment=production`), 400);
+      const envelope = expectEnvelope(
+        await api.get(`/v1/agents/${agent.agentId}/deployments?environment=production`),
+        400,
+      );
       expect(envelope.error_message).toContain('environment');
     });
 
@@ -414,23 +466,41 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
 
     it('an unknown deployment answers 404 DEPLOYMENT_NOT_FOUND', async () => {
       const { agentId } = await seededAgent();
-      expectEnvelope(await api.post(`/v1/agents/${agentId}/deployments/00000000-0000-4000-8000-000000000000/promote`, {}), 404, 'DEPLOYMENT_NOT_FOUND');
+      expectEnvelope(
+        await api.post(`/v1/agents/${agentId}/deployments/00000000-0000-4000-8000-000000000000/promote`, {}),
+        404,
+        'DEPLOYMENT_NOT_FOUND',
+      );
     });
 
     it('a deployment of another agent is unknown here (404)', async () => {
       const one = await seededAgent('one');
       const two = await seededAgent('two');
-      expectEnvelope(await api.post(`/v1/agents/${two.agentId}/deployments/${one.sandbox.id}/promote`, {}), 404, 'DEPLOYMENT_NOT_FOUND');
-      expectEnvelope(await api.post(`/v1/agents/${two.agentId}/deployments/${one.sandbox.id}/rollback`, {}), 404, 'DEPLOYMENT_NOT_FOUND');
+      expectEnvelope(
+        await api.post(`/v1/agents/${two.agentId}/deployments/${one.sandbox.id}/promote`, {}),
+        404,
+        'DEPLOYMENT_NOT_FOUND',
+      );
+      expectEnvelope(
+        await api.post(`/v1/agents/${two.agentId}/deployments/${one.sandbox.id}/rollback`, {}),
+        404,
+        'DEPLOYMENT_NOT_FOUND',
+      );
     });
 
     it('a bad targetEnvironment answers 400 naming the field', async () => {
       const { agentId, sandbox } = await seededAgent();
       for (const targetEnvironment of ['production', 7]) {
-        const envelope = expectEnvelope(await api.post(`/v1/agents/${agentId}/deployments/${sandbox.id}/promote`, { targetEnvironment }), 400);
+        const envelope = expectEnvelope(
+          await api.post(`/v1/agents/${agentId}/deployments/${sandbox.id}/promote`, { targetEnvironment }),
+          400,
+        );
         expect(envelope.error_message).toContain('targetEnvironment');
       }
-      const unknown = expectEnvelope(await api.post(`/v1/agents/${agentId}/deployments/${sandbox.id}/promote`, { target: 'live' }), 400);
+      const unknown = expectEnvelope(
+        await api.post(`/v1/agents/${agentId}/deployments/${sandbox.id}/promote`, { target: 'live' }),
+        400,
+      );
       expect(unknown.error_message).toContain('target');
     });
 
@@ -450,7 +520,9 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
       const d2 = (await api.active(agentId)).sandbox!;
       expect(d2.id).not.toBe(d1.id);
 
-      const r = await api.post(`/v1/agents/${agentId}/deployments/${d1.id}/rollback`, { deploymentMessage: 'v2 was bad' });
+      const r = await api.post(`/v1/agents/${agentId}/deployments/${d1.id}/rollback`, {
+        deploymentMessage: 'v2 was bad',
+      });
       expect(r.status).toBe(200);
       expect(r.body.testRunIds).toEqual([]);
       expect(r.body.deployment).toMatchObject({ environment: 'sandbox', version: d1.version });
@@ -482,13 +554,20 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
       await api.shipChange(agentId, 'two', (b) => api.setBehavior(agentId, b, 'v2'));
       expect((await api.post(`/v1/agents/${agentId}/deployments/${d1.id}/rollback`)).status).toBe(200);
       expectEnvelope(await api.post(`/v1/agents/${agentId}/deployments/${d1.id}/rollback`, {}), 409);
-      expectEnvelope(await api.post(`/v1/agents/${agentId}/deployments/00000000-0000-4000-8000-000000000000/rollback`, {}), 404, 'DEPLOYMENT_NOT_FOUND');
+      expectEnvelope(
+        await api.post(`/v1/agents/${agentId}/deployments/00000000-0000-4000-8000-000000000000/rollback`, {}),
+        404,
+        'DEPLOYMENT_NOT_FOUND',
+      );
       expect((await api.active(agentId)).sandbox!.id).toBe(d1.id);
     });
 
     it('a rollback body with an unknown field answers 400', async () => {
       const { agentId, sandbox } = await seededAgent();
-      const envelope = expectEnvelope(await api.post(`/v1/agents/${agentId}/deployments/${sandbox.id}/rollback`, { to: 'yesterday' }), 400);
+      const envelope = expectEnvelope(
+        await api.post(`/v1/agents/${agentId}/deployments/${sandbox.id}/rollback`, { to: 'yesterday' }),
+        400,
+      );
       expect(envelope.error_message).toContain('to');
     });
   });
@@ -502,9 +581,15 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
       expect(first.status).toBe(200);
       expect(again.status).toBe(200);
       expect(again.body).toEqual(first.body);
-      const list = (await api.get(`/v1/accounts/${fx.account.accountId}/agents`)).body as Array<{ agentId: string; agentName: string }>;
+      const list = (await api.get(`/v1/accounts/${fx.account.accountId}/agents`)).body as Array<{
+        agentId: string;
+        agentName: string;
+      }>;
       expect(list.filter((a) => a.agentId === first.body.agentId)).toHaveLength(1);
-      expectEnvelope(await api.call('POST', `/v1/accounts/${fx.account.accountId}/agents`, { ...body, name: 'Twice' }, headers), 409);
+      expectEnvelope(
+        await api.call('POST', `/v1/accounts/${fx.account.accountId}/agents`, { ...body, name: 'Twice' }, headers),
+        409,
+      );
     });
 
     it('a repeated merge with the same key returns the first response and publishes one deployment', async () => {
@@ -512,8 +597,18 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
       const branch = await api.createBranch(agentId, 'idem');
       await api.setBehavior(agentId, branch.branchId, 'v2');
       const headers = { 'idempotency-key': `merge-${Date.now()}` };
-      const first = await api.call('POST', `/v1/agents/${agentId}/branches/${branch.branchId}/merge`, { deploymentMessage: 'once' }, headers);
-      const again = await api.call('POST', `/v1/agents/${agentId}/branches/${branch.branchId}/merge`, { deploymentMessage: 'once' }, headers);
+      const first = await api.call(
+        'POST',
+        `/v1/agents/${agentId}/branches/${branch.branchId}/merge`,
+        { deploymentMessage: 'once' },
+        headers,
+      );
+      const again = await api.call(
+        'POST',
+        `/v1/agents/${agentId}/branches/${branch.branchId}/merge`,
+        { deploymentMessage: 'once' },
+        headers,
+      );
       expect(first).toMatchObject({ status: 200, body: { sequence: '2' } });
       expect(again.status).toBe(200);
       expect(again.body).toEqual(first.body);
@@ -546,7 +641,11 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
       expect(sandboxes.map((d) => d.version)).toEqual([3, 2, 1]);
       expect(sandboxes[2].id).toBe(sandbox.id);
       expect((await api.active(agentId)).sandbox!.version).toBe(3);
-      expect((await api.get(`/v1/agents/${agentId}/branches`)).body.branches.filter((x: { status: string }) => x.status === 'merged')).toHaveLength(3);
+      expect(
+        (await api.get(`/v1/agents/${agentId}/branches`)).body.branches.filter(
+          (x: { status: string }) => x.status === 'merged',
+        ),
+      ).toHaveLength(3);
     });
 
     it('two merges of the same item at once: one lands, the other answers MERGE_CONFLICT', async () => {
@@ -586,7 +685,9 @@ describe('Agents API: topic ids after merges (own app: a failure here may break 
 
   it('two branches renaming the same topic differently: main keeps unique topic ids, each editable by id, and the API keeps serving', async () => {
     const agent = await api.createAgent('Renames');
-    await api.shipChange(agent.agentId, 'seed', (b) => api.addTopic(agent.agentId, b, { name: 'hours', content: 'open 9-5' }));
+    await api.shipChange(agent.agentId, 'seed', (b) =>
+      api.addTopic(agent.agentId, b, { name: 'hours', content: 'open 9-5' }),
+    );
     const a = await api.createBranch(agent.agentId, 'a');
     const b = await api.createBranch(agent.agentId, 'b');
     const hoursOnA = (await api.topicByName(agent.agentId, a.branchId, 'hours'))!;
@@ -607,7 +708,10 @@ describe('Agents API: topic ids after merges (own app: a failure here may break 
     }
     expect((await api.topics(agent.agentId, after.branchId)).every((t) => t.content === `${t.name} edited`)).toBe(true);
     // the agents read model still serves other agents
-    const other = await api.post(`/v1/accounts/${fx.account.accountId}/agents`, { name: 'Still alive', responseSettings: { greeting: 'Hi' } });
+    const other = await api.post(`/v1/accounts/${fx.account.accountId}/agents`, {
+      name: 'Still alive',
+      responseSettings: { greeting: 'Hi' },
+    });
     expect(other.status).toBe(200);
   }, 120_000);
 });

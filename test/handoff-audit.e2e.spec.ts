@@ -26,10 +26,21 @@ const TOPICS = [
     name: 'Billing human',
     content: 'Connecting you to billing.',
     queries: ['talk to billing', 'billing person please'],
-    actions: 'set_state key=tier value=gold\nset_state key=account_number value=AC-55\nhandoff destination=billing-queue reason="billing dispute" shared_id=TICKET-7781 keys=tier,account_number',
+    actions:
+      'set_state key=tier value=gold\nset_state key=account_number value=AC-55\nhandoff destination=billing-queue reason="billing dispute" shared_id=TICKET-7781 keys=tier,account_number',
   },
-  { name: 'Sales human', content: 'Connecting you to sales.', queries: ['talk to sales', 'sales person please'], actions: 'handoff destination=sales-queue reason="wants to buy"' },
-  { name: 'Opening hours', content: 'We open at nine.', queries: ['opening hours', 'when do you open'], actions: 'log_metric name=hours_asked value=1' },
+  {
+    name: 'Sales human',
+    content: 'Connecting you to sales.',
+    queries: ['talk to sales', 'sales person please'],
+    actions: 'handoff destination=sales-queue reason="wants to buy"',
+  },
+  {
+    name: 'Opening hours',
+    content: 'We open at nine.',
+    queries: ['opening hours', 'when do you open'],
+    actions: 'log_metric name=hours_asked value=1',
+  },
 ];
 
 const bareOf = (id: string) => id.replace(/^(ws-|PROJECT-)/, '');
@@ -102,7 +113,13 @@ describe('handoff state and conversation audit', () => {
   afterAll(async () => f?.close());
 
   describe('Handoff API: GET /v1/{account_id}/{project_id}/handoff_state', () => {
-    const HB_DATA = { reason: 'billing dispute', destination: 'billing-queue', tier: 'gold', account_number: 'AC-55', shared_id: 'TICKET-7781' };
+    const HB_DATA = {
+      reason: 'billing dispute',
+      destination: 'billing-queue',
+      tier: 'gold',
+      account_number: 'AC-55',
+      shared_id: 'TICKET-7781',
+    };
 
     it('by id: the state the handoff action stored (reason, destination, chosen keys, shared_id)', async () => {
       const r = await handoffOnly.handoff({ id: hb });
@@ -137,7 +154,7 @@ describe('handoff state and conversation audit', () => {
       expect(r.body.error_message).toMatch(/id/);
     });
 
-    it('not found: unknown id, unknown shared_id, a conversation without handoff, another project\'s conversation: 404', async () => {
+    it("not found: unknown id, unknown shared_id, a conversation without handoff, another project's conversation: 404", async () => {
       expectEnvelope(await handoffOnly.handoff({ id: 'AS_CHAT_00000000-0000-0000-0000-000000000000' }), 404);
       expectEnvelope(await handoffOnly.handoff({ shared_id: 'NO-SUCH-TICKET' }), 404);
       expectEnvelope(await handoffOnly.handoff({ id: hn }), 404);
@@ -155,19 +172,33 @@ describe('handoff state and conversation audit', () => {
       }
     });
 
-    it('auth: no key 401; a key without handoff 403; another account\'s key 403; a key scoped to another agent 403', async () => {
+    it("auth: no key 401; a key without handoff 403; another account's key 403; a key scoped to another agent 403", async () => {
       expectEnvelope(await new ConversationsReader(f, null, agentH).handoff({ id: hb }), 401);
-      expectEnvelope(await new ConversationsReader(f, 'sk_thisisnotakeythisisnotakeythisisnotake', agentH).handoff({ id: hb }), 401);
+      expectEnvelope(
+        await new ConversationsReader(f, 'sk_thisisnotakeythisisnotakeythisisnotake', agentH).handoff({ id: hb }),
+        401,
+      );
       expectEnvelope(await conversationsOnly.handoff({ id: hb }), 403);
       expectEnvelope(await new ConversationsReader(f, (await foreignAccount(f)).key, agentH).handoff({ id: hb }), 403);
-      const scoped = new ConversationsReader(f, await issueKey(f, { agents: [agentOther], permissions: ['handoff', 'conversations'] }), agentH);
+      const scoped = new ConversationsReader(
+        f,
+        await issueKey(f, { agents: [agentOther], permissions: ['handoff', 'conversations'] }),
+        agentH,
+      );
       expectEnvelope(await scoped.handoff({ id: hb }), 403);
     });
 
     it('the conversation record shows the same handoff', async () => {
       const r = await full.one(hb);
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ id: hb, handoff: true, handoff_reason: 'billing dispute', handoff_destination: 'billing-queue', in_progress: false, num_turns: 3 });
+      expect(r.body).toMatchObject({
+        id: hb,
+        handoff: true,
+        handoff_reason: 'billing dispute',
+        handoff_destination: 'billing-queue',
+        in_progress: false,
+        num_turns: 3,
+      });
       const withState = await full.one(hb, { include_context_state: 'true' });
       expect(withState.body.state).toMatchObject({ tier: 'gold', account_number: 'AC-55' });
     });
@@ -181,18 +212,23 @@ describe('handoff state and conversation audit', () => {
       expect(Array.isArray(events)).toBe(true);
       expect(events.map((e) => e.revision)).toEqual(events.map((_e, i) => i));
       for (const e of events) {
-        for (const field of ['position', 'revision', 'type', 'occurred_at', 'actor', 'data']) expect(e).toHaveProperty(field);
+        for (const field of ['position', 'revision', 'type', 'occurred_at', 'actor', 'data'])
+          expect(e).toHaveProperty(field);
         expect(e.occurred_at).toMatch(ISO_MS);
         expect(typeof e.data).toBe('object');
       }
-      for (let i = 1; i < events.length; i++) expect(positionBefore(events[i - 1].position, events[i].position)).toBe(true);
+      for (let i = 1; i < events.length; i++)
+        expect(positionBefore(events[i - 1].position, events[i].position)).toBe(true);
       const types = events.map((e) => e.type);
       expect(types[0]).toBe('ConversationStarted');
       expect(types.filter((type) => type === 'TurnRecorded')).toHaveLength(3);
       expect(types).toContain('HandoffRequested');
       expect(types[types.length - 1]).toBe('ConversationEnded');
       expect(types.indexOf('HandoffRequested')).toBeGreaterThan(types.lastIndexOf('TurnRecorded'));
-      expect(events.find((e) => e.type === 'HandoffRequested').data).toMatchObject({ destination: 'billing-queue', reason: 'billing dispute' });
+      expect(events.find((e) => e.type === 'HandoffRequested').data).toMatchObject({
+        destination: 'billing-queue',
+        reason: 'billing dispute',
+      });
       // occurred_at follows the platform clock
       const turns = events.filter((e) => e.type === 'TurnRecorded');
       expect(events[0].occurred_at).toBe(t0);
@@ -231,7 +267,14 @@ describe('handoff state and conversation audit', () => {
     it('by revision: the conversation as it was after that event', async () => {
       const greeting = await full.one(hb, { as_of: revisionOf('TurnRecorded', 0) });
       expect(greeting.status).toBe(200);
-      expect(greeting.body).toMatchObject({ id: hb, num_turns: 1, in_progress: true, handoff: false, handoff_reason: '', handoff_destination: '' });
+      expect(greeting.body).toMatchObject({
+        id: hb,
+        num_turns: 1,
+        in_progress: true,
+        handoff: false,
+        handoff_reason: '',
+        handoff_destination: '',
+      });
       expect(greeting.body.turns).toHaveLength(1);
       expect(greeting.body.turns[0]).toMatchObject({ user_input: '', agent_response: 'Hi, how can I help?' });
 
@@ -244,7 +287,12 @@ describe('handoff state and conversation audit', () => {
 
       const last = await full.one(hb, { as_of: events[events.length - 1].revision });
       const now = await full.one(hb);
-      expect(last.body).toMatchObject({ num_turns: 3, in_progress: false, handoff: true, handoff_destination: 'billing-queue' });
+      expect(last.body).toMatchObject({
+        num_turns: 3,
+        in_progress: false,
+        handoff: true,
+        handoff_destination: 'billing-queue',
+      });
       expect(last.body).toEqual(now.body);
     });
 
@@ -254,12 +302,20 @@ describe('handoff state and conversation audit', () => {
       expect(early.body).toMatchObject({ id: hb, started_at: t0, num_turns: 1, in_progress: true, handoff: false });
       const middle = await full.one(hb, { as_of: isoPlus(t0, 45) });
       expect(middle.body).toMatchObject({ num_turns: 2, in_progress: true, handoff: false });
-      expect(middle.body.turns[1]).toMatchObject({ user_input: 'when do you open', agent_response: 'We open at nine.' });
+      expect(middle.body.turns[1]).toMatchObject({
+        user_input: 'when do you open',
+        agent_response: 'We open at nine.',
+      });
       const later = await full.one(hb, { as_of: isoPlus(t0, 90) });
-      expect(later.body).toMatchObject({ num_turns: 3, in_progress: false, handoff: true, handoff_reason: 'billing dispute' });
+      expect(later.body).toMatchObject({
+        num_turns: 3,
+        in_progress: false,
+        handoff: true,
+        handoff_reason: 'billing dispute',
+      });
     });
 
-    it('keeps the version\'s shape and the include_* flags', async () => {
+    it("keeps the version's shape and the include_* flags", async () => {
       const r = await full.one(hb, { as_of: isoPlus(t0, 45), include_context_state: 'true', include_latency: 'true' });
       expect(r.status).toBe(200);
       expect(r.body.state).toMatchObject({ conversation_id: hb });
@@ -288,7 +344,13 @@ describe('handoff state and conversation audit', () => {
         expect(audit.status).toBe(200);
         expect(audit.body.events.map((e: any) => e.revision)).toEqual(events.map((e) => e.revision));
         const text = JSON.stringify(audit.body.events);
-        for (const secret of ['when do you open', 'I want to talk to billing', 'We open at nine.', 'Connecting you to billing.']) expect(text).not.toContain(secret);
+        for (const secret of [
+          'when do you open',
+          'I want to talk to billing',
+          'We open at nine.',
+          'Connecting you to billing.',
+        ])
+          expect(text).not.toContain(secret);
       } finally {
         await setDataAccess(f, agentH, { response_metrics: ['hours_asked'], show_transcripts: true });
       }

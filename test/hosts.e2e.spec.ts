@@ -3,12 +3,24 @@ import { oneYearAhead } from './helpers/agents-fixture';
 import { startTestApp, type TestApp } from './helpers/test-app';
 
 /** fetch cannot set Host: a raw request can, as a client behind DNS would send it. */
-function call(t: TestApp, host: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; body: any }> {
+function call(
+  t: TestApp,
+  host: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const url = new URL(t.url);
   const data = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path, method: data ? 'POST' : 'GET', headers: { host, ...(data ? { 'content-type': 'application/json' } : {}), ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: data ? 'POST' : 'GET',
+        headers: { host, ...(data ? { 'content-type': 'application/json' } : {}), ...headers },
+      },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
@@ -55,7 +67,10 @@ describe('regional hosts (PUBLIC_DOMAIN)', () => {
 
   it('answers 400 for a host without a region prefix', async () => {
     for (const host of ['example.test', 'api.example.test', 'localhost']) {
-      expect(await call(t, host, '/v1/api-keys/self', { 'x-api-key': usKey })).toMatchObject({ status: 400, body: { error_code: 'HOST_WITHOUT_REGION' } });
+      expect(await call(t, host, '/v1/api-keys/self', { 'x-api-key': usKey })).toMatchObject({
+        status: 400,
+        body: { error_code: 'HOST_WITHOUT_REGION' },
+      });
     }
   });
 

@@ -1,7 +1,13 @@
 import { decodeJwt } from 'jose';
 import { onPlatform } from './helpers/app-database';
 import { expectEnvelope, request, type JsonResponse } from './helpers/test-app';
-import { accessToken, createConnector, startMessagingFixture, token, type MessagingFixture } from './messaging/messaging-fixture';
+import {
+  accessToken,
+  createConnector,
+  startMessagingFixture,
+  token,
+  type MessagingFixture,
+} from './messaging/messaging-fixture';
 import { inDays, op, withKey } from './helpers/keys-fixtures';
 
 /**
@@ -12,7 +18,8 @@ describe('idempotency after authentication', () => {
   let f: MessagingFixture;
   let other: { connectorId: string; connectorToken: string };
   const idem = (key: string, headers: Record<string, string> = {}) => ({ 'idempotency-key': key, ...headers });
-  const sessions = (headers: Record<string, string>, body: unknown = { streaming_enabled: false }) => request(`${f.t.url}/api/v1/sessions`, { body, headers });
+  const sessions = (headers: Record<string, string>, body: unknown = { streaming_enabled: false }) =>
+    request(`${f.t.url}/api/v1/sessions`, { body, headers });
 
   beforeAll(async () => {
     f = await startMessagingFixture();
@@ -29,7 +36,11 @@ describe('idempotency after authentication', () => {
     });
 
     it("a wrong or missing X-Token with another caller's key is refused, never answered with that caller's JWT", async () => {
-      for (const headers of <Record<string, string>[]>[{ 'X-Token': 'ct_wrongwrongwrongwrongwrongwrongwrongwrong', 'X-Host': 'example.com' }, { 'X-Host': 'example.com' }, {}]) {
+      for (const headers of <Record<string, string>[]>[
+        { 'X-Token': 'ct_wrongwrongwrongwrongwrongwrongwrongwrong', 'X-Host': 'example.com' },
+        { 'X-Host': 'example.com' },
+        {},
+      ]) {
         const r = await accessToken(f.t, idem('tok-1', headers));
         expectEnvelope(r, 401);
         expect(JSON.stringify(r.body)).not.toContain(first.body.access_token);
@@ -37,7 +48,7 @@ describe('idempotency after authentication', () => {
       }
     });
 
-    it("the right connector token with the wrong host is refused too", async () => {
+    it('the right connector token with the wrong host is refused too', async () => {
       const r = await accessToken(f.t, idem('tok-1', { 'X-Token': f.connectorToken, 'X-Host': 'evil.com' }));
       expectEnvelope(r, 401, 'CONNECTOR_VALIDATION_FAILED');
     });
@@ -69,7 +80,11 @@ describe('idempotency after authentication', () => {
 
     it("a wrong, forged or missing bearer with another caller's key is refused, never given that caller's session", async () => {
       const forged = `${mine.slice(0, mine.lastIndexOf('.'))}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
-      for (const headers of <Record<string, string>[]>[{ authorization: 'Bearer not-a-jwt' }, { authorization: `Bearer ${forged}` }, {}]) {
+      for (const headers of <Record<string, string>[]>[
+        { authorization: 'Bearer not-a-jwt' },
+        { authorization: `Bearer ${forged}` },
+        {},
+      ]) {
         const r = await sessions(idem('ses-1', headers));
         expect([400, 401]).toContain(r.status);
         expectEnvelope(r, r.status);
@@ -97,7 +112,7 @@ describe('idempotency after authentication', () => {
     const keysUrl = () => `${f.t.url}/v1/accounts/${f.account.accountId}/api-keys`;
     const spec = () => ({ name: 'made once', agents: 'all', permissions: ['agents'], expiresAt: inDays(30) });
 
-    it("a key created with an Idempotency-Key is replayed to its creator only; another key or a wrong one never sees its value", async () => {
+    it('a key created with an Idempotency-Key is replayed to its creator only; another key or a wrong one never sees its value', async () => {
       const body = spec();
       const first = await request(keysUrl(), { body, headers: withKey(f.account.key, idem('key-1')) });
       expect(first.status).toBe(201);
@@ -105,7 +120,10 @@ describe('idempotency after authentication', () => {
       expect(again.body).toEqual(first.body);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
 
-      const wrong = await request(keysUrl(), { body, headers: withKey('sk_notarealkeynotarealkeynotarealkey00', idem('key-1')) });
+      const wrong = await request(keysUrl(), {
+        body,
+        headers: withKey('sk_notarealkeynotarealkeynotarealkey00', idem('key-1')),
+      });
       expectEnvelope(wrong, 401);
       expectEnvelope(await request(keysUrl(), { body, headers: idem('key-1') }), 401);
 
@@ -117,7 +135,10 @@ describe('idempotency after authentication', () => {
 
     it('a route that authenticates no one ignores the header: nothing is stored for it', async () => {
       const before = await onPlatform<{ n: number }>(f.t.dataDir, 'SELECT COUNT(*) AS n FROM idempotency_record');
-      const r = await request(`${f.t.url}/v1/sms/inbound/no-such-connector`, { rawBody: 'From=%2B15550001&To=%2B15550002&Body=hi', headers: { 'content-type': 'application/x-www-form-urlencoded', ...idem('anon-1') } });
+      const r = await request(`${f.t.url}/v1/sms/inbound/no-such-connector`, {
+        rawBody: 'From=%2B15550001&To=%2B15550002&Body=hi',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...idem('anon-1') },
+      });
       expect(r.status).toBeGreaterThanOrEqual(400);
       expect(r.status).toBeLessThan(500);
       const after = await onPlatform<{ n: number }>(f.t.dataDir, 'SELECT COUNT(*) AS n FROM idempotency_record');
@@ -131,7 +152,10 @@ describe('idempotency after authentication', () => {
       headers: withKey(f.account.key, idem('seal-key')),
     });
     expect(created.status).toBe(201);
-    const sms = await request(`${f.t.url}/admin/v1/accounts/${f.account.accountId}/connectors`, { body: { agentId: f.agentId, kind: 'sms', environment: 'sandbox' }, headers: { ...op(f.t), ...idem('seal-sms') } });
+    const sms = await request(`${f.t.url}/admin/v1/accounts/${f.account.accountId}/connectors`, {
+      body: { agentId: f.agentId, kind: 'sms', environment: 'sandbox' },
+      headers: { ...op(f.t), ...idem('seal-sms') },
+    });
     expect(sms.status).toBe(201);
     const messaging = await request(`${f.t.url}/admin/v1/accounts/${f.account.accountId}/connectors`, {
       body: { agentId: f.agentId, kind: 'messaging', environment: 'sandbox', hostDomain: 'example.org' },

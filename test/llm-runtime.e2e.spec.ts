@@ -10,7 +10,11 @@ import { patient } from './support/patience';
  */
 interface Received {
   authorization: string | undefined;
-  body: { model: string; messages: Array<{ role: string; content: string }>; tools?: Array<{ function: { name: string } }> };
+  body: {
+    model: string;
+    messages: Array<{ role: string; content: string }>;
+    tools?: Array<{ function: { name: string } }>;
+  };
 }
 
 function modelServer() {
@@ -25,19 +29,35 @@ function modelServer() {
         return;
       }
       received.push({ authorization: req.headers.authorization, body: JSON.parse(raw) });
-      if (mode === 'fail') return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"boom"}');
+      if (mode === 'fail')
+        return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"boom"}');
       if (mode === 'slow') return void setTimeout(() => res.writeHead(200).end('{}'), patient(1500));
       const message =
         mode === 'tool'
-          ? { role: 'assistant', content: 'Passing you to billing.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'set_state', arguments: '{"key":"vip","value":"yes"}' } }] }
+          ? {
+              role: 'assistant',
+              content: 'Passing you to billing.',
+              tool_calls: [
+                {
+                  id: 'c1',
+                  type: 'function',
+                  function: { name: 'set_state', arguments: '{"key":"vip","value":"yes"}' },
+                },
+              ],
+            }
           : { role: 'assistant', content: 'From the model: refunds take 5 days.' };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ index: 0, message }], usage: { prompt_tokens: 42, completion_tokens: 7 } }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ index: 0, message }], usage: { prompt_tokens: 42, completion_tokens: 7 } }));
     });
   });
   return {
     received,
     setMode: (m: typeof mode) => (mode = m),
-    start: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    start: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+      ),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -51,13 +71,26 @@ describe('runtime with an OpenAI-compatible model', () => {
 
   beforeAll(async () => {
     const url = await model.start();
-    t = await startTestApp({ LLM_BASE_URL: url, LLM_API_KEY: 'secret-model-key', LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: String(patient(300)) });
+    t = await startTestApp({
+      LLM_BASE_URL: url,
+      LLM_API_KEY: 'secret-model-key',
+      LLM_MODEL: 'test-model',
+      LLM_TIMEOUT_MS: String(patient(300)),
+    });
     client = new AgentsClient(t, await createAccount(t));
     agentId = (await client.createAgent('Shop', 'Hello!')).agentId;
     await client.shipChange(agentId, 'kb', async (branchId) => {
       await client.setBehavior(agentId, branchId, 'You are the shop assistant. Be brief.');
-      await client.addTopic(agentId, branchId, { name: 'Refunds', content: 'Refunds take 5 days.', queries: ['can I get a refund'] });
-      await client.addTopic(agentId, branchId, { name: 'Delivery', content: 'Delivery takes 2 days.', queries: ['when does my parcel arrive'] });
+      await client.addTopic(agentId, branchId, {
+        name: 'Refunds',
+        content: 'Refunds take 5 days.',
+        queries: ['can I get a refund'],
+      });
+      await client.addTopic(agentId, branchId, {
+        name: 'Delivery',
+        content: 'Delivery takes 2 days.',
+        queries: ['when does my parcel arrive'],
+      });
     });
   });
   afterAll(async () => {
@@ -77,7 +110,9 @@ describe('runtime with an OpenAI-compatible model', () => {
     expect(sent.body.messages[1].content).toContain('Refunds take 5 days.');
     expect(sent.body.messages.at(-1)).toEqual({ role: 'user', content: 'can I get a refund?' });
     expect(sent.body.tools!.map((tool) => tool.function.name)).toContain('handoff');
-    expect(r.body.metadata.llmRequests).toEqual([expect.objectContaining({ model: 'test-model', promptTokens: 42, completionTokens: 7, status: 'ok' })]);
+    expect(r.body.metadata.llmRequests).toEqual([
+      expect.objectContaining({ model: 'test-model', promptTokens: 42, completionTokens: 7, status: 'ok' }),
+    ]);
     expect(JSON.stringify(r.body)).not.toContain('secret-model-key');
   });
 
@@ -90,12 +125,17 @@ describe('runtime with an OpenAI-compatible model', () => {
     expect(r.body.metadata.functionEvents).toEqual([expect.objectContaining({ name: 'set_state', status: 'ok' })]);
   });
 
-  it.each(['fail', 'slow'] as const)('falls back to the embedded answer when the model %s, and counts an API error', async (mode) => {
-    model.setMode(mode);
-    const { conversationId } = (await chat('', { clientEnv: 'sandbox' })).body;
-    const r = await chat(`/${conversationId}`, { clientEnv: 'sandbox', message: 'can I get a refund?' });
-    expect(r.status).toBe(200);
-    expect(r.body.response).toBe('Refunds take 5 days.');
-    expect(r.body.metadata.llmRequests).toEqual([expect.objectContaining({ status: mode === 'fail' ? 'error' : 'timeout' })]);
-  });
+  it.each(['fail', 'slow'] as const)(
+    'falls back to the embedded answer when the model %s, and counts an API error',
+    async (mode) => {
+      model.setMode(mode);
+      const { conversationId } = (await chat('', { clientEnv: 'sandbox' })).body;
+      const r = await chat(`/${conversationId}`, { clientEnv: 'sandbox', message: 'can I get a refund?' });
+      expect(r.status).toBe(200);
+      expect(r.body.response).toBe('Refunds take 5 days.');
+      expect(r.body.metadata.llmRequests).toEqual([
+        expect.objectContaining({ status: mode === 'fail' ? 'error' : 'timeout' }),
+      ]);
+    },
+  );
 });

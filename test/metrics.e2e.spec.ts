@@ -25,7 +25,9 @@ describe('operational metrics', () => {
   it('serves Prometheus text with requests by route template and status, appends, commits and projection lag', async () => {
     // some traffic: an account (an append), a 404 and a 401
     const op = { 'x-operator-token': t.operatorToken };
-    expect((await request(`${t.url}/admin/v1/accounts`, { body: { name: 'Metrics Co', region: 'us' }, headers: op })).status).toBe(201);
+    expect(
+      (await request(`${t.url}/admin/v1/accounts`, { body: { name: 'Metrics Co', region: 'us' }, headers: op })).status,
+    ).toBe(201);
     await request(`${t.url}/admin/v1/accounts/ws-nosuchaccount`, { headers: op });
     await request(`${t.url}/v1/accounts/ws-x/agents`);
     const r = await scrape();
@@ -34,13 +36,22 @@ describe('operational metrics', () => {
     expect(r.text).toMatch(/parley_http_requests_total\{route="\/admin\/v1\/accounts",method="POST",status="201"\} 1/);
     // an unmatched path is one series, whatever the path
     expect(r.text).toMatch(/parley_http_requests_total\{route="unmatched",method="GET",status="404"\} 1/);
-    expect(r.text).toMatch(/parley_http_requests_total\{route="\/v1\/accounts\/:accountId\/agents",method="GET",status="401"\} 1/);
+    expect(r.text).toMatch(
+      /parley_http_requests_total\{route="\/v1\/accounts\/:accountId\/agents",method="GET",status="401"\} 1/,
+    );
     expect(r.text).toMatch(/parley_event_store_append_duration_seconds_count [1-9]/);
     expect(r.text).toMatch(/parley_event_store_group_commit_appends_count [1-9]/);
     for (const projection of ['accounts', 'api-keys', 'agents', 'conversations', 'alerts', 'alert-samples']) {
       expect(r.text).toMatch(new RegExp(`parley_projection_lag_events\\{projection="${projection}"\\} \\d+`));
     }
-    for (const manager of ['external-events', 'outbound-calls', 'sms-sessions', 'messaging-session-timers', 'messaging-delayed-responses', 'webhook-events']) {
+    for (const manager of [
+      'external-events',
+      'outbound-calls',
+      'sms-sessions',
+      'messaging-session-timers',
+      'messaging-delayed-responses',
+      'webhook-events',
+    ]) {
       expect(r.text).toMatch(new RegExp(`parley_process_manager_lag_events\\{process_manager="${manager}"\\} \\d+`));
     }
     expect(r.text).toContain('# TYPE parley_alert_evaluation_rounds_total counter');
@@ -51,7 +62,9 @@ describe('operational metrics', () => {
 
   it('counts alert evaluation rounds', async () => {
     const op = { 'x-operator-token': t.operatorToken };
-    expect((await request(`${t.url}/admin/v1/alerts/evaluate`, { method: 'POST', body: {}, headers: op })).status).toBe(200);
+    expect((await request(`${t.url}/admin/v1/alerts/evaluate`, { method: 'POST', body: {}, headers: op })).status).toBe(
+      200,
+    );
     expect((await scrape()).text).toMatch(/parley_alert_evaluation_rounds_total [1-9]/);
   });
 });

@@ -18,14 +18,33 @@ describe('platform (over HTTP)', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'ready', eventStore: { status: 'open' } });
     expect(Array.isArray(r.body.projections)).toBe(true);
-    for (const p of r.body.projections) expect(p).toMatchObject({ state: 'serving', lagEvents: expect.any(Number), position: expect.any(String) });
+    for (const p of r.body.projections)
+      expect(p).toMatchObject({ state: 'serving', lagEvents: expect.any(Number), position: expect.any(String) });
   });
 
   it('GET /readyz lists every process manager with its position, lag and error', async () => {
     const r = await request(`${t.url}/readyz`);
     const names = r.body.processManagers.map((m: { name: string }) => m.name);
-    expect(names).toEqual(expect.arrayContaining(['external-events', 'outbound-calls', 'sms-sessions', 'messaging-session-timers', 'messaging-delayed-responses', 'webhook-events']));
-    for (const m of r.body.processManagers) expect(m).toEqual({ name: expect.any(String), active: true, position: expect.any(String), lagEvents: expect.any(Number), error: null, health: 'ok', deadLetters: 0 });
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'external-events',
+        'outbound-calls',
+        'sms-sessions',
+        'messaging-session-timers',
+        'messaging-delayed-responses',
+        'webhook-events',
+      ]),
+    );
+    for (const m of r.body.processManagers)
+      expect(m).toEqual({
+        name: expect.any(String),
+        active: true,
+        position: expect.any(String),
+        lagEvents: expect.any(Number),
+        error: null,
+        health: 'ok',
+        deadLetters: 0,
+      });
   });
 
   it('echoes a sane X-Correlation-Id and makes one up otherwise', async () => {
@@ -44,8 +63,18 @@ describe('platform (over HTTP)', () => {
 
   describe('the test clock route', () => {
     it('needs the operator token', async () => {
-      expectEnvelope(await request(`${t.url}/admin/v1/clock/advance`, { body: { seconds: 1 } }), 401, 'OPERATOR_TOKEN_INVALID');
-      expectEnvelope(await request(`${t.url}/admin/v1/clock/advance`, { body: { seconds: 1 }, headers: { 'x-operator-token': 'wrong' } }), 401);
+      expectEnvelope(
+        await request(`${t.url}/admin/v1/clock/advance`, { body: { seconds: 1 } }),
+        401,
+        'OPERATOR_TOKEN_INVALID',
+      );
+      expectEnvelope(
+        await request(`${t.url}/admin/v1/clock/advance`, {
+          body: { seconds: 1 },
+          headers: { 'x-operator-token': 'wrong' },
+        }),
+        401,
+      );
     });
 
     it('moves the platform clock forward', async () => {
@@ -69,17 +98,26 @@ describe('platform (over HTTP)', () => {
 
   describe('bad input never becomes a 500', () => {
     it('malformed JSON: 400 INVALID_JSON', async () => {
-      const r = await request(`${t.url}/admin/v1/clock/advance`, { rawBody: '{"seconds":', headers: { ...op(), 'content-type': 'application/json' } });
+      const r = await request(`${t.url}/admin/v1/clock/advance`, {
+        rawBody: '{"seconds":',
+        headers: { ...op(), 'content-type': 'application/json' },
+      });
       expectEnvelope(r, 400, 'INVALID_JSON');
     });
 
     it('a body over 1 MiB: 413', async () => {
-      const r = await request(`${t.url}/admin/v1/clock/advance`, { rawBody: JSON.stringify({ seconds: 1, pad: 'x'.repeat(1024 * 1024) }), headers: { ...op(), 'content-type': 'application/json' } });
+      const r = await request(`${t.url}/admin/v1/clock/advance`, {
+        rawBody: JSON.stringify({ seconds: 1, pad: 'x'.repeat(1024 * 1024) }),
+        headers: { ...op(), 'content-type': 'application/json' },
+      });
       expectEnvelope(r, 413, 'PAYLOAD_TOO_LARGE');
     });
 
     it('an unsupported content type: 415', async () => {
-      const r = await request(`${t.url}/admin/v1/clock/advance`, { rawBody: '<x/>', headers: { ...op(), 'content-type': 'application/x-unknown' } });
+      const r = await request(`${t.url}/admin/v1/clock/advance`, {
+        rawBody: '<x/>',
+        headers: { ...op(), 'content-type': 'application/x-unknown' },
+      });
       expectEnvelope(r, 415);
     });
   });
@@ -99,7 +137,11 @@ describe('platform (over HTTP)', () => {
     it('answers 409 for the same key with a different body', async () => {
       const headers = { ...op(), 'idempotency-key': `k2-${Date.now()}` };
       await request(`${t.url}/admin/v1/clock/advance`, { body: { seconds: 1 }, headers });
-      expectEnvelope(await request(`${t.url}/admin/v1/clock/advance`, { body: { seconds: 2 }, headers }), 409, 'IDEMPOTENCY_KEY_REUSED');
+      expectEnvelope(
+        await request(`${t.url}/admin/v1/clock/advance`, { body: { seconds: 2 }, headers }),
+        409,
+        'IDEMPOTENCY_KEY_REUSED',
+      );
     });
 
     it('frees the key when the request failed, so a corrected retry can use it', async () => {
@@ -117,7 +159,14 @@ describe('platform (over HTTP)', () => {
     });
 
     it('rejects a malformed key', async () => {
-      expectEnvelope(await request(`${t.url}/admin/v1/clock/advance`, { body: { seconds: 1 }, headers: { ...op(), 'idempotency-key': 'x'.repeat(300) } }), 400, 'INVALID_IDEMPOTENCY_KEY');
+      expectEnvelope(
+        await request(`${t.url}/admin/v1/clock/advance`, {
+          body: { seconds: 1 },
+          headers: { ...op(), 'idempotency-key': 'x'.repeat(300) },
+        }),
+        400,
+        'INVALID_IDEMPOTENCY_KEY',
+      );
     });
   });
 });
@@ -126,7 +175,10 @@ describe('platform without the test clock', () => {
   it('has no clock route at all', async () => {
     const t = await startTestApp();
     try {
-      const r = await request(`${t.url}/admin/v1/clock/advance`, { body: { seconds: 1 }, headers: { 'x-operator-token': t.operatorToken } });
+      const r = await request(`${t.url}/admin/v1/clock/advance`, {
+        body: { seconds: 1 },
+        headers: { 'x-operator-token': t.operatorToken },
+      });
       expectEnvelope(r, 404, 'NOT_FOUND');
     } finally {
       await t.close();

@@ -39,7 +39,10 @@ describe('secrets shown once survive a lagging read model', () => {
     }
     const client = new Client({ connectionString: url });
     await client.connect();
-    const { rows } = await client.query('SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE $1', [`rm_${name.replace(/-/g, '_')}_v%`]);
+    const { rows } = await client.query(
+      'SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE $1',
+      [`rm_${name.replace(/-/g, '_')}_v%`],
+    );
     expect(rows).toHaveLength(1);
     await client.query('BEGIN');
     await client.query(`LOCK TABLE ${rows[0].schema_name}.projection_checkpoint IN EXCLUSIVE MODE`);
@@ -70,7 +73,12 @@ describe('secrets shown once survive a lagging read model', () => {
     const accountId = await account('Lagging keys');
     const unlock = await lockReadModel('api-keys');
     const created = await request(`${t.url}/admin/v1/accounts/${accountId}/api-keys`, {
-      body: { name: 'first', agents: 'all', permissions: ['agents', 'keys'], expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+      body: {
+        name: 'first',
+        agents: 'all',
+        permissions: ['agents', 'keys'],
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      },
       headers: op(),
     });
     await unlock();
@@ -87,12 +95,22 @@ describe('secrets shown once survive a lagging read model', () => {
   it('answers a created messaging connector with its token', async () => {
     const accountId = await account('Lagging connectors');
     const key = await request(`${t.url}/admin/v1/accounts/${accountId}/api-keys`, {
-      body: { name: 'builder', agents: 'all', permissions: ['agents'], expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+      body: {
+        name: 'builder',
+        agents: 'all',
+        permissions: ['agents'],
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      },
       headers: op(),
     });
     const headers = { 'x-api-key': key.body.key };
-    await eventually(async () => ((await request(`${t.url}/v1/api-keys/self`, { headers })).status === 200 ? true : undefined));
-    await request(`${t.url}/v1/accounts/${accountId}/agents`, { body: { name: 'Lagging agent', responseSettings: { greeting: 'Hi' } }, headers });
+    await eventually(async () =>
+      (await request(`${t.url}/v1/api-keys/self`, { headers })).status === 200 ? true : undefined,
+    );
+    await request(`${t.url}/v1/accounts/${accountId}/agents`, {
+      body: { name: 'Lagging agent', responseSettings: { greeting: 'Hi' } },
+      headers,
+    });
     const agentId = await eventually(async () => {
       const list = await request(`${t.url}/v1/accounts/${accountId}/agents`, { headers });
       return (list.body as Array<{ agentId: string }>)[0]?.agentId;
@@ -104,7 +122,13 @@ describe('secrets shown once survive a lagging read model', () => {
     });
     await unlock();
     expect(connector.status).toBe(201);
-    expect(connector.body).toMatchObject({ accountId, agentId, kind: 'messaging', environment: 'live', hostDomain: 'example.com' });
+    expect(connector.body).toMatchObject({
+      accountId,
+      agentId,
+      kind: 'messaging',
+      environment: 'live',
+      hostDomain: 'example.com',
+    });
     expect(connector.body.connectorToken).toEqual(expect.any(String));
     expect(connector.body.connectorId).toMatch(/^con_/);
   });
@@ -112,29 +136,53 @@ describe('secrets shown once survive a lagging read model', () => {
   it('answers a created webhook endpoint and a rotated secret with the secret', async () => {
     const accountId = await account('Lagging webhooks');
     const key = await request(`${t.url}/admin/v1/accounts/${accountId}/api-keys`, {
-      body: { name: 'alerts', agents: 'all', permissions: ['alerts'], expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+      body: {
+        name: 'alerts',
+        agents: 'all',
+        permissions: ['alerts'],
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      },
       headers: op(),
     });
     const headers = { 'x-api-key': key.body.key };
-    await eventually(async () => ((await request(`${t.url}/v1/api-keys/self`, { headers })).status === 200 ? true : undefined));
+    await eventually(async () =>
+      (await request(`${t.url}/v1/api-keys/self`, { headers })).status === 200 ? true : undefined,
+    );
     let unlock = await lockReadModel('webhook-endpoints');
     const created = await request(`${t.url}/v1/webhook-endpoints`, {
-      body: { url: 'https://hooks.example.com/parley', event_types: ['alerts.triggered'], headers: { 'X-Team': 'ops' } },
+      body: {
+        url: 'https://hooks.example.com/parley',
+        event_types: ['alerts.triggered'],
+        headers: { 'X-Team': 'ops' },
+      },
       headers,
     });
     await unlock();
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ url: 'https://hooks.example.com/parley', enabled: true, event_types: ['alerts.triggered'], headers: { 'X-Team': '***' }, timeout_ms: 5000 });
+    expect(created.body).toMatchObject({
+      url: 'https://hooks.example.com/parley',
+      enabled: true,
+      event_types: ['alerts.triggered'],
+      headers: { 'X-Team': '***' },
+      timeout_ms: 5000,
+    });
     expect(created.body.signing_secret).toMatch(/^whsec_/);
     expect(created.body.signing_secret).not.toContain('…');
     const shown = await eventually(async () => {
       const r = await request(`${t.url}/v1/webhook-endpoints/${created.body.id}`, { headers });
       return r.status === 200 ? r.body : undefined;
     });
-    expect(shown).toMatchObject({ id: created.body.id, created_at: created.body.created_at, headers: { 'X-Team': '***' } });
+    expect(shown).toMatchObject({
+      id: created.body.id,
+      created_at: created.body.created_at,
+      headers: { 'X-Team': '***' },
+    });
 
     unlock = await lockReadModel('webhook-endpoints');
-    const rotated = await request(`${t.url}/v1/webhook-endpoints/${created.body.id}/rotate-secret`, { method: 'POST', headers });
+    const rotated = await request(`${t.url}/v1/webhook-endpoints/${created.body.id}/rotate-secret`, {
+      method: 'POST',
+      headers,
+    });
     await unlock();
     expect(rotated.status).toBe(200);
     expect(rotated.body.signing_secret).toMatch(/^whsec_/);

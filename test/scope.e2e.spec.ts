@@ -6,7 +6,14 @@ import { expectEnvelope, request, startTestApp, type JsonResponse, type TestApp 
  * on agents the key reaches (account-wide rules need `agents: "all"`, contract §12); webhook
  * endpoints, which hear every agent, need `agents: "all"`; header values never come back.
  */
-const rule = (extra: Record<string, unknown> = {}) => ({ name: 'Slow', metric: 'turn_latency_p95', operator: '>', threshold_value: 1000, window_duration: '5m', ...extra });
+const rule = (extra: Record<string, unknown> = {}) => ({
+  name: 'Slow',
+  metric: 'turn_latency_p95',
+  operator: '>',
+  threshold_value: 1000,
+  window_duration: '5m',
+  ...extra,
+});
 
 describe('agent scope on alert rules and webhook endpoints', () => {
   let t: TestApp;
@@ -15,7 +22,8 @@ describe('agent scope on alert rules and webhook endpoints', () => {
   let a1: string;
   let a2: string;
 
-  const as = (key: string, method: string, path: string, body?: unknown): Promise<JsonResponse> => request(`${t.url}${path}`, { method, body, headers: withKey(key) });
+  const as = (key: string, method: string, path: string, body?: unknown): Promise<JsonResponse> =>
+    request(`${t.url}${path}`, { method, body, headers: withKey(key) });
   const forbidden = (r: JsonResponse) => expectEnvelope(r, 403, 'AGENT_FORBIDDEN');
 
   beforeAll(async () => {
@@ -24,7 +32,8 @@ describe('agent scope on alert rules and webhook endpoints', () => {
     admin = (await operatorKey(t, accountId, { name: 'admin' })).key;
     a1 = await createAgent(t, accountId, admin, 'Agent one');
     a2 = await createAgent(t, accountId, admin, 'Agent two');
-    scoped = (await operatorKey(t, accountId, { name: 'A1 only', agents: [a1], permissions: ['alerts', 'agents'] })).key;
+    scoped = (await operatorKey(t, accountId, { name: 'A1 only', agents: [a1], permissions: ['alerts', 'agents'] }))
+      .key;
   });
 
   afterAll(async () => {
@@ -54,7 +63,9 @@ describe('agent scope on alert rules and webhook endpoints', () => {
     expect(listed).not.toContain(onA2.id);
     expect(listed).not.toContain(wide.id);
     forbidden(await as(scoped, 'GET', `/v1/alert-rules?project_id=${a2}`));
-    expect((await as(scoped, 'GET', `/v1/alert-rules?project_id=${a1}`)).body.data.map((r: { id: string }) => r.id)).toContain(onA1.id);
+    expect(
+      (await as(scoped, 'GET', `/v1/alert-rules?project_id=${a1}`)).body.data.map((r: { id: string }) => r.id),
+    ).toContain(onA1.id);
     expect((await as(scoped, 'GET', '/v1/alerts')).status).toBe(200);
 
     for (const target of [onA2, wide]) {
@@ -65,16 +76,27 @@ describe('agent scope on alert rules and webhook endpoints', () => {
     // its own rule cannot be moved out of its scope
     forbidden(await as(scoped, 'PATCH', `/v1/alert-rules/${onA1.id}`, { project_id: a2 }));
     forbidden(await as(scoped, 'PATCH', `/v1/alert-rules/${onA1.id}`, { project_id: null }));
-    expect((await as(scoped, 'PATCH', `/v1/alert-rules/${onA1.id}`, { threshold_value: 7 })).body.threshold_value).toBe(7);
+    expect((await as(scoped, 'PATCH', `/v1/alert-rules/${onA1.id}`, { threshold_value: 7 })).body.threshold_value).toBe(
+      7,
+    );
 
     // untouched, as the all-agents key sees them
-    expect((await as(admin, 'GET', `/v1/alert-rules/${onA2.id}`)).body).toMatchObject({ project_id: a2, threshold_value: 1000 });
-    expect((await as(admin, 'GET', `/v1/alert-rules/${wide.id}`)).body).toMatchObject({ project_id: null, threshold_value: 1000 });
+    expect((await as(admin, 'GET', `/v1/alert-rules/${onA2.id}`)).body).toMatchObject({
+      project_id: a2,
+      threshold_value: 1000,
+    });
+    expect((await as(admin, 'GET', `/v1/alert-rules/${wide.id}`)).body).toMatchObject({
+      project_id: null,
+      threshold_value: 1000,
+    });
     expect((await as(admin, 'GET', `/v1/alert-rules/${onA1.id}`)).body).toMatchObject({ project_id: a1 });
   });
 
   it('webhook endpoints need a key scoped to all agents, on every route', async () => {
-    const created = await as(admin, 'POST', '/v1/webhook-endpoints', { url: 'https://hooks.example.com/in', event_types: ['handoff.created'] });
+    const created = await as(admin, 'POST', '/v1/webhook-endpoints', {
+      url: 'https://hooks.example.com/in',
+      event_types: ['handoff.created'],
+    });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     for (const [method, path, body] of [
@@ -94,7 +116,11 @@ describe('agent scope on alert rules and webhook endpoints', () => {
 
   it('header values are write-only: masked in every answer', async () => {
     const token = 'Bearer receiver-token-4f3e2d1c';
-    const created = await as(admin, 'POST', '/v1/webhook-endpoints', { url: 'https://crm.example.com/in', event_types: ['handoff.created'], headers: { Authorization: token, 'X-Team': 'support' } });
+    const created = await as(admin, 'POST', '/v1/webhook-endpoints', {
+      url: 'https://crm.example.com/in',
+      event_types: ['handoff.created'],
+      headers: { Authorization: token, 'X-Team': 'support' },
+    });
     expect(created.status).toBe(201);
     const masked = { Authorization: '***', 'X-Team': '***' };
     expect(created.body.headers).toEqual(masked);
@@ -108,7 +134,9 @@ describe('agent scope on alert rules and webhook endpoints', () => {
     expect(answers[1].body.headers).toEqual(masked);
     expect(answers[3].body.headers).toEqual(masked);
     // the same headers again change nothing; new ones replace them, still masked
-    const replaced = await as(admin, 'PATCH', `/v1/webhook-endpoints/${created.body.id}`, { headers: { 'X-Other': 'v' } });
+    const replaced = await as(admin, 'PATCH', `/v1/webhook-endpoints/${created.body.id}`, {
+      headers: { 'X-Other': 'v' },
+    });
     expect(replaced.body.headers).toEqual({ 'X-Other': '***' });
   });
 });

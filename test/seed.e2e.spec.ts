@@ -21,7 +21,16 @@ describe('seed and the conversations read model', () => {
 
   beforeAll(async () => {
     // on SQLite in every pass (also `npm run test:postgres`): what is checked is the read-model file the seed leaves in DATA_DIR
-    result = await seed({ dataDir: dir, conversations: 300, agents: 2, days: 90, seed: 7, concurrency: 32, log: () => undefined, env: { READ_MODEL_DB: 'sqlite' } });
+    result = await seed({
+      dataDir: dir,
+      conversations: 300,
+      agents: 2,
+      days: 90,
+      seed: 7,
+      concurrency: 32,
+      log: () => undefined,
+      env: { READ_MODEL_DB: 'sqlite' },
+    });
   }, 240_000);
 
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -43,16 +52,43 @@ describe('seed and the conversations read model', () => {
   it('makes varied, realistic conversations over the whole period', () => {
     const db = readModel();
     try {
-      const all = db.prepare('SELECT channel, environment, in_progress, num_turns, started_at, shared_id, summary FROM conversation').all() as Array<{ channel: string; environment: string; in_progress: number; num_turns: number; started_at: string; summary: string }>;
+      const all = db
+        .prepare(
+          'SELECT channel, environment, in_progress, num_turns, started_at, shared_id, summary FROM conversation',
+        )
+        .all() as Array<{
+        channel: string;
+        environment: string;
+        in_progress: number;
+        num_turns: number;
+        started_at: string;
+        summary: string;
+      }>;
       expect(all).toHaveLength(300);
       expect(new Set(all.map((c) => c.channel))).toEqual(new Set(['VOICE-SIP', 'WEBCHAT', 'CHAT', 'SMS']));
       expect(new Set(all.map((c) => c.environment))).toEqual(new Set(['live', 'pre-release', 'sandbox']));
-      const days = (Date.parse(all.map((c) => c.started_at).sort().at(-1)!) - Date.parse(all.map((c) => c.started_at).sort()[0])) / 86_400_000;
+      const days =
+        (Date.parse(
+          all
+            .map((c) => c.started_at)
+            .sort()
+            .at(-1)!,
+        ) -
+          Date.parse(all.map((c) => c.started_at).sort()[0])) /
+        86_400_000;
       expect(days).toBeGreaterThan(80);
       const meanTurns = all.reduce((sum, c) => sum + c.num_turns, 0) / all.length;
       expect(meanTurns).toBeGreaterThan(6);
       expect(meanTurns).toBeLessThan(14);
-      const summaries = all.map((c) => JSON.parse(c.summary) as { handoffAt: string | null; numOod: number; numSilences: number; metrics: unknown[] });
+      const summaries = all.map(
+        (c) =>
+          JSON.parse(c.summary) as {
+            handoffAt: string | null;
+            numOod: number;
+            numSilences: number;
+            metrics: unknown[];
+          },
+      );
       expect(summaries.some((s) => s.handoffAt !== null)).toBe(true);
       expect(summaries.some((s) => s.numOod > 0)).toBe(true);
       expect(summaries.some((s) => s.numSilences > 0)).toBe(true);
@@ -60,7 +96,9 @@ describe('seed and the conversations read model', () => {
       // every turn is indexed for search
       const turns = (db.prepare('SELECT count(*) AS n FROM conversation_turn').get() as { n: number }).n;
       expect(turns).toBe(all.reduce((sum, c) => sum + c.num_turns, 0));
-      expect((db.prepare("SELECT count(*) AS n FROM turn_fts WHERE turn_fts MATCH 'refund'").get() as { n: number }).n).toBeGreaterThan(0);
+      expect(
+        (db.prepare("SELECT count(*) AS n FROM turn_fts WHERE turn_fts MATCH 'refund'").get() as { n: number }).n,
+      ).toBeGreaterThan(0);
     } finally {
       db.close();
     }
@@ -83,13 +121,20 @@ describe('seed and the conversations read model', () => {
     const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
     const db = readModel();
     try {
-      const rows = db.prepare('SELECT id, summary FROM conversation ORDER BY id LIMIT 25').all() as Array<{ id: string; summary: string }>;
+      const rows = db.prepare('SELECT id, summary FROM conversation ORDER BY id LIMIT 25').all() as Array<{
+        id: string;
+        summary: string;
+      }>;
       for (const row of rows) {
         const events = await store.readStream(`conversation-${row.id}`);
         const replayed = replayConversation(events as unknown as ConversationEvent[])!;
         expect(replayed.summary).toEqual(JSON.parse(row.summary));
-        const stored = db.prepare('SELECT turn FROM conversation_turn WHERE conversation_id = ? ORDER BY turn_index').all(row.id) as Array<{ turn: string }>;
-        expect(stored.map((t) => JSON.parse(t.turn))).toEqual(replayed.turns.map(({ metadata: _metadata, ...turn }) => turn));
+        const stored = db
+          .prepare('SELECT turn FROM conversation_turn WHERE conversation_id = ? ORDER BY turn_index')
+          .all(row.id) as Array<{ turn: string }>;
+        expect(stored.map((t) => JSON.parse(t.turn))).toEqual(
+          replayed.turns.map(({ metadata: _metadata, ...turn }) => turn),
+        );
       }
     } finally {
       db.close();

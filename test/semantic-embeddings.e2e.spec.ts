@@ -1,6 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildAgent, ConversationsReader, converse, eventually, issueKey, platformNow, setDataAccess, startConversationsFixture, type ConversationsFixture } from './helpers/conversations-fixture';
+import {
+  buildAgent,
+  ConversationsReader,
+  converse,
+  eventually,
+  issueKey,
+  platformNow,
+  setDataAccess,
+  startConversationsFixture,
+  type ConversationsFixture,
+} from './helpers/conversations-fixture';
 
 /**
  * EMBEDDINGS_BASE_URL: semantic search ranked by embedding similarity. The hosted model is a
@@ -39,15 +49,28 @@ describe('semantic search with an embeddings endpoint', () => {
           return;
         }
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: parsed.input.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })) }));
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            data: parsed.input.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })),
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    f = await startConversationsFixture('Embeddings Co', { EMBEDDINGS_BASE_URL: url, EMBEDDINGS_API_KEY: 'emb-secret', EMBEDDINGS_MODEL: 'toy-embed' });
+    f = await startConversationsFixture('Embeddings Co', {
+      EMBEDDINGS_BASE_URL: url,
+      EMBEDDINGS_API_KEY: 'emb-secret',
+      EMBEDDINGS_MODEL: 'toy-embed',
+    });
     const agentId = await buildAgent(f, 'Helpdesk', 'Hello', [
       { name: 'Refunds', content: 'Refunds take five days.', queries: ['I want a refund'] },
-      { name: 'Flights', content: 'Boarding closes 30 minutes before departure.', queries: ['when does boarding close'] },
+      {
+        name: 'Flights',
+        content: 'Boarding closes 30 minutes before departure.',
+        queries: ['when does boarding close'],
+      },
     ]);
     await setDataAccess(f, agentId, { response_metrics: [], show_transcripts: true });
     refundConversation = (await converse(f, agentId, ['I want a refund'])).id;
@@ -63,7 +86,10 @@ describe('semantic search with an embeddings endpoint', () => {
 
   async function search(query: string) {
     const now = await platformNow(f.t);
-    const range = { start_time: new Date(now - 86_400_000).toISOString(), end_time: new Date(now + 60_000).toISOString() };
+    const range = {
+      start_time: new Date(now - 86_400_000).toISOString(),
+      end_time: new Date(now + 60_000).toISOString(),
+    };
     return reader.list({ client_env: 'sandbox', query_type: 'semantic', query, ...range });
   }
 

@@ -46,8 +46,20 @@ describe('npm start', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-start-'));
     const port = await freePort();
     // on a READ_MODEL_DB=postgres run, as the README's PostgreSQL section starts it (the event log stays in DATA_DIR)
-    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, OPERATOR_TOKEN: '', ...(await appDatabaseEnv(dataDir, {})) };
-    const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      OPERATOR_TOKEN: '',
+      ...(await appDatabaseEnv(dataDir, {})),
+    };
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let log = '';
     child.stdout!.on('data', (d) => (log += d));
     child.stderr!.on('data', (d) => (log += d));
@@ -75,7 +87,11 @@ describe('npm start', () => {
   });
 
   it('stops at start with a message naming a bad variable', () => {
-    const result = spawnSync(process.execPath, ['dist/src/main.js'], { cwd: ROOT, env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, ['dist/src/main.js'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: 'eighty' },
+      encoding: 'utf8',
+    });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('PORT');
   });

@@ -8,7 +8,10 @@ const TOPICS_PER_AGENT = 20;
 
 /** One client's lifecycle of an agent, end to end over HTTP, as a user of the API would do it. */
 async function buildOne(app: BenchApp, accountId: string, h: Record<string, string>, n: number): Promise<void> {
-  const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, { name: `agent ${n}`, responseSettings: { greeting: 'Hello!' } });
+  const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, {
+    name: `agent ${n}`,
+    responseSettings: { greeting: 'Hello!' },
+  });
   const branch = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'feature' });
   const base = `/v1/agents/${agent.agentId}/branches/${branch.branchId}`;
   await app.call('PATCH', `${base}/behavior`, h, { behavior: 'You are a helpful support agent.' });
@@ -21,7 +24,12 @@ async function buildOne(app: BenchApp, accountId: string, h: Record<string, stri
   }
   await app.call('POST', `${base}/merge`, h, { deploymentMessage: 'bench' });
   const active = await app.call('GET', `/v1/agents/${agent.agentId}/deployments/active`, h);
-  const pre = await app.call('POST', `/v1/agents/${agent.agentId}/deployments/${active.activeDeployments.sandbox.id}/promote`, h, {});
+  const pre = await app.call(
+    'POST',
+    `/v1/agents/${agent.agentId}/deployments/${active.activeDeployments.sandbox.id}/promote`,
+    h,
+    {},
+  );
   await app.call('POST', `/v1/agents/${agent.agentId}/deployments/${pre.deployment.id}/promote`, h, {});
 }
 
@@ -39,7 +47,8 @@ async function agentsPerSecond(ctx: BenchContext): Promise<{ figure: number; run
       const started = performance.now();
       await Promise.all(
         Array.from({ length: CLIENTS }, async (_, client) => {
-          while (performance.now() < deadline) await buildOne(app, accountId, h, run * 100_000 + client * 10_000 + built++);
+          while (performance.now() < deadline)
+            await buildOne(app, accountId, h, run * 100_000 + client * 10_000 + built++);
         }),
       );
       runs.push(built / ((performance.now() - started) / 1000));
@@ -59,18 +68,27 @@ async function mergeLatency(ctx: BenchContext): Promise<{ p50: number; p99: numb
     const { accountId, key } = await seedAccount(app);
     const h = { 'x-api-key': key };
     const topics = ctx.quick ? 500 : 2000;
-    const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, { name: 'big', responseSettings: { greeting: 'Hi' } });
+    const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, {
+      name: 'big',
+      responseSettings: { greeting: 'Hi' },
+    });
     const first = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'bulk' });
     const bulk = `/v1/agents/${agent.agentId}/branches/${first.branchId}/knowledge-base/topics`;
     ctx.log(`merge bench: adding ${topics} topics`);
     for (let i = 0; i < topics; i += CLIENTS) {
       await Promise.all(
         Array.from({ length: Math.min(CLIENTS, topics - i) }, (_, j) =>
-          app.call('POST', bulk, h, { name: `topic ${i + j}`, content: `content of topic ${i + j}`, exampleQueries: { queries: [`q ${i + j}`] } }),
+          app.call('POST', bulk, h, {
+            name: `topic ${i + j}`,
+            content: `content of topic ${i + j}`,
+            exampleQueries: { queries: [`q ${i + j}`] },
+          }),
         ),
       );
     }
-    await app.call('POST', `/v1/agents/${agent.agentId}/branches/${first.branchId}/merge`, h, { deploymentMessage: 'bulk' });
+    await app.call('POST', `/v1/agents/${agent.agentId}/branches/${first.branchId}/merge`, h, {
+      deploymentMessage: 'bulk',
+    });
     const samples: number[] = [];
     const merges = ctx.quick ? 5 : 20;
     for (let m = 0; m < merges; m++) {
@@ -83,7 +101,11 @@ async function mergeLatency(ctx: BenchContext): Promise<{ p50: number; p99: numb
       samples.push(performance.now() - t);
     }
     const sorted = [...samples].sort((a, b) => a - b);
-    return { p50: median(samples), p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))], samples };
+    return {
+      p50: median(samples),
+      p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))],
+      samples,
+    };
   } finally {
     await app.close();
   }
@@ -94,14 +116,25 @@ export const agentsCases: BenchCase[] = [
     name: 'agents.lifecycle.16-clients',
     run: async (ctx) => {
       const r = await agentsPerSecond(ctx);
-      return { figure: r.figure, unit: 'agents/s', runs: r.runs, note: `create, branch, behavior, ${TOPICS_PER_AGENT} topics, merge, promote x2 over HTTP; ${CLIENTS} clients`, details: { agents: r.agents } };
+      return {
+        figure: r.figure,
+        unit: 'agents/s',
+        runs: r.runs,
+        note: `create, branch, behavior, ${TOPICS_PER_AGENT} topics, merge, promote x2 over HTTP; ${CLIENTS} clients`,
+        details: { agents: r.agents },
+      };
     },
   },
   {
     name: 'agents.merge.2000-topics.p50',
     run: async (ctx) => {
       const r = await mergeLatency(ctx);
-      return { figure: r.p50, unit: 'ms', note: `merge of a 1-topic edit onto main with ${ctx.quick ? 500 : 2000} topics, over HTTP incl. read-your-writes; p99 ${r.p99.toFixed(1)} ms`, details: { samplesMs: r.samples } };
+      return {
+        figure: r.p50,
+        unit: 'ms',
+        note: `merge of a 1-topic edit onto main with ${ctx.quick ? 500 : 2000} topics, over HTTP incl. read-your-writes; p99 ${r.p99.toFixed(1)} ms`,
+        details: { samplesMs: r.samples },
+      };
     },
   },
 ];

@@ -29,7 +29,9 @@ const RULES_PER_ACCOUNT = 10;
  * the window queries, the transitions appended as events, the evaluation records); between rounds
  * the alerts projection applies the transitions, as the running server's would.
  */
-async function evaluationRounds(ctx: BenchContext): Promise<{ first: number; steady: number[]; transitions: number; rules: number }> {
+async function evaluationRounds(
+  ctx: BenchContext,
+): Promise<{ first: number; steady: number[]; transitions: number; rules: number }> {
   return ctx.shared('alerts-evaluation', async () => {
     const samplesTotal = ctx.quick ? 100_000 : 1_000_000;
     const dir = ctx.file('alerts-eval');
@@ -42,7 +44,8 @@ async function evaluationRounds(ctx: BenchContext): Promise<{ first: number; ste
       const nowMs = Date.now();
       ctx.log(`alerts: ${ACCOUNTS * RULES_PER_ACCOUNT} rules, ${samplesTotal.toLocaleString('en-US')} samples`);
       const rulesDb = rawConnection(alerts);
-      const insertRule = rulesDb.prepare(`INSERT INTO alert_rule (id, account_id, project_id, name, metric, operator, threshold_value, window_duration, enabled, current_state, since, last_evaluated_at, current_value, created_at, updated_at, deleted_at)
+      const insertRule =
+        rulesDb.prepare(`INSERT INTO alert_rule (id, account_id, project_id, name, metric, operator, threshold_value, window_duration, enabled, current_state, since, last_evaluated_at, current_value, created_at, updated_at, deleted_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, 'ok', ?, NULL, NULL, ?, ?, NULL)`);
       const created = new Date(nowMs - 3_600_000).toISOString();
       rulesDb.transaction(() => {
@@ -50,21 +53,50 @@ async function evaluationRounds(ctx: BenchContext): Promise<{ first: number; ste
           for (let r = 0; r < RULES_PER_ACCOUNT; r++) {
             const metric = METRICS[r % METRICS.length];
             const threshold = metric.startsWith('turn_latency') ? 800 : metric === 'call_volume' ? 30 : 3;
-            insertRule.run(`ar_bench${a}x${r}`, `acc${a}`, r % 2 === 0 ? `proj${a}` : null, `rule ${r}`, metric, OPERATORS[r % 2 === 0 ? 1 : 0], threshold, WINDOWS[r % WINDOWS.length], created, created, created);
+            insertRule.run(
+              `ar_bench${a}x${r}`,
+              `acc${a}`,
+              r % 2 === 0 ? `proj${a}` : null,
+              `rule ${r}`,
+              metric,
+              OPERATORS[r % 2 === 0 ? 1 : 0],
+              threshold,
+              WINDOWS[r % WINDOWS.length],
+              created,
+              created,
+              created,
+            );
           }
         }
       })();
       const samplesDb = rawConnection(samples);
-      const insertSample = samplesDb.prepare('INSERT INTO sample (account_id, project_id, kind, at_ms, value) VALUES (?, ?, ?, ?, ?)');
+      const insertSample = samplesDb.prepare(
+        'INSERT INTO sample (account_id, project_id, kind, at_ms, value) VALUES (?, ?, ?, ?, ?)',
+      );
       let seed = 42;
-      const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+      const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
       for (let done = 0; done < samplesTotal; done += 100_000) {
         samplesDb.transaction(() => {
           for (let i = 0; i < Math.min(100_000, samplesTotal - done); i++) {
             const a = Math.floor(random() * ACCOUNTS);
             const roll = random();
-            const kind = roll < 0.7 ? 'latency' : roll < 0.85 ? 'call' : roll < 0.9 ? 'api_errors' : roll < 0.95 ? 'function_errors' : 'crash';
-            insertSample.run(`acc${a}`, `proj${a}`, kind, nowMs - Math.floor(random() * 3_600_000), kind === 'latency' ? 200 + random() * 1500 : 1);
+            const kind =
+              roll < 0.7
+                ? 'latency'
+                : roll < 0.85
+                  ? 'call'
+                  : roll < 0.9
+                    ? 'api_errors'
+                    : roll < 0.95
+                      ? 'function_errors'
+                      : 'crash';
+            insertSample.run(
+              `acc${a}`,
+              `proj${a}`,
+              kind,
+              nowMs - Math.floor(random() * 3_600_000),
+              kind === 'latency' ? 200 + random() * 1500 : 1,
+            );
           }
         })();
       }
@@ -104,9 +136,15 @@ async function samplesCatchUp(ctx: BenchContext): Promise<Result> {
     const t0 = performance.now();
     await catchUp(source, alertSamplesProjection, store, { until: sqlitePosition(limit) });
     const seconds = (performance.now() - t0) / 1000;
-    const turns = (rawConnection(source).prepare("SELECT count(*) AS n FROM sample WHERE kind = 'latency'").get() as { n: number }).n;
+    const turns = (
+      rawConnection(source).prepare("SELECT count(*) AS n FROM sample WHERE kind = 'latency'").get() as { n: number }
+    ).n;
     await source.destroy();
-    return { figure: limit / seconds, unit: 'events/s', note: `catchUp over the first ${limit.toLocaleString('en-US')} events of the seeded conversations (${turns.toLocaleString('en-US')} turns) in ${seconds.toFixed(1)} s` };
+    return {
+      figure: limit / seconds,
+      unit: 'events/s',
+      note: `catchUp over the first ${limit.toLocaleString('en-US')} events of the seeded conversations (${turns.toLocaleString('en-US')} turns) in ${seconds.toFixed(1)} s`,
+    };
   } finally {
     await store.close();
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
@@ -118,7 +156,12 @@ export const alertsCases: BenchCase[] = [
     name: 'alerts.evaluate.10k-rules.round',
     run: async (ctx) => {
       const r = await evaluationRounds(ctx);
-      return { figure: median(r.steady), unit: 'ms', runs: r.steady.map((v) => +v.toFixed(1)), note: `${r.rules.toLocaleString('en-US')} rules (10 x 1,000 accounts) over ${ctx.quick ? '100,000' : '1,000,000'} samples; steady rounds (the first, with ${r.transitions.toLocaleString('en-US')} transitions appended: ${r.first.toFixed(0)} ms)` };
+      return {
+        figure: median(r.steady),
+        unit: 'ms',
+        runs: r.steady.map((v) => +v.toFixed(1)),
+        note: `${r.rules.toLocaleString('en-US')} rules (10 x 1,000 accounts) over ${ctx.quick ? '100,000' : '1,000,000'} samples; steady rounds (the first, with ${r.transitions.toLocaleString('en-US')} transitions appended: ${r.first.toFixed(0)} ms)`,
+      };
     },
   },
   { name: 'alerts.samples.catch-up', run: samplesCatchUp },

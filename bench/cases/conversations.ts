@@ -52,8 +52,19 @@ export function dataset(ctx: BenchContext): Promise<Dataset> {
       return JSON.parse(fs.readFileSync(marker, 'utf8')) as Dataset;
     }
     fs.rmSync(dir, { recursive: true, force: true });
-    ctx.log(`conversations: seeding ${conversations.toLocaleString('en-US')} conversations into ${path.relative(process.cwd(), dir)} (kept for later runs)`);
-    const result = await seed({ dataDir: dir, conversations, agents: 1, days: 90, seed: 1, concurrency: 256, liveShare: 0.95, log: (line) => ctx.log(`seed: ${line}`) });
+    ctx.log(
+      `conversations: seeding ${conversations.toLocaleString('en-US')} conversations into ${path.relative(process.cwd(), dir)} (kept for later runs)`,
+    );
+    const result = await seed({
+      dataDir: dir,
+      conversations,
+      agents: 1,
+      days: 90,
+      seed: 1,
+      concurrency: 256,
+      liveShare: 0.95,
+      log: (line) => ctx.log(`seed: ${line}`),
+    });
     const events = new Database(path.join(dir, 'events.sqlite'), { readonly: true });
     const count = (events.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
     events.close();
@@ -131,18 +142,37 @@ async function measureAll(ctx: BenchContext): Promise<Figures> {
       const reps = ctx.quick ? 10 : 40;
       await timed(`${base}?limit=100`, 5);
       const list = await timed(`${base}?limit=100`, reps);
-      out['conversations.list.limit-100.p50'] = { figure: median(list), unit: 'ms', runs: list.map((v) => +v.toFixed(2)), note: `GET v3 list, limit=100, client_env=live, no search; ${data.conversations.toLocaleString('en-US')} seeded conversations` };
+      out['conversations.list.limit-100.p50'] = {
+        figure: median(list),
+        unit: 'ms',
+        runs: list.map((v) => +v.toFixed(2)),
+        note: `GET v3 list, limit=100, client_env=live, no search; ${data.conversations.toLocaleString('en-US')} seeded conversations`,
+      };
 
       // Cursors the server would hand out after `depth` rows: found in the read model, signed with the data dir's secret.
-      const rmFile = fs.readdirSync(path.join(data.dir, 'read-models', 'conversations')).find((f) => f.endsWith('.sqlite'))!;
+      const rmFile = fs
+        .readdirSync(path.join(data.dir, 'read-models', 'conversations'))
+        .find((f) => f.endsWith('.sqlite'))!;
       const rm = new Database(path.join(data.dir, 'read-models', 'conversations', rmFile), { readonly: true });
       const agentBare = data.agentId.replace(/^PROJECT-/, '');
-      const live = (rm.prepare("SELECT count(*) AS n FROM conversation WHERE agent_id = ? AND environment = 'live'").get(agentBare) as { n: number }).n;
+      const live = (
+        rm
+          .prepare("SELECT count(*) AS n FROM conversation WHERE agent_id = ? AND environment = 'live'")
+          .get(agentBare) as { n: number }
+      ).n;
       const depth = Math.min(900_000, Math.floor(live * 0.9));
       const cursors = new Cursors(ServerSecret.resolve(undefined, data.dir));
       const cursorAt = (rows: number) => {
-        const row = rm.prepare("SELECT started_at, id FROM conversation WHERE agent_id = ? AND environment = 'live' ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET ?").get(agentBare, rows - 1) as { started_at: string; id: string };
-        return encodeURIComponent(cursors.encode(parseListQuery('v3', { limit: '100' }), agentBare, { after: { startedAt: row.started_at, id: row.id } }));
+        const row = rm
+          .prepare(
+            "SELECT started_at, id FROM conversation WHERE agent_id = ? AND environment = 'live' ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET ?",
+          )
+          .get(agentBare, rows - 1) as { started_at: string; id: string };
+        return encodeURIComponent(
+          cursors.encode(parseListQuery('v3', { limit: '100' }), agentBare, {
+            after: { startedAt: row.started_at, id: row.id },
+          }),
+        );
       };
       // The newest conversations are still going on, or ended within minutes because they were
       // short: the first page carries about 40% of the bytes of a page of finished ones. The page
@@ -154,7 +184,11 @@ async function measureAll(ctx: BenchContext): Promise<Figures> {
       const pages = { first: [] as number[], shallow: [] as number[], deep: [] as number[] };
       const bytes = { first: 0, shallow: 0, deep: 0 };
       for (let i = 0; i < reps; i++) {
-        for (const [name, url] of [['first', `${base}?limit=100`], ['shallow', `${base}?limit=100&cursor=${shallowCursor}`], ['deep', `${base}?limit=100&cursor=${deepCursor}`]] as const) {
+        for (const [name, url] of [
+          ['first', `${base}?limit=100`],
+          ['shallow', `${base}?limit=100&cursor=${shallowCursor}`],
+          ['deep', `${base}?limit=100&cursor=${deepCursor}`],
+        ] as const) {
           const r = await get(agent, url, headers);
           if (r.status !== 200) throw new Error(`${name} page answered ${r.status}`);
           pages[name].push(r.ms);
@@ -162,17 +196,38 @@ async function measureAll(ctx: BenchContext): Promise<Figures> {
         }
       }
       const kB = (n: number) => `${(n / 1000).toFixed(0)} kB`;
-      out['conversations.page.first.p50'] = { figure: median(pages.first), unit: 'ms', note: `diagnostic: the first page, limit=100, ${kB(bytes.first)} (conversations still going on or just ended, short); deep/first = ${(median(pages.deep) / median(pages.first)).toFixed(2)}x` };
-      out['conversations.page.cursor-shallow.p50'] = { figure: median(pages.shallow), unit: 'ms', note: `cursor page at depth ${SHALLOW.toLocaleString('en-US')}, the first page of finished conversations, limit=100, ${kB(bytes.shallow)}` };
-      out['conversations.page.cursor-deep.p50'] = { figure: median(pages.deep), unit: 'ms', note: `cursor page at depth ${depth.toLocaleString('en-US')} of ${live.toLocaleString('en-US')} live conversations, limit=100, ${kB(bytes.deep)}; pages taken in turn` };
+      out['conversations.page.first.p50'] = {
+        figure: median(pages.first),
+        unit: 'ms',
+        note: `diagnostic: the first page, limit=100, ${kB(bytes.first)} (conversations still going on or just ended, short); deep/first = ${(median(pages.deep) / median(pages.first)).toFixed(2)}x`,
+      };
+      out['conversations.page.cursor-shallow.p50'] = {
+        figure: median(pages.shallow),
+        unit: 'ms',
+        note: `cursor page at depth ${SHALLOW.toLocaleString('en-US')}, the first page of finished conversations, limit=100, ${kB(bytes.shallow)}`,
+      };
+      out['conversations.page.cursor-deep.p50'] = {
+        figure: median(pages.deep),
+        unit: 'ms',
+        note: `cursor page at depth ${depth.toLocaleString('en-US')} of ${live.toLocaleString('en-US')} live conversations, limit=100, ${kB(bytes.deep)}; pages taken in turn`,
+      };
       const offset = await timed(`${base}?limit=100&offset=${depth}`, ctx.quick ? 2 : 5);
-      out['conversations.page.offset-deep.p50'] = { figure: median(offset), unit: 'ms', note: `diagnostic: offset=${depth.toLocaleString('en-US')} (legacy pagination) at the same depth` };
+      out['conversations.page.offset-deep.p50'] = {
+        figure: median(offset),
+        unit: 'ms',
+        note: `diagnostic: offset=${depth.toLocaleString('en-US')} (legacy pagination) at the same depth`,
+      };
 
       // Chunked streaming of 5,000 conversations with transcripts: first byte and this process's RSS growth.
       await app.call('PUT', `/admin/v1/agents/${data.agentId}/settings`, admin, { chunked_streaming: true });
       await timed(`${base}?limit=100`, 5);
       const streamedList = await timed(`${base}?limit=100`, reps);
-      out['conversations.list.limit-100.streamed.p50'] = { figure: median(streamedList), unit: 'ms', runs: streamedList.map((v) => +v.toFixed(2)), note: 'diagnostic: the same page as conversations.list.limit-100.p50, with chunked streaming on' };
+      out['conversations.list.limit-100.streamed.p50'] = {
+        figure: median(streamedList),
+        unit: 'ms',
+        runs: streamedList.map((v) => +v.toFixed(2)),
+        note: 'diagnostic: the same page as conversations.list.limit-100.p50, with chunked streaming on',
+      };
       const firstBytes: number[] = [];
       const growth: number[] = [];
       let streamed: Timed | null = null;
@@ -187,23 +242,61 @@ async function measureAll(ctx: BenchContext): Promise<Figures> {
         firstBytes.push(streamed.firstByteMs);
         growth.push((peak - before) / 1e6);
       }
-      out['conversations.stream.limit-5000.first-byte'] = { figure: median(firstBytes), unit: 'ms', runs: firstBytes, note: `limit=5000 with transcripts, chunked; ${(streamed!.bytes / 1e6).toFixed(1)} MB in ${(streamed!.ms / 1000).toFixed(2)} s` };
-      out['conversations.stream.limit-5000.rss-growth'] = { figure: median(growth), unit: 'MB', runs: growth.map((g) => +g.toFixed(1)), note: 'server RSS peak minus RSS before the request (server and client share this process; the client keeps no body)' };
+      out['conversations.stream.limit-5000.first-byte'] = {
+        figure: median(firstBytes),
+        unit: 'ms',
+        runs: firstBytes,
+        note: `limit=5000 with transcripts, chunked; ${(streamed!.bytes / 1e6).toFixed(1)} MB in ${(streamed!.ms / 1000).toFixed(2)} s`,
+      };
+      out['conversations.stream.limit-5000.rss-growth'] = {
+        figure: median(growth),
+        unit: 'MB',
+        runs: growth.map((g) => +g.toFixed(1)),
+        note: 'server RSS peak minus RSS before the request (server and client share this process; the client keeps no body)',
+      };
 
       const now = Date.now();
       const range = `start_time=${new Date(now - 90 * 86_400_000).toISOString()}&end_time=${new Date(now + 60_000).toISOString()}`;
-      const transcriptQueries = ['refund', 'cancel my order', 'password', 'delivery late', 'gift card balance', 'store hours'];
-      const semanticQueries = ['refunds', 'cancelation', 'pasword reset', 'deliveries arriving', 'warranty claims', 'discount vouchers'];
+      const transcriptQueries = [
+        'refund',
+        'cancel my order',
+        'password',
+        'delivery late',
+        'gift card balance',
+        'store hours',
+      ];
+      const semanticQueries = [
+        'refunds',
+        'cancelation',
+        'pasword reset',
+        'deliveries arriving',
+        'warranty claims',
+        'discount vouchers',
+      ];
       const search = async (type: string, queries: string[]) => {
         const ms: number[] = [];
-        for (let i = 0; i < (ctx.quick ? 12 : 36); i++) ms.push(...(await timed(`${base}?query_type=${type}&query=${encodeURIComponent(queries[i % queries.length])}&${range}`, 1)));
+        for (let i = 0; i < (ctx.quick ? 12 : 36); i++)
+          ms.push(
+            ...(await timed(
+              `${base}?query_type=${type}&query=${encodeURIComponent(queries[i % queries.length])}&${range}`,
+              1,
+            )),
+          );
         return ms;
       };
       await search('transcript', transcriptQueries.slice(0, 2));
       const transcript = await search('transcript', transcriptQueries);
-      out['conversations.search.transcript.p50'] = { figure: median(transcript), unit: 'ms', note: `over 90 days, limit 5, ${transcriptQueries.length} queries in turn` };
+      out['conversations.search.transcript.p50'] = {
+        figure: median(transcript),
+        unit: 'ms',
+        note: `over 90 days, limit 5, ${transcriptQueries.length} queries in turn`,
+      };
       const semantic = await search('semantic', semanticQueries);
-      out['conversations.search.semantic.p50'] = { figure: median(semantic), unit: 'ms', note: `over 90 days, limit 5, inflected and misspelt queries` };
+      out['conversations.search.semantic.p50'] = {
+        figure: median(semantic),
+        unit: 'ms',
+        note: `over 90 days, limit 5, inflected and misspelt queries`,
+      };
 
       out['conversations.seed'] = {
         figure: data.conversations / data.seedSeconds,
@@ -241,13 +334,24 @@ async function rebuildVsRaw(ctx: BenchContext, data: Dataset): Promise<Figures> 
     const conversations = from.prepare('SELECT * FROM conversation').all() as Array<Record<string, unknown>>;
     const turns = from.prepare('SELECT * FROM conversation_turn ORDER BY id').all() as Array<Record<string, unknown>>;
     from.close();
-    (await openReadModel(conversationsProjection, raw).then((s) => s.destroy()));
+    await openReadModel(conversationsProjection, raw).then((s) => s.destroy());
     const db = new Database(raw);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    const insertC = db.prepare(`INSERT INTO conversation (${Object.keys(conversations[0]).join(', ')}) VALUES (${Object.keys(conversations[0]).map(() => '?').join(', ')})`);
-    const insertT = db.prepare(`INSERT INTO conversation_turn (${Object.keys(turns[0]).join(', ')}) VALUES (${Object.keys(turns[0]).map(() => '?').join(', ')})`);
-    const all: Array<[Database.Statement, Record<string, unknown>]> = [...conversations.map((r) => [insertC, r] as [Database.Statement, Record<string, unknown>]), ...turns.map((r) => [insertT, r] as [Database.Statement, Record<string, unknown>])];
+    const insertC = db.prepare(
+      `INSERT INTO conversation (${Object.keys(conversations[0]).join(', ')}) VALUES (${Object.keys(conversations[0])
+        .map(() => '?')
+        .join(', ')})`,
+    );
+    const insertT = db.prepare(
+      `INSERT INTO conversation_turn (${Object.keys(turns[0]).join(', ')}) VALUES (${Object.keys(turns[0])
+        .map(() => '?')
+        .join(', ')})`,
+    );
+    const all: Array<[Database.Statement, Record<string, unknown>]> = [
+      ...conversations.map((r) => [insertC, r] as [Database.Statement, Record<string, unknown>]),
+      ...turns.map((r) => [insertT, r] as [Database.Statement, Record<string, unknown>]),
+    ];
     const t1 = performance.now();
     for (let i = 0; i < all.length; i += 1000) {
       db.transaction(() => {
@@ -258,8 +362,16 @@ async function rebuildVsRaw(ctx: BenchContext, data: Dataset): Promise<Figures> 
     db.close();
     const rows = all.length;
     return {
-      'conversations.rebuild': { figure: rows / rebuildS, unit: 'rows/s', note: `catchUp of the conversations projection over the first ${head.toLocaleString('en-US')} events: ${rows.toLocaleString('en-US')} rows (${conversations.length.toLocaleString('en-US')} conversations) in ${rebuildS.toFixed(1)} s` },
-      'conversations.raw-insert.batched-1000': { figure: rows / rawS, unit: 'rows/s', note: `raw better-sqlite3 insert of the same final rows, 1000 per tx, same schema and FTS triggers, in ${rawS.toFixed(1)} s` },
+      'conversations.rebuild': {
+        figure: rows / rebuildS,
+        unit: 'rows/s',
+        note: `catchUp of the conversations projection over the first ${head.toLocaleString('en-US')} events: ${rows.toLocaleString('en-US')} rows (${conversations.length.toLocaleString('en-US')} conversations) in ${rebuildS.toFixed(1)} s`,
+      },
+      'conversations.raw-insert.batched-1000': {
+        figure: rows / rawS,
+        unit: 'rows/s',
+        note: `raw better-sqlite3 insert of the same final rows, 1000 per tx, same schema and FTS triggers, in ${rawS.toFixed(1)} s`,
+      },
     };
   } finally {
     await store.close();

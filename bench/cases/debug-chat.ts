@@ -49,23 +49,48 @@ async function chatLoad(ctx: BenchContext): Promise<ChatFigures> {
       const generated = syntheticKnowledgeBase(TOPICS + 50, 2000, 7);
       // topic names are unique per branch; the generator may repeat one
       const names = new Set<string>();
-      const kb = { queries: generated.queries, topics: generated.topics.filter((t) => !names.has(t.name) && names.add(t.name)).slice(0, TOPICS) };
-      const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, { name: 'kb', responseSettings: { greeting: 'Hello!' } });
+      const kb = {
+        queries: generated.queries,
+        topics: generated.topics.filter((t) => !names.has(t.name) && names.add(t.name)).slice(0, TOPICS),
+      };
+      const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, {
+        name: 'kb',
+        responseSettings: { greeting: 'Hello!' },
+      });
       const branch = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'kb' });
       ctx.log(`debug chat: adding ${TOPICS} topics`);
       for (let i = 0; i < kb.topics.length; i += 16) {
         await Promise.all(
-          kb.topics.slice(i, i + 16).map((t) =>
-            app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, { name: t.name, content: t.content, exampleQueries: { queries: t.exampleQueries.slice(0, 100) } }),
-          ),
+          kb.topics
+            .slice(i, i + 16)
+            .map((t) =>
+              app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, {
+                name: t.name,
+                content: t.content,
+                exampleQueries: { queries: t.exampleQueries.slice(0, 100) },
+              }),
+            ),
         );
       }
-      await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, { deploymentMessage: 'kb' });
+      await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, {
+        deploymentMessage: 'kb',
+      });
       const seconds = ctx.quick ? 3 : 10;
       let q = 0;
-      const conversations = await Promise.all(Array.from({ length: CONVERSATIONS }, () => app.call('POST', `/v1/agents/${agent.agentId}/debug-chat`, h, { clientEnv: 'sandbox' })));
+      const conversations = await Promise.all(
+        Array.from({ length: CONVERSATIONS }, () =>
+          app.call('POST', `/v1/agents/${agent.agentId}/debug-chat`, h, { clientEnv: 'sandbox' }),
+        ),
+      );
       // warm-up: index build, JIT
-      await Promise.all(conversations.map((c) => app.call('POST', `/v1/agents/${agent.agentId}/debug-chat/${c.conversationId}`, h, { clientEnv: 'sandbox', message: kb.queries[q++ % kb.queries.length] })));
+      await Promise.all(
+        conversations.map((c) =>
+          app.call('POST', `/v1/agents/${agent.agentId}/debug-chat/${c.conversationId}`, h, {
+            clientEnv: 'sandbox',
+            message: kb.queries[q++ % kb.queries.length],
+          }),
+        ),
+      );
       const plan: ChatPlan = {
         url: app.url,
         headers: h,
@@ -75,10 +100,21 @@ async function chatLoad(ctx: BenchContext): Promise<ChatFigures> {
         queries: kb.queries,
         seconds,
       };
-      const { result: r, mainMs, othersMs } = await cpuDuring(() => profiled('debug-chat.turns', () => runDriver(ctx.file('debug-chat-plan.json'), plan)));
+      const {
+        result: r,
+        mainMs,
+        othersMs,
+      } = await cpuDuring(() => profiled('debug-chat.turns', () => runDriver(ctx.file('debug-chat-plan.json'), plan)));
       if (r.failures > 0) throw new Error(`${r.failures} turns failed, first: ${r.firstFailure}`);
       const perTurn = (ms: number | null) => (ms === null ? null : (ms * 1000) / r.turns);
-      return { turnsPerSecond: r.turns / r.elapsed, p50: r.p50, p99: r.p99, turns: r.turns, mainCpuUsPerTurn: perTurn(mainMs), otherCpuUsPerTurn: perTurn(othersMs) };
+      return {
+        turnsPerSecond: r.turns / r.elapsed,
+        p50: r.p50,
+        p99: r.p99,
+        turns: r.turns,
+        mainCpuUsPerTurn: perTurn(mainMs),
+        otherCpuUsPerTurn: perTurn(othersMs),
+      };
     } finally {
       await app.close();
     }
@@ -90,8 +126,16 @@ export const debugChatCases: BenchCase[] = [
     name: 'debug-chat.turns.32-conversations',
     run: async (ctx) => {
       const r = await chatLoad(ctx);
-      const cpu = r.mainCpuUsPerTurn === null ? '' : `; server CPU per turn: main thread ${r.mainCpuUsPerTurn.toFixed(0)} µs, other threads ${r.otherCpuUsPerTurn!.toFixed(0)} µs`;
-      return { figure: r.turnsPerSecond, unit: 'turns/s', note: `${CONVERSATIONS} conversations, agent with ${TOPICS} topics, over HTTP (client in its own process); ${r.turns} turns${cpu}`, details: { ...r } };
+      const cpu =
+        r.mainCpuUsPerTurn === null
+          ? ''
+          : `; server CPU per turn: main thread ${r.mainCpuUsPerTurn.toFixed(0)} µs, other threads ${r.otherCpuUsPerTurn!.toFixed(0)} µs`;
+      return {
+        figure: r.turnsPerSecond,
+        unit: 'turns/s',
+        note: `${CONVERSATIONS} conversations, agent with ${TOPICS} topics, over HTTP (client in its own process); ${r.turns} turns${cpu}`,
+        details: { ...r },
+      };
     },
   },
   {

@@ -40,16 +40,49 @@ interface Cannon {
 }
 
 /** The load in its own process (lib/external-event-load.ts): each POST carries the next `bench-<n>` id. */
-async function load(url: string, seconds: number, count: number, headers: Record<string, string>, opts: { start?: number; amount?: number } = {}): Promise<Cannon> {
-  const args = [url, String(CONNECTIONS), String(seconds), String(count), String(opts.start ?? 0), String(opts.amount ?? 0), ...headerArgs(headers)];
-  const r = await driver<{ requests: { total: number }; activeSeconds: number; non2xx: number }>('external-event-load.js', args);
+async function load(
+  url: string,
+  seconds: number,
+  count: number,
+  headers: Record<string, string>,
+  opts: { start?: number; amount?: number } = {},
+): Promise<Cannon> {
+  const args = [
+    url,
+    String(CONNECTIONS),
+    String(seconds),
+    String(count),
+    String(opts.start ?? 0),
+    String(opts.amount ?? 0),
+    ...headerArgs(headers),
+  ];
+  const r = await driver<{ requests: { total: number }; activeSeconds: number; non2xx: number }>(
+    'external-event-load.js',
+    args,
+  );
   // autocannon's own average divides by whole seconds: a series cut short by `amount` would read low
   return { average: r.requests.total / r.activeSeconds, total: r.requests.total, non2xx: r.non2xx };
 }
 
 /** An open-loop series at a fixed rate (lib/paced-load.ts): latencies from each request's due time. */
-function paced(url: string, rate: number, seconds: number, connections: number, start: number, count: number, headers: Record<string, string>): Promise<PacedLoadResult> {
-  return driver<PacedLoadResult>('paced-load.js', [url, String(rate), String(seconds), String(connections), String(start), String(count), ...headerArgs(headers)]);
+function paced(
+  url: string,
+  rate: number,
+  seconds: number,
+  connections: number,
+  start: number,
+  count: number,
+  headers: Record<string, string>,
+): Promise<PacedLoadResult> {
+  return driver<PacedLoadResult>('paced-load.js', [
+    url,
+    String(rate),
+    String(seconds),
+    String(connections),
+    String(start),
+    String(count),
+    ...headerArgs(headers),
+  ]);
 }
 
 const headerArgs = (headers: Record<string, string>) => Object.entries(headers).map(([k, v]) => `${k}=${v}`);
@@ -57,7 +90,9 @@ const headerArgs = (headers: Record<string, string>) => Object.entries(headers).
 /** Runs a load driver of bench/lib in its own process and parses the one JSON line it prints. */
 function driver<T>(file: string, args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(__dirname, '../lib', file), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(__dirname, '../lib', file), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
@@ -82,7 +117,8 @@ interface Figures {
   drained: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /**
  * External events over HTTP: the real app with an agent in sandbox and `count` conversations, each
@@ -97,13 +133,23 @@ async function measure(ctx: BenchContext): Promise<Figures> {
     const dir = ctx.file('external-events');
     fs.mkdirSync(dir, { recursive: true });
     const operatorToken = 'bench-operator-token-0123456789';
-    const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'silent', READ_YOUR_WRITES_TIMEOUT_MS: '60000' });
+    const config = loadConfig({
+      DATA_DIR: dir,
+      OPERATOR_TOKEN: operatorToken,
+      RATE_LIMIT_PER_KEY: '0',
+      LOG_LEVEL: 'silent',
+      READ_YOUR_WRITES_TIMEOUT_MS: '60000',
+    });
     const app = await createApp(config, pino({ level: 'silent' }), undefined, [EchoProbeController]);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.getHttpServer().address() as { port: number };
     const url = `http://127.0.0.1:${port}`;
     const call = async (method: string, route: string, headers: Record<string, string>, body?: unknown) => {
-      const r = await fetch(`${url}${route}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const r = await fetch(`${url}${route}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await r.text();
       if (!r.ok) throw new Error(`${method} ${route}: ${r.status} ${text}`);
       return text ? JSON.parse(text) : null;
@@ -112,9 +158,17 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       const op = { 'x-operator-token': operatorToken };
       const account = await call('POST', '/admin/v1/accounts', op, { name: 'bench', region: 'us' });
       const expiresAt = new Date(Date.now() + 300 * 24 * 3600 * 1000).toISOString();
-      const { key } = await call('POST', `/admin/v1/accounts/${account.accountId}/api-keys`, op, { name: 'bench', agents: 'all', permissions: ['agents', 'external_events'], expiresAt });
+      const { key } = await call('POST', `/admin/v1/accounts/${account.accountId}/api-keys`, op, {
+        name: 'bench',
+        agents: 'all',
+        permissions: ['agents', 'external_events'],
+        expiresAt,
+      });
       const h = { 'x-api-key': key };
-      const agent = await call('POST', `/v1/accounts/${account.accountId}/agents`, h, { name: 'events', responseSettings: { greeting: 'Hello!' } });
+      const agent = await call('POST', `/v1/accounts/${account.accountId}/agents`, h, {
+        name: 'events',
+        responseSettings: { greeting: 'Hello!' },
+      });
       const branch = await call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'events' });
       await call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, {
         name: 'event:payment',
@@ -122,8 +176,11 @@ async function measure(ctx: BenchContext): Promise<Figures> {
         exampleQueries: { queries: ['payment result'] },
         actions: 'set_state key=paid value=yes',
       });
-      await call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, { deploymentMessage: 'events' });
-      const deploymentId: string = (await call('GET', `/v1/agents/${agent.agentId}/deployments/active`, h)).activeDeployments.sandbox.id;
+      await call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, {
+        deploymentMessage: 'events',
+      });
+      const deploymentId: string = (await call('GET', `/v1/agents/${agent.agentId}/deployments/active`, h))
+        .activeDeployments.sandbox.id;
 
       // Every webhook request names an id no earlier request used (a repeat is a cheaper, different
       // workload): each throughput series gets its own share of the ids, the moderate-rate series
@@ -143,11 +200,29 @@ async function measure(ctx: BenchContext): Promise<Figures> {
             const events: ConversationEvent[] = [
               {
                 type: 'ConversationStarted',
-                data: { conversationId: `EV-${id}`, accountId, agentId, deploymentId, version: 1, environment: 'sandbox', channel: 'CHAT', fromNumber: '', toNumber: '', variantId: '', variantName: '', language: 'en-GB', startedAt: now },
+                data: {
+                  conversationId: `EV-${id}`,
+                  accountId,
+                  agentId,
+                  deploymentId,
+                  version: 1,
+                  environment: 'sandbox',
+                  channel: 'CHAT',
+                  fromNumber: '',
+                  toNumber: '',
+                  variantId: '',
+                  variantName: '',
+                  language: 'en-GB',
+                  startedAt: now,
+                },
               },
               { type: 'ExternalEventAwaited', data: { name: 'payment', eventId: id } },
             ];
-            return store.append(`conversation-EV-${id}`, events.map((e) => ({ id: uuidv7(), type: e.type, data: e.data, metadata: meta })), 'no_stream');
+            return store.append(
+              `conversation-EV-${id}`,
+              events.map((e) => ({ id: uuidv7(), type: e.type, data: e.data, metadata: meta })),
+              'no_stream',
+            );
           }),
         );
       }
@@ -155,7 +230,12 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       await caughtUp(readModels, await store.headPosition(), ['external-events', 'conversations']);
       ctx.log(`external events: read models caught up ${Date.now() - seeded} ms after the seeding`);
 
-      const q = new URLSearchParams({ event_id_location: 'payload', event_id_path: 'id', account_id: account.accountId, project_id: agent.agentId });
+      const q = new URLSearchParams({
+        event_id_location: 'payload',
+        event_id_path: 'id',
+        account_id: account.accountId,
+        project_id: agent.agentId,
+      });
       const webhookUrl = `${url}/v1/external-events/webhook?${q}`;
       const seconds = ctx.quick ? 3 : 6;
       const runs = Number(process.env.BENCH_EXTERNAL_EVENTS_ROUNDS ?? (ctx.quick ? 1 : 5));
@@ -178,8 +258,13 @@ async function measure(ctx: BenchContext): Promise<Figures> {
         let head = await store.headPosition();
         const managers = app.get(ProcessManagers);
         for (;;) {
-          while (managers.status().some((m) => comparePositions(m.position, head) < 0)) await new Promise((r) => setTimeout(r, 20));
-          await caughtUp(readModels, head, (await readModels.status()).map((r) => r.name));
+          while (managers.status().some((m) => comparePositions(m.position, head) < 0))
+            await new Promise((r) => setTimeout(r, 20));
+          await caughtUp(
+            readModels,
+            head,
+            (await readModels.status()).map((r) => r.name),
+          );
           const now = await store.headPosition();
           if (now === head) break;
           head = now;
@@ -196,11 +281,16 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       const perSeries = Math.floor((count - bindCount - moderateRate * moderateSeconds) / runs);
       const series = {
         echo: () => profiled('external-events.echo', () => load(`${url}/bench/echo`, seconds, count, {})),
-        webhook: () => profiled('external-events.webhook', () => load(webhookUrl, seconds, count, h, { start: used, amount: perSeries })),
+        webhook: () =>
+          profiled('external-events.webhook', () =>
+            load(webhookUrl, seconds, count, h, { start: used, amount: perSeries }),
+          ),
       };
       for (let round = 0; round < runs; round++) {
         ctx.log(`external events round ${round + 1}/${runs} (${seconds} s per series, ${CONNECTIONS} connections)`);
-        for (const name of (round % 2 === 0 ? ['webhook', 'echo'] : ['echo', 'webhook']) as Array<keyof typeof series>) {
+        for (const name of (round % 2 === 0 ? ['webhook', 'echo'] : ['echo', 'webhook']) as Array<
+          keyof typeof series
+        >) {
           // Every series starts with nothing left to bind: a burst's backlog is bound before the next series.
           const backlog = await drain();
           if (backlog) drains.push(backlog);
@@ -208,7 +298,10 @@ async function measure(ctx: BenchContext): Promise<Figures> {
           const { result: r, mainMs, othersMs } = await cpuDuring(series[name]);
           if (r.non2xx) throw new Error(`non-2xx answers on ${name}: ${r.non2xx}`);
           const heapMb = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
-          if (mainMs !== null && r.total > 0) ctx.log(`external events: ${name} ${Math.round(r.average)} req/s; server CPU per request: main thread ${((mainMs * 1000) / r.total).toFixed(0)} µs, other threads ${((othersMs! * 1000) / r.total).toFixed(0)} µs; ${bound - boundBefore} bound meanwhile; heap ${heapMb} MB after it`);
+          if (mainMs !== null && r.total > 0)
+            ctx.log(
+              `external events: ${name} ${Math.round(r.average)} req/s; server CPU per request: main thread ${((mainMs * 1000) / r.total).toFixed(0)} µs, other threads ${((othersMs! * 1000) / r.total).toFixed(0)} µs; ${bound - boundBefore} bound meanwhile; heap ${heapMb} MB after it`,
+            );
           if (name === 'webhook') used += r.total;
           out[name].push(r.average);
         }
@@ -217,19 +310,29 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       const loopDelay = monitorEventLoopDelay({ resolution: 1 });
       loopDelay.enable();
       const stopWatching = watchPauses();
-      const { result: moderate, mainMs: modMain, othersMs: modOthers } = await cpuDuring(() =>
-        profiled('external-events.delivery', () => paced(webhookUrl, moderateRate, moderateSeconds, PACED_CONNECTIONS, used, count, h)),
+      const {
+        result: moderate,
+        mainMs: modMain,
+        othersMs: modOthers,
+      } = await cpuDuring(() =>
+        profiled('external-events.delivery', () =>
+          paced(webhookUrl, moderateRate, moderateSeconds, PACED_CONNECTIONS, used, count, h),
+        ),
       );
       loopDelay.disable();
       const pauses = describePauses(stopWatching());
-      if (moderate.non2xx || moderate.errors) throw new Error(`the paced series had ${moderate.non2xx} non-2xx answers and ${moderate.errors} errors`);
-      ctx.log(`external events: ${moderateRate}/s for ${moderateSeconds} s (open loop): p50 ${moderate.p50.toFixed(1)} ms, p99 ${moderate.p99.toFixed(1)} ms, max ${moderate.max.toFixed(1)} ms (longest wait for a connection ${moderate.maxQueuedMs.toFixed(1)} ms); event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms; server CPU main thread ${modMain ?? '?'} ms, other threads ${modOthers ?? '?'} ms; ${pauses}`);
+      if (moderate.non2xx || moderate.errors)
+        throw new Error(`the paced series had ${moderate.non2xx} non-2xx answers and ${moderate.errors} errors`);
+      ctx.log(
+        `external events: ${moderateRate}/s for ${moderateSeconds} s (open loop): p50 ${moderate.p50.toFixed(1)} ms, p99 ${moderate.p99.toFixed(1)} ms, max ${moderate.max.toFixed(1)} ms (longest wait for a connection ${moderate.maxQueuedMs.toFixed(1)} ms); event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms; server CPU main thread ${modMain ?? '?'} ms, other threads ${modOthers ?? '?'} ms; ${pauses}`,
+      );
       used += moderate.total;
       await drain();
 
       // Binding: POST → the conversations read model has applied the bound state.
       const bindIds = Array.from({ length: bindCount }, (_, i) => `bench-${count - 1 - i}`);
-      if (used > count - bindCount) throw new Error(`the webhook series used ${used} of ${count} ids: the binding probe has none left`);
+      if (used > count - bindCount)
+        throw new Error(`the webhook series used ${used} of ${count} ids: the binding probe has none left`);
       const waiting = new Map<string, () => void>();
       const off = readModels.onApplied('conversations', (batch: RecordedEvent[]) => {
         for (const e of batch) {
@@ -241,7 +344,11 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       const deliverOne = async (id: string) => {
         const seen = new Promise<void>((resolve) => waiting.set(`conversation-EV-${id}`, resolve));
         const t0 = performance.now();
-        const r = await fetch(webhookUrl, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: JSON.stringify({ id, status: 'paid' }) });
+        const r = await fetch(webhookUrl, {
+          method: 'POST',
+          headers: { ...h, 'content-type': 'application/json' },
+          body: JSON.stringify({ id, status: 'paid' }),
+        });
         if (r.status !== 201) throw new Error(`webhook answered ${r.status}`);
         await r.text();
         await seen;
@@ -253,7 +360,14 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       bind.sort((a, b) => a - b);
       const drained = drains.reduce((sum, d) => sum + d.deliveries, 0);
       const drainMs = drains.reduce((sum, d) => sum + d.ms, 0);
-      return { ...out, deliveryP99: moderate.p99, bindP50: percentile(bind, 50), bindP99: percentile(bind, 99), drainRate: drainMs > 0 ? (drained / drainMs) * 1000 : null, drained };
+      return {
+        ...out,
+        deliveryP99: moderate.p99,
+        bindP50: percentile(bind, 50),
+        bindP99: percentile(bind, 99),
+        drainRate: drainMs > 0 ? (drained / drainMs) * 1000 : null,
+        drained,
+      };
     } finally {
       await app.close();
     }
@@ -265,28 +379,49 @@ const result = (runs: number[], note: string): Result => ({ figure: median(runs)
 export const externalEventsCases: BenchCase[] = [
   {
     name: 'external-events.webhook',
-    run: async (ctx) => result((await measure(ctx)).webhook, 'POST /v1/external-events/webhook, JSON payload, each binding a different awaited id; autocannon (own process), 50 connections'),
+    run: async (ctx) =>
+      result(
+        (await measure(ctx)).webhook,
+        'POST /v1/external-events/webhook, JSON payload, each binding a different awaited id; autocannon (own process), 50 connections',
+      ),
   },
   {
     name: 'external-events.echo',
-    run: async (ctx) => result((await measure(ctx)).echo, 'baseline: a NestJS-Fastify POST echo of the same body in the same app; alternating rounds'),
+    run: async (ctx) =>
+      result(
+        (await measure(ctx)).echo,
+        'baseline: a NestJS-Fastify POST echo of the same body in the same app; alternating rounds',
+      ),
   },
   {
     name: 'external-events.backlog.bound-per-second',
     run: async (ctx) => {
       const f = await measure(ctx);
-      return { figure: f.drainRate, unit: 'deliveries/s', note: `binding what the webhook series left queued (${f.drained} deliveries in all), nothing else running` };
+      return {
+        figure: f.drainRate,
+        unit: 'deliveries/s',
+        note: `binding what the webhook series left queued (${f.drained} deliveries in all), nothing else running`,
+      };
     },
   },
   {
     name: 'external-events.delivery.p99',
-    run: async (ctx) => ({ figure: (await measure(ctx)).deliveryP99, unit: 'ms', note: `webhook latency at 500 deliveries/s, open loop (evenly spaced, timed from each due time), up to ${PACED_CONNECTIONS} connections` }),
+    run: async (ctx) => ({
+      figure: (await measure(ctx)).deliveryP99,
+      unit: 'ms',
+      note: `webhook latency at 500 deliveries/s, open loop (evenly spaced, timed from each due time), up to ${PACED_CONNECTIONS} connections`,
+    }),
   },
   {
     name: 'external-events.bind.p99',
     run: async (ctx) => {
       const f = await measure(ctx);
-      return { figure: f.bindP99, unit: 'ms', note: 'POST to the bound state applied in the conversations read model; 4 in flight', details: { p50: f.bindP50 } };
+      return {
+        figure: f.bindP99,
+        unit: 'ms',
+        note: 'POST to the bound state applied in the conversations read model; 4 in flight',
+        details: { p50: f.bindP50 },
+      };
     },
   },
 ];

@@ -9,9 +9,22 @@ import { profiled } from '../lib/profile';
 const CONNECTIONS = 50;
 
 /** autocannon as its own process, as the anchors were measured: the load must not share the server's event loop. */
-function load(url: string, seconds: number, headers: Record<string, string> = {}): Promise<{ average: number; non2xx: number }> {
+function load(
+  url: string,
+  seconds: number,
+  headers: Record<string, string> = {},
+): Promise<{ average: number; non2xx: number }> {
   const cli = require.resolve('autocannon/autocannon.js');
-  const args = [cli, '-j', '-c', String(CONNECTIONS), '-d', String(seconds), ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url];
+  const args = [
+    cli,
+    '-j',
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    String(seconds),
+    ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
+    url,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
@@ -38,7 +51,9 @@ function load(url: string, seconds: number, headers: Record<string, string> = {}
  * guard's cost. A third series sends the open route no header at all: what carrying the header
  * costs on this machine (a diagnostic; it is transport, not the guard).
  */
-async function measurePair(ctx: BenchContext): Promise<{ open: number[]; authed: number[]; bare: number[]; pairRatios: number[] }> {
+async function measurePair(
+  ctx: BenchContext,
+): Promise<{ open: number[]; authed: number[]; bare: number[]; pairRatios: number[] }> {
   return ctx.shared('http-auth', async () => {
     const app = await startBenchApp(ctx.file('http-auth'), {}, [AuthProbeController]);
     try {
@@ -81,11 +96,16 @@ const result = (runs: number[], note: string): Result => ({ figure: median(runs)
 export const httpAuthCases: BenchCase[] = [
   {
     name: 'http.get.unauthenticated',
-    run: async (ctx) => result((await measurePair(ctx)).open, 'GET probe route without the key check, same request (x-api-key header sent, unread); autocannon (own process), 50 connections'),
+    run: async (ctx) =>
+      result(
+        (await measurePair(ctx)).open,
+        'GET probe route without the key check, same request (x-api-key header sent, unread); autocannon (own process), 50 connections',
+      ),
   },
   {
     name: 'http.get.authenticated',
-    run: async (ctx) => result((await measurePair(ctx)).authed, 'same request to the route with the key check; alternating rounds'),
+    run: async (ctx) =>
+      result((await measurePair(ctx)).authed, 'same request to the route with the key check; alternating rounds'),
   },
   {
     name: 'http.get.authenticated.paired-ratio',
@@ -101,6 +121,10 @@ export const httpAuthCases: BenchCase[] = [
   },
   {
     name: 'http.get.unauthenticated.no-header',
-    run: async (ctx) => result((await measurePair(ctx)).bare, 'diagnostic: the open route sent no header at all (what carrying the header costs)'),
+    run: async (ctx) =>
+      result(
+        (await measurePair(ctx)).bare,
+        'diagnostic: the open route sent no header at all (what carrying the header costs)',
+      ),
   },
 ];

@@ -25,7 +25,11 @@ interface RoundFigures extends MessagingDriverResult {
 }
 
 /** Runs the driver; `phase` is called at the bounds of its load phase (LOAD_STARTS, LOAD_ENDS). */
-function runDriver(planFile: string, plan: MessagingPlan, phase: (line: string) => void): Promise<MessagingDriverResult> {
+function runDriver(
+  planFile: string,
+  plan: MessagingPlan,
+  phase: (line: string) => void,
+): Promise<MessagingDriverResult> {
   fs.writeFileSync(planFile, JSON.stringify(plan));
   const driver = path.join(__dirname, '../lib/messaging-driver.js');
   return new Promise((resolve, reject) => {
@@ -62,13 +66,27 @@ async function messagingRound(ctx: BenchContext, round: number): Promise<RoundFi
     const kb = syntheticKnowledgeBase(TOPICS + 10, 400, 11);
     const names = new Set<string>();
     const topics = kb.topics.filter((t) => !names.has(t.name) && names.add(t.name)).slice(0, TOPICS);
-    const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, { name: 'web', responseSettings: { greeting: 'Hello! How can I help?' } });
+    const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, {
+      name: 'web',
+      responseSettings: { greeting: 'Hello! How can I help?' },
+    });
     const branch = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'kb' });
     for (const t of topics) {
-      await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, { name: t.name, content: t.content, exampleQueries: { queries: t.exampleQueries.slice(0, 50) } });
+      await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, {
+        name: t.name,
+        content: t.content,
+        exampleQueries: { queries: t.exampleQueries.slice(0, 50) },
+      });
     }
-    await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, { deploymentMessage: 'kb' });
-    const connector = await app.call('POST', `/admin/v1/accounts/${accountId}/connectors`, { 'x-operator-token': app.operatorToken }, { agentId: agent.agentId, kind: 'messaging', environment: 'sandbox', hostDomain: HOST });
+    await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, {
+      deploymentMessage: 'kb',
+    });
+    const connector = await app.call(
+      'POST',
+      `/admin/v1/accounts/${accountId}/connectors`,
+      { 'x-operator-token': app.operatorToken },
+      { agentId: agent.agentId, kind: 'messaging', environment: 'sandbox', hostDomain: HOST },
+    );
     const sessions = Number(process.env.BENCH_MESSAGING_SESSIONS) || (ctx.quick ? 100 : 1000);
     const seconds = Number(process.env.BENCH_MESSAGING_SECONDS) || (ctx.quick ? 5 : 30);
     ctx.log(`messaging round ${round}: ${sessions} sessions, one message a second each for ${seconds} s`);
@@ -93,17 +111,28 @@ async function messagingRound(ctx: BenchContext, round: number): Promise<RoundFi
       };
       let r: MessagingDriverResult;
       try {
-        r = await runDriver(ctx.file(`messaging-plan-${round}.json`), { url: app.url, connectorToken: connector.connectorToken, host: HOST, sessions, seconds, queries: kb.queries }, (line) => {
-          if (line === LOAD_STARTS) {
-            loadStart = threadCpuMs();
-            stopWatching = watchPauses();
-            profile = startProfile('messaging.sessions');
-          } else {
-            loadEnd = threadCpuMs();
-            pauses = stopWatching?.() ?? null;
-            void stopProfile();
-          }
-        });
+        r = await runDriver(
+          ctx.file(`messaging-plan-${round}.json`),
+          {
+            url: app.url,
+            connectorToken: connector.connectorToken,
+            host: HOST,
+            sessions,
+            seconds,
+            queries: kb.queries,
+          },
+          (line) => {
+            if (line === LOAD_STARTS) {
+              loadStart = threadCpuMs();
+              stopWatching = watchPauses();
+              profile = startProfile('messaging.sessions');
+            } else {
+              loadEnd = threadCpuMs();
+              pauses = stopWatching?.() ?? null;
+              void stopProfile();
+            }
+          },
+        );
       } finally {
         // written before the app closes, and stopped even when the driver failed mid-load
         await stopProfile();
@@ -113,8 +142,16 @@ async function messagingRound(ctx: BenchContext, round: number): Promise<RoundFi
       loop.disable();
       const loopDelayP99Ms = loop.percentile(99) / 1e6;
       const loopDelayMaxMs = loop.max / 1e6;
-      ctx.log(`messaging round ${round}: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms; client loop delay p99 ${r.clientLoopDelayP99Ms.toFixed(1)} ms, max ${r.clientLoopDelayMaxMs.toFixed(0)} ms${cpuPerMessage(mainMs, othersMs, r.messages)}${pauses ? `; ${describePauses(pauses)}` : ''}`);
-      return { ...r, rssPeakMiB: mib(rssPeak), rssEndMiB: mib(process.memoryUsage.rss()), loopDelayP99Ms, loopDelayMaxMs };
+      ctx.log(
+        `messaging round ${round}: ${r.replies} answers in ${r.elapsed.toFixed(1)} s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms; setup ${r.setupSeconds.toFixed(1)} s; server loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(0)} ms; client loop delay p99 ${r.clientLoopDelayP99Ms.toFixed(1)} ms, max ${r.clientLoopDelayMaxMs.toFixed(0)} ms${cpuPerMessage(mainMs, othersMs, r.messages)}${pauses ? `; ${describePauses(pauses)}` : ''}`,
+      );
+      return {
+        ...r,
+        rssPeakMiB: mib(rssPeak),
+        rssEndMiB: mib(process.memoryUsage.rss()),
+        loopDelayP99Ms,
+        loopDelayMaxMs,
+      };
     } finally {
       clearInterval(sampler);
       loop.disable();

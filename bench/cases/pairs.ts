@@ -26,19 +26,39 @@ async function withStore<T>(file: string, use: (store: SqliteEventStore) => Prom
 
 export const batchedAppends: Pair = (ctx) =>
   alternate(ctx, 'batched-appends', {
-    ceiling: { caseName: 'ceiling.append.100-per-tx.full', runs: ctx.sizes.runs, run: () => rawAppend(ctx, ctx.sizes.ceilingBatched, 100) },
-    store: { caseName: 'store.append.64-in-flight.full', runs: ctx.sizes.runs, run: () => storeAppends(ctx, ctx.sizes.storeInFlight, 64) },
+    ceiling: {
+      caseName: 'ceiling.append.100-per-tx.full',
+      runs: ctx.sizes.runs,
+      run: () => rawAppend(ctx, ctx.sizes.ceilingBatched, 100),
+    },
+    store: {
+      caseName: 'store.append.64-in-flight.full',
+      runs: ctx.sizes.runs,
+      run: () => storeAppends(ctx, ctx.sizes.storeInFlight, 64),
+    },
   });
 
 export const singleAppends: Pair = (ctx) =>
   alternate(ctx, 'single-appends', {
-    ceiling: { caseName: 'ceiling.append.1-per-tx.full', runs: ctx.sizes.runs, run: () => rawAppend(ctx, ctx.sizes.ceilingSingle, 1) },
-    store: { caseName: 'store.append.1-awaiting.full', runs: ctx.sizes.runs, run: () => storeAppends(ctx, ctx.sizes.storeSingle, 1) },
+    ceiling: {
+      caseName: 'ceiling.append.1-per-tx.full',
+      runs: ctx.sizes.runs,
+      run: () => rawAppend(ctx, ctx.sizes.ceilingSingle, 1),
+    },
+    store: {
+      caseName: 'store.append.1-awaiting.full',
+      runs: ctx.sizes.runs,
+      run: () => storeAppends(ctx, ctx.sizes.storeSingle, 1),
+    },
   });
 
 export const fullLogReads: Pair = (ctx) =>
   alternate(ctx, 'full-log-reads', {
-    ceiling: { caseName: 'ceiling.scan.full-log', runs: ctx.sizes.runs, run: async () => rawScan(await filledLog(ctx)) },
+    ceiling: {
+      caseName: 'ceiling.scan.full-log',
+      runs: ctx.sizes.runs,
+      run: async () => rawScan(await filledLog(ctx)),
+    },
     store: {
       caseName: 'store.read.readAll-pages-1000',
       runs: ctx.sizes.runs,
@@ -61,7 +81,11 @@ export const projectionWrites: Pair = (ctx) =>
     },
     raw: { caseName: 'projection.raw-insert.batched-1000', runs: ctx.sizes.runs, run: () => rawInsert(ctx, 1000) },
     // Diagnostics in the same rounds, so they can be set against the two figures above.
-    raw5000: { caseName: 'projection.raw-insert.batched-5000', runs: ctx.sizes.diagnosticRuns, run: () => rawInsert(ctx, CATCH_UP_BATCH) },
+    raw5000: {
+      caseName: 'projection.raw-insert.batched-5000',
+      runs: ctx.sizes.diagnosticRuns,
+      run: () => rawInsert(ctx, CATCH_UP_BATCH),
+    },
     emInsert: {
       caseName: 'projection.rebuild.em-insert',
       runs: ctx.sizes.diagnosticRuns,

@@ -40,7 +40,8 @@ function unavailable(error: Error, unit: string): Result {
 /** The peer console.logs every failed transaction: keep that off stdout, where the table goes. */
 async function quietly<T>(work: () => Promise<T>): Promise<T> {
   const log = console.log;
-  console.log = (...args: unknown[]) => console.error('  [peer]', ...args.map((a) => (a instanceof Error ? a.message : a)));
+  console.log = (...args: unknown[]) =>
+    console.error('  [peer]', ...args.map((a) => (a instanceof Error ? a.message : a)));
   try {
     return await work();
   } finally {
@@ -48,7 +49,12 @@ async function quietly<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function appendWithRetry(store: PeerEventStore, stream: string, events: PeerEvent[], failures: { count: number }): Promise<void> {
+async function appendWithRetry(
+  store: PeerEventStore,
+  stream: string,
+  events: PeerEvent[],
+  failures: { count: number },
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await store.appendToStream(stream, events);
@@ -61,7 +67,11 @@ async function appendWithRetry(store: PeerEventStore, stream: string, events: Pe
 }
 
 function toPeerEvents(count: number): PeerEvent[] {
-  return turnEvents(count).map((e) => ({ type: e.type, data: e.data as unknown as Record<string, unknown>, metadata: { ...e.metadata, eventId: e.id } }));
+  return turnEvents(count).map((e) => ({
+    type: e.type,
+    data: e.data as unknown as Record<string, unknown>,
+    metadata: { ...e.metadata, eventId: e.id },
+  }));
 }
 
 export const peerCases: BenchCase[] = [
@@ -131,7 +141,10 @@ export const peerCases: BenchCase[] = [
               read += batch.messages.length;
               // Bounded: one batch more than the log can fill.
               for (let page = 0; batch.areEventsLeft && page <= Math.ceil(total / READ_BATCH); page++) {
-                batch = await emmett.readMessagesBatch(connection, { after: batch.currentGlobalPosition, batchSize: READ_BATCH });
+                batch = await emmett.readMessagesBatch(connection, {
+                  after: batch.currentGlobalPosition,
+                  batchSize: READ_BATCH,
+                });
                 read += batch.messages.length;
               }
             });
@@ -141,7 +154,11 @@ export const peerCases: BenchCase[] = [
             connection.close();
           }
         });
-        return { ...r, unit: 'events/s', note: `Emmett readMessagesBatch, batches of ${READ_BATCH}, one connection, ${total} events` };
+        return {
+          ...r,
+          unit: 'events/s',
+          note: `Emmett readMessagesBatch, batches of ${READ_BATCH}, one connection, ${total} events`,
+        };
       } finally {
         removeDb(file);
       }

@@ -47,8 +47,13 @@ async function rebuildOnPostgres(ctx: BenchContext): Promise<Result> {
       applied = (await catchUp(source, turnSummaryProjection, store, { batchSize: CATCH_UP_BATCH })).events;
     });
     const [{ n }] = (await source.query('SELECT count(*)::int AS n FROM turn_summary')) as Array<{ n: number }>;
-    if (applied !== log.events || n !== log.events) throw new Error(`PostgreSQL rebuild applied ${applied} events into ${n} rows, of ${log.events}`);
-    return { figure: rate, unit: 'events/s', note: `catchUp of the sample read model over the ${log.events.toLocaleString('en-US')}-event log into a PostgreSQL schema (PgRows, batches of ${CATCH_UP_BATCH})` };
+    if (applied !== log.events || n !== log.events)
+      throw new Error(`PostgreSQL rebuild applied ${applied} events into ${n} rows, of ${log.events}`);
+    return {
+      figure: rate,
+      unit: 'events/s',
+      note: `catchUp of the sample read model over the ${log.events.toLocaleString('en-US')}-event log into a PostgreSQL schema (PgRows, batches of ${CATCH_UP_BATCH})`,
+    };
   } finally {
     await dropGenerationSchema(source, schema);
     await source.destroy();
@@ -60,7 +65,11 @@ async function rebuildOnSqlite(ctx: BenchContext): Promise<Result> {
   const log = await filledLog(ctx);
   const store = await SqliteEventStore.open({ file: log.file, sync: 'normal' });
   try {
-    return { figure: await rebuild(ctx, turnSummaryProjection, store, log), unit: 'events/s', note: 'the same rebuild into a SQLite file (RowWriter)' };
+    return {
+      figure: await rebuild(ctx, turnSummaryProjection, store, log),
+      unit: 'events/s',
+      note: 'the same rebuild into a SQLite file (RowWriter)',
+    };
   } finally {
     await store.close();
   }
@@ -84,7 +93,16 @@ function listFigures(ctx: BenchContext): Promise<ListFigures> {
     const conversations = ctx.quick ? 2_000 : 20_000;
     const dir = ctx.file('postgres-list-sqlite');
     ctx.log(`postgres: seeding ${conversations.toLocaleString('en-US')} conversations`);
-    const seeded = await seed({ dataDir: dir, conversations, agents: 1, days: 90, seed: 11, concurrency: 16, liveShare: 0.95, log: () => undefined });
+    const seeded = await seed({
+      dataDir: dir,
+      conversations,
+      agents: 1,
+      days: 90,
+      seed: 11,
+      concurrency: 16,
+      liveShare: 0.95,
+      log: () => undefined,
+    });
     // the PostgreSQL app reads a copy of the same log, with the same server secret (the seeded key's digest)
     const pgDir = ctx.file('postgres-list-postgres');
     fs.mkdirSync(pgDir, { recursive: true });
@@ -124,7 +142,11 @@ function listFigures(ctx: BenchContext): Promise<ListFigures> {
 }
 
 /** One GET on a keep-alive agent, timed to the end of the body; the body is counted, not kept. */
-function timedGet(agent: http.Agent, url: string, headers: Record<string, string>): Promise<{ ms: number; status: number; bytes: number }> {
+function timedGet(
+  agent: http.Agent,
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ ms: number; status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     let bytes = 0;

@@ -27,7 +27,11 @@ export const projectionCases: BenchCase[] = [
     name: 'projection.raw-insert.batched-1000',
     async run(ctx) {
       const r = sideOf((await projectionWrites(ctx)).raw, this.name);
-      return { ...r, unit: 'rows/s', note: 'raw better-sqlite3 insert of the same precomputed rows, 1000 per tx, same DDL and pragmas' };
+      return {
+        ...r,
+        unit: 'rows/s',
+        note: 'raw better-sqlite3 insert of the same precomputed rows, 1000 per tx, same DDL and pragmas',
+      };
     },
   },
   {
@@ -37,14 +41,22 @@ export const projectionCases: BenchCase[] = [
     name: 'projection.raw-insert.batched-5000',
     async run(ctx) {
       const r = sideOf((await projectionWrites(ctx)).raw5000, this.name);
-      return { ...r, unit: 'rows/s', note: `diagnostic: as raw-insert.batched-1000 but ${CATCH_UP_BATCH} per tx, catchUp's transaction size` };
+      return {
+        ...r,
+        unit: 'rows/s',
+        note: `diagnostic: as raw-insert.batched-1000 but ${CATCH_UP_BATCH} per tx, catchUp's transaction size`,
+      };
     },
   },
   {
     name: 'projection.rebuild.em-insert',
     async run(ctx) {
       const r = sideOf((await projectionWrites(ctx)).emInsert, this.name);
-      return { ...r, unit: 'events/s', note: 'diagnostic: as projection.rebuild, but the handler writes with TypeORM em.insert (new SQL text per row)' };
+      return {
+        ...r,
+        unit: 'events/s',
+        note: 'diagnostic: as projection.rebuild, but the handler writes with TypeORM em.insert (new SQL text per row)',
+      };
     },
   },
   {
@@ -52,7 +64,11 @@ export const projectionCases: BenchCase[] = [
     async run(ctx) {
       const log = await filledLog(ctx);
       const r = await repeat(ctx.sizes.diagnosticRuns, () => rawFromLog(ctx, log, CATCH_UP_BATCH));
-      return { ...r, unit: 'events/s', note: `diagnostic: raw scan + JSON.parse + insert, ${CATCH_UP_BATCH} per tx (no store, no TypeORM)` };
+      return {
+        ...r,
+        unit: 'events/s',
+        note: `diagnostic: raw scan + JSON.parse + insert, ${CATCH_UP_BATCH} per tx (no store, no TypeORM)`,
+      };
     },
   },
   {

@@ -41,9 +41,21 @@ async function retrievalLatency(ctx: BenchContext) {
     samples.sort((a, b) => a - b);
     p50s.push(percentile(samples, 0.5));
     p99s.push(percentile(samples, 0.99));
-    ctx.log(`retrieval run ${run + 1}: p50 ${p50s[run].toFixed(3)} ms, p99 ${p99s[run].toFixed(3)} ms over ${timed.length} queries`);
+    ctx.log(
+      `retrieval run ${run + 1}: p50 ${p50s[run].toFixed(3)} ms, p99 ${p99s[run].toFixed(3)} ms over ${timed.length} queries`,
+    );
   }
-  return { topics, queries, p50: median(p50s), p99: median(p99s), p50s, p99s, buildMs: median(buildMs), buildRuns: buildMs, coldBuildMs };
+  return {
+    topics,
+    queries,
+    p50: median(p50s),
+    p99: median(p99s),
+    p50s,
+    p99s,
+    buildMs: median(buildMs),
+    buildRuns: buildMs,
+    coldBuildMs,
+  };
 }
 
 export const retrievalCases: BenchCase[] = [
@@ -56,7 +68,15 @@ export const retrievalCases: BenchCase[] = [
         unit: 'ms',
         runs: r.p50s,
         note: `one query against ${r.topics} topics (BM25F + stemming + fuzzy), ${r.queries} varied queries per run; p99 ${r.p99.toFixed(3)} ms; index build ${r.buildMs.toFixed(0)} ms (first, cold JIT: ${r.coldBuildMs.toFixed(0)} ms)`,
-        details: { topics: r.topics, queries: r.queries, p99Ms: r.p99, p99Runs: r.p99s, buildMs: r.buildMs, buildRuns: r.buildRuns, coldBuildMs: r.coldBuildMs },
+        details: {
+          topics: r.topics,
+          queries: r.queries,
+          p99Ms: r.p99,
+          p99Runs: r.p99s,
+          buildMs: r.buildMs,
+          buildRuns: r.buildRuns,
+          coldBuildMs: r.coldBuildMs,
+        },
       };
     },
   },

@@ -12,7 +12,11 @@ export const storeReadCases: BenchCase[] = [
     name: 'store.read.readAll-pages-1000',
     async run(ctx) {
       const r = sideOf((await fullLogReads(ctx)).store, this.name);
-      return { ...r, unit: 'events/s', note: `readAll({after, maxCount: ${PAGE}}) until the head, ${ctx.sizes.logEvents} events` };
+      return {
+        ...r,
+        unit: 'events/s',
+        note: `readAll({after, maxCount: ${PAGE}}) until the head, ${ctx.sizes.logEvents} events`,
+      };
     },
   },
   {
@@ -46,7 +50,11 @@ export const storeReadCases: BenchCase[] = [
           }
           return reads / secondsSince(start);
         });
-        return { ...r, unit: 'reads/s', note: `${reads} reads of the last event or two of one stream of 1,000 (backwards, maxCount 1 and 2 alternating)` };
+        return {
+          ...r,
+          unit: 'reads/s',
+          note: `${reads} reads of the last event or two of one stream of 1,000 (backwards, maxCount 1 and 2 alternating)`,
+        };
       } finally {
         await store.close();
       }

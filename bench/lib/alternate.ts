@@ -26,7 +26,11 @@ export interface Contender {
  * drift over tens of seconds, and alternating makes both sides of a ratio see the same drift.
  * Memoised under `key`, so each of the paired cases can ask for it and the runs happen once.
  */
-export function alternate(ctx: BenchContext, key: string, contenders: Record<string, Contender>): Promise<Record<string, Series | undefined>> {
+export function alternate(
+  ctx: BenchContext,
+  key: string,
+  contenders: Record<string, Contender>,
+): Promise<Record<string, Series | undefined>> {
   return ctx.shared(`alternate:${key}`, async () => {
     const names = Object.keys(contenders).filter((name) => ctx.selected(contenders[name].caseName));
     const samples = new Map<string, Sample[]>(names.map((name) => [name, []]));
@@ -44,9 +48,14 @@ export function alternate(ctx: BenchContext, key: string, contenders: Record<str
     const result: Record<string, Series | undefined> = {};
     for (const name of Object.keys(contenders)) {
       const list = samples.get(name);
-      result[name] = list && list.length > 0
-        ? { figure: median(list.map((s) => s.value)), runs: list.map((s) => s.value), details: list.map((s) => s.detail) }
-        : undefined;
+      result[name] =
+        list && list.length > 0
+          ? {
+              figure: median(list.map((s) => s.value)),
+              runs: list.map((s) => s.value),
+              details: list.map((s) => s.detail),
+            }
+          : undefined;
     }
     return result;
   });

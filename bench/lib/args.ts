@@ -25,7 +25,8 @@ export function parseArgs(argv: string[]): BenchArgs {
     else if (arg.startsWith('--only=')) args.only.push(arg.slice('--only='.length));
     else if (arg === '--backend' || arg.startsWith('--backend=')) {
       const backend = arg === '--backend' ? value(++i, '--backend') : arg.slice('--backend='.length);
-      if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend is sqlite or postgres, not ${backend}\n${USAGE}`);
+      if (backend !== 'sqlite' && backend !== 'postgres')
+        throw new Error(`--backend is sqlite or postgres, not ${backend}\n${USAGE}`);
       args.backend = backend;
     } else if (arg === '--group') args.group = value(++i, '--group');
     else if (arg === '--out') args.out = value(++i, '--out');

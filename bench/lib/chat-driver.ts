@@ -10,7 +10,10 @@
 import fs from 'node:fs';
 
 // autocannon ships no types; this is the one call made of it
-const autocannon: (options: Record<string, unknown>, done: (error: Error | null, result: AutocannonResult) => void) => unknown = require('autocannon');
+const autocannon: (
+  options: Record<string, unknown>,
+  done: (error: Error | null, result: AutocannonResult) => void,
+) => unknown = require('autocannon');
 
 interface AutocannonResult {
   duration: number;
@@ -57,7 +60,10 @@ function drive(plan: ChatPlan): Promise<ChatDriverResult> {
         headers: { ...plan.headers, 'content-type': 'application/json' },
         requests: [
           {
-            setupRequest: (request: Record<string, unknown>) => ({ ...request, body: JSON.stringify({ clientEnv: plan.clientEnv, message: plan.queries[q++ % plan.queries.length] }) }),
+            setupRequest: (request: Record<string, unknown>) => ({
+              ...request,
+              body: JSON.stringify({ clientEnv: plan.clientEnv, message: plan.queries[q++ % plan.queries.length] }),
+            }),
             onResponse: (status: number, body: string) => {
               if (status !== 200) firstFailure ??= `${status} ${String(body).slice(0, 300)}`;
             },

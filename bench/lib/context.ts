@@ -22,7 +22,11 @@ export interface BenchContext {
   log(line: string): void;
 }
 
-export function createContext(quick: boolean, sizes: Sizes, selected: (caseName: string) => boolean = () => true): BenchContext & { dispose(): void } {
+export function createContext(
+  quick: boolean,
+  sizes: Sizes,
+  selected: (caseName: string) => boolean = () => true,
+): BenchContext & { dispose(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
   const fixtures = new Map<string, Promise<unknown>>();
   let counter = 0;
@@ -37,6 +41,7 @@ export function createContext(quick: boolean, sizes: Sizes, selected: (caseName:
     },
     selected,
     log: (line) => process.stderr.write(`  · ${line}\n`),
-    dispose: () => (process.env.BENCH_KEEP ? process.stderr.write(`kept ${dir}\n`) : fs.rmSync(dir, { recursive: true, force: true })),
+    dispose: () =>
+      process.env.BENCH_KEEP ? process.stderr.write(`kept ${dir}\n`) : fs.rmSync(dir, { recursive: true, force: true }),
   };
 }

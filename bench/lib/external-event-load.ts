@@ -6,7 +6,10 @@
  * the bench gives each webhook series only ids no earlier series used.
  */
 // autocannon ships no types; this is the one call made of it
-const autocannon: (options: Record<string, unknown>, done: (error: Error | null, result: unknown) => void) => unknown = require('autocannon');
+const autocannon: (
+  options: Record<string, unknown>,
+  done: (error: Error | null, result: unknown) => void,
+) => unknown = require('autocannon');
 
 const [url, connections, seconds, count, start, amount, ...headerArgs] = process.argv.slice(2);
 const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -28,7 +31,14 @@ const instance = autocannon(
     // not `amount`: that overrides `duration`, and a series would run until its ids ran out
     ...(Number(amount) > 0 ? { maxOverallRequests: Number(amount) } : {}),
     headers,
-    requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, body: JSON.stringify({ id: `bench-${n++ % Number(count)}`, status: 'paid' }) }) }],
+    requests: [
+      {
+        setupRequest: (request: Record<string, unknown>) => ({
+          ...request,
+          body: JSON.stringify({ id: `bench-${n++ % Number(count)}`, status: 'paid' }),
+        }),
+      },
+    ],
   },
   (error: Error | null, result: unknown) => {
     if (error) {

@@ -26,10 +26,21 @@ export interface BenchApp {
  * The real app on loopback, in its own data dir, logging nothing, with no per-key rate limit.
  * READ_MODEL_APPLY in the bench's environment passes through (compare `inline` with the default).
  */
-export async function startBenchApp(dir: string, env: Record<string, string> = {}, extraControllers: Type[] = []): Promise<BenchApp> {
+export async function startBenchApp(
+  dir: string,
+  env: Record<string, string> = {},
+  extraControllers: Type[] = [],
+): Promise<BenchApp> {
   fs.mkdirSync(dir, { recursive: true });
   const operatorToken = 'bench-operator-token-0123456789';
-  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'silent', ...passedThrough(), ...env });
+  const config = loadConfig({
+    DATA_DIR: dir,
+    OPERATOR_TOKEN: operatorToken,
+    RATE_LIMIT_PER_KEY: '0',
+    LOG_LEVEL: 'silent',
+    ...passedThrough(),
+    ...env,
+  });
   const app = await createApp(config, pino({ level: 'silent' }), undefined, extraControllers);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.getHttpServer().address() as { port: number };
@@ -44,18 +55,29 @@ export async function startBenchApp(dir: string, env: Record<string, string> = {
       const managers = app.get(ProcessManagers);
       // Bounded: a run once sat 17 minutes here without saying which reader had stopped.
       const behind = async () => [
-        ...(await readModels.status()).filter((s) => (s.lagEvents ?? 0) > 0).map((s) => `read model ${s.name} (${s.state}, ${s.lagEvents} events behind)`),
-        ...managers.status().filter((m) => comparePositions(m.position, head) < 0).map((m) => `process manager ${m.name} (at ${m.position}${m.error ? `, error: ${m.error}` : ''})`),
+        ...(await readModels.status())
+          .filter((s) => (s.lagEvents ?? 0) > 0)
+          .map((s) => `read model ${s.name} (${s.state}, ${s.lagEvents} events behind)`),
+        ...managers
+          .status()
+          .filter((m) => comparePositions(m.position, head) < 0)
+          .map((m) => `process manager ${m.name} (at ${m.position}${m.error ? `, error: ${m.error}` : ''})`),
       ];
       let waiting: string[] = [];
       let expired = false;
       const settle = async () => {
-        await readModels.waitFor(head, (await readModels.status()).map((s) => s.name)).catch(() => undefined);
-        while (!expired && (waiting = await behind()).length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        await readModels
+          .waitFor(
+            head,
+            (await readModels.status()).map((s) => s.name),
+          )
+          .catch(() => undefined);
+        while (!expired && (waiting = await behind()).length > 0)
+          await new Promise((resolve) => setTimeout(resolve, 100));
       };
       await withDeadline(settle(), SETTLE_DEADLINE_MS, `the app settling at head ${head}`).catch((error: Error) => {
         expired = true;
-        throw new Error(`${error.message}; still behind: ${waiting.join(', ') || 'the read models\' catch-up'}`);
+        throw new Error(`${error.message}; still behind: ${waiting.join(', ') || "the read models' catch-up"}`);
       });
     },
     async call(method, route, headers, body) {
@@ -79,16 +101,27 @@ export async function seedAccount(app: BenchApp): Promise<{ accountId: string; k
   const key = await app.call('POST', `/admin/v1/accounts/${account.accountId}/api-keys`, op, {
     name: 'bench',
     agents: 'all',
-    permissions: ['agents', 'keys', 'conversations', 'handoff', 'external_events', 'alerts', 'outbound_calling', 'sms', 'desk'],
+    permissions: [
+      'agents',
+      'keys',
+      'conversations',
+      'handoff',
+      'external_events',
+      'alerts',
+      'outbound_calling',
+      'sms',
+      'desk',
+    ],
     expiresAt,
   });
   return { accountId: account.accountId, key: key.key };
 }
 
-
 /** Settings a bench run may choose from its environment, to compare two of them on one build. */
 const PASSED_THROUGH = ['READ_MODEL_APPLY', 'HELPER_THREAD_NICENESS'];
 
 function passedThrough(): Record<string, string> {
-  return Object.fromEntries(PASSED_THROUGH.filter((name) => process.env[name]).map((name) => [name, process.env[name]!]));
+  return Object.fromEntries(
+    PASSED_THROUGH.filter((name) => process.env[name]).map((name) => [name, process.env[name]!]),
+  );
 }

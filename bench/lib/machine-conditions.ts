@@ -36,7 +36,10 @@ export function parseCpuTimes(procStat: string): CpuTimes | null {
 }
 
 /** Stolen and busy shares between two readings, in percent (busy includes stolen). */
-export function sharesBetween(before: CpuTimes | null, after: CpuTimes | null): { stealPercent: number | null; busyPercent: number | null } {
+export function sharesBetween(
+  before: CpuTimes | null,
+  after: CpuTimes | null,
+): { stealPercent: number | null; busyPercent: number | null } {
   const total = before && after ? after.total - before.total : 0;
   if (!before || !after || total <= 0) return { stealPercent: null, busyPercent: null };
   return {
@@ -80,6 +83,7 @@ export function watchMachine(): () => MachineConditions {
 
 /** One line for the report's header. */
 export function describeConditions(c: MachineConditions): string {
-  const share = (label: string, value: number | null) => (value === null ? `${label} unknown` : `${label} ${value.toFixed(1)}%`);
+  const share = (label: string, value: number | null) =>
+    value === null ? `${label} unknown` : `${label} ${value.toFixed(1)}%`;
   return `calibration loop ${c.calibrationMs.start.toFixed(1)} ms at start, ${c.calibrationMs.end.toFixed(1)} ms at end; CPU over the run: ${share('busy', c.busyPercent)}, ${share('stolen', c.stealPercent)}`;
 }

@@ -22,7 +22,10 @@ export async function perSecond(count: number, work: () => Promise<void> | void)
 }
 
 /** Runs `once` `runs` times in a row and keeps every figure plus their median. */
-export async function repeat(runs: number, once: (run: number) => Promise<number>): Promise<{ figure: number; runs: number[] }> {
+export async function repeat(
+  runs: number,
+  once: (run: number) => Promise<number>,
+): Promise<{ figure: number; runs: number[] }> {
   const figures: number[] = [];
   for (let run = 0; run < runs; run++) figures.push(await once(run));
   return { figure: median(figures), runs: figures };

@@ -61,21 +61,34 @@ interface Client {
 }
 
 async function post(url: string, headers: Record<string, string>, body?: unknown): Promise<any> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body ?? {}) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body ?? {}),
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`${url}: ${response.status} ${text}`);
   return JSON.parse(text);
 }
 
-function open(url: string, sessionId: string, token: string, cursor: number): Promise<{ ws: WebSocket; batch: Event; next: (handler: (event: Event) => void) => void }> {
-  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws?${new URLSearchParams({ session_id: sessionId, access_token: token, cursor: String(cursor) })}`, { perMessageDeflate: false });
+function open(
+  url: string,
+  sessionId: string,
+  token: string,
+  cursor: number,
+): Promise<{ ws: WebSocket; batch: Event; next: (handler: (event: Event) => void) => void }> {
+  const ws = new WebSocket(
+    `${url.replace(/^http/, 'ws')}/ws?${new URLSearchParams({ session_id: sessionId, access_token: token, cursor: String(cursor) })}`,
+    { perMessageDeflate: false },
+  );
   let handler: ((event: Event) => void) | null = null;
   return new Promise((resolve, reject) => {
     ws.once('error', reject);
     ws.once('unexpected-response', (_req, res) => reject(new Error(`handshake refused: ${res.statusCode}`)));
     ws.on('message', (data) => {
       const event = JSON.parse(data.toString()) as Event;
-      if (event.type === 'EVENT_TYPE_EVENT_BATCH' && !handler) return resolve({ ws, batch: event, next: (h) => (handler = h) });
+      if (event.type === 'EVENT_TYPE_EVENT_BATCH' && !handler)
+        return resolve({ ws, batch: event, next: (h) => (handler = h) });
       handler?.(event);
     });
   });
@@ -84,9 +97,11 @@ function open(url: string, sessionId: string, token: string, cursor: number): Pr
 /** Runs `work` over `items`, `limit` at a time. */
 async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 /** The load phase's bounds, told to the server's side (stdout lines before the result) so it can take its CPU over them. */
@@ -107,41 +122,48 @@ async function drive(plan: MessagingPlan, phase: (line: string) => void): Promis
   const clients: Client[] = [];
 
   const setupStart = performance.now();
-  await pool(Array.from({ length: plan.sessions }, (_, i) => i), 50, async () => {
-    const { access_token: token } = await post(`${plan.url}/api/v1/access-token`, { 'X-Token': plan.connectorToken, 'X-Host': plan.host });
-    const { session_id: sessionId } = await post(`${plan.url}/api/v1/sessions`, { authorization: `Bearer ${token}` });
-    const { ws, batch, next } = await open(plan.url, sessionId, token, 0);
-    const client: Client = { ws, sessionId, token, lastSequence: 0, stored: [], sentAt: [], onEvent: null };
-    const record = (event: Event) => {
-      if (event.sequence === null) return;
-      if (event.sequence !== client.lastSequence + 1) outOfOrder++;
-      client.lastSequence = Math.max(client.lastSequence, event.sequence);
-      client.stored.push(`${event.sequence}:${event.type}`);
-    };
-    for (const event of (batch.payload.events as Event[]) ?? []) record(event);
-    const greeted = new Promise<void>((resolve) => {
-      next((event) => {
-        record(event);
-        if (event.type === 'EVENT_TYPE_SERVICE_AGENT_MESSAGE') {
-          if (client.onEvent) client.onEvent(event);
-          else resolve();
-        } else if (event.type === 'EVENT_TYPE_SYSTEM_MESSAGE') {
-          // an overloaded server answers a message with this instead of the agent: that message is done
-          if (event.payload.message === 'high-load message (try again in a moment)' && client.onEvent) {
-            refused++;
-            client.sentAt.shift();
-          } else fail(new Error(`system message: ${JSON.stringify(event.payload)}`));
-        }
+  await pool(
+    Array.from({ length: plan.sessions }, (_, i) => i),
+    50,
+    async () => {
+      const { access_token: token } = await post(`${plan.url}/api/v1/access-token`, {
+        'X-Token': plan.connectorToken,
+        'X-Host': plan.host,
       });
-    });
-    ws.send(JSON.stringify({ type: 'EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN' }));
-    await greeted;
-    client.onEvent = () => {
-      const sent = client.sentAt.shift();
-      if (sent !== undefined) latencies.push(performance.now() - sent);
-    };
-    clients.push(client);
-  }).catch(fail);
+      const { session_id: sessionId } = await post(`${plan.url}/api/v1/sessions`, { authorization: `Bearer ${token}` });
+      const { ws, batch, next } = await open(plan.url, sessionId, token, 0);
+      const client: Client = { ws, sessionId, token, lastSequence: 0, stored: [], sentAt: [], onEvent: null };
+      const record = (event: Event) => {
+        if (event.sequence === null) return;
+        if (event.sequence !== client.lastSequence + 1) outOfOrder++;
+        client.lastSequence = Math.max(client.lastSequence, event.sequence);
+        client.stored.push(`${event.sequence}:${event.type}`);
+      };
+      for (const event of (batch.payload.events as Event[]) ?? []) record(event);
+      const greeted = new Promise<void>((resolve) => {
+        next((event) => {
+          record(event);
+          if (event.type === 'EVENT_TYPE_SERVICE_AGENT_MESSAGE') {
+            if (client.onEvent) client.onEvent(event);
+            else resolve();
+          } else if (event.type === 'EVENT_TYPE_SYSTEM_MESSAGE') {
+            // an overloaded server answers a message with this instead of the agent: that message is done
+            if (event.payload.message === 'high-load message (try again in a moment)' && client.onEvent) {
+              refused++;
+              client.sentAt.shift();
+            } else fail(new Error(`system message: ${JSON.stringify(event.payload)}`));
+          }
+        });
+      });
+      ws.send(JSON.stringify({ type: 'EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN' }));
+      await greeted;
+      client.onEvent = () => {
+        const sent = client.sentAt.shift();
+        if (sent !== undefined) latencies.push(performance.now() - sent);
+      };
+      clients.push(client);
+    },
+  ).catch(fail);
   const setupSeconds = (performance.now() - setupStart) / 1000;
 
   let q = 0;
@@ -155,7 +177,9 @@ async function drive(plan: MessagingPlan, phase: (line: string) => void): Promis
       if (client.ws.readyState !== WebSocket.OPEN) return;
       client.sentAt.push(performance.now());
       messages++;
-      client.ws.send(JSON.stringify({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: plan.queries[q++ % plan.queries.length] } }));
+      client.ws.send(
+        JSON.stringify({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: plan.queries[q++ % plan.queries.length] } }),
+      );
     };
     timers.push(
       setTimeout(() => {
@@ -171,7 +195,8 @@ async function drive(plan: MessagingPlan, phase: (line: string) => void): Promis
   phase(LOAD_ENDS);
   // the answers still on their way
   const drainUntil = performance.now() + 5000;
-  while (clients.some((c) => c.sentAt.length > 0) && performance.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (clients.some((c) => c.sentAt.length > 0) && performance.now() < drainUntil)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   const missing = clients.reduce((n, c) => n + c.sentAt.length, 0);
 
   // what each socket saw live must be exactly the stored history

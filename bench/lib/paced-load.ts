@@ -52,7 +52,14 @@ const startedAt = performance.now() + 50;
 function send(n: number, dueAt: number): void {
   const body = JSON.stringify({ id: `bench-${(Number(startArg) + n) % count}`, status: 'paid' });
   const request = http.request(
-    { agent, host: target.hostname, port: target.port, path: target.pathname + target.search, method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+    {
+      agent,
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname + target.search,
+      method: 'POST',
+      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+    },
     (response) => {
       response.resume();
       response.on('end', () => {

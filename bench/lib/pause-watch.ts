@@ -66,7 +66,8 @@ export function watchPauses(overMs = 25): () => PauseReport {
     const nowSched = reader?.read() ?? null;
     if (now - last > overMs) {
       pauses.push(Math.round(now - last));
-      if (split && sched && nowSched) split.push({ ranMs: (nowSched[0] - sched[0]) / 1e6, waitedMs: (nowSched[1] - sched[1]) / 1e6 });
+      if (split && sched && nowSched)
+        split.push({ ranMs: (nowSched[0] - sched[0]) / 1e6, waitedMs: (nowSched[1] - sched[1]) / 1e6 });
     }
     last = now;
     sched = nowSched;
@@ -81,8 +82,15 @@ export function watchPauses(overMs = 25): () => PauseReport {
 
 /** One log line's worth: `scavenge 65 (277 ms, max 5.7)`, and the pauses. */
 export function describePauses({ gc, pauses, split }: PauseReport, overMs = 25): string {
-  const kinds = Object.entries(gc).map(([kind, k]) => `${kind} ${k.count} (${Math.round(k.totalMs)} ms, max ${k.maxMs.toFixed(1)})`);
-  const each = pauses.map((ms, i) => (split?.[i] ? `${ms} (ran ${Math.round(split[i].ranMs)}, waited ${Math.round(split[i].waitedMs)})` : String(ms)));
-  const waited = split && split.length > 0 ? `; of the pauses' ${pauses.reduce((a, b) => a + b, 0)} ms the loop waited for a core ${Math.round(split.reduce((a, p) => a + p.waitedMs, 0))} ms` : '';
+  const kinds = Object.entries(gc).map(
+    ([kind, k]) => `${kind} ${k.count} (${Math.round(k.totalMs)} ms, max ${k.maxMs.toFixed(1)})`,
+  );
+  const each = pauses.map((ms, i) =>
+    split?.[i] ? `${ms} (ran ${Math.round(split[i].ranMs)}, waited ${Math.round(split[i].waitedMs)})` : String(ms),
+  );
+  const waited =
+    split && split.length > 0
+      ? `; of the pauses' ${pauses.reduce((a, b) => a + b, 0)} ms the loop waited for a core ${Math.round(split.reduce((a, p) => a + p.waitedMs, 0))} ms`
+      : '';
   return `GC: ${kinds.join(', ') || 'none'}; loop pauses over ${overMs} ms: ${each.length ? each.join(', ') : 'none'}${waited}`;
 }

@@ -19,7 +19,10 @@ export interface PeerEvent {
 }
 
 export interface PeerEventStore {
-  appendToStream(streamName: string, events: PeerEvent[]): Promise<{ nextExpectedStreamVersion: bigint; lastEventGlobalPosition: bigint }>;
+  appendToStream(
+    streamName: string,
+    events: PeerEvent[],
+  ): Promise<{ nextExpectedStreamVersion: bigint; lastEventGlobalPosition: bigint }>;
 }
 
 export interface PeerConnection {

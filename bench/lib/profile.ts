@@ -25,7 +25,9 @@ export async function startProfile(label: string): Promise<() => Promise<void>> 
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: Number(process.env.BENCH_CPU_PROFILE_INTERVAL_US) || 200 });
+  await session.post('Profiler.setSamplingInterval', {
+    interval: Number(process.env.BENCH_CPU_PROFILE_INTERVAL_US) || 200,
+  });
   await session.post('Profiler.start');
   return async () => {
     const { profile } = await session.post('Profiler.stop');
@@ -43,7 +45,11 @@ async function startAllocationProfile(label: string, dir: string): Promise<() =>
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !process.env.BENCH_ALLOC_PROMOTED });
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: !process.env.BENCH_ALLOC_PROMOTED,
+  });
   return async () => {
     const { profile } = await session.post('HeapProfiler.stopSampling');
     session.disconnect();

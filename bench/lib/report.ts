@@ -36,7 +36,10 @@ function fmt(value: number | null | undefined): string {
 function table(header: string[], rows: string[][], rightAligned: number[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (rightAligned.includes(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (rightAligned.includes(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -48,7 +51,7 @@ export function printReport(report: Report): void {
       fmt(c.figure),
       c.unit,
       (c.runs ?? []).map(fmt).join(' / '),
-      c.error ? `ERROR: ${c.error}` : c.note ?? '',
+      c.error ? `ERROR: ${c.error}` : (c.note ?? ''),
     ]),
     [1],
   );
@@ -64,11 +67,18 @@ export function printReport(report: Report): void {
   );
   const limits = table(
     ['target (absolute)', 'figure', 'need', 'verdict'],
-    report.limits.map((l) => [l.name, fmt(l.figure), l.atMost !== undefined ? `<= ${l.atMost}` : `>= ${l.atLeast}`, l.verdict]),
+    report.limits.map((l) => [
+      l.name,
+      fmt(l.figure),
+      l.atMost !== undefined ? `<= ${l.atMost}` : `>= ${l.atLeast}`,
+      l.verdict,
+    ]),
     [1, 2],
   );
   const m = report.machine;
-  console.log(`\nParley bench${report.quick ? ' (--quick)' : ''}, ${report.startedAt}, node ${m.node}, ${m.cpus} x ${m.cpuModel}, ${report.seconds.toFixed(0)} s`);
+  console.log(
+    `\nParley bench${report.quick ? ' (--quick)' : ''}, ${report.startedAt}, node ${m.node}, ${m.cpus} x ${m.cpuModel}, ${report.seconds.toFixed(0)} s`,
+  );
   console.log(`machine: ${describeConditions(report.conditions)}\n`);
   console.log(cases);
   console.log(`\n${targets}\n`);

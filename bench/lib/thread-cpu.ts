@@ -25,14 +25,19 @@ export function threadCpuMs(): Map<number, number> | null {
 }
 
 /** CPU ms used during `phase` by the main thread and by all other threads of this process. */
-export async function cpuDuring<T>(phase: () => Promise<T>): Promise<{ result: T; mainMs: number | null; othersMs: number | null }> {
+export async function cpuDuring<T>(
+  phase: () => Promise<T>,
+): Promise<{ result: T; mainMs: number | null; othersMs: number | null }> {
   const before = threadCpuMs();
   const result = await phase();
   return { result, ...cpuBetween(before, threadCpuMs()) };
 }
 
 /** The CPU used between two threadCpuMs samples: the main thread's, and all the others' together. */
-export function cpuBetween(before: Map<number, number> | null, after: Map<number, number> | null): { mainMs: number | null; othersMs: number | null } {
+export function cpuBetween(
+  before: Map<number, number> | null,
+  after: Map<number, number> | null,
+): { mainMs: number | null; othersMs: number | null } {
   if (!before || !after) return { mainMs: null, othersMs: null };
   let mainMs = 0;
   let othersMs = 0;

@@ -17,7 +17,9 @@ export async function rawScan(log: FilledLog): Promise<number> {
     const rate = await perSecond(log.events, () => {
       for (const row of all.iterate()) {
         // Use the parsed values, so the parse cannot be optimised away.
-        sink += (JSON.parse(row.data) as { turnIndex: number }).turnIndex + (JSON.parse(row.metadata) as { schemaVersion: number }).schemaVersion;
+        sink +=
+          (JSON.parse(row.data) as { turnIndex: number }).turnIndex +
+          (JSON.parse(row.metadata) as { schemaVersion: number }).schemaVersion;
         rows++;
       }
     });

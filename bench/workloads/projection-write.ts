@@ -24,7 +24,12 @@ function countRows(file: string): number {
 }
 
 /** Builds a fresh generation of `projection` from the whole log with catchUp; events per second. */
-export async function rebuild(ctx: BenchContext, projection: Projection, store: SqliteEventStore, log: FilledLog): Promise<number> {
+export async function rebuild(
+  ctx: BenchContext,
+  projection: Projection,
+  store: SqliteEventStore,
+  log: FilledLog,
+): Promise<number> {
   const file = ctx.file(`${projection.name}.sqlite`);
   // Opening creates the tables: a fixed cost, not part of the rebuild's rate.
   const source = await openReadModel(projection, file);
@@ -103,7 +108,8 @@ export async function typeormInsertOnly(ctx: BenchContext, limit: number): Promi
     const rate = await perSecond(rows.length, async () => {
       for (let from = 0; from < rows.length; from += CATCH_UP_BATCH) {
         await source.transaction(async (em) => {
-          for (let i = from; i < Math.min(rows.length, from + CATCH_UP_BATCH); i++) await em.insert(TurnSummary, rows[i]);
+          for (let i = from; i < Math.min(rows.length, from + CATCH_UP_BATCH); i++)
+            await em.insert(TurnSummary, rows[i]);
         });
       }
     });

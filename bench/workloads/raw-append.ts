@@ -12,7 +12,12 @@ import { removeDb } from '../lib/paths';
  * the same prebuilt event objects the store cases append, and serialising them is timed here too,
  * since any writer of these rows has to do it. Returns rows per second into a fresh file.
  */
-export async function rawAppend(ctx: BenchContext, count: number, perTx: number, sync: 'full' | 'normal' = 'full'): Promise<number> {
+export async function rawAppend(
+  ctx: BenchContext,
+  count: number,
+  perTx: number,
+  sync: 'full' | 'normal' = 'full',
+): Promise<number> {
   const events = turnEvents(count);
   const file = ctx.file(`raw-append-${perTx}.sqlite`);
   const db = new Database(file);

@@ -23,7 +23,11 @@ export async function storeAppends(ctx: BenchContext, count: number, inFlight: n
       }
     };
     const value = await perSecond(count, () =>
-      withDeadline(Promise.all(Array.from({ length: inFlight }, caller)).then(() => undefined), 600_000, 'store appends'),
+      withDeadline(
+        Promise.all(Array.from({ length: inFlight }, caller)).then(() => undefined),
+        600_000,
+        'store appends',
+      ),
     );
     const { commits, appends } = store.commitStats;
     if (appends !== count) throw new Error(`store committed ${appends} appends of ${count}`);

@@ -11,7 +11,12 @@ export const accountsProjection = defineProjection({
   entities: [AccountRow, ConnectorRow, PhoneNumberRow, AgentSettingsRow],
   handles: {
     AccountCreated: on<'AccountCreated'>(async ({ data }, _em, rows) => {
-      await rows.upsert(AccountRow, { id: data.accountId, name: data.name, region: data.region, createdAt: data.createdAt });
+      await rows.upsert(AccountRow, {
+        id: data.accountId,
+        name: data.name,
+        region: data.region,
+        createdAt: data.createdAt,
+      });
     }),
     ConnectorCreated: on<'ConnectorCreated'>(async ({ data }, _em, rows) => {
       await rows.upsert(ConnectorRow, {
@@ -27,10 +32,21 @@ export const accountsProjection = defineProjection({
       });
     }),
     PhoneNumberProvisioned: on<'PhoneNumberProvisioned'>(async ({ data }, _em, rows) => {
-      await rows.upsert(PhoneNumberRow, { number: data.number, accountId: data.accountId, agentId: data.agentId, environment: data.environment, provisionedAt: data.provisionedAt });
+      await rows.upsert(PhoneNumberRow, {
+        number: data.number,
+        accountId: data.accountId,
+        agentId: data.agentId,
+        environment: data.environment,
+        provisionedAt: data.provisionedAt,
+      });
     }),
     AgentSettingsChanged: on<'AgentSettingsChanged'>(async ({ data }, _em, rows) => {
-      await rows.upsert(AgentSettingsRow, { agentId: data.agentId, accountId: data.accountId, chunkedStreaming: data.chunkedStreaming, updatedAt: data.changedAt });
+      await rows.upsert(AgentSettingsRow, {
+        agentId: data.agentId,
+        accountId: data.accountId,
+        chunkedStreaming: data.chunkedStreaming,
+        updatedAt: data.changedAt,
+      });
     }),
   },
 });

@@ -53,7 +53,9 @@ class AccountsReadModel implements AccountsQueries {
   }
 
   accounts() {
-    return this.source().getRepository(AccountRow).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.source()
+      .getRepository(AccountRow)
+      .find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   account(accountId: string) {
@@ -69,7 +71,9 @@ class AccountsReadModel implements AccountsQueries {
   }
 
   phoneNumbersOf(agentId: string, environment: string) {
-    return this.source().getRepository(PhoneNumberRow).find({ where: { agentId, environment }, order: { number: 'ASC' } });
+    return this.source()
+      .getRepository(PhoneNumberRow)
+      .find({ where: { agentId, environment }, order: { number: 'ASC' } });
   }
 
   phoneNumbersOfAccount(accountId: string) {

@@ -1,7 +1,14 @@
 import type { AgentEvent, Topic } from '../../src/agents/agent.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import type { Rows } from '../../src/read-models/rows';
-import { ActiveDeploymentRow, AgentRow, BranchRow, BranchTopicRow, DeploymentRow, MainVersionRow } from './agents.entities';
+import {
+  ActiveDeploymentRow,
+  AgentRow,
+  BranchRow,
+  BranchTopicRow,
+  DeploymentRow,
+  MainVersionRow,
+} from './agents.entities';
 import { portableSql } from '../../src/read-models/portable-sql';
 
 const on = handlerFor<AgentEvent>();
@@ -29,14 +36,43 @@ export const agentsProjection = defineProjection({
   entities: [AgentRow, BranchRow, BranchTopicRow, MainVersionRow, DeploymentRow, ActiveDeploymentRow],
   handles: {
     AgentCreated: on<'AgentCreated'>(async ({ data }, _em, rows) => {
-      await rows.upsert(AgentRow, { id: data.agentId, accountId: data.accountId, name: data.name, greeting: data.greeting, languageCode: data.languageCode, branchCount: 1, mainSequence: 0, createdAt: data.createdAt, updatedAt: data.createdAt, deletedAt: null });
-      await rows.upsert(BranchRow, { agentId: data.agentId, id: MAIN, name: MAIN, baseSequence: 0, status: 'open', behavior: '', createdAt: data.createdAt });
+      await rows.upsert(AgentRow, {
+        id: data.agentId,
+        accountId: data.accountId,
+        name: data.name,
+        greeting: data.greeting,
+        languageCode: data.languageCode,
+        branchCount: 1,
+        mainSequence: 0,
+        createdAt: data.createdAt,
+        updatedAt: data.createdAt,
+        deletedAt: null,
+      });
+      await rows.upsert(BranchRow, {
+        agentId: data.agentId,
+        id: MAIN,
+        name: MAIN,
+        baseSequence: 0,
+        status: 'open',
+        behavior: '',
+        createdAt: data.createdAt,
+      });
       await rows.upsert(MainVersionRow, { agentId: data.agentId, sequence: 0, behavior: '', topics: '[]' });
     }),
-    AgentDeleted: on<'AgentDeleted'>(async ({ data }, _em, rows) => touch(rows, data.agentId, data.deletedAt, { deletedAt: data.deletedAt })),
+    AgentDeleted: on<'AgentDeleted'>(async ({ data }, _em, rows) =>
+      touch(rows, data.agentId, data.deletedAt, { deletedAt: data.deletedAt }),
+    ),
     BranchCreated: on<'BranchCreated'>(async ({ data }, em, rows) => {
       const main = (await rows.findOne(BranchRow, { agentId: data.agentId, id: MAIN }))!;
-      await rows.upsert(BranchRow, { agentId: data.agentId, id: data.branchId, name: data.branchName, baseSequence: data.baseSequence, status: 'open', behavior: main.behavior, createdAt: data.createdAt });
+      await rows.upsert(BranchRow, {
+        agentId: data.agentId,
+        id: data.branchId,
+        name: data.branchName,
+        baseSequence: data.baseSequence,
+        status: 'open',
+        behavior: main.behavior,
+        createdAt: data.createdAt,
+      });
       // The branch starts as a copy of main's topics: one statement, however many there are.
       await em.query(
         portableSql(
@@ -77,24 +113,57 @@ export const agentsProjection = defineProjection({
     BranchMerged: on<'BranchMerged'>(async ({ data }, em, rows) => {
       const { agentId, changes } = data;
       await rows.update(BranchRow, { agentId, id: data.branchId }, { status: 'merged' });
-      if (changes.behavior !== undefined) await rows.update(BranchRow, { agentId, id: MAIN }, { behavior: changes.behavior });
+      if (changes.behavior !== undefined)
+        await rows.update(BranchRow, { agentId, id: MAIN }, { behavior: changes.behavior });
       // All replaced rows go first: a renamed topic may take a name another one just left.
-      for (const name of [...changes.removed, ...changes.upserted.map((t) => t.name)]) await rows.delete(BranchTopicRow, { agentId, branchId: MAIN, name });
+      for (const name of [...changes.removed, ...changes.upserted.map((t) => t.name)])
+        await rows.delete(BranchTopicRow, { agentId, branchId: MAIN, name });
       for (const topic of changes.upserted) await rows.insert(BranchTopicRow, topicRow(agentId, MAIN, topic));
       const main = (await rows.findOne(BranchRow, { agentId, id: MAIN }))!;
       const topics = await em.find(BranchTopicRow, { where: { agentId, branchId: MAIN }, order: { name: 'ASC' } });
-      const snapshot = topics.map((t) => ({ id: t.topicId, name: t.name, content: t.content, exampleQueries: JSON.parse(t.exampleQueries), actions: t.actions, isActive: t.isActive }));
-      await rows.upsert(MainVersionRow, { agentId, sequence: data.sequence, behavior: main.behavior, topics: JSON.stringify(snapshot) });
+      const snapshot = topics.map((t) => ({
+        id: t.topicId,
+        name: t.name,
+        content: t.content,
+        exampleQueries: JSON.parse(t.exampleQueries),
+        actions: t.actions,
+        isActive: t.isActive,
+      }));
+      await rows.upsert(MainVersionRow, {
+        agentId,
+        sequence: data.sequence,
+        behavior: main.behavior,
+        topics: JSON.stringify(snapshot),
+      });
       await touch(rows, agentId, data.mergedAt, { mainSequence: data.sequence });
     }),
     DeploymentCreated: on<'DeploymentCreated'>(async ({ data }, _em, rows) => {
       const d = data.deployment;
-      await rows.upsert(DeploymentRow, { id: d.deploymentId, agentId: data.agentId, accountId: data.accountId, environment: d.environment, version: d.version, artifactVersion: d.artifactVersion, createdBy: d.createdBy, createdAt: d.createdAt, message: d.message, promotedFrom: d.promotedFrom });
-      await rows.upsert(ActiveDeploymentRow, { agentId: data.agentId, environment: d.environment, deploymentId: d.deploymentId });
+      await rows.upsert(DeploymentRow, {
+        id: d.deploymentId,
+        agentId: data.agentId,
+        accountId: data.accountId,
+        environment: d.environment,
+        version: d.version,
+        artifactVersion: d.artifactVersion,
+        createdBy: d.createdBy,
+        createdAt: d.createdAt,
+        message: d.message,
+        promotedFrom: d.promotedFrom,
+      });
+      await rows.upsert(ActiveDeploymentRow, {
+        agentId: data.agentId,
+        environment: d.environment,
+        deploymentId: d.deploymentId,
+      });
       await touch(rows, data.agentId, d.createdAt);
     }),
     DeploymentActivated: on<'DeploymentActivated'>(async ({ data }, _em, rows) => {
-      await rows.upsert(ActiveDeploymentRow, { agentId: data.agentId, environment: data.environment, deploymentId: data.deploymentId });
+      await rows.upsert(ActiveDeploymentRow, {
+        agentId: data.agentId,
+        environment: data.environment,
+        deploymentId: data.deploymentId,
+      });
       await touch(rows, data.agentId, data.activatedAt);
     }),
   },

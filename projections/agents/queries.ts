@@ -1,7 +1,14 @@
 import type { DataSource } from 'typeorm';
 import { ReadQuery } from '../../src/read-models/read-query';
 import type { Lookup, Plain, ReadModelSources } from '../query-kit';
-import { ActiveDeploymentRow, AgentRow, BranchRow, BranchTopicRow, DeploymentRow, MainVersionRow } from './agents.entities';
+import {
+  ActiveDeploymentRow,
+  AgentRow,
+  BranchRow,
+  BranchTopicRow,
+  DeploymentRow,
+  MainVersionRow,
+} from './agents.entities';
 
 export type Agent = Plain<AgentRow>;
 export type Branch = Plain<BranchRow>;
@@ -44,12 +51,17 @@ class AgentsReadModel implements AgentsQueries {
 
   constructor(private readonly source: () => DataSource) {
     this.owner = new ReadQuery(source, 'SELECT account_id, deleted_at FROM agent WHERE id = ?');
-    this.active = new ReadQuery(source, 'SELECT deployment_id FROM active_deployment WHERE agent_id = ? AND environment = ?');
+    this.active = new ReadQuery(
+      source,
+      'SELECT deployment_id FROM active_deployment WHERE agent_id = ? AND environment = ?',
+    );
     this.name = new ReadQuery(source, 'SELECT name FROM agent WHERE id = ?');
   }
 
   agentsOf(accountId: string) {
-    return this.source().getRepository(AgentRow).find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.source()
+      .getRepository(AgentRow)
+      .find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   agent(agentId: string) {
@@ -57,7 +69,9 @@ class AgentsReadModel implements AgentsQueries {
   }
 
   branchesOf(agentId: string) {
-    return this.source().getRepository(BranchRow).find({ where: { agentId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.source()
+      .getRepository(BranchRow)
+      .find({ where: { agentId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   branch(agentId: string, branchId: string) {
@@ -65,7 +79,9 @@ class AgentsReadModel implements AgentsQueries {
   }
 
   topicsOf(agentId: string, branchId: string) {
-    return this.source().getRepository(BranchTopicRow).find({ where: { agentId, branchId }, order: { name: 'ASC' } });
+    return this.source()
+      .getRepository(BranchTopicRow)
+      .find({ where: { agentId, branchId }, order: { name: 'ASC' } });
   }
 
   topicOrFail(agentId: string, branchId: string, topicId: string) {
@@ -77,11 +93,17 @@ class AgentsReadModel implements AgentsQueries {
   }
 
   async deploymentsByIds(ids: string[]) {
-    return ids.length ? this.source().getRepository(DeploymentRow).findBy(ids.map((id) => ({ id }))) : [];
+    return ids.length
+      ? this.source()
+          .getRepository(DeploymentRow)
+          .findBy(ids.map((id) => ({ id })))
+      : [];
   }
 
   deploymentsOf(agentId: string, environment?: string) {
-    return this.source().getRepository(DeploymentRow).find({ where: { agentId, ...(environment ? { environment } : {}) }, order: { artifactVersion: 'DESC' } });
+    return this.source()
+      .getRepository(DeploymentRow)
+      .find({ where: { agentId, ...(environment ? { environment } : {}) }, order: { artifactVersion: 'DESC' } });
   }
 
   deploymentOf(agentId: string, deploymentId: string) {

@@ -6,7 +6,13 @@ const stream = 'conversation-c1';
 const turn = (turnIndex: number, totalS: number, apiErrors: number) => ({
   stream,
   type: 'TurnRecorded',
-  data: { turnIndex, latency: { total_s: totalS }, apiErrors, functionErrors: 0, agentResponseAt: '2026-05-01T00:00:10.000Z' },
+  data: {
+    turnIndex,
+    latency: { total_s: totalS },
+    apiErrors,
+    functionErrors: 0,
+    agentResponseAt: '2026-05-01T00:00:10.000Z',
+  },
 });
 
 describe('alert-samples projection', () => {
@@ -18,7 +24,11 @@ describe('alert-samples projection', () => {
 
   it('given a conversation: a call, a latency per answered turn (not the greeting), its errors and its crash', async () => {
     await rm.given(
-      { stream, type: 'ConversationStarted', data: { conversationId: 'c1', accountId: 'acme', agentId: 'ag1', startedAt: '2026-05-01T00:00:00.000Z' } },
+      {
+        stream,
+        type: 'ConversationStarted',
+        data: { conversationId: 'c1', accountId: 'acme', agentId: 'ag1', startedAt: '2026-05-01T00:00:00.000Z' },
+      },
       turn(0, 0.5, 0),
       turn(1, 1.25, 2),
       { stream, type: 'ConversationEnded', data: { reason: 'crash', endedAt: '2026-05-01T00:01:00.000Z' } },

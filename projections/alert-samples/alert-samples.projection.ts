@@ -13,7 +13,13 @@ function scope(rows: Rows, streamId: string): Awaitable<SampleConversationRow | 
 }
 
 function sample(rows: Rows, where: SampleConversationRow, kind: string, at: string, value: number): Awaitable<void> {
-  return rows.insert(SampleRow, { accountId: where.accountId, projectId: where.projectId, kind, atMs: Date.parse(at), value });
+  return rows.insert(SampleRow, {
+    accountId: where.accountId,
+    projectId: where.projectId,
+    kind,
+    atMs: Date.parse(at),
+    value,
+  });
 }
 
 /** The metric samples alert rules are evaluated over (contract §12), from the conversation streams. */
@@ -32,12 +38,26 @@ export const alertSamplesProjection = defineProjection({
       const where = await scope(rows, streamId);
       if (!where) return;
       // the greeting answers no one: its latency is not a turn latency
-      if (data.turnIndex > 0) await sample(rows, where, 'latency', data.agentResponseAt, Math.round(data.latency.total_s * 1000 * 1000) / 1000);
+      if (data.turnIndex > 0)
+        await sample(
+          rows,
+          where,
+          'latency',
+          data.agentResponseAt,
+          Math.round(data.latency.total_s * 1000 * 1000) / 1000,
+        );
       if (data.apiErrors > 0) await sample(rows, where, 'api_errors', data.agentResponseAt, data.apiErrors);
-      if (data.functionErrors > 0) await sample(rows, where, 'function_errors', data.agentResponseAt, data.functionErrors);
+      if (data.functionErrors > 0)
+        await sample(rows, where, 'function_errors', data.agentResponseAt, data.functionErrors);
     }),
     ApiErrorRecorded: (async ({ data }, _em, rows) => {
-      await sample(rows, { conversationId: '', accountId: data.accountId, projectId: data.agentId }, 'api_errors', data.at, 1);
+      await sample(
+        rows,
+        { conversationId: '', accountId: data.accountId, projectId: data.agentId },
+        'api_errors',
+        data.at,
+        1,
+      );
     }) as ProjectionHandler<ApiErrorEvent['data']>,
     ConversationEnded: on<'ConversationEnded'>(async ({ data, streamId }, _em, rows) => {
       const where = await scope(rows, streamId);

@@ -6,7 +6,18 @@ const stream = 'alert-rules-acme';
 const created = (ruleId: string, createdAt: string) => ({
   stream,
   type: 'AlertRuleCreated',
-  data: { ruleId, accountId: 'acme', projectId: null, name: ruleId, metric: 'api_errors', operator: 'gt', thresholdValue: 3, windowDuration: '5m', enabled: true, createdAt },
+  data: {
+    ruleId,
+    accountId: 'acme',
+    projectId: null,
+    name: ruleId,
+    metric: 'api_errors',
+    operator: 'gt',
+    thresholdValue: 3,
+    windowDuration: '5m',
+    enabled: true,
+    createdAt,
+  },
 });
 
 describe('alerts projection', () => {
@@ -17,10 +28,28 @@ describe('alerts projection', () => {
   afterEach(() => rm.close());
 
   it('given rules created, evaluated, edited and deleted: each row where the events left it', async () => {
-    await rm.given(created('ar_1', '2026-05-01T00:00:00.000Z'), created('ar_2', '2026-05-01T00:01:00.000Z'), created('ar_3', '2026-05-01T00:02:00.000Z'));
     await rm.given(
-      { stream: 'alert-rule-ar_1', type: 'AlertRuleStateChanged', data: { ruleId: 'ar_1', to: 'alert', since: '2026-05-01T01:00:00.000Z', currentValue: 5, evaluatedAt: '2026-05-01T01:00:00.000Z' } },
-      { stream, type: 'AlertRuleUpdated', data: { ruleId: 'ar_2', changes: { enabled: false }, updatedAt: '2026-05-01T01:00:00.000Z' } },
+      created('ar_1', '2026-05-01T00:00:00.000Z'),
+      created('ar_2', '2026-05-01T00:01:00.000Z'),
+      created('ar_3', '2026-05-01T00:02:00.000Z'),
+    );
+    await rm.given(
+      {
+        stream: 'alert-rule-ar_1',
+        type: 'AlertRuleStateChanged',
+        data: {
+          ruleId: 'ar_1',
+          to: 'alert',
+          since: '2026-05-01T01:00:00.000Z',
+          currentValue: 5,
+          evaluatedAt: '2026-05-01T01:00:00.000Z',
+        },
+      },
+      {
+        stream,
+        type: 'AlertRuleUpdated',
+        data: { ruleId: 'ar_2', changes: { enabled: false }, updatedAt: '2026-05-01T01:00:00.000Z' },
+      },
       { stream, type: 'AlertRuleDeleted', data: { ruleId: 'ar_3', deletedAt: '2026-05-01T01:00:00.000Z' } },
     );
     expect(await rm.rows('SELECT id, current_state, current_value, deleted_at FROM alert_rule ORDER BY id')).toEqual([

@@ -37,7 +37,16 @@ export const alertsProjection = defineProjection({
       await rows.update(AlertRuleRow, { id: data.ruleId }, { deletedAt: data.deletedAt, updatedAt: data.deletedAt });
     }),
     AlertRuleStateChanged: on<'AlertRuleStateChanged'>(async ({ data }, _em, rows) => {
-      await rows.update(AlertRuleRow, { id: data.ruleId }, { currentState: data.to, since: data.since, currentValue: data.currentValue, lastEvaluatedAt: data.evaluatedAt });
+      await rows.update(
+        AlertRuleRow,
+        { id: data.ruleId },
+        {
+          currentState: data.to,
+          since: data.since,
+          currentValue: data.currentValue,
+          lastEvaluatedAt: data.evaluatedAt,
+        },
+      );
     }),
   },
 });

@@ -50,11 +50,18 @@ class AlertsReadModel implements AlertsQueries {
 
   rules(accountId: string, filter: RuleFilter) {
     const where: Record<string, unknown> = { accountId, deletedAt: IsNull(), ...filter };
-    return this.source().getRepository(AlertRuleRow).find({ where: where as FindOptionsWhere<AlertRuleRow>, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.source()
+      .getRepository(AlertRuleRow)
+      .find({ where: where as FindOptionsWhere<AlertRuleRow>, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   firing(accountId: string) {
-    return this.source().getRepository(AlertRuleRow).find({ where: { accountId, deletedAt: IsNull(), currentState: 'alert', enabled: true }, order: { since: 'ASC' } });
+    return this.source()
+      .getRepository(AlertRuleRow)
+      .find({
+        where: { accountId, deletedAt: IsNull(), currentState: 'alert', enabled: true },
+        order: { since: 'ASC' },
+      });
   }
 
   rule(accountId: string, ruleId: string) {

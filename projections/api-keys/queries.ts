@@ -43,11 +43,16 @@ class ApiKeysReadModel implements ApiKeysQueries {
 
   constructor(private readonly source: () => DataSource) {
     this.byDigest = new ReadQuery(source, 'SELECT * FROM api_key WHERE key_digest = ?');
-    this.live = new ReadQuery(source, 'SELECT agents, permissions, expires_at FROM api_key WHERE account_id = ? AND deleted_at IS NULL');
+    this.live = new ReadQuery(
+      source,
+      'SELECT agents, permissions, expires_at FROM api_key WHERE account_id = ? AND deleted_at IS NULL',
+    );
   }
 
   keysOf(accountId: string) {
-    return this.source().getRepository(ApiKeyRow).find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.source()
+      .getRepository(ApiKeyRow)
+      .find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   key(accountId: string, keyId: string) {

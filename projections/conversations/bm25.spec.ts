@@ -19,7 +19,9 @@ describe('bm25', () => {
     const phrases = ['parcel', 'refund', 'tracking'];
     const totals = { rows: docs.length, tokens: docs.reduce((n, d) => n + words(d).length, 0) };
     const phraseRows = phrases.map((p) => docs.filter((d) => words(d).includes(p)).length);
-    const ranked = db.prepare(`SELECT rowid AS id, rank FROM t WHERE t MATCH ? ORDER BY rowid`).all(phrases.map((p) => `"${p}"`).join(' OR ')) as Array<{ id: number; rank: number }>;
+    const ranked = db
+      .prepare(`SELECT rowid AS id, rank FROM t WHERE t MATCH ? ORDER BY rowid`)
+      .all(phrases.map((p) => `"${p}"`).join(' OR ')) as Array<{ id: number; rank: number }>;
     expect(ranked.length).toBe(5);
     for (const { id, rank } of ranked) {
       const row = docs[id - 1];

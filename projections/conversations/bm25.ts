@@ -20,7 +20,9 @@ export function bm25(totals: IndexTotals, phraseRows: number[], frequencies: num
   const D = rowTokens;
   let score = 0.0;
   for (let i = 0; i < phraseRows.length; i++) {
-    score += idf(totals.rows, phraseRows[i]) * ((frequencies[i] * (K1 + 1.0)) / (frequencies[i] + K1 * (1 - B + (B * D) / avgdl)));
+    score +=
+      idf(totals.rows, phraseRows[i]) *
+      ((frequencies[i] * (K1 + 1.0)) / (frequencies[i] + K1 * (1 - B + (B * D) / avgdl)));
   }
   return -1.0 * score;
 }

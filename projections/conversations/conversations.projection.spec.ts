@@ -45,18 +45,37 @@ describe('conversations projection', () => {
       {
         stream,
         type: 'ConversationStarted',
-        data: { conversationId: 'c1', accountId: 'acme', agentId: 'ag1', deploymentId: 'd1', version: 1, environment: 'live', channel: 'CHAT', fromNumber: '', toNumber: '', variantId: 'v1', variantName: 'main', language: 'en-GB', startedAt: at(0) },
+        data: {
+          conversationId: 'c1',
+          accountId: 'acme',
+          agentId: 'ag1',
+          deploymentId: 'd1',
+          version: 1,
+          environment: 'live',
+          channel: 'CHAT',
+          fromNumber: '',
+          toNumber: '',
+          variantId: 'v1',
+          variantName: 'main',
+          language: 'en-GB',
+          startedAt: at(0),
+        },
       },
       { stream, type: 'TurnRecorded', data: turn(0, '', 'Hello, how can I help?') },
       { stream, type: 'TurnRecorded', data: turn(1, 'When are you opening?', 'We open at nine.') },
     );
-    expect(await rm.rows('SELECT id, agent_id, in_progress, num_turns FROM conversation')).toEqual([{ id: 'c1', agent_id: 'ag1', in_progress: 1, num_turns: 2 }]);
+    expect(await rm.rows('SELECT id, agent_id, in_progress, num_turns FROM conversation')).toEqual([
+      { id: 'c1', agent_id: 'ag1', in_progress: 1, num_turns: 2 },
+    ]);
     await rm.given({ stream, type: 'ConversationEnded', data: { reason: 'user', endedAt: at(9) } });
     expect(await rm.rows('SELECT in_progress FROM conversation')).toEqual([{ in_progress: 0 }]);
     // the FTS triggers index each turn as it is inserted (Porter stemming: "opens" finds "opening")
     expect(await rm.rows("SELECT rowid FROM turn_fts WHERE turn_fts MATCH 'opens'")).toHaveLength(1);
     const queries = new SqliteConversationsRepository(() => rm.source);
     expect((await queries.one('ag1', 'c1'))?.endedAt).toBe(at(9));
-    expect((await queries.turns('c1', false)).map((t) => t.agentResponse)).toEqual(['Hello, how can I help?', 'We open at nine.']);
+    expect((await queries.turns('c1', false)).map((t) => t.agentResponse)).toEqual([
+      'Hello, how can I help?',
+      'We open at nine.',
+    ]);
   });
 });

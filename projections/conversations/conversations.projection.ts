@@ -47,7 +47,14 @@ const apply: ProjectionHandler = async (event, _em, rows) => {
   }
   if (domainEvent.type === 'TurnRecorded') {
     const { metadata, ...turn } = turnView(domainEvent.data);
-    await rows.insert(ConversationTurnRow, { conversationId: id, turnIndex: turn.turnIndex, userInput: turn.userInput, agentResponse: turn.agentResponse, turn: JSON.stringify(turn), metadata: JSON.stringify(metadata) });
+    await rows.insert(ConversationTurnRow, {
+      conversationId: id,
+      turnIndex: turn.turnIndex,
+      userInput: turn.userInput,
+      agentResponse: turn.agentResponse,
+      turn: JSON.stringify(turn),
+      metadata: JSON.stringify(metadata),
+    });
   }
 };
 

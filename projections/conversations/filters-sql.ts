@@ -5,7 +5,12 @@ import type { CursorPosition, ListFilters } from './query-types';
  * PostgreSQL repository numbers them). `in_progress` is 0/1 on SQLite and a boolean on PostgreSQL:
  * the parameter must be the column's own type, or PostgreSQL refuses the comparison.
  */
-export function filtersSql(agentId: string, f: ListFilters, booleans: 'integer' | 'boolean', position: CursorPosition | null = null): { where: string[]; params: unknown[]; offset: number } {
+export function filtersSql(
+  agentId: string,
+  f: ListFilters,
+  booleans: 'integer' | 'boolean',
+  position: CursorPosition | null = null,
+): { where: string[]; params: unknown[]; offset: number } {
   const where = ['c.agent_id = ?', 'c.environment = ?'];
   const params: unknown[] = [agentId, f.clientEnv];
   if (f.startTime) {

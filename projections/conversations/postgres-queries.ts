@@ -78,7 +78,8 @@ export class PostgresConversationsRepository implements ConversationsRepository 
 
   async list(agentId: string, f: ListFilters, position: CursorPosition | null, limit: number): Promise<Page> {
     const { where, params, offset } = filtersSql(agentId, f, 'boolean', position);
-    if (f.sample) return { rows: await drawSample(this.sampleSource(agentId, f), limit, this.smallSampleSet), more: false };
+    if (f.sample)
+      return { rows: await drawSample(this.sampleSource(agentId, f), limit, this.smallSampleSet), more: false };
     if (f.search) return this.search(f.search, where, params, offset, limit);
     const found = await this.query<{ summary: string }>(
       `SELECT c.summary FROM conversation c WHERE ${where.join(' AND ')} ORDER BY c.started_at DESC, c.id DESC LIMIT ? OFFSET ?`,
@@ -88,8 +89,17 @@ export class PostgresConversationsRepository implements ConversationsRepository 
     return rows.length > limit ? { rows: rows.slice(0, limit), more: true } : { rows, more: false };
   }
 
-  private async search(search: SearchMode, where: string[], params: unknown[], offset: number, limit: number): Promise<Page> {
-    const ids = search.type === 'transcript' ? await this.transcriptIds(search, where, params, offset + limit + 1) : await this.semanticIds(search.query, where, params);
+  private async search(
+    search: SearchMode,
+    where: string[],
+    params: unknown[],
+    offset: number,
+    limit: number,
+  ): Promise<Page> {
+    const ids =
+      search.type === 'transcript'
+        ? await this.transcriptIds(search, where, params, offset + limit + 1)
+        : await this.semanticIds(search.query, where, params);
     return { rows: await this.summaries(ids.slice(offset, offset + limit)), more: ids.length > offset + limit };
   }
 
@@ -98,7 +108,12 @@ export class PostgresConversationsRepository implements ConversationsRepository 
    * answers matches in no order, so the newest are read in chunks (keyset on the turn id) until
    * the page is full: the rows joined and returned follow the page, not the number of matches.
    */
-  private async transcriptIds(search: SearchMode, where: string[], params: unknown[], wanted: number): Promise<string[]> {
+  private async transcriptIds(
+    search: SearchMode,
+    where: string[],
+    params: unknown[],
+    wanted: number,
+  ): Promise<string[]> {
     const phrases = (await this.phrases(transcriptWords(search.query))).filter((p) => p.length > 0);
     if (phrases.length === 0) return [];
     const weight = search.turnType === 'user' ? 'A' : search.turnType === 'agent' ? 'B' : null;
@@ -157,7 +172,9 @@ export class PostgresConversationsRepository implements ConversationsRepository 
   /** The semantic alternatives (search-expression.ts), each a phrase of bm25 as FTS5 would have it. */
   private async semanticPhrases(query: string): Promise<Phrase[]> {
     const prefixes = fuzzyPrefixes(query);
-    const terms = new Map(await Promise.all(prefixes.map(async (prefix) => [prefix, await this.vocabulary(prefix)] as const)));
+    const terms = new Map(
+      await Promise.all(prefixes.map(async (prefix) => [prefix, await this.vocabulary(prefix)] as const)),
+    );
     const alternatives = semanticAlternatives(query, (prefix) => terms.get(prefix) ?? []);
     if (alternatives === null) return [];
     return (await this.phrases(alternatives)).filter((p) => p.length > 0);
@@ -189,7 +206,10 @@ export class PostgresConversationsRepository implements ConversationsRepository 
 
   async summaries(ids: string[]): Promise<ConversationSummary[]> {
     if (ids.length === 0) return [];
-    const rows = await this.query<{ id: string; summary: string }>('SELECT id, summary FROM conversation WHERE id = ANY(?::text[])', [ids]);
+    const rows = await this.query<{ id: string; summary: string }>(
+      'SELECT id, summary FROM conversation WHERE id = ANY(?::text[])',
+      [ids],
+    );
     const byId = new Map(rows.map((r) => [r.id, r.summary]));
     return ids.filter((id) => byId.has(id)).map((id) => JSON.parse(byId.get(id)!) as ConversationSummary);
   }
@@ -203,10 +223,23 @@ export class PostgresConversationsRepository implements ConversationsRepository 
     const { where, params } = filtersSql(agentId, f, 'boolean');
     const conditions = where.join(' AND ');
     return {
-      count: async (cap) => (await this.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM conversation c WHERE ${conditions} LIMIT ?) m`, [...params, cap]))[0].n,
-      shuffled: async (limit) => this.query<SampleRow>(`SELECT c.id, c.summary FROM conversation c WHERE ${conditions} ORDER BY random() LIMIT ?`, [...params, limit]),
+      count: async (cap) =>
+        (
+          await this.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM (SELECT 1 FROM conversation c WHERE ${conditions} LIMIT ?) m`,
+            [...params, cap],
+          )
+        )[0].n,
+      shuffled: async (limit) =>
+        this.query<SampleRow>(
+          `SELECT c.id, c.summary FROM conversation c WHERE ${conditions} ORDER BY random() LIMIT ?`,
+          [...params, limit],
+        ),
       bounds: async () => {
-        const [b] = await this.query<{ first: string | null; last: string | null }>(`SELECT min(c.started_at) AS first, max(c.started_at) AS last FROM conversation c WHERE ${conditions}`, params);
+        const [b] = await this.query<{ first: string | null; last: string | null }>(
+          `SELECT min(c.started_at) AS first, max(c.started_at) AS last FROM conversation c WHERE ${conditions}`,
+          params,
+        );
         return b.first === null || b.last === null ? null : { first: b.first, last: b.last };
       },
       firstAtOrAfter: async (instants) => {
@@ -220,23 +253,35 @@ export class PostgresConversationsRepository implements ConversationsRepository 
       },
       walk: async (from, count) => {
         const after = from === null ? '' : ' AND c.started_at >= ?';
-        return this.query<SampleRow>(`SELECT c.id, c.summary FROM conversation c WHERE ${conditions}${after} ORDER BY c.started_at, c.id LIMIT ?`, [...params, ...(from === null ? [] : [from]), count]);
+        return this.query<SampleRow>(
+          `SELECT c.id, c.summary FROM conversation c WHERE ${conditions}${after} ORDER BY c.started_at, c.id LIMIT ?`,
+          [...params, ...(from === null ? [] : [from]), count],
+        );
       },
     };
   }
 
   async one(agentId: string, id: string): Promise<ConversationSummary | null> {
-    const [row] = await this.query<{ summary: string }>('SELECT summary FROM conversation WHERE id = ? AND agent_id = ?', [id, agentId]);
+    const [row] = await this.query<{ summary: string }>(
+      'SELECT summary FROM conversation WHERE id = ? AND agent_id = ?',
+      [id, agentId],
+    );
     return row ? (JSON.parse(row.summary) as ConversationSummary) : null;
   }
 
   async bySharedId(agentId: string, sharedId: string): Promise<ConversationSummary | null> {
-    const [row] = await this.query<{ summary: string }>('SELECT summary FROM conversation WHERE agent_id = ? AND shared_id = ? ORDER BY started_at DESC, id DESC LIMIT 1', [agentId, sharedId]);
+    const [row] = await this.query<{ summary: string }>(
+      'SELECT summary FROM conversation WHERE agent_id = ? AND shared_id = ? ORDER BY started_at DESC, id DESC LIMIT 1',
+      [agentId, sharedId],
+    );
     return row ? (JSON.parse(row.summary) as ConversationSummary) : null;
   }
 
   async turns(conversationId: string, withMetadata: boolean): Promise<TurnView[]> {
-    const rows = await this.query<TurnRow>(`SELECT turn${withMetadata ? ', metadata' : ''} FROM conversation_turn WHERE conversation_id = ? ORDER BY turn_index`, [conversationId]);
+    const rows = await this.query<TurnRow>(
+      `SELECT turn${withMetadata ? ', metadata' : ''} FROM conversation_turn WHERE conversation_id = ? ORDER BY turn_index`,
+      [conversationId],
+    );
     return rows.map((r) => toTurn(r));
   }
 
@@ -267,7 +312,10 @@ export class PostgresConversationsRepository implements ConversationsRepository 
   /** The indexed terms starting with a prefix (turn_term, byte order as fts5vocab lists them), kept VOCABULARY_TTL_MS as on SQLite. */
   private async vocabulary(prefix: string): Promise<string[]> {
     return this.cached('vocabulary', prefix, async () => {
-      const rows = await this.query<{ term: string }>('SELECT term FROM turn_term WHERE term >= ? AND term < ? ORDER BY term LIMIT 5000', [prefix, `${prefix}\uffff`]);
+      const rows = await this.query<{ term: string }>(
+        'SELECT term FROM turn_term WHERE term >= ? AND term < ? ORDER BY term LIMIT 5000',
+        [prefix, `${prefix}\uffff`],
+      );
       return rows.map((r) => r.term);
     });
   }
@@ -276,7 +324,10 @@ export class PostgresConversationsRepository implements ConversationsRepository 
   private async rowsWith(phrase: Phrase): Promise<number> {
     const tsquery = tsPhrase(phrase, null);
     return this.cached('phraseRows', tsquery, async () => {
-      const [row] = await this.query<{ n: number }>('SELECT count(*)::float8 AS n FROM turn_search WHERE terms @@ ?::tsquery', [tsquery]);
+      const [row] = await this.query<{ n: number }>(
+        'SELECT count(*)::float8 AS n FROM turn_search WHERE terms @@ ?::tsquery',
+        [tsquery],
+      );
       return row.n;
     });
   }
@@ -286,7 +337,10 @@ export class PostgresConversationsRepository implements ConversationsRepository 
     const caches = this.cachesOf(this.source());
     const now = Date.now();
     if (caches.totals && now - caches.totals.at < VOCABULARY_TTL_MS) return caches.totals.value;
-    const [row] = await this.query<{ rows: number; tokens: number }>('SELECT count(*)::float8 AS rows, coalesce(sum(tokens), 0)::float8 AS tokens FROM turn_search', []);
+    const [row] = await this.query<{ rows: number; tokens: number }>(
+      'SELECT count(*)::float8 AS rows, coalesce(sum(tokens), 0)::float8 AS tokens FROM turn_search',
+      [],
+    );
     caches.totals = { value: row, at: now };
     return row;
   }
@@ -318,7 +372,8 @@ export class PostgresConversationsRepository implements ConversationsRepository 
     const text = portableSql(source, sql);
     let name = this.statementNames.get(text);
     // named by the text itself: every repository on a pool agrees on what a name means
-    if (name === undefined) this.statementNames.set(text, (name = `conv_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+    if (name === undefined)
+      this.statementNames.set(text, (name = `conv_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
     const pool = (source.driver as unknown as { master: Pool }).master;
     return (await pool.query<T & QueryResultRow>({ name, text, values: params })).rows;
   }

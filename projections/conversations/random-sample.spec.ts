@@ -7,21 +7,42 @@ interface Match {
 
 /** The matches of a listing held in memory, answering as the repositories' queries do. */
 function inMemory(matches: Match[]): SampleSource & { calls: string[] } {
-  const sorted = [...matches].sort((a, b) => (a.startedAt === b.startedAt ? a.id.localeCompare(b.id) : a.startedAt.localeCompare(b.startedAt)));
+  const sorted = [...matches].sort((a, b) =>
+    a.startedAt === b.startedAt ? a.id.localeCompare(b.id) : a.startedAt.localeCompare(b.startedAt),
+  );
   const row = (m: Match): SampleRow => ({ id: m.id, summary: JSON.stringify({ id: m.id, startedAt: m.startedAt }) });
   const calls: string[] = [];
   return {
     calls,
     count: async (cap) => (calls.push('count'), Math.min(cap, sorted.length)),
-    shuffled: async (limit) => (calls.push('shuffled'), [...sorted].sort(() => Math.random() - 0.5).slice(0, limit).map(row)),
-    bounds: async () => (calls.push('bounds'), sorted.length === 0 ? null : { first: sorted[0].startedAt, last: sorted[sorted.length - 1].startedAt }),
-    firstAtOrAfter: async (instants) => (calls.push('probe'), instants.map((at) => sorted.find((m) => m.startedAt >= at) ?? null).map((m) => (m ? row(m) : null))),
-    walk: async (from, count) => (calls.push('walk'), sorted.filter((m) => from === null || m.startedAt >= from).slice(0, count).map(row)),
+    shuffled: async (limit) => (
+      calls.push('shuffled'),
+      [...sorted]
+        .sort(() => Math.random() - 0.5)
+        .slice(0, limit)
+        .map(row)
+    ),
+    bounds: async () => (
+      calls.push('bounds'),
+      sorted.length === 0 ? null : { first: sorted[0].startedAt, last: sorted[sorted.length - 1].startedAt }
+    ),
+    firstAtOrAfter: async (instants) => (
+      calls.push('probe'),
+      instants.map((at) => sorted.find((m) => m.startedAt >= at) ?? null).map((m) => (m ? row(m) : null))
+    ),
+    walk: async (from, count) => (
+      calls.push('walk'),
+      sorted
+        .filter((m) => from === null || m.startedAt >= from)
+        .slice(0, count)
+        .map(row)
+    ),
   };
 }
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1) + second * 1000).toISOString();
-const evenly = (n: number): Match[] => Array.from({ length: n }, (_, i) => ({ id: `C${String(i).padStart(4, '0')}`, startedAt: at(i) }));
+const evenly = (n: number): Match[] =>
+  Array.from({ length: n }, (_, i) => ({ id: `C${String(i).padStart(4, '0')}`, startedAt: at(i) }));
 const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
 
 /** `times` draws of `limit`, each of `limit` distinct conversations: every id seen. */
@@ -58,7 +79,10 @@ describe('drawSample', () => {
 
   it('holds min(limit, matches) even when the probes keep landing on the same few', async () => {
     // 300 conversations in one instant and one an hour later: time probes reach only two of them
-    const crowded: Match[] = [...Array.from({ length: 300 }, (_, i) => ({ id: `T${String(i).padStart(3, '0')}`, startedAt: at(0) })), { id: 'LATE', startedAt: at(3600) }];
+    const crowded: Match[] = [
+      ...Array.from({ length: 300 }, (_, i) => ({ id: `T${String(i).padStart(3, '0')}`, startedAt: at(0) })),
+      { id: 'LATE', startedAt: at(3600) },
+    ];
     const source = inMemory(crowded);
     for (const limit of [1, 2, 50, 301, 400]) {
       const rows = await drawSample(source, limit, 0);

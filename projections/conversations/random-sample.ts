@@ -36,7 +36,12 @@ const PROBES_PER_ROW = 8;
  * filled with the matches that follow a random instant, wrapping to the first, so it always holds
  * min(limit, matches).
  */
-export async function drawSample(source: SampleSource, limit: number, smallSet: number, random: () => number = Math.random): Promise<ConversationSummary[]> {
+export async function drawSample(
+  source: SampleSource,
+  limit: number,
+  smallSet: number,
+  random: () => number = Math.random,
+): Promise<ConversationSummary[]> {
   if (limit <= 0) return [];
   if ((await source.count(smallSet + 1)) <= smallSet) return (await source.shuffled(limit)).map(parse);
   const bounds = await source.bounds();
@@ -49,7 +54,7 @@ export async function drawSample(source: SampleSource, limit: number, smallSet: 
     for (const row of rows) if (row && picked.size < limit && !picked.has(row.id)) picked.set(row.id, parse(row));
   };
   // a round of probes per query: PostgreSQL answers a round in one round trip
-  for (let attempts = limit * PROBES_PER_ROW; attempts > 0 && picked.size < limit; ) {
+  for (let attempts = limit * PROBES_PER_ROW; attempts > 0 && picked.size < limit;) {
     const round = Math.min(attempts, (limit - picked.size) * 2);
     attempts -= round;
     take(await source.firstAtOrAfter(Array.from({ length: round }, instant)));

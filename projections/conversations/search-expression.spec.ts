@@ -1,4 +1,10 @@
-import { fuzzyPrefixes, semanticAlternatives, semanticMatch, transcriptMatch, transcriptWords } from './search-expression';
+import {
+  fuzzyPrefixes,
+  semanticAlternatives,
+  semanticMatch,
+  transcriptMatch,
+  transcriptWords,
+} from './search-expression';
 
 describe('search expressions', () => {
   it('transcript: every word, quoted, on the chosen side', () => {
@@ -9,7 +15,8 @@ describe('search expressions', () => {
   });
 
   it('semantic: meaningful words or near spellings among indexed terms', () => {
-    const vocabulary = (prefix: string) => ['cancel', 'candl', 'refund', 'refus', 'order'].filter((t) => t.startsWith(prefix));
+    const vocabulary = (prefix: string) =>
+      ['cancel', 'candl', 'refund', 'refus', 'order'].filter((t) => t.startsWith(prefix));
     const match = semanticMatch('the cancelation of my refnd', vocabulary)!;
     expect(match).toContain('"cancelation"');
     expect(match).toContain('"refnd"');
@@ -27,7 +34,12 @@ describe('search expressions', () => {
     };
     expect(transcriptWords('Refund my "order"')).toEqual(['refund', 'my', 'order']);
     expect(fuzzyPrefixes('the cancelation of my refnd, my refund')).toEqual(['ca', 're']);
-    expect(semanticAlternatives('the cancelation of my refnd', vocabulary)).toEqual(['cancelation', 'cancel', 'refnd', 'refund']);
+    expect(semanticAlternatives('the cancelation of my refnd', vocabulary)).toEqual([
+      'cancelation',
+      'cancel',
+      'refnd',
+      'refund',
+    ]);
     expect(asked.sort()).toEqual(['ca', 're']);
     expect(semanticAlternatives('the of', vocabulary)).toBeNull();
   });

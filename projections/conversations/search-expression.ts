@@ -37,7 +37,13 @@ function meaningful(query: string): Array<{ word: string; root: string; max: num
 
 /** The indexed-term prefixes a semantic query's fuzzy expansion reads (fetch them before semanticAlternatives). */
 export function fuzzyPrefixes(query: string): string[] {
-  return [...new Set(meaningful(query).filter((m) => m.max > 0).map((m) => m.root.slice(0, 2)))];
+  return [
+    ...new Set(
+      meaningful(query)
+        .filter((m) => m.max > 0)
+        .map((m) => m.root.slice(0, 2)),
+    ),
+  ];
 }
 
 /**

@@ -27,10 +27,13 @@ export class SqliteConversationsRepository implements ConversationsRepository {
 
   async list(agentId: string, f: ListFilters, position: CursorPosition | null, limit: number): Promise<Page> {
     const { where, params, offset } = filtersSql(agentId, f, 'integer', position);
-    if (f.sample) return { rows: await drawSample(this.sampleSource(agentId, f), limit, this.smallSampleSet), more: false };
+    if (f.sample)
+      return { rows: await drawSample(this.sampleSource(agentId, f), limit, this.smallSampleSet), more: false };
     if (f.search) return this.search(f, where, params, offset, limit);
     const sql = `SELECT c.summary FROM conversation c INDEXED BY conversation_list WHERE ${where.join(' AND ')} ORDER BY c.started_at DESC, c.id DESC LIMIT ? OFFSET ?`;
-    const rows = (this.statement(sql).all(...params, limit + 1, offset) as Array<{ summary: string }>).map((r) => JSON.parse(r.summary) as ConversationSummary);
+    const rows = (this.statement(sql).all(...params, limit + 1, offset) as Array<{ summary: string }>).map(
+      (r) => JSON.parse(r.summary) as ConversationSummary,
+    );
     return rows.length > limit ? { rows: rows.slice(0, limit), more: true } : { rows, more: false };
   }
 
@@ -44,7 +47,10 @@ export class SqliteConversationsRepository implements ConversationsRepository {
    */
   private search(f: ListFilters, where: string[], params: unknown[], offset: number, limit: number): Page {
     const search = f.search!;
-    const match = search.type === 'transcript' ? transcriptMatch(search.query, search.turnType) : semanticMatch(search.query, (prefix) => this.vocabulary(prefix));
+    const match =
+      search.type === 'transcript'
+        ? transcriptMatch(search.query, search.turnType)
+        : semanticMatch(search.query, (prefix) => this.vocabulary(prefix));
     if (match === null) return { rows: [], more: false };
     const sql = `SELECT c.id AS id${search.type === 'semantic' ? ', turn_fts.rank AS score' : ''}
       FROM turn_fts JOIN conversation_turn t ON t.id = turn_fts.rowid JOIN conversation c ON c.id = t.conversation_id
@@ -52,13 +58,20 @@ export class SqliteConversationsRepository implements ConversationsRepository {
     const wanted = offset + limit + 1;
     const best = new Map<string, number>();
     let scanned = 0;
-    for (const row of this.statement(sql).iterate(match, ...params) as IterableIterator<{ id: string; score?: number }>) {
+    for (const row of this.statement(sql).iterate(match, ...params) as IterableIterator<{
+      id: string;
+      score?: number;
+    }>) {
       const seen = best.get(row.id);
       if (seen === undefined || (row.score ?? 0) < seen) best.set(row.id, row.score ?? 0);
       if (search.type === 'transcript' ? best.size >= wanted : ++scanned >= SEMANTIC_WINDOW) break;
     }
     let ids = [...best.keys()];
-    if (search.type === 'semantic') ids = ids.map((id, order) => ({ id, order, score: best.get(id)! })).sort((a, b) => a.score - b.score || a.order - b.order).map((r) => r.id);
+    if (search.type === 'semantic')
+      ids = ids
+        .map((id, order) => ({ id, order, score: best.get(id)! }))
+        .sort((a, b) => a.score - b.score || a.order - b.order)
+        .map((r) => r.id);
     const page = ids.slice(offset, offset + limit);
     return { rows: page.map((id) => this.summary(id)!).filter(Boolean), more: ids.length > offset + limit };
   }
@@ -72,12 +85,14 @@ export class SqliteConversationsRepository implements ConversationsRepository {
       const lexical = this.statement(`SELECT c.id AS id, t.user_input AS u, t.agent_response AS a
         FROM turn_fts JOIN conversation_turn t ON t.id = turn_fts.rowid JOIN conversation c ON c.id = t.conversation_id
         WHERE turn_fts MATCH ? AND ${where.join(' AND ')} ORDER BY turn_fts.rowid DESC LIMIT ?`);
-      for (const r of lexical.all(match, ...params, perSource) as Array<{ id: string; u: string; a: string }>) out.push({ conversationId: r.id, text: text(r) });
+      for (const r of lexical.all(match, ...params, perSource) as Array<{ id: string; u: string; a: string }>)
+        out.push({ conversationId: r.id, text: text(r) });
     }
     const recent = this.statement(`SELECT c.id AS id, t.user_input AS u, t.agent_response AS a
       FROM conversation c INDEXED BY conversation_list JOIN conversation_turn t ON t.conversation_id = c.id
       WHERE ${where.join(' AND ')} AND t.user_input != '' ORDER BY c.started_at DESC, c.id DESC LIMIT ?`);
-    for (const r of recent.all(...params, perSource) as Array<{ id: string; u: string; a: string }>) out.push({ conversationId: r.id, text: text(r) });
+    for (const r of recent.all(...params, perSource) as Array<{ id: string; u: string; a: string }>)
+      out.push({ conversationId: r.id, text: text(r) });
     return out;
   }
 
@@ -95,7 +110,9 @@ export class SqliteConversationsRepository implements ConversationsRepository {
     };
     const walk = (from: string | null, count: number): SampleRow[] => {
       const { conditions, params } = matching(from);
-      return this.statement(`SELECT c.id, c.summary FROM conversation c INDEXED BY conversation_list WHERE ${conditions} ORDER BY c.started_at, c.id LIMIT ?`).all(...params, count) as SampleRow[];
+      return this.statement(
+        `SELECT c.id, c.summary FROM conversation c INDEXED BY conversation_list WHERE ${conditions} ORDER BY c.started_at, c.id LIMIT ?`,
+      ).all(...params, count) as SampleRow[];
     };
     const edge = (order: 'ASC' | 'DESC'): string | undefined => {
       const { conditions, params } = matching();
@@ -105,12 +122,19 @@ export class SqliteConversationsRepository implements ConversationsRepository {
     return {
       count: async (cap) => {
         const { conditions, params } = matching();
-        return (this.statement(`SELECT count(*) AS n FROM (SELECT 1 FROM conversation c WHERE ${conditions} LIMIT ?)`).get(...params, cap) as { n: number }).n;
+        return (
+          this.statement(`SELECT count(*) AS n FROM (SELECT 1 FROM conversation c WHERE ${conditions} LIMIT ?)`).get(
+            ...params,
+            cap,
+          ) as { n: number }
+        ).n;
       },
       shuffled: async (limit) => {
         // rowids first, from the index where the filters allow: the summaries of the picks alone are read
         const { conditions, params } = matching();
-        const rowids = this.statement(`SELECT c.rowid AS r FROM conversation c WHERE ${conditions} ORDER BY random() LIMIT ?`).all(...params, limit) as Array<{ r: number }>;
+        const rowids = this.statement(
+          `SELECT c.rowid AS r FROM conversation c WHERE ${conditions} ORDER BY random() LIMIT ?`,
+        ).all(...params, limit) as Array<{ r: number }>;
         const byRowid = this.statement('SELECT id, summary FROM conversation WHERE rowid = ?');
         return rowids.map(({ r }) => byRowid.get(r) as SampleRow);
       },
@@ -125,24 +149,28 @@ export class SqliteConversationsRepository implements ConversationsRepository {
   }
 
   private summary(id: string): ConversationSummary | null {
-    const row = this.statement('SELECT summary FROM conversation WHERE id = ?').get(id) as { summary: string } | undefined;
+    const row = this.statement('SELECT summary FROM conversation WHERE id = ?').get(id) as
+      { summary: string } | undefined;
     return row ? (JSON.parse(row.summary) as ConversationSummary) : null;
   }
 
   async one(agentId: string, id: string): Promise<ConversationSummary | null> {
-    const row = this.statement('SELECT summary FROM conversation WHERE id = ? AND agent_id = ?').get(id, agentId) as { summary: string } | undefined;
+    const row = this.statement('SELECT summary FROM conversation WHERE id = ? AND agent_id = ?').get(id, agentId) as
+      { summary: string } | undefined;
     return row ? (JSON.parse(row.summary) as ConversationSummary) : null;
   }
 
   async bySharedId(agentId: string, sharedId: string): Promise<ConversationSummary | null> {
-    const row = this.statement('SELECT summary FROM conversation WHERE agent_id = ? AND shared_id = ? ORDER BY started_at DESC, id DESC LIMIT 1').get(agentId, sharedId) as
-      | { summary: string }
-      | undefined;
+    const row = this.statement(
+      'SELECT summary FROM conversation WHERE agent_id = ? AND shared_id = ? ORDER BY started_at DESC, id DESC LIMIT 1',
+    ).get(agentId, sharedId) as { summary: string } | undefined;
     return row ? (JSON.parse(row.summary) as ConversationSummary) : null;
   }
 
   async turns(conversationId: string, withMetadata: boolean): Promise<TurnView[]> {
-    const rows = this.statement(`SELECT turn${withMetadata ? ', metadata' : ''} FROM conversation_turn WHERE conversation_id = ? ORDER BY turn_index`).all(conversationId) as TurnRow[];
+    const rows = this.statement(
+      `SELECT turn${withMetadata ? ', metadata' : ''} FROM conversation_turn WHERE conversation_id = ? ORDER BY turn_index`,
+    ).all(conversationId) as TurnRow[];
     return rows.map((r) => toTurn(r));
   }
 
@@ -151,7 +179,8 @@ export class SqliteConversationsRepository implements ConversationsRepository {
     for (let i = 0; i < conversationIds.length; i += TURNS_PER_QUERY) {
       const ids = conversationIds.slice(i, i + TURNS_PER_QUERY);
       const sql = `SELECT conversation_id, turn${withMetadata ? ', metadata' : ''} FROM conversation_turn WHERE conversation_id IN (${ids.map(() => '?').join(', ')}) ORDER BY conversation_id, turn_index`;
-      for (const row of this.statement(sql).all(...ids) as Array<TurnRow & { conversation_id: string }>) out.get(row.conversation_id)!.push(toTurn(row));
+      for (const row of this.statement(sql).all(...ids) as Array<TurnRow & { conversation_id: string }>)
+        out.get(row.conversation_id)!.push(toTurn(row));
     }
     return out;
   }
@@ -169,7 +198,10 @@ export class SqliteConversationsRepository implements ConversationsRepository {
     const now = Date.now();
     const hit = cache.get(prefix);
     if (hit && now - hit.at < VOCABULARY_TTL_MS) return hit.terms;
-    const rows = this.statement('SELECT term FROM turn_vocab WHERE term >= ? AND term < ? LIMIT 5000').all(prefix, `${prefix}\uffff`) as Array<{ term: string }>;
+    const rows = this.statement('SELECT term FROM turn_vocab WHERE term >= ? AND term < ? LIMIT 5000').all(
+      prefix,
+      `${prefix}\uffff`,
+    ) as Array<{ term: string }>;
     const terms = rows.map((r) => r.term);
     cache.set(prefix, { terms, at: now });
     return terms;

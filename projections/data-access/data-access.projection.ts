@@ -5,7 +5,13 @@ import { DataAccessRow } from './data-access.entities';
 type Data = Extract<AccountEvent, { type: 'DataAccessConfigured' }>['data'];
 
 const configured: ProjectionHandler<Data> = async ({ data }, _em, rows) => {
-  await rows.upsert(DataAccessRow, { agentId: data.agentId, accountId: data.accountId, responseMetrics: JSON.stringify(data.responseMetrics), showTranscripts: data.showTranscripts, updatedAt: data.configuredAt });
+  await rows.upsert(DataAccessRow, {
+    agentId: data.agentId,
+    accountId: data.accountId,
+    responseMetrics: JSON.stringify(data.responseMetrics),
+    showTranscripts: data.showTranscripts,
+    updatedAt: data.configuredAt,
+  });
 };
 
 export const dataAccessProjection = defineProjection({

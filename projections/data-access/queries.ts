@@ -18,7 +18,10 @@ class DataAccessReadModel implements DataAccessQueries {
   private readonly byAgent: ReadQuery<DataAccessRow>;
 
   constructor(source: () => DataSource) {
-    this.byAgent = new ReadQuery(source, 'SELECT response_metrics, show_transcripts FROM data_access WHERE agent_id = ?');
+    this.byAgent = new ReadQuery(
+      source,
+      'SELECT response_metrics, show_transcripts FROM data_access WHERE agent_id = ?',
+    );
   }
 
   ofAgent(agentId: string) {

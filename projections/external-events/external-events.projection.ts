@@ -16,14 +16,25 @@ export const externalEventsProjection = defineProjection({
   entities: [AwaitedExternalEventRow, ExternalEventConversationRow],
   handles: {
     ConversationStarted: on<'ConversationStarted'>(async ({ data }, _em, rows) => {
-      await rows.upsert(ExternalEventConversationRow, { conversationId: data.conversationId, accountId: data.accountId, agentId: data.agentId });
+      await rows.upsert(ExternalEventConversationRow, {
+        conversationId: data.conversationId,
+        accountId: data.accountId,
+        agentId: data.agentId,
+      });
     }),
     ExternalEventAwaited: on<'ExternalEventAwaited'>(async ({ data, streamId }, _em, rows) => {
       const conversationId = conversationOf(streamId);
       const owner = await rows.findOne(ExternalEventConversationRow, { conversationId });
       // A conversation always starts before it awaits anything; without its start it has no owner to match.
       if (!owner) return;
-      await rows.upsert(AwaitedExternalEventRow, { eventId: data.eventId, conversationId, name: data.name, accountId: owner.accountId, agentId: owner.agentId, receivedAt: null });
+      await rows.upsert(AwaitedExternalEventRow, {
+        eventId: data.eventId,
+        conversationId,
+        name: data.name,
+        accountId: owner.accountId,
+        agentId: owner.agentId,
+        receivedAt: null,
+      });
     }),
     ExternalEventReceived: on<'ExternalEventReceived'>(async ({ data }, _em, rows) => {
       await rows.update(AwaitedExternalEventRow, { eventId: data.eventId }, { receivedAt: data.receivedAt });

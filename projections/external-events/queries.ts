@@ -19,7 +19,10 @@ class ExternalEventsReadModel implements ExternalEventsQueries {
   private readonly byId: ReadQuery<AwaitedEventRow>;
 
   constructor(source: () => DataSource) {
-    this.byId = new ReadQuery(source, 'SELECT conversation_id, name, account_id, agent_id FROM awaited_external_event WHERE event_id = ?');
+    this.byId = new ReadQuery(
+      source,
+      'SELECT conversation_id, name, account_id, agent_id FROM awaited_external_event WHERE event_id = ?',
+    );
   }
 
   awaited(eventId: string) {

@@ -37,11 +37,28 @@ export const messagingSessionsProjection = defineProjection({
       });
     }),
     MessagingServiceAgentJoined: on<'MessagingServiceAgentJoined'>(async (event, _em, rows) => {
-      await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'agent', conversationId: event.data.conversationId, handoffId: null, destination: null, reason: null, queuedAt: null, liveAgentId: null, liveAgentName: null });
+      await rows.update(
+        MessagingSessionRow,
+        { id: idOf(event) },
+        {
+          status: 'agent',
+          conversationId: event.data.conversationId,
+          handoffId: null,
+          destination: null,
+          reason: null,
+          queuedAt: null,
+          liveAgentId: null,
+          liveAgentName: null,
+        },
+      );
     }),
     MessagingHandoffTriggered: on<'MessagingHandoffTriggered'>(async (event, _em, rows) => {
       const { handoffId, destination, reason, at } = event.data;
-      await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'queued', handoffId, destination, reason, queuedAt: at });
+      await rows.update(
+        MessagingSessionRow,
+        { id: idOf(event) },
+        { status: 'queued', handoffId, destination, reason, queuedAt: at },
+      );
     }),
     MessagingHandoffFailed: on<'MessagingHandoffFailed'>(async (event, _em, rows) => {
       await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'open' });
@@ -50,13 +67,21 @@ export const messagingSessionsProjection = defineProjection({
       await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'open' });
     }),
     MessagingHandoffAccepted: on<'MessagingHandoffAccepted'>(async (event, _em, rows) => {
-      await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'live', liveAgentId: event.data.liveAgentId, liveAgentName: event.data.agentName });
+      await rows.update(
+        MessagingSessionRow,
+        { id: idOf(event) },
+        { status: 'live', liveAgentId: event.data.liveAgentId, liveAgentName: event.data.agentName },
+      );
     }),
     MessagingLiveAgentLeft: on<'MessagingLiveAgentLeft'>(async (event, _em, rows) => {
       await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'open' });
     }),
     MessagingSessionEnded: on<'MessagingSessionEnded'>(async (event, _em, rows) => {
-      await rows.update(MessagingSessionRow, { id: idOf(event) }, { status: 'ended', endedAt: event.data.at, endReason: event.data.reason });
+      await rows.update(
+        MessagingSessionRow,
+        { id: idOf(event) },
+        { status: 'ended', endedAt: event.data.at, endReason: event.data.reason },
+      );
     }),
   },
 });

@@ -12,24 +12,70 @@ export const smsSessionsProjection = defineProjection({
   entities: [SmsMessageRow, SmsSessionRow],
   handles: {
     SmsSessionOpened: on<'SmsSessionOpened'>(async ({ data }, _em, rows) => {
-      await rows.upsert(SmsSessionRow, { conversationId: data.conversationId, agentNumber: data.agentNumber, userNumber: data.userNumber, agentId: data.route.agentId, environment: data.route.environment, status: 'active', openedAt: data.openedAt, lastActivityAt: data.openedAt, endReason: null });
+      await rows.upsert(SmsSessionRow, {
+        conversationId: data.conversationId,
+        agentNumber: data.agentNumber,
+        userNumber: data.userNumber,
+        agentId: data.route.agentId,
+        environment: data.route.environment,
+        status: 'active',
+        openedAt: data.openedAt,
+        lastActivityAt: data.openedAt,
+        endReason: null,
+      });
     }),
     SmsUserMessageReceived: on<'SmsUserMessageReceived'>(async ({ data }, _em, rows) => {
-      await rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'active', lastActivityAt: data.receivedAt });
+      await rows.update(
+        SmsSessionRow,
+        { conversationId: data.conversationId },
+        { status: 'active', lastActivityAt: data.receivedAt },
+      );
     }),
     SmsIdleWarningSent: on<'SmsIdleWarningSent'>(async ({ data }, _em, rows) => {
-      await rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'warning', lastActivityAt: data.sentAt });
+      await rows.update(
+        SmsSessionRow,
+        { conversationId: data.conversationId },
+        { status: 'warning', lastActivityAt: data.sentAt },
+      );
     }),
     SmsSessionEnded: on<'SmsSessionEnded'>(async ({ data }, _em, rows) => {
-      await rows.update(SmsSessionRow, { conversationId: data.conversationId }, { status: 'ended', endReason: data.reason });
+      await rows.update(
+        SmsSessionRow,
+        { conversationId: data.conversationId },
+        { status: 'ended', endReason: data.reason },
+      );
     }),
     SmsMessageDelivered: on<'SmsMessageDelivered'>(async ({ data, position }, _em, rows) => {
       const { messageId, conversationId, from, to, text, carrier, providerMessageId, deliveredAt } = data;
-      await rows.upsert(SmsMessageRow, { id: messageId, seq: position, conversationId, fromNumber: from, toNumber: to, text, status: 'delivered', carrier, providerMessageId, error: null, at: deliveredAt });
+      await rows.upsert(SmsMessageRow, {
+        id: messageId,
+        seq: position,
+        conversationId,
+        fromNumber: from,
+        toNumber: to,
+        text,
+        status: 'delivered',
+        carrier,
+        providerMessageId,
+        error: null,
+        at: deliveredAt,
+      });
     }),
     SmsMessageFailed: on<'SmsMessageFailed'>(async ({ data, position }, _em, rows) => {
       const { messageId, conversationId, from, to, text, carrier, error, failedAt } = data;
-      await rows.upsert(SmsMessageRow, { id: messageId, seq: position, conversationId, fromNumber: from, toNumber: to, text, status: 'failed', carrier, providerMessageId: '', error, at: failedAt });
+      await rows.upsert(SmsMessageRow, {
+        id: messageId,
+        seq: position,
+        conversationId,
+        fromNumber: from,
+        toNumber: to,
+        text,
+        status: 'failed',
+        carrier,
+        providerMessageId: '',
+        error,
+        at: failedAt,
+      });
     }),
   },
 });

@@ -22,11 +22,15 @@ class WebhookEndpointsReadModel implements WebhookEndpointsQueries {
   constructor(private readonly source: () => DataSource) {}
 
   endpointsOf(accountId: string) {
-    return this.source().getRepository(WebhookEndpointRow).find({ where: { accountId, deletedAt: IsNull() }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.source()
+      .getRepository(WebhookEndpointRow)
+      .find({ where: { accountId, deletedAt: IsNull() }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   endpoint(accountId: string, endpointId: string) {
-    return this.source().getRepository(WebhookEndpointRow).findOneBy({ id: endpointId, accountId, deletedAt: IsNull() });
+    return this.source()
+      .getRepository(WebhookEndpointRow)
+      .findOneBy({ id: endpointId, accountId, deletedAt: IsNull() });
   }
 }
 

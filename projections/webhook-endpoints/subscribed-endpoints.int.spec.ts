@@ -30,12 +30,30 @@ function recorded(entries: Array<[number, WebhookEndpointsEvent]>): RecordedEven
   }));
 }
 
-const created = (endpointId: string, overrides: Partial<EndpointSettings> = {}, accountId = 'acme'): WebhookEndpointsEvent => ({
+const created = (
+  endpointId: string,
+  overrides: Partial<EndpointSettings> = {},
+  accountId = 'acme',
+): WebhookEndpointsEvent => ({
   type: 'WebhookEndpointCreated',
-  data: { endpointId, accountId, ...settings, ...overrides, sealedSecret: 'sealed-secret', secretLast4: 'abcd', createdAt: at },
+  data: {
+    endpointId,
+    accountId,
+    ...settings,
+    ...overrides,
+    sealedSecret: 'sealed-secret',
+    secretLast4: 'abcd',
+    createdAt: at,
+  },
 });
-const updated = (endpointId: string, changes: Partial<EndpointSettings>): WebhookEndpointsEvent => ({ type: 'WebhookEndpointUpdated', data: { endpointId, accountId: 'acme', changes, updatedAt: at } });
-const deleted = (endpointId: string): WebhookEndpointsEvent => ({ type: 'WebhookEndpointDeleted', data: { endpointId, accountId: 'acme', deletedAt: at } });
+const updated = (endpointId: string, changes: Partial<EndpointSettings>): WebhookEndpointsEvent => ({
+  type: 'WebhookEndpointUpdated',
+  data: { endpointId, accountId: 'acme', changes, updatedAt: at },
+});
+const deleted = (endpointId: string): WebhookEndpointsEvent => ({
+  type: 'WebhookEndpointDeleted',
+  data: { endpointId, accountId: 'acme', deletedAt: at },
+});
 
 /** The webhook-endpoints projection on a real read-model generation, read the way the delivery machinery reads it. */
 describeEachReadModelDatabase('subscribed endpoints', (open) => {
@@ -47,8 +65,11 @@ describeEachReadModelDatabase('subscribed endpoints', (open) => {
     endpoints = new SubscribedEndpoints(() => source);
   });
 
-  const listening = async (n: number, type: 'alerts.triggered' | 'alerts.resolved' = 'alerts.triggered', accountId = 'acme') =>
-    (await endpoints.listeningAt(accountId, type, positionOf(BigInt(n)))).sort();
+  const listening = async (
+    n: number,
+    type: 'alerts.triggered' | 'alerts.resolved' = 'alerts.triggered',
+    accountId = 'acme',
+  ) => (await endpoints.listeningAt(accountId, type, positionOf(BigInt(n)))).sort();
 
   it('an event at Q goes to what listened just before Q: created before it, not yet disabled, deleted or unsubscribed', async () => {
     expect(await endpoints.anyEverListened()).toBe(false);
@@ -92,14 +113,38 @@ describeEachReadModelDatabase('subscribed endpoints', (open) => {
         [1, created('whe_a', { timeoutMs: 12000 })],
         [2, created('whe_b')],
         [3, updated('whe_a', { url: 'https://example.com/new', headers: { sealed: 'new-seal', digest: 'd2' } })],
-        [4, { type: 'WebhookEndpointSecretRotated', data: { endpointId: 'whe_a', accountId: 'acme', sealedSecret: 'rotated', secretLast4: 'wxyz', rotatedAt: at } }],
+        [
+          4,
+          {
+            type: 'WebhookEndpointSecretRotated',
+            data: {
+              endpointId: 'whe_a',
+              accountId: 'acme',
+              sealedSecret: 'rotated',
+              secretLast4: 'wxyz',
+              rotatedAt: at,
+            },
+          },
+        ],
         [5, deleted('whe_b')],
       ]),
     );
-    expect(await endpoints.forDelivery('whe_a')).toEqual({ id: 'whe_a', url: 'https://example.com/new', enabled: true, deleted: false, timeoutMs: 12000, sealedSecret: 'rotated', sealedHeaders: 'new-seal' });
+    expect(await endpoints.forDelivery('whe_a')).toEqual({
+      id: 'whe_a',
+      url: 'https://example.com/new',
+      enabled: true,
+      deleted: false,
+      timeoutMs: 12000,
+      sealedSecret: 'rotated',
+      sealedHeaders: 'new-seal',
+    });
     expect(await endpoints.forDelivery('whe_b')).toMatchObject({ deleted: true });
     expect(await endpoints.forDelivery('whe_none')).toBeUndefined();
     expect(endpoints.serving()).toBe(true);
-    expect(new SubscribedEndpoints(() => { throw new Error('building'); }).serving()).toBe(false);
+    expect(
+      new SubscribedEndpoints(() => {
+        throw new Error('building');
+      }).serving(),
+    ).toBe(false);
   });
 });

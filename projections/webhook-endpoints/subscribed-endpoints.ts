@@ -24,16 +24,30 @@ export interface EndpointForDelivery {
 export class SubscribedEndpoints {
   private readonly anyListener: ReadQuery<{ one: number }>;
   private readonly latestSubscriptions: ReadQuery<{ endpoint_id: string; event_types: string }>;
-  private readonly endpoint: ReadQuery<{ id: string; url: string; enabled: number | boolean; deleted_at: string | null; timeout_ms: number; sealed_secret: string; sealed_headers: string }>;
+  private readonly endpoint: ReadQuery<{
+    id: string;
+    url: string;
+    enabled: number | boolean;
+    deleted_at: string | null;
+    timeout_ms: number;
+    sealed_secret: string;
+    sealed_headers: string;
+  }>;
 
   constructor(private readonly source: () => DataSource) {
-    this.anyListener = new ReadQuery(source, "SELECT 1 AS one FROM webhook_subscription WHERE event_types <> '[]' LIMIT 1");
+    this.anyListener = new ReadQuery(
+      source,
+      "SELECT 1 AS one FROM webhook_subscription WHERE event_types <> '[]' LIMIT 1",
+    );
     this.latestSubscriptions = new ReadQuery(
       source,
       `SELECT s.endpoint_id, s.event_types FROM webhook_subscription s WHERE s.account_id = ?
        AND s.position = (SELECT max(l.position) FROM webhook_subscription l WHERE l.endpoint_id = s.endpoint_id AND l.position < ?)`,
     );
-    this.endpoint = new ReadQuery(source, 'SELECT id, url, enabled, deleted_at, timeout_ms, sealed_secret, sealed_headers FROM webhook_endpoint WHERE id = ?');
+    this.endpoint = new ReadQuery(
+      source,
+      'SELECT id, url, enabled, deleted_at, timeout_ms, sealed_secret, sealed_headers FROM webhook_endpoint WHERE id = ?',
+    );
   }
 
   /** Whether the read model can be read now. */

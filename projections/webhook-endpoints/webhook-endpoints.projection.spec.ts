@@ -30,11 +30,38 @@ describe('webhook-endpoints projection', () => {
   afterEach(() => rm.close());
 
   it('given endpoints created, disabled, rotated and deleted: the live ones listed, the deleted one kept', async () => {
-    await rm.given(created('whe_a', '2026-05-01T00:00:00.000Z'), created('whe_b', '2026-05-01T00:01:00.000Z'), created('whe_c', '2026-05-01T00:02:00.000Z'));
     await rm.given(
-      { stream, type: 'WebhookEndpointUpdated', data: { endpointId: 'whe_a', accountId: 'acme', changes: { enabled: false }, updatedAt: '2026-05-01T01:00:00.000Z' } },
-      { stream, type: 'WebhookEndpointSecretRotated', data: { endpointId: 'whe_b', accountId: 'acme', sealedSecret: 'sealed-2', secretLast4: 'wxyz', rotatedAt: '2026-05-01T01:00:00.000Z' } },
-      { stream, type: 'WebhookEndpointDeleted', data: { endpointId: 'whe_c', accountId: 'acme', deletedAt: '2026-05-01T01:00:00.000Z' } },
+      created('whe_a', '2026-05-01T00:00:00.000Z'),
+      created('whe_b', '2026-05-01T00:01:00.000Z'),
+      created('whe_c', '2026-05-01T00:02:00.000Z'),
+    );
+    await rm.given(
+      {
+        stream,
+        type: 'WebhookEndpointUpdated',
+        data: {
+          endpointId: 'whe_a',
+          accountId: 'acme',
+          changes: { enabled: false },
+          updatedAt: '2026-05-01T01:00:00.000Z',
+        },
+      },
+      {
+        stream,
+        type: 'WebhookEndpointSecretRotated',
+        data: {
+          endpointId: 'whe_b',
+          accountId: 'acme',
+          sealedSecret: 'sealed-2',
+          secretLast4: 'wxyz',
+          rotatedAt: '2026-05-01T01:00:00.000Z',
+        },
+      },
+      {
+        stream,
+        type: 'WebhookEndpointDeleted',
+        data: { endpointId: 'whe_c', accountId: 'acme', deletedAt: '2026-05-01T01:00:00.000Z' },
+      },
     );
     expect(await rm.rows('SELECT id, enabled, secret_last4, deleted_at FROM webhook_endpoint ORDER BY id')).toEqual([
       { id: 'whe_a', enabled: 0, secret_last4: 'abcd', deleted_at: null },

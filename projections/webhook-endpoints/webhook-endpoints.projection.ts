@@ -5,8 +5,19 @@ import { WebhookEndpointRow, WebhookSubscriptionRow } from './webhook-endpoints.
 
 const on = handlerFor<WebhookEndpointsEvent>();
 
-function listening(rows: Rows, endpointId: string, accountId: string, position: string, eventTypes: string[]): Awaitable<void> {
-  return rows.upsert(WebhookSubscriptionRow, { endpointId, position, accountId, eventTypes: JSON.stringify(eventTypes) });
+function listening(
+  rows: Rows,
+  endpointId: string,
+  accountId: string,
+  position: string,
+  eventTypes: string[],
+): Awaitable<void> {
+  return rows.upsert(WebhookSubscriptionRow, {
+    endpointId,
+    position,
+    accountId,
+    eventTypes: JSON.stringify(eventTypes),
+  });
 }
 
 /** Endpoints of every account (soft-deleted, so their ids stay taken) and when each listened to what. */
@@ -38,17 +49,37 @@ export const webhookEndpointsProjection = defineProjection({
       await rows.update(
         WebhookEndpointRow,
         { id: data.endpointId },
-        { ...plain, eventTypes: eventTypes && JSON.stringify(eventTypes), sealedHeaders: headers?.sealed, updatedAt: data.updatedAt },
+        {
+          ...plain,
+          eventTypes: eventTypes && JSON.stringify(eventTypes),
+          sealedHeaders: headers?.sealed,
+          updatedAt: data.updatedAt,
+        },
       );
       if (eventTypes === undefined && plain.enabled === undefined) return;
       const row = await rows.findOne(WebhookEndpointRow, { id: data.endpointId });
-      if (row) await listening(rows, data.endpointId, data.accountId, position, row.enabled ? (JSON.parse(row.eventTypes) as string[]) : []);
+      if (row)
+        await listening(
+          rows,
+          data.endpointId,
+          data.accountId,
+          position,
+          row.enabled ? (JSON.parse(row.eventTypes) as string[]) : [],
+        );
     }),
     WebhookEndpointSecretRotated: on<'WebhookEndpointSecretRotated'>(async ({ data }, _em, rows) => {
-      await rows.update(WebhookEndpointRow, { id: data.endpointId }, { sealedSecret: data.sealedSecret, secretLast4: data.secretLast4, updatedAt: data.rotatedAt });
+      await rows.update(
+        WebhookEndpointRow,
+        { id: data.endpointId },
+        { sealedSecret: data.sealedSecret, secretLast4: data.secretLast4, updatedAt: data.rotatedAt },
+      );
     }),
     WebhookEndpointDeleted: on<'WebhookEndpointDeleted'>(async ({ data, position }, _em, rows) => {
-      await rows.update(WebhookEndpointRow, { id: data.endpointId }, { deletedAt: data.deletedAt, updatedAt: data.deletedAt });
+      await rows.update(
+        WebhookEndpointRow,
+        { id: data.endpointId },
+        { deletedAt: data.deletedAt, updatedAt: data.deletedAt },
+      );
       await listening(rows, data.endpointId, data.accountId, position, []);
     }),
   },

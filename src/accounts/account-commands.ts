@@ -19,7 +19,12 @@ export class AccountCommands {
     private readonly readModels: ReadModels,
   ) {}
 
-  async execute(accountId: string, command: WithoutNow<AccountCommand>, context: CommandContext, readModels: string[]): Promise<AccountEvent[]> {
+  async execute(
+    accountId: string,
+    command: WithoutNow<AccountCommand>,
+    context: CommandContext,
+    readModels: string[],
+  ): Promise<AccountEvent[]> {
     const full = { ...command, now: this.clock.nowIso() } as AccountCommand;
     const result = await handleCommand(this.store, this.clock, accountStream(accountId), accountDecider, full, context);
     await this.readModels.waitFor(result.position, readModels);
@@ -32,7 +37,12 @@ export class AccountCommands {
    * 503, which would lose the secret of a change that was made. The credential works as soon as
    * the read model shows it, moments later.
    */
-  async executeRevealing(accountId: string, command: WithoutNow<AccountCommand>, context: CommandContext, readModels: string[]): Promise<AccountEvent[]> {
+  async executeRevealing(
+    accountId: string,
+    command: WithoutNow<AccountCommand>,
+    context: CommandContext,
+    readModels: string[],
+  ): Promise<AccountEvent[]> {
     const full = { ...command, now: this.clock.nowIso() } as AccountCommand;
     const result = await handleCommand(this.store, this.clock, accountStream(accountId), accountDecider, full, context);
     try {

@@ -24,7 +24,10 @@ function refusal(state: AccountState, command: AccountCommand): DomainError {
   throw new Error(`expected ${command.type} to be refused`);
 }
 
-const created: AccountEvent = { type: 'AccountCreated', data: { accountId: 'acc1', name: 'Acme', region: 'us', createdAt: NOW } };
+const created: AccountEvent = {
+  type: 'AccountCreated',
+  data: { accountId: 'acc1', name: 'Acme', region: 'us', createdAt: NOW },
+};
 
 const keyCreated = (keyId: string): AccountEvent => ({
   type: 'ApiKeyCreated',
@@ -41,14 +44,27 @@ const keyCreated = (keyId: string): AccountEvent => ({
     createdAt: NOW,
   },
 });
-const keyDeleted = (keyId: string): AccountEvent => ({ type: 'ApiKeyDeleted', data: { accountId: 'acc1', keyId, deletedAt: NOW } });
+const keyDeleted = (keyId: string): AccountEvent => ({
+  type: 'ApiKeyDeleted',
+  data: { accountId: 'acc1', keyId, deletedAt: NOW },
+});
 const numberProvisioned = (number: string, agentId: string): AccountEvent => ({
   type: 'PhoneNumberProvisioned',
   data: { accountId: 'acc1', agentId, number, environment: 'dev', provisionedAt: NOW },
 });
 const connectorCreated = (connectorId: string): AccountEvent => ({
   type: 'ConnectorCreated',
-  data: { accountId: 'acc1', connectorId, agentId: 'ag1', kind: 'sms', environment: 'dev', hostDomain: null, tokenDigest: null, sealedWebhookSecret: 'v1.x.y.z', createdAt: NOW },
+  data: {
+    accountId: 'acc1',
+    connectorId,
+    agentId: 'ag1',
+    kind: 'sms',
+    environment: 'dev',
+    hostDomain: null,
+    tokenDigest: null,
+    sealedWebhookSecret: 'v1.x.y.z',
+    createdAt: NOW,
+  },
 });
 
 const createKey = (keyId = 'key_1'): AccountCommand => ({
@@ -89,13 +105,19 @@ const accountCommands: AccountCommand[] = [
 describe('account decider', () => {
   describe('CreateAccount', () => {
     it('creates a new account', () => {
-      expect(when(given(), { type: 'CreateAccount', accountId: 'acc1', name: 'Acme', region: 'eu', now: NOW })).toEqual([
-        { type: 'AccountCreated', data: { accountId: 'acc1', name: 'Acme', region: 'eu', createdAt: NOW } },
-      ]);
+      expect(when(given(), { type: 'CreateAccount', accountId: 'acc1', name: 'Acme', region: 'eu', now: NOW })).toEqual(
+        [{ type: 'AccountCreated', data: { accountId: 'acc1', name: 'Acme', region: 'eu', createdAt: NOW } }],
+      );
     });
 
     it('refuses an account that already exists with 409', () => {
-      const error = refusal(given(created), { type: 'CreateAccount', accountId: 'acc1', name: 'Again', region: 'us', now: LATER });
+      const error = refusal(given(created), {
+        type: 'CreateAccount',
+        accountId: 'acc1',
+        name: 'Again',
+        region: 'us',
+        now: LATER,
+      });
       expect(error.status).toBe(409);
       expect(error.code).toBe('ACCOUNT_EXISTS');
     });
@@ -141,7 +163,14 @@ describe('account decider', () => {
 
   describe('RenameApiKey', () => {
     it('renames a live key', () => {
-      expect(when(given(created, keyCreated('key_1')), { type: 'RenameApiKey', keyId: 'key_1', name: 'renamed', now: LATER })).toEqual([
+      expect(
+        when(given(created, keyCreated('key_1')), {
+          type: 'RenameApiKey',
+          keyId: 'key_1',
+          name: 'renamed',
+          now: LATER,
+        }),
+      ).toEqual([
         { type: 'ApiKeyRenamed', data: { accountId: 'acc1', keyId: 'key_1', name: 'renamed', renamedAt: LATER } },
       ]);
     });
@@ -214,7 +243,16 @@ describe('account decider', () => {
 
     it('provisions a free number', () => {
       expect(when(given(created), provision('ag1'))).toEqual([
-        { type: 'PhoneNumberProvisioned', data: { accountId: 'acc1', agentId: 'ag1', number: '+15551234567', environment: 'live', provisionedAt: LATER } },
+        {
+          type: 'PhoneNumberProvisioned',
+          data: {
+            accountId: 'acc1',
+            agentId: 'ag1',
+            number: '+15551234567',
+            environment: 'live',
+            provisionedAt: LATER,
+          },
+        },
       ]);
     });
 
@@ -225,23 +263,37 @@ describe('account decider', () => {
     });
 
     it('repeating the same agent, number and environment changes nothing', () => {
-      expect(when(given(created, numberProvisioned('+15551234567', 'ag1')), provision('ag1', '+15551234567', 'dev'))).toEqual([]);
+      expect(
+        when(given(created, numberProvisioned('+15551234567', 'ag1')), provision('ag1', '+15551234567', 'dev')),
+      ).toEqual([]);
     });
 
     it('the same agent may move its number to another environment', () => {
-      const events = when(given(created, numberProvisioned('+15551234567', 'ag1')), provision('ag1', '+15551234567', 'live'));
-      expect(events).toEqual([{ type: 'PhoneNumberProvisioned', data: expect.objectContaining({ agentId: 'ag1', environment: 'live' }) }]);
+      const events = when(
+        given(created, numberProvisioned('+15551234567', 'ag1')),
+        provision('ag1', '+15551234567', 'live'),
+      );
+      expect(events).toEqual([
+        { type: 'PhoneNumberProvisioned', data: expect.objectContaining({ agentId: 'ag1', environment: 'live' }) },
+      ]);
     });
 
     it('another number for the same agent is a new event', () => {
-      expect(when(given(created, numberProvisioned('+15551234567', 'ag1')), provision('ag1', '+15557654321'))).toHaveLength(1);
+      expect(
+        when(given(created, numberProvisioned('+15551234567', 'ag1')), provision('ag1', '+15557654321')),
+      ).toHaveLength(1);
     });
   });
 
   describe('ChangeAgentSettings', () => {
     it.each([true, false])('records chunked_streaming=%p', (chunkedStreaming) => {
-      expect(when(given(created), { type: 'ChangeAgentSettings', agentId: 'ag1', chunkedStreaming, now: LATER })).toEqual([
-        { type: 'AgentSettingsChanged', data: { accountId: 'acc1', agentId: 'ag1', chunkedStreaming, changedAt: LATER } },
+      expect(
+        when(given(created), { type: 'ChangeAgentSettings', agentId: 'ag1', chunkedStreaming, now: LATER }),
+      ).toEqual([
+        {
+          type: 'AgentSettingsChanged',
+          data: { accountId: 'acc1', agentId: 'ag1', chunkedStreaming, changedAt: LATER },
+        },
       ]);
     });
   });
@@ -259,7 +311,13 @@ describe('account decider', () => {
       ).toEqual([
         {
           type: 'DataAccessConfigured',
-          data: { accountId: 'acc1', agentId: 'ag1', responseMetrics: ['CALL_COMPLETED', 'HANDOFF_TO', 'my_metric'], showTranscripts: true, configuredAt: LATER },
+          data: {
+            accountId: 'acc1',
+            agentId: 'ag1',
+            responseMetrics: ['CALL_COMPLETED', 'HANDOFF_TO', 'my_metric'],
+            showTranscripts: true,
+            configuredAt: LATER,
+          },
         },
       ]);
     });
@@ -267,7 +325,14 @@ describe('account decider', () => {
 
   describe('evolve', () => {
     it('tracks existence, keys, connectors and numbers', () => {
-      const state = given(created, keyCreated('key_1'), keyCreated('key_2'), keyDeleted('key_2'), connectorCreated('con_1'), numberProvisioned('+15551234567', 'ag1'));
+      const state = given(
+        created,
+        keyCreated('key_1'),
+        keyCreated('key_2'),
+        keyDeleted('key_2'),
+        connectorCreated('con_1'),
+        numberProvisioned('+15551234567', 'ag1'),
+      );
       expect(state.exists).toBe(true);
       expect(state.accountId).toBe('acc1');
       expect(state.keys.get('key_1')).toEqual({ deleted: false });
@@ -285,15 +350,27 @@ describe('account decider', () => {
 
     it('ignores events that do not change the decision state', () => {
       const state = given(created);
-      const renamed = accountDecider.evolve(state, { type: 'ApiKeyRenamed', data: { accountId: 'acc1', keyId: 'key_1', name: 'x', renamedAt: NOW } });
+      const renamed = accountDecider.evolve(state, {
+        type: 'ApiKeyRenamed',
+        data: { accountId: 'acc1', keyId: 'key_1', name: 'x', renamedAt: NOW },
+      });
       expect(renamed).toEqual(state);
     });
   });
 
   describe('defence in depth: what the DTOs refuse, the decider refuses too', () => {
     it('RenameApiKey with a null name is a VALIDATION_ERROR, never recorded', () => {
-      const error = refusal(given(created, keyCreated('key_1')), { type: 'RenameApiKey', keyId: 'key_1', name: null as unknown as string, now: LATER });
-      expect({ code: error.code, status: error.status, fields: error.fieldErrors }).toEqual({ code: 'VALIDATION_ERROR', status: 400, fields: [{ field: 'name', message: 'name must not be null' }] });
+      const error = refusal(given(created, keyCreated('key_1')), {
+        type: 'RenameApiKey',
+        keyId: 'key_1',
+        name: null as unknown as string,
+        now: LATER,
+      });
+      expect({ code: error.code, status: error.status, fields: error.fieldErrors }).toEqual({
+        code: 'VALIDATION_ERROR',
+        status: 400,
+        fields: [{ field: 'name', message: 'name must not be null' }],
+      });
     });
 
     it('CreateApiKey with wrong types is refused', () => {

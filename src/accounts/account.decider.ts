@@ -45,7 +45,13 @@ export type AccountCommand =
   | { type: 'ChangeAgentSettings'; agentId: string; chunkedStreaming: boolean; now: string }
   | { type: 'ConfigureDataAccess'; agentId: string; responseMetrics: string[]; showTranscripts: boolean; now: string };
 
-const initialState = (): AccountState => ({ exists: false, accountId: null, keys: new Map(), connectors: new Set(), numbers: new Map() });
+const initialState = (): AccountState => ({
+  exists: false,
+  accountId: null,
+  keys: new Map(),
+  connectors: new Set(),
+  numbers: new Map(),
+});
 
 function evolve(state: AccountState, event: AccountEvent): AccountState {
   switch (event.type) {
@@ -58,7 +64,13 @@ function evolve(state: AccountState, event: AccountEvent): AccountState {
     case 'ConnectorCreated':
       return { ...state, connectors: new Set(state.connectors).add(event.data.connectorId) };
     case 'PhoneNumberProvisioned':
-      return { ...state, numbers: new Map(state.numbers).set(event.data.number, { agentId: event.data.agentId, environment: event.data.environment }) };
+      return {
+        ...state,
+        numbers: new Map(state.numbers).set(event.data.number, {
+          agentId: event.data.agentId,
+          environment: event.data.environment,
+        }),
+      };
     default:
       return state;
   }
@@ -79,35 +91,85 @@ function decide(command: AccountCommand, state: AccountState): AccountEvent[] {
       if (command.agents !== 'all') checkFields(command, { agents: 'string[]' });
       if (state.keys.has(command.keyId)) throw conflict('API_KEY_EXISTS', 'a key with this id exists');
       const { keyId, name, agents, permissions, expiresAt, keyDigest, last4, issuedBy, now } = command;
-      return [{ type: 'ApiKeyCreated', data: { accountId, keyId, name, agents, permissions, expiresAt, keyDigest, last4, issuedBy, createdAt: now } }];
+      return [
+        {
+          type: 'ApiKeyCreated',
+          data: { accountId, keyId, name, agents, permissions, expiresAt, keyDigest, last4, issuedBy, createdAt: now },
+        },
+      ];
     }
     case 'RenameApiKey':
       checkFields(command, { name: 'string' });
       liveKey(state, command.keyId);
-      return [{ type: 'ApiKeyRenamed', data: { accountId, keyId: command.keyId, name: command.name, renamedAt: command.now } }];
+      return [
+        {
+          type: 'ApiKeyRenamed',
+          data: { accountId, keyId: command.keyId, name: command.name, renamedAt: command.now },
+        },
+      ];
     case 'DeleteApiKey':
       liveKey(state, command.keyId);
       return [{ type: 'ApiKeyDeleted', data: { accountId, keyId: command.keyId, deletedAt: command.now } }];
     case 'CreateConnector': {
-      if (state.connectors.has(command.connectorId)) throw conflict('CONNECTOR_EXISTS', 'a connector with this id exists');
+      if (state.connectors.has(command.connectorId))
+        throw conflict('CONNECTOR_EXISTS', 'a connector with this id exists');
       const { connectorId, agentId, kind, environment, hostDomain, tokenDigest, sealedWebhookSecret, now } = command;
-      return [{ type: 'ConnectorCreated', data: { accountId, connectorId, agentId, kind, environment, hostDomain, tokenDigest, sealedWebhookSecret, createdAt: now } }];
+      return [
+        {
+          type: 'ConnectorCreated',
+          data: {
+            accountId,
+            connectorId,
+            agentId,
+            kind,
+            environment,
+            hostDomain,
+            tokenDigest,
+            sealedWebhookSecret,
+            createdAt: now,
+          },
+        },
+      ];
     }
     case 'ProvisionPhoneNumber': {
       const holder = state.numbers.get(command.number);
       if (holder !== undefined) {
-        if (holder.agentId !== command.agentId) throw conflict('PHONE_NUMBER_TAKEN', `${command.number} is already provisioned for another agent`);
+        if (holder.agentId !== command.agentId)
+          throw conflict('PHONE_NUMBER_TAKEN', `${command.number} is already provisioned for another agent`);
         // the same agent again: nothing to do, unless it moves the number to another environment
         if (holder.environment === command.environment) return [];
       }
       const { agentId, number, environment, now } = command;
-      return [{ type: 'PhoneNumberProvisioned', data: { accountId, agentId, number, environment, provisionedAt: now } }];
+      return [
+        { type: 'PhoneNumberProvisioned', data: { accountId, agentId, number, environment, provisionedAt: now } },
+      ];
     }
     case 'ChangeAgentSettings':
-      return [{ type: 'AgentSettingsChanged', data: { accountId, agentId: command.agentId, chunkedStreaming: command.chunkedStreaming, changedAt: command.now } }];
+      return [
+        {
+          type: 'AgentSettingsChanged',
+          data: {
+            accountId,
+            agentId: command.agentId,
+            chunkedStreaming: command.chunkedStreaming,
+            changedAt: command.now,
+          },
+        },
+      ];
     case 'ConfigureDataAccess': {
       const { agentId, responseMetrics, showTranscripts, now } = command;
-      return [{ type: 'DataAccessConfigured', data: { accountId, agentId, responseMetrics: [...new Set(responseMetrics)], showTranscripts, configuredAt: now } }];
+      return [
+        {
+          type: 'DataAccessConfigured',
+          data: {
+            accountId,
+            agentId,
+            responseMetrics: [...new Set(responseMetrics)],
+            showTranscripts,
+            configuredAt: now,
+          },
+        },
+      ];
     }
   }
 }

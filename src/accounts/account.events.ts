@@ -39,8 +39,14 @@ export type AccountEvent =
         createdAt: string;
       }
     >
-  | DomainEvent<'PhoneNumberProvisioned', { accountId: string; agentId: string; number: string; environment: string; provisionedAt: string }>
-  | DomainEvent<'AgentSettingsChanged', { accountId: string; agentId: string; chunkedStreaming: boolean; changedAt: string }>
+  | DomainEvent<
+      'PhoneNumberProvisioned',
+      { accountId: string; agentId: string; number: string; environment: string; provisionedAt: string }
+    >
+  | DomainEvent<
+      'AgentSettingsChanged',
+      { accountId: string; agentId: string; chunkedStreaming: boolean; changedAt: string }
+    >
   | DomainEvent<
       'DataAccessConfigured',
       { accountId: string; agentId: string; responseMetrics: string[]; showTranscripts: boolean; configuredAt: string }

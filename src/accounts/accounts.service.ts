@@ -9,15 +9,30 @@ import { badRequest, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { accountRef, agentRef, parseAgentId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { accountsQueries, type Account as AccountRow, type AccountsQueries, type Connector as ConnectorRow } from '../../projections/accounts/queries';
+import {
+  accountsQueries,
+  type Account as AccountRow,
+  type AccountsQueries,
+  type Connector as ConnectorRow,
+} from '../../projections/accounts/queries';
 import { AccountCommands } from './account-commands';
 import { phoneNumberDecider, phoneNumberStream } from './phone-number.decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { handleCommand } from '../platform/commands/command-handler';
-import type { AgentSettingsDto, CreateAccountDto, CreateConnectorDto, ProvisionPhoneNumberDto } from './dto/account.dto';
+import type {
+  AgentSettingsDto,
+  CreateAccountDto,
+  CreateConnectorDto,
+  ProvisionPhoneNumberDto,
+} from './dto/account.dto';
 import { DEPLOYMENT_ENVIRONMENTS, NUMBER_ENVIRONMENTS } from './permissions';
 
-export const accountView = (row: AccountRow) => ({ accountId: accountRef(row.id), name: row.name, region: row.region, createdAt: row.createdAt });
+export const accountView = (row: AccountRow) => ({
+  accountId: accountRef(row.id),
+  name: row.name,
+  region: row.region,
+  createdAt: row.createdAt,
+});
 
 /** Accounts and the operator's attachments to agents: connectors, phone numbers, settings. */
 @Injectable()
@@ -38,7 +53,12 @@ export class AccountsService {
 
   async create(dto: CreateAccountDto, context: CommandContext) {
     const accountId = this.ids.short(8);
-    await this.commands.execute(accountId, { type: 'CreateAccount', accountId, name: dto.name, region: dto.region }, context, ['accounts']);
+    await this.commands.execute(
+      accountId,
+      { type: 'CreateAccount', accountId, name: dto.name, region: dto.region },
+      context,
+      ['accounts'],
+    );
     return this.get(accountId);
   }
 
@@ -53,14 +73,15 @@ export class AccountsService {
     return accountView(row);
   }
 
-
   /** The agent of `raw`, which must exist; its account is returned with it. */
   async agentOf(raw: string, field = 'agentId'): Promise<{ agentId: string; accountId: string }> {
     let agentId: string;
     try {
       agentId = parseAgentId(raw);
     } catch {
-      throw badRequest('VALIDATION_ERROR', `${field} is not an agent id`, [{ field, message: `${field} is not an agent id` }]);
+      throw badRequest('VALIDATION_ERROR', `${field} is not an agent id`, [
+        { field, message: `${field} is not an agent id` },
+      ]);
     }
     const accountId = await this.agents.accountOf(agentId);
     if (!accountId) throw notFound('AGENT_NOT_FOUND', `agent ${agentRef(agentId)} not found`);
@@ -70,14 +91,19 @@ export class AccountsService {
   async createConnector(accountId: string, dto: CreateConnectorDto, context: CommandContext) {
     await this.get(accountId);
     const { agentId, accountId: owner } = await this.agentOf(dto.agentId);
-    if (owner !== accountId) throw badRequest('VALIDATION_ERROR', 'agentId belongs to another account', [{ field: 'agentId', message: 'agentId belongs to another account' }]);
+    if (owner !== accountId)
+      throw badRequest('VALIDATION_ERROR', 'agentId belongs to another account', [
+        { field: 'agentId', message: 'agentId belongs to another account' },
+      ]);
     const environments: readonly string[] = dto.kind === 'sms' ? NUMBER_ENVIRONMENTS : DEPLOYMENT_ENVIRONMENTS;
     if (!environments.includes(dto.environment)) {
       const message = `environment must be one of ${environments.join(', ')} for a ${dto.kind} connector`;
       throw badRequest('VALIDATION_ERROR', message, [{ field: 'environment', message }]);
     }
     if (dto.kind === 'messaging' && !dto.hostDomain) {
-      throw badRequest('VALIDATION_ERROR', 'hostDomain is required for a messaging connector', [{ field: 'hostDomain', message: 'hostDomain is required for a messaging connector' }]);
+      throw badRequest('VALIDATION_ERROR', 'hostDomain is required for a messaging connector', [
+        { field: 'hostDomain', message: 'hostDomain is required for a messaging connector' },
+      ]);
     }
     const connectorId = `con_${this.ids.short(10)}`;
     const connectorToken = dto.kind === 'messaging' ? newCredential(CONNECTOR_TOKEN_PREFIX) : null;
@@ -97,7 +123,10 @@ export class AccountsService {
       context,
       ['accounts'],
     );
-    const created = events.find((e) => e.type === 'ConnectorCreated')!.data as Extract<AccountEvent, { type: 'ConnectorCreated' }>['data'];
+    const created = events.find((e) => e.type === 'ConnectorCreated')!.data as Extract<
+      AccountEvent,
+      { type: 'ConnectorCreated' }
+    >['data'];
     // The token and the secret are shown this once; only their digest / sealed form is kept.
     return {
       ...connectorView({ id: connectorId, ...created }),
@@ -109,20 +138,38 @@ export class AccountsService {
   async provisionNumber(rawAgentId: string, dto: ProvisionPhoneNumberDto, context: CommandContext) {
     const { agentId, accountId } = await this.agentOf(rawAgentId);
     // The number's own stream decides who holds it, across accounts; then the account records it.
-    await handleCommand(this.store, this.clock, phoneNumberStream(dto.number), phoneNumberDecider, { number: dto.number, agentId, accountId, now: this.clock.nowIso() }, context);
-    await this.commands.execute(accountId, { type: 'ProvisionPhoneNumber', agentId, number: dto.number, environment: dto.environment }, context, ['accounts']);
+    await handleCommand(
+      this.store,
+      this.clock,
+      phoneNumberStream(dto.number),
+      phoneNumberDecider,
+      { number: dto.number, agentId, accountId, now: this.clock.nowIso() },
+      context,
+    );
+    await this.commands.execute(
+      accountId,
+      { type: 'ProvisionPhoneNumber', agentId, number: dto.number, environment: dto.environment },
+      context,
+      ['accounts'],
+    );
     return { agentId: agentRef(agentId), number: dto.number, environment: dto.environment };
   }
 
   async changeSettings(rawAgentId: string, dto: AgentSettingsDto, context: CommandContext) {
     const { agentId, accountId } = await this.agentOf(rawAgentId);
-    await this.commands.execute(accountId, { type: 'ChangeAgentSettings', agentId, chunkedStreaming: dto.chunked_streaming }, context, ['accounts']);
+    await this.commands.execute(
+      accountId,
+      { type: 'ChangeAgentSettings', agentId, chunkedStreaming: dto.chunked_streaming },
+      context,
+      ['accounts'],
+    );
     return { agentId: agentRef(agentId), chunked_streaming: dto.chunked_streaming, updatedAt: this.clock.nowIso() };
   }
-
 }
 
-export const connectorView = (row: Pick<ConnectorRow, 'id' | 'accountId' | 'agentId' | 'kind' | 'environment' | 'hostDomain' | 'createdAt'>) => ({
+export const connectorView = (
+  row: Pick<ConnectorRow, 'id' | 'accountId' | 'agentId' | 'kind' | 'environment' | 'hostDomain' | 'createdAt'>,
+) => ({
   connectorId: row.id,
   accountId: accountRef(row.accountId),
   agentId: agentRef(row.agentId),

@@ -37,13 +37,21 @@ export class AdminController {
 
   @Post('accounts/:accountId/connectors')
   @HttpCode(201)
-  createConnector(@Param('accountId') accountId: string, @Body() body: CreateConnectorDto, @Req() request: FastifyRequest) {
+  createConnector(
+    @Param('accountId') accountId: string,
+    @Body() body: CreateConnectorDto,
+    @Req() request: FastifyRequest,
+  ) {
     return this.accounts.createConnector(parseAccountId(accountId), body, requestContext(request));
   }
 
   @Post('agents/:agentId/phone-numbers')
   @HttpCode(201)
-  provisionNumber(@Param('agentId') agentId: string, @Body() body: ProvisionPhoneNumberDto, @Req() request: FastifyRequest) {
+  provisionNumber(
+    @Param('agentId') agentId: string,
+    @Body() body: ProvisionPhoneNumberDto,
+    @Req() request: FastifyRequest,
+  ) {
     return this.accounts.provisionNumber(agentId, body, requestContext(request));
   }
 

@@ -16,7 +16,13 @@ export class ApiKeysController {
   @Post()
   @HttpCode(201)
   create(@Param('accountId') accountId: string, @Body() body: CreateApiKeyDto, @Req() request: FastifyRequest) {
-    return this.keys.create(parseAccountId(accountId), body, principalOf(request)!, keyOf(request), requestContext(request));
+    return this.keys.create(
+      parseAccountId(accountId),
+      body,
+      principalOf(request)!,
+      keyOf(request),
+      requestContext(request),
+    );
   }
 
   @Get()
@@ -30,7 +36,12 @@ export class ApiKeysController {
   }
 
   @Patch(':keyId')
-  patch(@Param('accountId') accountId: string, @Param('keyId') keyId: string, @Body() body: PatchApiKeyDto, @Req() request: FastifyRequest) {
+  patch(
+    @Param('accountId') accountId: string,
+    @Param('keyId') keyId: string,
+    @Body() body: PatchApiKeyDto,
+    @Req() request: FastifyRequest,
+  ) {
     return this.keys.patch(parseAccountId(accountId), keyId, body, keyOf(request), requestContext(request));
   }
 

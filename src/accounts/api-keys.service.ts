@@ -19,7 +19,10 @@ import type { Permission } from './permissions';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
-function keyView(row: Pick<ApiKeyRow, 'id' | 'name' | 'agents' | 'permissions' | 'expiresAt' | 'createdAt' | 'last4'>, fullKey?: string) {
+function keyView(
+  row: Pick<ApiKeyRow, 'id' | 'name' | 'agents' | 'permissions' | 'expiresAt' | 'createdAt' | 'last4'>,
+  fullKey?: string,
+) {
   const agents = JSON.parse(row.agents) as 'all' | string[];
   return {
     id: row.id,
@@ -51,7 +54,13 @@ export class ApiKeysService {
     this.keys = apiKeysQueries(readModels);
   }
 
-  async create(accountId: string, dto: CreateApiKeyDto, issuer: Principal, issuerKey: KeyRecord | undefined, context: CommandContext) {
+  async create(
+    accountId: string,
+    dto: CreateApiKeyDto,
+    issuer: Principal,
+    issuerKey: KeyRecord | undefined,
+    context: CommandContext,
+  ) {
     await this.accounts.get(accountId);
     const expiresAt = this.validExpiry(dto.expiresAt);
     const agents = await this.validAgents(accountId, dto.agents);
@@ -74,8 +83,22 @@ export class ApiKeysService {
       context,
       ['api-keys'],
     );
-    const created = events.find((e) => e.type === 'ApiKeyCreated')!.data as Extract<AccountEvent, { type: 'ApiKeyCreated' }>['data'];
-    return keyView({ id: keyId, name: created.name, agents: JSON.stringify(created.agents), permissions: JSON.stringify(created.permissions), expiresAt: created.expiresAt, createdAt: created.createdAt, last4: created.last4 }, value);
+    const created = events.find((e) => e.type === 'ApiKeyCreated')!.data as Extract<
+      AccountEvent,
+      { type: 'ApiKeyCreated' }
+    >['data'];
+    return keyView(
+      {
+        id: keyId,
+        name: created.name,
+        agents: JSON.stringify(created.agents),
+        permissions: JSON.stringify(created.permissions),
+        expiresAt: created.expiresAt,
+        createdAt: created.createdAt,
+        last4: created.last4,
+      },
+      value,
+    );
   }
 
   async list(accountId: string) {
@@ -101,16 +124,35 @@ export class ApiKeysService {
     return keyView(await this.row(accountId, keyId));
   }
 
-  async patch(accountId: string, keyId: string, dto: PatchApiKeyDto, issuerKey: KeyRecord | undefined, context: CommandContext) {
+  async patch(
+    accountId: string,
+    keyId: string,
+    dto: PatchApiKeyDto,
+    issuerKey: KeyRecord | undefined,
+    context: CommandContext,
+  ) {
     this.mayManage(issuerKey, await this.row(accountId, keyId));
     for (const field of ['agents', 'permissions', 'expiresAt'] as const) {
-      if (dto[field] !== undefined) throw new DomainError('API_KEY_IMMUTABLE', `${field} cannot be changed after creation; only name can`, 422, null, [{ field, message: `${field} cannot be changed` }]);
+      if (dto[field] !== undefined)
+        throw new DomainError(
+          'API_KEY_IMMUTABLE',
+          `${field} cannot be changed after creation; only name can`,
+          422,
+          null,
+          [{ field, message: `${field} cannot be changed` }],
+        );
     }
-    if (dto.name !== undefined) await this.commands.execute(accountId, { type: 'RenameApiKey', keyId, name: dto.name }, context, ['api-keys']);
+    if (dto.name !== undefined)
+      await this.commands.execute(accountId, { type: 'RenameApiKey', keyId, name: dto.name }, context, ['api-keys']);
     return keyView(await this.row(accountId, keyId));
   }
 
-  async delete(accountId: string, keyId: string, issuerKey: KeyRecord | undefined, context: CommandContext): Promise<void> {
+  async delete(
+    accountId: string,
+    keyId: string,
+    issuerKey: KeyRecord | undefined,
+    context: CommandContext,
+  ): Promise<void> {
     this.mayManage(issuerKey, await this.row(accountId, keyId));
     await this.commands.execute(accountId, { type: 'DeleteApiKey', keyId }, context, ['api-keys']);
   }
@@ -124,7 +166,8 @@ export class ApiKeysService {
   /** Required, in the future, at most two years ahead, on the platform clock. */
   private validExpiry(raw: string): string {
     const ms = ISO_DATE.test(raw) ? Date.parse(raw) : NaN;
-    if (Number.isNaN(ms) || !isCalendarDate(raw)) throw fieldError('expiresAt', 'expiresAt must be an ISO 8601 date such as 2027-01-31 or 2027-01-31T12:00:00Z');
+    if (Number.isNaN(ms) || !isCalendarDate(raw))
+      throw fieldError('expiresAt', 'expiresAt must be an ISO 8601 date such as 2027-01-31 or 2027-01-31T12:00:00Z');
     const now = this.clock.now().getTime();
     if (ms <= now) throw fieldError('expiresAt', 'expiresAt must be in the future');
     if (ms > addYears(now, 2)) {
@@ -139,7 +182,8 @@ export class ApiKeysService {
     for (const [i, value] of raw.entries()) {
       const agentId = tryParseAgentId(value);
       if (!agentId) throw fieldError(`agents.${i}`, `agents[${i}] is not an agent id`);
-      if ((await this.agents.accountOf(agentId)) !== accountId) throw fieldError(`agents.${i}`, `agents[${i}] (${value}) is not an agent of this account`);
+      if ((await this.agents.accountOf(agentId)) !== accountId)
+        throw fieldError(`agents.${i}`, `agents[${i}] (${value}) is not an agent of this account`);
       bare.push(agentId);
     }
     return [...new Set(bare)];
@@ -154,7 +198,8 @@ export class ApiKeysService {
   /** A key that manages keys cannot mint one that reaches further than itself. */
   private noEscalation(issuer: KeyRecord, agents: 'all' | string[], permissions: Permission[]): void {
     const extra = permissions.filter((p) => !issuer.permissions.includes(p));
-    if (extra.length > 0) throw forbidden(`a key cannot grant permissions it does not hold: ${extra.join(', ')}`, 'PERMISSION_ESCALATION');
+    if (extra.length > 0)
+      throw forbidden(`a key cannot grant permissions it does not hold: ${extra.join(', ')}`, 'PERMISSION_ESCALATION');
     if (issuer.agents !== 'all' && (agents === 'all' || agents.some((a) => !issuer.agents.includes(a)))) {
       throw forbidden('a key cannot grant agents outside its own scope', 'PERMISSION_ESCALATION');
     }

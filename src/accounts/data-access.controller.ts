@@ -23,8 +23,18 @@ export class DataAccessController {
   }
 
   @Put()
-  async put(@Param('accountId') accountId: string, @Param('agentId') agentId: string, @Body() body: DataAccessDto, @Req() request: FastifyRequest) {
-    return this.dataAccess.configure(parseAccountId(accountId), await this.agentIn(accountId, agentId), body, requestContext(request));
+  async put(
+    @Param('accountId') accountId: string,
+    @Param('agentId') agentId: string,
+    @Body() body: DataAccessDto,
+    @Req() request: FastifyRequest,
+  ) {
+    return this.dataAccess.configure(
+      parseAccountId(accountId),
+      await this.agentIn(accountId, agentId),
+      body,
+      requestContext(request),
+    );
   }
 
   /** The operator skips the key's scoping, so the agent's account is checked here for everyone. */

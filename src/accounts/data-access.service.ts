@@ -21,18 +21,32 @@ export class DataAccessService {
   /** The project's configuration; the defaults when it was never set. */
   async config(agentId: string): Promise<DataAccessConfig> {
     const { row } = await this.queries.ofAgent(agentId);
-    return row ? { responseMetrics: JSON.parse(row.response_metrics) as string[], showTranscripts: Boolean(row.show_transcripts) } : DEFAULT_DATA_ACCESS;
+    return row
+      ? {
+          responseMetrics: JSON.parse(row.response_metrics) as string[],
+          showTranscripts: Boolean(row.show_transcripts),
+        }
+      : DEFAULT_DATA_ACCESS;
   }
 
   async view(agentId: string) {
     const config = await this.config(agentId);
-    return { agentId: agentRef(agentId), response_metrics: config.responseMetrics, show_transcripts: config.showTranscripts };
+    return {
+      agentId: agentRef(agentId),
+      response_metrics: config.responseMetrics,
+      show_transcripts: config.showTranscripts,
+    };
   }
 
   async configure(accountId: string, agentId: string, dto: DataAccessDto, context: CommandContext) {
     await this.commands.execute(
       accountId,
-      { type: 'ConfigureDataAccess', agentId, responseMetrics: dto.response_metrics, showTranscripts: dto.show_transcripts },
+      {
+        type: 'ConfigureDataAccess',
+        agentId,
+        responseMetrics: dto.response_metrics,
+        showTranscripts: dto.show_transcripts,
+      },
       context,
       ['data-access'],
     );

@@ -29,20 +29,40 @@ const permissionSets: Array<[string, Permission[]]> = [
   ['conversations among others', ['agents', 'conversations', 'handoff']],
   ['no permission', []],
   ['handoff + external_events (no conversations)', ['handoff', 'external_events']],
-  ['every other permission', ['handoff', 'external_events', 'agents', 'alerts', 'outbound_calling', 'sms', 'keys', 'desk']],
+  [
+    'every other permission',
+    ['handoff', 'external_events', 'agents', 'alerts', 'outbound_calling', 'sms', 'keys', 'desk'],
+  ],
 ];
 
 const metricConfigs: Array<[string, string[], Record<string, unknown>]> = [
   ['no metric enabled', [], {}],
   ['some built-in metrics', ['CALL_COMPLETED', 'HANDOFF_TO'], { CALL_COMPLETED: 'true', HANDOFF_TO: 'desk' }],
-  ['custom metric names', ['refund_amount', 'HANDOFF_REASON'], { refund_amount: ['10', '20'], HANDOFF_REASON: 'billing' }],
+  [
+    'custom metric names',
+    ['refund_amount', 'HANDOFF_REASON'],
+    { refund_amount: ['10', '20'], HANDOFF_REASON: 'billing' },
+  ],
   ['enabled names the conversation never logged', ['CALL_IN_PROGRESS', 'not_logged'], { CALL_IN_PROGRESS: 'false' }],
-  ['every name', ['CALL_IN_PROGRESS', 'CALL_COMPLETED', 'HANDOFF_REASON', 'HANDOFF_TO', 'refund_amount', 'nps'], conversation().metrics],
+  [
+    'every name',
+    ['CALL_IN_PROGRESS', 'CALL_COMPLETED', 'HANDOFF_REASON', 'HANDOFF_TO', 'refund_amount', 'nps'],
+    conversation().metrics,
+  ],
 ];
 
 const cases = permissionSets.flatMap(([permName, permissions]) =>
   metricConfigs.flatMap(([metricName, responseMetrics, expectedMetrics]) =>
-    [true, false].map((showTranscripts) => [`${permName} × ${metricName} × show_transcripts=${showTranscripts}`, permissions, responseMetrics, expectedMetrics, showTranscripts] as const),
+    [true, false].map(
+      (showTranscripts) =>
+        [
+          `${permName} × ${metricName} × show_transcripts=${showTranscripts}`,
+          permissions,
+          responseMetrics,
+          expectedMetrics,
+          showTranscripts,
+        ] as const,
+    ),
   ),
 );
 
@@ -55,7 +75,12 @@ describe('filterConversation (interface.md "Project-level response configuration
     if (!permissions.includes('conversations')) {
       // a key without the Conversations data permission sees the basic fields only
       expect(Object.keys(out).sort()).toEqual(BASIC);
-      expect(out).toEqual({ id: input.id, account_id: input.account_id, project_id: input.project_id, started_at: input.started_at });
+      expect(out).toEqual({
+        id: input.id,
+        account_id: input.account_id,
+        project_id: input.project_id,
+        started_at: input.started_at,
+      });
       return;
     }
     // data appears only when the key has the permission AND the project enabled it
@@ -68,7 +93,14 @@ describe('filterConversation (interface.md "Project-level response configuration
     // num_turns always reports the true count
     expect(out.num_turns).toBe(3);
     // everything else passes through
-    expect(out).toMatchObject({ id: input.id, account_id: input.account_id, project_id: input.project_id, started_at: input.started_at, ended_at: input.ended_at, channel: 'CHAT' });
+    expect(out).toMatchObject({
+      id: input.id,
+      account_id: input.account_id,
+      project_id: input.project_id,
+      started_at: input.started_at,
+      ended_at: input.ended_at,
+      channel: 'CHAT',
+    });
   });
 
   it('the default configuration exposes no metric and no transcript', () => {
@@ -89,7 +121,10 @@ describe('filterConversation (interface.md "Project-level response configuration
 
   it('an empty conversation keeps empty metrics and turns', () => {
     const input = { ...conversation(), metrics: {}, turns: [], num_turns: 0 };
-    const out = filterConversation(input, ['conversations'], { responseMetrics: ['CALL_COMPLETED'], showTranscripts: true }) as Record<string, unknown>;
+    const out = filterConversation(input, ['conversations'], {
+      responseMetrics: ['CALL_COMPLETED'],
+      showTranscripts: true,
+    }) as Record<string, unknown>;
     expect(out).toMatchObject({ metrics: {}, turns: [], num_turns: 0 });
   });
 });

@@ -2,7 +2,17 @@
  * What a key may do (contract §4). The first three are interface.md's: Conversations data,
  * Handoff, External events.
  */
-export const PERMISSIONS = ['conversations', 'handoff', 'external_events', 'agents', 'alerts', 'outbound_calling', 'sms', 'keys', 'desk'] as const;
+export const PERMISSIONS = [
+  'conversations',
+  'handoff',
+  'external_events',
+  'agents',
+  'alerts',
+  'outbound_calling',
+  'sms',
+  'keys',
+  'desk',
+] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const REGIONS = ['us', 'uk', 'eu', 'studio'] as const;

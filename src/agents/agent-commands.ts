@@ -21,9 +21,21 @@ export class AgentCommands {
     private readonly readModels: ReadModels,
   ) {}
 
-  async execute(agentId: string, command: WithoutNow<AgentCommand>, context: CommandContext): Promise<{ events: AgentEvent[]; state: AgentState }> {
+  async execute(
+    agentId: string,
+    command: WithoutNow<AgentCommand>,
+    context: CommandContext,
+  ): Promise<{ events: AgentEvent[]; state: AgentState }> {
     const full = { ...command, now: this.clock.nowIso() } as AgentCommand;
-    const result = await handleCommand(this.store, this.clock, agentStream(agentId), agentDecider, full, context, this.cache);
+    const result = await handleCommand(
+      this.store,
+      this.clock,
+      agentStream(agentId),
+      agentDecider,
+      full,
+      context,
+      this.cache,
+    );
     await this.readModels.waitFor(result.position, ['agents']);
     return { events: result.events, state: result.state };
   }

@@ -15,7 +15,8 @@ const ACCOUNT = 'acc1';
 
 type Cmd = AgentCommand extends infer C ? (C extends { now: string } ? Omit<C, 'now'> : never) : never;
 
-const fold = (events: AgentEvent[], from: AgentState = agentDecider.initialState()) => events.reduce(agentDecider.evolve, from);
+const fold = (events: AgentEvent[], from: AgentState = agentDecider.initialState()) =>
+  events.reduce(agentDecider.evolve, from);
 
 /** Runs commands through decide + evolve (what handleCommand does), returning every event emitted. */
 function history(...commands: Cmd[]): AgentEvent[] {
@@ -70,13 +71,29 @@ const topic = (name: string, over: Partial<Topic> = {}): Topic => ({
 });
 
 // Commands
-const create: Cmd = { type: 'CreateAgent', agentId: AGENT, accountId: ACCOUNT, name: 'Bot', greeting: 'Hi', languageCode: 'en-GB' };
+const create: Cmd = {
+  type: 'CreateAgent',
+  agentId: AGENT,
+  accountId: ACCOUNT,
+  name: 'Bot',
+  greeting: 'Hi',
+  languageCode: 'en-GB',
+};
 const branch = (branchId: string, branchName = branchId): Cmd => ({ type: 'CreateBranch', branchId, branchName });
 const behavior = (branchId: string, text: string): Cmd => ({ type: 'EditBehavior', branchId, behavior: text });
 const add = (branchId: string, t: Topic): Cmd => ({ type: 'AddTopic', branchId, topic: t });
-const edit = (branchId: string, topicId: string, changes: Partial<Topic>): Cmd => ({ type: 'EditTopic', branchId, topicId, changes });
+const edit = (branchId: string, topicId: string, changes: Partial<Topic>): Cmd => ({
+  type: 'EditTopic',
+  branchId,
+  topicId,
+  changes,
+});
 const remove = (branchId: string, topicId: string): Cmd => ({ type: 'RemoveTopic', branchId, topicId });
-const merge = (branchId: string, deploymentId = `dep-${branchId}`, resolutions: Array<{ path: string[]; strategy: 'ours' | 'theirs' | 'base'; value?: unknown }> = []): Cmd => ({
+const merge = (
+  branchId: string,
+  deploymentId = `dep-${branchId}`,
+  resolutions: Array<{ path: string[]; strategy: 'ours' | 'theirs' | 'base'; value?: unknown }> = [],
+): Cmd => ({
   type: 'MergeBranch',
   branchId,
   message: `merge ${branchId}`,
@@ -110,7 +127,17 @@ describe('agent decider', () => {
     it('creates the agent with exactly one branch, main, at sequence 0 and an empty main', () => {
       const { events, state } = given([]).when(create).then();
       expect(events).toEqual([
-        { type: 'AgentCreated', data: { agentId: AGENT, accountId: ACCOUNT, name: 'Bot', greeting: 'Hi', languageCode: 'en-GB', createdAt: NOW } },
+        {
+          type: 'AgentCreated',
+          data: {
+            agentId: AGENT,
+            accountId: ACCOUNT,
+            name: 'Bot',
+            greeting: 'Hi',
+            languageCode: 'en-GB',
+            createdAt: NOW,
+          },
+        },
       ]);
       expect(state.exists).toBe(true);
       expect([...state.branchNames]).toEqual([MAIN]);
@@ -162,7 +189,12 @@ describe('agent decider', () => {
   describe('CreateBranch', () => {
     it('cuts a new branch at main sequence 0 with main content', () => {
       const { events, state } = given(history(create)).when(branch('b1', 'feature/one')).then();
-      expect(events).toEqual([{ type: 'BranchCreated', data: { agentId: AGENT, branchId: 'b1', branchName: 'feature/one', baseSequence: 0, createdAt: NOW } }]);
+      expect(events).toEqual([
+        {
+          type: 'BranchCreated',
+          data: { agentId: AGENT, branchId: 'b1', branchName: 'feature/one', baseSequence: 0, createdAt: NOW },
+        },
+      ]);
       const b = state.branches.get('b1')!;
       expect(b).toMatchObject({ id: 'b1', name: 'feature/one', baseSequence: 0, status: 'open' });
       expect(plain(b.content)).toEqual({ behavior: '', topics: [] });
@@ -177,7 +209,9 @@ describe('agent decider', () => {
     });
 
     it('refuses a duplicate branch name (409)', () => {
-      given(history(create, branch('b1', 'feat'))).when(branch('b2', 'feat')).thenError(409);
+      given(history(create, branch('b1', 'feat')))
+        .when(branch('b2', 'feat'))
+        .thenError(409);
     });
 
     it('refuses the name main (409)', () => {
@@ -187,11 +221,15 @@ describe('agent decider', () => {
 
   describe('DeleteBranch', () => {
     it('emits BranchDeleted; the branch then answers 404 to reads and writes', () => {
-      const { events, state } = given(history(create, branch('b1'))).when({ type: 'DeleteBranch', branchId: 'b1' }).then();
+      const { events, state } = given(history(create, branch('b1')))
+        .when({ type: 'DeleteBranch', branchId: 'b1' })
+        .then();
       expect(events).toEqual([{ type: 'BranchDeleted', data: { agentId: AGENT, branchId: 'b1', deletedAt: NOW } }]);
       const after = [...history(create, branch('b1')), ...events];
       given(after).when(behavior('b1', 'x')).thenError(404);
-      given(after).when(add('b1', topic('x'))).thenError(404);
+      given(after)
+        .when(add('b1', topic('x')))
+        .thenError(404);
       given(after).when(merge('b1')).thenError(404);
       given(after).when({ type: 'DeleteBranch', branchId: 'b1' }).thenError(404);
       expect(state.branches.get('b1')?.status ?? 'deleted').toBe('deleted');
@@ -237,8 +275,12 @@ describe('agent decider', () => {
 
   describe('behavior', () => {
     it('EditBehavior records the new behavior on the branch only', () => {
-      const { events, state } = given(history(create, branch('b1'))).when(behavior('b1', 'Be brief.')).then();
-      expect(events).toEqual([{ type: 'BehaviorEdited', data: { agentId: AGENT, branchId: 'b1', behavior: 'Be brief.', editedAt: NOW } }]);
+      const { events, state } = given(history(create, branch('b1')))
+        .when(behavior('b1', 'Be brief.'))
+        .then();
+      expect(events).toEqual([
+        { type: 'BehaviorEdited', data: { agentId: AGENT, branchId: 'b1', behavior: 'Be brief.', editedAt: NOW } },
+      ]);
       expect(state.branches.get('b1')!.content.behavior).toBe('Be brief.');
       expect(mainOf(state)!.behavior).toBe('');
     });
@@ -251,68 +293,110 @@ describe('agent decider', () => {
   describe('topics', () => {
     it('AddTopic adds the topic to the branch, not to main', () => {
       const t = topic('hours');
-      const { events, state } = given(history(create, branch('b1'))).when(add('b1', t)).then();
-      expect(events).toEqual([{ type: 'TopicAdded', data: { agentId: AGENT, branchId: 'b1', topic: t, addedAt: NOW } }]);
+      const { events, state } = given(history(create, branch('b1')))
+        .when(add('b1', t))
+        .then();
+      expect(events).toEqual([
+        { type: 'TopicAdded', data: { agentId: AGENT, branchId: 'b1', topic: t, addedAt: NOW } },
+      ]);
       expect(state.branches.get('b1')!.content.topics.get('hours')).toEqual(t);
       expect(mainOf(state)!.topics).toEqual([]);
     });
 
     it('AddTopic with a name already on the branch answers 409', () => {
-      given(history(create, branch('b1'), add('b1', topic('hours')))).when(add('b1', topic('hours', { id: 't-other', content: 'different' }))).thenError(409);
+      given(history(create, branch('b1'), add('b1', topic('hours'))))
+        .when(add('b1', topic('hours', { id: 't-other', content: 'different' })))
+        .thenError(409);
     });
 
     it('AddTopic with a name main already has (inherited by the branch) answers 409', () => {
-      given(history(...seededCommands(), branch('b2'))).when(add('b2', topic('hours', { id: 't-new' }))).thenError(409);
+      given(history(...seededCommands(), branch('b2')))
+        .when(add('b2', topic('hours', { id: 't-new' })))
+        .thenError(409);
     });
 
     it('EditTopic changes only the given fields and keeps the id', () => {
-      const { events, state } = given(history(create, branch('b1'), add('b1', topic('hours')))).when(edit('b1', 't-hours', { content: 'Open 9-5', isActive: false })).then();
+      const { events, state } = given(history(create, branch('b1'), add('b1', topic('hours'))))
+        .when(edit('b1', 't-hours', { content: 'Open 9-5', isActive: false }))
+        .then();
       const expected = { ...topic('hours'), content: 'Open 9-5', isActive: false };
-      expect(events).toEqual([{ type: 'TopicEdited', data: { agentId: AGENT, branchId: 'b1', topic: expected, editedAt: NOW } }]);
+      expect(events).toEqual([
+        { type: 'TopicEdited', data: { agentId: AGENT, branchId: 'b1', topic: expected, editedAt: NOW } },
+      ]);
       expect(state.branches.get('b1')!.content.topics.get('hours')).toEqual(expected);
     });
 
     it('EditTopic can rename, and refuses a rename onto an existing name (409)', () => {
       const base = history(create, branch('b1'), add('b1', topic('hours')), add('b1', topic('refunds')));
-      const { state } = given(base).when(edit('b1', 't-hours', { name: 'opening hours' })).then();
+      const { state } = given(base)
+        .when(edit('b1', 't-hours', { name: 'opening hours' }))
+        .then();
       expect([...state.branches.get('b1')!.content.topics.keys()].sort()).toEqual(['opening hours', 'refunds']);
-      given(base).when(edit('b1', 't-hours', { name: 'refunds' })).thenError(409);
+      given(base)
+        .when(edit('b1', 't-hours', { name: 'refunds' }))
+        .thenError(409);
     });
 
     it('EditTopic and RemoveTopic of an unknown topic answer 404', () => {
       const base = history(create, branch('b1'), add('b1', topic('hours')));
-      given(base).when(edit('b1', 't-nope', { content: 'x' })).thenError(404);
+      given(base)
+        .when(edit('b1', 't-nope', { content: 'x' }))
+        .thenError(404);
       given(base).when(remove('b1', 't-nope')).thenError(404);
     });
 
     it('RemoveTopic removes it; afterwards it is unknown (404) and its name is free again', () => {
       const base = history(create, branch('b1'), add('b1', topic('hours')));
       const { events, state } = given(base).when(remove('b1', 't-hours')).then();
-      expect(events).toEqual([{ type: 'TopicRemoved', data: { agentId: AGENT, branchId: 'b1', topicId: 't-hours', name: 'hours', removedAt: NOW } }]);
+      expect(events).toEqual([
+        {
+          type: 'TopicRemoved',
+          data: { agentId: AGENT, branchId: 'b1', topicId: 't-hours', name: 'hours', removedAt: NOW },
+        },
+      ]);
       expect(state.branches.get('b1')!.content.topics.size).toBe(0);
       const after = [...base, ...events];
-      given(after).when(edit('b1', 't-hours', { content: 'x' })).thenError(404);
+      given(after)
+        .when(edit('b1', 't-hours', { content: 'x' }))
+        .thenError(404);
       given(after).when(remove('b1', 't-hours')).thenError(404);
-      expect(given(after).when(add('b1', topic('hours', { id: 't-hours-2' }))).then().events[0].type).toBe('TopicAdded');
+      expect(
+        given(after)
+          .when(add('b1', topic('hours', { id: 't-hours-2' })))
+          .then().events[0].type,
+      ).toBe('TopicAdded');
     });
 
     it('topics inherited from main are editable on the branch by their id', () => {
       const events = history(...seededCommands(), branch('b2'));
-      const { state } = given(events).when(edit('b2', 't-hours', { content: 'changed' })).then();
+      const { state } = given(events)
+        .when(edit('b2', 't-hours', { content: 'changed' }))
+        .then();
       expect(state.branches.get('b2')!.content.topics.get('hours')!.content).toBe('changed');
       expect(mainOf(state)!.topics.find((t) => t.name === 'hours')!.content).toBe('hours content');
     });
 
-    it.each(['name', 'content', 'actions', 'isActive', 'exampleQueries'])('EditTopic with %s null is a VALIDATION_ERROR, never recorded', (field) => {
-      const error = given(history(create, branch('b1'), add('b1', topic('hours')))).when(edit('b1', 't-hours', { [field]: null } as Partial<Topic>)).thenError(400, 'VALIDATION_ERROR');
-      expect(error.fieldErrors).toEqual([{ field, message: `${field} must not be null` }]);
-    });
+    it.each(['name', 'content', 'actions', 'isActive', 'exampleQueries'])(
+      'EditTopic with %s null is a VALIDATION_ERROR, never recorded',
+      (field) => {
+        const error = given(history(create, branch('b1'), add('b1', topic('hours'))))
+          .when(edit('b1', 't-hours', { [field]: null } as Partial<Topic>))
+          .thenError(400, 'VALIDATION_ERROR');
+        expect(error.fieldErrors).toEqual([{ field, message: `${field} must not be null` }]);
+      },
+    );
 
     it('AddTopic refuses null and wrong types in the topic', () => {
       const start = history(create, branch('b1'));
-      given(start).when(add('b1', topic('hours', { actions: null as unknown as string }))).thenError(400, 'VALIDATION_ERROR');
-      given(start).when(add('b1', topic('hours', { isActive: 'yes' as unknown as boolean }))).thenError(400, 'VALIDATION_ERROR');
-      given(start).when(add('b1', topic('hours', { exampleQueries: [1] as unknown as string[] }))).thenError(400, 'VALIDATION_ERROR');
+      given(start)
+        .when(add('b1', topic('hours', { actions: null as unknown as string })))
+        .thenError(400, 'VALIDATION_ERROR');
+      given(start)
+        .when(add('b1', topic('hours', { isActive: 'yes' as unknown as boolean })))
+        .thenError(400, 'VALIDATION_ERROR');
+      given(start)
+        .when(add('b1', topic('hours', { exampleQueries: [1] as unknown as string[] })))
+        .thenError(400, 'VALIDATION_ERROR');
     });
   });
 
@@ -321,13 +405,23 @@ describe('agent decider', () => {
       const before = history(create, branch('b1'), behavior('b1', 'Be kind.'), add('b1', topic('hours')));
       const { events, state } = given(before).when(merge('b1', 'dep-1')).then();
       expect(events.map((e) => e.type)).toEqual(['BranchMerged', 'DeploymentCreated']);
-      expect(events[0]).toMatchObject({ type: 'BranchMerged', data: { agentId: AGENT, branchId: 'b1', sequence: 1, message: 'merge b1', mergedAt: NOW } });
+      expect(events[0]).toMatchObject({
+        type: 'BranchMerged',
+        data: { agentId: AGENT, branchId: 'b1', sequence: 1, message: 'merge b1', mergedAt: NOW },
+      });
       expect(events[1]).toEqual({
         type: 'DeploymentCreated',
         data: {
           agentId: AGENT,
           accountId: ACCOUNT,
-          deployment: expect.objectContaining({ deploymentId: 'dep-1', environment: 'sandbox', version: 1, createdBy: 'key_1', createdAt: NOW, message: 'merge b1' }),
+          deployment: expect.objectContaining({
+            deploymentId: 'dep-1',
+            environment: 'sandbox',
+            version: 1,
+            createdBy: 'key_1',
+            createdAt: NOW,
+            message: 'merge b1',
+          }),
         },
       });
       expect(state.mainSequence).toBe(1);
@@ -337,21 +431,32 @@ describe('agent decider', () => {
     });
 
     it('the next merge is sequence + 1 again, with a new sandbox deployment at that version', () => {
-      const { events, state } = given(history(...seededCommands(), branch('b2'), behavior('b2', 'v2'))).when(merge('b2', 'dep-2')).then();
+      const { events, state } = given(history(...seededCommands(), branch('b2'), behavior('b2', 'v2')))
+        .when(merge('b2', 'dep-2'))
+        .then();
       expect(events[0]).toMatchObject({ data: { sequence: 2 } });
-      expect(events[1]).toMatchObject({ data: { deployment: { deploymentId: 'dep-2', environment: 'sandbox', version: 2 } } });
+      expect(events[1]).toMatchObject({
+        data: { deployment: { deploymentId: 'dep-2', environment: 'sandbox', version: 2 } },
+      });
       expect(state.mainSequence).toBe(2);
       expect(state.active.sandbox).toBe('dep-2');
-      expect(state.deployments.get('dep-2')!.artifactVersion).toBeGreaterThan(state.deployments.get('dep-seed')!.artifactVersion);
+      expect(state.deployments.get('dep-2')!.artifactVersion).toBeGreaterThan(
+        state.deployments.get('dep-seed')!.artifactVersion,
+      );
     });
 
     it('takes changes made only on main and only on the branch (different items) together', () => {
       // b1 and b2 both cut at sequence 1; b1 changes hours (merged first), b2 changes refunds, behavior, adds topics
       const events = history(
         ...seededCommands(),
-        branch('b1'), branch('b2'),
-        edit('b1', 't-hours', { content: 'from b1' }), merge('b1'),
-        edit('b2', 't-refunds', { content: 'from b2' }), behavior('b2', 'v2'), add('b2', topic('new')), add('b2', topic('extra')),
+        branch('b1'),
+        branch('b2'),
+        edit('b1', 't-hours', { content: 'from b1' }),
+        merge('b1'),
+        edit('b2', 't-refunds', { content: 'from b2' }),
+        behavior('b2', 'v2'),
+        add('b2', topic('new')),
+        add('b2', topic('extra')),
       );
       const { events: out, state } = given(events).when(merge('b2')).then();
       expect(out[0]).toMatchObject({ data: { sequence: 3 } });
@@ -380,7 +485,12 @@ describe('agent decider', () => {
       };
 
       it('a branch renames a topic and adds a new topic under the old name', () => {
-        const events = history(...seededCommands(), branch('b1'), edit('b1', 't-hours', { name: 'opening hours' }), add('b1', topic('hours', { id: 't-hours-new', content: 'new hours' })));
+        const events = history(
+          ...seededCommands(),
+          branch('b1'),
+          edit('b1', 't-hours', { name: 'opening hours' }),
+          add('b1', topic('hours', { id: 't-hours-new', content: 'new hours' })),
+        );
         const { state } = given(events).when(merge('b1')).then();
         expectUniqueIds(state, ['hours', 'opening hours', 'refunds']);
       });
@@ -388,8 +498,10 @@ describe('agent decider', () => {
       it('two branches rename the same topic differently, merged one after the other', () => {
         const events = history(
           ...seededCommands(),
-          branch('a'), branch('b'),
-          edit('a', 't-hours', { name: 'business hours' }), merge('a'),
+          branch('a'),
+          branch('b'),
+          edit('a', 't-hours', { name: 'business hours' }),
+          merge('a'),
           edit('b', 't-hours', { name: 'opening hours' }),
         );
         let state: AgentState;
@@ -408,11 +520,15 @@ describe('agent decider', () => {
       it('a rename on the branch whose old name conflicts, settled with ours', () => {
         const events = history(
           ...seededCommands(),
-          branch('m'), branch('b'),
-          edit('m', 't-hours', { content: 'main hours' }), merge('m'),
+          branch('m'),
+          branch('b'),
+          edit('m', 't-hours', { content: 'main hours' }),
+          merge('m'),
           edit('b', 't-hours', { name: 'opening hours' }),
         );
-        const { state } = given(events).when(merge('b', 'dep-b', [{ path: ['topics', 'hours'], strategy: 'ours' }])).then();
+        const { state } = given(events)
+          .when(merge('b', 'dep-b', [{ path: ['topics', 'hours'], strategy: 'ours' }]))
+          .then();
         expectUniqueIds(state, ['hours', 'opening hours', 'refunds']);
       });
     });
@@ -426,10 +542,13 @@ describe('agent decider', () => {
 
   describe('MergeBranch, conflicts', () => {
     /** main moved on through branch m, the branch under test is b (both cut at sequence 1). */
-    const diverged = (onMain: Cmd[], onBranch: Cmd[]) => history(...seededCommands(), branch('m'), branch('b'), ...onMain, merge('m'), ...onBranch);
+    const diverged = (onMain: Cmd[], onBranch: Cmd[]) =>
+      history(...seededCommands(), branch('m'), branch('b'), ...onMain, merge('m'), ...onBranch);
 
     const conflictsOf = (events: AgentEvent[], resolutions: Parameters<typeof merge>[2] = []) => {
-      const error = given(events).when(merge('b', 'dep-b', resolutions)).thenError(400, 'MERGE_CONFLICT');
+      const error = given(events)
+        .when(merge('b', 'dep-b', resolutions))
+        .thenError(400, 'MERGE_CONFLICT');
       const data = error.data as { conflicts: Array<{ path: string[]; ours: any; theirs: any; base: any }> };
       expect(Array.isArray(data.conflicts)).toBe(true);
       for (const c of data.conflicts) expect(Object.keys(c).sort()).toEqual(['base', 'ours', 'path', 'theirs']);
@@ -442,7 +561,12 @@ describe('agent decider', () => {
     });
 
     it('the same topic changed differently on both sides', () => {
-      const conflicts = conflictsOf(diverged([edit('m', 't-hours', { content: 'main hours' })], [edit('b', 't-hours', { content: 'branch hours' })]));
+      const conflicts = conflictsOf(
+        diverged(
+          [edit('m', 't-hours', { content: 'main hours' })],
+          [edit('b', 't-hours', { content: 'branch hours' })],
+        ),
+      );
       expect(conflicts).toHaveLength(1);
       expect(conflicts[0].path).toEqual(['topics', 'hours']);
       expect(conflicts[0].ours).toMatchObject({ name: 'hours', content: 'main hours' });
@@ -451,7 +575,9 @@ describe('agent decider', () => {
     });
 
     it('a topic deleted on main and edited on the branch', () => {
-      const conflicts = conflictsOf(diverged([remove('m', 't-hours')], [edit('b', 't-hours', { content: 'branch hours' })]));
+      const conflicts = conflictsOf(
+        diverged([remove('m', 't-hours')], [edit('b', 't-hours', { content: 'branch hours' })]),
+      );
       expect(conflicts).toHaveLength(1);
       expect(conflicts[0].path).toEqual(['topics', 'hours']);
       expect(conflicts[0].ours ?? null).toBeNull();
@@ -460,7 +586,9 @@ describe('agent decider', () => {
     });
 
     it('a topic edited on main and deleted on the branch', () => {
-      const conflicts = conflictsOf(diverged([edit('m', 't-hours', { content: 'main hours' })], [remove('b', 't-hours')]));
+      const conflicts = conflictsOf(
+        diverged([edit('m', 't-hours', { content: 'main hours' })], [remove('b', 't-hours')]),
+      );
       expect(conflicts).toHaveLength(1);
       expect(conflicts[0].path).toEqual(['topics', 'hours']);
       expect(conflicts[0].ours).toMatchObject({ content: 'main hours' });
@@ -469,7 +597,12 @@ describe('agent decider', () => {
     });
 
     it('a topic added with the same name on both sides with different content', () => {
-      const conflicts = conflictsOf(diverged([add('m', topic('parking', { id: 't-pm', content: 'main parking' }))], [add('b', topic('parking', { id: 't-pb', content: 'branch parking' }))]));
+      const conflicts = conflictsOf(
+        diverged(
+          [add('m', topic('parking', { id: 't-pm', content: 'main parking' }))],
+          [add('b', topic('parking', { id: 't-pb', content: 'branch parking' }))],
+        ),
+      );
       expect(conflicts).toHaveLength(1);
       expect(conflicts[0].path).toEqual(['topics', 'parking']);
       expect(conflicts[0].ours).toMatchObject({ content: 'main parking' });
@@ -496,7 +629,11 @@ describe('agent decider', () => {
         ['same behavior', [behavior('m', 'same')], [behavior('b', 'same')]],
         ['same topic edit', [edit('m', 't-hours', { content: 'same' })], [edit('b', 't-hours', { content: 'same' })]],
         ['same topic deleted', [remove('m', 't-hours')], [remove('b', 't-hours')]],
-        ['same topic added', [add('m', topic('parking', { id: 't-pm' }))], [add('b', topic('parking', { id: 't-pb' }))]],
+        [
+          'same topic added',
+          [add('m', topic('parking', { id: 't-pm' }))],
+          [add('b', topic('parking', { id: 't-pb' }))],
+        ],
       ])('%s', (_name, onMain, onBranch) => {
         const events = diverged(onMain, onBranch);
         const before = mainOf(fold(events));
@@ -509,9 +646,15 @@ describe('agent decider', () => {
 
     describe('conflictResolutions settle them', () => {
       const behaviorConflict = () => diverged([behavior('m', 'main says')], [behavior('b', 'branch says')]);
-      const topicConflict = () => diverged([edit('m', 't-hours', { content: 'main hours' })], [edit('b', 't-hours', { content: 'branch hours' })]);
+      const topicConflict = () =>
+        diverged(
+          [edit('m', 't-hours', { content: 'main hours' })],
+          [edit('b', 't-hours', { content: 'branch hours' })],
+        );
       const resolve = (events: AgentEvent[], resolutions: Parameters<typeof merge>[2]) => {
-        const { events: out, state } = given(events).when(merge('b', 'dep-b', resolutions)).then();
+        const { events: out, state } = given(events)
+          .when(merge('b', 'dep-b', resolutions))
+          .then();
         expect(out.map((e) => e.type)).toEqual(['BranchMerged', 'DeploymentCreated']);
         return mainOf(state)!;
       };
@@ -525,7 +668,9 @@ describe('agent decider', () => {
       });
 
       it('behavior with an explicit value', () => {
-        expect(resolve(behaviorConflict(), [{ path: ['behavior'], strategy: 'theirs', value: 'hand merged' }]).behavior).toBe('hand merged');
+        expect(
+          resolve(behaviorConflict(), [{ path: ['behavior'], strategy: 'theirs', value: 'hand merged' }]).behavior,
+        ).toBe('hand merged');
       });
 
       it.each([
@@ -538,14 +683,35 @@ describe('agent decider', () => {
       });
 
       it('a topic with an explicit value', () => {
-        const main = resolve(topicConflict(), [{ path: ['topics', 'hours'], strategy: 'theirs', value: { name: 'hours', content: 'hand merged', exampleQueries: { queries: ['when open'] }, actions: '', isActive: true } }]);
-        expect(main.topics.find((t) => t.name === 'hours')).toMatchObject({ name: 'hours', content: 'hand merged', exampleQueries: ['when open'] });
+        const main = resolve(topicConflict(), [
+          {
+            path: ['topics', 'hours'],
+            strategy: 'theirs',
+            value: {
+              name: 'hours',
+              content: 'hand merged',
+              exampleQueries: { queries: ['when open'] },
+              actions: '',
+              isActive: true,
+            },
+          },
+        ]);
+        expect(main.topics.find((t) => t.name === 'hours')).toMatchObject({
+          name: 'hours',
+          content: 'hand merged',
+          exampleQueries: ['when open'],
+        });
       });
 
       it('a deleted-vs-edited topic with theirs keeps the edit; with ours keeps the deletion', () => {
         const events = diverged([remove('m', 't-hours')], [edit('b', 't-hours', { content: 'branch hours' })]);
-        expect(resolve(events, [{ path: ['topics', 'hours'], strategy: 'theirs' }]).topics.find((t) => t.name === 'hours')!.content).toBe('branch hours');
-        expect(resolve(events, [{ path: ['topics', 'hours'], strategy: 'ours' }]).topics.find((t) => t.name === 'hours')).toBeUndefined();
+        expect(
+          resolve(events, [{ path: ['topics', 'hours'], strategy: 'theirs' }]).topics.find((t) => t.name === 'hours')!
+            .content,
+        ).toBe('branch hours');
+        expect(
+          resolve(events, [{ path: ['topics', 'hours'], strategy: 'ours' }]).topics.find((t) => t.name === 'hours'),
+        ).toBeUndefined();
       });
 
       it('settling only some conflicts still answers MERGE_CONFLICT with the rest', () => {
@@ -558,7 +724,10 @@ describe('agent decider', () => {
       });
 
       it('the non-conflicting changes of the branch are applied along with the resolutions', () => {
-        const events = diverged([behavior('m', 'main says')], [behavior('b', 'branch says'), add('b', topic('parking'))]);
+        const events = diverged(
+          [behavior('m', 'main says')],
+          [behavior('b', 'branch says'), add('b', topic('parking'))],
+        );
         const main = resolve(events, [{ path: ['behavior'], strategy: 'ours' }]);
         expect(main.behavior).toBe('main says');
         expect(main.topics.map((t) => t.name).sort()).toEqual(['hours', 'parking', 'refunds']);
@@ -567,13 +736,28 @@ describe('agent decider', () => {
 
     describe('two branches merged one after the other', () => {
       it('the second sees the first: conflicting edits conflict with the first merge as ours', () => {
-        const events = history(...seededCommands(), branch('a'), branch('b'), behavior('a', 'from a'), behavior('b', 'from b'), merge('a'));
+        const events = history(
+          ...seededCommands(),
+          branch('a'),
+          branch('b'),
+          behavior('a', 'from a'),
+          behavior('b', 'from b'),
+          merge('a'),
+        );
         const conflicts = conflictsOf(events);
         expect(conflicts).toEqual([{ path: ['behavior'], ours: 'from a', theirs: 'from b', base: 'v1' }]);
       });
 
       it('the second sees the first: disjoint edits merge cleanly and main keeps both', () => {
-        const events = history(...seededCommands(), branch('a'), branch('b'), behavior('a', 'from a'), add('b', topic('parking')), edit('b', 't-refunds', { content: 'from b' }), merge('a'));
+        const events = history(
+          ...seededCommands(),
+          branch('a'),
+          branch('b'),
+          behavior('a', 'from a'),
+          add('b', topic('parking')),
+          edit('b', 't-refunds', { content: 'from b' }),
+          merge('a'),
+        );
         const { events: out, state } = given(events).when(merge('b')).then();
         expect(out[0]).toMatchObject({ data: { sequence: 3 } });
         const main = mainOf(state)!;
@@ -590,30 +774,51 @@ describe('agent decider', () => {
     const base = () => history(...seededCommands()); // sandbox deployment dep-seed, version 1
 
     it('target omitted: sandbox → pre-release → live, a new deployment each time, same version', () => {
-      const step1 = given(base()).when(promote('dep-seed', null, 'pre-1')).then();
+      const step1 = given(base())
+        .when(promote('dep-seed', null, 'pre-1'))
+        .then();
       expect(step1.events).toEqual([
         {
           type: 'DeploymentCreated',
-          data: { agentId: AGENT, accountId: ACCOUNT, deployment: expect.objectContaining({ deploymentId: 'pre-1', environment: 'pre-release', version: 1, createdBy: 'key_1' }) },
+          data: {
+            agentId: AGENT,
+            accountId: ACCOUNT,
+            deployment: expect.objectContaining({
+              deploymentId: 'pre-1',
+              environment: 'pre-release',
+              version: 1,
+              createdBy: 'key_1',
+            }),
+          },
         },
       ]);
       expect(step1.state.active).toMatchObject({ sandbox: 'dep-seed', 'pre-release': 'pre-1' });
-      const step2 = given([...base(), ...step1.events]).when(promote('pre-1', null, 'live-1')).then();
-      expect(step2.events[0]).toMatchObject({ data: { deployment: { deploymentId: 'live-1', environment: 'live', version: 1 } } });
+      const step2 = given([...base(), ...step1.events])
+        .when(promote('pre-1', null, 'live-1'))
+        .then();
+      expect(step2.events[0]).toMatchObject({
+        data: { deployment: { deploymentId: 'live-1', environment: 'live', version: 1 } },
+      });
       expect(step2.state.active).toEqual({ sandbox: 'dep-seed', 'pre-release': 'pre-1', live: 'live-1' });
       const artifacts = ['dep-seed', 'pre-1', 'live-1'].map((id) => step2.state.deployments.get(id)!.artifactVersion);
       expect(new Set(artifacts).size).toBe(3);
     });
 
     it('explicit targets: sandbox → pre-release, pre-release → live', () => {
-      const s1 = given(base()).when(promote('dep-seed', 'pre-release', 'pre-1')).then();
+      const s1 = given(base())
+        .when(promote('dep-seed', 'pre-release', 'pre-1'))
+        .then();
       expect(s1.state.deployments.get('pre-1')).toMatchObject({ environment: 'pre-release', version: 1 });
-      const s2 = given([...base(), ...s1.events]).when(promote('pre-1', 'live', 'live-1')).then();
+      const s2 = given([...base(), ...s1.events])
+        .when(promote('pre-1', 'live', 'live-1'))
+        .then();
       expect(s2.state.deployments.get('live-1')).toMatchObject({ environment: 'live', version: 1 });
     });
 
     it('sandbox → live directly is allowed', () => {
-      const { state } = given(base()).when(promote('dep-seed', 'live', 'live-1')).then();
+      const { state } = given(base())
+        .when(promote('dep-seed', 'live', 'live-1'))
+        .then();
       expect(state.deployments.get('live-1')).toMatchObject({ environment: 'live', version: 1 });
       expect(state.active.live).toBe('live-1');
       expect(state.active['pre-release']).toBeUndefined();
@@ -630,18 +835,34 @@ describe('agent decider', () => {
     ])('%s answers 422', (_name, target, sourceEnv) => {
       const events = [...base()];
       const chain: Record<Environment, string> = { sandbox: 'dep-seed', 'pre-release': 'pre-1', live: 'live-1' };
-      if (sourceEnv !== 'sandbox') events.push(...given(events).when(promote('dep-seed', 'pre-release', 'pre-1')).run());
-      if (sourceEnv === 'live') events.push(...given(events).when(promote('pre-1', 'live', 'live-1')).run());
-      given(events).when(promote(chain[sourceEnv], target, 'new')).thenError(422);
+      if (sourceEnv !== 'sandbox')
+        events.push(
+          ...given(events)
+            .when(promote('dep-seed', 'pre-release', 'pre-1'))
+            .run(),
+        );
+      if (sourceEnv === 'live')
+        events.push(
+          ...given(events)
+            .when(promote('pre-1', 'live', 'live-1'))
+            .run(),
+        );
+      given(events)
+        .when(promote(chain[sourceEnv], target, 'new'))
+        .thenError(422);
     });
 
     it('an unknown deployment answers 404 DEPLOYMENT_NOT_FOUND', () => {
-      given(base()).when(promote('nope', null, 'new')).thenError(404, 'DEPLOYMENT_NOT_FOUND');
+      given(base())
+        .when(promote('nope', null, 'new'))
+        .thenError(404, 'DEPLOYMENT_NOT_FOUND');
     });
 
     it('the version stays the same across promotions even after main moved on', () => {
       const events = history(...seededCommands(), branch('b2'), behavior('b2', 'v2'), merge('b2', 'dep-2'));
-      const { state } = given(events).when(promote('dep-seed', 'live', 'live-old')).then();
+      const { state } = given(events)
+        .when(promote('dep-seed', 'live', 'live-old'))
+        .then();
       expect(state.deployments.get('live-old')!.version).toBe(1);
       expect(state.deployments.get('dep-2')!.version).toBe(2);
     });
@@ -654,7 +875,17 @@ describe('agent decider', () => {
     it('makes an earlier deployment of the environment active again', () => {
       const { events, state } = given(twoMerges()).when(rollback('dep-seed')).then();
       expect(events).toEqual([
-        { type: 'DeploymentActivated', data: { agentId: AGENT, accountId: ACCOUNT, deploymentId: 'dep-seed', environment: 'sandbox', message: 'back', activatedAt: NOW } },
+        {
+          type: 'DeploymentActivated',
+          data: {
+            agentId: AGENT,
+            accountId: ACCOUNT,
+            deploymentId: 'dep-seed',
+            environment: 'sandbox',
+            message: 'back',
+            activatedAt: NOW,
+          },
+        },
       ]);
       expect(state.active.sandbox).toBe('dep-seed');
       // nothing else moved: main is still at sequence 2
@@ -662,7 +893,14 @@ describe('agent decider', () => {
     });
 
     it('rolls back live independently of sandbox', () => {
-      const events = history(...seededCommands(), branch('b2'), behavior('b2', 'v2'), merge('b2', 'dep-2'), promote('dep-seed', 'live', 'live-1'), promote('dep-2', 'live', 'live-2'));
+      const events = history(
+        ...seededCommands(),
+        branch('b2'),
+        behavior('b2', 'v2'),
+        merge('b2', 'dep-2'),
+        promote('dep-seed', 'live', 'live-1'),
+        promote('dep-2', 'live', 'live-2'),
+      );
       const { state } = given(events).when(rollback('live-1')).then();
       expect(state.active).toEqual({ sandbox: 'dep-2', live: 'live-1' });
     });
@@ -688,19 +926,35 @@ describe('agent decider', () => {
       const later = fold(
         history(
           ...seededCommands(),
-          branch('b2'), behavior('b2', 'v2'), edit('b2', 't-hours', { content: 'changed', name: 'hours' }), remove('b2', 't-refunds'), add('b2', topic('parking')), merge('b2', 'dep-2'),
-          branch('b3'), edit('b3', 't-hours', { content: 'changed again' }), merge('b3', 'dep-3'),
+          branch('b2'),
+          behavior('b2', 'v2'),
+          edit('b2', 't-hours', { content: 'changed', name: 'hours' }),
+          remove('b2', 't-refunds'),
+          add('b2', topic('parking')),
+          merge('b2', 'dep-2'),
+          branch('b3'),
+          edit('b3', 't-hours', { content: 'changed again' }),
+          merge('b3', 'dep-3'),
         ),
       );
       expect(later.mainSequence).toBe(3);
       expect(later.deployments.get('dep-seed')).toEqual(deployment);
       expect(plain(later.snapshots.get(later.deployments.get('dep-seed')!.version))).toEqual(served);
-      expect(plain(later.snapshots.get(2))).toEqual({ behavior: 'v2', topics: [{ ...topic('hours'), content: 'changed' }, topic('parking')] });
+      expect(plain(later.snapshots.get(2))).toEqual({
+        behavior: 'v2',
+        topics: [{ ...topic('hours'), content: 'changed' }, topic('parking')],
+      });
       expect(plain(later.snapshots.get(3))!.topics.find((t) => t.name === 'hours')!.content).toBe('changed again');
     });
 
     it('a promoted deployment serves the same content as its source, whatever main holds now', () => {
-      const events = history(...seededCommands(), branch('b2'), behavior('b2', 'v2'), merge('b2', 'dep-2'), promote('dep-seed', 'live', 'live-1'));
+      const events = history(
+        ...seededCommands(),
+        branch('b2'),
+        behavior('b2', 'v2'),
+        merge('b2', 'dep-2'),
+        promote('dep-seed', 'live', 'live-1'),
+      );
       const state = fold(events);
       const live = state.deployments.get('live-1')!;
       expect(live.version).toBe(1);
@@ -712,5 +966,12 @@ describe('agent decider', () => {
 
 function seededCommands(): Cmd[] {
   // hoisted: used by `seeded` above
-  return [create, branch('seed'), behavior('seed', 'v1'), add('seed', topic('hours')), add('seed', topic('refunds')), merge('seed')];
+  return [
+    create,
+    branch('seed'),
+    behavior('seed', 'v1'),
+    add('seed', topic('hours')),
+    add('seed', topic('refunds')),
+    merge('seed'),
+  ];
 }

@@ -1,7 +1,14 @@
 import type { Decider } from '../platform/commands/decider';
 import { conflict, DomainError, notFound } from '../platform/errors/domain-error';
 import { checkFields, type FieldKind } from '../platform/validation/field-checks';
-import { ENVIRONMENTS, type AgentEvent, type DeploymentRecord, type Environment, type Topic, type TopicContent } from './agent.events';
+import {
+  ENVIRONMENTS,
+  type AgentEvent,
+  type DeploymentRecord,
+  type Environment,
+  type Topic,
+  type TopicContent,
+} from './agent.events';
 import { applyChanges, threeWayMerge, type Content, type Resolution } from './merge';
 
 export interface Branch {
@@ -30,7 +37,15 @@ export interface AgentState {
 }
 
 export type AgentCommand =
-  | { type: 'CreateAgent'; agentId: string; accountId: string; name: string; greeting: string; languageCode: string; now: string }
+  | {
+      type: 'CreateAgent';
+      agentId: string;
+      accountId: string;
+      name: string;
+      greeting: string;
+      languageCode: string;
+      now: string;
+    }
   | { type: 'DeleteAgent'; now: string }
   | { type: 'CreateBranch'; branchId: string; branchName: string; now: string }
   | { type: 'DeleteBranch'; branchId: string; now: string }
@@ -38,8 +53,24 @@ export type AgentCommand =
   | { type: 'AddTopic'; branchId: string; topic: Topic; now: string }
   | { type: 'EditTopic'; branchId: string; topicId: string; changes: Partial<TopicContent>; now: string }
   | { type: 'RemoveTopic'; branchId: string; topicId: string; now: string }
-  | { type: 'MergeBranch'; branchId: string; message: string; resolutions: Resolution[]; deploymentId: string; actor: string; now: string }
-  | { type: 'Promote'; deploymentId: string; target: Environment | null; newDeploymentId: string; actor: string; message: string; now: string }
+  | {
+      type: 'MergeBranch';
+      branchId: string;
+      message: string;
+      resolutions: Resolution[];
+      deploymentId: string;
+      actor: string;
+      now: string;
+    }
+  | {
+      type: 'Promote';
+      deploymentId: string;
+      target: Environment | null;
+      newDeploymentId: string;
+      actor: string;
+      message: string;
+      now: string;
+    }
   | { type: 'Rollback'; deploymentId: string; message: string; now: string };
 
 export const MAIN = 'main';
@@ -69,7 +100,11 @@ function withTopic(branch: Branch, topic: Topic, previousName?: string): Branch 
   const topics = new Map(branch.content.topics);
   if (previousName !== undefined) topics.delete(previousName);
   topics.set(topic.name, topic);
-  return { ...branch, content: { ...branch.content, topics }, topicNames: new Map(branch.topicNames).set(topic.id, topic.name) };
+  return {
+    ...branch,
+    content: { ...branch.content, topics },
+    topicNames: new Map(branch.topicNames).set(topic.id, topic.name),
+  };
 }
 
 function evolve(state: AgentState, event: AgentEvent): AgentState {
@@ -81,7 +116,14 @@ function evolve(state: AgentState, event: AgentEvent): AgentState {
     case 'BranchCreated': {
       const content = state.snapshots.get(event.data.baseSequence) ?? EMPTY;
       const topicNames = new Map([...content.topics.values()].map((t) => [t.id, t.name] as const));
-      const branch: Branch = { id: event.data.branchId, name: event.data.branchName, baseSequence: event.data.baseSequence, status: 'open', content, topicNames };
+      const branch: Branch = {
+        id: event.data.branchId,
+        name: event.data.branchName,
+        baseSequence: event.data.baseSequence,
+        status: 'open',
+        content,
+        topicNames,
+      };
       return { ...withBranch(state, branch), branchNames: new Set(state.branchNames).add(event.data.branchName) };
     }
     case 'BranchDeleted': {
@@ -135,7 +177,8 @@ function openBranch(state: AgentState, branchId: string): Branch {
   if (branchId === MAIN) throw new DomainError('MAIN_READ_ONLY', MAIN_IS_READ_ONLY, 422);
   const branch = state.branches.get(branchId);
   if (!branch || branch.status === 'deleted') throw notFound('BRANCH_NOT_FOUND', 'branch not found');
-  if (branch.status === 'merged') throw conflict('BRANCH_MERGED', 'this branch was merged and is read-only; create a new branch');
+  if (branch.status === 'merged')
+    throw conflict('BRANCH_MERGED', 'this branch was merged and is read-only; create a new branch');
   return branch;
 }
 
@@ -151,8 +194,20 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
     case 'DeleteAgent':
       return [{ type: 'AgentDeleted', data: { agentId, accountId: state.accountId, deletedAt: command.now } }];
     case 'CreateBranch':
-      if (state.branchNames.has(command.branchName)) throw conflict('BRANCH_EXISTS', `a branch named ${command.branchName} exists`);
-      return [{ type: 'BranchCreated', data: { agentId, branchId: command.branchId, branchName: command.branchName, baseSequence: state.mainSequence, createdAt: command.now } }];
+      if (state.branchNames.has(command.branchName))
+        throw conflict('BRANCH_EXISTS', `a branch named ${command.branchName} exists`);
+      return [
+        {
+          type: 'BranchCreated',
+          data: {
+            agentId,
+            branchId: command.branchId,
+            branchName: command.branchName,
+            baseSequence: state.mainSequence,
+            createdAt: command.now,
+          },
+        },
+      ];
     case 'DeleteBranch': {
       if (command.branchId === MAIN) throw new DomainError('MAIN_READ_ONLY', MAIN_IS_READ_ONLY, 422);
       const branch = state.branches.get(command.branchId);
@@ -162,13 +217,21 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
     case 'EditBehavior': {
       const branch = openBranch(state, command.branchId);
       if (branch.content.behavior === command.behavior) return [];
-      return [{ type: 'BehaviorEdited', data: { agentId, branchId: branch.id, behavior: command.behavior, editedAt: command.now } }];
+      return [
+        {
+          type: 'BehaviorEdited',
+          data: { agentId, branchId: branch.id, behavior: command.behavior, editedAt: command.now },
+        },
+      ];
     }
     case 'AddTopic': {
       checkFields(command.topic, TOPIC_FIELDS);
       const branch = openBranch(state, command.branchId);
-      if (branch.content.topics.has(command.topic.name)) throw conflict('TOPIC_EXISTS', `a topic named ${command.topic.name} exists on this branch`);
-      return [{ type: 'TopicAdded', data: { agentId, branchId: branch.id, topic: command.topic, addedAt: command.now } }];
+      if (branch.content.topics.has(command.topic.name))
+        throw conflict('TOPIC_EXISTS', `a topic named ${command.topic.name} exists on this branch`);
+      return [
+        { type: 'TopicAdded', data: { agentId, branchId: branch.id, topic: command.topic, addedAt: command.now } },
+      ];
     }
     case 'EditTopic': {
       checkFields(command.changes, TOPIC_FIELDS, true);
@@ -177,14 +240,20 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
       if (name === undefined) throw notFound('TOPIC_NOT_FOUND', 'topic not found');
       const current = branch.content.topics.get(name)!;
       const topic: Topic = { ...current, ...definedOnly(command.changes), id: current.id };
-      if (topic.name !== name && branch.content.topics.has(topic.name)) throw conflict('TOPIC_EXISTS', `a topic named ${topic.name} exists on this branch`);
+      if (topic.name !== name && branch.content.topics.has(topic.name))
+        throw conflict('TOPIC_EXISTS', `a topic named ${topic.name} exists on this branch`);
       return [{ type: 'TopicEdited', data: { agentId, branchId: branch.id, topic, editedAt: command.now } }];
     }
     case 'RemoveTopic': {
       const branch = openBranch(state, command.branchId);
       const name = branch.topicNames.get(command.topicId);
       if (name === undefined) throw notFound('TOPIC_NOT_FOUND', 'topic not found');
-      return [{ type: 'TopicRemoved', data: { agentId, branchId: branch.id, topicId: command.topicId, name, removedAt: command.now } }];
+      return [
+        {
+          type: 'TopicRemoved',
+          data: { agentId, branchId: branch.id, topicId: command.topicId, name, removedAt: command.now },
+        },
+      ];
     }
     case 'MergeBranch': {
       const branch = openBranch(state, command.branchId);
@@ -192,7 +261,12 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
       const ours = state.snapshots.get(state.mainSequence)!;
       const outcome = threeWayMerge(base, ours, branch.content, command.resolutions);
       if (!outcome.ok) {
-        throw new DomainError('MERGE_CONFLICT', `the branch conflicts with main on ${outcome.conflicts.length} item(s); resolve them with conflictResolutions`, 400, { conflicts: outcome.conflicts });
+        throw new DomainError(
+          'MERGE_CONFLICT',
+          `the branch conflicts with main on ${outcome.conflicts.length} item(s); resolve them with conflictResolutions`,
+          400,
+          { conflicts: outcome.conflicts },
+        );
       }
       const sequence = state.mainSequence + 1;
       const deployment: DeploymentRecord = {
@@ -207,7 +281,17 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
       };
       // Merge and publish to sandbox are one append: there is never a merge without its deployment.
       return [
-        { type: 'BranchMerged', data: { agentId, branchId: branch.id, sequence, message: command.message, changes: outcome.changes, mergedAt: command.now } },
+        {
+          type: 'BranchMerged',
+          data: {
+            agentId,
+            branchId: branch.id,
+            sequence,
+            message: command.message,
+            changes: outcome.changes,
+            mergedAt: command.now,
+          },
+        },
         { type: 'DeploymentCreated', data: { agentId, accountId: state.accountId, deployment } },
       ];
     }
@@ -216,9 +300,14 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
       if (!source) throw notFound('DEPLOYMENT_NOT_FOUND', 'deployment not found');
       const from = ENVIRONMENTS.indexOf(source.environment);
       const target = command.target ?? ENVIRONMENTS[from + 1];
-      if (target === undefined) throw new DomainError('INVALID_PROMOTION', 'a live deployment has no later stage to promote to', 422);
+      if (target === undefined)
+        throw new DomainError('INVALID_PROMOTION', 'a live deployment has no later stage to promote to', 422);
       if (ENVIRONMENTS.indexOf(target) <= from) {
-        throw new DomainError('INVALID_PROMOTION', `cannot promote a ${source.environment} deployment to ${target}: promotion goes forward (sandbox, pre-release, live)`, 422);
+        throw new DomainError(
+          'INVALID_PROMOTION',
+          `cannot promote a ${source.environment} deployment to ${target}: promotion goes forward (sandbox, pre-release, live)`,
+          422,
+        );
       }
       const deployment: DeploymentRecord = {
         deploymentId: command.newDeploymentId,
@@ -235,14 +324,33 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
     case 'Rollback': {
       const target = state.deployments.get(command.deploymentId);
       if (!target) throw notFound('DEPLOYMENT_NOT_FOUND', 'deployment not found');
-      if (state.active[target.environment] === target.deploymentId) throw conflict('DEPLOYMENT_ALREADY_ACTIVE', `this deployment is already active in ${target.environment}`);
-      return [{ type: 'DeploymentActivated', data: { agentId, accountId: state.accountId, deploymentId: target.deploymentId, environment: target.environment, message: command.message, activatedAt: command.now } }];
+      if (state.active[target.environment] === target.deploymentId)
+        throw conflict('DEPLOYMENT_ALREADY_ACTIVE', `this deployment is already active in ${target.environment}`);
+      return [
+        {
+          type: 'DeploymentActivated',
+          data: {
+            agentId,
+            accountId: state.accountId,
+            deploymentId: target.deploymentId,
+            environment: target.environment,
+            message: command.message,
+            activatedAt: command.now,
+          },
+        },
+      ];
     }
   }
 }
 
 /** What a recorded topic holds: the agents projection's topic columns are all NOT NULL. */
-const TOPIC_FIELDS: Record<keyof TopicContent, FieldKind> = { name: 'string', content: 'string', exampleQueries: 'string[]', actions: 'string', isActive: 'boolean' };
+const TOPIC_FIELDS: Record<keyof TopicContent, FieldKind> = {
+  name: 'string',
+  content: 'string',
+  exampleQueries: 'string[]',
+  actions: 'string',
+  isActive: 'boolean',
+};
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

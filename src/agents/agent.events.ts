@@ -38,16 +38,35 @@ export interface MergeChanges {
 }
 
 export type AgentEvent =
-  | DomainEvent<'AgentCreated', { agentId: string; accountId: string; name: string; greeting: string; languageCode: string; createdAt: string }>
+  | DomainEvent<
+      'AgentCreated',
+      { agentId: string; accountId: string; name: string; greeting: string; languageCode: string; createdAt: string }
+    >
   | DomainEvent<'AgentDeleted', { agentId: string; accountId: string; deletedAt: string }>
-  | DomainEvent<'BranchCreated', { agentId: string; branchId: string; branchName: string; baseSequence: number; createdAt: string }>
+  | DomainEvent<
+      'BranchCreated',
+      { agentId: string; branchId: string; branchName: string; baseSequence: number; createdAt: string }
+    >
   | DomainEvent<'BranchDeleted', { agentId: string; branchId: string; deletedAt: string }>
   | DomainEvent<'BehaviorEdited', { agentId: string; branchId: string; behavior: string; editedAt: string }>
   | DomainEvent<'TopicAdded', { agentId: string; branchId: string; topic: Topic; addedAt: string }>
   | DomainEvent<'TopicEdited', { agentId: string; branchId: string; topic: Topic; editedAt: string }>
   | DomainEvent<'TopicRemoved', { agentId: string; branchId: string; topicId: string; name: string; removedAt: string }>
-  | DomainEvent<'BranchMerged', { agentId: string; branchId: string; sequence: number; message: string; changes: MergeChanges; mergedAt: string }>
+  | DomainEvent<
+      'BranchMerged',
+      { agentId: string; branchId: string; sequence: number; message: string; changes: MergeChanges; mergedAt: string }
+    >
   | DomainEvent<'DeploymentCreated', { agentId: string; accountId: string; deployment: DeploymentRecord }>
-  | DomainEvent<'DeploymentActivated', { agentId: string; accountId: string; deploymentId: string; environment: Environment; message: string; activatedAt: string }>;
+  | DomainEvent<
+      'DeploymentActivated',
+      {
+        agentId: string;
+        accountId: string;
+        deploymentId: string;
+        environment: Environment;
+        message: string;
+        activatedAt: string;
+      }
+    >;
 
 export const agentStream = (agentId: string) => `agent-${agentId}`;

@@ -17,7 +17,8 @@ export class AccountAgentsController {
   @Post()
   @HttpCode(200)
   create(@Param('accountId') accountId: string, @Body() body: CreateAgentDto, @Req() request: FastifyRequest) {
-    if (keyOf(request)?.agents !== 'all') throw forbidden('a key scoped to specific agents cannot create agents', 'AGENT_FORBIDDEN');
+    if (keyOf(request)?.agents !== 'all')
+      throw forbidden('a key scoped to specific agents cannot create agents', 'AGENT_FORBIDDEN');
     return this.agents.create(parseAccountId(accountId), body, requestContext(request));
   }
 

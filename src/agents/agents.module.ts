@@ -16,7 +16,11 @@ import { DeploymentsController } from './deployments.controller';
     AgentCommands,
     AgentsService,
     DeploymentContent,
-    { provide: AGENT_DIRECTORY, inject: [ReadModels], useFactory: (readModels: ReadModels) => new ReadModelAgentDirectory(readModels) },
+    {
+      provide: AGENT_DIRECTORY,
+      inject: [ReadModels],
+      useFactory: (readModels: ReadModels) => new ReadModelAgentDirectory(readModels),
+    },
   ],
   exports: [AGENT_DIRECTORY, DeploymentContent, AgentsService],
 })

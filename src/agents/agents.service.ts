@@ -9,7 +9,15 @@ import { agentsQueries, type Agent, type AgentsQueries, type Branch } from '../.
 import { MAIN } from './agent.decider';
 import { ENVIRONMENTS, type Environment } from './agent.events';
 import { AgentCommands } from './agent-commands';
-import type { BehaviorDto, CreateAgentDto, CreateTopicDto, MergeDto, PatchTopicDto, PromoteDto, RollbackDto } from './dto/agent.dto';
+import type {
+  BehaviorDto,
+  CreateAgentDto,
+  CreateTopicDto,
+  MergeDto,
+  PatchTopicDto,
+  PromoteDto,
+  RollbackDto,
+} from './dto/agent.dto';
 import { agentView, branchView, deploymentView, topicView } from './views';
 
 /** The Agents API (interface.md, contract §5): commands on agent streams, answers from the agents read model. */
@@ -30,7 +38,18 @@ export class AgentsService {
     await this.accounts.get(accountId);
     const agentId = this.ids.short(8);
     const languageCode = dto.responseSettings.languageCode ?? 'en-GB';
-    await this.commands.execute(agentId, { type: 'CreateAgent', agentId, accountId, name: dto.name, greeting: dto.responseSettings.greeting, languageCode }, context);
+    await this.commands.execute(
+      agentId,
+      {
+        type: 'CreateAgent',
+        agentId,
+        accountId,
+        name: dto.name,
+        greeting: dto.responseSettings.greeting,
+        languageCode,
+      },
+      context,
+    );
     return this.get(agentId);
   }
 
@@ -69,7 +88,11 @@ export class AgentsService {
   }
 
   async editBehavior(agentId: string, rawBranchId: string, dto: BehaviorDto, context: CommandContext) {
-    await this.commands.execute(agentId, { type: 'EditBehavior', branchId: this.branchId(rawBranchId), behavior: dto.behavior }, context);
+    await this.commands.execute(
+      agentId,
+      { type: 'EditBehavior', branchId: this.branchId(rawBranchId), behavior: dto.behavior },
+      context,
+    );
     return { success: true, behavior: dto.behavior };
   }
 
@@ -83,18 +106,45 @@ export class AgentsService {
   async addTopic(agentId: string, rawBranchId: string, dto: CreateTopicDto, context: CommandContext) {
     const branchId = this.branchId(rawBranchId);
     const topicId = `topic_${this.ids.short(8)}`;
-    const topic = { id: topicId, name: dto.name, content: dto.content, exampleQueries: dto.exampleQueries.queries, actions: dto.actions ?? '', isActive: dto.isActive ?? true };
+    const topic = {
+      id: topicId,
+      name: dto.name,
+      content: dto.content,
+      exampleQueries: dto.exampleQueries.queries,
+      actions: dto.actions ?? '',
+      isActive: dto.isActive ?? true,
+    };
     await this.commands.execute(agentId, { type: 'AddTopic', branchId, topic }, context);
     return topicView(await this.db.topicOrFail(agentId, branchId, topicId));
   }
 
-  async editTopic(agentId: string, rawBranchId: string, topicId: string, dto: PatchTopicDto, context: CommandContext): Promise<void> {
-    const changes = { name: dto.name, content: dto.content, exampleQueries: dto.exampleQueries?.queries, actions: dto.actions, isActive: dto.isActive };
-    await this.commands.execute(agentId, { type: 'EditTopic', branchId: this.branchId(rawBranchId), topicId, changes }, context);
+  async editTopic(
+    agentId: string,
+    rawBranchId: string,
+    topicId: string,
+    dto: PatchTopicDto,
+    context: CommandContext,
+  ): Promise<void> {
+    const changes = {
+      name: dto.name,
+      content: dto.content,
+      exampleQueries: dto.exampleQueries?.queries,
+      actions: dto.actions,
+      isActive: dto.isActive,
+    };
+    await this.commands.execute(
+      agentId,
+      { type: 'EditTopic', branchId: this.branchId(rawBranchId), topicId, changes },
+      context,
+    );
   }
 
   async removeTopic(agentId: string, rawBranchId: string, topicId: string, context: CommandContext): Promise<void> {
-    await this.commands.execute(agentId, { type: 'RemoveTopic', branchId: this.branchId(rawBranchId), topicId }, context);
+    await this.commands.execute(
+      agentId,
+      { type: 'RemoveTopic', branchId: this.branchId(rawBranchId), topicId },
+      context,
+    );
   }
 
   async merge(agentId: string, rawBranchId: string, dto: MergeDto, context: CommandContext) {
@@ -102,7 +152,14 @@ export class AgentsService {
     const message = dto.deploymentMessage ?? '';
     const { state } = await this.commands.execute(
       agentId,
-      { type: 'MergeBranch', branchId: this.branchId(rawBranchId), message, resolutions: dto.conflictResolutions ?? [], deploymentId, actor: context.actor },
+      {
+        type: 'MergeBranch',
+        branchId: this.branchId(rawBranchId),
+        message,
+        resolutions: dto.conflictResolutions ?? [],
+        deploymentId,
+        actor: context.actor,
+      },
       context,
     );
     return { sequence: String(state.mainSequence), message, testRunIds: [] as string[] };
@@ -113,11 +170,13 @@ export class AgentsService {
     const active = await this.db.activeDeploymentsOf(agentId);
     const rows = await this.db.deploymentsByIds(active.map((a) => a.deploymentId));
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const activeDeployments = Object.fromEntries(ENVIRONMENTS.map((env) => {
-      const id = active.find((a) => a.environment === env)?.deploymentId;
-      const row = id ? byId.get(id) : undefined;
-      return [env, row ? deploymentView(row) : null];
-    }));
+    const activeDeployments = Object.fromEntries(
+      ENVIRONMENTS.map((env) => {
+        const id = active.find((a) => a.environment === env)?.deploymentId;
+        const row = id ? byId.get(id) : undefined;
+        return [env, row ? deploymentView(row) : null];
+      }),
+    );
     return { activeDeployments };
   }
 
@@ -131,14 +190,25 @@ export class AgentsService {
     const newDeploymentId = this.ids.uuid();
     await this.commands.execute(
       agentId,
-      { type: 'Promote', deploymentId, target: dto.targetEnvironment ?? null, newDeploymentId, actor: context.actor, message: dto.deploymentMessage ?? '' },
+      {
+        type: 'Promote',
+        deploymentId,
+        target: dto.targetEnvironment ?? null,
+        newDeploymentId,
+        actor: context.actor,
+        message: dto.deploymentMessage ?? '',
+      },
       context,
     );
     return { deployment: deploymentView(await this.db.deploymentOrFail(newDeploymentId)), testRunIds: [] as string[] };
   }
 
   async rollback(agentId: string, deploymentId: string, dto: RollbackDto, context: CommandContext) {
-    await this.commands.execute(agentId, { type: 'Rollback', deploymentId, message: dto.deploymentMessage ?? '' }, context);
+    await this.commands.execute(
+      agentId,
+      { type: 'Rollback', deploymentId, message: dto.deploymentMessage ?? '' },
+      context,
+    );
     return { deployment: deploymentView(await this.db.deploymentOrFail(deploymentId)), testRunIds: [] as string[] };
   }
 

@@ -34,7 +34,12 @@ export class BranchesController {
   }
 
   @Patch(':branchId/behavior')
-  editBehavior(@Param('agentId') agentId: string, @Param('branchId') branchId: string, @Body() body: BehaviorDto, @Req() request: FastifyRequest) {
+  editBehavior(
+    @Param('agentId') agentId: string,
+    @Param('branchId') branchId: string,
+    @Body() body: BehaviorDto,
+    @Req() request: FastifyRequest,
+  ) {
     return this.agents.editBehavior(parseAgentId(agentId), branchId, body, requestContext(request));
   }
 
@@ -45,25 +50,46 @@ export class BranchesController {
 
   @Post(':branchId/knowledge-base/topics')
   @HttpCode(201)
-  addTopic(@Param('agentId') agentId: string, @Param('branchId') branchId: string, @Body() body: CreateTopicDto, @Req() request: FastifyRequest) {
+  addTopic(
+    @Param('agentId') agentId: string,
+    @Param('branchId') branchId: string,
+    @Body() body: CreateTopicDto,
+    @Req() request: FastifyRequest,
+  ) {
     return this.agents.addTopic(parseAgentId(agentId), branchId, body, requestContext(request));
   }
 
   @Patch(':branchId/knowledge-base/topics/:topicId')
   @HttpCode(204)
-  async editTopic(@Param('agentId') agentId: string, @Param('branchId') branchId: string, @Param('topicId') topicId: string, @Body() body: PatchTopicDto, @Req() request: FastifyRequest) {
+  async editTopic(
+    @Param('agentId') agentId: string,
+    @Param('branchId') branchId: string,
+    @Param('topicId') topicId: string,
+    @Body() body: PatchTopicDto,
+    @Req() request: FastifyRequest,
+  ) {
     await this.agents.editTopic(parseAgentId(agentId), branchId, topicId, body, requestContext(request));
   }
 
   @Delete(':branchId/knowledge-base/topics/:topicId')
   @HttpCode(204)
-  async removeTopic(@Param('agentId') agentId: string, @Param('branchId') branchId: string, @Param('topicId') topicId: string, @Req() request: FastifyRequest) {
+  async removeTopic(
+    @Param('agentId') agentId: string,
+    @Param('branchId') branchId: string,
+    @Param('topicId') topicId: string,
+    @Req() request: FastifyRequest,
+  ) {
     await this.agents.removeTopic(parseAgentId(agentId), branchId, topicId, requestContext(request));
   }
 
   @Post(':branchId/merge')
   @HttpCode(200)
-  merge(@Param('agentId') agentId: string, @Param('branchId') branchId: string, @Body() body: MergeDto, @Req() request: FastifyRequest) {
+  merge(
+    @Param('agentId') agentId: string,
+    @Param('branchId') branchId: string,
+    @Body() body: MergeDto,
+    @Req() request: FastifyRequest,
+  ) {
     return this.agents.merge(parseAgentId(agentId), branchId, body, requestContext(request));
   }
 }

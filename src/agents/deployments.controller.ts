@@ -23,13 +23,23 @@ export class DeploymentsController {
 
   @Post(':deploymentId/promote')
   @HttpCode(200)
-  promote(@Param('agentId') agentId: string, @Param('deploymentId') deploymentId: string, @Body() body: PromoteDto, @Req() request: FastifyRequest) {
+  promote(
+    @Param('agentId') agentId: string,
+    @Param('deploymentId') deploymentId: string,
+    @Body() body: PromoteDto,
+    @Req() request: FastifyRequest,
+  ) {
     return this.agents.promote(parseAgentId(agentId), deploymentId, body ?? {}, requestContext(request));
   }
 
   @Post(':deploymentId/rollback')
   @HttpCode(200)
-  rollback(@Param('agentId') agentId: string, @Param('deploymentId') deploymentId: string, @Body() body: RollbackDto, @Req() request: FastifyRequest) {
+  rollback(
+    @Param('agentId') agentId: string,
+    @Param('deploymentId') deploymentId: string,
+    @Body() body: RollbackDto,
+    @Req() request: FastifyRequest,
+  ) {
     return this.agents.rollback(parseAgentId(agentId), deploymentId, body ?? {}, requestContext(request));
   }
 }

@@ -13,13 +13,24 @@ const topic = (name: string, over: Partial<Topic> = {}): Topic => ({
   ...over,
 });
 
-const content = (behavior: string, topics: Topic[]): Content => ({ behavior, topics: new Map(topics.map((t) => [t.name, t])) });
+const content = (behavior: string, topics: Topic[]): Content => ({
+  behavior,
+  topics: new Map(topics.map((t) => [t.name, t])),
+});
 
 /** `n` topics, as main holds them after a merge (its own objects). */
-const big = (n: number): Content => content('Be helpful.', Array.from({ length: n }, (_, i) => topic(`topic-${String(i).padStart(5, '0')}`)));
+const big = (n: number): Content =>
+  content(
+    'Be helpful.',
+    Array.from({ length: n }, (_, i) => topic(`topic-${String(i).padStart(5, '0')}`)),
+  );
 
 /** A copy with fresh topic objects (equal by value, not by reference): the worst case for comparisons. */
-const deepCopy = (c: Content): Content => content(c.behavior, [...c.topics.values()].map((t) => ({ ...t, exampleQueries: [...t.exampleQueries] })));
+const deepCopy = (c: Content): Content =>
+  content(
+    c.behavior,
+    [...c.topics.values()].map((t) => ({ ...t, exampleQueries: [...t.exampleQueries] })),
+  );
 
 function withTopic(c: Content, t: Topic): Content {
   return { ...c, topics: new Map(c.topics).set(t.name, t) };
@@ -146,8 +157,16 @@ describe('threeWayMerge', () => {
     });
 
     it('conflicts name the path, ours, theirs and base', () => {
-      const ours = content('ours', [topic('a', { content: 'ours A' }), topic('c', { content: 'ours C' }), topic('n', { content: 'ours N' })]);
-      const theirs = content('theirs', [topic('a', { content: 'theirs A' }), topic('b', { content: 'theirs B' }), topic('n', { content: 'theirs N' })]);
+      const ours = content('ours', [
+        topic('a', { content: 'ours A' }),
+        topic('c', { content: 'ours C' }),
+        topic('n', { content: 'ours N' }),
+      ]);
+      const theirs = content('theirs', [
+        topic('a', { content: 'theirs A' }),
+        topic('b', { content: 'theirs B' }),
+        topic('n', { content: 'theirs N' }),
+      ]);
       // a: edited differently; b: removed on main, edited on the branch; c: edited on main, removed on the branch; n: added on both
       const outcome = threeWayMerge(base, ours, theirs);
       expect(outcome.ok).toBe(false);
@@ -155,7 +174,11 @@ describe('threeWayMerge', () => {
       const byPath = new Map(outcome.conflicts.map((c) => [c.path.join('/'), c]));
       expect([...byPath.keys()].sort()).toEqual(['behavior', 'topics/a', 'topics/b', 'topics/c', 'topics/n']);
       expect(byPath.get('behavior')).toEqual({ path: ['behavior'], ours: 'ours', theirs: 'theirs', base: 'b' });
-      expect(byPath.get('topics/a')).toMatchObject({ ours: { content: 'ours A' }, theirs: { content: 'theirs A' }, base: { content: 'a content' } });
+      expect(byPath.get('topics/a')).toMatchObject({
+        ours: { content: 'ours A' },
+        theirs: { content: 'theirs A' },
+        base: { content: 'a content' },
+      });
       expect(byPath.get('topics/b')!.ours ?? null).toBeNull();
       expect(byPath.get('topics/b')).toMatchObject({ theirs: { content: 'theirs B' }, base: { content: 'b content' } });
       expect(byPath.get('topics/c')!.theirs ?? null).toBeNull();
@@ -166,11 +189,19 @@ describe('threeWayMerge', () => {
 
     it('resolutions settle conflicts: ours, theirs, base and an explicit value', () => {
       const ours = content('ours', [topic('a', { content: 'ours A' }), topic('b'), topic('c', { content: 'ours C' })]);
-      const theirs = content('theirs', [topic('a', { content: 'theirs A' }), topic('b'), topic('c', { content: 'theirs C' })]);
+      const theirs = content('theirs', [
+        topic('a', { content: 'theirs A' }),
+        topic('b'),
+        topic('c', { content: 'theirs C' }),
+      ]);
       const outcome = threeWayMerge(base, ours, theirs, [
         { path: ['behavior'], strategy: 'base' },
         { path: ['topics', 'a'], strategy: 'theirs' },
-        { path: ['topics', 'c'], strategy: 'ours', value: { content: 'explicit C', exampleQueries: { queries: ['q'] } } },
+        {
+          path: ['topics', 'c'],
+          strategy: 'ours',
+          value: { content: 'explicit C', exampleQueries: { queries: ['q'] } },
+        },
       ]);
       expect(outcome.ok).toBe(true);
       if (!outcome.ok) return;

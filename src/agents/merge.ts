@@ -37,7 +37,16 @@ function sameTopic(a: TopicContent | undefined, b: TopicContent | undefined): bo
   );
 }
 
-const topicView = (t: Topic | undefined) => (t ? { name: t.name, content: t.content, exampleQueries: { queries: t.exampleQueries }, actions: t.actions, isActive: t.isActive } : null);
+const topicView = (t: Topic | undefined) =>
+  t
+    ? {
+        name: t.name,
+        content: t.content,
+        exampleQueries: { queries: t.exampleQueries },
+        actions: t.actions,
+        isActive: t.isActive,
+      }
+    : null;
 
 /**
  * Three-way merge of a branch ("theirs") onto main's head ("ours") from the branch's base, item by
@@ -46,7 +55,12 @@ const topicView = (t: Topic | undefined) => (t ? { name: t.name, content: t.cont
  * fine; both changed differently is a conflict unless a resolution settles it. One pass over the
  * names: linear in the number of topics.
  */
-export function threeWayMerge(base: Content, ours: Content, theirs: Content, resolutions: Resolution[] = []): MergeOutcome {
+export function threeWayMerge(
+  base: Content,
+  ours: Content,
+  theirs: Content,
+  resolutions: Resolution[] = [],
+): MergeOutcome {
   const settle = new Map(resolutions.map((r) => [r.path.join('\u0000'), r]));
   const conflicts: Conflict[] = [];
   const changes: MergeChanges = { upserted: [], removed: [] };
@@ -60,7 +74,10 @@ export function threeWayMerge(base: Content, ours: Content, theirs: Content, res
       const resolution = settle.get('behavior');
       if (!resolution) conflicts.push({ path: ['behavior'], ours: o, theirs: t, base: b });
       else {
-        const chosen = resolution.value !== undefined ? String(resolution.value) : { ours: o, theirs: t, base: b }[resolution.strategy];
+        const chosen =
+          resolution.value !== undefined
+            ? String(resolution.value)
+            : { ours: o, theirs: t, base: b }[resolution.strategy];
         if (chosen !== o) changes.behavior = chosen;
       }
     }
@@ -82,7 +99,10 @@ export function threeWayMerge(base: Content, ours: Content, theirs: Content, res
         conflicts.push({ path: ['topics', name], ours: topicView(ot), theirs: topicView(tt), base: topicView(bt) });
         continue;
       }
-      chosen = resolution.value !== undefined ? toTopicContent(name, resolution.value) : { ours: ot, theirs: tt, base: bt }[resolution.strategy];
+      chosen =
+        resolution.value !== undefined
+          ? toTopicContent(name, resolution.value)
+          : { ours: ot, theirs: tt, base: bt }[resolution.strategy];
       if (sameTopic(chosen, ot)) continue;
     }
     if (chosen) chosenByName.push({ name, content: chosen, ids: [tt?.id, ot?.id, bt?.id] });
@@ -99,13 +119,22 @@ export function threeWayMerge(base: Content, ours: Content, theirs: Content, res
  * (a rename plus a new topic under the old name would otherwise share one); failing all, an id
  * derived from the candidate and the name, the same on every replay.
  */
-function assignIds(ours: Content, chosen: Array<{ name: string; content: TopicContent; ids: Array<string | undefined> }>, removed: string[]): Topic[] {
+function assignIds(
+  ours: Content,
+  chosen: Array<{ name: string; content: TopicContent; ids: Array<string | undefined> }>,
+  removed: string[],
+): Topic[] {
   const replaced = new Set([...removed, ...chosen.map((c) => c.name)]);
   const claimed = new Set<string>();
   for (const [name, topic] of ours.topics) if (!replaced.has(name)) claimed.add(topic.id);
   return chosen.map(({ name, content, ids }) => {
     const candidates = ids.filter((id): id is string => !!id);
-    const id = candidates.find((c) => !claimed.has(c)) ?? `topic_${createHash('sha256').update(`${candidates[0] ?? ''}\u0000${name}`).digest('hex').slice(0, 16)}`;
+    const id =
+      candidates.find((c) => !claimed.has(c)) ??
+      `topic_${createHash('sha256')
+        .update(`${candidates[0] ?? ''}\u0000${name}`)
+        .digest('hex')
+        .slice(0, 16)}`;
     claimed.add(id);
     return { ...content, name, id };
   });
@@ -114,14 +143,23 @@ function assignIds(ours: Content, chosen: Array<{ name: string; content: TopicCo
 /** A resolution's explicit value for a topic: the topic's fields (null: delete it). */
 function toTopicContent(name: string, value: unknown): TopicContent | undefined {
   if (value === null) return undefined;
-  const v = value as Omit<Partial<TopicContent>, 'exampleQueries'> & { exampleQueries?: { queries?: string[] } | string[] };
+  const v = value as Omit<Partial<TopicContent>, 'exampleQueries'> & {
+    exampleQueries?: { queries?: string[] } | string[];
+  };
   const queries = Array.isArray(v.exampleQueries) ? v.exampleQueries : (v.exampleQueries?.queries ?? []);
-  return { name, content: String(v.content ?? ''), exampleQueries: queries.map(String), actions: String(v.actions ?? ''), isActive: v.isActive ?? true };
+  return {
+    name,
+    content: String(v.content ?? ''),
+    exampleQueries: queries.map(String),
+    actions: String(v.actions ?? ''),
+    isActive: v.isActive ?? true,
+  };
 }
 
 /** Main after a merge: the same map, with the changes applied (one copy, linear). */
 export function applyChanges(main: Content, changes: MergeChanges): Content {
-  if (changes.upserted.length === 0 && changes.removed.length === 0) return changes.behavior === undefined ? main : { ...main, behavior: changes.behavior };
+  if (changes.upserted.length === 0 && changes.removed.length === 0)
+    return changes.behavior === undefined ? main : { ...main, behavior: changes.behavior };
   const topics = new Map(main.topics);
   for (const name of changes.removed) topics.delete(name);
   for (const topic of changes.upserted) topics.set(topic.name, topic);

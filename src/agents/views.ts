@@ -1,5 +1,10 @@
 import { accountRef, agentRef, branchRef } from '../platform/ids/prefixed-ids';
-import type { Agent as AgentRow, Branch as BranchRow, BranchTopic as BranchTopicRow, Deployment as DeploymentRow } from '../../projections/agents/queries';
+import type {
+  Agent as AgentRow,
+  Branch as BranchRow,
+  BranchTopic as BranchTopicRow,
+  Deployment as DeploymentRow,
+} from '../../projections/agents/queries';
 
 export const agentView = (row: AgentRow) => ({
   accountId: accountRef(row.accountId),

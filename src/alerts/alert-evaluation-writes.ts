@@ -14,7 +14,9 @@ class SqliteAlertEvaluationWrites implements AlertEvaluationWrites {
 
   async save(evaluatedAt: string, values: ReadonlyArray<{ ruleId: string; value: number | null }>): Promise<void> {
     syncTransaction(this.platform, (db) => {
-      const upsert = db.prepare('INSERT INTO alert_evaluation (rule_id, evaluated_at, current_value) VALUES (?, ?, ?) ON CONFLICT (rule_id) DO UPDATE SET evaluated_at = excluded.evaluated_at, current_value = excluded.current_value');
+      const upsert = db.prepare(
+        'INSERT INTO alert_evaluation (rule_id, evaluated_at, current_value) VALUES (?, ?, ?) ON CONFLICT (rule_id) DO UPDATE SET evaluated_at = excluded.evaluated_at, current_value = excluded.current_value',
+      );
       for (const { ruleId, value } of values) upsert.run(ruleId, evaluatedAt, value);
     });
   }
@@ -40,4 +42,7 @@ class PostgresAlertEvaluationWrites implements AlertEvaluationWrites {
 }
 
 export const alertEvaluationWrites = (platform: DataSource): AlertEvaluationWrites =>
-  forDialect<AlertEvaluationWrites>(platform, { sqlite: (s) => new SqliteAlertEvaluationWrites(s), postgres: (s) => new PostgresAlertEvaluationWrites(s) });
+  forDialect<AlertEvaluationWrites>(platform, {
+    sqlite: (s) => new SqliteAlertEvaluationWrites(s),
+    postgres: (s) => new PostgresAlertEvaluationWrites(s),
+  });

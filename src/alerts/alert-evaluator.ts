@@ -7,7 +7,11 @@ import type { Metrics } from '../platform/metrics/metrics';
 import { allOf, andThen, type Awaitable } from '../platform/awaitable';
 import { derivedUuid } from '../platform/ids/derived-id';
 import { alertsQueries, type AlertsQueries, type EnabledRuleRow as RuleRow } from '../../projections/alerts/queries';
-import { alertSamplesQueries, type AlertSamplesQueries, type SampleScope } from '../../projections/alert-samples/queries';
+import {
+  alertSamplesQueries,
+  type AlertSamplesQueries,
+  type SampleScope,
+} from '../../projections/alert-samples/queries';
 import type { ReadModels } from '../read-models/read-models.service';
 import { alertRuleStream, type AlertRuleStateEvent, type AlertState } from './alert-rule.events';
 import { alertEvaluationWrites, type AlertEvaluationWrites } from './alert-evaluation-writes';
@@ -76,19 +80,47 @@ export class AlertEvaluator {
       if (to === rule.current_state) continue;
       const event: AlertRuleStateEvent = {
         type: 'AlertRuleStateChanged',
-        data: { ruleId: rule.id, accountId: rule.account_id, projectId: rule.project_id, name: rule.name, metric: rule.metric, from: rule.current_state, to, since: evaluatedAt, currentValue: value, evaluatedAt },
+        data: {
+          ruleId: rule.id,
+          accountId: rule.account_id,
+          projectId: rule.project_id,
+          name: rule.name,
+          metric: rule.metric,
+          from: rule.current_state,
+          to,
+          since: evaluatedAt,
+          currentValue: value,
+          evaluatedAt,
+        },
       };
       // all at once: the store commits them together
       appends.push(
         this.store.append(alertRuleStream(rule.id), [
-          { id: derivedUuid(`alert-evaluation:${rule.id}@${evaluatedAt}`), type: event.type, data: event.data, metadata: { schemaVersion: 1, actor: 'system:alert-evaluator', correlationId: derivedUuid(`alert-round@${evaluatedAt}`), causationId: null, occurredAt: evaluatedAt } },
+          {
+            id: derivedUuid(`alert-evaluation:${rule.id}@${evaluatedAt}`),
+            type: event.type,
+            data: event.data,
+            metadata: {
+              schemaVersion: 1,
+              actor: 'system:alert-evaluator',
+              correlationId: derivedUuid(`alert-round@${evaluatedAt}`),
+              causationId: null,
+              occurredAt: evaluatedAt,
+            },
+          },
         ]),
       );
       transitions.push({ ruleId: rule.id, from: rule.current_state, to, currentValue: value });
     }
     const appended = await Promise.all(appends);
-    const last = appended.reduce<Position | null>((max, a) => (max === null || a.position > max ? a.position : max), null);
-    await this.evaluations.save(evaluatedAt, results.map(({ rule, value }) => ({ ruleId: rule.id, value })));
+    const last = appended.reduce<Position | null>(
+      (max, a) => (max === null || a.position > max ? a.position : max),
+      null,
+    );
+    await this.evaluations.save(
+      evaluatedAt,
+      results.map(({ rule, value }) => ({ ruleId: rule.id, value })),
+    );
     if (last) await this.readModels.waitFor(last, ['alerts']);
     const ms = performance.now() - started;
     this.metrics?.alertEvaluations.inc();
@@ -99,7 +131,10 @@ export class AlertEvaluator {
 
   /** The rule's scope over [now - window, now): one indexed range per sample kind, read once per round. */
   private window(rule: RuleRow, nowMs: number, memo: Map<string, unknown>): Awaitable<WindowData> {
-    const scope: SampleScope = rule.project_id === null ? { column: 'account_id', id: rule.account_id } : { column: 'project_id', id: rule.project_id };
+    const scope: SampleScope =
+      rule.project_id === null
+        ? { column: 'account_id', id: rule.account_id }
+        : { column: 'project_id', id: rule.project_id };
     const from = nowMs - WINDOW_MS[rule.window_duration];
     const once = <T>(what: string, read: () => Awaitable<T>): Awaitable<T> => {
       const key = `${scope.column}\u0000${scope.id}\u0000${rule.window_duration}\u0000${what}`;
@@ -122,6 +157,13 @@ export class AlertEvaluator {
       rule.metric === 'function_errors' ? sum('function_errors') : 0,
       rule.metric === 'call_crashes' ? sum('crash') : 0,
     ]);
-    return andThen(parts, ([latencies, turns, calls, apiErrors, functionErrors, crashes]) => ({ latencies, turns, calls, apiErrors, functionErrors, crashes }));
+    return andThen(parts, ([latencies, turns, calls, apiErrors, functionErrors, crashes]) => ({
+      latencies,
+      turns,
+      calls,
+      apiErrors,
+      functionErrors,
+      crashes,
+    }));
   }
 }

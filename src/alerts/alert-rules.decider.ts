@@ -55,21 +55,44 @@ function decide(command: AlertRulesCommand, s: AlertRulesState): AlertRulesEvent
   switch (command.type) {
     case 'CreateRule':
       checkFields(command.settings, SETTINGS);
-      if (s.rules.has(command.ruleId) || s.deleted.has(command.ruleId)) throw conflict('ALERT_RULE_EXISTS', 'an alert rule with this id exists');
-      if (s.rules.size >= MAX_RULES) throw conflict('ALERT_RULE_LIMIT', `an account has at most ${MAX_RULES} alert rules; delete one first`);
-      return [{ type: 'AlertRuleCreated', data: { ruleId: command.ruleId, accountId: command.accountId, ...command.settings, createdAt: command.now } }];
+      if (s.rules.has(command.ruleId) || s.deleted.has(command.ruleId))
+        throw conflict('ALERT_RULE_EXISTS', 'an alert rule with this id exists');
+      if (s.rules.size >= MAX_RULES)
+        throw conflict('ALERT_RULE_LIMIT', `an account has at most ${MAX_RULES} alert rules; delete one first`);
+      return [
+        {
+          type: 'AlertRuleCreated',
+          data: { ruleId: command.ruleId, accountId: command.accountId, ...command.settings, createdAt: command.now },
+        },
+      ];
     case 'UpdateRule': {
       const current = s.rules.get(command.ruleId);
       if (!current) throw notFound();
       checkFields(command.changes, SETTINGS, true);
-      const changes = Object.fromEntries(Object.entries(command.changes).filter(([k, v]) => v !== undefined && current[k as keyof RuleSettings] !== v));
+      const changes = Object.fromEntries(
+        Object.entries(command.changes).filter(([k, v]) => v !== undefined && current[k as keyof RuleSettings] !== v),
+      );
       if (Object.keys(changes).length === 0) return [];
-      return [{ type: 'AlertRuleUpdated', data: { ruleId: command.ruleId, accountId: command.accountId, changes, updatedAt: command.now } }];
+      return [
+        {
+          type: 'AlertRuleUpdated',
+          data: { ruleId: command.ruleId, accountId: command.accountId, changes, updatedAt: command.now },
+        },
+      ];
     }
     case 'DeleteRule':
       if (!s.rules.has(command.ruleId)) throw notFound();
-      return [{ type: 'AlertRuleDeleted', data: { ruleId: command.ruleId, accountId: command.accountId, deletedAt: command.now } }];
+      return [
+        {
+          type: 'AlertRuleDeleted',
+          data: { ruleId: command.ruleId, accountId: command.accountId, deletedAt: command.now },
+        },
+      ];
   }
 }
 
-export const alertRulesDecider: Decider<AlertRulesState, AlertRulesCommand, AlertRulesEvent> = { initialState, evolve, decide };
+export const alertRulesDecider: Decider<AlertRulesState, AlertRulesCommand, AlertRulesEvent> = {
+  initialState,
+  evolve,
+  decide,
+};

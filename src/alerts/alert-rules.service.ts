@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { In, type DataSource } from 'typeorm';
-import { alertsQueries, type AlertRule as AlertRuleRow, type AlertsQueries, type RuleFilter } from '../../projections/alerts/queries';
+import {
+  alertsQueries,
+  type AlertRule as AlertRuleRow,
+  type AlertsQueries,
+  type RuleFilter,
+} from '../../projections/alerts/queries';
 import { AlertEvaluation } from './alert-evaluation.entity';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -65,7 +70,9 @@ export class AlertRulesService {
 
   /** Rule objects with their latest evaluations. */
   private async views(rows: AlertRuleRow[]) {
-    const evaluations = rows.length ? await this.platform.getRepository(AlertEvaluation).findBy({ ruleId: In(rows.map((r) => r.id)) }) : [];
+    const evaluations = rows.length
+      ? await this.platform.getRepository(AlertEvaluation).findBy({ ruleId: In(rows.map((r) => r.id)) })
+      : [];
     const byRule = new Map(evaluations.map((e) => [e.ruleId, e]));
     return rows.map((row) => ruleView(row, byRule.get(row.id)));
   }
@@ -92,7 +99,8 @@ export class AlertRulesService {
     if (project !== undefined) where.projectId = await this.project(accountId, project, 'query', scope);
     const metric = stringParam(query, 'metric');
     if (metric !== undefined) {
-      if (!(METRICS as readonly string[]).includes(metric)) throw invalid('metric', `metric must be one of ${METRICS.join(', ')}`);
+      if (!(METRICS as readonly string[]).includes(metric))
+        throw invalid('metric', `metric must be one of ${METRICS.join(', ')}`);
       where.metric = metric;
     }
     const enabled = stringParam(query, 'enabled');
@@ -115,8 +123,30 @@ export class AlertRulesService {
     const rows = all.filter((row) => reachesRule(scope, row.projectId));
     return {
       data: (await this.views(rows)).map((rule) => {
-        const { id, name, project_id, metric, operator, threshold_value, window_duration, since, last_evaluated_at, current_value } = rule;
-        return { alert_rule_id: id, name, project_id, metric, operator, threshold_value, window_duration, since, last_evaluated_at, current_value };
+        const {
+          id,
+          name,
+          project_id,
+          metric,
+          operator,
+          threshold_value,
+          window_duration,
+          since,
+          last_evaluated_at,
+          current_value,
+        } = rule;
+        return {
+          alert_rule_id: id,
+          name,
+          project_id,
+          metric,
+          operator,
+          threshold_value,
+          window_duration,
+          since,
+          last_evaluated_at,
+          current_value,
+        };
       }),
     };
   }
@@ -139,7 +169,8 @@ export class AlertRulesService {
     await this.reachableRule(accountId, scope, ruleId);
     const changes: Partial<RuleSettings> = {
       name: dto.name,
-      projectId: dto.project_id === undefined ? undefined : await this.project(accountId, dto.project_id, 'body', scope),
+      projectId:
+        dto.project_id === undefined ? undefined : await this.project(accountId, dto.project_id, 'body', scope),
       metric: dto.metric,
       operator: dto.operator,
       thresholdValue: dto.threshold_value,
@@ -155,8 +186,19 @@ export class AlertRulesService {
     await this.execute(accountId, { type: 'DeleteRule', ruleId, accountId }, context);
   }
 
-  private async execute(accountId: string, command: WithoutNow<AlertRulesCommand>, context: CommandContext): Promise<AlertRulesEvent[]> {
-    const result = await handleCommand(this.store, this.clock, alertRulesStream(accountId), alertRulesDecider, { ...command, now: this.clock.nowIso() } as AlertRulesCommand, context);
+  private async execute(
+    accountId: string,
+    command: WithoutNow<AlertRulesCommand>,
+    context: CommandContext,
+  ): Promise<AlertRulesEvent[]> {
+    const result = await handleCommand(
+      this.store,
+      this.clock,
+      alertRulesStream(accountId),
+      alertRulesDecider,
+      { ...command, now: this.clock.nowIso() } as AlertRulesCommand,
+      context,
+    );
     await this.readModels.waitFor(result.position, ['alerts']);
     return result.events;
   }
@@ -165,24 +207,41 @@ export class AlertRulesService {
    * A project of this account (prefixed or bare), or null for the whole account, that the key
    * reaches (a filter for the whole account, in a query, is no filter and always reachable).
    */
-  private async project(accountId: string, raw: string | null | undefined, where: 'body' | 'query', scope: AgentScope): Promise<string | null> {
+  private async project(
+    accountId: string,
+    raw: string | null | undefined,
+    where: 'body' | 'query',
+    scope: AgentScope,
+  ): Promise<string | null> {
     if (raw === undefined || raw === null || raw === '') {
       if (where === 'body') assertReachesRule(scope, null);
       return null;
     }
     const agentId = tryParseAgentId(raw);
-    if (agentId === null) throw new DomainError('INVALID_PROJECT_ID', 'project_id is malformed', 422, null, [{ field: 'project_id', message: 'malformed project id' }]);
+    if (agentId === null)
+      throw new DomainError('INVALID_PROJECT_ID', 'project_id is malformed', 422, null, [
+        { field: 'project_id', message: 'malformed project id' },
+      ]);
     assertReachesRule(scope, agentId);
     if ((await this.agents.accountOf(agentId)) !== accountId) {
       if (where === 'query') return agentId;
-      throw new DomainError('PROJECT_NOT_FOUND', 'project_id names no project of this account', 404, null, [{ field: 'project_id', message: 'no such project' }]);
+      throw new DomainError('PROJECT_NOT_FOUND', 'project_id names no project of this account', 404, null, [
+        { field: 'project_id', message: 'no such project' },
+      ]);
     }
     return agentId;
   }
 }
 
 function checkId(ruleId: string): void {
-  if (!RULE_ID.test(ruleId)) throw new DomainError('INVALID_ALERT_RULE_ID', `alert rule id ${JSON.stringify(ruleId)} is malformed (ar_<letters and digits>)`, 422, null, [{ field: 'rule_id', message: 'malformed id' }]);
+  if (!RULE_ID.test(ruleId))
+    throw new DomainError(
+      'INVALID_ALERT_RULE_ID',
+      `alert rule id ${JSON.stringify(ruleId)} is malformed (ar_<letters and digits>)`,
+      422,
+      null,
+      [{ field: 'rule_id', message: 'malformed id' }],
+    );
 }
 
 /** An empty filter is no filter. */

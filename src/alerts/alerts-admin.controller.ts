@@ -12,6 +12,15 @@ export class AlertsAdminController {
   @HttpCode(200)
   async evaluate() {
     const round = await this.evaluator.evaluate();
-    return { evaluated_at: round.evaluatedAt, evaluated: round.evaluated, transitions: round.transitions.map((t) => ({ alert_rule_id: t.ruleId, from: t.from, to: t.to, current_value: t.currentValue })) };
+    return {
+      evaluated_at: round.evaluatedAt,
+      evaluated: round.evaluated,
+      transitions: round.transitions.map((t) => ({
+        alert_rule_id: t.ruleId,
+        from: t.from,
+        to: t.to,
+        current_value: t.currentValue,
+      })),
+    };
   }
 }

@@ -22,14 +22,21 @@ import { AlertsAdminController } from './alerts-admin.controller';
     {
       provide: ApiErrorRecorder,
       inject: [EVENT_STORE, AGENT_DIRECTORY, Clock, LOGGER],
-      useFactory: (store: EventStore, agents: AgentDirectory, clock: Clock, logger: Logger) => new ApiErrorRecorder(store, agents, clock, logger),
+      useFactory: (store: EventStore, agents: AgentDirectory, clock: Clock, logger: Logger) =>
+        new ApiErrorRecorder(store, agents, clock, logger),
     },
     AlertSchedule,
     {
       provide: AlertEvaluator,
       inject: [ReadModels, EVENT_STORE, PLATFORM_DB, Clock, LOGGER, Metrics],
-      useFactory: (readModels: ReadModels, store: EventStore, platform: DataSource, clock: Clock, logger: Logger, metrics: Metrics) =>
-        new AlertEvaluator(readModels, store, platform, clock, logger, metrics),
+      useFactory: (
+        readModels: ReadModels,
+        store: EventStore,
+        platform: DataSource,
+        clock: Clock,
+        logger: Logger,
+        metrics: Metrics,
+      ) => new AlertEvaluator(readModels, store, platform, clock, logger, metrics),
     },
   ],
   exports: [ApiErrorRecorder],

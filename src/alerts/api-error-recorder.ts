@@ -30,16 +30,39 @@ export class ApiErrorRecorder {
     const agentId = tryParseAgentId(raw);
     if (!agentId) return;
     const owner = this.agents.accountOf(agentId);
-    if (owner instanceof Promise) owner.then((accountId) => this.append(request, status, agentId, accountId)).catch((error: unknown) => this.logger.warn({ err: error, agentId }, 'could not record an API error for alerting'));
+    if (owner instanceof Promise)
+      owner
+        .then((accountId) => this.append(request, status, agentId, accountId))
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error, agentId }, 'could not record an API error for alerting'),
+        );
     else this.append(request, status, agentId, owner);
   }
 
   private append(request: FastifyRequest, status: number, agentId: string, accountId: string | null): void {
     if (!accountId) return;
     const at = this.clock.nowIso();
-    const event: ApiErrorEvent = { type: 'ApiErrorRecorded', data: { accountId, agentId, route: request.routeOptions.url ?? '', method: request.method, status, at } };
+    const event: ApiErrorEvent = {
+      type: 'ApiErrorRecorded',
+      data: { accountId, agentId, route: request.routeOptions.url ?? '', method: request.method, status, at },
+    };
     this.store
-      .append(apiErrorsStream(agentId), [{ id: uuidv7(), type: event.type, data: event.data, metadata: { schemaVersion: 1, actor: 'system:api', correlationId: String(request.id), causationId: null, occurredAt: at } }])
-      .catch((error: unknown) => this.logger.warn({ err: error, agentId }, 'could not record an API error for alerting'));
+      .append(apiErrorsStream(agentId), [
+        {
+          id: uuidv7(),
+          type: event.type,
+          data: event.data,
+          metadata: {
+            schemaVersion: 1,
+            actor: 'system:api',
+            correlationId: String(request.id),
+            causationId: null,
+            occurredAt: at,
+          },
+        },
+      ])
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, agentId }, 'could not record an API error for alerting'),
+      );
   }
 }

@@ -12,14 +12,29 @@ describe('alert evaluation', () => {
   });
 
   it('each metric over a window, null without data', () => {
-    const w: WindowData = { latencies: [100, 200, 300, 400, 2000], turns: 5, apiErrors: 3, functionErrors: 1, crashes: 0, calls: 4 };
+    const w: WindowData = {
+      latencies: [100, 200, 300, 400, 2000],
+      turns: 5,
+      apiErrors: 3,
+      functionErrors: 1,
+      crashes: 0,
+      calls: 4,
+    };
     expect(metricValue('turn_latency_p50', w)).toBe(300);
     expect(metricValue('turn_latency_p95', w)).toBe(2000);
     expect(metricValue('api_errors', w)).toBe(3);
     expect(metricValue('function_errors', w)).toBe(1);
     expect(metricValue('call_crashes', w)).toBe(0);
     expect(metricValue('call_volume', w)).toBe(4);
-    for (const metric of ['turn_latency_p50', 'turn_latency_p95', 'api_errors', 'function_errors', 'call_crashes', 'call_volume'] as const) expect(metricValue(metric, empty)).toBeNull();
+    for (const metric of [
+      'turn_latency_p50',
+      'turn_latency_p95',
+      'api_errors',
+      'function_errors',
+      'call_crashes',
+      'call_volume',
+    ] as const)
+      expect(metricValue(metric, empty)).toBeNull();
     // errors are counted even in a window with no other activity
     expect(metricValue('api_errors', { ...empty, apiErrors: 2 })).toBe(2);
   });

@@ -14,9 +14,18 @@ import { Cursors } from './cursor';
   controllers: [ConversationsApiController, HandoffController],
   providers: [
     ConversationsApiService,
-    { provide: CONVERSATIONS_REPOSITORY, inject: [ReadModels], useFactory: (readModels: ReadModels) => conversationsRepository(readModels) },
+    {
+      provide: CONVERSATIONS_REPOSITORY,
+      inject: [ReadModels],
+      useFactory: (readModels: ReadModels) => conversationsRepository(readModels),
+    },
     { provide: Cursors, inject: [ServerSecret], useFactory: (secret: ServerSecret) => new Cursors(secret) },
-    { provide: SEMANTIC_RANKER, inject: [CONFIG], useFactory: (config: Config) => (config.embeddings ? new EmbeddingRanker(new EmbeddingsClient(config.embeddings)) : null) },
+    {
+      provide: SEMANTIC_RANKER,
+      inject: [CONFIG],
+      useFactory: (config: Config) =>
+        config.embeddings ? new EmbeddingRanker(new EmbeddingsClient(config.embeddings)) : null,
+    },
   ],
 })
 export class ConversationsApiModule {}

@@ -11,7 +11,12 @@ import { badRequest, DomainError, forbidden } from '../platform/errors/domain-er
 import { LOGGER } from '../platform/logging/logger';
 import { ReadModels } from '../read-models/read-models.service';
 import { accountsQueries, type AccountsQueries } from '../../projections/accounts/queries';
-import { CONVERSATIONS_REPOSITORY, SEMANTIC_WINDOW, type ConversationsRepository, type Page } from '../../projections/conversations/queries';
+import {
+  CONVERSATIONS_REPOSITORY,
+  SEMANTIC_WINDOW,
+  type ConversationsRepository,
+  type Page,
+} from '../../projections/conversations/queries';
 import type { EmbeddingRanker } from './embeddings';
 import { Cursors, type CursorPosition } from './cursor';
 import { parseListQuery, parseOneQuery, type ApiVersion, type ListQuery } from './list-query';
@@ -47,19 +52,44 @@ export class ConversationsApiService {
   }
 
   /** The list; a Readable writing the same JSON a group of conversations at a time (stream-list.ts) when the project streams. */
-  async list(version: ApiVersion, agentId: string, raw: Record<string, unknown>, key: KeyRecord): Promise<ListAnswer | Readable> {
+  async list(
+    version: ApiVersion,
+    agentId: string,
+    raw: Record<string, unknown>,
+    key: KeyRecord,
+  ): Promise<ListAnswer | Readable> {
     const query = parseListQuery(version, raw);
     const streaming = version !== 'v1' && (await this.chunkedStreaming(agentId));
-    if (query.cursor && version === 'v2' && !streaming) throw badRequest('PARAMETER_NOT_SUPPORTED', 'cursor works on v2 only when chunked streaming is enabled for the project; use offset or /v3');
+    if (query.cursor && version === 'v2' && !streaming)
+      throw badRequest(
+        'PARAMETER_NOT_SUPPORTED',
+        'cursor works on v2 only when chunked streaming is enabled for the project; use offset or /v3',
+      );
     const position = this.position(query, agentId);
-    const page = query.search?.type === 'semantic' && this.ranker ? await this.rankedByEmbeddings(agentId, query, position) : await this.repository.list(agentId, query, position, query.limit);
+    const page =
+      query.search?.type === 'semantic' && this.ranker
+        ? await this.rankedByEmbeddings(agentId, query, position)
+        : await this.repository.list(agentId, query, position, query.limit);
     const access = await this.access(agentId, key);
-    const options: RenderOptions = { version, includeLatency: query.includeLatency, includeContextState: query.includeContextState, includeTurnMetadata: query.includeTurnMetadata };
+    const options: RenderOptions = {
+      version,
+      includeLatency: query.includeLatency,
+      includeContextState: query.includeContextState,
+      includeTurnMetadata: query.includeTurnMetadata,
+    };
     // cursors exist on v3, and on v2 when the project streams (interface.md rule 3)
-    const cursor = version === 'v3' || (version === 'v2' && streaming) ? this.nextCursor(query, agentId, position, page) : null;
-    const nextOffset = page.more ? (position && 'offset' in position ? position.offset : query.offset) + page.rows.length : null;
+    const cursor =
+      version === 'v3' || (version === 'v2' && streaming) ? this.nextCursor(query, agentId, position, page) : null;
+    const nextOffset = page.more
+      ? (position && 'offset' in position ? position.offset : query.offset) + page.rows.length
+      : null;
     const render = async (rows: ConversationSummary[]) => {
-      const turns = showsTurns(access) ? await this.repository.turnsOf(rows.map((s) => s.id), query.includeTurnMetadata) : null;
+      const turns = showsTurns(access)
+        ? await this.repository.turnsOf(
+            rows.map((s) => s.id),
+            query.includeTurnMetadata,
+          )
+        : null;
       return rows.map((s) => renderConversation(s, turns?.get(s.id) ?? null, options, access));
     };
     if (streaming) return Readable.from(streamList(page.rows, render, cursor, nextOffset));
@@ -67,22 +97,41 @@ export class ConversationsApiService {
   }
 
   /** One conversation, now or `as_of` a revision or time (rebuilt from its events). */
-  async one(version: ApiVersion, agentId: string, conversationId: string, raw: Record<string, unknown>, key: KeyRecord): Promise<Record<string, unknown>> {
+  async one(
+    version: ApiVersion,
+    agentId: string,
+    conversationId: string,
+    raw: Record<string, unknown>,
+    key: KeyRecord,
+  ): Promise<Record<string, unknown>> {
     const query = parseOneQuery(raw);
     const access = await this.access(agentId, key);
-    const options: RenderOptions = { version, includeLatency: query.includeLatency, includeContextState: query.includeContextState, includeTurnMetadata: query.includeTurnMetadata };
+    const options: RenderOptions = {
+      version,
+      includeLatency: query.includeLatency,
+      includeContextState: query.includeContextState,
+      includeTurnMetadata: query.includeTurnMetadata,
+    };
     if (query.asOf) {
       // audit replay needs the permission outright (contract §8): no basic-fields fallback
-      if (!key.permissions.includes('conversations')) throw forbidden('this key lacks the conversations permission', 'PERMISSION_DENIED');
+      if (!key.permissions.includes('conversations'))
+        throw forbidden('this key lacks the conversations permission', 'PERMISSION_DENIED');
       const asOf = query.asOf;
-      const events = (await this.history(agentId, conversationId)).filter((e) => ('revision' in asOf ? e.revision <= BigInt(asOf.revision) : eventTime(e) <= asOf.time));
+      const events = (await this.history(agentId, conversationId)).filter((e) =>
+        'revision' in asOf ? e.revision <= BigInt(asOf.revision) : eventTime(e) <= asOf.time,
+      );
       const then = replayConversation(events as unknown as ConversationEvent[]);
       if (!then) throw new DomainError('CONVERSATION_NOT_FOUND', 'the conversation had not started at that point', 404);
       return renderConversation(then.summary, showsTurns(access) ? then.turns : null, options, access);
     }
     const summary = await this.repository.one(agentId, conversationId);
     if (!summary) throw notFound();
-    return renderConversation(summary, showsTurns(access) ? await this.repository.turns(conversationId, query.includeTurnMetadata) : null, options, access);
+    return renderConversation(
+      summary,
+      showsTurns(access) ? await this.repository.turns(conversationId, query.includeTurnMetadata) : null,
+      options,
+      access,
+    );
   }
 
   /** The stored history of one conversation, for auditors (contract §8), filtered by data access. */
@@ -97,8 +146,11 @@ export class ConversationsApiService {
     const sharedId = queryParam(raw, 'shared_id', 'INVALID_PARAMETER') || null;
     const id = queryParam(raw, 'id', 'INVALID_PARAMETER') || null;
     if (!sharedId && !id) throw badRequest('INVALID_PARAMETER', 'id or shared_id is required');
-    const summary = sharedId ? await this.repository.bySharedId(agentId, sharedId) : await this.repository.one(agentId, id!);
-    if (!summary || summary.handoffAt === null) throw new DomainError('HANDOFF_STATE_NOT_FOUND', 'no handoff state for that conversation', 404);
+    const summary = sharedId
+      ? await this.repository.bySharedId(agentId, sharedId)
+      : await this.repository.one(agentId, id!);
+    if (!summary || summary.handoffAt === null)
+      throw new DomainError('HANDOFF_STATE_NOT_FOUND', 'no handoff state for that conversation', 404);
     return { id: summary.id, shared_id: summary.sharedId, data: summary.handoffData };
   }
 
@@ -109,8 +161,14 @@ export class ConversationsApiService {
   private async rankedByEmbeddings(agentId: string, query: ListQuery, position: CursorPosition | null): Promise<Page> {
     const offset = position && 'offset' in position ? position.offset : 0;
     try {
-      const ids = await this.ranker!.rank(query.search!.query, await this.repository.semanticCandidates(agentId, query, SEMANTIC_WINDOW));
-      return { rows: await this.repository.summaries(ids.slice(offset, offset + query.limit)), more: ids.length > offset + query.limit };
+      const ids = await this.ranker!.rank(
+        query.search!.query,
+        await this.repository.semanticCandidates(agentId, query, SEMANTIC_WINDOW),
+      );
+      return {
+        rows: await this.repository.summaries(ids.slice(offset, offset + query.limit)),
+        more: ids.length > offset + query.limit,
+      };
     } catch (error) {
       this.logger.warn({ err: error }, 'embeddings endpoint failed; semantic search ranked the embedded way');
       return this.repository.list(agentId, query, position, query.limit);
@@ -164,6 +222,14 @@ function auditEvent(event: RecordedEvent, access: Access) {
     data = { ...data, redacted: 'transcripts are off for this project or this key lacks conversations' };
     for (const field of REDACTED_TURN_FIELDS) delete data[field];
   }
-  if (event.type === 'MetricLogged' && !access.config.responseMetrics.includes(String(data.name))) data = { name: data.name, redacted: 'metric not enabled for this project' };
-  return { position: event.position, revision: Number(event.revision), type: event.type, occurred_at: metadata.occurredAt ?? '', actor: metadata.actor ?? null, data };
+  if (event.type === 'MetricLogged' && !access.config.responseMetrics.includes(String(data.name)))
+    data = { name: data.name, redacted: 'metric not enabled for this project' };
+  return {
+    position: event.position,
+    revision: Number(event.revision),
+    type: event.type,
+    occurred_at: metadata.occurredAt ?? '',
+    actor: metadata.actor ?? null,
+    data,
+  };
 }

@@ -5,7 +5,6 @@ import type { CursorPosition, ListFilters } from '../../projections/conversation
 
 export type { CursorPosition };
 
-
 interface Payload {
   /** the filters' fingerprint: a cursor only continues the listing it came from */
   f: string;
@@ -14,7 +13,8 @@ interface Payload {
   o?: number;
 }
 
-const malformed = () => badRequest('INVALID_CURSOR', 'cursor is malformed or was not issued for these filters; start again without it');
+const malformed = () =>
+  badRequest('INVALID_CURSOR', 'cursor is malformed or was not issued for these filters; start again without it');
 
 /**
  * Opaque, tamper-evident cursors (interface.md rule 2): the position and the filters' fingerprint,
@@ -25,7 +25,10 @@ export class Cursors {
   constructor(private readonly secret: ServerSecret) {}
 
   encode(filters: ListFilters, agentId: string, position: CursorPosition): string {
-    const payload: Payload = 'after' in position ? { f: fingerprint(filters, agentId), s: position.after.startedAt, i: position.after.id } : { f: fingerprint(filters, agentId), o: position.offset };
+    const payload: Payload =
+      'after' in position
+        ? { f: fingerprint(filters, agentId), s: position.after.startedAt, i: position.after.id }
+        : { f: fingerprint(filters, agentId), o: position.offset };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `${body}.${this.sign(body)}`;
   }
@@ -44,7 +47,8 @@ export class Cursors {
       throw malformed();
     }
     if (payload.f !== fingerprint(filters, agentId)) throw malformed();
-    if (typeof payload.s === 'string' && typeof payload.i === 'string') return { after: { startedAt: payload.s, id: payload.i } };
+    if (typeof payload.s === 'string' && typeof payload.i === 'string')
+      return { after: { startedAt: payload.s, id: payload.i } };
     if (typeof payload.o === 'number' && Number.isInteger(payload.o) && payload.o >= 0) return { offset: payload.o };
     throw malformed();
   }
@@ -55,6 +59,17 @@ export class Cursors {
 }
 
 function fingerprint(f: ListFilters, agentId: string): string {
-  const canonical = JSON.stringify([agentId, f.startTime, f.endTime, f.clientEnv, [...f.channels].sort(), f.variantId, f.variantName, f.inProgress, f.search, f.sample]);
+  const canonical = JSON.stringify([
+    agentId,
+    f.startTime,
+    f.endTime,
+    f.clientEnv,
+    [...f.channels].sort(),
+    f.variantId,
+    f.variantName,
+    f.inProgress,
+    f.search,
+    f.sample,
+  ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }

@@ -19,14 +19,18 @@ export class EmbeddingsClient {
   async embed(texts: string[]): Promise<number[][]> {
     const response = await fetch(`${this.config.baseUrl.replace(/\/$/, '')}/v1/embeddings`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
+      },
       body: JSON.stringify({ model: this.config.model, input: texts }),
       signal: AbortSignal.timeout(this.config.timeoutMs),
     });
     if (!response.ok) throw new Error(`embeddings endpoint answered HTTP ${response.status}`);
     const body = (await response.json()) as { data?: Array<{ index?: number; embedding?: number[] }> };
     const data = body.data ?? [];
-    if (data.length !== texts.length) throw new Error(`embeddings endpoint returned ${data.length} vectors for ${texts.length} inputs`);
+    if (data.length !== texts.length)
+      throw new Error(`embeddings endpoint returned ${data.length} vectors for ${texts.length} inputs`);
     const out: number[][] = new Array(texts.length);
     data.forEach((item, i) => {
       if (!Array.isArray(item.embedding)) throw new Error('embeddings endpoint returned an item without a vector');
@@ -35,7 +39,6 @@ export class EmbeddingsClient {
     return out;
   }
 }
-
 
 const CACHED_VECTORS = 50_000;
 const PER_REQUEST = 256;

@@ -15,12 +15,47 @@ function refusal(run: () => unknown): DomainError {
 
 describe('parseListQuery', () => {
   it('has the documented defaults', () => {
-    expect(parseListQuery('v3', {})).toMatchObject({ clientEnv: 'live', limit: 5, offset: 0, cursor: null, channels: [], inProgress: null, search: null, sample: false, includeLatency: false });
+    expect(parseListQuery('v3', {})).toMatchObject({
+      clientEnv: 'live',
+      limit: 5,
+      offset: 0,
+      cursor: null,
+      channels: [],
+      inProgress: null,
+      search: null,
+      sample: false,
+      includeLatency: false,
+    });
   });
 
   it('reads every filter, repeated channels included', () => {
-    const q = parseListQuery('v3', { ...range, client_env: 'sandbox', channel: ['CHAT', 'WEBCHAT'], variant_id: 'v1', variant_name: 'A B', in_progress: 'false', limit: '100', offset: '10', include_latency: 'true', include_context_state: '1', include_turn_metadata: 'false' });
-    expect(q).toMatchObject({ startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-02-01T00:00:00.000Z', clientEnv: 'sandbox', channels: ['CHAT', 'WEBCHAT'], variantId: 'v1', variantName: 'A B', inProgress: false, limit: 100, offset: 10, includeLatency: true, includeContextState: true, includeTurnMetadata: false });
+    const q = parseListQuery('v3', {
+      ...range,
+      client_env: 'sandbox',
+      channel: ['CHAT', 'WEBCHAT'],
+      variant_id: 'v1',
+      variant_name: 'A B',
+      in_progress: 'false',
+      limit: '100',
+      offset: '10',
+      include_latency: 'true',
+      include_context_state: '1',
+      include_turn_metadata: 'false',
+    });
+    expect(q).toMatchObject({
+      startTime: '2026-01-01T00:00:00.000Z',
+      endTime: '2026-02-01T00:00:00.000Z',
+      clientEnv: 'sandbox',
+      channels: ['CHAT', 'WEBCHAT'],
+      variantId: 'v1',
+      variantName: 'A B',
+      inProgress: false,
+      limit: 100,
+      offset: 10,
+      includeLatency: true,
+      includeContextState: true,
+      includeTurnMetadata: false,
+    });
   });
 
   it.each([
@@ -49,18 +84,27 @@ describe('parseListQuery', () => {
   });
 
   it('accepts one retrieval mode with its query and a bounded range', () => {
-    expect(parseListQuery('v3', { ...range, query_type: 'transcript', query: ' refund ', turn_type: 'user' }).search).toEqual({ type: 'transcript', query: 'refund', turnType: 'user' });
+    expect(
+      parseListQuery('v3', { ...range, query_type: 'transcript', query: ' refund ', turn_type: 'user' }).search,
+    ).toEqual({ type: 'transcript', query: 'refund', turnType: 'user' });
     expect(parseListQuery('v3', { ...range, sample: 'random' }).sample).toBe(true);
   });
 
-  it.each(['query_type', 'sample', 'query', 'turn_type', 'channel', 'cursor'])('v1 refuses the v3-only parameter %s', (name) => {
-    const error = refusal(() => parseListQuery('v1', { [name]: 'x' }));
-    expect(error.status).toBe(400);
-    expect(error.message).toContain(name);
-  });
+  it.each(['query_type', 'sample', 'query', 'turn_type', 'channel', 'cursor'])(
+    'v1 refuses the v3-only parameter %s',
+    (name) => {
+      const error = refusal(() => parseListQuery('v1', { [name]: 'x' }));
+      expect(error.status).toBe(400);
+      expect(error.message).toContain(name);
+    },
+  );
 
   it('v1 keeps the shared parameters', () => {
-    expect(parseListQuery('v1', { limit: '7', offset: '3', client_env: 'sandbox' })).toMatchObject({ limit: 7, offset: 3, clientEnv: 'sandbox' });
+    expect(parseListQuery('v1', { limit: '7', offset: '3', client_env: 'sandbox' })).toMatchObject({
+      limit: 7,
+      offset: 3,
+      clientEnv: 'sandbox',
+    });
   });
 });
 

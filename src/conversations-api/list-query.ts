@@ -103,10 +103,15 @@ export function parseListQuery(version: ApiVersion, raw: Raw): ListQuery {
   const query = single(raw, 'query');
   const turnType = oneOf(raw, 'turn_type', ['user', 'agent'] as const, null);
   if (queryType && sample) throw invalid('sample', 'cannot be combined with query_type: use one retrieval mode');
-  if (queryType && (query === undefined || query.trim() === '')) throw invalid('query', `is required with query_type=${queryType}`);
+  if (queryType && (query === undefined || query.trim() === ''))
+    throw invalid('query', `is required with query_type=${queryType}`);
   if (!queryType && query !== undefined) throw invalid('query', 'needs query_type (transcript or semantic)');
   if (turnType && queryType !== 'transcript') throw invalid('turn_type', 'applies to query_type=transcript only');
-  if ((queryType || sample) && (!startTime || !endTime)) throw invalid(startTime ? 'end_time' : 'start_time', `is required with ${queryType ? 'query_type' : 'sample'}: bound the time range`);
+  if ((queryType || sample) && (!startTime || !endTime))
+    throw invalid(
+      startTime ? 'end_time' : 'start_time',
+      `is required with ${queryType ? 'query_type' : 'sample'}: bound the time range`,
+    );
   return {
     startTime,
     endTime,

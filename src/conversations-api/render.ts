@@ -1,6 +1,11 @@
 import { filterConversation, type DataAccessConfig } from '../accounts/data-access';
 import type { Permission } from '../accounts/permissions';
-import { platformDurationS, totalDurationS, type ConversationSummary, type TurnView } from '../conversations/conversation-view';
+import {
+  platformDurationS,
+  totalDurationS,
+  type ConversationSummary,
+  type TurnView,
+} from '../conversations/conversation-view';
 import { metricsObject } from '../debug-chat/debug-chat.view';
 import { accountRef, agentRef } from '../platform/ids/prefixed-ids';
 import type { ApiVersion } from './list-query';
@@ -51,7 +56,12 @@ function renderTurn(t: TurnView, o: RenderOptions): Record<string, unknown> {
  * A conversation object of the Conversations API in the asked version, filtered by the key's
  * permission and the project's data access. `turns` is null when they were not read (not shown).
  */
-export function renderConversation(s: ConversationSummary, turns: TurnView[] | null, o: RenderOptions, access: Access): Record<string, unknown> {
+export function renderConversation(
+  s: ConversationSummary,
+  turns: TurnView[] | null,
+  o: RenderOptions,
+  access: Access,
+): Record<string, unknown> {
   const v = o.version;
   const conversation: Record<string, unknown> = {
     id: s.id,
@@ -79,5 +89,9 @@ export function renderConversation(s: ConversationSummary, turns: TurnView[] | n
     conversation.variant_name = text(v, s.variantName);
   }
   conversation.turns = (turns ?? []).map((t) => renderTurn(t, o));
-  return filterConversation(conversation as Parameters<typeof filterConversation>[0], access.permissions, access.config);
+  return filterConversation(
+    conversation as Parameters<typeof filterConversation>[0],
+    access.permissions,
+    access.config,
+  );
 }

@@ -3,16 +3,51 @@ import { evolveSummary, platformDurationS, replayConversation, totalDurationS } 
 
 const started: ConversationEvent = {
   type: 'ConversationStarted',
-  data: { conversationId: 'C1', accountId: 'a', agentId: 'g', deploymentId: 'd', version: 1, environment: 'sandbox', channel: 'CHAT', fromNumber: '', toNumber: '', variantId: '', variantName: '', language: 'en-GB', startedAt: '2026-01-01T00:00:00.000Z' },
+  data: {
+    conversationId: 'C1',
+    accountId: 'a',
+    agentId: 'g',
+    deploymentId: 'd',
+    version: 1,
+    environment: 'sandbox',
+    channel: 'CHAT',
+    fromNumber: '',
+    toNumber: '',
+    variantId: '',
+    variantName: '',
+    language: 'en-GB',
+    startedAt: '2026-01-01T00:00:00.000Z',
+  },
 };
 
 function turn(turnIndex: number, at: string, extra: Partial<TurnData> = {}): ConversationEvent {
   return {
     type: 'TurnRecorded',
     data: {
-      turnIndex, userInput: turnIndex ? 'hi' : '', userInputAt: at, agentResponse: 'hello', agentResponseAt: at, bargeIn: false, isSilence: false, isOod: false,
-      intents: [], entities: {}, retrievedTopics: [], retrievedSources: [], citedTopic: '', currentNode: '', nodeTrace: [], functionEvents: [], functionErrors: 0,
-      llmRequests: [], apiErrors: 0, latency: { total_s: 0.001, stages: { retrieval: 0.001 } }, asrLangCode: 'en-GB', ttsLangCode: 'en-GB', inputMetadata: {}, delayedResponse: false,
+      turnIndex,
+      userInput: turnIndex ? 'hi' : '',
+      userInputAt: at,
+      agentResponse: 'hello',
+      agentResponseAt: at,
+      bargeIn: false,
+      isSilence: false,
+      isOod: false,
+      intents: [],
+      entities: {},
+      retrievedTopics: [],
+      retrievedSources: [],
+      citedTopic: '',
+      currentNode: '',
+      nodeTrace: [],
+      functionEvents: [],
+      functionErrors: 0,
+      llmRequests: [],
+      apiErrors: 0,
+      latency: { total_s: 0.001, stages: { retrieval: 0.001 } },
+      asrLangCode: 'en-GB',
+      ttsLangCode: 'en-GB',
+      inputMetadata: {},
+      delayedResponse: false,
       ...extra,
     },
   };
@@ -33,12 +68,34 @@ describe('conversation view', () => {
       { type: 'MetricLogged', data: { name: 'm', value: '1' } },
       { type: 'MetricLogged', data: { name: 'm', value: '2' } },
       { type: 'StateChanged', data: { changes: { b: 2 } } },
-      { type: 'HandoffRequested', data: { destination: 'billing', reason: 'refund', sharedId: 'S1', data: { reason: 'refund', destination: 'billing', shared_id: 'S1' } } },
+      {
+        type: 'HandoffRequested',
+        data: {
+          destination: 'billing',
+          reason: 'refund',
+          sharedId: 'S1',
+          data: { reason: 'refund', destination: 'billing', shared_id: 'S1' },
+        },
+      },
       { type: 'ConversationEnded', data: { reason: 'handoff', endedAt: '2026-01-01T00:01:00.000Z' } },
     ];
     const { summary, turns } = replayConversation(events)!;
-    expect(summary).toMatchObject({ id: 'C1', numTurns: 3, numOod: 1, numSilences: 1, state: { a: 1, b: 2 }, handoffReason: 'refund', handoffDestination: 'billing', sharedId: 'S1', endedAt: '2026-01-01T00:01:00.000Z', endReason: 'handoff' });
-    expect(summary.metrics).toEqual([{ name: 'm', value: '1' }, { name: 'm', value: '2' }]);
+    expect(summary).toMatchObject({
+      id: 'C1',
+      numTurns: 3,
+      numOod: 1,
+      numSilences: 1,
+      state: { a: 1, b: 2 },
+      handoffReason: 'refund',
+      handoffDestination: 'billing',
+      sharedId: 'S1',
+      endedAt: '2026-01-01T00:01:00.000Z',
+      endReason: 'handoff',
+    });
+    expect(summary.metrics).toEqual([
+      { name: 'm', value: '1' },
+      { name: 'm', value: '2' },
+    ]);
     expect(turns.map((t) => t.turnIndex)).toEqual([0, 1, 2]);
     expect(totalDurationS(summary)).toBe(60);
     // the platform's part ended at the handoff turn

@@ -52,7 +52,10 @@ export interface TurnView {
 }
 
 /** Folds one event of a conversation stream; null until the conversation has started. */
-export function evolveSummary(summary: ConversationSummary | null, event: ConversationEvent): ConversationSummary | null {
+export function evolveSummary(
+  summary: ConversationSummary | null,
+  event: ConversationEvent,
+): ConversationSummary | null {
   if (event.type === 'ConversationStarted') {
     const d = event.data;
     return {
@@ -112,7 +115,12 @@ export function evolveSummary(summary: ConversationSummary | null, event: Conver
         handoffData: event.data.data,
       };
     case 'ConversationEnded':
-      return { ...summary, endedAt: event.data.endedAt, endReason: event.data.reason, lastActivityAt: later(summary.lastActivityAt, event.data.endedAt) };
+      return {
+        ...summary,
+        endedAt: event.data.endedAt,
+        endReason: event.data.reason,
+        lastActivityAt: later(summary.lastActivityAt, event.data.endedAt),
+      };
   }
 }
 
@@ -147,7 +155,9 @@ export function turnView(t: TurnData): TurnView {
 }
 
 /** A whole conversation from (a prefix of) its stream: the `as_of` view. */
-export function replayConversation(events: Iterable<ConversationEvent>): { summary: ConversationSummary; turns: TurnView[] } | null {
+export function replayConversation(
+  events: Iterable<ConversationEvent>,
+): { summary: ConversationSummary; turns: TurnView[] } | null {
   let summary: ConversationSummary | null = null;
   const turns: TurnView[] = [];
   for (const event of events) {

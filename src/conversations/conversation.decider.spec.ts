@@ -3,13 +3,44 @@ import type { ConversationEvent, TurnData } from './conversation.events';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const started: Extract<ConversationEvent, { type: 'ConversationStarted' }>['data'] = {
-  conversationId: 'AS_CHAT_1', accountId: 'acc', agentId: 'ag', deploymentId: 'dep', version: 1, environment: 'sandbox', channel: 'CHAT',
-  fromNumber: '', toNumber: '', variantId: '', variantName: '', language: 'en-GB', startedAt: AT,
+  conversationId: 'AS_CHAT_1',
+  accountId: 'acc',
+  agentId: 'ag',
+  deploymentId: 'dep',
+  version: 1,
+  environment: 'sandbox',
+  channel: 'CHAT',
+  fromNumber: '',
+  toNumber: '',
+  variantId: '',
+  variantName: '',
+  language: 'en-GB',
+  startedAt: AT,
 };
 const turn = (userInput: string): Omit<TurnData, 'turnIndex'> => ({
-  userInput, userInputAt: AT, agentResponse: 'ok', agentResponseAt: AT, bargeIn: false, isSilence: false, isOod: false, intents: [], entities: {},
-  retrievedTopics: [], retrievedSources: [], citedTopic: '', currentNode: '', nodeTrace: [], functionEvents: [], functionErrors: 0, llmRequests: [], apiErrors: 0,
-  latency: { total_s: 0, stages: {} }, asrLangCode: 'en-GB', ttsLangCode: 'en-GB', inputMetadata: {}, delayedResponse: false,
+  userInput,
+  userInputAt: AT,
+  agentResponse: 'ok',
+  agentResponseAt: AT,
+  bargeIn: false,
+  isSilence: false,
+  isOod: false,
+  intents: [],
+  entities: {},
+  retrievedTopics: [],
+  retrievedSources: [],
+  citedTopic: '',
+  currentNode: '',
+  nodeTrace: [],
+  functionEvents: [],
+  functionErrors: 0,
+  llmRequests: [],
+  apiErrors: 0,
+  latency: { total_s: 0, stages: {} },
+  asrLangCode: 'en-GB',
+  ttsLangCode: 'en-GB',
+  inputMetadata: {},
+  delayedResponse: false,
 });
 const none: TurnEffects = { stateChanges: {}, metrics: [], awaited: [], handoff: null, ended: false };
 const fold = (events: ConversationEvent[]) => events.reduce(d.evolve, d.initialState());
@@ -20,30 +51,47 @@ describe('conversation decider', () => {
   it('starts with its state and the greeting as turn 0', () => {
     expect(start.map((e) => e.type)).toEqual(['ConversationStarted', 'StateChanged', 'TurnRecorded']);
     expect(start[2].data).toMatchObject({ turnIndex: 0, userInput: '' });
-    expect(() => when(start, { type: 'StartConversation', started, initialState: {}, greeting: turn('') })).toThrow(expect.objectContaining({ status: 409 }));
+    expect(() => when(start, { type: 'StartConversation', started, initialState: {}, greeting: turn('') })).toThrow(
+      expect.objectContaining({ status: 409 }),
+    );
   });
 
   it('numbers turns and records their effects after them, in order', () => {
-    const effects: TurnEffects = { stateChanges: { tier: 'gold' }, metrics: [{ name: 'CSAT', value: '5' }], awaited: [{ name: 'payment', eventId: 'ev1' }], handoff: null, ended: false };
+    const effects: TurnEffects = {
+      stateChanges: { tier: 'gold' },
+      metrics: [{ name: 'CSAT', value: '5' }],
+      awaited: [{ name: 'payment', eventId: 'ev1' }],
+      handoff: null,
+      ended: false,
+    };
     const events = when(start, { type: 'RecordTurn', turn: turn('hi'), effects });
     expect(events.map((e) => e.type)).toEqual(['TurnRecorded', 'StateChanged', 'MetricLogged', 'ExternalEventAwaited']);
     expect(events[0].data).toMatchObject({ turnIndex: 1 });
     const state = fold([...start, ...events]);
-    expect(state).toMatchObject({ turns: 2, state: { channel: 'CHAT', tier: 'gold' }, awaiting: { ev1: 'payment' }, ended: null });
+    expect(state).toMatchObject({
+      turns: 2,
+      state: { channel: 'CHAT', tier: 'gold' },
+      awaiting: { ev1: 'payment' },
+      ended: null,
+    });
   });
 
-  it('a handoff, like end_conversation, ends the agent\'s part; nothing is recorded after the end', () => {
+  it("a handoff, like end_conversation, ends the agent's part; nothing is recorded after the end", () => {
     const handoff = { destination: 'queue', reason: 'asked', sharedId: 's1', data: { reason: 'asked' } };
     const events = when(start, { type: 'RecordTurn', turn: turn('human'), effects: { ...none, handoff } });
     expect(events.map((e) => e.type)).toEqual(['TurnRecorded', 'HandoffRequested', 'ConversationEnded']);
     expect(events[2].data).toMatchObject({ reason: 'handoff' });
-    expect(() => when([...start, ...events], { type: 'RecordTurn', turn: turn('again'), effects: none })).toThrow(expect.objectContaining({ code: 'CHAT_CONVERSATION_ENDED', status: 410 }));
+    expect(() => when([...start, ...events], { type: 'RecordTurn', turn: turn('again'), effects: none })).toThrow(
+      expect.objectContaining({ code: 'CHAT_CONVERSATION_ENDED', status: 410 }),
+    );
     expect(when([...start, ...events], { type: 'EndConversation', reason: 'user', now: AT })).toEqual([]);
     const ended = when(start, { type: 'RecordTurn', turn: turn('bye'), effects: { ...none, ended: true } });
     expect(ended.at(-1)).toEqual({ type: 'ConversationEnded', data: { reason: 'agent', endedAt: AT } });
   });
 
   it('refuses turns for a conversation that does not exist', () => {
-    expect(() => when([], { type: 'RecordTurn', turn: turn('hi'), effects: none })).toThrow(expect.objectContaining({ code: 'CONVERSATIONS_NOT_FOUND', status: 404 }));
+    expect(() => when([], { type: 'RecordTurn', turn: turn('hi'), effects: none })).toThrow(
+      expect.objectContaining({ code: 'CONVERSATIONS_NOT_FOUND', status: 404 }),
+    );
   });
 });

@@ -38,7 +38,12 @@ export interface TurnEffects {
 }
 
 export type ConversationCommand =
-  | { type: 'StartConversation'; started: Started; initialState: Record<string, unknown>; greeting: Omit<TurnData, 'turnIndex'> }
+  | {
+      type: 'StartConversation';
+      started: Started;
+      initialState: Record<string, unknown>;
+      greeting: Omit<TurnData, 'turnIndex'>;
+    }
   | { type: 'RecordTurn'; turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects }
   | { type: 'EndConversation'; reason: EndReason; now: string }
   /**
@@ -53,7 +58,13 @@ export type ConversationCommand =
     }
   | { type: 'AcknowledgeDelayedResponse'; turnIndex: number; now: string }
   /** A conversation the user opens with a message (inbound SMS): its first turn is the answer to it, not a greeting. */
-  | { type: 'StartConversationWithTurn'; started: Started; initialState: Record<string, unknown>; turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects };
+  | {
+      type: 'StartConversationWithTurn';
+      started: Started;
+      initialState: Record<string, unknown>;
+      turn: Omit<TurnData, 'turnIndex'>;
+      effects: TurnEffects;
+    };
 
 const initialState = (): ConversationState => ({
   exists: false,
@@ -80,7 +91,19 @@ function evolve(s: ConversationState, event: ConversationEvent): ConversationSta
   switch (event.type) {
     case 'ConversationStarted': {
       const d = event.data;
-      return { ...s, exists: true, conversationId: d.conversationId, accountId: d.accountId, agentId: d.agentId, deploymentId: d.deploymentId, environment: d.environment, channel: d.channel, language: d.language, startedAt: d.startedAt, lastActivityAt: d.startedAt };
+      return {
+        ...s,
+        exists: true,
+        conversationId: d.conversationId,
+        accountId: d.accountId,
+        agentId: d.agentId,
+        deploymentId: d.deploymentId,
+        environment: d.environment,
+        channel: d.channel,
+        language: d.language,
+        startedAt: d.startedAt,
+        lastActivityAt: d.startedAt,
+      };
     }
     case 'TurnRecorded': {
       const next = { ...s, turns: event.data.turnIndex + 1, lastActivityAt: event.data.agentResponseAt };
@@ -107,12 +130,14 @@ function evolve(s: ConversationState, event: ConversationEvent): ConversationSta
 
 function effectsEvents(effects: TurnEffects, at: string): ConversationEvent[] {
   const events: ConversationEvent[] = [];
-  if (Object.keys(effects.stateChanges).length > 0) events.push({ type: 'StateChanged', data: { changes: effects.stateChanges } });
+  if (Object.keys(effects.stateChanges).length > 0)
+    events.push({ type: 'StateChanged', data: { changes: effects.stateChanges } });
   for (const metric of effects.metrics) events.push({ type: 'MetricLogged', data: metric });
   for (const awaited of effects.awaited) events.push({ type: 'ExternalEventAwaited', data: awaited });
   if (effects.handoff) events.push({ type: 'HandoffRequested', data: effects.handoff });
   // A handoff ends the agent's part of the conversation, like end_conversation.
-  if (effects.handoff || effects.ended) events.push({ type: 'ConversationEnded', data: { reason: effects.handoff ? 'handoff' : 'agent', endedAt: at } });
+  if (effects.handoff || effects.ended)
+    events.push({ type: 'ConversationEnded', data: { reason: effects.handoff ? 'handoff' : 'agent', endedAt: at } });
   return events;
 }
 
@@ -122,21 +147,29 @@ function decide(command: ConversationCommand, s: ConversationState): Conversatio
       if (s.exists) throw conflict('CONVERSATION_EXISTS', 'conversation already exists');
       return [
         { type: 'ConversationStarted', data: command.started },
-        ...(Object.keys(command.initialState).length ? [{ type: 'StateChanged' as const, data: { changes: command.initialState } }] : []),
+        ...(Object.keys(command.initialState).length
+          ? [{ type: 'StateChanged' as const, data: { changes: command.initialState } }]
+          : []),
         turnRecorded({ ...command.greeting, turnIndex: 0 }),
       ];
     case 'StartConversationWithTurn':
       if (s.exists) throw conflict('CONVERSATION_EXISTS', 'conversation already exists');
       return [
         { type: 'ConversationStarted', data: command.started },
-        ...(Object.keys(command.initialState).length ? [{ type: 'StateChanged' as const, data: { changes: command.initialState } }] : []),
+        ...(Object.keys(command.initialState).length
+          ? [{ type: 'StateChanged' as const, data: { changes: command.initialState } }]
+          : []),
         turnRecorded({ ...command.turn, turnIndex: 0 }),
         ...effectsEvents(command.effects, command.turn.agentResponseAt),
       ];
     case 'RecordTurn':
       if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
-      if (s.ended) throw new DomainError('CHAT_CONVERSATION_ENDED', 'this conversation has ended; start a new one', 410);
-      return [turnRecorded({ ...command.turn, turnIndex: s.turns }), ...effectsEvents(command.effects, command.turn.agentResponseAt)];
+      if (s.ended)
+        throw new DomainError('CHAT_CONVERSATION_ENDED', 'this conversation has ended; start a new one', 410);
+      return [
+        turnRecorded({ ...command.turn, turnIndex: s.turns }),
+        ...effectsEvents(command.effects, command.turn.agentResponseAt),
+      ];
     case 'EndConversation':
       if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
       if (s.ended) return [];
@@ -150,21 +183,36 @@ function decide(command: ConversationCommand, s: ConversationState): Conversatio
 }
 
 /** Exactly once per event id; after the end it is recorded (and kept in state) without an agent turn. */
-function receiveExternalEvent(command: Extract<ConversationCommand, { type: 'ReceiveExternalEvent' }>, s: ConversationState): ConversationEvent[] {
+function receiveExternalEvent(
+  command: Extract<ConversationCommand, { type: 'ReceiveExternalEvent' }>,
+  s: ConversationState,
+): ConversationEvent[] {
   const { event } = command;
   if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
   if (s.received[event.eventId]) return [];
-  if (s.awaiting[event.eventId] === undefined) throw new DomainError('EXTERNAL_EVENT_UNKNOWN', 'this conversation awaits no such external event', 400);
+  if (s.awaiting[event.eventId] === undefined)
+    throw new DomainError('EXTERNAL_EVENT_UNKNOWN', 'this conversation awaits no such external event', 400);
   const agentTurn = s.ended === null && command.response !== null;
   const before = s.state.external_events;
-  const received = { ...(before !== null && typeof before === 'object' && !Array.isArray(before) ? before : {}), [event.name]: command.payload };
+  const received = {
+    ...(before !== null && typeof before === 'object' && !Array.isArray(before) ? before : {}),
+    [event.name]: command.payload,
+  };
   const events: ConversationEvent[] = [
     { type: 'ExternalEventReceived', data: { ...event, agentTurn } },
     { type: 'StateChanged', data: { changes: { external_events: received } } },
   ];
   if (!agentTurn) return events;
   const { turn, effects } = command.response!;
-  return [...events, turnRecorded({ ...turn, delayedResponse: true, turnIndex: s.turns }), ...effectsEvents(effects, turn.agentResponseAt)];
+  return [
+    ...events,
+    turnRecorded({ ...turn, delayedResponse: true, turnIndex: s.turns }),
+    ...effectsEvents(effects, turn.agentResponseAt),
+  ];
 }
 
-export const conversationDecider: Decider<ConversationState, ConversationCommand, ConversationEvent> = { initialState, evolve, decide };
+export const conversationDecider: Decider<ConversationState, ConversationCommand, ConversationEvent> = {
+  initialState,
+  evolve,
+  decide,
+};

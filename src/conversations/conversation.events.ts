@@ -78,7 +78,10 @@ export type ConversationEvent =
   | DomainEvent<'StateChanged', { changes: Record<string, unknown> }>
   | DomainEvent<'MetricLogged', { name: string; value: string }>
   | DomainEvent<'ExternalEventAwaited', { name: string; eventId: string }>
-  | DomainEvent<'HandoffRequested', { destination: string; reason: string; sharedId: string; data: Record<string, unknown> }>
+  | DomainEvent<
+      'HandoffRequested',
+      { destination: string; reason: string; sharedId: string; data: Record<string, unknown> }
+    >
   | DomainEvent<'ConversationEnded', { reason: EndReason; endedAt: string }>
   /** An awaited external event's payload bound to the conversation (src/external-events). `body`: the bytes as delivered, base64. */
   | DomainEvent<'ExternalEventReceived', ExternalEventReceivedData>
@@ -102,6 +105,10 @@ export interface ExternalEventReceivedData {
 export const TURN_RECORDED_VERSION = 2;
 
 /** A TurnRecorded event in the current schema: the one way a decider records a turn. */
-export const turnRecorded = (data: TurnData): ConversationEvent => ({ type: 'TurnRecorded', schemaVersion: TURN_RECORDED_VERSION, data });
+export const turnRecorded = (data: TurnData): ConversationEvent => ({
+  type: 'TurnRecorded',
+  schemaVersion: TURN_RECORDED_VERSION,
+  data,
+});
 
 export const conversationStream = (conversationId: string) => `conversation-${conversationId}`;

@@ -11,13 +11,44 @@ import { conversationStream, type TurnData } from './conversation.events';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const started = {
-  conversationId: 'AS_CHAT_old', accountId: 'acc', agentId: 'ag', deploymentId: 'dep', version: 1, environment: 'sandbox', channel: 'CHAT',
-  fromNumber: '', toNumber: '', variantId: '', variantName: '', language: 'en-GB', startedAt: AT,
+  conversationId: 'AS_CHAT_old',
+  accountId: 'acc',
+  agentId: 'ag',
+  deploymentId: 'dep',
+  version: 1,
+  environment: 'sandbox',
+  channel: 'CHAT',
+  fromNumber: '',
+  toNumber: '',
+  variantId: '',
+  variantName: '',
+  language: 'en-GB',
+  startedAt: AT,
 };
 const turn = (turnIndex: number, userInput: string): Omit<TurnData, 'apiErrors'> => ({
-  turnIndex, userInput, userInputAt: AT, agentResponse: 'ok', agentResponseAt: AT, bargeIn: false, isSilence: false, isOod: false, intents: [],
-  entities: {}, retrievedTopics: [], retrievedSources: [], citedTopic: '', currentNode: '', nodeTrace: [], functionEvents: [], functionErrors: 0,
-  llmRequests: [], latency: { total_s: 0, stages: {} }, asrLangCode: 'en-GB', ttsLangCode: 'en-GB', inputMetadata: {}, delayedResponse: false,
+  turnIndex,
+  userInput,
+  userInputAt: AT,
+  agentResponse: 'ok',
+  agentResponseAt: AT,
+  bargeIn: false,
+  isSilence: false,
+  isOod: false,
+  intents: [],
+  entities: {},
+  retrievedTopics: [],
+  retrievedSources: [],
+  citedTopic: '',
+  currentNode: '',
+  nodeTrace: [],
+  functionEvents: [],
+  functionErrors: 0,
+  llmRequests: [],
+  latency: { total_s: 0, stages: {} },
+  asrLangCode: 'en-GB',
+  ttsLangCode: 'en-GB',
+  inputMetadata: {},
+  delayedResponse: false,
 });
 
 describe('TurnRecorded 1 → 2 (the worked example of docs/recipes.md)', () => {
@@ -29,7 +60,15 @@ describe('TurnRecorded 1 → 2 (the worked example of docs/recipes.md)', () => {
     const stream = conversationStream('AS_CHAT_old');
     // As a build before the LLM adapter wrote it: schema version 1, no apiErrors.
     const old = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
-    await old.append(stream, [newTestEvent('ConversationStarted', started), newTestEvent('TurnRecorded', turn(0, '')), newTestEvent('TurnRecorded', { ...turn(1, 'hi'), apiErrors: 3 })], 'no_stream');
+    await old.append(
+      stream,
+      [
+        newTestEvent('ConversationStarted', started),
+        newTestEvent('TurnRecorded', turn(0, '')),
+        newTestEvent('TurnRecorded', { ...turn(1, 'hi'), apiErrors: 3 }),
+      ],
+      'no_stream',
+    );
     await old.close();
 
     const store = await openEventStore({ dataDir: dir, eventStoreSync: 'normal' });
@@ -39,11 +78,24 @@ describe('TurnRecorded 1 → 2 (the worked example of docs/recipes.md)', () => {
       expect(greeting.data).toMatchObject({ turnIndex: 0, apiErrors: 0 });
       // a version 1 turn that already carried the field keeps its value
       expect(later.data).toMatchObject({ turnIndex: 1, apiErrors: 3 });
-      expect((await store.readAll()).filter((e) => e.type === 'TurnRecorded').map((e) => (e.data as TurnData).apiErrors)).toEqual([0, 3]);
+      expect(
+        (await store.readAll()).filter((e) => e.type === 'TurnRecorded').map((e) => (e.data as TurnData).apiErrors),
+      ).toEqual([0, 3]);
 
       // The decider folds the upcast history and records the next turn in the current version.
       const next = { ...turn(0, 'again'), apiErrors: 1 };
-      await handleCommand(store, new ManualClock(Date.parse(AT)), stream, conversationDecider, { type: 'RecordTurn', turn: next, effects: { stateChanges: {}, metrics: [], awaited: [], handoff: null, ended: false } }, { actor: 'test', correlationId: 'c' });
+      await handleCommand(
+        store,
+        new ManualClock(Date.parse(AT)),
+        stream,
+        conversationDecider,
+        {
+          type: 'RecordTurn',
+          turn: next,
+          effects: { stateChanges: {}, metrics: [], awaited: [], handoff: null, ended: false },
+        },
+        { actor: 'test', correlationId: 'c' },
+      );
     } finally {
       await store.close();
     }

@@ -9,7 +9,10 @@ import type { TurnData } from './conversation.events';
 export const turnRecordedV1ToV2: Upcaster = {
   type: 'TurnRecorded',
   fromVersion: 1,
-  upcast: (data: Omit<TurnData, 'apiErrors'> & { apiErrors?: number }): TurnData => ({ ...data, apiErrors: data.apiErrors ?? 0 }),
+  upcast: (data: Omit<TurnData, 'apiErrors'> & { apiErrors?: number }): TurnData => ({
+    ...data,
+    apiErrors: data.apiErrors ?? 0,
+  }),
 };
 
 export const CONVERSATION_UPCASTERS: Upcaster[] = [turnRecordedV1ToV2];

@@ -14,8 +14,14 @@ import { ConversationEngine } from './engine/conversation-engine';
     {
       provide: ConversationEngine,
       inject: [EVENT_STORE, Clock, IdGenerator, DeploymentContent, AgentRuntime, ConversationCache],
-      useFactory: (store: EventStore, clock: Clock, ids: IdGenerator, deployments: DeploymentContent, runtime: AgentRuntime, cache: ConversationCache) =>
-        new ConversationEngine({ store, clock, newId: () => ids.uuid(), deployments, runtime, cache }),
+      useFactory: (
+        store: EventStore,
+        clock: Clock,
+        ids: IdGenerator,
+        deployments: DeploymentContent,
+        runtime: AgentRuntime,
+        cache: ConversationCache,
+      ) => new ConversationEngine({ store, clock, newId: () => ids.uuid(), deployments, runtime, cache }),
     },
   ],
   exports: [ConversationCache, ConversationEngine],

@@ -20,7 +20,12 @@ export class DebugChatController {
 
   @Post(':conversationId')
   @HttpCode(200)
-  turn(@Param('agentId') agentId: string, @Param('conversationId') conversationId: string, @Body() body: DebugChatTurnDto, @Req() request: FastifyRequest) {
+  turn(
+    @Param('agentId') agentId: string,
+    @Param('conversationId') conversationId: string,
+    @Body() body: DebugChatTurnDto,
+    @Req() request: FastifyRequest,
+  ) {
     return this.chat.turn(parseAgentId(agentId), conversationId, body, requestContext(request));
   }
 }

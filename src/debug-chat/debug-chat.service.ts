@@ -47,25 +47,55 @@ export class DebugChatService {
     const state = await this.engine.peek(conversationId);
     if (!state.exists || state.agentId !== agentId) throw notFound();
     // An external event's answer that arrived meanwhile is this request's response (contract §7).
-    if (state.pendingDelayed.length > 0 && dto.clientEnv === state.environment) return this.deliverDelayed(conversationId, state.pendingDelayed[0], context);
-    if (state.ended) throw new DomainError('CHAT_CONVERSATION_ENDED', 'this conversation has ended; start a new one', 410);
+    if (state.pendingDelayed.length > 0 && dto.clientEnv === state.environment)
+      return this.deliverDelayed(conversationId, state.pendingDelayed[0], context);
+    if (state.ended)
+      throw new DomainError('CHAT_CONVERSATION_ENDED', 'this conversation has ended; start a new one', 410);
     if (dto.clientEnv !== state.environment) {
-      throw new DomainError('CLIENT_ENV_MISMATCH', `this conversation runs in ${state.environment}, not ${dto.clientEnv}`, 400);
+      throw new DomainError(
+        'CLIENT_ENV_MISMATCH',
+        `this conversation runs in ${state.environment}, not ${dto.clientEnv}`,
+        400,
+      );
     }
     const now = this.clock.now();
     if (now.getTime() - Date.parse(state.lastActivityAt) > this.config.debugChatTimeoutS * 1000) {
       await this.engine.end(conversationId, 'timeout', context, now.toISOString());
-      throw new DomainError('CHAT_TIMEOUT', `the chat session was idle for more than ${this.config.debugChatTimeoutS} s; start a new one`, 400);
+      throw new DomainError(
+        'CHAT_TIMEOUT',
+        `the chat session was idle for more than ${this.config.debugChatTimeoutS} s; start a new one`,
+        400,
+      );
     }
-    const input = { text: dto.message ?? '', asrLangCode: dto.asrLangCode, ttsLangCode: dto.ttsLangCode, metadata: dto.metadata, receivedAt: now.toISOString() };
+    const input = {
+      text: dto.message ?? '',
+      asrLangCode: dto.asrLangCode,
+      ttsLangCode: dto.ttsLangCode,
+      metadata: dto.metadata,
+      receivedAt: now.toISOString(),
+    };
     const result = await this.engine.think(state, input);
     const after = await this.engine.record(conversationId, result, context);
-    return debugChatTurn(conversationId, result.turn, after.state.state, after.state.metrics, after.state.handoff?.destination ?? '', after.state.ended !== null);
+    return debugChatTurn(
+      conversationId,
+      result.turn,
+      after.state.state,
+      after.state.metrics,
+      after.state.handoff?.destination ?? '',
+      after.state.ended !== null,
+    );
   }
 
   /** Hands out the oldest undelivered delayed response; the request's own message is not taken (send it again). */
   private async deliverDelayed(conversationId: string, turn: TurnData, context: CommandContext) {
     const after = await this.engine.acknowledgeDelayed(conversationId, turn.turnIndex, context);
-    return debugChatTurn(conversationId, turn, after.state.state, after.state.metrics, after.state.handoff?.destination ?? '', after.state.ended !== null);
+    return debugChatTurn(
+      conversationId,
+      turn,
+      after.state.state,
+      after.state.metrics,
+      after.state.handoff?.destination ?? '',
+      after.state.ended !== null,
+    );
   }
 }

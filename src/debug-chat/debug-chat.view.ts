@@ -1,7 +1,9 @@
 import type { TurnData } from '../conversations/conversation.events';
 
 /** Logged metrics as the API shows them: one value, or every value when logged more than once. */
-export function metricsObject(metrics: ReadonlyArray<{ name: string; value: string }>): Record<string, string | string[]> {
+export function metricsObject(
+  metrics: ReadonlyArray<{ name: string; value: string }>,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const { name, value } of metrics) {
     const seen = out[name];

@@ -17,7 +17,10 @@ export class WrongExpectedRevisionError extends Error {
 /** Some but not all of an append's event ids are already stored: not a retry of one earlier append. */
 export class IdempotencyMismatchError extends Error {
   readonly code = 'EVENT_ID_REUSED';
-  constructor(readonly streamId: string, readonly eventId: string) {
+  constructor(
+    readonly streamId: string,
+    readonly eventId: string,
+  ) {
     super(`stream ${streamId}: event id ${eventId} is already stored as part of a different append`);
     this.name = 'IdempotencyMismatchError';
   }

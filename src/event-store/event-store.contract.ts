@@ -157,7 +157,9 @@ export function describeEventStoreContract(name: string, open: OpenEventStore): 
 
     afterEach(async () => {
       // Stop what a failing test may have left running before the store goes away.
-      await Promise.all(subscriptions.map((s) => within(s.stop(), 'subscription stop in afterEach').catch(() => undefined)));
+      await Promise.all(
+        subscriptions.map((s) => within(s.stop(), 'subscription stop in afterEach').catch(() => undefined)),
+      );
       await cleanup();
     });
 
@@ -461,13 +463,18 @@ export function describeEventStoreContract(name: string, open: OpenEventStore): 
         expect(backwards.map((e) => e.revision)).toEqual([3n, 2n, 1n, 0n]);
         expect((await store.readStream(s, { fromRevision: 5n })).map((e) => e.revision)).toEqual([5n]);
         expect(await store.readStream(s, { fromRevision: 6n })).toEqual([]);
-        expect((await store.readStream(s, { direction: 'backwards', fromRevision: 0n })).map((e) => e.revision)).toEqual([0n]);
+        expect(
+          (await store.readStream(s, { direction: 'backwards', fromRevision: 0n })).map((e) => e.revision),
+        ).toEqual([0n]);
       });
 
       it('maxCount limits the events read, alone and with fromRevision', async () => {
         const { s } = await seed(6);
         expect((await store.readStream(s, { maxCount: 2 })).map((e) => e.revision)).toEqual([0n, 1n]);
-        expect((await store.readStream(s, { direction: 'backwards', maxCount: 2 })).map((e) => e.revision)).toEqual([5n, 4n]);
+        expect((await store.readStream(s, { direction: 'backwards', maxCount: 2 })).map((e) => e.revision)).toEqual([
+          5n,
+          4n,
+        ]);
         expect((await store.readStream(s, { fromRevision: 3n, maxCount: 2 })).map((e) => e.revision)).toEqual([3n, 4n]);
         expect(
           (await store.readStream(s, { direction: 'backwards', fromRevision: 3n, maxCount: 3 })).map((e) => e.revision),

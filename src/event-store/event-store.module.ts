@@ -20,7 +20,8 @@ class EventStoreCloser implements OnApplicationShutdown {
     {
       provide: EVENT_STORE,
       inject: [CONFIG, Metrics, LOGGER],
-      useFactory: (config: Config, metrics: Metrics, logger: Logger): Promise<EventStore> => openEventStore(config, metrics, logger),
+      useFactory: (config: Config, metrics: Metrics, logger: Logger): Promise<EventStore> =>
+        openEventStore(config, metrics, logger),
     },
     EventStoreCloser,
   ],

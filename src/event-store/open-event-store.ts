@@ -10,17 +10,22 @@ import { UPCASTERS } from './upcasters';
 import { Upcasters } from './upcasting';
 import { withUpcasting } from './upcasting-event-store';
 
-type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> & Partial<Pick<Config, 'eventStore' | 'eventStoreConnectionString' | 'eventStorePollMs' | 'logLevel' | 'readyMaxLagEvents'>>;
+type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> &
+  Partial<
+    Pick<Config, 'eventStore' | 'eventStoreConnectionString' | 'eventStorePollMs' | 'logLevel' | 'readyMaxLagEvents'>
+  >;
 
 /** The adapter the configuration names (EVENT_STORE), with every upcaster applied to reads. */
 export async function openEventStore(config: StoreConfig, metrics?: Metrics, logger?: Logger): Promise<EventStore> {
-  const store = config.eventStore === 'eventstoredb' ? await openEventStoreDb(config, logger) : await openSqlite(config, metrics);
+  const store =
+    config.eventStore === 'eventstoredb' ? await openEventStoreDb(config, logger) : await openSqlite(config, metrics);
   const upcast = withUpcasting(store, new Upcasters(UPCASTERS));
   return metrics ? withAppendTiming(upcast, metrics) : upcast;
 }
 
 async function openEventStoreDb(config: StoreConfig, logger?: Logger): Promise<EventStore> {
-  if (!config.eventStoreConnectionString) throw new Error('EVENT_STORE=eventstoredb needs EVENTSTORE_CONNECTION_STRING');
+  if (!config.eventStoreConnectionString)
+    throw new Error('EVENT_STORE=eventstoredb needs EVENTSTORE_CONNECTION_STRING');
   // Loaded only when chosen: the client brings gRPC and a native module the embedded setup never needs.
   const { EventStoreDbEventStore } = await import('./eventstoredb/eventstoredb-event-store');
   const log = (logger ?? createLogger(config.logLevel ?? 'info')).child({ component: 'event-store' });

@@ -40,4 +40,3 @@ export function prepareOf(position: Position): bigint {
 export function comparePositions(a: Position, b: Position): -1 | 0 | 1 {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-

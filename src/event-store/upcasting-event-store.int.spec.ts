@@ -11,7 +11,10 @@ describe('withUpcasting', () => {
   it('every read path (stream, log, subscription) sees the newest shape; the stored event is unchanged', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-upcast-'));
     const raw = await SqliteEventStore.open({ file: path.join(dir, 'e.sqlite'), sync: 'normal' });
-    const store = withUpcasting(raw, new Upcasters([{ type: 'Old', fromVersion: 1, upcast: (d: { n: number }) => ({ count: d.n }) }]));
+    const store = withUpcasting(
+      raw,
+      new Upcasters([{ type: 'Old', fromVersion: 1, upcast: (d: { n: number }) => ({ count: d.n }) }]),
+    );
     try {
       await store.append('s-1', [newTestEvent('Old', { n: 3 })], 'no_stream');
       expect((await store.readStream('s-1'))[0].data).toEqual({ count: 3 });

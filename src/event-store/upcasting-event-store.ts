@@ -6,9 +6,11 @@ export function withUpcasting(store: EventStore, upcasters: Upcasters): EventSto
   const up = upcasters.apply.bind(upcasters);
   return {
     append: (streamId, events, expected) => store.append(streamId, events, expected),
-    readStream: async (streamId: string, options?: ReadStreamOptions) => (await store.readStream(streamId, options)).map(up),
+    readStream: async (streamId: string, options?: ReadStreamOptions) =>
+      (await store.readStream(streamId, options)).map(up),
     readAll: async (options?: ReadAllOptions) => (await store.readAll(options)).map(up),
-    subscribeToAll: (options: SubscribeOptions, handler: BatchHandler) => store.subscribeToAll(options, (batch) => handler(batch.map(up))),
+    subscribeToAll: (options: SubscribeOptions, handler: BatchHandler) =>
+      store.subscribeToAll(options, (batch) => handler(batch.map(up))),
     headPosition: () => store.headPosition(),
     countAfter: (position) => store.countAfter(position),
     close: () => store.close(),

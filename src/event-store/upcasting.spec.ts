@@ -9,7 +9,13 @@ const recorded = (type: string, data: unknown, schemaVersion: number): RecordedE
   position: START,
   type,
   data,
-  metadata: { schemaVersion, actor: 'a', correlationId: 'c', causationId: null, occurredAt: '2026-01-01T00:00:00.000Z' },
+  metadata: {
+    schemaVersion,
+    actor: 'a',
+    correlationId: 'c',
+    causationId: null,
+    occurredAt: '2026-01-01T00:00:00.000Z',
+  },
 });
 
 describe('Upcasters', () => {
@@ -25,7 +31,10 @@ describe('Upcasters', () => {
   });
 
   it('starts from the version the event was stored with', () => {
-    expect(upcasters.apply(recorded('TurnRecorded', { userInput: 'x' }, 2)).data).toEqual({ userInput: 'x', bargeIn: false });
+    expect(upcasters.apply(recorded('TurnRecorded', { userInput: 'x' }, 2)).data).toEqual({
+      userInput: 'x',
+      bargeIn: false,
+    });
   });
 
   it('leaves current events and other types alone, without copying them', () => {
@@ -36,6 +45,12 @@ describe('Upcasters', () => {
   });
 
   it('refuses two upcasters for the same type and version', () => {
-    expect(() => new Upcasters([{ type: 'X', fromVersion: 1, upcast: (d) => d }, { type: 'X', fromVersion: 1, upcast: (d) => d }])).toThrow(/two upcasters/);
+    expect(
+      () =>
+        new Upcasters([
+          { type: 'X', fromVersion: 1, upcast: (d) => d },
+          { type: 'X', fromVersion: 1, upcast: (d) => d },
+        ]),
+    ).toThrow(/two upcasters/);
   });
 });

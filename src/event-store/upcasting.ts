@@ -17,7 +17,8 @@ export class Upcasters {
   constructor(upcasters: Upcaster[] = []) {
     for (const upcaster of upcasters) {
       const versions = this.byType.get(upcaster.type) ?? new Map<number, Upcaster>();
-      if (versions.has(upcaster.fromVersion)) throw new Error(`two upcasters for ${upcaster.type}@${upcaster.fromVersion}`);
+      if (versions.has(upcaster.fromVersion))
+        throw new Error(`two upcasters for ${upcaster.type}@${upcaster.fromVersion}`);
       this.byType.set(upcaster.type, versions.set(upcaster.fromVersion, upcaster));
     }
   }

@@ -23,7 +23,9 @@ export class AwaitedEvents {
 
   find(eventId: string): Awaitable<AwaitedEvent | null> {
     return andThen(this.queries.awaited(eventId), ({ row }) =>
-      row ? { conversationId: row.conversation_id, name: row.name, accountId: row.account_id, agentId: row.agent_id } : null,
+      row
+        ? { conversationId: row.conversation_id, name: row.name, accountId: row.account_id, agentId: row.agent_id }
+        : null,
     );
   }
 }

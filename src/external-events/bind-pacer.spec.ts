@@ -5,7 +5,15 @@ const PACING: BindPacing = { maxDelayMs: 30_000, behindMs: 250, saturatedAt: 0.7
 const T0 = Date.parse('2026-11-23T12:00:00.000Z');
 
 function delivery(deliveredAtMs: number, type = 'ExternalEventDelivered'): RecordedEvent {
-  return { id: 'e', streamId: 's', revision: 0n, position: '1' as never, type, data: { deliveredAt: new Date(deliveredAtMs).toISOString() }, metadata: {} as never };
+  return {
+    id: 'e',
+    streamId: 's',
+    revision: 0n,
+    position: '1' as never,
+    type,
+    data: { deliveredAt: new Date(deliveredAtMs).toISOString() },
+    metadata: {} as never,
+  };
 }
 
 describe('BindPacer: binding waits only while the webhook is busy, binding is behind and the process is saturated (loop or senders)', () => {
@@ -13,7 +21,13 @@ describe('BindPacer: binding waits only while the webhook is busy, binding is be
   let platform: number;
   let utilization: number;
   let pacer: BindPacer;
-  const make = (pacing: BindPacing = PACING) => new BindPacer(pacing, () => platform, () => utilization, () => wall);
+  const make = (pacing: BindPacing = PACING) =>
+    new BindPacer(
+      pacing,
+      () => platform,
+      () => utilization,
+      () => wall,
+    );
 
   beforeEach(() => {
     wall = 1_000;

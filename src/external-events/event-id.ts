@@ -22,7 +22,9 @@ export interface Delivery {
   body: Buffer;
 }
 
-export type Extracted = { ok: true; eventId: string } | { ok: false; code: 'EXTERNAL_EVENT_ID_MISSING' | 'EXTERNAL_EVENT_ID_INVALID' | 'MALFORMED_BODY'; message: string };
+export type Extracted =
+  | { ok: true; eventId: string }
+  | { ok: false; code: 'EXTERNAL_EVENT_ID_MISSING' | 'EXTERNAL_EVENT_ID_INVALID' | 'MALFORMED_BODY'; message: string };
 
 /** Ids are opaque, but bounded and printable: they name a stream and appear in logs. */
 export const MAX_EVENT_ID_LENGTH = 256;
@@ -84,7 +86,9 @@ function fromBody(kind: BodyKind, body: Buffer, path: string): { value: unknown 
       try {
         return { value: xmlValueAt(text, path) };
       } catch (error) {
-        return malformed(`the body is not well-formed XML: ${error instanceof MalformedXml ? error.message : 'unreadable'}`);
+        return malformed(
+          `the body is not well-formed XML: ${error instanceof MalformedXml ? error.message : 'unreadable'}`,
+        );
       }
     case 'text':
       return { value: path === '' ? text : textField(text, path) };
@@ -96,7 +100,8 @@ export function jsonValueAt(value: unknown, path: string): unknown {
   let at = value;
   for (const segment of path.split('.')) {
     if (Array.isArray(at) && /^\d+$/.test(segment)) at = at[Number(segment)];
-    else if (at !== null && typeof at === 'object' && Object.prototype.hasOwnProperty.call(at, segment)) at = (at as Record<string, unknown>)[segment];
+    else if (at !== null && typeof at === 'object' && Object.prototype.hasOwnProperty.call(at, segment))
+      at = (at as Record<string, unknown>)[segment];
     else return undefined;
   }
   return at;
@@ -115,12 +120,20 @@ function validate(raw: unknown, location: EventIdLocation, path: string): Extrac
   const where = path === '' ? 'the text body' : `${location} at ${JSON.stringify(path)}`;
   if (raw === undefined || raw === null) return missing(`no external event id in ${where}`);
   if (typeof raw !== 'string' && typeof raw !== 'number') {
-    return { ok: false, code: 'EXTERNAL_EVENT_ID_INVALID', message: `the external event id in ${where} must be a string or a number` };
+    return {
+      ok: false,
+      code: 'EXTERNAL_EVENT_ID_INVALID',
+      message: `the external event id in ${where} must be a string or a number`,
+    };
   }
   const id = String(raw).trim();
   if (id === '') return missing(`the external event id in ${where} is empty`);
   if (id.length > MAX_EVENT_ID_LENGTH || CONTROL.test(id)) {
-    return { ok: false, code: 'EXTERNAL_EVENT_ID_INVALID', message: `the external event id in ${where} must be printable and at most ${MAX_EVENT_ID_LENGTH} characters` };
+    return {
+      ok: false,
+      code: 'EXTERNAL_EVENT_ID_INVALID',
+      message: `the external event id in ${where} must be printable and at most ${MAX_EVENT_ID_LENGTH} characters`,
+    };
   }
   return { ok: true, eventId: id };
 }

@@ -9,7 +9,8 @@ import { renderValue } from '../runtime/actions/templating';
 export const EVENT_TOPIC_PREFIX = 'event:';
 
 /** Without an `event:<name>` topic the agent still tells the user the result is in. */
-export const defaultEventResponse = (name: string) => `Thanks for waiting: the ${name.replace(/[_-]+/g, ' ')} result has arrived.`;
+export const defaultEventResponse = (name: string) =>
+  `Thanks for waiting: the ${name.replace(/[_-]+/g, ' ')} result has arrived.`;
 
 export interface EventTurnInput {
   name: string;
@@ -32,8 +33,15 @@ export function eventTurn(input: EventTurnInput): { turn: Omit<TurnData, 'turnIn
   const wanted = `${EVENT_TOPIC_PREFIX}${input.name}`.toLowerCase();
   const topic = input.topics.find((t) => t.isActive && t.name.trim().toLowerCase() === wanted);
   const parsed = topic?.actions ? parseActions(topic.actions) : null;
-  const outcome = parsed?.actions.length ? runActions(parsed.actions, { state: input.state, newId: input.newId }) : null;
-  const invalid = (parsed?.errors ?? []).map((e) => ({ name: 'invalid_action', args: { line: String(e.line) }, status: 'error' as const, error: e.message }));
+  const outcome = parsed?.actions.length
+    ? runActions(parsed.actions, { state: input.state, newId: input.newId })
+    : null;
+  const invalid = (parsed?.errors ?? []).map((e) => ({
+    name: 'invalid_action',
+    args: { line: String(e.line) },
+    status: 'error' as const,
+    error: e.message,
+  }));
   const after = outcome?.state ?? input.state;
   const agentResponse = topic ? renderValue(topic.content, after) : defaultEventResponse(input.name);
   const actionsS = Math.round((performance.now() - t0) * 1000) / 1e6;

@@ -31,7 +31,13 @@ class ExternalEventsLifecycle implements OnModuleInit {
     // the platform's body limit (contract §2): 1 MiB
     keepRawBodies(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), 1024 * 1024);
     this.processManagers.register(
-      externalEventsProcessManager({ engine: this.engine, clock: this.clock, newId: () => this.ids.uuid(), logger: this.logger, pace: this.pacer }),
+      externalEventsProcessManager({
+        engine: this.engine,
+        clock: this.clock,
+        newId: () => this.ids.uuid(),
+        logger: this.logger,
+        pace: this.pacer,
+      }),
     );
   }
 }
@@ -47,7 +53,16 @@ class ExternalEventsLifecycle implements OnModuleInit {
       provide: BindPacer,
       inject: [CONFIG, Clock],
       useFactory: (config: Config, clock: Clock) =>
-        new BindPacer({ maxDelayMs: config.externalEvents.maxBindDelayMs, behindMs: 250, saturatedAt: 0.75, quietMs: 100, busyInFlight: 8 }, () => clock.nowMs()),
+        new BindPacer(
+          {
+            maxDelayMs: config.externalEvents.maxBindDelayMs,
+            behindMs: 250,
+            saturatedAt: 0.75,
+            quietMs: 100,
+            busyInFlight: 8,
+          },
+          () => clock.nowMs(),
+        ),
     },
   ],
 })

@@ -31,15 +31,41 @@ export interface ExternalEventsDeps {
  * exactly once (an id already received decides nothing) and the command's idempotency key is the
  * delivery's event id, so a replay after a crash appends nothing twice.
  */
-export function externalEventsProcessManager({ engine, clock, newId, logger, onBound, pace }: ExternalEventsDeps): ProcessManager {
+export function externalEventsProcessManager({
+  engine,
+  clock,
+  newId,
+  logger,
+  onBound,
+  pace,
+}: ExternalEventsDeps): ProcessManager {
   const bind = async (event: RecordedEvent<ExternalEventDelivered>): Promise<void> => {
     const d = event.data;
     const receivedAt = clock.nowIso();
-    const payloadOf = () => payloadState(d.eventId, d.contentType, bodyKindOf(d.contentType) ?? 'text', Buffer.from(d.body, 'base64'), receivedAt);
-    const respond = (content: ServedContent, state: Record<string, unknown>, language: string) => eventTurn({ name: d.name, topics: content.topics, state, receivedAt, language, newId });
+    const payloadOf = () =>
+      payloadState(
+        d.eventId,
+        d.contentType,
+        bodyKindOf(d.contentType) ?? 'text',
+        Buffer.from(d.body, 'base64'),
+        receivedAt,
+      );
+    const respond = (content: ServedContent, state: Record<string, unknown>, language: string) =>
+      eventTurn({ name: d.name, topics: content.topics, state, receivedAt, language, newId });
     try {
-      const context = { actor: `system:${EXTERNAL_EVENTS_PROCESS}`, correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: event.id };
-      const bound = await engine.receiveExternalEvent(d.conversationId, { eventId: d.eventId, name: d.name, contentType: d.contentType, body: d.body, receivedAt }, payloadOf, respond, context);
+      const context = {
+        actor: `system:${EXTERNAL_EVENTS_PROCESS}`,
+        correlationId: event.metadata.correlationId,
+        causationId: event.id,
+        idempotencyKey: event.id,
+      };
+      const bound = await engine.receiveExternalEvent(
+        d.conversationId,
+        { eventId: d.eventId, name: d.name, contentType: d.contentType, body: d.body, receivedAt },
+        payloadOf,
+        respond,
+        context,
+      );
       if (!bound) return;
     } catch (error) {
       // A refusal is final (the id is not awaited there): retrying would stall every later delivery.

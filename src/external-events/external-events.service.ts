@@ -53,9 +53,19 @@ export class ExternalEventsService {
   private async take(d: Delivery, context: CommandContext): Promise<{ event_id: string; status: 'queued' }> {
     const kind = bodyKindOf(d.contentType);
     if (kind === null) {
-      throw badRequest('UNSUPPORTED_CONTENT_TYPE', 'Content-Type must be application/json, application/x-www-form-urlencoded, application/xml or text/plain');
+      throw badRequest(
+        'UNSUPPORTED_CONTENT_TYPE',
+        'Content-Type must be application/json, application/x-www-form-urlencoded, application/xml or text/plain',
+      );
     }
-    const extracted = extractEventId({ location: d.query.location, path: d.query.path, headers: d.headers, query: d.rawQuery, kind, body: d.body });
+    const extracted = extractEventId({
+      location: d.query.location,
+      path: d.query.path,
+      headers: d.headers,
+      query: d.rawQuery,
+      kind,
+      body: d.body,
+    });
     if (!extracted.ok) throw badRequest(extracted.code, extracted.message);
     const { eventId } = extracted;
     const accountId = parseAccountId(d.query.accountId);
@@ -63,7 +73,11 @@ export class ExternalEventsService {
     const awaited = await this.findAwaited(eventId);
     // Another project's id reads as unknown: ids say nothing about conversations one cannot see.
     if (!awaited || awaited.agentId !== agentId || awaited.accountId !== accountId) {
-      throw new DomainError('EXTERNAL_EVENT_UNKNOWN', `no conversation of this project awaits the external event id ${JSON.stringify(eventId)}`, 400);
+      throw new DomainError(
+        'EXTERNAL_EVENT_UNKNOWN',
+        `no conversation of this project awaits the external event id ${JSON.stringify(eventId)}`,
+        400,
+      );
     }
     // one-shot: a Hash object per delivery cost more than hashing a small body (a body is at most 1 MiB)
     const bodySha256 = hash('sha256', Buffer.concat([Buffer.from(`${d.contentType}\n`), d.body]), 'hex');
@@ -82,7 +96,13 @@ export class ExternalEventsService {
       id: uuidv7(),
       type: 'ExternalEventDelivered',
       data,
-      metadata: { schemaVersion: 1, actor: context.actor, correlationId: context.correlationId, causationId: null, occurredAt: data.deliveredAt },
+      metadata: {
+        schemaVersion: 1,
+        actor: context.actor,
+        correlationId: context.correlationId,
+        causationId: null,
+        occurredAt: data.deliveredAt,
+      },
     });
     return { event_id: eventId, status: 'queued' };
   }

@@ -7,8 +7,19 @@ import type { BodyKind } from './event-id';
  * event (`ExternalEventReceived.body`); this is a view of them, not a re-serialisation.
  * JSON: the parsed value; a form: its fields (a repeated field as a list); XML and text: the text.
  */
-export function payloadState(eventId: string, contentType: string, kind: BodyKind, body: Buffer, receivedAt: string): Record<string, unknown> {
-  return { event_id: eventId, received_at: receivedAt, content_type: contentType, payload: readablePayload(kind, body) };
+export function payloadState(
+  eventId: string,
+  contentType: string,
+  kind: BodyKind,
+  body: Buffer,
+  receivedAt: string,
+): Record<string, unknown> {
+  return {
+    event_id: eventId,
+    received_at: receivedAt,
+    content_type: contentType,
+    payload: readablePayload(kind, body),
+  };
 }
 
 export function readablePayload(kind: BodyKind, body: Buffer): unknown {

@@ -21,7 +21,9 @@ export function keepRawBodies(fastify: FastifyInstance, bodyLimit: number): void
   });
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.url === WEBHOOK_PATH) {
-      (request as FastifyRequest & { deliveredContentType: string }).deliveredContentType = String(request.headers['content-type'] ?? '');
+      (request as FastifyRequest & { deliveredContentType: string }).deliveredContentType = String(
+        request.headers['content-type'] ?? '',
+      );
       request.headers['content-type'] = OPAQUE;
     }
     done();

@@ -22,7 +22,12 @@ function delivery(bodySha256: string): NewEvent<ExternalEventDelivered> {
     bodySha256,
     deliveredAt: '2026-11-27T00:00:00.000Z',
   };
-  return { id: uuidv7(), type: 'ExternalEventDelivered', data, metadata: { schemaVersion: 1, actor: 'test', correlationId: 'c', causationId: null, occurredAt: data.deliveredAt } };
+  return {
+    id: uuidv7(),
+    type: 'ExternalEventDelivered',
+    data,
+    metadata: { schemaVersion: 1, actor: 'test', correlationId: 'c', causationId: null, occurredAt: data.deliveredAt },
+  };
 }
 
 /** A real store where another delivery of the same id lands just before each of ours, `times` times. */

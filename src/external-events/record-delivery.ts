@@ -16,7 +16,11 @@ export const MAX_RACES = 8;
  * event-id index, and the writer thread's CPU per append doubled (bench/README.md, "Where the
  * throughput stands").
  */
-export async function recordDelivery(store: EventStore, stream: string, event: NewEvent<ExternalEventDelivered>): Promise<void> {
+export async function recordDelivery(
+  store: EventStore,
+  stream: string,
+  event: NewEvent<ExternalEventDelivered>,
+): Promise<void> {
   let expected: ExpectedRevision = 'no_stream';
   for (let race = 0; ; race++) {
     try {

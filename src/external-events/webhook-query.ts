@@ -10,7 +10,6 @@ export interface WebhookQuery {
   projectId: string;
 }
 
-
 /**
  * All four are sent once (a repeated one is a 400 naming it) with each request; `event_id_path` may be empty (a text/plain body is then
  * the id). Other parameters are left alone: a sender may add its own to the URL.
@@ -19,7 +18,9 @@ export function parseWebhookQuery(query: Record<string, unknown>): WebhookQuery 
   const field = (name: string, allowEmpty = false): string => {
     const value = queryParam(query, name);
     if (typeof value !== 'string' || (!allowEmpty && value.trim() === '')) {
-      throw badRequest('VALIDATION_ERROR', `query parameter ${name} is required`, [{ field: name, message: `${name} is required` }]);
+      throw badRequest('VALIDATION_ERROR', `query parameter ${name} is required`, [
+        { field: name, message: `${name} is required` },
+      ]);
     }
     return value;
   };
@@ -28,5 +29,10 @@ export function parseWebhookQuery(query: Record<string, unknown>): WebhookQuery 
     const message = `event_id_location must be one of ${EVENT_ID_LOCATIONS.join(', ')}`;
     throw badRequest('VALIDATION_ERROR', message, [{ field: 'event_id_location', message }]);
   }
-  return { location: location as EventIdLocation, path: field('event_id_path', true), accountId: field('account_id'), projectId: field('project_id') };
+  return {
+    location: location as EventIdLocation,
+    path: field('event_id_path', true),
+    accountId: field('account_id'),
+    projectId: field('project_id'),
+  };
 }

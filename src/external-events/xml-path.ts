@@ -96,7 +96,8 @@ function tagEnd(xml: string, lt: number): number {
   throw new MalformedXml('unterminated tag');
 }
 
-const matches = (element: Element, segment: string) => element.name === segment || element.name.slice(element.name.indexOf(':') + 1) === segment;
+const matches = (element: Element, segment: string) =>
+  element.name === segment || element.name.slice(element.name.indexOf(':') + 1) === segment;
 
 function walk(from: Element, segments: string[]): Element | undefined {
   let at: Element | undefined = from;

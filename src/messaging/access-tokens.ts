@@ -51,14 +51,34 @@ export class AccessTokens {
   /** Throws InvalidAccessToken for a malformed, expired, tampered or foreign token. */
   async verify(token: string): Promise<AccessClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'], currentDate: this.clock.now() });
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+        currentDate: this.clock.now(),
+      });
       const { sub, acc, agt, env, jti, exp } = payload;
-      if (typeof sub !== 'string' || typeof acc !== 'string' || typeof agt !== 'string' || typeof env !== 'string' || typeof jti !== 'string' || typeof exp !== 'number') {
+      if (
+        typeof sub !== 'string' ||
+        typeof acc !== 'string' ||
+        typeof agt !== 'string' ||
+        typeof env !== 'string' ||
+        typeof jti !== 'string' ||
+        typeof exp !== 'number'
+      ) {
         throw new InvalidAccessToken('incomplete claims');
       }
-      return { connectorId: sub, accountId: acc, agentId: agt, environment: env, tokenId: jti, expiresAtMs: exp * 1000 };
+      return {
+        connectorId: sub,
+        accountId: acc,
+        agentId: agt,
+        environment: env,
+        tokenId: jti,
+        expiresAtMs: exp * 1000,
+      };
     } catch (error) {
-      if (error instanceof InvalidAccessToken || error instanceof errors.JOSEError || error instanceof TypeError) throw new InvalidAccessToken(String(error));
+      if (error instanceof InvalidAccessToken || error instanceof errors.JOSEError || error instanceof TypeError)
+        throw new InvalidAccessToken(String(error));
       throw error;
     }
   }

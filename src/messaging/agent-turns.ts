@@ -1,7 +1,11 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../agents/agent.events';
 import type { ConversationEngine } from '../conversations/engine/conversation-engine';
-import { conversationStream, type EndReason as ConversationEndReason, type TurnData } from '../conversations/conversation.events';
+import {
+  conversationStream,
+  type EndReason as ConversationEndReason,
+  type TurnData,
+} from '../conversations/conversation.events';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { AgentDirectory } from '../platform/auth/agent-directory';
 import type { Clock } from '../platform/clock/clock';
@@ -74,15 +78,27 @@ export class AgentTurns {
   async join(session: SessionState, context: CommandContext): Promise<void> {
     return this.gated(async () => {
       const connector = await this.d.connectors.get(session.connectorId);
-      if (!connector || (await this.d.agents.accountOf(connector.agentId)) === null) throw new MessagingFailure(SYSTEM_MESSAGES.connectorNotFound);
+      if (!connector || (await this.d.agents.accountOf(connector.agentId)) === null)
+        throw new MessagingFailure(SYSTEM_MESSAGES.connectorNotFound);
       const environment = connector.environment as Environment;
-      const { conversationId, deploymentId, agentName, greeting } = await this.startConversation(connector.agentId, environment, context).catch((error: unknown) => {
+      const { conversationId, deploymentId, agentName, greeting } = await this.startConversation(
+        connector.agentId,
+        environment,
+        context,
+      ).catch((error: unknown) => {
         throw new MessagingFailure(SYSTEM_MESSAGES.unableToStart, error);
       });
       const now = this.d.clock.nowIso();
       await this.d.sessions.execute(
         session.sessionId,
-        { type: 'JoinServiceAgent', conversationId, deploymentId, agentName, greeting: greeting ? { messageId: this.d.ids.uuid(), text: greeting, responseSuggestions: [] } : null, now },
+        {
+          type: 'JoinServiceAgent',
+          conversationId,
+          deploymentId,
+          agentName,
+          greeting: greeting ? { messageId: this.d.ids.uuid(), text: greeting, responseSuggestions: [] } : null,
+          now,
+        },
         context,
       );
     });
@@ -99,7 +115,12 @@ export class AgentTurns {
    * USER_MESSAGE while the service agent has the conversation: runs the turn, then records it on
    * the conversation and the session together (one group commit, so one fsync for both).
    */
-  async respond(session: SessionState, user: { text: string; custom?: unknown }, context: CommandContext, sink: TransientSink): Promise<void> {
+  async respond(
+    session: SessionState,
+    user: { text: string; custom?: unknown },
+    context: CommandContext,
+    sink: TransientSink,
+  ): Promise<void> {
     return this.gated(async () => {
       const conversationId = session.conversationId!;
       const conversation = await this.d.engine.peek(conversationId);
@@ -107,10 +128,17 @@ export class AgentTurns {
       const now = this.d.clock.nowIso();
       // Shown only when the answer is slow to come (a model call): an instant answer needs no
       // indicator, and at a thousand messages a second the extra frame is a tenth of the socket work.
-      const thinking = setTimeout(() => sink(transient(this.d.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_THINKING', this.d.clock.nowIso(), {})), THINKING_AFTER_MS);
+      const thinking = setTimeout(
+        () => sink(transient(this.d.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_THINKING', this.d.clock.nowIso(), {})),
+        THINKING_AFTER_MS,
+      );
       let result;
       try {
-        result = await this.d.engine.think(conversation, { text: user.text, metadata: user.custom !== undefined ? { custom: user.custom } : {}, receivedAt: now });
+        result = await this.d.engine.think(conversation, {
+          text: user.text,
+          metadata: user.custom !== undefined ? { custom: user.custom } : {},
+          receivedAt: now,
+        });
       } catch (error) {
         throw new MessagingFailure(SYSTEM_MESSAGES.troubleResponding, error);
       } finally {
@@ -120,7 +148,16 @@ export class AgentTurns {
       const text = result.turn.agentResponse;
       if (session.streamingEnabled) {
         const chunks = chunkText(text);
-        chunks.forEach((piece, i) => sink(transient(this.d.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_MESSAGE_CHUNK', now, { message_id: messageId, text: piece, chunk_index: i, is_complete: i === chunks.length - 1 })));
+        chunks.forEach((piece, i) =>
+          sink(
+            transient(this.d.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_MESSAGE_CHUNK', now, {
+              message_id: messageId,
+              text: piece,
+              chunk_index: i,
+              is_complete: i === chunks.length - 1,
+            }),
+          ),
+        );
       }
       const outcome = await this.outcomeOf(session, result.effects);
       try {
@@ -128,7 +165,18 @@ export class AgentTurns {
           this.d.engine.record(conversationId, result, context),
           this.d.sessions.execute(
             session.sessionId,
-            { type: 'RecordAgentTurn', conversationId, user: { messageId: this.d.ids.uuid(), text: user.text, ...(user.custom !== undefined ? { custom: user.custom } : {}) }, reply: { messageId, text, responseSuggestions: [] }, outcome, now },
+            {
+              type: 'RecordAgentTurn',
+              conversationId,
+              user: {
+                messageId: this.d.ids.uuid(),
+                text: user.text,
+                ...(user.custom !== undefined ? { custom: user.custom } : {}),
+              },
+              reply: { messageId, text, responseSuggestions: [] },
+              outcome,
+              now,
+            },
             context,
           ),
         ]);
@@ -156,15 +204,33 @@ export class AgentTurns {
     const { state: session } = await this.d.sessions.current(sessionId);
     if (session.phase !== 'agent' || session.conversationId !== conversationId) return;
     const outcome = await this.outcomeOf(session, await this.effectsOf(event));
-    const context: CommandContext = { actor: 'system:messaging', correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: `delayed:${event.id}` };
-    const reply = { messageId: derivedUuid(`delayed-message:${event.id}`), text: event.data.agentResponse, responseSuggestions: [] };
-    const pushed = await this.d.sessions.execute(sessionId, { type: 'PushDelayedAgentMessage', conversationId, reply, outcome, now: this.d.clock.nowIso() }, context);
+    const context: CommandContext = {
+      actor: 'system:messaging',
+      correlationId: event.metadata.correlationId,
+      causationId: event.id,
+      idempotencyKey: `delayed:${event.id}`,
+    };
+    const reply = {
+      messageId: derivedUuid(`delayed-message:${event.id}`),
+      text: event.data.agentResponse,
+      responseSuggestions: [],
+    };
+    const pushed = await this.d.sessions.execute(
+      sessionId,
+      { type: 'PushDelayedAgentMessage', conversationId, reply, outcome, now: this.d.clock.nowIso() },
+      context,
+    );
     if (pushed.events.length === 0) return;
-    await this.d.engine.acknowledgeDelayed(conversationId, event.data.turnIndex, { ...context, idempotencyKey: `delayed:ack:${event.id}` });
+    await this.d.engine.acknowledgeDelayed(conversationId, event.data.turnIndex, {
+      ...context,
+      idempotencyKey: `delayed:ack:${event.id}`,
+    });
   }
 
   /** What a turn led to: the events its command appended after it (same cause), before any later turn. */
-  private async effectsOf(turn: RecordedEvent): Promise<{ handoff: { destination: string; reason: string } | null; ended: boolean }> {
+  private async effectsOf(
+    turn: RecordedEvent,
+  ): Promise<{ handoff: { destination: string; reason: string } | null; ended: boolean }> {
     const after = await this.d.store.readStream(turn.streamId, { fromRevision: turn.revision + 1n, maxCount: 32 });
     const effects = { handoff: null as { destination: string; reason: string } | null, ended: false };
     for (const e of after) {
@@ -180,7 +246,10 @@ export class AgentTurns {
     await this.d.engine.end(conversationId, reason, context);
   }
 
-  private async outcomeOf(session: SessionState, effects: { handoff: { destination: string; reason: string } | null; ended: boolean }): Promise<TurnOutcome> {
+  private async outcomeOf(
+    session: SessionState,
+    effects: { handoff: { destination: string; reason: string } | null; ended: boolean },
+  ): Promise<TurnOutcome> {
     if (effects.handoff) {
       const { destination, reason } = effects.handoff;
       const failure = await this.d.desk.check(session.accountId, session.agentId, destination, this.d.clock.nowMs());

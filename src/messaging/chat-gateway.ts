@@ -60,7 +60,12 @@ type LiveSocket = WebSocket & { alive?: boolean };
  * its cursor.
  */
 export class ChatGateway {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: true });
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    perMessageDeflate: false,
+    clientTracking: true,
+  });
   private readonly pinger: NodeJS.Timeout;
 
   constructor(private readonly d: ChatGatewayDeps) {
@@ -106,8 +111,13 @@ export class ChatGateway {
     if (state.connectorId !== claims.connectorId) throw httpError('authenticationFailed');
     if (isExpired(state, this.d.clock.nowMs(), this.d.idleMs)) {
       const context = { actor: `messaging:${claims.tokenId}`, correlationId: this.d.ids.uuid() };
-      await this.d.sessions.execute(sessionId, { type: 'ExpireIfIdle', idleMs: this.d.idleMs, now: this.d.clock.nowIso() }, context);
-      if (state.phase === 'agent' && state.conversationId) await this.d.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
+      await this.d.sessions.execute(
+        sessionId,
+        { type: 'ExpireIfIdle', idleMs: this.d.idleMs, now: this.d.clock.nowIso() },
+        context,
+      );
+      if (state.phase === 'agent' && state.conversationId)
+        await this.d.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
       throw httpError('sessionNotFound');
     }
     this.d.limiter.take(sessionId);
@@ -160,8 +170,14 @@ export class ChatGateway {
       if (ended) return;
       // the timer may not have run yet: a frame sent on an expired token is refused, never acted on
       if (this.d.clock.nowMs() >= claims.expiresAtMs) return expire();
-      const raw = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
-      this.d.messages.handle(socket, raw).catch((error: unknown) => this.d.logger.error({ err: error, sessionId }, 'chat frame failed'));
+      const raw = Buffer.isBuffer(data)
+        ? data.toString('utf8')
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString('utf8')
+          : Buffer.from(data).toString('utf8');
+      this.d.messages
+        .handle(socket, raw)
+        .catch((error: unknown) => this.d.logger.error({ err: error, sessionId }, 'chat frame failed'));
     });
     try {
       const stream = sessionStream(sessionId);
@@ -171,7 +187,11 @@ export class ChatGateway {
         const [last] = await this.d.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
         socket.lastSequence = Math.min(cursor, last ? sequenceOf(last.revision) : 0);
       }
-      this.d.hub.finishReplay(socket, transient(this.d.ids.uuid(), 'EVENT_TYPE_EVENT_BATCH', this.d.clock.nowIso(), { events: history }), history);
+      this.d.hub.finishReplay(
+        socket,
+        transient(this.d.ids.uuid(), 'EVENT_TYPE_EVENT_BATCH', this.d.clock.nowIso(), { events: history }),
+        history,
+      );
     } catch (error) {
       this.d.logger.error({ err: error, sessionId }, 'could not replay a session');
       ws.close(1011, 'could not replay the session');

@@ -60,15 +60,26 @@ export class ChatMessages {
     const now = this.d.clock.nowIso();
     switch (message.kind) {
       case 'EVENT_TYPE_HEARTBEAT':
-        return this.d.hub.sendTo(socket, transient(this.d.ids.uuid(), 'EVENT_TYPE_HEARTBEAT', now, message.payload, message.custom));
+        return this.d.hub.sendTo(
+          socket,
+          transient(this.d.ids.uuid(), 'EVENT_TYPE_HEARTBEAT', now, message.payload, message.custom),
+        );
       case 'EVENT_TYPE_USER_TYPING': {
-        const event = transient(this.d.ids.uuid(), 'EVENT_TYPE_USER_TYPING', now, { state: message.state }, message.custom);
+        const event = transient(
+          this.d.ids.uuid(),
+          'EVENT_TYPE_USER_TYPING',
+          now,
+          { state: message.state },
+          message.custom,
+        );
         this.d.hub.deliverTransient(socket.sessionId, event, socket);
         this.d.onUserTyping(socket.sessionId, event);
         return;
       }
       default:
-        await this.queue.run(socket.sessionId, () => this.command(socket, message)).catch((error: unknown) => this.fail(socket, error, message.custom));
+        await this.queue
+          .run(socket.sessionId, () => this.command(socket, message))
+          .catch((error: unknown) => this.fail(socket, error, message.custom));
     }
   }
 
@@ -82,23 +93,45 @@ export class ChatMessages {
       case 'EVENT_TYPE_USER_MESSAGE':
         return this.userMessage(socket, state, message, context);
       case 'EVENT_TYPE_USER_END_SESSION':
-        await this.d.sessions.execute(state.sessionId, { type: 'EndSession', reason: 'REASON_USER_END', now: this.d.clock.nowIso() }, context);
-        if (state.phase === 'agent' && state.conversationId) await this.d.turns.endConversation(state.conversationId, 'user', context).catch((error: unknown) => this.d.logger.warn({ err: error }, 'could not end the conversation of an ended session'));
+        await this.d.sessions.execute(
+          state.sessionId,
+          { type: 'EndSession', reason: 'REASON_USER_END', now: this.d.clock.nowIso() },
+          context,
+        );
+        if (state.phase === 'agent' && state.conversationId)
+          await this.d.turns
+            .endConversation(state.conversationId, 'user', context)
+            .catch((error: unknown) =>
+              this.d.logger.warn({ err: error }, 'could not end the conversation of an ended session'),
+            );
         return;
     }
   }
 
-  private async userMessage(socket: ChatSocket, state: SessionState, message: Extract<ClientMessage, { kind: 'EVENT_TYPE_USER_MESSAGE' }>, context: CommandContext): Promise<void> {
+  private async userMessage(
+    socket: ChatSocket,
+    state: SessionState,
+    message: Extract<ClientMessage, { kind: 'EVENT_TYPE_USER_MESSAGE' }>,
+    context: CommandContext,
+  ): Promise<void> {
     const user = { text: message.text, ...(message.custom !== undefined ? { custom: message.custom } : {}) };
     switch (state.phase) {
       case 'open':
-        throw new MessagingFailure(state.conversationId === null ? SYSTEM_MESSAGES.conversationIdNotFound : SYSTEM_MESSAGES.conversationNotFound);
+        throw new MessagingFailure(
+          state.conversationId === null ? SYSTEM_MESSAGES.conversationIdNotFound : SYSTEM_MESSAGES.conversationNotFound,
+        );
       case 'agent':
-        return this.d.turns.respond(state, user, context, (event) => this.d.hub.deliverTransient(socket.sessionId, event));
+        return this.d.turns.respond(state, user, context, (event) =>
+          this.d.hub.deliverTransient(socket.sessionId, event),
+        );
       default:
         // queued or live: the message is for the person at the desk (who sees the queue's history on accepting)
         try {
-          await this.d.sessions.execute(state.sessionId, { type: 'RecordUserMessage', user: { messageId: this.d.ids.uuid(), ...user }, now: this.d.clock.nowIso() }, context);
+          await this.d.sessions.execute(
+            state.sessionId,
+            { type: 'RecordUserMessage', user: { messageId: this.d.ids.uuid(), ...user }, now: this.d.clock.nowIso() },
+            context,
+          );
         } catch (error) {
           if (error instanceof DomainError) throw error;
           throw new MessagingFailure(SYSTEM_MESSAGES.failedToForward, error);
@@ -120,8 +153,13 @@ export class ChatMessages {
     }
     if (!state.exists || state.phase === 'ended') throw new MessagingFailure(SYSTEM_MESSAGES.sessionNotFound);
     if (isExpired(state, this.d.clock.nowMs(), this.d.idleMs)) {
-      await this.d.sessions.execute(sessionId, { type: 'ExpireIfIdle', idleMs: this.d.idleMs, now: this.d.clock.nowIso() }, context);
-      if (state.phase === 'agent' && state.conversationId) await this.d.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
+      await this.d.sessions.execute(
+        sessionId,
+        { type: 'ExpireIfIdle', idleMs: this.d.idleMs, now: this.d.clock.nowIso() },
+        context,
+      );
+      if (state.phase === 'agent' && state.conversationId)
+        await this.d.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
       throw new MessagingFailure(SYSTEM_MESSAGES.sessionNotFound);
     }
     return state;
@@ -132,7 +170,8 @@ export class ChatMessages {
       if (error.cause) this.d.logger.warn({ err: error.cause, sessionId: socket.sessionId }, error.systemMessage);
       return this.tell(socket, error.systemMessage, custom);
     }
-    if (error instanceof DomainError && DOMAIN_MESSAGES[error.code]) return this.tell(socket, DOMAIN_MESSAGES[error.code], custom);
+    if (error instanceof DomainError && DOMAIN_MESSAGES[error.code])
+      return this.tell(socket, DOMAIN_MESSAGES[error.code], custom);
     this.d.logger.error({ err: error, sessionId: socket.sessionId }, 'messaging frame failed');
     this.tell(socket, SYSTEM_MESSAGES.encounteredError, custom);
   }

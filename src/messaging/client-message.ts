@@ -15,7 +15,8 @@ export interface Rejected {
   custom?: unknown;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads one client frame: `{type, payload?, metadata?: {custom}}`. The envelope decides the
@@ -35,16 +36,20 @@ export function parseClientMessage(raw: string): ClientMessage | Rejected {
   const metadata = frame.metadata;
   const custom = isObject(metadata) ? metadata.custom : undefined;
   const withCustom = custom !== undefined ? { custom } : {};
-  if (metadata !== undefined && metadata !== null && !isObject(metadata)) return { error: SYSTEM_MESSAGES.invalidFormat };
+  if (metadata !== undefined && metadata !== null && !isObject(metadata))
+    return { error: SYSTEM_MESSAGES.invalidFormat };
   const type = frame.type;
   if (typeof type !== 'string') return { error: SYSTEM_MESSAGES.invalidFormat, ...withCustom };
-  if ((SERVER_KINDS as readonly string[]).includes(type)) return { error: SYSTEM_MESSAGES.notAllowed(type), ...withCustom };
-  if (!(CLIENT_KINDS as readonly string[]).includes(type)) return { error: SYSTEM_MESSAGES.invalidFormat, ...withCustom };
+  if ((SERVER_KINDS as readonly string[]).includes(type))
+    return { error: SYSTEM_MESSAGES.notAllowed(type), ...withCustom };
+  if (!(CLIENT_KINDS as readonly string[]).includes(type))
+    return { error: SYSTEM_MESSAGES.invalidFormat, ...withCustom };
   const payload = frame.payload ?? {};
   if (!isObject(payload)) return { error: SYSTEM_MESSAGES.invalidFormat, ...withCustom };
   switch (type as ClientKind) {
     case 'EVENT_TYPE_USER_MESSAGE':
-      if (typeof payload.text !== 'string' || payload.text.trim() === '') return { error: SYSTEM_MESSAGES.encounteredError, ...withCustom };
+      if (typeof payload.text !== 'string' || payload.text.trim() === '')
+        return { error: SYSTEM_MESSAGES.encounteredError, ...withCustom };
       return { kind: 'EVENT_TYPE_USER_MESSAGE', text: payload.text, ...withCustom };
     case 'EVENT_TYPE_USER_TYPING':
       if (payload.state === undefined) return { error: SYSTEM_MESSAGES.encounteredError, ...withCustom };

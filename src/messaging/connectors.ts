@@ -13,7 +13,13 @@ export interface MessagingConnector {
 
 type Row = ConnectorLookupRow;
 
-const toConnector = (row: Row): MessagingConnector => ({ id: row.id, accountId: row.account_id, agentId: row.agent_id, environment: row.environment, hostDomain: row.host_domain });
+const toConnector = (row: Row): MessagingConnector => ({
+  id: row.id,
+  accountId: row.account_id,
+  agentId: row.agent_id,
+  environment: row.environment,
+  hostDomain: row.host_domain,
+});
 
 /** Messaging connectors from the accounts read model, found by the digest of their token (never the token). */
 export class ConnectorDirectory {
@@ -29,12 +35,15 @@ export class ConnectorDirectory {
   byToken(token: string): Awaitable<MessagingConnector | null> {
     const digest = this.secret.digest(token);
     return andThen(this.accounts.connectorByDigest(digest), ({ row }) => {
-      if (!row || row.kind !== 'messaging' || !row.token_digest || !ServerSecret.same(row.token_digest, digest)) return null;
+      if (!row || row.kind !== 'messaging' || !row.token_digest || !ServerSecret.same(row.token_digest, digest))
+        return null;
       return toConnector(row);
     });
   }
 
   get(connectorId: string): Awaitable<MessagingConnector | null> {
-    return andThen(this.accounts.connectorById(connectorId), ({ row }) => (row && row.kind === 'messaging' ? toConnector(row) : null));
+    return andThen(this.accounts.connectorById(connectorId), ({ row }) =>
+      row && row.kind === 'messaging' ? toConnector(row) : null,
+    );
   }
 }

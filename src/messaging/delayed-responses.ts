@@ -15,7 +15,8 @@ const WEBCHAT_CONVERSATION = conversationStream('WEBCHAT-');
 export function delayedResponsesProcessManager(turns: AgentTurns): ProcessManager {
   return {
     name: 'messaging-delayed-responses',
-    wants: (event: RecordedEvent) => event.streamId.startsWith(WEBCHAT_CONVERSATION) && (event.data as TurnData).delayedResponse,
+    wants: (event: RecordedEvent) =>
+      event.streamId.startsWith(WEBCHAT_CONVERSATION) && (event.data as TurnData).delayedResponse,
     partitionBy: (event: RecordedEvent) => event.streamId,
     handles: { TurnRecorded: (event: RecordedEvent<TurnData>) => turns.pushDelayed(event) },
   };

@@ -24,7 +24,9 @@ export class ConnectorTokenGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const connector = await throttled(this.failures, request, () => this.messaging.connectorFor(request.headers['x-token'], request.headers['x-host']));
+    const connector = await throttled(this.failures, request, () =>
+      this.messaging.connectorFor(request.headers['x-token'], request.headers['x-host']),
+    );
     setPrincipal(request, { kind: 'connector', id: connector.id, accountId: connector.accountId });
     connectors.set(request, connector);
     return true;
@@ -40,7 +42,9 @@ export class AccessTokenGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const verified = await throttled(this.failures, request, () => this.messaging.claimsFor(request.headers.authorization));
+    const verified = await throttled(this.failures, request, () =>
+      this.messaging.claimsFor(request.headers.authorization),
+    );
     setPrincipal(request, { kind: 'access-token', id: verified.tokenId, accountId: verified.accountId });
     claims.set(request, verified);
     return true;
@@ -48,7 +52,11 @@ export class AccessTokenGuard implements CanActivate {
 }
 
 /** Refused at once when the caller's address has spent its failed attempts; a refusal counts against it. */
-async function throttled<T>(failures: AuthFailureThrottle, request: FastifyRequest, authenticate: () => Promise<T>): Promise<T> {
+async function throttled<T>(
+  failures: AuthFailureThrottle,
+  request: FastifyRequest,
+  authenticate: () => Promise<T>,
+): Promise<T> {
   const address = request.ip;
   failures.admit(address);
   try {

@@ -31,7 +31,10 @@ export class MessagingHttpService {
   constructor(private readonly d: MessagingHttpDeps) {}
 
   /** The connector behind X-Token, for a page on X-Host: the access-token route's authentication. */
-  async connectorFor(rawToken: string | string[] | undefined, rawHost: string | string[] | undefined): Promise<MessagingConnector> {
+  async connectorFor(
+    rawToken: string | string[] | undefined,
+    rawHost: string | string[] | undefined,
+  ): Promise<MessagingConnector> {
     const token = first(rawToken);
     const host = first(rawHost);
     if (!token || !host) throw httpError('missingAuthHeaders');

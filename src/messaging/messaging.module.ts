@@ -1,4 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationBootstrap,
+  OnModuleInit,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
@@ -75,14 +82,19 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     // A private media type (the platform has no text/plain parser: JSON routes refuse text).
     fastify.addContentTypeParser(MESSAGING_TEXT, { parseAs: 'string' }, (_request, body, done) => done(null, body));
     fastify.addHook('onRequest', (request, _reply, done) => {
-      if (request.method === 'POST' && RAW_BODY_ROUTES.has(request.routeOptions.url ?? '')) request.headers['content-type'] = MESSAGING_TEXT;
+      if (request.method === 'POST' && RAW_BODY_ROUTES.has(request.routeOptions.url ?? ''))
+        request.headers['content-type'] = MESSAGING_TEXT;
       done();
     });
   }
 
   async onApplicationBootstrap() {
     await this.feed.start();
-    const router = new UpgradeRouter(this.adapterHost.httpAdapter.getHttpServer() as Server, this.logger, this.failures);
+    const router = new UpgradeRouter(
+      this.adapterHost.httpAdapter.getHttpServer() as Server,
+      this.logger,
+      this.failures,
+    );
     router.route('/ws', this.chat.handle);
     router.route('/desk/ws', this.desk.handle);
     router.start();
@@ -101,17 +113,50 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
   imports: [ConversationsModule],
   controllers: [MessagingHttpController, ChatDemoController],
   providers: [
-    { provide: SessionCommands, inject: [EVENT_STORE, Clock], useFactory: (store: EventStore, clock: Clock) => new SessionCommands(store, clock) },
-    { provide: ConnectorDirectory, inject: [ReadModels, ServerSecret], useFactory: (readModels: ReadModels, secret: ServerSecret) => new ConnectorDirectory(readModels, secret) },
-    { provide: AccessTokens, inject: [ServerSecret, Clock, CONFIG], useFactory: (secret: ServerSecret, clock: Clock, config: Config) => new AccessTokens(secret, clock, config.messaging.tokenTtlS) },
+    {
+      provide: SessionCommands,
+      inject: [EVENT_STORE, Clock],
+      useFactory: (store: EventStore, clock: Clock) => new SessionCommands(store, clock),
+    },
+    {
+      provide: ConnectorDirectory,
+      inject: [ReadModels, ServerSecret],
+      useFactory: (readModels: ReadModels, secret: ServerSecret) => new ConnectorDirectory(readModels, secret),
+    },
+    {
+      provide: AccessTokens,
+      inject: [ServerSecret, Clock, CONFIG],
+      useFactory: (secret: ServerSecret, clock: Clock, config: Config) =>
+        new AccessTokens(secret, clock, config.messaging.tokenTtlS),
+    },
     { provide: SocketHub, useFactory: () => new SocketHub() },
     { provide: DeskHub, useFactory: () => new DeskHub() },
     { provide: DeskQueue, inject: [ReadModels], useFactory: (readModels: ReadModels) => new DeskQueue(readModels) },
-    { provide: DeskAvailability, inject: [ReadModels], useFactory: (readModels: ReadModels) => new DeskAvailability(readModels) },
-    { provide: SessionFeed, inject: [EVENT_STORE, LOGGER], useFactory: (store: EventStore, logger: Logger) => new SessionFeed(store, logger) },
+    {
+      provide: DeskAvailability,
+      inject: [ReadModels],
+      useFactory: (readModels: ReadModels) => new DeskAvailability(readModels),
+    },
+    {
+      provide: SessionFeed,
+      inject: [EVENT_STORE, LOGGER],
+      useFactory: (store: EventStore, logger: Logger) => new SessionFeed(store, logger),
+    },
     {
       provide: AgentTurns,
-      inject: [EVENT_STORE, Clock, IdGenerator, ConversationEngine, SessionCommands, ConnectorDirectory, AGENT_DIRECTORY, DeskAvailability, ReadModels, LOGGER, CONFIG],
+      inject: [
+        EVENT_STORE,
+        Clock,
+        IdGenerator,
+        ConversationEngine,
+        SessionCommands,
+        ConnectorDirectory,
+        AGENT_DIRECTORY,
+        DeskAvailability,
+        ReadModels,
+        LOGGER,
+        CONFIG,
+      ],
       useFactory: (
         store: EventStore,
         clock: Clock,
@@ -124,12 +169,33 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
         readModels: ReadModels,
         logger: Logger,
         config: Config,
-      ) => new AgentTurns({ store, clock, ids, engine, sessions, connectors, agents, desk, readModels, logger, maxConcurrentTurns: config.messaging.maxConcurrentTurns }),
+      ) =>
+        new AgentTurns({
+          store,
+          clock,
+          ids,
+          engine,
+          sessions,
+          connectors,
+          agents,
+          desk,
+          readModels,
+          logger,
+          maxConcurrentTurns: config.messaging.maxConcurrentTurns,
+        }),
     },
     {
       provide: MessagingHttpService,
       inject: [ConnectorDirectory, AccessTokens, SessionCommands, Clock, IdGenerator, LOGGER, CONFIG],
-      useFactory: (connectors: ConnectorDirectory, tokens: AccessTokens, sessions: SessionCommands, clock: Clock, ids: IdGenerator, logger: Logger, config: Config) =>
+      useFactory: (
+        connectors: ConnectorDirectory,
+        tokens: AccessTokens,
+        sessions: SessionCommands,
+        clock: Clock,
+        ids: IdGenerator,
+        logger: Logger,
+        config: Config,
+      ) =>
         new MessagingHttpService({
           connectors,
           tokens,
@@ -138,19 +204,65 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
           clock,
           ids,
           logger,
-          limits: { maxConnectionsPerSession: config.messaging.maxConnectionsPerSession, sessionIdleS: config.messaging.sessionIdleS, handoffTimeoutS: config.messaging.handoffTimeoutS },
+          limits: {
+            maxConnectionsPerSession: config.messaging.maxConnectionsPerSession,
+            sessionIdleS: config.messaging.sessionIdleS,
+            handoffTimeoutS: config.messaging.handoffTimeoutS,
+          },
         }),
     },
     {
       provide: DeskGateway,
-      inject: [KeyAuthenticator, DeskHub, SocketHub, DeskQueue, SessionCommands, EVENT_STORE, Clock, IdGenerator, LOGGER, CONFIG],
-      useFactory: (keys: KeyAuthenticator, hub: DeskHub, chats: SocketHub, queue: DeskQueue, sessions: SessionCommands, store: EventStore, clock: Clock, ids: IdGenerator, logger: Logger, config: Config) =>
-        new DeskGateway({ keys, hub, chats, queue, sessions, store, clock, ids, logger, maxSocketsPerKey: config.messaging.maxDeskSocketsPerKey }),
+      inject: [
+        KeyAuthenticator,
+        DeskHub,
+        SocketHub,
+        DeskQueue,
+        SessionCommands,
+        EVENT_STORE,
+        Clock,
+        IdGenerator,
+        LOGGER,
+        CONFIG,
+      ],
+      useFactory: (
+        keys: KeyAuthenticator,
+        hub: DeskHub,
+        chats: SocketHub,
+        queue: DeskQueue,
+        sessions: SessionCommands,
+        store: EventStore,
+        clock: Clock,
+        ids: IdGenerator,
+        logger: Logger,
+        config: Config,
+      ) =>
+        new DeskGateway({
+          keys,
+          hub,
+          chats,
+          queue,
+          sessions,
+          store,
+          clock,
+          ids,
+          logger,
+          maxSocketsPerKey: config.messaging.maxDeskSocketsPerKey,
+        }),
     },
     {
       provide: ChatMessages,
       inject: [SocketHub, SessionCommands, AgentTurns, DeskGateway, Clock, IdGenerator, LOGGER, CONFIG],
-      useFactory: (hub: SocketHub, sessions: SessionCommands, turns: AgentTurns, desk: DeskGateway, clock: Clock, ids: IdGenerator, logger: Logger, config: Config) =>
+      useFactory: (
+        hub: SocketHub,
+        sessions: SessionCommands,
+        turns: AgentTurns,
+        desk: DeskGateway,
+        clock: Clock,
+        ids: IdGenerator,
+        logger: Logger,
+        config: Config,
+      ) =>
         new ChatMessages({
           hub,
           sessions,
@@ -165,8 +277,30 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     },
     {
       provide: ChatGateway,
-      inject: [SocketHub, SessionCommands, AccessTokens, ChatMessages, AgentTurns, EVENT_STORE, Clock, IdGenerator, LOGGER, CONFIG],
-      useFactory: (hub: SocketHub, sessions: SessionCommands, tokens: AccessTokens, messages: ChatMessages, turns: AgentTurns, store: EventStore, clock: Clock, ids: IdGenerator, logger: Logger, config: Config) =>
+      inject: [
+        SocketHub,
+        SessionCommands,
+        AccessTokens,
+        ChatMessages,
+        AgentTurns,
+        EVENT_STORE,
+        Clock,
+        IdGenerator,
+        LOGGER,
+        CONFIG,
+      ],
+      useFactory: (
+        hub: SocketHub,
+        sessions: SessionCommands,
+        tokens: AccessTokens,
+        messages: ChatMessages,
+        turns: AgentTurns,
+        store: EventStore,
+        clock: Clock,
+        ids: IdGenerator,
+        logger: Logger,
+        config: Config,
+      ) =>
         new ChatGateway({
           hub,
           sessions,
@@ -186,7 +320,14 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
       provide: SessionTimers,
       inject: [Timers, SessionCommands, AgentTurns, Clock, CONFIG],
       useFactory: (timers: Timers, sessions: SessionCommands, turns: AgentTurns, clock: Clock, config: Config) =>
-        new SessionTimers(timers, sessions, turns, clock, config.messaging.sessionIdleS * 1000, config.messaging.handoffTimeoutS * 1000),
+        new SessionTimers(
+          timers,
+          sessions,
+          turns,
+          clock,
+          config.messaging.sessionIdleS * 1000,
+          config.messaging.handoffTimeoutS * 1000,
+        ),
     },
     ConnectorTokenGuard,
     AccessTokenGuard,

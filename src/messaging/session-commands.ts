@@ -15,8 +15,20 @@ export class SessionCommands {
     private readonly clock: Clock,
   ) {}
 
-  execute(sessionId: string, command: SessionCommand, context: CommandContext): Promise<CommandResult<SessionState, SessionEvent>> {
-    return handleCommand(this.store, this.clock, sessionStream(sessionId), sessionDecider, command, context, this.cache);
+  execute(
+    sessionId: string,
+    command: SessionCommand,
+    context: CommandContext,
+  ): Promise<CommandResult<SessionState, SessionEvent>> {
+    return handleCommand(
+      this.store,
+      this.clock,
+      sessionStream(sessionId),
+      sessionDecider,
+      command,
+      context,
+      this.cache,
+    );
   }
 
   /** The state with every event stored so far, whoever wrote them (reads what the cache lacks). */

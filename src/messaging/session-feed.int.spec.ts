@@ -28,8 +28,15 @@ describe('session feed across processes', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('delivers another process\'s session events in sequence order, and nothing else', async () => {
-    await a.append('messaging-session-old', toNewEvents([{ type: 'MessagingSessionEnded', data: { reason: 'REASON_USER_END', at: clock.nowIso() } }], context, clock));
+  it("delivers another process's session events in sequence order, and nothing else", async () => {
+    await a.append(
+      'messaging-session-old',
+      toNewEvents(
+        [{ type: 'MessagingSessionEnded', data: { reason: 'REASON_USER_END', at: clock.nowIso() } }],
+        context,
+        clock,
+      ),
+    );
     const feed = new SessionFeed(b, pino({ level: 'silent' }));
     const got: Array<[string, WireEvent[]]> = [];
     feed.onEvents((sessionId, events) => got.push([sessionId, events]));
@@ -48,8 +55,21 @@ describe('session feed across processes', () => {
           clock,
         ),
       );
-      await a.append('messaging-session-s1', toNewEvents([{ type: 'MessagingServiceAgentMessageSent', data: { messageId: 'r', text: 'hello', responseSuggestions: [], at } }], context, clock));
-      for (let i = 0; i < 100 && got.flatMap(([, e]) => e).length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      await a.append(
+        'messaging-session-s1',
+        toNewEvents(
+          [
+            {
+              type: 'MessagingServiceAgentMessageSent',
+              data: { messageId: 'r', text: 'hello', responseSuggestions: [], at },
+            },
+          ],
+          context,
+          clock,
+        ),
+      );
+      for (let i = 0; i < 100 && got.flatMap(([, e]) => e).length < 3; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       expect(got.map(([id]) => id).every((id) => id === 's1')).toBe(true);
       expect(got.flatMap(([, events]) => events.map((e) => [e.sequence, e.type]))).toEqual([
         [1, 'EVENT_TYPE_SESSION_START'],

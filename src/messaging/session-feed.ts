@@ -43,7 +43,10 @@ export class SessionFeed {
   }
 
   private subscribe(): void {
-    const subscription = this.store.subscribeToAll({ after: this.position!, filterTypes: isSessionEventType, maxBatchSize: 1000 }, (batch) => this.onBatch(batch));
+    const subscription = this.store.subscribeToAll(
+      { after: this.position!, filterTypes: isSessionEventType, maxBatchSize: 1000 },
+      (batch) => this.onBatch(batch),
+    );
     this.subscription = subscription;
     subscription.done.catch((error: unknown) => {
       if (this.stopped) return;

@@ -13,7 +13,10 @@ describe('session request', () => {
   it('reads an empty or JSON body', () => {
     expect(parseSessionRequest(undefined)).toEqual({ streamingEnabled: false, platform: '' });
     expect(parseSessionRequest('  ')).toEqual({ streamingEnabled: false, platform: '' });
-    expect(parseSessionRequest('{"streaming_enabled":true,"platform":"ios"}')).toEqual({ streamingEnabled: true, platform: 'ios' });
+    expect(parseSessionRequest('{"streaming_enabled":true,"platform":"ios"}')).toEqual({
+      streamingEnabled: true,
+      platform: 'ios',
+    });
   });
 
   it.each(['{', '[]', '1', '{"streaming_enabled":1}', '{"platform":5}'])('refuses %s as a parse error', (raw) => {

@@ -12,20 +12,33 @@ export interface SessionRequest {
  * checks, which come first.
  */
 export function parseSessionRequest(raw: unknown): SessionRequest {
-  const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : raw === undefined || raw === null ? '' : null;
+  const text =
+    typeof raw === 'string'
+      ? raw
+      : Buffer.isBuffer(raw)
+        ? raw.toString('utf8')
+        : raw === undefined || raw === null
+          ? ''
+          : null;
   if (text === null) throw httpError('parseError');
   if (text.trim() === '') return { streamingEnabled: false, platform: '' };
-  if (jsonTooDeep(text)) throw httpError('parseError', {}, [{ field: 'body', message: `body nests deeper than ${MAX_BODY_DEPTH} levels` }]);
+  if (jsonTooDeep(text))
+    throw httpError('parseError', {}, [{ field: 'body', message: `body nests deeper than ${MAX_BODY_DEPTH} levels` }]);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     throw httpError('parseError');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw httpError('parseError', {}, [{ field: 'body', message: 'body must be a JSON object' }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw httpError('parseError', {}, [{ field: 'body', message: 'body must be a JSON object' }]);
   const { streaming_enabled: streaming, platform } = body as Record<string, unknown>;
-  if (streaming !== undefined && typeof streaming !== 'boolean') throw httpError('parseError', {}, [{ field: 'streaming_enabled', message: 'streaming_enabled must be a boolean' }]);
-  if (platform !== undefined && (typeof platform !== 'string' || platform.length > 64)) throw httpError('parseError', {}, [{ field: 'platform', message: 'platform must be a string of at most 64 characters' }]);
+  if (streaming !== undefined && typeof streaming !== 'boolean')
+    throw httpError('parseError', {}, [{ field: 'streaming_enabled', message: 'streaming_enabled must be a boolean' }]);
+  if (platform !== undefined && (typeof platform !== 'string' || platform.length > 64))
+    throw httpError('parseError', {}, [
+      { field: 'platform', message: 'platform must be a string of at most 64 characters' },
+    ]);
   return { streamingEnabled: streaming ?? false, platform: platform ?? '' };
 }
 

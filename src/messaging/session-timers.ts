@@ -52,7 +52,12 @@ export class SessionTimers {
         MessagingHandoffTriggered: async (event: RecordedEvent<SessionEventData<'MessagingHandoffTriggered'>>) => {
           const sessionId = sessionOf(event);
           const dueAt = new Date(Date.parse(event.data.at) + this.handoffTimeoutMs).toISOString();
-          await this.timers.schedule({ id: `${HANDOFF_TIMEOUT}:${sessionId}:${event.data.handoffId}`, owner: HANDOFF_TIMEOUT, dueAt, payload: { sessionId, handoffId: event.data.handoffId } satisfies HandoffPayload });
+          await this.timers.schedule({
+            id: `${HANDOFF_TIMEOUT}:${sessionId}:${event.data.handoffId}`,
+            owner: HANDOFF_TIMEOUT,
+            dueAt,
+            payload: { sessionId, handoffId: event.data.handoffId } satisfies HandoffPayload,
+          });
         },
       },
     };
@@ -60,7 +65,12 @@ export class SessionTimers {
 
   private scheduleExpiry(sessionId: string, dueMs: number): Promise<void> {
     const dueAt = new Date(dueMs).toISOString();
-    return this.timers.schedule({ id: `${EXPIRY}:${sessionId}:${dueAt}`, owner: EXPIRY, dueAt, payload: { sessionId } satisfies ExpiryPayload });
+    return this.timers.schedule({
+      id: `${EXPIRY}:${sessionId}:${dueAt}`,
+      owner: EXPIRY,
+      dueAt,
+      payload: { sessionId } satisfies ExpiryPayload,
+    });
   }
 
   private async expire(timer: DueTimer<ExpiryPayload>): Promise<void> {
@@ -70,13 +80,29 @@ export class SessionTimers {
     const deadline = Date.parse(state.lastEventAt) + this.idleMs;
     if (deadline > this.clock.nowMs()) return this.scheduleExpiry(sessionId, deadline);
     const context = this.context(timer);
-    await ignoreGone(this.sessions.execute(sessionId, { type: 'ExpireIfIdle', idleMs: this.idleMs, now: this.clock.nowIso() }, context));
-    if (state.phase === 'agent' && state.conversationId) await this.turns.endConversation(state.conversationId, 'timeout', { ...context, idempotencyKey: `${timer.id}:conversation` });
+    await ignoreGone(
+      this.sessions.execute(
+        sessionId,
+        { type: 'ExpireIfIdle', idleMs: this.idleMs, now: this.clock.nowIso() },
+        context,
+      ),
+    );
+    if (state.phase === 'agent' && state.conversationId)
+      await this.turns.endConversation(state.conversationId, 'timeout', {
+        ...context,
+        idempotencyKey: `${timer.id}:conversation`,
+      });
   }
 
   private async timeOutHandoff(timer: DueTimer<HandoffPayload>): Promise<void> {
     const { sessionId, handoffId } = timer.payload;
-    await ignoreGone(this.sessions.execute(sessionId, { type: 'TimeOutHandoff', handoffId, now: this.clock.nowIso() }, this.context(timer)));
+    await ignoreGone(
+      this.sessions.execute(
+        sessionId,
+        { type: 'TimeOutHandoff', handoffId, now: this.clock.nowIso() },
+        this.context(timer),
+      ),
+    );
   }
 
   private context(timer: DueTimer): CommandContext {

@@ -43,7 +43,14 @@ export type TurnOutcome =
 
 export type SessionCommand =
   | { type: 'StartSession'; started: SessionEventData<'MessagingSessionStarted'> }
-  | { type: 'JoinServiceAgent'; conversationId: string; deploymentId: string; agentName: string; greeting: Reply | null; now: string }
+  | {
+      type: 'JoinServiceAgent';
+      conversationId: string;
+      deploymentId: string;
+      agentName: string;
+      greeting: Reply | null;
+      now: string;
+    }
   | {
       type: 'RecordAgentTurn';
       conversationId: string;
@@ -98,12 +105,37 @@ function evolve(state: SessionState, event: SessionEvent): SessionState {
   switch (event.type) {
     case 'MessagingSessionStarted': {
       const d = event.data;
-      return { ...s, exists: true, sessionId: d.sessionId, connectorId: d.connectorId, accountId: d.accountId, agentId: d.agentId, environment: d.environment, streamingEnabled: d.streamingEnabled };
+      return {
+        ...s,
+        exists: true,
+        sessionId: d.sessionId,
+        connectorId: d.connectorId,
+        accountId: d.accountId,
+        agentId: d.agentId,
+        environment: d.environment,
+        streamingEnabled: d.streamingEnabled,
+      };
     }
     case 'MessagingServiceAgentJoined':
-      return { ...s, phase: 'agent', conversationId: event.data.conversationId, deploymentId: event.data.deploymentId, handoff: null, liveAgent: null };
+      return {
+        ...s,
+        phase: 'agent',
+        conversationId: event.data.conversationId,
+        deploymentId: event.data.deploymentId,
+        handoff: null,
+        liveAgent: null,
+      };
     case 'MessagingHandoffTriggered':
-      return { ...s, phase: 'queued', handoff: { handoffId: event.data.handoffId, destination: event.data.destination, reason: event.data.reason, queuedAt: event.data.at } };
+      return {
+        ...s,
+        phase: 'queued',
+        handoff: {
+          handoffId: event.data.handoffId,
+          destination: event.data.destination,
+          reason: event.data.reason,
+          queuedAt: event.data.at,
+        },
+      };
     case 'MessagingHandoffFailed':
     case 'MessagingHandoffTimedOut':
       return { ...s, phase: 'open', handoff: null };
@@ -146,12 +178,14 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
       ];
     }
     case 'RecordAgentTurn': {
-      if (state.phase !== 'agent' || state.conversationId !== command.conversationId) throw state.conversationId === null ? sessionErrors.notJoined() : sessionErrors.noConversation();
+      if (state.phase !== 'agent' || state.conversationId !== command.conversationId)
+        throw state.conversationId === null ? sessionErrors.notJoined() : sessionErrors.noConversation();
       return [userMessage(command.user, at), agentMessage(command.reply, at), ...outcomeEvents(command.outcome, at)];
     }
     case 'RecordUserMessage':
       // Only while a human is (about to be) in the loop; the service agent's turns record the message themselves.
-      if (state.phase !== 'queued' && state.phase !== 'live') throw state.conversationId === null ? sessionErrors.notJoined() : sessionErrors.noConversation();
+      if (state.phase !== 'queued' && state.phase !== 'live')
+        throw state.conversationId === null ? sessionErrors.notJoined() : sessionErrors.noConversation();
       return [userMessage(command.user, at)];
     case 'AcceptHandoff': {
       if (state.phase !== 'queued' || !state.handoff) throw sessionErrors.notQueued();
@@ -164,10 +198,26 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
     }
     case 'SendLiveAgentMessage':
       if (state.phase !== 'live' || state.liveAgent?.id !== command.liveAgentId) throw sessionErrors.notYours();
-      return [{ type: 'MessagingLiveAgentMessageSent', data: { messageId: command.messageId, liveAgentId: command.liveAgentId, agentName: state.liveAgent.name, text: command.text, at } }];
+      return [
+        {
+          type: 'MessagingLiveAgentMessageSent',
+          data: {
+            messageId: command.messageId,
+            liveAgentId: command.liveAgentId,
+            agentName: state.liveAgent.name,
+            text: command.text,
+            at,
+          },
+        },
+      ];
     case 'LeaveAsLiveAgent':
       if (state.phase !== 'live' || state.liveAgent?.id !== command.liveAgentId) return [];
-      return [{ type: 'MessagingLiveAgentLeft', data: { liveAgentId: command.liveAgentId, agentName: state.liveAgent.name, at } }];
+      return [
+        {
+          type: 'MessagingLiveAgentLeft',
+          data: { liveAgentId: command.liveAgentId, agentName: state.liveAgent.name, at },
+        },
+      ];
     case 'TimeOutHandoff':
       if (state.phase !== 'queued' || state.handoff?.handoffId !== command.handoffId) return [];
       return [{ type: 'MessagingHandoffTimedOut', data: { handoffId: command.handoffId, at } }];
@@ -194,11 +244,22 @@ function outcomeEvents(outcome: TurnOutcome, at: string): SessionEvent[] {
 }
 
 function userMessage(user: { messageId: string; text: string; custom?: unknown }, at: string): SessionEvent {
-  return { type: 'MessagingUserMessageReceived', data: { messageId: user.messageId, text: user.text, ...(user.custom !== undefined ? { custom: user.custom } : {}), at } };
+  return {
+    type: 'MessagingUserMessageReceived',
+    data: {
+      messageId: user.messageId,
+      text: user.text,
+      ...(user.custom !== undefined ? { custom: user.custom } : {}),
+      at,
+    },
+  };
 }
 
 function agentMessage(reply: Reply, at: string): SessionEvent {
-  return { type: 'MessagingServiceAgentMessageSent', data: { messageId: reply.messageId, text: reply.text, responseSuggestions: reply.responseSuggestions, at } };
+  return {
+    type: 'MessagingServiceAgentMessageSent',
+    data: { messageId: reply.messageId, text: reply.text, responseSuggestions: reply.responseSuggestions, at },
+  };
 }
 
 /** Whether the session outlived its idle time at `nowMs`: expired sessions are not found. */

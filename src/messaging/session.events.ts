@@ -27,15 +27,24 @@ export type SessionEvent =
         at: string;
       }
     >
-  | DomainEvent<'MessagingServiceAgentJoined', { conversationId: string; deploymentId: string; agentName: string; at: string }>
-  | DomainEvent<'MessagingServiceAgentMessageSent', { messageId: string; text: string; responseSuggestions: string[]; at: string }>
+  | DomainEvent<
+      'MessagingServiceAgentJoined',
+      { conversationId: string; deploymentId: string; agentName: string; at: string }
+    >
+  | DomainEvent<
+      'MessagingServiceAgentMessageSent',
+      { messageId: string; text: string; responseSuggestions: string[]; at: string }
+    >
   | DomainEvent<'MessagingUserMessageReceived', { messageId: string; text: string; custom?: unknown; at: string }>
   | DomainEvent<'MessagingHandoffTriggered', { handoffId: string; destination: string; reason: string; at: string }>
   | DomainEvent<'MessagingHandoffFailed', { handoffId: string; failure: HandoffFailure; message: string; at: string }>
   | DomainEvent<'MessagingHandoffAccepted', { handoffId: string; liveAgentId: string; agentName: string; at: string }>
   | DomainEvent<'MessagingHandoffTimedOut', { handoffId: string; at: string }>
   | DomainEvent<'MessagingLiveAgentJoined', { handoffId: string; liveAgentId: string; agentName: string; at: string }>
-  | DomainEvent<'MessagingLiveAgentMessageSent', { messageId: string; liveAgentId: string; agentName: string; text: string; at: string }>
+  | DomainEvent<
+      'MessagingLiveAgentMessageSent',
+      { messageId: string; liveAgentId: string; agentName: string; text: string; at: string }
+    >
   | DomainEvent<'MessagingLiveAgentLeft', { liveAgentId: string; agentName: string; at: string }>
   | DomainEvent<'MessagingSystemMessageRecorded', { level: SystemLevel; message: string; at: string }>
   | DomainEvent<'MessagingSessionEnded', { reason: EndReason; at: string }>;

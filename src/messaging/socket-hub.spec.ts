@@ -1,7 +1,14 @@
 import { SocketHub, type HubSocket } from './socket-hub';
 import type { WireEvent } from './wire';
 
-const event = (sequence: number | null, type = 'EVENT_TYPE_USER_MESSAGE'): WireEvent => ({ id: `e${sequence}`, type, timestamp: 'T', sequence, payload: {}, metadata: {} });
+const event = (sequence: number | null, type = 'EVENT_TYPE_USER_MESSAGE'): WireEvent => ({
+  id: `e${sequence}`,
+  type,
+  timestamp: 'T',
+  sequence,
+  payload: {},
+  metadata: {},
+});
 
 function socket(sessionId = 's', lastSequence = 0): HubSocket & { sent: WireEvent[]; closed: number | null } {
   const s = {

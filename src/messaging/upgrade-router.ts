@@ -7,7 +7,13 @@ import { DomainError } from '../platform/errors/domain-error';
 import { errorEnvelope } from '../platform/errors/error-envelope';
 import { correlationIdFor, CORRELATION_HEADER } from '../platform/http/correlation';
 
-export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer, url: URL, correlationId: string) => Promise<void>;
+export type UpgradeHandler = (
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  url: URL,
+  correlationId: string,
+) => Promise<void>;
 
 /**
  * WebSocket handshakes arrive on the HTTP server's `upgrade` event, before any route runs: this
@@ -16,7 +22,8 @@ export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Bu
  */
 export class UpgradeRouter {
   private readonly routes = new Map<string, UpgradeHandler>();
-  private readonly listener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.dispatch(request, socket, head);
+  private readonly listener = (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+    void this.dispatch(request, socket, head);
 
   constructor(
     private readonly server: Server,
@@ -46,16 +53,26 @@ export class UpgradeRouter {
       return refuseUpgrade(socket, new DomainError('BAD_REQUEST', 'malformed request target', 400), correlationId);
     }
     const handler = this.routes.get(url.pathname);
-    if (!handler) return refuseUpgrade(socket, new DomainError('NOT_FOUND', `no WebSocket endpoint at ${url.pathname}`, 404), correlationId);
+    if (!handler)
+      return refuseUpgrade(
+        socket,
+        new DomainError('NOT_FOUND', `no WebSocket endpoint at ${url.pathname}`, 404),
+        correlationId,
+      );
     const address = request.socket.remoteAddress;
     try {
       this.failures.admit(address);
       await handler(request, socket, head, url, correlationId);
     } catch (error) {
       // a refused access token (chat) or key (desk) counts against the address, like on HTTP
-      if (error instanceof DomainError) return refuseUpgrade(socket, this.failures.failed(address, error) as DomainError, correlationId);
+      if (error instanceof DomainError)
+        return refuseUpgrade(socket, this.failures.failed(address, error) as DomainError, correlationId);
       this.logger.error({ err: error, reqId: correlationId }, 'WebSocket handshake failed');
-      refuseUpgrade(socket, new DomainError('INTERNAL_ERROR', 'internal error; the request was not completed', 500), correlationId);
+      refuseUpgrade(
+        socket,
+        new DomainError('INTERNAL_ERROR', 'internal error; the request was not completed', 500),
+        correlationId,
+      );
     }
   }
 }
@@ -71,6 +88,9 @@ export function refuseUpgrade(socket: Duplex, error: DomainError, correlationId:
     connection: 'close',
     ...error.headers,
   };
-  const head = [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+  const head = [
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ].join('\r\n');
   socket.end(`${head}\r\n\r\n${body}`);
 }

@@ -50,28 +50,71 @@ export const sequenceOf = (revision: bigint) => Number(revision) + 1;
 /** The stored event as the client sees it. */
 export function toWire(event: RecordedEvent): WireEvent {
   const e = event as unknown as SessionEvent;
-  const base = { id: event.id, timestamp: e.data.at, sequence: sequenceOf(event.revision), metadata: {} as WireEvent['metadata'] };
+  const base = {
+    id: event.id,
+    timestamp: e.data.at,
+    sequence: sequenceOf(event.revision),
+    metadata: {} as WireEvent['metadata'],
+  };
   switch (e.type) {
     case 'MessagingSessionStarted':
-      return { ...base, type: 'EVENT_TYPE_SESSION_START', payload: { session_id: e.data.sessionId, capabilities: e.data.capabilities } };
+      return {
+        ...base,
+        type: 'EVENT_TYPE_SESSION_START',
+        payload: { session_id: e.data.sessionId, capabilities: e.data.capabilities },
+      };
     case 'MessagingServiceAgentJoined':
-      return { ...base, type: 'EVENT_TYPE_SERVICE_AGENT_JOINED', payload: { agent_name: e.data.agentName, conversation_id: e.data.conversationId } };
+      return {
+        ...base,
+        type: 'EVENT_TYPE_SERVICE_AGENT_JOINED',
+        payload: { agent_name: e.data.agentName, conversation_id: e.data.conversationId },
+      };
     case 'MessagingServiceAgentMessageSent':
-      return { ...base, type: 'EVENT_TYPE_SERVICE_AGENT_MESSAGE', payload: { message_id: e.data.messageId, text: e.data.text, attachments: [], response_suggestions: e.data.responseSuggestions } };
+      return {
+        ...base,
+        type: 'EVENT_TYPE_SERVICE_AGENT_MESSAGE',
+        payload: {
+          message_id: e.data.messageId,
+          text: e.data.text,
+          attachments: [],
+          response_suggestions: e.data.responseSuggestions,
+        },
+      };
     case 'MessagingUserMessageReceived':
-      return { ...base, type: 'EVENT_TYPE_USER_MESSAGE', payload: { message_id: e.data.messageId, text: e.data.text }, metadata: e.data.custom !== undefined ? { custom: e.data.custom } : {} };
+      return {
+        ...base,
+        type: 'EVENT_TYPE_USER_MESSAGE',
+        payload: { message_id: e.data.messageId, text: e.data.text },
+        metadata: e.data.custom !== undefined ? { custom: e.data.custom } : {},
+      };
     case 'MessagingHandoffTriggered':
-      return { ...base, type: 'EVENT_TYPE_SERVICE_AGENT_TRIGGERED_HANDOFF', payload: { handoff_id: e.data.handoffId, destination: e.data.destination, reason: e.data.reason } };
+      return {
+        ...base,
+        type: 'EVENT_TYPE_SERVICE_AGENT_TRIGGERED_HANDOFF',
+        payload: { handoff_id: e.data.handoffId, destination: e.data.destination, reason: e.data.reason },
+      };
     case 'MessagingHandoffFailed':
-      return { ...base, type: 'EVENT_TYPE_HANDOFF_FAILED', payload: { handoff_id: e.data.handoffId, reason: e.data.failure, message: e.data.message } };
+      return {
+        ...base,
+        type: 'EVENT_TYPE_HANDOFF_FAILED',
+        payload: { handoff_id: e.data.handoffId, reason: e.data.failure, message: e.data.message },
+      };
     case 'MessagingHandoffAccepted':
-      return { ...base, type: 'EVENT_TYPE_HANDOFF_ACCEPTED', payload: { handoff_id: e.data.handoffId, agent_name: e.data.agentName } };
+      return {
+        ...base,
+        type: 'EVENT_TYPE_HANDOFF_ACCEPTED',
+        payload: { handoff_id: e.data.handoffId, agent_name: e.data.agentName },
+      };
     case 'MessagingHandoffTimedOut':
       return { ...base, type: 'EVENT_TYPE_HANDOFF_TIMEOUT', payload: { handoff_id: e.data.handoffId } };
     case 'MessagingLiveAgentJoined':
       return { ...base, type: 'EVENT_TYPE_LIVE_AGENT_JOINED', payload: { agent_name: e.data.agentName } };
     case 'MessagingLiveAgentMessageSent':
-      return { ...base, type: 'EVENT_TYPE_LIVE_AGENT_MESSAGE', payload: { message_id: e.data.messageId, agent_name: e.data.agentName, text: e.data.text } };
+      return {
+        ...base,
+        type: 'EVENT_TYPE_LIVE_AGENT_MESSAGE',
+        payload: { message_id: e.data.messageId, agent_name: e.data.agentName, text: e.data.text },
+      };
     case 'MessagingLiveAgentLeft':
       return { ...base, type: 'EVENT_TYPE_LIVE_AGENT_LEFT', payload: { agent_name: e.data.agentName } };
     case 'MessagingSystemMessageRecorded':
@@ -82,11 +125,23 @@ export function toWire(event: RecordedEvent): WireEvent {
 }
 
 /** An event that is not stored: it reaches the sockets open now and is never replayed. */
-export function transient(id: string, type: string, timestamp: string, payload: Record<string, unknown>, custom?: unknown): WireEvent {
+export function transient(
+  id: string,
+  type: string,
+  timestamp: string,
+  payload: Record<string, unknown>,
+  custom?: unknown,
+): WireEvent {
   return { id, type, timestamp, sequence: null, payload, metadata: custom !== undefined ? { custom } : {} };
 }
 
-export function systemMessage(id: string, timestamp: string, message: string, custom?: unknown, level: SystemLevel = 'SYSTEM_MESSAGE_LEVEL_ERROR'): WireEvent {
+export function systemMessage(
+  id: string,
+  timestamp: string,
+  message: string,
+  custom?: unknown,
+  level: SystemLevel = 'SYSTEM_MESSAGE_LEVEL_ERROR',
+): WireEvent {
   return transient(id, 'EVENT_TYPE_SYSTEM_MESSAGE', timestamp, { level, message }, custom);
 }
 

@@ -48,6 +48,11 @@ export class CallConversations {
   }
 
   private context(call: QueuedCall, cause: RecordedEvent) {
-    return { actor: 'system:outbound-calls', correlationId: call.callSid, causationId: cause.id, idempotencyKey: `outbound-calls:${cause.id}` };
+    return {
+      actor: 'system:outbound-calls',
+      correlationId: call.callSid,
+      causationId: cause.id,
+      idempotencyKey: `outbound-calls:${cause.id}`,
+    };
   }
 }

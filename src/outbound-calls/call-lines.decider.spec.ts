@@ -2,11 +2,19 @@ import { DomainError } from '../platform/errors/domain-error';
 import { callLinesDecider, type CallLineCommand, type CallLinesState } from './call-lines.decider';
 
 const NOW = '2026-01-01T00:00:00.000Z';
-const take = (callSid: string, limit = 2): CallLineCommand => ({ type: 'TakeLine', accountId: 'a', callSid, limit, retryAfterS: 5, now: NOW });
+const take = (callSid: string, limit = 2): CallLineCommand => ({
+  type: 'TakeLine',
+  accountId: 'a',
+  callSid,
+  limit,
+  retryAfterS: 5,
+  now: NOW,
+});
 const release = (callSid: string): CallLineCommand => ({ type: 'ReleaseLine', accountId: 'a', callSid, now: NOW });
 
 function run(commands: CallLineCommand[], state: CallLinesState = callLinesDecider.initialState()): CallLinesState {
-  for (const command of commands) state = callLinesDecider.decide(command, state).reduce(callLinesDecider.evolve, state);
+  for (const command of commands)
+    state = callLinesDecider.decide(command, state).reduce(callLinesDecider.evolve, state);
   return state;
 }
 

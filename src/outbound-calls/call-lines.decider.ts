@@ -32,7 +32,14 @@ export const callLinesDecider: Decider<CallLinesState, CallLineCommand, CallLine
   decide: (command, state) => {
     const held = command.callSid in state.active;
     if (command.type === 'ReleaseLine') {
-      return held ? [{ type: 'OutboundCallLineReleased', data: { accountId: command.accountId, callSid: command.callSid, at: command.now } }] : [];
+      return held
+        ? [
+            {
+              type: 'OutboundCallLineReleased',
+              data: { accountId: command.accountId, callSid: command.callSid, at: command.now },
+            },
+          ]
+        : [];
     }
     if (held) return [];
     const inUse = Object.keys(state.active).length;
@@ -46,6 +53,11 @@ export const callLinesDecider: Decider<CallLinesState, CallLineCommand, CallLine
         { 'retry-after': String(command.retryAfterS) },
       );
     }
-    return [{ type: 'OutboundCallLineTaken', data: { accountId: command.accountId, callSid: command.callSid, at: command.now } }];
+    return [
+      {
+        type: 'OutboundCallLineTaken',
+        data: { accountId: command.accountId, callSid: command.callSid, at: command.now },
+      },
+    ];
   },
 };

@@ -34,6 +34,14 @@ export class CallProgressRecorder implements CallProgress {
 
   private async record(callSid: string, command: OutboundCallCommand, options: ReportOptions): Promise<void> {
     const context = { actor: 'system:outbound-calls', correlationId: callSid, idempotencyKey: options.key };
-    await handleCommand(this.store, this.clock, outboundCallStream(callSid), outboundCallDecider, command, context, this.cache);
+    await handleCommand(
+      this.store,
+      this.clock,
+      outboundCallStream(callSid),
+      outboundCallDecider,
+      command,
+      context,
+      this.cache,
+    );
   }
 }

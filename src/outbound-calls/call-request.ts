@@ -22,11 +22,19 @@ const METADATA_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The built-in state keys of contract §6: the platform sets them, metadata may not. */
-export const BUILT_IN_STATE_KEYS = ['conversation_id', 'channel', 'environment', 'caller_number', 'agent_number', 'language'] as const;
+export const BUILT_IN_STATE_KEYS = [
+  'conversation_id',
+  'channel',
+  'environment',
+  'caller_number',
+  'agent_number',
+  'language',
+] as const;
 
 /** Null when `value` is acceptable metadata, else what is wrong with it (naming the field). */
 export function metadataProblem(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'metadata must be an object of string values';
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'metadata must be an object of string values';
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length > METADATA_LIMITS.entries) return `metadata may hold at most ${METADATA_LIMITS.entries} entries`;
   let bytes = 0;
@@ -34,13 +42,16 @@ export function metadataProblem(value: unknown): string | null {
     if (!METADATA_KEY.test(key) || key.length > METADATA_LIMITS.keyLength) {
       return `metadata key ${JSON.stringify(key.slice(0, 80))} must start with a letter and hold only letters, digits, - and _ (at most ${METADATA_LIMITS.keyLength})`;
     }
-    if ((BUILT_IN_STATE_KEYS as readonly string[]).includes(key.toLowerCase())) return `metadata.${key} is a built-in state key the platform sets`;
+    if ((BUILT_IN_STATE_KEYS as readonly string[]).includes(key.toLowerCase()))
+      return `metadata.${key} is a built-in state key the platform sets`;
     if (typeof item !== 'string') return `metadata.${key} must be a string`;
-    if (item.length > METADATA_LIMITS.valueLength) return `metadata.${key} must be at most ${METADATA_LIMITS.valueLength} characters`;
+    if (item.length > METADATA_LIMITS.valueLength)
+      return `metadata.${key} must be at most ${METADATA_LIMITS.valueLength} characters`;
     if (CONTROL.test(item)) return `metadata.${key} must not contain control characters or line breaks`;
     bytes += Buffer.byteLength(key) + Buffer.byteLength(item);
   }
-  if (bytes > METADATA_LIMITS.totalBytes) return `metadata must be at most ${METADATA_LIMITS.totalBytes} bytes of keys and values`;
+  if (bytes > METADATA_LIMITS.totalBytes)
+    return `metadata must be at most ${METADATA_LIMITS.totalBytes} bytes of keys and values`;
   const lower = new Set(entries.map(([key]) => key.toLowerCase()));
   // SIP header names are case-insensitive: two keys differing only in case would be one header
   if (lower.size !== entries.length) return 'metadata keys must differ in more than letter case';

@@ -14,7 +14,11 @@ export interface CallProgress {
   dialing(callSid: string, options?: ReportOptions): Promise<void>;
   ringing(callSid: string, options?: ReportOptions): Promise<void>;
   answered(callSid: string, options?: ReportOptions): Promise<void>;
-  ended(callSid: string, end: { reason: FailureReason; hungUpBy: HungUpBy; sipStatus: number | null }, options?: ReportOptions): Promise<void>;
+  ended(
+    callSid: string,
+    end: { reason: FailureReason; hungUpBy: HungUpBy; sipStatus: number | null },
+    options?: ReportOptions,
+  ): Promise<void>;
 }
 
 /**

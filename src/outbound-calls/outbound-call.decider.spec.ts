@@ -32,13 +32,36 @@ const given = (...commands: OutboundCallCommand[]) => {
 };
 
 const queue: OutboundCallCommand = { type: 'QueueCall', call };
-const end = (s: number, reason: 'busy' | 'no-answer' | 'error' = 'error', hungUpBy: 'callee' | 'agent' | null = null): OutboundCallCommand => ({ type: 'EndCall', reason, hungUpBy, sipStatus: null, now: at(s) });
+const end = (
+  s: number,
+  reason: 'busy' | 'no-answer' | 'error' = 'error',
+  hungUpBy: 'callee' | 'agent' | null = null,
+): OutboundCallCommand => ({ type: 'EndCall', reason, hungUpBy, sipStatus: null, now: at(s) });
 
 describe('outbound call decider', () => {
   it('queued → calling → answered → ended is a success, whoever hung up', () => {
-    const { state, events } = given(queue, { type: 'Dial', now: at(1) }, { type: 'Ring', now: at(1) }, { type: 'Answer', now: at(4) }, end(9, 'error', 'callee'));
-    expect(events.map((e) => e.type)).toEqual(['OutboundCallQueued', 'OutboundCallDialing', 'OutboundCallRinging', 'OutboundCallAnswered', 'OutboundCallEnded']);
-    expect(events[4].data).toEqual({ callSid: SID, status: 'success', reason: null, hungUpBy: 'callee', sipStatus: null, at: at(9) });
+    const { state, events } = given(
+      queue,
+      { type: 'Dial', now: at(1) },
+      { type: 'Ring', now: at(1) },
+      { type: 'Answer', now: at(4) },
+      end(9, 'error', 'callee'),
+    );
+    expect(events.map((e) => e.type)).toEqual([
+      'OutboundCallQueued',
+      'OutboundCallDialing',
+      'OutboundCallRinging',
+      'OutboundCallAnswered',
+      'OutboundCallEnded',
+    ]);
+    expect(events[4].data).toEqual({
+      callSid: SID,
+      status: 'success',
+      reason: null,
+      hungUpBy: 'callee',
+      sipStatus: null,
+      at: at(9),
+    });
     expect(statusView(state, Date.parse(at(10)))).toEqual({ call_sid: SID, status: 'success', reason: null });
   });
 
@@ -52,7 +75,10 @@ describe('outbound call decider', () => {
   it('shows each status on the way: queued, then calling (also while connected)', () => {
     expect(statusView(given(queue).state, Date.parse(T0))?.status).toBe('queued');
     expect(statusView(given(queue, { type: 'Dial', now: at(1) }).state, Date.parse(at(1)))?.status).toBe('calling');
-    expect(statusView(given(queue, { type: 'Dial', now: at(1) }, { type: 'Answer', now: at(2) }).state, Date.parse(at(2)))?.status).toBe('calling');
+    expect(
+      statusView(given(queue, { type: 'Dial', now: at(1) }, { type: 'Answer', now: at(2) }).state, Date.parse(at(2)))
+        ?.status,
+    ).toBe('calling');
   });
 
   it('late and repeated reports decide nothing (retransmissions, timers firing again)', () => {

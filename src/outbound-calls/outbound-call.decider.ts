@@ -1,6 +1,13 @@
 import type { Decider } from '../platform/commands/decider';
 import { conflict, DomainError } from '../platform/errors/domain-error';
-import { STATUS_RETENTION_MS, type CallStatus, type FailureReason, type HungUpBy, type OutboundCallEvent, type QueuedCall } from './outbound-call.events';
+import {
+  STATUS_RETENTION_MS,
+  type CallStatus,
+  type FailureReason,
+  type HungUpBy,
+  type OutboundCallEvent,
+  type QueuedCall,
+} from './outbound-call.events';
 
 export interface OutboundCallState {
   call: QueuedCall | null;
@@ -19,7 +26,14 @@ export type OutboundCallCommand =
   /** `reason` says why a call that never connected failed; a connected call ends as a success whatever ends it. */
   | { type: 'EndCall'; reason: FailureReason; hungUpBy: HungUpBy; sipStatus: number | null; now: string };
 
-const initialState = (): OutboundCallState => ({ call: null, status: null, ringing: false, answeredAt: null, endedAt: null, reason: null });
+const initialState = (): OutboundCallState => ({
+  call: null,
+  status: null,
+  ringing: false,
+  answeredAt: null,
+  endedAt: null,
+  reason: null,
+});
 
 function evolve(s: OutboundCallState, event: OutboundCallEvent): OutboundCallState {
   switch (event.type) {
@@ -51,12 +65,15 @@ function decide(command: OutboundCallCommand, s: OutboundCallState): OutboundCal
   if (!s.call) throw notFound();
   const callSid = s.call.callSid;
   if (s.endedAt !== null) return [];
-  const dialing: OutboundCallEvent[] = s.status === 'queued' ? [{ type: 'OutboundCallDialing', data: { callSid, at: command.now } }] : [];
+  const dialing: OutboundCallEvent[] =
+    s.status === 'queued' ? [{ type: 'OutboundCallDialing', data: { callSid, at: command.now } }] : [];
   switch (command.type) {
     case 'Dial':
       return dialing;
     case 'Ring':
-      return s.ringing || s.answeredAt ? dialing : [...dialing, { type: 'OutboundCallRinging', data: { callSid, at: command.now } }];
+      return s.ringing || s.answeredAt
+        ? dialing
+        : [...dialing, { type: 'OutboundCallRinging', data: { callSid, at: command.now } }];
     case 'Answer':
       return s.answeredAt ? [] : [...dialing, { type: 'OutboundCallAnswered', data: { callSid, at: command.now } }];
     case 'EndCall': {
@@ -64,17 +81,31 @@ function decide(command: OutboundCallCommand, s: OutboundCallState): OutboundCal
       return [
         {
           type: 'OutboundCallEnded',
-          data: { callSid, status: connected ? 'success' : 'failure', reason: connected ? null : command.reason, hungUpBy: command.hungUpBy, sipStatus: command.sipStatus, at: command.now },
+          data: {
+            callSid,
+            status: connected ? 'success' : 'failure',
+            reason: connected ? null : command.reason,
+            hungUpBy: command.hungUpBy,
+            sipStatus: command.sipStatus,
+            at: command.now,
+          },
         },
       ];
     }
   }
 }
 
-export const outboundCallDecider: Decider<OutboundCallState, OutboundCallCommand, OutboundCallEvent> = { initialState, evolve, decide };
+export const outboundCallDecider: Decider<OutboundCallState, OutboundCallCommand, OutboundCallEvent> = {
+  initialState,
+  evolve,
+  decide,
+};
 
 /** What the status route shows; null once the retention after the end has passed (then: 404). */
-export function statusView(s: OutboundCallState, nowMs: number): { call_sid: string; status: CallStatus; reason: FailureReason | null } | null {
+export function statusView(
+  s: OutboundCallState,
+  nowMs: number,
+): { call_sid: string; status: CallStatus; reason: FailureReason | null } | null {
   if (!s.call || !s.status) return null;
   if (s.endedAt !== null && nowMs >= Date.parse(s.endedAt) + STATUS_RETENTION_MS) return null;
   return { call_sid: s.call.callSid, status: s.status, reason: s.reason };

@@ -17,8 +17,12 @@ const IsCallMetadata = () =>
 
 export class PlaceOutboundCallDto {
   @Matches(E164, { message: E164_MESSAGE('to_number') }) to_number: string;
-  @Optional() @Matches(COUNTRY_CODE, { message: 'country_code must be an ISO 3166-1 alpha-2 country code such as US' }) country_code?: string;
+  @Optional()
+  @Matches(COUNTRY_CODE, { message: 'country_code must be an ISO 3166-1 alpha-2 country code such as US' })
+  country_code?: string;
   @Optional() @Matches(E164, { message: E164_MESSAGE('from_number') }) from_number?: string;
   @Optional() @IsCallMetadata() metadata?: Record<string, string>;
-  @Optional() @IsIn(ENCRYPTIONS as unknown as string[], { message: `encryption must be one of ${ENCRYPTIONS.join(', ')}` }) encryption?: Encryption;
+  @Optional()
+  @IsIn(ENCRYPTIONS as unknown as string[], { message: `encryption must be one of ${ENCRYPTIONS.join(', ')}` })
+  encryption?: Encryption;
 }

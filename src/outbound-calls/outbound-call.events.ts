@@ -34,7 +34,14 @@ export type OutboundCallEvent =
   | DomainEvent<'OutboundCallAnswered', { callSid: string; at: string }>
   | DomainEvent<
       'OutboundCallEnded',
-      { callSid: string; status: 'success' | 'failure'; reason: FailureReason | null; hungUpBy: HungUpBy; sipStatus: number | null; at: string }
+      {
+        callSid: string;
+        status: 'success' | 'failure';
+        reason: FailureReason | null;
+        hungUpBy: HungUpBy;
+        sipStatus: number | null;
+        at: string;
+      }
     >;
 
 export const outboundCallStream = (callSid: string) => `outbound-call-${callSid}`;

@@ -19,7 +19,11 @@ import { SimulatedCarrier } from './simulated-carrier';
 import { SipCarrier } from './sip/sip-carrier';
 import { WATCHDOG_OWNER } from './watchdog';
 
-const system = (cause: string) => ({ actor: 'system:outbound-calls', correlationId: cause, idempotencyKey: `outbound-calls:release:${cause}` });
+const system = (cause: string) => ({
+  actor: 'system:outbound-calls',
+  correlationId: cause,
+  idempotencyKey: `outbound-calls:release:${cause}`,
+});
 
 /** Registers the process manager and the watchdog, and hangs up the carrier on shutdown. */
 @Injectable()
@@ -47,7 +51,8 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
       WATCHDOG_OWNER,
       watchdogHandler({
         store: this.store,
-        ended: (callSid, key) => this.progress.ended(callSid, { reason: 'error', hungUpBy: null, sipStatus: null }, { key }),
+        ended: (callSid, key) =>
+          this.progress.ended(callSid, { reason: 'error', hungUpBy: null, sipStatus: null }, { key }),
         releaseLine: (accountId, callSid) => this.calls.releaseLine(accountId, callSid, system(`watchdog:${callSid}`)),
       }),
     );
@@ -62,13 +67,19 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
   imports: [ConversationsModule],
   controllers: [OutboundCallsController],
   providers: [
-    { provide: CALL_PROGRESS, inject: [EVENT_STORE, Clock], useFactory: (store: EventStore, clock: Clock) => new CallProgressRecorder(store, clock) },
+    {
+      provide: CALL_PROGRESS,
+      inject: [EVENT_STORE, Clock],
+      useFactory: (store: EventStore, clock: Clock) => new CallProgressRecorder(store, clock),
+    },
     {
       provide: CARRIER,
       inject: [CONFIG, Timers, CALL_PROGRESS, LOGGER],
       useFactory: (config: Config, timers: Timers, progress: CallProgressRecorder, logger: Logger): Carrier => {
         const { sip, ringTimeoutS } = config.outboundCalls;
-        return sip ? new SipCarrier({ ...sip, ringTimeoutS }, progress, logger) : new SimulatedCarrier(timers, progress, ringTimeoutS);
+        return sip
+          ? new SipCarrier({ ...sip, ringTimeoutS }, progress, logger)
+          : new SimulatedCarrier(timers, progress, ringTimeoutS);
       },
     },
     {

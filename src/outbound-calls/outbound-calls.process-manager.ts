@@ -23,7 +23,12 @@ export interface OutboundCallsDeps {
  * conversation and gives the account's line back. A replay after a crash re-runs these: the
  * carrier is only handed calls still queued, and the rest is keyed by the triggering event.
  */
-export function outboundCallsProcessManager({ store, carrier, conversations, releaseLine }: OutboundCallsDeps): ProcessManager {
+export function outboundCallsProcessManager({
+  store,
+  carrier,
+  conversations,
+  releaseLine,
+}: OutboundCallsDeps): ProcessManager {
   const stateOf = async (callSid: string): Promise<OutboundCallState & { call: QueuedCall }> => {
     const { state } = await load(store, outboundCallStream(callSid), outboundCallDecider);
     if (!state.call) throw new Error(`call ${callSid} has events but no OutboundCallQueued`);
@@ -63,4 +68,3 @@ export function watchdogHandler(deps: {
     if (state.endedAt === null) await deps.ended(payload.callSid, id);
   };
 }
-

@@ -24,7 +24,8 @@ import { WATCHDOG_OWNER, watchdogDueAt, type WatchdogPayload } from './watchdog'
 /** A full account is told to come back in this many seconds (no line is free before a call ends). */
 export const LIMIT_RETRY_AFTER_S = 5;
 
-const notFound = () => new DomainError('CALL_NOT_FOUND', 'no such call (an ended call\'s status is kept for 2 hours)', 404);
+const notFound = () =>
+  new DomainError('CALL_NOT_FOUND', "no such call (an ended call's status is kept for 2 hours)", 404);
 
 /** Outbound calling (contract §10): place a call, read its status. */
 @Injectable()
@@ -47,24 +48,45 @@ export class OutboundCallsService {
   }
 
   async place(key: KeyRecord, dto: PlaceOutboundCallDto, context: CommandContext): Promise<{ call_sid: string }> {
-    const callerId = chooseCallerId(await this.numbersOf(key.accountId), dto.from_number, (agentId) => keyCanReachAgent(key, agentId));
-    const deploymentId = await this.deployments.activeDeploymentId(callerId.agentId, callerId.environment as Environment);
+    const callerId = chooseCallerId(await this.numbersOf(key.accountId), dto.from_number, (agentId) =>
+      keyCanReachAgent(key, agentId),
+    );
+    const deploymentId = await this.deployments.activeDeploymentId(
+      callerId.agentId,
+      callerId.environment as Environment,
+    );
     if (!deploymentId) {
-      throw new DomainError('NO_ACTIVE_DEPLOYMENT', `no deployment of the agent of ${callerId.number} is active in ${callerId.environment}; merge or promote one first`, 400);
+      throw new DomainError(
+        'NO_ACTIVE_DEPLOYMENT',
+        `no deployment of the agent of ${callerId.number} is active in ${callerId.environment}; merge or promote one first`,
+        400,
+      );
     }
     const callSid = `OUT-${this.ids.uuid()}`;
     const now = this.clock.nowIso();
     // Scheduled before the line is taken: should the process die between taking the line and
     // queueing the call, the watchdog gives the line back.
     const watchdog = `${WATCHDOG_OWNER}:${callSid}`;
-    await this.timers.schedule({ id: watchdog, owner: WATCHDOG_OWNER, dueAt: watchdogDueAt(now, this.config.outboundCalls), payload: { callSid, accountId: key.accountId } satisfies WatchdogPayload });
+    await this.timers.schedule({
+      id: watchdog,
+      owner: WATCHDOG_OWNER,
+      dueAt: watchdogDueAt(now, this.config.outboundCalls),
+      payload: { callSid, accountId: key.accountId } satisfies WatchdogPayload,
+    });
     try {
       await handleCommand(
         this.store,
         this.clock,
         callLinesStream(key.accountId),
         callLinesDecider,
-        { type: 'TakeLine', accountId: key.accountId, callSid, limit: this.config.outboundCalls.maxConcurrentPerAccount, retryAfterS: LIMIT_RETRY_AFTER_S, now },
+        {
+          type: 'TakeLine',
+          accountId: key.accountId,
+          callSid,
+          limit: this.config.outboundCalls.maxConcurrentPerAccount,
+          retryAfterS: LIMIT_RETRY_AFTER_S,
+          now,
+        },
         context,
         this.lines,
       );
@@ -87,7 +109,14 @@ export class OutboundCallsService {
       queuedAt: now,
     };
     try {
-      await handleCommand(this.store, this.clock, outboundCallStream(callSid), outboundCallDecider, { type: 'QueueCall', call }, context);
+      await handleCommand(
+        this.store,
+        this.clock,
+        outboundCallStream(callSid),
+        outboundCallDecider,
+        { type: 'QueueCall', call },
+        context,
+      );
     } catch (error) {
       await this.releaseLine(key.accountId, callSid, context);
       throw error;
@@ -99,15 +128,25 @@ export class OutboundCallsService {
     if (!CALL_SID.test(callSid)) throw notFound();
     const { state } = await load(this.store, outboundCallStream(callSid), outboundCallDecider);
     if (!state.call) throw notFound();
-    if (state.call.accountId !== key.accountId) throw forbidden('this call belongs to another account', 'ACCOUNT_FORBIDDEN');
-    if (!keyCanReachAgent(key, state.call.agentId)) throw forbidden('this key is not scoped to the agent that placed this call', 'AGENT_FORBIDDEN');
+    if (state.call.accountId !== key.accountId)
+      throw forbidden('this call belongs to another account', 'ACCOUNT_FORBIDDEN');
+    if (!keyCanReachAgent(key, state.call.agentId))
+      throw forbidden('this key is not scoped to the agent that placed this call', 'AGENT_FORBIDDEN');
     const view = statusView(state, this.clock.nowMs());
     if (!view) throw notFound();
     return view;
   }
 
   async releaseLine(accountId: string, callSid: string, context: CommandContext): Promise<void> {
-    await handleCommand(this.store, this.clock, callLinesStream(accountId), callLinesDecider, { type: 'ReleaseLine', accountId, callSid, now: this.clock.nowIso() }, context, this.lines);
+    await handleCommand(
+      this.store,
+      this.clock,
+      callLinesStream(accountId),
+      callLinesDecider,
+      { type: 'ReleaseLine', accountId, callSid, now: this.clock.nowIso() },
+      context,
+      this.lines,
+    );
   }
 
   /** The account's provisioned numbers, on agents that still exist. */

@@ -45,7 +45,11 @@ export class SimulatedCarrier implements Carrier {
   }
 
   async place(call: QueuedCall): Promise<void> {
-    await this.after({ callSid: call.callSid, step: 'dial', to: call.toNumber }, Date.parse(call.queuedAt), SIMULATOR_TIMINGS.pickUp);
+    await this.after(
+      { callSid: call.callSid, step: 'dial', to: call.toNumber },
+      Date.parse(call.queuedAt),
+      SIMULATOR_TIMINGS.pickUp,
+    );
   }
 
   async stop(): Promise<void> {}
@@ -67,11 +71,23 @@ export class SimulatedCarrier implements Carrier {
         await next('hang-up', SIMULATOR_TIMINGS.listen);
         return;
       case 'hang-up':
-        return this.progress.ended(callSid, { reason: 'error', hungUpBy: 'callee', sipStatus: null }, { key: id, at: dueAt });
+        return this.progress.ended(
+          callSid,
+          { reason: 'error', hungUpBy: 'callee', sipStatus: null },
+          { key: id, at: dueAt },
+        );
       case 'busy':
-        return this.progress.ended(callSid, { reason: 'busy', hungUpBy: null, sipStatus: null }, { key: id, at: dueAt });
+        return this.progress.ended(
+          callSid,
+          { reason: 'busy', hungUpBy: null, sipStatus: null },
+          { key: id, at: dueAt },
+        );
       case 'no-answer':
-        return this.progress.ended(callSid, { reason: 'no-answer', hungUpBy: null, sipStatus: null }, { key: id, at: dueAt });
+        return this.progress.ended(
+          callSid,
+          { reason: 'no-answer', hungUpBy: null, sipStatus: null },
+          { key: id, at: dueAt },
+        );
     }
   }
 

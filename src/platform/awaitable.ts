@@ -12,5 +12,7 @@ export function andThen<T, U>(value: Awaitable<T>, fn: (value: T) => Awaitable<U
 
 /** Every value of `values`: at once when all are there, after the last otherwise. */
 export function allOf<T extends readonly unknown[]>(values: { [K in keyof T]: Awaitable<T[K]> }): Awaitable<T> {
-  return values.some((value) => value instanceof Promise) ? (Promise.all(values) as Promise<T>) : (values as unknown as T);
+  return values.some((value) => value instanceof Promise)
+    ? (Promise.all(values) as Promise<T>)
+    : (values as unknown as T);
 }

@@ -36,10 +36,20 @@ export class PlatformModule {
       { provide: IdGenerator, useClass: RandomIdGenerator },
       { provide: OperatorToken, useFactory: () => OperatorToken.resolve(config.operatorToken, config.dataDir, logger) },
       { provide: PLATFORM_DB, useFactory: () => openPlatformDatabase(config.dataDir, config.databaseUrl) },
-      { provide: ServerSecret, useFactory: () => ServerSecret.resolve(config.serverSecret ?? undefined, config.dataDir) },
-      { provide: IdempotencyStore, useFactory: (db: DataSource, secret: ServerSecret) => new IdempotencyStore(db, secret), inject: [PLATFORM_DB, ServerSecret] },
+      {
+        provide: ServerSecret,
+        useFactory: () => ServerSecret.resolve(config.serverSecret ?? undefined, config.dataDir),
+      },
+      {
+        provide: IdempotencyStore,
+        useFactory: (db: DataSource, secret: ServerSecret) => new IdempotencyStore(db, secret),
+        inject: [PLATFORM_DB, ServerSecret],
+      },
       { provide: Metrics, useFactory: () => new Metrics() },
-      { provide: AuthFailureThrottle, useFactory: () => new AuthFailureThrottle(config.authFailureRate, config.authFailureBurst) },
+      {
+        provide: AuthFailureThrottle,
+        useFactory: () => new AuthFailureThrottle(config.authFailureRate, config.authFailureBurst),
+      },
       OperatorGuard,
       IdempotencyInterceptor,
       IdempotencyJanitor,
@@ -49,7 +59,20 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       providers,
-      exports: [CONFIG, LOGGER, Clock, IdGenerator, OperatorToken, ServerSecret, AuthFailureThrottle, PLATFORM_DB, IdempotencyStore, OperatorGuard, IdempotencyInterceptor, Metrics],
+      exports: [
+        CONFIG,
+        LOGGER,
+        Clock,
+        IdGenerator,
+        OperatorToken,
+        ServerSecret,
+        AuthFailureThrottle,
+        PLATFORM_DB,
+        IdempotencyStore,
+        OperatorGuard,
+        IdempotencyInterceptor,
+        Metrics,
+      ],
     };
   }
 }

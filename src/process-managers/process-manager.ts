@@ -113,19 +113,23 @@ export class ProcessManagerRunner {
   }
 
   private tryLease(): Promise<boolean> {
-    return holds(this.lease, (error) => this.logger.warn({ err: error, processManager: this.manager.name }, 'could not try the process manager lease'));
+    return holds(this.lease, (error) =>
+      this.logger.warn({ err: error, processManager: this.manager.name }, 'could not try the process manager lease'),
+    );
   }
 
   /** The holder let the lease go (stopped, or died): run from the stored checkpoint here. */
   private contend(): Promise<void> {
-    this.contending = this.contending.then(async () => {
-      if (this.stopped || this.active || !(await this.tryLease())) return;
-      this.active = true;
-      this.logger.info({ processManager: this.manager.name }, 'took the process manager lease: running here');
-      await this.run();
-    }).catch((error: unknown) => {
-      this.logger.error({ err: error, processManager: this.manager.name }, 'could not take over the process manager');
-    });
+    this.contending = this.contending
+      .then(async () => {
+        if (this.stopped || this.active || !(await this.tryLease())) return;
+        this.active = true;
+        this.logger.info({ processManager: this.manager.name }, 'took the process manager lease: running here');
+        await this.run();
+      })
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, processManager: this.manager.name }, 'could not take over the process manager');
+      });
     return this.contending;
   }
 
@@ -134,7 +138,10 @@ export class ProcessManagerRunner {
     this.contending = this.contending.then(async () => {
       if (this.stopped || !this.active) return;
       this.active = false;
-      this.logger.warn({ processManager: this.manager.name }, 'lost the process manager lease: another process runs it');
+      this.logger.warn(
+        { processManager: this.manager.name },
+        'lost the process manager lease: another process runs it',
+      );
       const subscription = this.subscription;
       this.subscription = null;
       await subscription?.stop();
@@ -145,15 +152,26 @@ export class ProcessManagerRunner {
   private subscribe(): void {
     // Batches of events it has no handler for only move its position: they may come lazily (wakeFor).
     const wakeFor = (type: string) => Object.hasOwn(this.manager.handles, type);
-    const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: this.manager.maxBatchSize ?? 200, wakeFor }, (batch) => this.onBatch(batch));
+    const subscription = this.store.subscribeToAll(
+      { after: this.position, maxBatchSize: this.manager.maxBatchSize ?? 200, wakeFor },
+      (batch) => this.onBatch(batch),
+    );
     this.subscription = subscription;
     subscription.done.catch((error: unknown) => {
       if (this.stopped || this.subscription !== subscription) return;
       this.error = error instanceof Error ? error.message : String(error);
       // A manager that reads a read model waits for it to pass each event; while that read model
       // is still being built (a new one over a long log) the bounded wait runs out: expected, not a fault.
-      if (isReadModelLagging(error)) this.logger.info({ processManager: this.manager.name }, 'process manager waits for a read model to catch up; retrying from its checkpoint');
-      else this.logger.error({ err: error, processManager: this.manager.name }, 'process manager failed; retrying from its checkpoint');
+      if (isReadModelLagging(error))
+        this.logger.info(
+          { processManager: this.manager.name },
+          'process manager waits for a read model to catch up; retrying from its checkpoint',
+        );
+      else
+        this.logger.error(
+          { err: error, processManager: this.manager.name },
+          'process manager failed; retrying from its checkpoint',
+        );
       this.scheduleRestart();
     });
   }
@@ -164,7 +182,10 @@ export class ProcessManagerRunner {
       if (this.stopped || !this.active) return;
       this.run().catch((error: unknown) => {
         this.error = error instanceof Error ? error.message : String(error);
-        this.logger.error({ err: error, processManager: this.manager.name }, 'process manager could not restart; retrying');
+        this.logger.error(
+          { err: error, processManager: this.manager.name },
+          'process manager could not restart; retrying',
+        );
         this.scheduleRestart();
       });
     }, RETRY_MS);
@@ -192,9 +213,11 @@ export class ProcessManagerRunner {
         else lanes.set(key, [event]);
       }
       handled = lanes.size > 0;
-      await Promise.all([...lanes.values()].map(async (lane) => {
-        for (const event of lane) await this.handle(event);
-      }));
+      await Promise.all(
+        [...lanes.values()].map(async (lane) => {
+          for (const event of lane) await this.handle(event);
+        }),
+      );
     } else {
       for (const event of batch) {
         if (!this.handles(event)) continue;
@@ -228,9 +251,22 @@ export class ProcessManagerRunner {
       }
     }
     // recorded before the checkpoint passes it: a crash in between meets the event again
-    await this.deadLetters.record({ kind: 'process-manager', name: this.manager.name, event, error: failure, attempts: POISON_ATTEMPTS });
+    await this.deadLetters.record({
+      kind: 'process-manager',
+      name: this.manager.name,
+      event,
+      error: failure,
+      attempts: POISON_ATTEMPTS,
+    });
     this.logger.error(
-      { processManager: this.manager.name, position: event.position, streamId: event.streamId, eventId: event.id, eventType: event.type, error: errorText(failure) },
+      {
+        processManager: this.manager.name,
+        position: event.position,
+        streamId: event.streamId,
+        eventId: event.id,
+        eventType: event.type,
+        error: errorText(failure),
+      },
       'dead-lettered an event the process manager cannot handle; skipping it (npm run projections -- dead-letters)',
     );
   }
@@ -240,32 +276,54 @@ export class ProcessManagerRunner {
    * the manager's effects can run; resolved when it succeeds, open again with the new error if not.
    */
   retryRequested(): Promise<void> {
-    this.retrying = this.retrying.then(async () => {
-      if (this.stopped || !this.active) return;
-      for (const letter of await this.deadLetters.list({ kind: 'process-manager', name: this.manager.name, status: 'retry' })) {
-        if (this.stopped) return;
-        try {
-          const event = (await this.store.readStream(letter.streamId)).find((e) => e.id === letter.eventId);
-          if (!event) throw new Error(`event ${letter.eventId} is no longer in stream ${letter.streamId}`);
-          const handler = this.manager.handles[event.type];
-          if (handler) await handler(event);
-        } catch (error) {
-          if (isTransientFailure(error)) throw error;
-          await this.deadLetters.retryFailed(letter.kind, letter.name, letter.position, error);
-          this.logger.error({ processManager: this.manager.name, position: letter.position, eventType: letter.eventType, error: errorText(error) }, 'a dead letter failed again on retry; it stays open');
-          continue;
+    this.retrying = this.retrying
+      .then(async () => {
+        if (this.stopped || !this.active) return;
+        for (const letter of await this.deadLetters.list({
+          kind: 'process-manager',
+          name: this.manager.name,
+          status: 'retry',
+        })) {
+          if (this.stopped) return;
+          try {
+            const event = (await this.store.readStream(letter.streamId)).find((e) => e.id === letter.eventId);
+            if (!event) throw new Error(`event ${letter.eventId} is no longer in stream ${letter.streamId}`);
+            const handler = this.manager.handles[event.type];
+            if (handler) await handler(event);
+          } catch (error) {
+            if (isTransientFailure(error)) throw error;
+            await this.deadLetters.retryFailed(letter.kind, letter.name, letter.position, error);
+            this.logger.error(
+              {
+                processManager: this.manager.name,
+                position: letter.position,
+                eventType: letter.eventType,
+                error: errorText(error),
+              },
+              'a dead letter failed again on retry; it stays open',
+            );
+            continue;
+          }
+          await this.deadLetters.resolve(letter.kind, letter.name, letter.position);
+          this.logger.info(
+            { processManager: this.manager.name, position: letter.position, eventType: letter.eventType },
+            'a dead letter was retried and handled',
+          );
         }
-        await this.deadLetters.resolve(letter.kind, letter.name, letter.position);
-        this.logger.info({ processManager: this.manager.name, position: letter.position, eventType: letter.eventType }, 'a dead letter was retried and handled');
-      }
-    }).catch((error: unknown) => {
-      this.logger.warn({ err: error, processManager: this.manager.name }, 'could not retry dead letters now; trying again shortly');
-    });
+      })
+      .catch((error: unknown) => {
+        this.logger.warn(
+          { err: error, processManager: this.manager.name },
+          'could not retry dead letters now; trying again shortly',
+        );
+      });
     return this.retrying;
   }
 
   private handles(event: RecordedEvent): boolean {
-    return this.manager.handles[event.type] !== undefined && (this.manager.wants === undefined || this.manager.wants(event));
+    return (
+      this.manager.handles[event.type] !== undefined && (this.manager.wants === undefined || this.manager.wants(event))
+    );
   }
 
   private async saveCheckpoint(): Promise<void> {

@@ -24,7 +24,17 @@ export class ProcessManagers {
   register(manager: ProcessManager): void {
     if (this.runners.has(manager.name)) throw new Error(`two process managers are named ${manager.name}`);
     if (this.started) throw new Error(`process manager ${manager.name} registered after start`);
-    this.runners.set(manager.name, new ProcessManagerRunner(manager, this.store, this.platform, this.logger, this.leaseFor(`process-manager:${manager.name}`), this.deadLetters));
+    this.runners.set(
+      manager.name,
+      new ProcessManagerRunner(
+        manager,
+        this.store,
+        this.platform,
+        this.logger,
+        this.leaseFor(`process-manager:${manager.name}`),
+        this.deadLetters,
+      ),
+    );
   }
 
   async start(): Promise<void> {
@@ -37,7 +47,12 @@ export class ProcessManagers {
   }
 
   status(): ProcessManagerStatus[] {
-    return [...this.runners.values()].map((r) => ({ name: r.manager.name, position: r.position, active: r.active, error: r.error }));
+    return [...this.runners.values()].map((r) => ({
+      name: r.manager.name,
+      position: r.position,
+      active: r.active,
+      error: r.error,
+    }));
   }
 
   /**

@@ -14,7 +14,12 @@ const letters = (one: boolean, dollar: boolean) =>
  * few seconds), and its dead letter is marked `retry` until then. Firing resolves it; failing
  * again as often as before dead-letters it again. Returns how many were re-armed.
  */
-export async function rearmDeadTimers(platform: DataSource, owner: string, timerId?: string, now = new Date().toISOString()): Promise<number> {
+export async function rearmDeadTimers(
+  platform: DataSource,
+  owner: string,
+  timerId?: string,
+  now = new Date().toISOString(),
+): Promise<number> {
   const one = timerId !== undefined;
   const timerParams = one ? [owner, timerId] : [owner];
   const letterParams = one ? [now, owner, timerId] : [now, owner];

@@ -31,7 +31,16 @@ interface Row {
 }
 
 const claimed = (row: Row, leaseUntil: string) =>
-  Object.assign(new TimerRecord(), { id: row.id, owner: row.owner, dueAt: row.due_at, payload: row.payload, status: 'firing' as const, attempts: row.attempts, leaseUntil, firedAt: null });
+  Object.assign(new TimerRecord(), {
+    id: row.id,
+    owner: row.owner,
+    dueAt: row.due_at,
+    payload: row.payload,
+    status: 'firing' as const,
+    attempts: row.attempts,
+    leaseUntil,
+    firedAt: null,
+  });
 
 /** One synchronous transaction on the shared connection: nothing can interleave with it. */
 class SqliteTimerClaims implements TimerClaims {
@@ -76,8 +85,14 @@ class PostgresTimerClaims implements TimerClaims {
       [leaseUntil, owners, nowIso, [...skip], limit],
     );
     // RETURNING follows no ORDER BY: due order again, as the handlers expect
-    return rows.sort((a, b) => (a.due_at < b.due_at ? -1 : a.due_at > b.due_at ? 1 : 0)).map((row) => claimed(row, leaseUntil));
+    return rows
+      .sort((a, b) => (a.due_at < b.due_at ? -1 : a.due_at > b.due_at ? 1 : 0))
+      .map((row) => claimed(row, leaseUntil));
   }
 }
 
-export const timerClaims = (platform: DataSource): TimerClaims => forDialect<TimerClaims>(platform, { sqlite: (s) => new SqliteTimerClaims(s), postgres: (s) => new PostgresTimerClaims(s) });
+export const timerClaims = (platform: DataSource): TimerClaims =>
+  forDialect<TimerClaims>(platform, {
+    sqlite: (s) => new SqliteTimerClaims(s),
+    postgres: (s) => new PostgresTimerClaims(s),
+  });

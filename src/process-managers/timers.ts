@@ -94,7 +94,16 @@ export class Timers {
     await this.repo
       .createQueryBuilder()
       .insert()
-      .values({ id: timer.id, owner: timer.owner, dueAt, payload: JSON.stringify(timer.payload ?? null), status: 'pending', attempts: 0, leaseUntil: null, firedAt: null })
+      .values({
+        id: timer.id,
+        owner: timer.owner,
+        dueAt,
+        payload: JSON.stringify(timer.payload ?? null),
+        status: 'pending',
+        attempts: 0,
+        leaseUntil: null,
+        firedAt: null,
+      })
       .orIgnore()
       .execute();
     this.poke();
@@ -156,12 +165,12 @@ export class Timers {
         }
       })
       .finally(() => {
-      this.running = null;
-      if (this.again) {
-        this.again = false;
-        this.poke();
-      }
-    });
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
   }
 
   private async loop(): Promise<void> {
@@ -200,7 +209,10 @@ export class Timers {
     const handler = this.handlers.get(timer.owner)!;
     try {
       await handler({ id: timer.id, dueAt: timer.dueAt, payload: JSON.parse(timer.payload) });
-      await this.repo.update({ id: timer.id }, { status: 'fired', firedAt: this.clock.nowIso(), leaseUntil: null, attempts: timer.attempts + 1 });
+      await this.repo.update(
+        { id: timer.id },
+        { status: 'fired', firedAt: this.clock.nowIso(), leaseUntil: null, attempts: timer.attempts + 1 },
+      );
     } catch (error) {
       await this.failed(timer, error);
       return false;
@@ -209,7 +221,10 @@ export class Timers {
     // only a timer that failed before can have a dead letter (it was re-armed): the rest pay nothing
     if (timer.attempts > 0) {
       await this.deadLetters.resolveTimer(timer.owner, timer.id).catch((error: unknown) => {
-        this.logger.warn({ err: error, timer: timer.id, owner: timer.owner }, 'a re-armed timer fired but its dead letter could not be resolved; resolve it by hand');
+        this.logger.warn(
+          { err: error, timer: timer.id, owner: timer.owner },
+          'a re-armed timer fired but its dead letter could not be resolved; resolve it by hand',
+        );
       });
     }
     return true;
@@ -231,21 +246,30 @@ export class Timers {
       await this.repo.update({ id: timer.id }, { status: 'dead', leaseUntil: null, attempts: timer.attempts + 1 });
       this.failing.delete(timer.id);
       this.deadKnown = true;
-      this.logger.error({ ...log, attempts: failures, error: errorText(error) }, 'dead-lettered a timer its handler keeps failing for; it will not run again until retried (npm run projections -- dead-letters)');
+      this.logger.error(
+        { ...log, attempts: failures, error: errorText(error) },
+        'dead-lettered a timer its handler keeps failing for; it will not run again until retried (npm run projections -- dead-letters)',
+      );
       return;
     }
     const delay = transient ? this.retry.transientMs : this.retry.baseMs * 2 ** (failures - 1);
     this.failing.set(timer.id, { failures, retryAt: Date.now() + delay });
     if (isReadModelLagging(error)) this.logger.info(log, 'timer waits for a read model to catch up; it will run again');
-    else if (transient) this.logger.warn({ ...log, err: error }, 'timer handler failed for a passing reason; it will run again');
+    else if (transient)
+      this.logger.warn({ ...log, err: error }, 'timer handler failed for a passing reason; it will run again');
     else this.logger.error({ ...log, err: error, attempts: failures }, 'timer handler failed; it will run again');
     await this.repo.update({ id: timer.id }, { status: 'pending', leaseUntil: null, attempts: timer.attempts + 1 });
   }
 
   private async sleepUntilNext(): Promise<void> {
     const owners = In([...this.handlers.keys()]);
-    const next = await this.repo.findOne({ where: { status: In(['pending', 'firing']), owner: owners }, order: { dueAt: 'ASC' } });
-    if (this.deadKnown) this.deadKnown = (await this.repo.findOne({ select: { id: true }, where: { status: 'dead', owner: owners } })) !== null;
+    const next = await this.repo.findOne({
+      where: { status: In(['pending', 'firing']), owner: owners },
+      order: { dueAt: 'ASC' },
+    });
+    if (this.deadKnown)
+      this.deadKnown =
+        (await this.repo.findOne({ select: { id: true }, where: { status: 'dead', owner: owners } })) !== null;
     if (this.stopped) return;
     let delay = this.deadKnown ? REARM_POLL_MS : MAX_SLEEP_MS;
     if (next) {

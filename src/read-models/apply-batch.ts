@@ -15,7 +15,8 @@ const CHECKPOINT = {
   },
   postgres: {
     read: 'SELECT position FROM projection_checkpoint WHERE name = $1',
-    ensure: 'INSERT INTO projection_checkpoint (name, version, position, updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING',
+    ensure:
+      'INSERT INTO projection_checkpoint (name, version, position, updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING',
     lock: 'SELECT position FROM projection_checkpoint WHERE name = $1 FOR UPDATE',
     write: `INSERT INTO projection_checkpoint (name, version, position, updated_at) VALUES ($1, $2, $3, $4)
   ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position, updated_at = excluded.updated_at`,
@@ -42,7 +43,10 @@ export function rowWriterFor(source: DataSource): RowWriter {
  * The Rows a batch writes through. SQLite: the data source's writer on its one connection, which
  * the transaction holds. PostgreSQL: the transaction's own connection, out of a pool.
  */
-function rowsFor(source: DataSource, em: EntityManager): { rows: Rows & { endBatch(): unknown; resetBatch?(): void }; em: EntityManager } {
+function rowsFor(
+  source: DataSource,
+  em: EntityManager,
+): { rows: Rows & { endBatch(): unknown; resetBatch?(): void }; em: EntityManager } {
   if (!isPostgres(source)) return { rows: rowWriterFor(source), em };
   let cache = pgSql.get(source);
   if (!cache) {
@@ -76,7 +80,12 @@ async function lockCheckpoint(em: EntityManager, projection: Projection): Promis
  * transaction: a crash leaves either both or neither. Events at or before the stored checkpoint
  * are skipped, so applying a batch twice (a retry, an overlapping subscription) changes nothing.
  */
-export async function applyBatch(source: DataSource, projection: Projection, events: RecordedEvent[], last: Position = events[events.length - 1].position): Promise<Position> {
+export async function applyBatch(
+  source: DataSource,
+  projection: Projection,
+  events: RecordedEvent[],
+  last: Position = events[events.length - 1].position,
+): Promise<Position> {
   const sql = checkpointSql(source);
   let rows: ReturnType<typeof rowsFor>['rows'] | null = null;
   try {
@@ -85,7 +94,9 @@ export async function applyBatch(source: DataSource, projection: Projection, eve
       const em = batch.em;
       rows = batch.rows;
       rows.resetBatch?.();
-      const checkpoint = isPostgres(source) ? await lockCheckpoint(em, projection) : await readCheckpoint(em, projection.name);
+      const checkpoint = isPostgres(source)
+        ? await lockCheckpoint(em, projection)
+        : await readCheckpoint(em, projection.name);
       for (const event of events) {
         if (event.position <= checkpoint) continue;
         const handler = projection.handles[event.type];
@@ -93,7 +104,8 @@ export async function applyBatch(source: DataSource, projection: Projection, eve
         await handler(event, em, rows);
       }
       await rows.endBatch();
-      if (last > checkpoint) await em.query(sql.write, [projection.name, projection.version, last, new Date().toISOString()]);
+      if (last > checkpoint)
+        await em.query(sql.write, [projection.name, projection.version, last, new Date().toISOString()]);
     });
   } catch (error) {
     // the transaction rolled back: nothing the handlers remembered is true any more
@@ -129,5 +141,10 @@ export async function applyAside(source: DataSource, projection: Projection, eve
 
 /** Moves the checkpoint alone: after batches that held nothing for this projection. */
 export async function writeCheckpoint(source: DataSource, projection: Projection, position: Position): Promise<void> {
-  await source.query(`${checkpointSql(source).write} WHERE excluded.position > projection_checkpoint.position`, [projection.name, projection.version, position, new Date().toISOString()]);
+  await source.query(`${checkpointSql(source).write} WHERE excluded.position > projection_checkpoint.position`, [
+    projection.name,
+    projection.version,
+    position,
+    new Date().toISOString(),
+  ]);
 }

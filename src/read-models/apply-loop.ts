@@ -122,15 +122,19 @@ export class ApplyLoop {
     const apply = this.steps.leader();
     // The other events only move its position: they may come lazily (event-store.port.ts, wakeFor).
     const wakeFor = (type: string) => Object.hasOwn(this.projection.handles, type);
-    const subscription = this.store.subscribeToAll({ after: this.position, maxBatchSize: this.maxBatchSize, wakeFor }, (batch) =>
-      apply ? this.onBatch(batch) : this.onFollowedBatch(batch),
+    const subscription = this.store.subscribeToAll(
+      { after: this.position, maxBatchSize: this.maxBatchSize, wakeFor },
+      (batch) => (apply ? this.onBatch(batch) : this.onFollowedBatch(batch)),
     );
     this.subscription = subscription;
     subscription.done.catch((error: unknown) => {
       if (this.steps.stopped() || this.subscription !== subscription) return;
       this.failed = true;
       this.error = error instanceof Error ? error.message : String(error);
-      this.logger.error({ err: error, projection: this.projection.name }, 'projection failed; retrying from its checkpoint');
+      this.logger.error(
+        { err: error, projection: this.projection.name },
+        'projection failed; retrying from its checkpoint',
+      );
       this.scheduleRetry();
     });
   }
@@ -193,10 +197,27 @@ export class ApplyLoop {
       stopped: () => this.steps.stopped(),
       deadLetter: async (event, error, attempts) => {
         const generation = this.open.generation?.generation ?? null;
-        await this.registry.deadLetters.record({ kind: 'projection', name, version, generation, event, error, attempts });
+        await this.registry.deadLetters.record({
+          kind: 'projection',
+          name,
+          version,
+          generation,
+          event,
+          error,
+          attempts,
+        });
         // where and what, never the event's data (it may hold secrets)
         this.logger.error(
-          { projection: name, version, generation, position: event.position, streamId: event.streamId, eventId: event.id, eventType: event.type, error: errorText(error) },
+          {
+            projection: name,
+            version,
+            generation,
+            position: event.position,
+            streamId: event.streamId,
+            eventId: event.id,
+            eventType: event.type,
+            error: errorText(error),
+          },
           'dead-lettered an event the read model cannot apply; skipping it (npm run projections -- dead-letters)',
         );
       },

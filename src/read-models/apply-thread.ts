@@ -13,7 +13,12 @@ import { lowerThisThreadsPriority } from '../platform/threads/thread-priority';
 import { openReadModel } from './open-read-model';
 import { fromPortable } from './portable-events';
 import type { Projection } from './projection';
-import { catalogProjections, type ApplyReply, type ApplyRequest, type ProjectionCatalog } from './apply-thread-protocol';
+import {
+  catalogProjections,
+  type ApplyReply,
+  type ApplyRequest,
+  type ProjectionCatalog,
+} from './apply-thread-protocol';
 import { isTransientFailure } from './transient-failure';
 
 const APPLY_THREAD_NICENESS = 10;
@@ -22,7 +27,9 @@ const port = parentPort!;
 // same priority let the kernel preempt the event loop for the whole batch (a postMessage measured
 // 100 µs on average, up to ms); at nice 10 debug chat ran 1,830 turns/s against 1,530-1,900 before.
 lowerThisThreadsPriority(APPLY_THREAD_NICENESS);
-const projections = new Map(catalogProjections(workerData as ProjectionCatalog).map((projection) => [projection.name, projection]));
+const projections = new Map(
+  catalogProjections(workerData as ProjectionCatalog).map((projection) => [projection.name, projection]),
+);
 /** Open generations by file; opened on first use, so a restarted thread picks up where its runners are. */
 const sources = new Map<string, Promise<DataSource>>();
 /** Each file's requests one after another: a checkpoint never lands inside a batch's transaction. */
@@ -69,10 +76,17 @@ port.on('message', (request: ApplyRequest | { op: 'exit' }) => {
   queues.set(request.file, queued);
   queued.then(
     () => port.postMessage({ id: request.id } satisfies ApplyReply),
-    (error: unknown) => port.postMessage({ id: request.id, failure: error instanceof Error ? error.message : String(error), transient: isTransientFailure(error) } satisfies ApplyReply),
+    (error: unknown) =>
+      port.postMessage({
+        id: request.id,
+        failure: error instanceof Error ? error.message : String(error),
+        transient: isTransientFailure(error),
+      } satisfies ApplyReply),
   );
   // the queue outlives no request: the last one removes it
-  void queued.catch(() => undefined).then(() => {
-    if (queues.get(request.file) === queued) queues.delete(request.file);
-  });
+  void queued
+    .catch(() => undefined)
+    .then(() => {
+      if (queues.get(request.file) === queued) queues.delete(request.file);
+    });
 });

@@ -49,8 +49,17 @@ export abstract class BatchedRows implements Rows {
 
   abstract insert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): Awaitable<void>;
   abstract upsert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): Awaitable<void>;
-  abstract update<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, set: Partial<T>): Awaitable<number>;
-  abstract increment<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, property: keyof T & string, by: number): Awaitable<number>;
+  abstract update<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    where: Partial<T>,
+    set: Partial<T>,
+  ): Awaitable<number>;
+  abstract increment<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    where: Partial<T>,
+    property: keyof T & string,
+    by: number,
+  ): Awaitable<number>;
   abstract delete<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Awaitable<number>;
   abstract findOne<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Awaitable<T | undefined>;
 

@@ -41,7 +41,12 @@ export async function catchUp(
   }
 }
 
-async function applyOrQuarantine(source: DataSource, projection: Projection, events: RecordedEvent[], onPoison: OnPoison | undefined): Promise<Position> {
+async function applyOrQuarantine(
+  source: DataSource,
+  projection: Projection,
+  events: RecordedEvent[],
+  onPoison: OnPoison | undefined,
+): Promise<Position> {
   try {
     return await applyBatch(source, projection, events);
   } catch (error) {

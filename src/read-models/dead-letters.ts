@@ -53,7 +53,8 @@ export const TIMER_DEAD_LETTER_TYPE = 'timer';
 const MAX_ERROR_CHARS = 500;
 
 export function errorText(error: unknown): string {
-  const text = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
+  const text =
+    error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
 }
 
@@ -139,16 +140,44 @@ export class DeadLetterStore {
   }
 
   /** A timer its owner's handler kept failing for: keyed by its id; its payload is never kept. */
-  async recordTimer(failure: { owner: string; timerId: string; error: unknown; attempts: number }, now = new Date().toISOString()): Promise<void> {
+  async recordTimer(
+    failure: { owner: string; timerId: string; error: unknown; attempts: number },
+    now = new Date().toISOString(),
+  ): Promise<void> {
     const { owner, timerId } = failure;
-    await this.query(RECORD, ['timer', owner, timerId, null, null, '', timerId, TIMER_DEAD_LETTER_TYPE, errorText(failure.error), now, now, failure.attempts]);
+    await this.query(RECORD, [
+      'timer',
+      owner,
+      timerId,
+      null,
+      null,
+      '',
+      timerId,
+      TIMER_DEAD_LETTER_TYPE,
+      errorText(failure.error),
+      now,
+      now,
+      failure.attempts,
+    ]);
     for (const listener of this.listeners) listener({ kind: 'timer', name: owner });
   }
 
   /** Open (or of the status given, or with `all` every) dead letters, of one consumer or all, in log order. */
-  async list(filter: { kind?: DeadLetterKind; name?: string; status?: 'open' | 'retry' | 'resolved' | 'all'; position?: Position } = {}): Promise<DeadLetter[]> {
+  async list(
+    filter: {
+      kind?: DeadLetterKind;
+      name?: string;
+      status?: 'open' | 'retry' | 'resolved' | 'all';
+      position?: Position;
+    } = {},
+  ): Promise<DeadLetter[]> {
     const status = filter.status ?? 'open';
-    const conditions = Object.entries({ status: status === 'all' ? undefined : status, kind: filter.kind, name: filter.name, position: filter.position }).filter(([, value]) => value !== undefined);
+    const conditions = Object.entries({
+      status: status === 'all' ? undefined : status,
+      kind: filter.kind,
+      name: filter.name,
+      position: filter.position,
+    }).filter(([, value]) => value !== undefined);
     const where = conditions.map(([column]) => `${column} = ?`);
     const params = conditions.map(([, value]) => value);
     const sql = `SELECT ${COLUMNS} FROM dead_letter${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY kind, name, position`;
@@ -157,18 +186,27 @@ export class DeadLetterStore {
 
   /** Open dead letters per consumer: `${kind}:${name}` → count (status and metrics). */
   async openCounts(): Promise<Map<string, number>> {
-    const rows = (await this.query("SELECT kind, name, count(*) AS n FROM dead_letter WHERE status <> 'resolved' GROUP BY kind, name", [])) as Array<{ kind: string; name: string; n: number | string }>;
+    const rows = (await this.query(
+      "SELECT kind, name, count(*) AS n FROM dead_letter WHERE status <> 'resolved' GROUP BY kind, name",
+      [],
+    )) as Array<{ kind: string; name: string; n: number | string }>;
     return new Map(rows.map((r) => [`${r.kind}:${r.name}`, Number(r.n)]));
   }
 
   /** A retry applied it: the consumer now holds what the event means. */
   async resolve(kind: DeadLetterKind, name: string, position: Position, now = new Date().toISOString()): Promise<void> {
-    await this.query("UPDATE dead_letter SET status = 'resolved', resolved_at = ?, retried_at = ? WHERE kind = ? AND name = ? AND position = ?", [now, now, kind, name, position]);
+    await this.query(
+      "UPDATE dead_letter SET status = 'resolved', resolved_at = ?, retried_at = ? WHERE kind = ? AND name = ? AND position = ?",
+      [now, now, kind, name, position],
+    );
   }
 
   /** A timer fired after it was dead-lettered and re-armed: its dead letter, if any, is resolved. */
   async resolveTimer(owner: string, timerId: string, now = new Date().toISOString()): Promise<void> {
-    await this.query("UPDATE dead_letter SET status = 'resolved', resolved_at = ? WHERE kind = 'timer' AND name = ? AND position = ? AND status <> 'resolved'", [now, owner, timerId]);
+    await this.query(
+      "UPDATE dead_letter SET status = 'resolved', resolved_at = ? WHERE kind = 'timer' AND name = ? AND position = ? AND status <> 'resolved'",
+      [now, owner, timerId],
+    );
   }
 
   /**
@@ -177,7 +215,10 @@ export class DeadLetterStore {
    * no longer missing.
    */
   async resolveSuperseded(name: string, generation: number, now = new Date().toISOString()): Promise<void> {
-    await this.query("UPDATE dead_letter SET status = 'resolved', resolved_at = ? WHERE kind = 'projection' AND name = ? AND status <> 'resolved' AND (generation IS NULL OR generation < ?)", [now, name, generation]);
+    await this.query(
+      "UPDATE dead_letter SET status = 'resolved', resolved_at = ? WHERE kind = 'projection' AND name = ? AND status <> 'resolved' AND (generation IS NULL OR generation < ?)",
+      [now, name, generation],
+    );
   }
 
   /** Asks the process that runs a process manager to handle its open dead letters (one, or all) again; how many. */
@@ -185,7 +226,11 @@ export class DeadLetterStore {
     const sql = `UPDATE dead_letter SET status = 'retry' WHERE kind = ? AND name = ? AND status = 'open'${position ? ' AND position = ?' : ''}`;
     const runner = this.platform.createQueryRunner();
     try {
-      const result = await runner.query(portableSql(this.platform, sql), position ? [kind, name, position] : [kind, name], true);
+      const result = await runner.query(
+        portableSql(this.platform, sql),
+        position ? [kind, name, position] : [kind, name],
+        true,
+      );
       return result.affected ?? 0;
     } finally {
       await runner.release();
@@ -193,19 +238,20 @@ export class DeadLetterStore {
   }
 
   /** A retry failed again: it stays open, with the new error. */
-  async retryFailed(kind: DeadLetterKind, name: string, position: Position, error: unknown, now = new Date().toISOString()): Promise<void> {
-    await this.query("UPDATE dead_letter SET status = 'open', error = ?, retried_at = ?, last_failed_at = ?, attempts = attempts + 1 WHERE kind = ? AND name = ? AND position = ?", [
-      errorText(error),
-      now,
-      now,
-      kind,
-      name,
-      position,
-    ]);
+  async retryFailed(
+    kind: DeadLetterKind,
+    name: string,
+    position: Position,
+    error: unknown,
+    now = new Date().toISOString(),
+  ): Promise<void> {
+    await this.query(
+      "UPDATE dead_letter SET status = 'open', error = ?, retried_at = ?, last_failed_at = ?, attempts = attempts + 1 WHERE kind = ? AND name = ? AND position = ?",
+      [errorText(error), now, now, kind, name, position],
+    );
   }
 
   private query(sql: string, params: unknown[]): Promise<unknown> {
     return this.platform.query(portableSql(this.platform, sql), params);
   }
 }
-

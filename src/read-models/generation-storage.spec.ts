@@ -9,15 +9,23 @@ describe('where a generation lives', () => {
     expect(location).toBe('/data/parley/read-models/conversations/v2.g7.sqlite');
     expect(storage.resolve(location)).toBe(location);
     // the same registry row, read by a copy of the data dir, or the data dir moved
-    expect(new SqliteGenerationStorage('/mnt/restored').resolve(location)).toBe('/mnt/restored/read-models/conversations/v2.g7.sqlite');
+    expect(new SqliteGenerationStorage('/mnt/restored').resolve(location)).toBe(
+      '/mnt/restored/read-models/conversations/v2.g7.sqlite',
+    );
   });
 
   it('takes the read-models part of any recorded path', () => {
-    expect(storage.resolve('/var/lib/old-place/read-models/accounts/v1.g1.sqlite')).toBe('/data/parley/read-models/accounts/v1.g1.sqlite');
+    expect(storage.resolve('/var/lib/old-place/read-models/accounts/v1.g1.sqlite')).toBe(
+      '/data/parley/read-models/accounts/v1.g1.sqlite',
+    );
     // recorded relative to a working directory
-    expect(storage.resolve(path.join('data', 'read-models', 'accounts', 'v1.g1.sqlite'))).toBe('/data/parley/read-models/accounts/v1.g1.sqlite');
+    expect(storage.resolve(path.join('data', 'read-models', 'accounts', 'v1.g1.sqlite'))).toBe(
+      '/data/parley/read-models/accounts/v1.g1.sqlite',
+    );
     // a data dir that is itself under a folder named read-models: the last one is the generations'
-    expect(storage.resolve('/home/read-models/parley/read-models/accounts/v1.g1.sqlite')).toBe('/data/parley/read-models/accounts/v1.g1.sqlite');
+    expect(storage.resolve('/home/read-models/parley/read-models/accounts/v1.g1.sqlite')).toBe(
+      '/data/parley/read-models/accounts/v1.g1.sqlite',
+    );
     // not a generation file of any data dir: left where it is
     expect(storage.resolve('/elsewhere/accounts.sqlite')).toBe('/elsewhere/accounts.sqlite');
   });

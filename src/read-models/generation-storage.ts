@@ -65,7 +65,8 @@ export class SqliteGenerationStorage implements GenerationStorage {
 
   async open(projection: Projection, location: string, mode: 'apply' | 'follow' = 'apply'): Promise<OpenGeneration> {
     if (mode === 'follow') {
-      if (!fs.existsSync(location)) throw new GenerationNotBuiltError(`the ${projection.name} generation ${location} is not built yet`);
+      if (!fs.existsSync(location))
+        throw new GenerationNotBuiltError(`the ${projection.name} generation ${location} is not built yet`);
       const reader = await openReadModelReader(projection, location);
       return { writer: reader, reader, close: () => closeAll(reader) };
     }
@@ -82,7 +83,8 @@ export class SqliteGenerationStorage implements GenerationStorage {
     if (!fs.existsSync(location)) return START;
     const db = new Database(location, { readonly: true });
     try {
-      const row = db.prepare('SELECT position FROM projection_checkpoint WHERE name = ?').get(name) as { position: Position } | undefined;
+      const row = db.prepare('SELECT position FROM projection_checkpoint WHERE name = ?').get(name) as
+        { position: Position } | undefined;
       return row?.position ?? START;
     } catch {
       return START;
@@ -124,7 +126,13 @@ export class PostgresGenerationStorage implements GenerationStorage {
 
   /** A one-connection source outside any generation, for the rare statements about schemas. */
   private async admin(): Promise<DataSource> {
-    const source = new DataSource({ type: 'postgres', url: this.url, poolSize: 1, installExtensions: false, logging: false });
+    const source = new DataSource({
+      type: 'postgres',
+      url: this.url,
+      poolSize: 1,
+      installExtensions: false,
+      logging: false,
+    });
     await source.initialize();
     return source;
   }
@@ -147,7 +155,9 @@ export class PostgresGenerationStorage implements GenerationStorage {
         [schema],
       )) as Array<{ present: boolean }>;
       if (!present) return START;
-      const rows = (await source.query(`SELECT position FROM ${schema}.projection_checkpoint WHERE name = $1`, [name])) as Array<{ position: Position }>;
+      const rows = (await source.query(`SELECT position FROM ${schema}.projection_checkpoint WHERE name = $1`, [
+        name,
+      ])) as Array<{ position: Position }>;
       return rows[0]?.position ?? START;
     } finally {
       await source.destroy();
@@ -156,7 +166,8 @@ export class PostgresGenerationStorage implements GenerationStorage {
 }
 
 function schemaOf(location: string): string {
-  if (!location.startsWith(PREFIX)) throw new Error(`not a PostgreSQL generation: ${location} (READ_MODEL_DB changed under an existing registry?)`);
+  if (!location.startsWith(PREFIX))
+    throw new Error(`not a PostgreSQL generation: ${location} (READ_MODEL_DB changed under an existing registry?)`);
   return location.slice(PREFIX.length);
 }
 
@@ -165,7 +176,11 @@ async function closeAll(...sources: DataSource[]): Promise<void> {
 }
 
 /** The storage READ_MODEL_DB names. */
-export function generationStorage(config: { readModelDb: 'sqlite' | 'postgres'; databaseUrl: string | null; dataDir: string }): GenerationStorage {
+export function generationStorage(config: {
+  readModelDb: 'sqlite' | 'postgres';
+  databaseUrl: string | null;
+  dataDir: string;
+}): GenerationStorage {
   if (config.readModelDb === 'postgres') return new PostgresGenerationStorage(config.databaseUrl!);
   return new SqliteGenerationStorage(config.dataDir);
 }

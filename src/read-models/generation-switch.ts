@@ -78,7 +78,9 @@ export class GenerationSwitch {
     const active = await this.registry.active(name, version);
     const building = await this.registry.building(name, version);
     // the checkpoints first: the head only moves on, so a consistent pair never looks ahead
-    const checkpoints = await Promise.all([active, building].map((g) => (g ? this.registry.storage.checkpointOf(name, g.file) : START)));
+    const checkpoints = await Promise.all(
+      [active, building].map((g) => (g ? this.registry.storage.checkpointOf(name, g.file) : START)),
+    );
     const head = await this.store.headPosition();
     const [activeAhead, buildingAhead] = checkpoints.map((checkpoint) => comparePositions(checkpoint, head) > 0);
     if (active && !activeAhead) return active;
@@ -91,7 +93,10 @@ export class GenerationSwitch {
     if (building && !buildingAhead) return building;
     if (building) {
       // a build that is itself ahead of the log has no use
-      this.logger.error({ projection: name, version, generation: building.generation, checkpoint: checkpoints[1], head }, 'a read model being built has applied events past the end of the event log: starting it again from the log');
+      this.logger.error(
+        { projection: name, version, generation: building.generation, checkpoint: checkpoints[1], head },
+        'a read model being built has applied events past the end of the event log: starting it again from the log',
+      );
       await this.registry.retire(name, version, building.generation);
     }
     return this.registry.create(name, version, new Date().toISOString());
@@ -111,7 +116,12 @@ export class GenerationSwitch {
 
   /** Opens a generation's files (or schema): to apply it where this process leads, else to read it. */
   async open(generation: ReadModelGeneration, leader: boolean): Promise<void> {
-    if (leader && this.applyThread && this.registry.storage.kind === 'sqlite' && this.applyThread.accepts(this.projection)) {
+    if (
+      leader &&
+      this.applyThread &&
+      this.registry.storage.kind === 'sqlite' &&
+      this.applyThread.accepts(this.projection)
+    ) {
       // the thread creates a missing file, then this process only reads it
       this.applier = await this.applyThread.open(this.projection, generation.file);
       this.opened = await this.registry.storage.open(this.projection, generation.file, 'follow');
@@ -150,10 +160,18 @@ export class GenerationSwitch {
     // A rebuild elsewhere may have activated a newer generation meanwhile: follow it instead.
     const active = await this.registry.active(this.projection.name, this.projection.version);
     if (active && active.generation > this.generation.generation) return false;
-    await this.registry.activate(this.projection.name, this.projection.version, this.generation.generation, new Date().toISOString());
+    await this.registry.activate(
+      this.projection.name,
+      this.projection.version,
+      this.generation.generation,
+      new Date().toISOString(),
+    );
     await this.registry.deadLetters.resolveSuperseded(this.projection.name, this.generation.generation);
     this.generation = { ...this.generation, status: 'active' };
-    this.logger.info({ projection: this.projection.name, generation: this.generation.generation }, 'read model built and serving');
+    this.logger.info(
+      { projection: this.projection.name, generation: this.generation.generation },
+      'read model built and serving',
+    );
     return true;
   }
 
@@ -181,10 +199,14 @@ export class GenerationSwitch {
       const old = this.generation;
       await this.steps.detach();
       // the leader retires and deletes what it replaced; a follower only lets go of it
-      if (this.steps.leader() && old.status === 'building') await this.registry.retire(old.name, old.version, old.generation);
+      if (this.steps.leader() && old.status === 'building')
+        await this.registry.retire(old.name, old.version, old.generation);
       await this.steps.attach(active);
       if (this.steps.leader()) await this.registry.storage.remove(old.file);
-      this.logger.info({ projection: this.projection.name, generation: active.generation }, 'switched to a rebuilt generation');
+      this.logger.info(
+        { projection: this.projection.name, generation: active.generation },
+        'switched to a rebuilt generation',
+      );
       this.steps.moved();
     }, 'could not follow a generation switch');
   }

@@ -56,7 +56,9 @@ export class LeaseCoordinator {
   }
 
   private tryLease(): Promise<boolean> {
-    return holds(this.lease, (error) => this.logger.warn({ err: error, projection: this.name }, 'could not try the projection lease; following for now'));
+    return holds(this.lease, (error) =>
+      this.logger.warn({ err: error, projection: this.name }, 'could not try the projection lease; following for now'),
+    );
   }
 
   /** A follower takes a lease its holder let go (stopped, or died): it applies from the checkpoint on. */

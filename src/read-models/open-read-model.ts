@@ -18,7 +18,11 @@ export async function openReadModel(projection: Projection, file: string): Promi
 async function createGenerationFile(projection: Projection, file: string): Promise<void> {
   const draft = `${file}.draft-${process.pid}-${Date.now()}`;
   try {
-    const source = await openSqliteDataSource({ file: draft, entities: [...projection.entities, ProjectionCheckpoint], synchronize: true });
+    const source = await openSqliteDataSource({
+      file: draft,
+      entities: [...projection.entities, ProjectionCheckpoint],
+      synchronize: true,
+    });
     try {
       for (const sql of projection.setup ?? []) await source.query(sql);
       // fold the WAL into the file: only the file itself is linked into place

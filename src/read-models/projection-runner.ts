@@ -68,7 +68,11 @@ export class ProjectionRunner {
       moved: () => this.tracker.release(),
     });
     this.tracker = new ReadYourWrites((target) => this.generations.serving && this.loop.position >= target);
-    this.loop = new ApplyLoop(projection, store, registry, logger, maxBatchSize, this.generations, this.tracker, { stopped, leader, caughtUp: () => this.activateIfCaughtUp() });
+    this.loop = new ApplyLoop(projection, store, registry, logger, maxBatchSize, this.generations, this.tracker, {
+      stopped,
+      leader,
+      caughtUp: () => this.activateIfCaughtUp(),
+    });
   }
 
   async start(): Promise<void> {
@@ -104,7 +108,15 @@ export class ProjectionRunner {
   status(): RunnerStatus {
     const { name, version } = this.projection;
     const generation = this.generations.generation;
-    return { name, version, generation: generation?.generation ?? null, state: this.state(generation), role: this.lease.role, position: this.loop.position, error: this.loop.error };
+    return {
+      name,
+      version,
+      generation: generation?.generation ?? null,
+      state: this.state(generation),
+      role: this.lease.role,
+      position: this.loop.position,
+      error: this.loop.error,
+    };
   }
 
   private state(generation: ReadModelGeneration | null): RunnerStatus['state'] {
@@ -124,7 +136,8 @@ export class ProjectionRunner {
 
   /** Resolves once this read model serves and has applied everything up to `target`. */
   waitFor(target: Position): { promise: Promise<void>; cancel(): void } {
-    if (this.generations.serving && this.loop.position >= target) return { promise: Promise.resolve(), cancel: () => undefined };
+    if (this.generations.serving && this.loop.position >= target)
+      return { promise: Promise.resolve(), cancel: () => undefined };
     const wait = this.tracker.wait(target);
     // someone waits for this read model: apply what the log holds now, not after the gathering
     // pause, nor lazily when the events up to the target are none of this read model's
@@ -167,7 +180,8 @@ export class ProjectionRunner {
   /** A building generation this process leads that has reached the head of the log becomes the serving one. */
   private async activateIfCaughtUp(): Promise<void> {
     const generation = this.generations.generation;
-    if (!this.lease.leader || this.finished || this.loop.failed || !generation || generation.status === 'active') return;
+    if (!this.lease.leader || this.finished || this.loop.failed || !generation || generation.status === 'active')
+      return;
     if (await this.generations.activateIfCaughtUp(this.loop.position)) this.tracker.release();
   }
 }

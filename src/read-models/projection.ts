@@ -6,7 +6,11 @@ import type { Rows } from './rows';
  * Writes what one event means for this read model, inside the batch's transaction: through `rows`
  * (the fast path for row writes and lookups; await each call) or `em` (all of TypeORM).
  */
-export type ProjectionHandler<T = any> = (event: RecordedEvent<T>, em: EntityManager, rows: Rows) => Promise<void> | void;
+export type ProjectionHandler<T = any> = (
+  event: RecordedEvent<T>,
+  em: EntityManager,
+  rows: Rows,
+) => Promise<void> | void;
 
 /**
  * A read model: its tables (TypeORM entities), a version, and a handler per event type it reads.

@@ -24,7 +24,11 @@ export interface EventByEvent {
  * failure (database busy, connection lost) is thrown, for the runner's retry from the checkpoint.
  * Returns the events set aside.
  */
-export async function applyEventByEvent(events: RecordedEvent[], last: Position, steps: EventByEvent): Promise<RecordedEvent[]> {
+export async function applyEventByEvent(
+  events: RecordedEvent[],
+  last: Position,
+  steps: EventByEvent,
+): Promise<RecordedEvent[]> {
   const poisoned: RecordedEvent[] = [];
   for (const event of events) {
     if (steps.stopped?.()) throw new Error('stopped while applying a failed batch event by event');

@@ -2,7 +2,14 @@ import { DomainError } from '../platform/errors/domain-error';
 
 /** A read-your-writes wait ran out: the write happened, the read model has not applied it yet. */
 export function readModelLagging(): DomainError {
-  return new DomainError('READ_MODEL_LAGGING', 'the change was saved but is not visible yet; retry the read shortly', 503, null, [], { 'retry-after': '1' });
+  return new DomainError(
+    'READ_MODEL_LAGGING',
+    'the change was saved but is not visible yet; retry the read shortly',
+    503,
+    null,
+    [],
+    { 'retry-after': '1' },
+  );
 }
 
 /**

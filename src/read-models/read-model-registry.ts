@@ -53,7 +53,9 @@ export class ReadModelRegistry {
   async watchedActive(name: string, version: number): Promise<ReadModelGeneration | null> {
     const now = Date.now();
     if (!this.watchSnapshot || now - this.watchSnapshot.at >= WATCH_SNAPSHOT_MS) {
-      const rows = this.repo.find({ where: { status: 'active' } }).then((found) => found.map((row) => this.resolved(row)));
+      const rows = this.repo
+        .find({ where: { status: 'active' } })
+        .then((found) => found.map((row) => this.resolved(row)));
       const snapshot = { at: now, rows };
       this.watchSnapshot = snapshot;
       rows.catch(() => {
@@ -65,15 +67,21 @@ export class ReadModelRegistry {
   }
 
   async building(name: string, version: number): Promise<ReadModelGeneration | null> {
-    return this.resolved(await this.repo.findOne({ where: { name, version, status: 'building' }, order: { generation: 'DESC' } }));
+    return this.resolved(
+      await this.repo.findOne({ where: { name, version, status: 'building' }, order: { generation: 'DESC' } }),
+    );
   }
 
   async all(): Promise<ReadModelGeneration[]> {
-    return (await this.repo.find({ order: { name: 'ASC', version: 'ASC', generation: 'ASC' } })).map((row) => this.resolved(row));
+    return (await this.repo.find({ order: { name: 'ASC', version: 'ASC', generation: 'ASC' } })).map((row) =>
+      this.resolved(row),
+    );
   }
 
   async create(name: string, version: number, now: string): Promise<ReadModelGeneration> {
-    return this.resolved(await this.writes.create(name, version, now, (generation) => this.storage.locationOf(name, version, generation)));
+    return this.resolved(
+      await this.writes.create(name, version, now, (generation) => this.storage.locationOf(name, version, generation)),
+    );
   }
 
   /** Makes `generation` the one that serves; the one it replaces is retired. */

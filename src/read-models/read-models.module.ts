@@ -63,7 +63,8 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
       provide: ReadModelRegistry,
       inject: [PLATFORM_DB, CONFIG, DeadLetterStore],
       // READ_MODEL_DB=postgres: generations are schemas in DATABASE_URL's database; else files under DATA_DIR
-      useFactory: (db: DataSource, config: Config, deadLetters: DeadLetterStore) => new ReadModelRegistry(db, generationStorage(config), deadLetters),
+      useFactory: (db: DataSource, config: Config, deadLetters: DeadLetterStore) =>
+        new ReadModelRegistry(db, generationStorage(config), deadLetters),
     },
     {
       provide: ReadModels,
@@ -71,7 +72,15 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
       // on a shared PostgreSQL platform database, each projection is applied by one process at a time
       // SQLite read models are written on a thread of their own unless READ_MODEL_APPLY=inline
       useFactory: (store: EventStore, registry: ReadModelRegistry, logger: Logger, config: Config) =>
-        new ReadModels(ALL_PROJECTIONS, store, registry, logger, config.readYourWritesTimeoutMs, sharedLeases(config), applyThreadFor(config)),
+        new ReadModels(
+          ALL_PROJECTIONS,
+          store,
+          registry,
+          logger,
+          config.readYourWritesTimeoutMs,
+          sharedLeases(config),
+          applyThreadFor(config),
+        ),
     },
     {
       provide: ProcessManagers,
@@ -83,7 +92,8 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     {
       provide: Timers,
       inject: [PLATFORM_DB, Clock, LOGGER, DeadLetterStore],
-      useFactory: (db: DataSource, clock: Clock, logger: Logger, deadLetters: DeadLetterStore) => new Timers(db, clock, logger, deadLetters),
+      useFactory: (db: DataSource, clock: Clock, logger: Logger, deadLetters: DeadLetterStore) =>
+        new Timers(db, clock, logger, deadLetters),
     },
     ReadSideLifecycle,
   ],

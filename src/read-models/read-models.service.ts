@@ -35,7 +35,18 @@ export class ReadModels {
   ) {
     for (const projection of projections) {
       if (this.runners.has(projection.name)) throw new Error(`two projections are named ${projection.name}`);
-      this.runners.set(projection.name, new ProjectionRunner(projection, store, registry, logger, leaseFor(`projection:${projection.name}`), undefined, applyThread));
+      this.runners.set(
+        projection.name,
+        new ProjectionRunner(
+          projection,
+          store,
+          registry,
+          logger,
+          leaseFor(`projection:${projection.name}`),
+          undefined,
+          applyThread,
+        ),
+      );
     }
   }
 
@@ -51,7 +62,15 @@ export class ReadModels {
   /** The data source a query reads. 503 while the read model's first generation is still building. */
   source(name: string): DataSource {
     const source = this.runner(name).dataSource;
-    if (!source) throw new DomainError('READ_MODEL_BUILDING', `the ${name} read model is being built; retry shortly`, 503, null, [], { 'retry-after': '1' });
+    if (!source)
+      throw new DomainError(
+        'READ_MODEL_BUILDING',
+        `the ${name} read model is being built; retry shortly`,
+        503,
+        null,
+        [],
+        { 'retry-after': '1' },
+      );
     return source;
   }
 
@@ -64,10 +83,7 @@ export class ReadModels {
     const waits = names.map((name) => this.runner(name).waitFor(position));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(readModelLagging()),
-        this.timeoutMs,
-      );
+      timer = setTimeout(() => reject(readModelLagging()), this.timeoutMs);
     });
     try {
       await Promise.race([Promise.all(waits.map((wait) => wait.promise)), timeout]);
@@ -87,7 +103,12 @@ export class ReadModels {
       [...this.runners.values()].map(async (runner) => {
         const status = runner.status();
         const deadLetters = open ? (open.get(`projection:${status.name}`) ?? 0) : null;
-        return { ...status, lagEvents: await this.store.countAfter(status.position), deadLetters, degraded: (deadLetters ?? 0) > 0 };
+        return {
+          ...status,
+          lagEvents: await this.store.countAfter(status.position),
+          deadLetters,
+          degraded: (deadLetters ?? 0) > 0,
+        };
       }),
     );
   }

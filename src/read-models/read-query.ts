@@ -58,7 +58,9 @@ class PostgresStatement<Row> implements Statement<Row> {
 }
 
 function prepare<Row>(source: DataSource, sql: string): Statement<Row> {
-  return dialectOf(source) === 'sqlite' ? new SqliteStatement<Row>(source, sql) : new PostgresStatement<Row>(source, sql);
+  return dialectOf(source) === 'sqlite'
+    ? new SqliteStatement<Row>(source, sql)
+    : new PostgresStatement<Row>(source, sql);
 }
 
 /**

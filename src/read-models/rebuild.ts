@@ -18,7 +18,11 @@ export interface RebuildReport {
  * the active one keeps serving (and keeps being updated by a running server); once it has caught
  * up with the head it becomes active in one registry transaction, and servers follow within a second.
  */
-export async function rebuild(projection: Projection, store: EventStore, registry: ReadModelRegistry): Promise<RebuildReport> {
+export async function rebuild(
+  projection: Projection,
+  store: EventStore,
+  registry: ReadModelRegistry,
+): Promise<RebuildReport> {
   const started = performance.now();
   const generation = await registry.create(projection.name, projection.version, new Date().toISOString());
   const opened = await registry.storage.open(projection, generation.file);
@@ -26,7 +30,15 @@ export async function rebuild(projection: Projection, store: EventStore, registr
   let deadLettered = 0;
   // a poison event is set aside for this generation, as the live runner does: the build completes
   const onPoison = async (event: RecordedEvent, error: unknown, attempts: number) => {
-    await registry.deadLetters.record({ kind: 'projection', name: projection.name, version: projection.version, generation: generation.generation, event, error, attempts });
+    await registry.deadLetters.record({
+      kind: 'projection',
+      name: projection.name,
+      version: projection.version,
+      generation: generation.generation,
+      event,
+      error,
+      attempts,
+    });
     deadLettered++;
   };
   try {
@@ -45,5 +57,12 @@ export async function rebuild(projection: Projection, store: EventStore, registr
   // until it switches (within a second), and deletes it then; otherwise the next start does.
   await registry.activate(projection.name, projection.version, generation.generation, new Date().toISOString());
   await registry.deadLetters.resolveSuperseded(projection.name, generation.generation);
-  return { name: projection.name, version: projection.version, generation: generation.generation, events, deadLettered, ms: performance.now() - started };
+  return {
+    name: projection.name,
+    version: projection.version,
+    generation: generation.generation,
+    events,
+    deadLettered,
+    ms: performance.now() - started,
+  };
 }

@@ -19,7 +19,12 @@ export interface RetryReport {
  * apply are resolved, the others stay open with their new error. The events apply after later
  * ones did; a handler that depends on order is made whole by `rebuild` instead.
  */
-export async function retryProjectionDeadLetters(projection: Projection, store: EventStore, registry: ReadModelRegistry, position?: Position): Promise<RetryReport> {
+export async function retryProjectionDeadLetters(
+  projection: Projection,
+  store: EventStore,
+  registry: ReadModelRegistry,
+  position?: Position,
+): Promise<RetryReport> {
   const { name, version } = projection;
   const letters = await registry.deadLetters.list({ kind: 'projection', name, position });
   const report: RetryReport = { name, resolved: [], failed: [] };
@@ -29,7 +34,9 @@ export async function retryProjectionDeadLetters(projection: Projection, store: 
   const opened = await registry.storage.open(projection, active.file, 'apply');
   try {
     for (const letter of letters) {
-      await retryOne(registry.deadLetters, store, letter, report, (event) => applyAside(opened.writer, projection, event));
+      await retryOne(registry.deadLetters, store, letter, report, (event) =>
+        applyAside(opened.writer, projection, event),
+      );
     }
   } finally {
     await opened.close();
@@ -37,7 +44,13 @@ export async function retryProjectionDeadLetters(projection: Projection, store: 
   return report;
 }
 
-async function retryOne(deadLetters: DeadLetterStore, store: EventStore, letter: DeadLetter, report: RetryReport, apply: (event: RecordedEvent) => Promise<void>): Promise<void> {
+async function retryOne(
+  deadLetters: DeadLetterStore,
+  store: EventStore,
+  letter: DeadLetter,
+  report: RetryReport,
+  apply: (event: RecordedEvent) => Promise<void>,
+): Promise<void> {
   try {
     const event = (await store.readStream(letter.streamId)).find((e) => e.id === letter.eventId);
     if (!event) throw new Error(`event ${letter.eventId} is no longer in stream ${letter.streamId}`);

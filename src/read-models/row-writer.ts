@@ -42,7 +42,9 @@ export class RowWriter extends BatchedRows {
     let statement = table.inserts.get(shape);
     if (!statement) {
       const cols = keys.map((k) => table.columns.get(k)!);
-      statement = this.prepare(`INSERT INTO "${table.name}" (${quote(cols)}) VALUES (${cols.map(() => '?').join(', ')})`);
+      statement = this.prepare(
+        `INSERT INTO "${table.name}" (${quote(cols)}) VALUES (${cols.map(() => '?').join(', ')})`,
+      );
       table.inserts.set(shape, statement);
     }
     const values: Value[] = new Array(keys.length);
@@ -56,7 +58,9 @@ export class RowWriter extends BatchedRows {
     const keys = definedColumns(table, row);
     const cols = keys.map((k) => table.columns.get(k)!);
     const updates = cols.filter((c) => !table.primary.includes(c));
-    const action = updates.length ? `DO UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'DO NOTHING';
+    const action = updates.length
+      ? `DO UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
+      : 'DO NOTHING';
     this.run(
       `INSERT INTO "${table.name}" (${quote(cols)}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${quote(table.primary)}) ${action}`,
       keys.map((k) => toValue(row[k])),
@@ -72,17 +76,28 @@ export class RowWriter extends BatchedRows {
   }
 
   /** Adds `by` to a numeric column. */
-  increment<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, property: keyof T & string, by: number): number {
+  increment<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    where: Partial<T>,
+    property: keyof T & string,
+    by: number,
+  ): number {
     const table = this.table(entity);
     const whereKeys = definedColumns(table, where);
     const column = table.columns.get(property)!;
-    return this.run(`UPDATE "${table.name}" SET "${column}" = "${column}" + ? WHERE ${conditions(table, whereKeys)}`, [by, ...whereKeys.map((k) => toValue(where[k]))]);
+    return this.run(`UPDATE "${table.name}" SET "${column}" = "${column}" + ? WHERE ${conditions(table, whereKeys)}`, [
+      by,
+      ...whereKeys.map((k) => toValue(where[k])),
+    ]);
   }
 
   delete<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): number {
     const table = this.table(entity);
     const whereKeys = definedColumns(table, where);
-    return this.run(`DELETE FROM "${table.name}" WHERE ${conditions(table, whereKeys)}`, whereKeys.map((k) => toValue(where[k])));
+    return this.run(
+      `DELETE FROM "${table.name}" WHERE ${conditions(table, whereKeys)}`,
+      whereKeys.map((k) => toValue(where[k])),
+    );
   }
 
   /** applyBatch: a batch begins (or failed and is rolled back). */
@@ -99,9 +114,9 @@ export class RowWriter extends BatchedRows {
   findOne<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): T | undefined {
     const table = this.table(entity);
     const whereKeys = definedColumns(table, where);
-    const raw = this.prepare(`SELECT * FROM "${table.name}" WHERE ${conditions(table, whereKeys)} LIMIT 1`).get(...whereKeys.map((k) => toValue(where[k]))) as
-      | Record<string, unknown>
-      | undefined;
+    const raw = this.prepare(`SELECT * FROM "${table.name}" WHERE ${conditions(table, whereKeys)} LIMIT 1`).get(
+      ...whereKeys.map((k) => toValue(where[k])),
+    ) as Record<string, unknown> | undefined;
     return raw ? this.toEntity<T>(entity, raw) : undefined;
   }
 
@@ -110,7 +125,8 @@ export class RowWriter extends BatchedRows {
     const out: Record<string, unknown> = {};
     for (const column of metadata.columns) {
       const value = raw[column.databaseName];
-      out[column.propertyName] = column.type === 'boolean' && value !== null && value !== undefined ? value === 1 || value === true : value;
+      out[column.propertyName] =
+        column.type === 'boolean' && value !== null && value !== undefined ? value === 1 || value === true : value;
     }
     return out as T;
   }

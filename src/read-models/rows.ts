@@ -16,7 +16,12 @@ export interface Rows {
   /** Rows changed. */
   update<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, set: Partial<T>): Awaitable<number>;
   /** Adds `by` to a numeric column; rows changed. */
-  increment<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, property: keyof T & string, by: number): Awaitable<number>;
+  increment<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    where: Partial<T>,
+    property: keyof T & string,
+    by: number,
+  ): Awaitable<number>;
   /** Rows deleted. */
   delete<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Awaitable<number>;
   /** One row by equality on the given properties, as the entity's properties (booleans included). */

@@ -16,7 +16,11 @@ export interface GenerationStatus {
 }
 
 /** Every generation the registry knows, with where each has got to and how far behind it is. */
-export async function readModelStatus(projections: Projection[], store: EventStore, registry: ReadModelRegistry): Promise<GenerationStatus[]> {
+export async function readModelStatus(
+  projections: Projection[],
+  store: EventStore,
+  registry: ReadModelRegistry,
+): Promise<GenerationStatus[]> {
   const versions = new Map(projections.map((p) => [p.name, p.version]));
   const rows = await registry.all();
   const known = new Set(rows.map((r) => r.name));
@@ -36,7 +40,16 @@ export async function readModelStatus(projections: Projection[], store: EventSto
   }
   for (const p of projections) {
     if (!known.has(p.name)) {
-      out.push({ name: p.name, version: p.version, generation: 0, status: 'never built', current: true, position: START, lagEvents: await store.countAfter(START), file: '' });
+      out.push({
+        name: p.name,
+        version: p.version,
+        generation: 0,
+        status: 'never built',
+        current: true,
+        position: START,
+        lagEvents: await store.countAfter(START),
+        file: '',
+      });
     }
   }
   return out;

@@ -3,7 +3,12 @@ import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { startWorker } from '../platform/threads/start-worker';
 import { WorkerCalls } from '../platform/threads/worker-calls';
-import { catalogProjections, type ApplyReply, type ApplyRequest, type ProjectionCatalog } from './apply-thread-protocol';
+import {
+  catalogProjections,
+  type ApplyReply,
+  type ApplyRequest,
+  type ProjectionCatalog,
+} from './apply-thread-protocol';
 import type { BatchApplier } from './batch-applier';
 import { toPortable } from './portable-events';
 import type { Projection } from './projection';
@@ -21,7 +26,10 @@ type Call = ApplyRequest extends infer R ? (R extends ApplyRequest ? Omit<R, 'id
 const DEFAULT_GATHER_MS = 10;
 
 /** The app's projections (projections/index.ts): the same relative place in sources and in dist/. */
-export const APP_PROJECTIONS: ProjectionCatalog = { module: path.join(__dirname, '../../projections/index'), exportName: 'ALL_PROJECTIONS' };
+export const APP_PROJECTIONS: ProjectionCatalog = {
+  module: path.join(__dirname, '../../projections/index'),
+  exportName: 'ALL_PROJECTIONS',
+};
 
 /**
  * The process's one apply thread (apply-thread.ts), shared by the runners of its SQLite read
@@ -51,7 +59,8 @@ export class ApplyThread {
 
   /** Creates the generation file when it does not exist yet, and opens it on the thread. */
   async open(projection: Projection, file: string): Promise<BatchApplier> {
-    if (!this.accepts(projection)) throw new Error(`the apply thread cannot apply ${projection.name}: not one of the app's projections`);
+    if (!this.accepts(projection))
+      throw new Error(`the apply thread cannot apply ${projection.name}: not one of the app's projections`);
     await this.call({ op: 'open', name: projection.name, file });
     return new ThreadApplier(this, projection.name, file);
   }
@@ -59,7 +68,10 @@ export class ApplyThread {
   async call(request: Call): Promise<void> {
     if (this.closed) throw new Error('the read-model apply thread is closed');
     if (!this.calls || this.calls.broken) {
-      this.calls = new WorkerCalls<ApplyReply>(startWorker(path.join(__dirname, 'apply-thread'), { workerData: this.catalog }), 'read-model apply thread');
+      this.calls = new WorkerCalls<ApplyReply>(
+        startWorker(path.join(__dirname, 'apply-thread'), { workerData: this.catalog }),
+        'read-model apply thread',
+      );
     }
     const reply = await this.calls.call(request);
     if ('failure' in reply) throw Object.assign(new Error(reply.failure), { transient: reply.transient });

@@ -9,7 +9,15 @@ const SQLITE_TRANSIENT = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|NOMEM|CANTOPEN|PROTOCO
  */
 const PG_TRANSIENT = /^(08|53|57|58)|^(40001|40P01|55P03)$/;
 /** Node's socket errors, and what pg and TypeORM say when a connection goes away. */
-const NODE_TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const NODE_TRANSIENT = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 const MESSAGE_TRANSIENT = [
   /database is (locked|busy)/i,
   /connection (terminated|ended|refused|timeout)/i,

@@ -20,12 +20,18 @@ const EXAMPLES = 10;
  * Proves a read model equals a fresh replay of the log, on the database its generations live in
  * (verifyPostgres for PostgreSQL schemas, below for SQLite files).
  */
-export async function verify(projection: Projection, store: EventStore, registry: ReadModelRegistry): Promise<VerifyReport> {
+export async function verify(
+  projection: Projection,
+  store: EventStore,
+  registry: ReadModelRegistry,
+): Promise<VerifyReport> {
   const active = await registry.active(projection.name, projection.version);
   if (!active) throw new Error(`${projection.name} v${projection.version} has no active generation to verify`);
   const storage = registry.storage;
   const { position, tables } =
-    storage instanceof PostgresGenerationStorage ? await verifyPostgres(projection, store, storage.url, storage.schemaOf(active.file)) : await verifySqlite(projection, store, active.file);
+    storage instanceof PostgresGenerationStorage
+      ? await verifyPostgres(projection, store, storage.url, storage.schemaOf(active.file))
+      : await verifySqlite(projection, store, active.file);
   const differences = tables.reduce((n, d) => n + d.missing + d.extra + d.changed, 0);
   return { name: projection.name, generation: active.generation, position, tables, differences };
 }
@@ -35,7 +41,11 @@ export async function verify(projection: Projection, store: EventStore, registry
  * writing; the replay stops exactly at the snapshot's checkpoint; then every table is compared
  * row by row in primary-key order.
  */
-async function verifySqlite(projection: Projection, store: EventStore, liveFile: string): Promise<{ position: string; tables: TableDiff[] }> {
+async function verifySqlite(
+  projection: Projection,
+  store: EventStore,
+  liveFile: string,
+): Promise<{ position: string; tables: TableDiff[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `parley-verify-${projection.name}-`));
   const snapshotFile = path.join(dir, 'live.sqlite');
   try {
@@ -55,7 +65,10 @@ async function verifySqlite(projection: Projection, store: EventStore, liveFile:
     await catchUp(replay, projection, store, { until: position, onPoison: async () => undefined });
     await replay.destroy();
 
-    return { position, tables: tables.map(({ table, keys }) => diffTable(snapshotFile, path.join(dir, 'replay.sqlite'), table, keys)) };
+    return {
+      position,
+      tables: tables.map(({ table, keys }) => diffTable(snapshotFile, path.join(dir, 'replay.sqlite'), table, keys)),
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -77,7 +90,14 @@ function diffTable(liveFile: string, replayFile: string, table: string, keys: st
     let x = a.next();
     let y = b.next();
     while (!x.done || !y.done) {
-      const cmp = x.done ? 1 : y.done ? -1 : compareKeys(keys.map((k) => x.value[k]), keys.map((k) => y.value[k]));
+      const cmp = x.done
+        ? 1
+        : y.done
+          ? -1
+          : compareKeys(
+              keys.map((k) => x.value[k]),
+              keys.map((k) => y.value[k]),
+            );
       if (cmp < 0) {
         diff.liveRows++;
         diff.extra++;

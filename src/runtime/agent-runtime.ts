@@ -76,7 +76,10 @@ export class AgentRuntime {
     const llmRequests: TurnData['llmRequests'] = [];
     let toolCalls: ActionInput[] = [];
     if (this.llm && !silence) {
-      const context = hits.filter((h) => h.confidence >= CONTEXT_CONFIDENCE).slice(0, 3).map((h) => topics.get(h.topicId)!);
+      const context = hits
+        .filter((h) => h.confidence >= CONTEXT_CONFIDENCE)
+        .slice(0, 3)
+        .map((h) => topics.get(h.topicId)!);
       const completion = await this.llm.complete(buildMessages(content.behavior, context, text), ACTION_TOOLS);
       if ('error' in completion) llmRequests.push(completion.error);
       else {
@@ -91,10 +94,21 @@ export class AgentRuntime {
     const actions = [...(parsed?.actions ?? []), ...toolCalls];
     const outcome = actions.length ? runActions(actions, { state: { ...input.state }, newId: input.newId }) : null;
     // A line that does not parse is a function error of this turn, like an unknown action.
-    const invalid = (parsed?.errors ?? []).map((e) => ({ name: 'invalid_action', args: { line: String(e.line) }, status: 'error' as const, error: e.message }));
+    const invalid = (parsed?.errors ?? []).map((e) => ({
+      name: 'invalid_action',
+      args: { line: String(e.line) },
+      status: 'error' as const,
+      error: e.message,
+    }));
     const t3 = performance.now();
 
-    const nodeTrace = ['start', 'retrieval', cited ? `topic:${cited.name}` : silence ? 'silence' : 'fallback', ...(llmRequests.length ? ['llm'] : []), ...(outcome ? ['actions'] : [])];
+    const nodeTrace = [
+      'start',
+      'retrieval',
+      cited ? `topic:${cited.name}` : silence ? 'silence' : 'fallback',
+      ...(llmRequests.length ? ['llm'] : []),
+      ...(outcome ? ['actions'] : []),
+    ];
     const turn: Omit<TurnData, 'turnIndex'> = {
       ...this.emptyTurn(input.receivedAt, input.asrLangCode, input.ttsLangCode),
       userInput: input.text,
@@ -117,7 +131,13 @@ export class AgentRuntime {
       },
     };
     const effects: TurnEffects = outcome
-      ? { stateChanges: outcome.stateChanges, metrics: outcome.metrics, awaited: outcome.awaitedEvents, handoff: outcome.handoff ? { ...outcome.handoff, sharedId: outcome.handoff.sharedId ?? '' } : null, ended: outcome.ended }
+      ? {
+          stateChanges: outcome.stateChanges,
+          metrics: outcome.metrics,
+          awaited: outcome.awaitedEvents,
+          handoff: outcome.handoff ? { ...outcome.handoff, sharedId: outcome.handoff.sharedId ?? '' } : null,
+          ended: outcome.ended,
+        }
       : noEffects();
     return { turn, effects, state: outcome ? outcome.state : { ...input.state } };
   }

@@ -16,7 +16,8 @@ import { TopicIndexes } from './topic-indexes';
     {
       provide: AgentRuntime,
       inject: [CONFIG, TopicIndexBuilder],
-      useFactory: (config: Config, builder: TopicIndexBuilder) => new AgentRuntime(config.llm ? new LlmClient(config.llm) : null, new TopicIndexes(builder.build)),
+      useFactory: (config: Config, builder: TopicIndexBuilder) =>
+        new AgentRuntime(config.llm ? new LlmClient(config.llm) : null, new TopicIndexes(builder.build)),
     },
   ],
   exports: [AgentRuntime],

@@ -2,16 +2,33 @@ import type { ServedContent } from '../agents/deployment-content';
 import { TopicIndex, type IndexableTopic } from './retrieval/topic-index';
 import { TopicIndexes } from './topic-indexes';
 
-const topic = { id: 't1', name: 'Refunds', content: 'Refunds take 5 days.', exampleQueries: ['money back'], actions: '', isActive: true };
+const topic = {
+  id: 't1',
+  name: 'Refunds',
+  content: 'Refunds take 5 days.',
+  exampleQueries: ['money back'],
+  actions: '',
+  isActive: true,
+};
 const content = (deploymentId: string): ServedContent => ({
-  agentId: 'ag', accountId: 'acc', deploymentId, environment: 'sandbox', version: 1, greeting: 'Hi', languageCode: 'en-GB', behavior: '', topics: [topic],
+  agentId: 'ag',
+  accountId: 'acc',
+  deploymentId,
+  environment: 'sandbox',
+  version: 1,
+  greeting: 'Hi',
+  languageCode: 'en-GB',
+  behavior: '',
+  topics: [topic],
 });
 
 /** A build the test finishes when it chooses, counting the calls. */
 function controlledBuild() {
   const calls: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   const build = (topics: ReadonlyArray<IndexableTopic>) =>
-    new Promise<TopicIndex>((resolve, reject) => calls.push({ resolve: () => resolve(TopicIndex.build(topics)), reject }));
+    new Promise<TopicIndex>((resolve, reject) =>
+      calls.push({ resolve: () => resolve(TopicIndex.build(topics)), reject }),
+    );
   return { calls, build };
 }
 

@@ -24,7 +24,10 @@ export class TopicIndexes {
   of(content: ServedContent): Promise<IndexedContent> {
     let entry = this.entries.get(content.deploymentId);
     if (!entry) {
-      entry = this.build(content.topics).then((index) => ({ index, topics: new Map(content.topics.map((t) => [t.id, t])) }));
+      entry = this.build(content.topics).then((index) => ({
+        index,
+        topics: new Map(content.topics.map((t) => [t.id, t])),
+      }));
       if (this.entries.size >= CAPACITY) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(content.deploymentId, entry);
       const built = entry;

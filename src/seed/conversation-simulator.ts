@@ -56,7 +56,13 @@ function utterance(prng: Prng): string {
  * off-topic questions, silences, barge-ins, handoffs and ends. Nothing is appended here: the
  * seeder decides the commands with the conversation decider at their simulated times.
  */
-export async function simulateConversation(prng: Prng, runtime: AgentRuntime, target: SimulationTarget, startMs: number, nowMs: number): Promise<SimulatedConversation> {
+export async function simulateConversation(
+  prng: Prng,
+  runtime: AgentRuntime,
+  target: SimulationTarget,
+  startMs: number,
+  nowMs: number,
+): Promise<SimulatedConversation> {
   const channel = prng.weighted<Channel>({ 'VOICE-SIP': 50, WEBCHAT: 25, CHAT: 15, SMS: 10 });
   const voice = channel === 'VOICE-SIP';
   const conversationId = `${ID_PREFIX[channel]}${prng.uuid()}`;
@@ -68,7 +74,17 @@ export async function simulateConversation(prng: Prng, runtime: AgentRuntime, ta
   let t = startMs;
   const iso = () => new Date(t).toISOString();
   const newId = () => prng.uuid();
-  const opening = { conversationId, channel, environment: target.environment, callerNumber: fromNumber, agentNumber: toNumber, fromNumber, toNumber, variant, startedAt: iso() };
+  const opening = {
+    conversationId,
+    channel,
+    environment: target.environment,
+    callerNumber: fromNumber,
+    agentNumber: toNumber,
+    fromNumber,
+    toNumber,
+    variant,
+    startedAt: iso(),
+  };
   // the live deployment's content stands in for every environment's, under that environment's deployment id
   const served = { ...target.content, agentId: target.agentId, deploymentId: target.deploymentId };
   const { command, greeting } = startCommand(runtime, served, opening, newId);
@@ -80,21 +96,46 @@ export async function simulateConversation(prng: Prng, runtime: AgentRuntime, ta
     if (t > nowMs) return { conversationId, commands }; // still going on
     const last = i === turns - 1;
     const roll = prng.next();
-    const text = last ? prng.pick(CLOSINGS) : roll < 0.05 && voice ? '' : roll < 0.15 ? prng.pick(OFF_TOPIC) : utterance(prng);
-    const result = await runtime.respond(target.content, { text, state, asrLangCode: language, ttsLangCode: language, metadata: {}, receivedAt: iso(), newId });
+    const text = last
+      ? prng.pick(CLOSINGS)
+      : roll < 0.05 && voice
+        ? ''
+        : roll < 0.15
+          ? prng.pick(OFF_TOPIC)
+          : utterance(prng);
+    const result = await runtime.respond(target.content, {
+      text,
+      state,
+      asrLangCode: language,
+      ttsLangCode: language,
+      metadata: {},
+      receivedAt: iso(),
+      newId,
+    });
     const latencyS = Math.round(prng.between(voice ? 0.6 : 0.2, voice ? 2.5 : 1.5) * 1000) / 1000;
     const turn: Omit<TurnData, 'turnIndex'> = {
       ...result.turn,
       bargeIn: voice && prng.chance(0.05),
       agentResponseAt: new Date(t + latencyS * 1000).toISOString(),
-      latency: { total_s: latencyS, stages: { retrieval: round(latencyS * 0.1), generation: round(latencyS * 0.8), actions: round(latencyS * 0.1) } },
+      latency: {
+        total_s: latencyS,
+        stages: { retrieval: round(latencyS * 0.1), generation: round(latencyS * 0.8), actions: round(latencyS * 0.1) },
+      },
     };
     commands.push({ at: t, command: { type: 'RecordTurn', turn, effects: result.effects as TurnEffects } });
     state = result.state;
     if (result.effects.handoff || result.effects.ended) return { conversationId, commands };
   }
   t += Math.round(prng.between(1_000, 5_000));
-  if (t <= nowMs) commands.push({ at: t, command: { type: 'EndConversation', reason: prng.chance(0.8) ? 'user' : prng.chance(0.5) ? 'agent' : 'timeout', now: iso() } });
+  if (t <= nowMs)
+    commands.push({
+      at: t,
+      command: {
+        type: 'EndConversation',
+        reason: prng.chance(0.8) ? 'user' : prng.chance(0.5) ? 'agent' : 'timeout',
+        now: iso(),
+      },
+    });
   return { conversationId, commands };
 }
 

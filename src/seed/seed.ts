@@ -48,7 +48,17 @@ function environmentWeights(liveShare = 0.8): Record<(typeof ENVIRONMENTS)[numbe
   const live = Math.round(Math.min(1, Math.max(0, liveShare)) * 1000);
   return { live, 'pre-release': (1000 - live) / 2, sandbox: (1000 - live) / 2 };
 }
-const ALL_PERMISSIONS = ['agents', 'keys', 'conversations', 'handoff', 'external_events', 'alerts', 'outbound_calling', 'sms', 'desk'];
+const ALL_PERMISSIONS = [
+  'agents',
+  'keys',
+  'conversations',
+  'handoff',
+  'external_events',
+  'alerts',
+  'outbound_calling',
+  'sms',
+  'desk',
+];
 
 /** A clock fixed at one instant: each command is recorded at its simulated time. */
 class FixedClock extends Clock {
@@ -71,18 +81,35 @@ class FixedClock extends Clock {
 export async function seed(options: SeedOptions): Promise<SeedResult> {
   const began = performance.now();
   const operatorToken = process.env.OPERATOR_TOKEN || `seed-${randomBytes(16).toString('hex')}`;
-  const config = loadConfig({ ...process.env, ...options.env, DATA_DIR: options.dataDir, OPERATOR_TOKEN: operatorToken, RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'warn' });
+  const config = loadConfig({
+    ...process.env,
+    ...options.env,
+    DATA_DIR: options.dataDir,
+    OPERATOR_TOKEN: operatorToken,
+    RATE_LIMIT_PER_KEY: '0',
+    LOG_LEVEL: 'warn',
+  });
   const app = await createApp(config, pino({ level: 'warn' }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   try {
     const api = client(app, operatorToken);
     const { accountId, keys, agents, targets } = await setUp(api, app, options);
-    options.log(`account ${accountId}: ${agents.length} agents with ${DEMO_TOPICS.length} topics each, deployed to sandbox, pre-release and live`);
+    options.log(
+      `account ${accountId}: ${agents.length} agents with ${DEMO_TOPICS.length} topics each, deployed to sandbox, pre-release and live`,
+    );
     const commands = await runConversations(app, targets, options);
     const seconds = (performance.now() - began) / 1000;
     const projectionStart = performance.now();
     await caughtUp(app.get(ReadModels), options.log);
-    return { accountId, keys, agents, conversations: options.conversations, commands, seconds, projectionSeconds: (performance.now() - projectionStart) / 1000 };
+    return {
+      accountId,
+      keys,
+      agents,
+      conversations: options.conversations,
+      commands,
+      seconds,
+      projectionSeconds: (performance.now() - projectionStart) / 1000,
+    };
   } finally {
     await app.close();
   }
@@ -95,7 +122,10 @@ function client(app: NestFastifyApplication, operatorToken: string): Api {
   return async (method, route, body, key) => {
     const response = await fetch(`http://127.0.0.1:${port}${route}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key ? { 'x-api-key': key } : { 'x-operator-token': operatorToken }) },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(key ? { 'x-api-key': key } : { 'x-operator-token': operatorToken }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -108,34 +138,100 @@ async function setUp(api: Api, app: NestFastifyApplication, options: SeedOptions
   const account = await api('POST', '/admin/v1/accounts', { name: 'Acme (demo)', region: 'us' });
   const accountId: string = account.accountId;
   const expiresAt = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
-  const admin = await api('POST', `/admin/v1/accounts/${accountId}/api-keys`, { name: 'demo: every permission', agents: 'all', permissions: ALL_PERMISSIONS, expiresAt });
-  const reader = await api('POST', `/admin/v1/accounts/${accountId}/api-keys`, { name: 'demo: conversations reader', agents: 'all', permissions: ['conversations', 'handoff'], expiresAt });
+  const admin = await api('POST', `/admin/v1/accounts/${accountId}/api-keys`, {
+    name: 'demo: every permission',
+    agents: 'all',
+    permissions: ALL_PERMISSIONS,
+    expiresAt,
+  });
+  const reader = await api('POST', `/admin/v1/accounts/${accountId}/api-keys`, {
+    name: 'demo: conversations reader',
+    agents: 'all',
+    permissions: ['conversations', 'handoff'],
+    expiresAt,
+  });
   const key: string = admin.key;
   const agents: Array<{ agentId: string; name: string }> = [];
-  const targets: Array<Omit<SimulationTarget, 'environment' | 'deploymentId'> & { deployments: Record<string, string> }> = [];
+  const targets: Array<
+    Omit<SimulationTarget, 'environment' | 'deploymentId'> & { deployments: Record<string, string> }
+  > = [];
   const deployments = app.get(DeploymentContent);
-  for (const [index, demo] of DEMO_AGENTS.slice(0, Math.max(1, Math.min(options.agents, DEMO_AGENTS.length))).entries()) {
-    const agent = await api('POST', `/v1/accounts/${accountId}/agents`, { name: demo.name, responseSettings: { greeting: demo.greeting } }, key);
+  for (const [index, demo] of DEMO_AGENTS.slice(
+    0,
+    Math.max(1, Math.min(options.agents, DEMO_AGENTS.length)),
+  ).entries()) {
+    const agent = await api(
+      'POST',
+      `/v1/accounts/${accountId}/agents`,
+      { name: demo.name, responseSettings: { greeting: demo.greeting } },
+      key,
+    );
     const branch = await api('POST', `/v1/agents/${agent.agentId}/branches`, { branchName: 'launch' }, key);
     for (const topic of DEMO_TOPICS) {
-      await api('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, { name: topic.name, content: topic.content, exampleQueries: { queries: topic.queries }, actions: topic.actions ?? '' }, key);
+      await api(
+        'POST',
+        `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`,
+        {
+          name: topic.name,
+          content: topic.content,
+          exampleQueries: { queries: topic.queries },
+          actions: topic.actions ?? '',
+        },
+        key,
+      );
     }
-    await api('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, { deploymentMessage: 'launch' }, key);
+    await api(
+      'POST',
+      `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`,
+      { deploymentMessage: 'launch' },
+      key,
+    );
     const bare = String(agent.agentId).replace(/^PROJECT-/, '');
     const deploymentId = await deployments.activeDeploymentId(bare, 'sandbox');
-    await api('POST', `/v1/agents/${agent.agentId}/deployments/${deploymentId}/promote`, { targetEnvironment: 'pre-release' }, key);
-    await api('POST', `/v1/agents/${agent.agentId}/deployments/${deploymentId}/promote`, { targetEnvironment: 'live' }, key);
-    await api('PUT', `/v1/accounts/${accountId}/agents/${agent.agentId}/data-access`, { response_metrics: ['CALL_COMPLETED', 'HANDOFF_REASON', 'HANDOFF_TO', 'complaint'], show_transcripts: true }, key);
-    const content: ServedContent = await deployments.ofDeployment(bare, (await deployments.activeDeploymentId(bare, 'live'))!);
+    await api(
+      'POST',
+      `/v1/agents/${agent.agentId}/deployments/${deploymentId}/promote`,
+      { targetEnvironment: 'pre-release' },
+      key,
+    );
+    await api(
+      'POST',
+      `/v1/agents/${agent.agentId}/deployments/${deploymentId}/promote`,
+      { targetEnvironment: 'live' },
+      key,
+    );
+    await api(
+      'PUT',
+      `/v1/accounts/${accountId}/agents/${agent.agentId}/data-access`,
+      { response_metrics: ['CALL_COMPLETED', 'HANDOFF_REASON', 'HANDOFF_TO', 'complaint'], show_transcripts: true },
+      key,
+    );
+    const content: ServedContent = await deployments.ofDeployment(
+      bare,
+      (await deployments.activeDeploymentId(bare, 'live'))!,
+    );
     const byEnvironment: Record<string, string> = {};
-    for (const environment of ENVIRONMENTS) byEnvironment[environment] = (await deployments.activeDeploymentId(bare, environment as never))!;
+    for (const environment of ENVIRONMENTS)
+      byEnvironment[environment] = (await deployments.activeDeploymentId(bare, environment as never))!;
     agents.push({ agentId: agent.agentId, name: demo.name });
     targets.push({ content, agentId: bare, agentNumber: `+1555010${index}`, deployments: byEnvironment });
   }
-  return { accountId, keys: [{ name: admin.name, key }, { name: reader.name, key: reader.key as string }], agents, targets };
+  return {
+    accountId,
+    keys: [
+      { name: admin.name, key },
+      { name: reader.name, key: reader.key as string },
+    ],
+    agents,
+    targets,
+  };
 }
 
-async function runConversations(app: NestFastifyApplication, targets: Array<Omit<SimulationTarget, 'environment' | 'deploymentId'> & { deployments: Record<string, string> }>, options: SeedOptions): Promise<number> {
+async function runConversations(
+  app: NestFastifyApplication,
+  targets: Array<Omit<SimulationTarget, 'environment' | 'deploymentId'> & { deployments: Record<string, string> }>,
+  options: SeedOptions,
+): Promise<number> {
   const store = app.get<EventStore>(EVENT_STORE);
   const runtime = new AgentRuntime(null);
   const nowMs = Date.now();
@@ -147,7 +243,9 @@ async function runConversations(app: NestFastifyApplication, targets: Array<Omit
   const started = performance.now();
   const progress = setInterval(() => {
     const rate = done / ((performance.now() - started) / 1000);
-    options.log(`${done.toLocaleString('en-US')} / ${options.conversations.toLocaleString('en-US')} conversations (${Math.round(rate).toLocaleString('en-US')}/s)`);
+    options.log(
+      `${done.toLocaleString('en-US')} / ${options.conversations.toLocaleString('en-US')} conversations (${Math.round(rate).toLocaleString('en-US')}/s)`,
+    );
   }, 5000);
   const worker = async () => {
     while (next < options.conversations) {
@@ -159,7 +257,12 @@ async function runConversations(app: NestFastifyApplication, targets: Array<Omit
       // Conversations arrive in time order, as they would in production (a few minutes of jitter);
       // the newest few are still going on.
       const slot = nowMs - spanMs + (spanMs * (n + 0.5)) / options.conversations;
-      const startMs = Math.min(nowMs - 1000, n >= options.conversations - Math.ceil(options.conversations * 0.002) ? nowMs - prng.between(0, 120_000) : slot + prng.between(-300_000, 300_000));
+      const startMs = Math.min(
+        nowMs - 1000,
+        n >= options.conversations - Math.ceil(options.conversations * 0.002)
+          ? nowMs - prng.between(0, 120_000)
+          : slot + prng.between(-300_000, 300_000),
+      );
       const target: SimulationTarget = { ...base, environment, deploymentId: base.deployments[environment] };
       const simulated = await simulateConversation(prng, runtime, target, Math.round(startMs), nowMs);
       await store.append(conversationStream(simulated.conversationId), decideAll(simulated.commands), 'no_stream');

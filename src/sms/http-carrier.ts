@@ -27,7 +27,11 @@ export class HttpSmsCarrier implements SmsCarrier {
     try {
       response = await fetch(this.url, {
         method: 'POST',
-        headers: { authorization: this.authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        headers: {
+          authorization: this.authorization,
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
         body: new URLSearchParams({ To: message.to, From: message.from, Body: message.text }).toString(),
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });

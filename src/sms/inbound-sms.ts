@@ -25,17 +25,24 @@ export function parseInboundSms(contentType: string, raw: Buffer): InboundSms {
     } catch {
       throw new DomainError('INVALID_JSON', 'body is not valid JSON', 400);
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('VALIDATION_ERROR', 'body must be a JSON object');
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw badRequest('VALIDATION_ERROR', 'body must be a JSON object');
   } else {
-    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'body must be application/json or application/x-www-form-urlencoded', 415);
+    throw new DomainError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'body must be application/json or application/x-www-form-urlencoded',
+      415,
+    );
   }
   const invalid = (field: string, message: string) => badRequest('VALIDATION_ERROR', message, [{ field, message }]);
   for (const field of ['from', 'to'] as const) {
-    if (typeof body[field] !== 'string' || !E164.test(body[field] as string)) throw invalid(field, `${field} must be an E.164 phone number such as +15551234567`);
+    if (typeof body[field] !== 'string' || !E164.test(body[field] as string))
+      throw invalid(field, `${field} must be an E.164 phone number such as +15551234567`);
   }
   if (typeof body.text !== 'string') throw invalid('text', 'text must be a string');
   if (body.text.length > MAX_SMS_TEXT) throw invalid('text', `text must be at most ${MAX_SMS_TEXT} characters`);
   const id = body.provider_message_id;
-  if (typeof id !== 'string' || id.length === 0 || id.length > 128) throw invalid('provider_message_id', 'provider_message_id must be a string of 1 to 128 characters');
+  if (typeof id !== 'string' || id.length === 0 || id.length > 128)
+    throw invalid('provider_message_id', 'provider_message_id must be a string of 1 to 128 characters');
   return { from: body.from as string, to: body.to as string, text: body.text, provider_message_id: id };
 }

@@ -22,7 +22,9 @@ export class SmsAdminController {
   async messages(@Query() raw: Record<string, unknown>) {
     const number = queryParam(raw, 'number');
     if (number !== undefined && !E164.test(number)) {
-      throw badRequest('VALIDATION_ERROR', 'number must be an E.164 phone number such as +15551234567', [{ field: 'number', message: 'number must be an E.164 phone number' }]);
+      throw badRequest('VALIDATION_ERROR', 'number must be an E.164 phone number such as +15551234567', [
+        { field: 'number', message: 'number must be an E.164 phone number' },
+      ]);
     }
     const rows = await this.sms.latestMessages(number ?? null, LIMIT);
     return {

@@ -44,7 +44,11 @@ export class SmsConversations {
     if (data.by !== 'outbound' || data.greeting === null) return;
     const key = `sms:${event.id}`;
     const state = await this.d.engine.current(data.conversationId);
-    if (!state.exists) await this.d.engine.start({ ...this.opening(data), line: { text: data.greeting, node: 'sms_outbound' } }, this.context(event, key));
+    if (!state.exists)
+      await this.d.engine.start(
+        { ...this.opening(data), line: { text: data.greeting, node: 'sms_outbound' } },
+        this.context(event, key),
+      );
     await this.send(event, data.conversationId, data.agentNumber, data.userNumber, [data.greeting]);
   }
 
@@ -53,7 +57,10 @@ export class SmsConversations {
     const session = (await load(this.d.store, event.streamId, smsSessionDecider, this.pairs)).state;
     await this.d.timers.afterUserMessage(event.streamId, data.generation, data.receivedAt);
     const key = `sms:${event.id}`;
-    let turn: Pick<TurnData, 'agentResponse' | 'functionEvents'> | null = await this.turnWrittenBy(data.conversationId, key);
+    let turn: Pick<TurnData, 'agentResponse' | 'functionEvents'> | null = await this.turnWrittenBy(
+      data.conversationId,
+      key,
+    );
     if (!turn) {
       const state = await this.d.engine.current(data.conversationId);
       if (state.ended) {
@@ -62,13 +69,23 @@ export class SmsConversations {
         await this.endSession(event, state);
         return;
       }
-      const input = { text: data.text, metadata: { provider_message_id: data.providerMessageId }, receivedAt: data.receivedAt };
+      const input = {
+        text: data.text,
+        metadata: { provider_message_id: data.providerMessageId },
+        receivedAt: data.receivedAt,
+      };
       if (state.exists) {
         const result = await this.d.engine.think(state, input);
         await this.d.engine.record(data.conversationId, result, this.context(event, key));
         turn = result.turn;
       } else {
-        turn = (await this.d.engine.startWithTurn(this.opening(await this.openedBefore(event)), input, this.context(event, key))).turn;
+        turn = (
+          await this.d.engine.startWithTurn(
+            this.opening(await this.openedBefore(event)),
+            input,
+            this.context(event, key),
+          )
+        ).turn;
       }
     }
     await this.send(event, data.conversationId, session.agentNumber, session.userNumber, textsOf(turn));
@@ -87,7 +104,11 @@ export class SmsConversations {
       return;
     }
     await this.send(event, conversationId, agentNumber, userNumber, textsOf(event.data));
-    await this.d.engine.acknowledgeDelayed(conversationId, event.data.turnIndex, this.context(event, `sms:delivered:${event.id}`));
+    await this.d.engine.acknowledgeDelayed(
+      conversationId,
+      event.data.turnIndex,
+      this.context(event, `sms:delivered:${event.id}`),
+    );
   }
 
   async warned(event: Of<'SmsIdleWarningSent'>): Promise<void> {
@@ -98,7 +119,12 @@ export class SmsConversations {
     if (!(await this.turnWrittenBy(data.conversationId, key))) {
       const state = await this.d.engine.current(data.conversationId);
       if (!state.exists || state.ended) return;
-      await this.d.engine.say(data.conversationId, { text: data.text, node: 'sms_idle_warning' }, data.sentAt, this.context(event, key));
+      await this.d.engine.say(
+        data.conversationId,
+        { text: data.text, node: 'sms_idle_warning' },
+        data.sentAt,
+        this.context(event, key),
+      );
     }
     await this.send(event, data.conversationId, session.agentNumber, session.userNumber, [data.text]);
   }
@@ -110,7 +136,9 @@ export class SmsConversations {
   }
 
   /** A conversation of this channel ended on its own (end_conversation, a handoff): its session ends too. */
-  async conversationEnded(event: RecordedEvent<Extract<ConversationEvent, { type: 'ConversationEnded' }>['data']>): Promise<void> {
+  async conversationEnded(
+    event: RecordedEvent<Extract<ConversationEvent, { type: 'ConversationEnded' }>['data']>,
+  ): Promise<void> {
     const state = await this.d.engine.current(event.streamId.slice(conversationStream('').length));
     if (state.channel !== 'SMS') return;
     await this.endSession(event, state);
@@ -120,7 +148,14 @@ export class SmsConversations {
     const agentNumber = conversation.state.agent_number;
     const userNumber = conversation.state.caller_number;
     if (typeof agentNumber !== 'string' || typeof userNumber !== 'string' || !agentNumber || !userNumber) return;
-    await handleCommand(this.d.store, this.d.clock, smsSessionStream(agentNumber, userNumber), smsSessionDecider, { type: 'EndSession', conversationId: conversation.conversationId, now: this.d.clock.nowIso() }, this.context(event, `sms:end:${event.id}`));
+    await handleCommand(
+      this.d.store,
+      this.d.clock,
+      smsSessionStream(agentNumber, userNumber),
+      smsSessionDecider,
+      { type: 'EndSession', conversationId: conversation.conversationId, now: this.d.clock.nowIso() },
+      this.context(event, `sms:end:${event.id}`),
+    );
   }
 
   private send(event: RecordedEvent, conversationId: string, from: string, to: string, texts: string[]) {
@@ -140,8 +175,12 @@ export class SmsConversations {
 
   /** The session opening an inbound message came with: appended just before it, in the same append. */
   private async openedBefore(event: RecordedEvent): Promise<Opened> {
-    const [previous] = await this.d.store.readStream(event.streamId, { fromRevision: event.revision - 1n, maxCount: 1 });
-    if (previous?.type !== 'SmsSessionOpened') throw new Error(`no session opening before ${event.streamId}@${event.revision}`);
+    const [previous] = await this.d.store.readStream(event.streamId, {
+      fromRevision: event.revision - 1n,
+      maxCount: 1,
+    });
+    if (previous?.type !== 'SmsSessionOpened')
+      throw new Error(`no session opening before ${event.streamId}@${event.revision}`);
     return previous.data as Opened;
   }
 
@@ -163,12 +202,19 @@ export class SmsConversations {
   }
 
   private context(event: RecordedEvent, key: string): CommandContext {
-    return { actor: 'system:sms', correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: key };
+    return {
+      actor: 'system:sms',
+      correlationId: event.metadata.correlationId,
+      causationId: event.id,
+      idempotencyKey: key,
+    };
   }
 }
 
 /** What a turn texts: the answer, then what the agent's send_sms actions added, in that order. */
 function textsOf(turn: Pick<TurnData, 'agentResponse' | 'functionEvents'>): string[] {
-  const extra = turn.functionEvents.filter((f) => f.name === 'send_sms' && f.status === 'ok' && f.args.text).map((f) => f.args.text);
+  const extra = turn.functionEvents
+    .filter((f) => f.name === 'send_sms' && f.status === 'ok' && f.args.text)
+    .map((f) => f.args.text);
   return [turn.agentResponse, ...extra];
 }

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { accountsQueries, type AccountsQueries, type Connector, type PhoneNumber } from '../../projections/accounts/queries';
+import {
+  accountsQueries,
+  type AccountsQueries,
+  type Connector,
+  type PhoneNumber,
+} from '../../projections/accounts/queries';
 import { ReadModels } from '../read-models/read-models.service';
 
 /** The operator's SMS set-up, from the accounts read model: SMS connectors and provisioned numbers. */

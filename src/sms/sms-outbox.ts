@@ -58,14 +58,25 @@ export class SmsOutbox {
           // the rest of the batch waits behind this text: the user reads them in order
           const dueAt = new Date(this.clock.nowMs() + BACKOFF_MS[attempt - 1]).toISOString();
           this.logger.warn({ messageId: message.messageId, attempt, err: error.message }, 'SMS send failed; retrying');
-          await this.timers.schedule({ id: `sms-send:${key}:${attempt + 1}`, owner: SEND_OWNER, dueAt, payload: { ...timer.payload, attempt: attempt + 1 } });
+          await this.timers.schedule({
+            id: `sms-send:${key}:${attempt + 1}`,
+            owner: SEND_OWNER,
+            dueAt,
+            payload: { ...timer.payload, attempt: attempt + 1 },
+          });
           return;
         }
         this.logger.error({ messageId: message.messageId, attempt, err: error.message }, 'SMS send failed for good');
-        await this.record(message, { type: 'SmsMessageFailed', data: { ...this.sent(message), error: error.message, failedAt: this.clock.nowIso() } });
+        await this.record(message, {
+          type: 'SmsMessageFailed',
+          data: { ...this.sent(message), error: error.message, failedAt: this.clock.nowIso() },
+        });
         continue;
       }
-      await this.record(message, { type: 'SmsMessageDelivered', data: { ...this.sent(message), providerMessageId, deliveredAt: this.clock.nowIso() } });
+      await this.record(message, {
+        type: 'SmsMessageDelivered',
+        data: { ...this.sent(message), providerMessageId, deliveredAt: this.clock.nowIso() },
+      });
     }
   };
 
@@ -75,8 +86,16 @@ export class SmsOutbox {
   }
 
   private async record(message: OutgoingSms, event: SmsMessageEvent): Promise<void> {
-    const context = { actor: 'system:sms', correlationId: message.messageId, idempotencyKey: recordedId(message.messageId) };
-    await this.store.append(smsMessagesStream(message.conversationId), toNewEvents([event], context, this.clock), 'any');
+    const context = {
+      actor: 'system:sms',
+      correlationId: message.messageId,
+      idempotencyKey: recordedId(message.messageId),
+    };
+    await this.store.append(
+      smsMessagesStream(message.conversationId),
+      toNewEvents([event], context, this.clock),
+      'any',
+    );
   }
 
   private async settledIds(conversationId: string): Promise<Set<string>> {

@@ -15,12 +15,15 @@ export function keepInboundSmsBodies(fastify: FastifyInstance, bodyLimit: number
   fastify.decorateRequest('smsContentType', '');
   fastify.addContentTypeParser(RAW, { parseAs: 'buffer', bodyLimit }, (request, body: Buffer, done) => {
     // the nesting limit of every body parser; a form body is flat
-    if (!/form-urlencoded/i.test(inboundContentType(request)) && jsonTooDeep(body)) return done(bodyTooDeep(), undefined);
+    if (!/form-urlencoded/i.test(inboundContentType(request)) && jsonTooDeep(body))
+      return done(bodyTooDeep(), undefined);
     done(null, body);
   });
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.url === INBOUND_PATH) {
-      (request as FastifyRequest & { smsContentType: string }).smsContentType = String(request.headers['content-type'] ?? '');
+      (request as FastifyRequest & { smsContentType: string }).smsContentType = String(
+        request.headers['content-type'] ?? '',
+      );
       request.headers['content-type'] = RAW;
     }
     done();

@@ -30,7 +30,12 @@ export class SmsSessionTimers {
   ) {}
 
   async afterUserMessage(stream: string, generation: number, receivedAt: string): Promise<void> {
-    await this.timers.schedule({ id: timerId({ stream, kind: 'idle', generation }), owner: SESSION_TIMER_OWNER, dueAt: idleDueAt(receivedAt), payload: { stream, kind: 'idle', generation } });
+    await this.timers.schedule({
+      id: timerId({ stream, kind: 'idle', generation }),
+      owner: SESSION_TIMER_OWNER,
+      dueAt: idleDueAt(receivedAt),
+      payload: { stream, kind: 'idle', generation },
+    });
     // the timers this message made stale would only fire to do nothing: drop them
     for (const stale of [generation - 1, generation - 2]) {
       await this.timers.cancel(timerId({ stream, kind: 'idle', generation: stale }));
@@ -39,13 +44,29 @@ export class SmsSessionTimers {
   }
 
   async afterWarning(stream: string, generation: number, sentAt: string): Promise<void> {
-    await this.timers.schedule({ id: timerId({ stream, kind: 'warning', generation }), owner: SESSION_TIMER_OWNER, dueAt: warningDueAt(sentAt), payload: { stream, kind: 'warning', generation } });
+    await this.timers.schedule({
+      id: timerId({ stream, kind: 'warning', generation }),
+      owner: SESSION_TIMER_OWNER,
+      dueAt: warningDueAt(sentAt),
+      payload: { stream, kind: 'warning', generation },
+    });
   }
 
   readonly handler = async (timer: DueTimer<SessionTimer>): Promise<void> => {
     const { stream, kind, generation } = timer.payload;
     const now = this.clock.nowIso();
-    const command = kind === 'idle' ? { type: 'IdleTimerFired' as const, generation, warningText: IDLE_WARNING_TEXT, now } : { type: 'WarningTimerFired' as const, generation, now };
-    await handleCommand(this.store, this.clock, stream, smsSessionDecider, command, { actor: 'system:sms', correlationId: timer.id, idempotencyKey: `timer:${timer.id}` }, this.cache);
+    const command =
+      kind === 'idle'
+        ? { type: 'IdleTimerFired' as const, generation, warningText: IDLE_WARNING_TEXT, now }
+        : { type: 'WarningTimerFired' as const, generation, now };
+    await handleCommand(
+      this.store,
+      this.clock,
+      stream,
+      smsSessionDecider,
+      command,
+      { actor: 'system:sms', correlationId: timer.id, idempotencyKey: `timer:${timer.id}` },
+      this.cache,
+    );
   };
 }

@@ -52,13 +52,35 @@ export interface SmsSessionState {
 export type SmsSessionEndReason = 'idle' | 'agent' | 'replaced';
 
 export type SmsSessionEvent =
-  | DomainEvent<'SmsSessionOpened', { conversationId: string; agentNumber: string; userNumber: string; by: 'outbound' | 'inbound'; route: SmsRoute; greeting: string | null; openedAt: string }>
-  | DomainEvent<'SmsUserMessageReceived', { conversationId: string; text: string; providerMessageId: string; receivedAt: string; generation: number }>
+  | DomainEvent<
+      'SmsSessionOpened',
+      {
+        conversationId: string;
+        agentNumber: string;
+        userNumber: string;
+        by: 'outbound' | 'inbound';
+        route: SmsRoute;
+        greeting: string | null;
+        openedAt: string;
+      }
+    >
+  | DomainEvent<
+      'SmsUserMessageReceived',
+      { conversationId: string; text: string; providerMessageId: string; receivedAt: string; generation: number }
+    >
   | DomainEvent<'SmsIdleWarningSent', { conversationId: string; text: string; sentAt: string; generation: number }>
   | DomainEvent<'SmsSessionEnded', { conversationId: string; endedAt: string; reason: SmsSessionEndReason }>;
 
 export type SmsSessionCommand =
-  | { type: 'OpenOutbound'; conversationId: string; agentNumber: string; userNumber: string; text: string; route: SmsRoute; now: string }
+  | {
+      type: 'OpenOutbound';
+      conversationId: string;
+      agentNumber: string;
+      userNumber: string;
+      text: string;
+      route: SmsRoute;
+      now: string;
+    }
   | {
       type: 'ReceiveInbound';
       newConversationId: string;
@@ -91,11 +113,31 @@ function evolve(s: SmsSessionState, event: SmsSessionEvent): SmsSessionState {
   switch (event.type) {
     case 'SmsSessionOpened': {
       const d = event.data;
-      return { ...s, status: 'active', conversationId: d.conversationId, agentNumber: d.agentNumber, userNumber: d.userNumber, route: d.route, engaged: false, lastActivityAt: d.openedAt, generation: s.generation + 1 };
+      return {
+        ...s,
+        status: 'active',
+        conversationId: d.conversationId,
+        agentNumber: d.agentNumber,
+        userNumber: d.userNumber,
+        route: d.route,
+        engaged: false,
+        lastActivityAt: d.openedAt,
+        generation: s.generation + 1,
+      };
     }
     case 'SmsUserMessageReceived': {
-      const recent = [...s.recent, { providerMessageId: event.data.providerMessageId, conversationId: event.data.conversationId }].slice(-REMEMBERED_DELIVERIES);
-      return { ...s, status: 'active', engaged: true, lastActivityAt: event.data.receivedAt, generation: event.data.generation, recent };
+      const recent = [
+        ...s.recent,
+        { providerMessageId: event.data.providerMessageId, conversationId: event.data.conversationId },
+      ].slice(-REMEMBERED_DELIVERIES);
+      return {
+        ...s,
+        status: 'active',
+        engaged: true,
+        lastActivityAt: event.data.receivedAt,
+        generation: event.data.generation,
+        recent,
+      };
     }
     case 'SmsIdleWarningSent':
       return { ...s, status: 'warning', lastActivityAt: event.data.sentAt, generation: event.data.generation };
@@ -112,36 +154,92 @@ function isOpen(s: SmsSessionState, now: string): boolean {
   return s.status === 'warning' && Date.parse(now) < Date.parse(s.lastActivityAt) + WARNING_REPLY_MS;
 }
 
-const ended = (s: SmsSessionState, now: string, reason: SmsSessionEndReason): SmsSessionEvent => ({ type: 'SmsSessionEnded', data: { conversationId: s.conversationId, endedAt: now, reason } });
+const ended = (s: SmsSessionState, now: string, reason: SmsSessionEndReason): SmsSessionEvent => ({
+  type: 'SmsSessionEnded',
+  data: { conversationId: s.conversationId, endedAt: now, reason },
+});
 
 function decide(command: SmsSessionCommand, s: SmsSessionState): SmsSessionEvent[] {
   switch (command.type) {
     case 'OpenOutbound': {
       // Each outbound request opens a new session (interface.md "SMS API"); an open one ends first.
-      const before: SmsSessionEvent[] = s.status === 'active' || s.status === 'warning' ? [ended(s, command.now, 'replaced')] : [];
+      const before: SmsSessionEvent[] =
+        s.status === 'active' || s.status === 'warning' ? [ended(s, command.now, 'replaced')] : [];
       const { conversationId, agentNumber, userNumber, text, route, now } = command;
-      return [...before, { type: 'SmsSessionOpened', data: { conversationId, agentNumber, userNumber, by: 'outbound', route, greeting: text, openedAt: now } }];
+      return [
+        ...before,
+        {
+          type: 'SmsSessionOpened',
+          data: { conversationId, agentNumber, userNumber, by: 'outbound', route, greeting: text, openedAt: now },
+        },
+      ];
     }
     case 'ReceiveInbound': {
       if (s.recent.some((r) => r.providerMessageId === command.providerMessageId)) return [];
       const { now } = command;
       if (isOpen(s, now)) {
-        return [{ type: 'SmsUserMessageReceived', data: { conversationId: s.conversationId, text: command.text, providerMessageId: command.providerMessageId, receivedAt: now, generation: s.generation + 1 } }];
+        return [
+          {
+            type: 'SmsUserMessageReceived',
+            data: {
+              conversationId: s.conversationId,
+              text: command.text,
+              providerMessageId: command.providerMessageId,
+              receivedAt: now,
+              generation: s.generation + 1,
+            },
+          },
+        ];
       }
       const { deploymentId, ...rest } = command.route;
-      if (deploymentId === null) throw new DomainError('NO_ACTIVE_DEPLOYMENT', `no deployment is active in ${command.route.environment} for this number's agent`, 404);
+      if (deploymentId === null)
+        throw new DomainError(
+          'NO_ACTIVE_DEPLOYMENT',
+          `no deployment is active in ${command.route.environment} for this number's agent`,
+          404,
+        );
       // a warning whose window passed while its timer had not run yet ends here, as its timer would have
       const before: SmsSessionEvent[] = s.status === 'warning' ? [ended(s, now, 'idle')] : [];
       const conversationId = command.newConversationId;
       return [
         ...before,
-        { type: 'SmsSessionOpened', data: { conversationId, agentNumber: command.agentNumber, userNumber: command.userNumber, by: 'inbound', route: { ...rest, deploymentId }, greeting: null, openedAt: now } },
-        { type: 'SmsUserMessageReceived', data: { conversationId, text: command.text, providerMessageId: command.providerMessageId, receivedAt: now, generation: s.generation + 2 } },
+        {
+          type: 'SmsSessionOpened',
+          data: {
+            conversationId,
+            agentNumber: command.agentNumber,
+            userNumber: command.userNumber,
+            by: 'inbound',
+            route: { ...rest, deploymentId },
+            greeting: null,
+            openedAt: now,
+          },
+        },
+        {
+          type: 'SmsUserMessageReceived',
+          data: {
+            conversationId,
+            text: command.text,
+            providerMessageId: command.providerMessageId,
+            receivedAt: now,
+            generation: s.generation + 2,
+          },
+        },
       ];
     }
     case 'IdleTimerFired':
       if (s.status !== 'active' || !s.engaged || command.generation !== s.generation) return [];
-      return [{ type: 'SmsIdleWarningSent', data: { conversationId: s.conversationId, text: command.warningText, sentAt: command.now, generation: s.generation + 1 } }];
+      return [
+        {
+          type: 'SmsIdleWarningSent',
+          data: {
+            conversationId: s.conversationId,
+            text: command.warningText,
+            sentAt: command.now,
+            generation: s.generation + 1,
+          },
+        },
+      ];
     case 'WarningTimerFired':
       if (s.status !== 'warning' || command.generation !== s.generation) return [];
       return [ended(s, command.now, 'idle')];
@@ -151,12 +249,17 @@ function decide(command: SmsSessionCommand, s: SmsSessionState): SmsSessionEvent
   }
 }
 
-export const smsSessionDecider: Decider<SmsSessionState, SmsSessionCommand, SmsSessionEvent> = { initialState, evolve, decide };
+export const smsSessionDecider: Decider<SmsSessionState, SmsSessionCommand, SmsSessionEvent> = {
+  initialState,
+  evolve,
+  decide,
+};
 
 export const smsSessionStream = (agentNumber: string, userNumber: string) => `sms-session-${agentNumber}-${userNumber}`;
 
 /** The conversation a provider message went to, when this pair has seen it. */
-export const deliveredTo = (s: SmsSessionState, providerMessageId: string) => s.recent.find((r) => r.providerMessageId === providerMessageId)?.conversationId ?? null;
+export const deliveredTo = (s: SmsSessionState, providerMessageId: string) =>
+  s.recent.find((r) => r.providerMessageId === providerMessageId)?.conversationId ?? null;
 
 export const idleDueAt = (receivedAt: string) => new Date(Date.parse(receivedAt) + IDLE_WARNING_MS).toISOString();
 export const warningDueAt = (sentAt: string) => new Date(Date.parse(sentAt) + WARNING_REPLY_MS).toISOString();

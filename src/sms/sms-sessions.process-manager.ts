@@ -20,7 +20,9 @@ export function smsSessionsProcessManager(conversations: SmsConversations): Proc
     // of the conversation events, only this channel's ends and delayed responses: seeded or other
     // channels' conversations cost nothing
     wants: (event: RecordedEvent) =>
-      !event.streamId.startsWith(CONVERSATION_STREAM) || (event.streamId.startsWith(SMS_CONVERSATION) && (event.type !== 'TurnRecorded' || (event.data as TurnData).delayedResponse)),
+      !event.streamId.startsWith(CONVERSATION_STREAM) ||
+      (event.streamId.startsWith(SMS_CONVERSATION) &&
+        (event.type !== 'TurnRecorded' || (event.data as TurnData).delayedResponse)),
     handles: {
       SmsSessionOpened: (event) => conversations.opened(event),
       SmsUserMessageReceived: (event) => conversations.userMessage(event),

@@ -6,7 +6,11 @@ const HEADER = /^sha256=([0-9a-f]{64})$/i;
  * Contract §11: `X-Signature: sha256=<hex HMAC-SHA256(webhookSecret, raw body)>`, checked over the
  * bytes as they arrived, in constant time.
  */
-export function checkSignature(secret: string, rawBody: Buffer, header: string | undefined): 'ok' | 'missing' | 'invalid' {
+export function checkSignature(
+  secret: string,
+  rawBody: Buffer,
+  header: string | undefined,
+): 'ok' | 'missing' | 'invalid' {
   if (header === undefined || header.trim() === '') return 'missing';
   const match = HEADER.exec(header.trim());
   if (!match) return 'invalid';

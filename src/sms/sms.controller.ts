@@ -15,15 +15,26 @@ export class SmsController {
   @Post('outbound-sms')
   @HttpCode(202)
   @RequireServiceToken({ permission: 'sms' })
-  outbound(@Body() body: OutboundSmsDto, @Headers('x-token-id') connectorId: string | undefined, @Req() request: FastifyRequest) {
+  outbound(
+    @Body() body: OutboundSmsDto,
+    @Headers('x-token-id') connectorId: string | undefined,
+    @Req() request: FastifyRequest,
+  ) {
     return this.sms.outbound(keyOf(request)!, connectorId?.trim() || undefined, body, requestContext(request));
   }
 
   /** The carrier's webhook: no key, the body signed with the connector's webhook secret. */
   @Post('sms/inbound/:connectorId')
   @HttpCode(200)
-  inbound(@Param('connectorId') connectorId: string, @Headers('x-signature') signature: string | undefined, @Req() request: FastifyRequest) {
+  inbound(
+    @Param('connectorId') connectorId: string,
+    @Headers('x-signature') signature: string | undefined,
+    @Req() request: FastifyRequest,
+  ) {
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    return this.sms.inbound(connectorId, inboundContentType(request), raw, signature, { actor: `connector:${connectorId}`, correlationId: String(request.id) });
+    return this.sms.inbound(connectorId, inboundContentType(request), raw, signature, {
+      actor: `connector:${connectorId}`,
+      correlationId: String(request.id),
+    });
   }
 }

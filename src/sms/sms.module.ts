@@ -74,7 +74,12 @@ class SmsLifecycle implements OnModuleInit {
         return carrier.kind === 'http' ? new HttpSmsCarrier(carrier) : new EmbeddedSmsCarrier();
       },
     },
-    { provide: SMS_RATE_LIMITER, inject: [CONFIG], useFactory: (config: Config) => new RateLimiter(config.sms.rateLimitPerProject, config.sms.rateLimitPerProject * 2, 'SMS_RATE_LIMITED') },
+    {
+      provide: SMS_RATE_LIMITER,
+      inject: [CONFIG],
+      useFactory: (config: Config) =>
+        new RateLimiter(config.sms.rateLimitPerProject, config.sms.rateLimitPerProject * 2, 'SMS_RATE_LIMITED'),
+    },
     SmsDirectory,
     SmsService,
     SmsLifecycle,

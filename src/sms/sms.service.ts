@@ -43,34 +43,78 @@ export class SmsService {
   ) {}
 
   async outbound(key: KeyRecord, connectorId: string | undefined, dto: OutboundSmsDto, context: CommandContext) {
-    if (!connectorId) throw new DomainError('CONNECTOR_ID_MISSING', 'X-TOKEN-ID (the SMS connector id) is required', 401);
+    if (!connectorId)
+      throw new DomainError('CONNECTOR_ID_MISSING', 'X-TOKEN-ID (the SMS connector id) is required', 401);
     const connector = await this.directory.connector(connectorId);
     if (!connector) throw notFound('CONNECTOR_NOT_FOUND', 'no SMS connector has this id');
-    if (connector.accountId !== key.accountId) throw forbidden('this key belongs to another account than the connector', 'ACCOUNT_FORBIDDEN');
-    if (!keyCanReachAgent(key, connector.agentId)) throw forbidden("this key is not scoped to the connector's agent", 'AGENT_FORBIDDEN');
-    if ((await this.agents.accountOf(connector.agentId)) === null) throw notFound('AGENT_NOT_FOUND', "the connector's agent no longer exists");
+    if (connector.accountId !== key.accountId)
+      throw forbidden('this key belongs to another account than the connector', 'ACCOUNT_FORBIDDEN');
+    if (!keyCanReachAgent(key, connector.agentId))
+      throw forbidden("this key is not scoped to the connector's agent", 'AGENT_FORBIDDEN');
+    if ((await this.agents.accountOf(connector.agentId)) === null)
+      throw notFound('AGENT_NOT_FOUND', "the connector's agent no longer exists");
     this.limiter.take(connector.agentId);
     const agentNumber = await this.senderFor(connector, dto.agent_number);
-    if (agentNumber === dto.user_number) throw badRequest('VALIDATION_ERROR', 'user_number is the agent number itself', [{ field: 'user_number', message: 'user_number is the agent number itself' }]);
+    if (agentNumber === dto.user_number)
+      throw badRequest('VALIDATION_ERROR', 'user_number is the agent number itself', [
+        { field: 'user_number', message: 'user_number is the agent number itself' },
+      ]);
     const route = await this.route(connector);
-    if (route.deploymentId === null) throw notFound('NO_ACTIVE_DEPLOYMENT', `no deployment is active in ${route.environment} for this connector's agent`);
+    if (route.deploymentId === null)
+      throw notFound(
+        'NO_ACTIVE_DEPLOYMENT',
+        `no deployment is active in ${route.environment} for this connector's agent`,
+      );
     const conversationId = `SMS-${this.ids.uuid()}`;
-    const command = { type: 'OpenOutbound' as const, conversationId, agentNumber, userNumber: dto.user_number, text: dto.message, route: { ...route, deploymentId: route.deploymentId }, now: this.clock.nowIso() };
-    await handleCommand(this.store, this.clock, smsSessionStream(agentNumber, dto.user_number), smsSessionDecider, command, context, this.cache);
+    const command = {
+      type: 'OpenOutbound' as const,
+      conversationId,
+      agentNumber,
+      userNumber: dto.user_number,
+      text: dto.message,
+      route: { ...route, deploymentId: route.deploymentId },
+      now: this.clock.nowIso(),
+    };
+    await handleCommand(
+      this.store,
+      this.clock,
+      smsSessionStream(agentNumber, dto.user_number),
+      smsSessionDecider,
+      command,
+      context,
+      this.cache,
+    );
     return { conversation_id: conversationId, agent_number: agentNumber };
   }
 
-  async inbound(connectorId: string, contentType: string, raw: Buffer, signature: string | undefined, context: CommandContext) {
+  async inbound(
+    connectorId: string,
+    contentType: string,
+    raw: Buffer,
+    signature: string | undefined,
+    context: CommandContext,
+  ) {
     const connector = await this.directory.connector(connectorId);
-    if (!connector || !connector.sealedWebhookSecret) throw notFound('CONNECTOR_NOT_FOUND', 'no SMS connector has this id');
+    if (!connector || !connector.sealedWebhookSecret)
+      throw notFound('CONNECTOR_NOT_FOUND', 'no SMS connector has this id');
     const verdict = checkSignature(this.secret.decrypt(connector.sealedWebhookSecret), raw, signature);
-    if (verdict === 'missing') throw new DomainError('SIGNATURE_MISSING', 'X-Signature is required: sha256=<hex HMAC-SHA256 of the raw body with the webhook secret>', 401);
+    if (verdict === 'missing')
+      throw new DomainError(
+        'SIGNATURE_MISSING',
+        'X-Signature is required: sha256=<hex HMAC-SHA256 of the raw body with the webhook secret>',
+        401,
+      );
     if (verdict === 'invalid') throw new DomainError('SIGNATURE_INVALID', 'X-Signature does not match the body', 401);
     const sms = parseInboundSms(contentType, raw);
     if (!(await this.directory.numberOf(connector.agentId, connector.environment, sms.to))) {
-      throw badRequest('SMS_NUMBER_NOT_PROVISIONED', `${sms.to} is not provisioned for this connector's agent in ${connector.environment}`, [{ field: 'to', message: 'not a provisioned number of this connector' }]);
+      throw badRequest(
+        'SMS_NUMBER_NOT_PROVISIONED',
+        `${sms.to} is not provisioned for this connector's agent in ${connector.environment}`,
+        [{ field: 'to', message: 'not a provisioned number of this connector' }],
+      );
     }
-    if ((await this.agents.accountOf(connector.agentId)) === null) throw notFound('AGENT_NOT_FOUND', "the connector's agent no longer exists");
+    if ((await this.agents.accountOf(connector.agentId)) === null)
+      throw notFound('AGENT_NOT_FOUND', "the connector's agent no longer exists");
     const command = {
       type: 'ReceiveInbound' as const,
       newConversationId: `SMS-${this.ids.uuid()}`,
@@ -81,8 +125,19 @@ export class SmsService {
       route: await this.route(connector),
       now: this.clock.nowIso(),
     };
-    const result = await handleCommand(this.store, this.clock, smsSessionStream(sms.to, sms.from), smsSessionDecider, command, context, this.cache);
-    return { conversation_id: deliveredTo(result.state, sms.provider_message_id), status: result.events.length > 0 ? 'received' : 'duplicate' };
+    const result = await handleCommand(
+      this.store,
+      this.clock,
+      smsSessionStream(sms.to, sms.from),
+      smsSessionDecider,
+      command,
+      context,
+      this.cache,
+    );
+    return {
+      conversation_id: deliveredTo(result.state, sms.provider_message_id),
+      status: result.events.length > 0 ? 'received' : 'duplicate',
+    };
   }
 
   /** interface.md "SMS API": a given agent_number must be provisioned (400); else the first of the environment's (404 when none). */
@@ -93,11 +148,14 @@ export class SmsService {
       throw badRequest('AGENT_NUMBER_NOT_PROVISIONED', message, [{ field: 'agent_number', message }]);
     }
     const [first] = await this.directory.numbersOf(connector.agentId, connector.environment);
-    if (!first) throw notFound('SMS_NUMBER_NOT_FOUND', `no number is provisioned for this agent in ${connector.environment}`);
+    if (!first)
+      throw notFound('SMS_NUMBER_NOT_FOUND', `no number is provisioned for this agent in ${connector.environment}`);
     return first;
   }
 
-  private async route(connector: ConnectorRow): Promise<Omit<SmsRoute, 'deploymentId'> & { deploymentId: string | null }> {
+  private async route(
+    connector: ConnectorRow,
+  ): Promise<Omit<SmsRoute, 'deploymentId'> & { deploymentId: string | null }> {
     const environment: Environment = DEPLOYMENT_FOR_NUMBER_ENVIRONMENT[connector.environment as NumberEnvironment];
     return {
       accountId: connector.accountId,

@@ -33,6 +33,9 @@ describe('custom webhook headers', () => {
   });
 
   it('masks every value, keeping the names', () => {
-    expect(maskHeaders({ Authorization: 'Bearer abc', 'X-Team': 'support' })).toEqual({ Authorization: '***', 'X-Team': '***' });
+    expect(maskHeaders({ Authorization: 'Bearer abc', 'X-Team': 'support' })).toEqual({
+      Authorization: '***',
+      'X-Team': '***',
+    });
   });
 });

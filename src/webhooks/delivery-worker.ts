@@ -94,7 +94,12 @@ export class DeliveryWorker {
     if (room > 0) {
       for (const delivery of await this.outbox.claimDue(nowMs, room, LEASE_MS, new Set(this.inFlight.keys()))) {
         const sending = this.deliver(delivery)
-          .catch((error: unknown) => this.logger.error({ err: error, delivery: delivery.id }, 'webhook delivery failed; it is retried when its lease runs out'))
+          .catch((error: unknown) =>
+            this.logger.error(
+              { err: error, delivery: delivery.id },
+              'webhook delivery failed; it is retried when its lease runs out',
+            ),
+          )
           .finally(() => {
             this.inFlight.delete(delivery.id);
             this.poke();
@@ -154,7 +159,15 @@ export class DeliveryWorker {
       nextAttemptAt: nextAttemptAtMs === null ? null : new Date(nextAttemptAtMs).toISOString(),
     });
     if (recorded) this.metrics?.webhookDeliveries.inc({ outcome });
-    if (error === null) this.logger.debug({ delivery: delivery.id, endpoint: endpoint.id, attempt, outcome, durationMs }, 'webhook attempt');
-    else this.logger.info({ delivery: delivery.id, endpoint: endpoint.id, attempt, outcome, durationMs, error }, 'webhook attempt failed');
+    if (error === null)
+      this.logger.debug(
+        { delivery: delivery.id, endpoint: endpoint.id, attempt, outcome, durationMs },
+        'webhook attempt',
+      );
+    else
+      this.logger.info(
+        { delivery: delivery.id, endpoint: endpoint.id, attempt, outcome, durationMs, error },
+        'webhook attempt failed',
+      );
   }
 }

@@ -6,4 +6,7 @@ import { SqliteWebhookOutbox } from './sqlite-outbox';
 
 /** The webhook outbox in the platform database, whichever database that is. */
 export const openWebhookOutbox = (platform: DataSource): WebhookOutbox =>
-  forDialect<WebhookOutbox>(platform, { sqlite: (s) => new SqliteWebhookOutbox(s), postgres: (s) => new PostgresWebhookOutbox(s) });
+  forDialect<WebhookOutbox>(platform, {
+    sqlite: (s) => new SqliteWebhookOutbox(s),
+    postgres: (s) => new PostgresWebhookOutbox(s),
+  });

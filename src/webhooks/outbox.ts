@@ -38,7 +38,8 @@ export interface AttemptListing {
 }
 
 /** Stable per (source event, endpoint): the id a replay would give the same delivery. */
-export const deliveryId = (sourceEventId: string, endpointId: string) => `whd_${derivedUuid(`${sourceEventId}>${endpointId}`).replace(/-/g, '').slice(0, 24)}`;
+export const deliveryId = (sourceEventId: string, endpointId: string) =>
+  `whd_${derivedUuid(`${sourceEventId}>${endpointId}`).replace(/-/g, '').slice(0, 24)}`;
 
 export const STATUS_FINISHED: DeliveryStatus[] = ['delivered', 'failed', 'cancelled'];
 
@@ -53,14 +54,25 @@ export abstract class WebhookOutbox {
    * One delivery of the event to each of `endpointIds` (the endpoints listening to it: see
    * SubscribedEndpoints). Idempotent on (source event, endpoint). Returns how many are new.
    */
-  abstract enqueue(accountId: string, event: WebhookEvent, sourceEventId: string, endpointIds: string[], nowIso: string): Promise<number>;
+  abstract enqueue(
+    accountId: string,
+    event: WebhookEvent,
+    sourceEventId: string,
+    endpointIds: string[],
+    nowIso: string,
+  ): Promise<number>;
 
   /**
    * Claims up to `limit` deliveries due at `nowMs` whose lease (if any) has run out, leasing them
    * until `nowMs + leaseMs`, atomically: two workers never claim the same one. `skip`: deliveries
    * this process is still sending. In due order.
    */
-  abstract claimDue(nowMs: number, limit: number, leaseMs: number, skip: ReadonlySet<string>): Promise<ClaimedDelivery[]>;
+  abstract claimDue(
+    nowMs: number,
+    limit: number,
+    leaseMs: number,
+    skip: ReadonlySet<string>,
+  ): Promise<ClaimedDelivery[]>;
 
   /**
    * Settles one attempt: the attempt row and the delivery's new state together. Only the attempt

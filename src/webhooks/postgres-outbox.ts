@@ -1,6 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { pgQueries, pgTransaction, type PgQueries } from '../platform/database/pg-queries';
-import { deliveryId, STATUS_FINISHED, WebhookOutbox, type AttemptListing, type AttemptRecord, type ClaimedDelivery } from './outbox';
+import {
+  deliveryId,
+  STATUS_FINISHED,
+  WebhookOutbox,
+  type AttemptListing,
+  type AttemptRecord,
+  type ClaimedDelivery,
+} from './outbox';
 import type { DeliveryStatus } from './webhooks.entities';
 import type { WebhookEvent } from './webhook-event';
 
@@ -26,14 +33,29 @@ export class PostgresWebhookOutbox extends WebhookOutbox {
     this.q = pgQueries(platform);
   }
 
-  async enqueue(accountId: string, event: WebhookEvent, sourceEventId: string, endpointIds: string[], nowIso: string): Promise<number> {
+  async enqueue(
+    accountId: string,
+    event: WebhookEvent,
+    sourceEventId: string,
+    endpointIds: string[],
+    nowIso: string,
+  ): Promise<number> {
     if (endpointIds.length === 0) return 0;
     // one statement for all endpoints: atomic without a transaction of its own
     return this.q.affected(
       `INSERT INTO webhook_delivery (id, endpoint_id, account_id, source_event_id, event_id, event_type, payload, status, attempts, next_attempt_at, lease_until, created_at, updated_at)
        SELECT d.id, d.endpoint_id, $3, $4, $5, $6, $7, 'pending', 0, $8, NULL, $8, $8 FROM unnest($1::text[], $2::text[]) AS d(id, endpoint_id)
        ON CONFLICT DO NOTHING`,
-      [endpointIds.map((endpointId) => deliveryId(sourceEventId, endpointId)), endpointIds, accountId, sourceEventId, event.id, event.type, JSON.stringify(event), nowIso],
+      [
+        endpointIds.map((endpointId) => deliveryId(sourceEventId, endpointId)),
+        endpointIds,
+        accountId,
+        sourceEventId,
+        event.id,
+        event.type,
+        JSON.stringify(event),
+        nowIso,
+      ],
     );
   }
 
@@ -49,7 +71,13 @@ export class PostgresWebhookOutbox extends WebhookOutbox {
     );
     return rows
       .sort((a, b) => (a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0))
-      .map((r) => ({ id: r.id, endpointId: r.endpoint_id, eventId: r.event_id, payload: r.payload, attempts: r.attempts }));
+      .map((r) => ({
+        id: r.id,
+        endpointId: r.endpoint_id,
+        eventId: r.event_id,
+        payload: r.payload,
+        attempts: r.attempts,
+      }));
   }
 
   async recordAttempt(delivery: ClaimedDelivery, record: AttemptRecord): Promise<boolean> {
@@ -64,18 +92,34 @@ export class PostgresWebhookOutbox extends WebhookOutbox {
       await q.affected(
         `INSERT INTO webhook_attempt (delivery_id, endpoint_id, attempt, status_code, error, duration_ms, attempted_at, outcome, next_attempt_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [delivery.id, delivery.endpointId, record.attempt, record.statusCode, record.error, record.durationMs, record.attemptedAt, record.outcome, record.nextAttemptAt],
+        [
+          delivery.id,
+          delivery.endpointId,
+          record.attempt,
+          record.statusCode,
+          record.error,
+          record.durationMs,
+          record.attemptedAt,
+          record.outcome,
+          record.nextAttemptAt,
+        ],
       );
       return true;
     });
   }
 
   async cancel(deliveryId: string, nowIso: string): Promise<void> {
-    await this.q.affected("UPDATE webhook_delivery SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, updated_at = $1 WHERE id = $2 AND status = 'pending'", [nowIso, deliveryId]);
+    await this.q.affected(
+      "UPDATE webhook_delivery SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, updated_at = $1 WHERE id = $2 AND status = 'pending'",
+      [nowIso, deliveryId],
+    );
   }
 
   async cancelPending(endpointId: string, nowIso: string): Promise<number> {
-    return this.q.affected("UPDATE webhook_delivery SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, updated_at = $1 WHERE endpoint_id = $2 AND status = 'pending'", [nowIso, endpointId]);
+    return this.q.affected(
+      "UPDATE webhook_delivery SET status = 'cancelled', next_attempt_at = NULL, lease_until = NULL, updated_at = $1 WHERE endpoint_id = $2 AND status = 'pending'",
+      [nowIso, endpointId],
+    );
   }
 
   async attempts(endpointId: string, limit: number): Promise<AttemptListing[]> {
@@ -87,14 +131,22 @@ export class PostgresWebhookOutbox extends WebhookOutbox {
   }
 
   async nextDueAt(): Promise<string | null> {
-    const [row] = await this.q.rows<{ due: string | null }>("SELECT min(greatest(next_attempt_at, coalesce(lease_until, ''))) AS due FROM webhook_delivery WHERE status = 'pending'");
+    const [row] = await this.q.rows<{ due: string | null }>(
+      "SELECT min(greatest(next_attempt_at, coalesce(lease_until, ''))) AS due FROM webhook_delivery WHERE status = 'pending'",
+    );
     return row.due;
   }
 
   async prune(beforeIso: string): Promise<number> {
     return pgTransaction(this.platform, async (q) => {
-      await q.affected('DELETE FROM webhook_attempt WHERE delivery_id IN (SELECT id FROM webhook_delivery WHERE status = ANY($1) AND updated_at < $2)', [STATUS_FINISHED, beforeIso]);
-      return q.affected('DELETE FROM webhook_delivery WHERE status = ANY($1) AND updated_at < $2', [STATUS_FINISHED, beforeIso]);
+      await q.affected(
+        'DELETE FROM webhook_attempt WHERE delivery_id IN (SELECT id FROM webhook_delivery WHERE status = ANY($1) AND updated_at < $2)',
+        [STATUS_FINISHED, beforeIso],
+      );
+      return q.affected('DELETE FROM webhook_delivery WHERE status = ANY($1) AND updated_at < $2', [
+        STATUS_FINISHED,
+        beforeIso,
+      ]);
     });
   }
 }

@@ -40,7 +40,10 @@ describe('webhook retry schedule', () => {
   it('schedules the next attempt from the failure, and fails after the last', () => {
     const now = Date.parse('2026-01-01T00:00:00.000Z');
     expect(afterAttempt(1, { statusCode: 500 }, now)).toEqual({ outcome: 'retrying', nextAttemptAtMs: now + MIN });
-    expect(afterAttempt(5, { error: 'timeout' }, now)).toEqual({ outcome: 'retrying', nextAttemptAtMs: now + 240 * MIN });
+    expect(afterAttempt(5, { error: 'timeout' }, now)).toEqual({
+      outcome: 'retrying',
+      nextAttemptAtMs: now + 240 * MIN,
+    });
     expect(afterAttempt(6, { statusCode: 500 }, now)).toEqual({ outcome: 'failed', nextAttemptAtMs: null });
     expect(afterAttempt(2, { statusCode: 400 }, now)).toEqual({ outcome: 'failed', nextAttemptAtMs: null });
     expect(afterAttempt(3, { statusCode: 202 }, now)).toEqual({ outcome: 'delivered', nextAttemptAtMs: null });

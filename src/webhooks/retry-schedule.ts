@@ -33,11 +33,17 @@ export function retryDelayMs(attempt: number): number | null {
 export type AttemptOutcome = 'delivered' | 'retrying' | 'failed';
 
 /** The outcome of attempt `attempt` and, when it is retried, when the next one is due. */
-export function afterAttempt(attempt: number, result: AttemptResult, nowMs: number): { outcome: AttemptOutcome; nextAttemptAtMs: number | null } {
+export function afterAttempt(
+  attempt: number,
+  result: AttemptResult,
+  nowMs: number,
+): { outcome: AttemptOutcome; nextAttemptAtMs: number | null } {
   const verdict = verdictOf(result);
   if (verdict === 'delivered') return { outcome: 'delivered', nextAttemptAtMs: null };
   const delay = verdict === 'retry' ? retryDelayMs(attempt) : null;
-  return delay === null ? { outcome: 'failed', nextAttemptAtMs: null } : { outcome: 'retrying', nextAttemptAtMs: nowMs + delay };
+  return delay === null
+    ? { outcome: 'failed', nextAttemptAtMs: null }
+    : { outcome: 'retrying', nextAttemptAtMs: nowMs + delay };
 }
 
 /** What the attempt records and the deliveries route shows as its error: a class, never socket text. */

@@ -31,13 +31,23 @@ describe('webhookSender', () => {
   });
 
   const sendWebhook = webhookSender(new OutboundHttp({ allowLoopback: true }));
-  const send = (path: string, timeoutMs = 2000) => sendWebhook({ url: `${base}${path}`, body: '{"a":"é"}', headers: { 'content-type': 'application/json', 'x-custom': 'v' }, timeoutMs });
+  const send = (path: string, timeoutMs = 2000) =>
+    sendWebhook({
+      url: `${base}${path}`,
+      body: '{"a":"é"}',
+      headers: { 'content-type': 'application/json', 'x-custom': 'v' },
+      timeoutMs,
+    });
 
   it('POSTs the exact body with the given headers and answers the status', async () => {
     expect(await send('/204')).toEqual({ statusCode: 204 });
     const last = seen[seen.length - 1];
     expect(last).toMatchObject({ method: 'POST', body: '{"a":"é"}' });
-    expect(last.headers).toMatchObject({ 'content-type': 'application/json', 'x-custom': 'v', 'content-length': String(Buffer.byteLength('{"a":"é"}')) });
+    expect(last.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-custom': 'v',
+      'content-length': String(Buffer.byteLength('{"a":"é"}')),
+    });
   });
 
   it('answers error statuses as they are, and does not follow redirects', async () => {
@@ -49,6 +59,13 @@ describe('webhookSender', () => {
 
   it('gives up after the timeout, and reports failures by class', async () => {
     expect(await send('/hang', 300)).toEqual({ error: 'timeout' });
-    expect(await webhookSender(new OutboundHttp({ allowLoopback: false }))({ url: `${base}/200`, body: '{}', headers: {}, timeoutMs: 2000 })).toEqual({ error: 'address_refused' });
+    expect(
+      await webhookSender(new OutboundHttp({ allowLoopback: false }))({
+        url: `${base}/200`,
+        body: '{}',
+        headers: {},
+        timeoutMs: 2000,
+      }),
+    ).toEqual({ error: 'address_refused' });
   });
 });

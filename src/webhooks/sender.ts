@@ -17,7 +17,14 @@ export type WebhookSender = (request: WebhookRequest) => Promise<AttemptResult>;
  */
 export function webhookSender(outbound: OutboundHttp): WebhookSender {
   return async (request) => {
-    const result = await outbound.send({ url: request.url, method: 'POST', headers: request.headers, body: request.body, timeoutMs: request.timeoutMs, maxResponseBytes: 0 });
+    const result = await outbound.send({
+      url: request.url,
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      timeoutMs: request.timeoutMs,
+      maxResponseBytes: 0,
+    });
     return 'error' in result ? { error: result.error } : { statusCode: result.status };
   };
 }

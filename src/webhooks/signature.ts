@@ -10,14 +10,24 @@ export function signPayload(secret: string, timestamp: number, rawBody: string):
 }
 
 /** What a receiver does: recompute and compare in constant time. */
-export function verifySignature(secret: string, timestamp: number | string, rawBody: string, signature: string): boolean {
+export function verifySignature(
+  secret: string,
+  timestamp: number | string,
+  rawBody: string,
+  signature: string,
+): boolean {
   const expected = Buffer.from(signPayload(secret, Number(timestamp), rawBody), 'hex');
   const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** The headers every delivery carries, besides the endpoint's own. */
-export function deliveryHeaders(secret: string, timestamp: number, rawBody: string, eventId: string): Record<string, string> {
+export function deliveryHeaders(
+  secret: string,
+  timestamp: number,
+  rawBody: string,
+  eventId: string,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'Parley-Webhooks/1',

@@ -29,9 +29,18 @@ export interface SealedSigningSecret {
 
 /** The endpoints of one account live in one stream, so the 10-endpoint limit is decided on all of them. */
 export type WebhookEndpointsEvent =
-  | DomainEvent<'WebhookEndpointCreated', EndpointSettings & SealedSigningSecret & { endpointId: string; accountId: string; createdAt: string }>
-  | DomainEvent<'WebhookEndpointUpdated', { endpointId: string; accountId: string; changes: Partial<EndpointSettings>; updatedAt: string }>
-  | DomainEvent<'WebhookEndpointSecretRotated', SealedSigningSecret & { endpointId: string; accountId: string; rotatedAt: string }>
+  | DomainEvent<
+      'WebhookEndpointCreated',
+      EndpointSettings & SealedSigningSecret & { endpointId: string; accountId: string; createdAt: string }
+    >
+  | DomainEvent<
+      'WebhookEndpointUpdated',
+      { endpointId: string; accountId: string; changes: Partial<EndpointSettings>; updatedAt: string }
+    >
+  | DomainEvent<
+      'WebhookEndpointSecretRotated',
+      SealedSigningSecret & { endpointId: string; accountId: string; rotatedAt: string }
+    >
   | DomainEvent<'WebhookEndpointDeleted', { endpointId: string; accountId: string; deletedAt: string }>;
 
 export const webhookEndpointsStream = (accountId: string) => `webhook-endpoints-${accountId}`;

@@ -33,7 +33,11 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':endpointId')
-  patch(@Param('endpointId') endpointId: string, @Body() body: PatchWebhookEndpointDto, @Req() request: FastifyRequest) {
+  patch(
+    @Param('endpointId') endpointId: string,
+    @Body() body: PatchWebhookEndpointDto,
+    @Req() request: FastifyRequest,
+  ) {
     return this.endpoints.patch(accountOf(request), endpointId, body, requestContext(request));
   }
 
@@ -50,7 +54,11 @@ export class WebhookEndpointsController {
   }
 
   @Get(':endpointId/deliveries')
-  deliveries(@Param('endpointId') endpointId: string, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest) {
+  deliveries(
+    @Param('endpointId') endpointId: string,
+    @Query() query: Record<string, unknown>,
+    @Req() request: FastifyRequest,
+  ) {
     return this.endpoints.deliveries(accountOf(request), endpointId, query);
   }
 }

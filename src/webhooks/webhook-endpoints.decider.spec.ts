@@ -1,6 +1,11 @@
 import { DomainError } from '../platform/errors/domain-error';
 import type { EndpointSettings, WebhookEndpointsEvent } from './webhook-endpoint.events';
-import { MAX_ENDPOINTS_PER_ACCOUNT, webhookEndpointsDecider, type WebhookEndpointsCommand, type WebhookEndpointsState } from './webhook-endpoints.decider';
+import {
+  MAX_ENDPOINTS_PER_ACCOUNT,
+  webhookEndpointsDecider,
+  type WebhookEndpointsCommand,
+  type WebhookEndpointsState,
+} from './webhook-endpoints.decider';
 
 const settings: EndpointSettings = {
   name: 'crm',
@@ -24,10 +29,34 @@ function run(commands: WebhookEndpointsCommand[]): { state: WebhookEndpointsStat
   return { state, events };
 }
 
-const create = (endpointId: string): WebhookEndpointsCommand => ({ type: 'CreateEndpoint', endpointId, accountId: 'acc', settings, secret, now });
-const update = (endpointId: string, changes: Partial<EndpointSettings>): WebhookEndpointsCommand => ({ type: 'UpdateEndpoint', endpointId, accountId: 'acc', changes, now });
-const remove = (endpointId: string): WebhookEndpointsCommand => ({ type: 'DeleteEndpoint', endpointId, accountId: 'acc', now });
-const rotate = (endpointId: string): WebhookEndpointsCommand => ({ type: 'RotateSecret', endpointId, accountId: 'acc', secret: { sealedSecret: 'v1.n.e.w', secretLast4: 'abcd' }, now });
+const create = (endpointId: string): WebhookEndpointsCommand => ({
+  type: 'CreateEndpoint',
+  endpointId,
+  accountId: 'acc',
+  settings,
+  secret,
+  now,
+});
+const update = (endpointId: string, changes: Partial<EndpointSettings>): WebhookEndpointsCommand => ({
+  type: 'UpdateEndpoint',
+  endpointId,
+  accountId: 'acc',
+  changes,
+  now,
+});
+const remove = (endpointId: string): WebhookEndpointsCommand => ({
+  type: 'DeleteEndpoint',
+  endpointId,
+  accountId: 'acc',
+  now,
+});
+const rotate = (endpointId: string): WebhookEndpointsCommand => ({
+  type: 'RotateSecret',
+  endpointId,
+  accountId: 'acc',
+  secret: { sealedSecret: 'v1.n.e.w', secretLast4: 'abcd' },
+  now,
+});
 
 function status(run_: () => unknown): number {
   try {
@@ -47,9 +76,25 @@ describe('webhook endpoints decider', () => {
       rotate('whe_1'),
       remove('whe_1'),
     ]);
-    expect(events.map((e) => e.type)).toEqual(['WebhookEndpointCreated', 'WebhookEndpointUpdated', 'WebhookEndpointSecretRotated', 'WebhookEndpointDeleted']);
-    expect(events[0].data).toMatchObject({ endpointId: 'whe_1', accountId: 'acc', sealedSecret: 'v1.a.b.c', secretLast4: 'wxyz', createdAt: now });
-    expect(events[1].data).toEqual({ endpointId: 'whe_1', accountId: 'acc', changes: { timeoutMs: 9000 }, updatedAt: now });
+    expect(events.map((e) => e.type)).toEqual([
+      'WebhookEndpointCreated',
+      'WebhookEndpointUpdated',
+      'WebhookEndpointSecretRotated',
+      'WebhookEndpointDeleted',
+    ]);
+    expect(events[0].data).toMatchObject({
+      endpointId: 'whe_1',
+      accountId: 'acc',
+      sealedSecret: 'v1.a.b.c',
+      secretLast4: 'wxyz',
+      createdAt: now,
+    });
+    expect(events[1].data).toEqual({
+      endpointId: 'whe_1',
+      accountId: 'acc',
+      changes: { timeoutMs: 9000 },
+      updatedAt: now,
+    });
     expect(events[2].data).toMatchObject({ sealedSecret: 'v1.n.e.w', secretLast4: 'abcd' });
     expect(state.endpoints.size).toBe(0);
     expect(state.deleted.has('whe_1')).toBe(true);
@@ -58,12 +103,26 @@ describe('webhook endpoints decider', () => {
   it('compares headers by digest (a fresh seal of the same headers is no change) and event types by value', () => {
     const { state, events } = run([
       create('whe_1'),
-      update('whe_1', { headers: { sealed: 'v1.other.seal.same', digest: 'd-empty' }, eventTypes: ['conversation.started'] }),
-      update('whe_1', { headers: { sealed: 'v1.x.y.z', digest: 'd-token' }, eventTypes: ['conversation.started', 'handoff.created'] }),
+      update('whe_1', {
+        headers: { sealed: 'v1.other.seal.same', digest: 'd-empty' },
+        eventTypes: ['conversation.started'],
+      }),
+      update('whe_1', {
+        headers: { sealed: 'v1.x.y.z', digest: 'd-token' },
+        eventTypes: ['conversation.started', 'handoff.created'],
+      }),
     ]);
     expect(events.map((e) => e.type)).toEqual(['WebhookEndpointCreated', 'WebhookEndpointUpdated']);
-    expect(events[1].data).toMatchObject({ changes: { headers: { sealed: 'v1.x.y.z', digest: 'd-token' }, eventTypes: ['conversation.started', 'handoff.created'] } });
-    expect(state.endpoints.get('whe_1')).toMatchObject({ headers: { digest: 'd-token' }, eventTypes: ['conversation.started', 'handoff.created'] });
+    expect(events[1].data).toMatchObject({
+      changes: {
+        headers: { sealed: 'v1.x.y.z', digest: 'd-token' },
+        eventTypes: ['conversation.started', 'handoff.created'],
+      },
+    });
+    expect(state.endpoints.get('whe_1')).toMatchObject({
+      headers: { digest: 'd-token' },
+      eventTypes: ['conversation.started', 'handoff.created'],
+    });
   });
 
   it(`refuses the ${MAX_ENDPOINTS_PER_ACCOUNT + 1}th live endpoint with 409, counting deleted ones out`, () => {
@@ -77,7 +136,13 @@ describe('webhook endpoints decider', () => {
 
   it('answers 404 for an endpoint that is unknown or deleted, and never reuses a deleted id', () => {
     const { state } = run([create('whe_1'), remove('whe_1')]);
-    for (const command of [update('whe_1', { enabled: false }), rotate('whe_1'), remove('whe_1'), remove('whe_2'), rotate('whe_2')]) {
+    for (const command of [
+      update('whe_1', { enabled: false }),
+      rotate('whe_1'),
+      remove('whe_1'),
+      remove('whe_2'),
+      rotate('whe_2'),
+    ]) {
       expect(status(() => webhookEndpointsDecider.decide(command, state))).toBe(404);
     }
     expect(status(() => webhookEndpointsDecider.decide(create('whe_1'), state))).toBe(409);

@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { queryParam } from '../platform/http/query-params';
-import { ENDPOINTS_READ_MODEL, webhookEndpointsQueries, type WebhookEndpoint as WebhookEndpointRow, type WebhookEndpointsQueries } from '../../projections/webhook-endpoints/queries';
+import {
+  ENDPOINTS_READ_MODEL,
+  webhookEndpointsQueries,
+  type WebhookEndpoint as WebhookEndpointRow,
+  type WebhookEndpointsQueries,
+} from '../../projections/webhook-endpoints/queries';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { newCredential, WEBHOOK_SECRET_PREFIX } from '../platform/auth/credentials';
 import { ServerSecret } from '../platform/auth/server-secret';
@@ -15,7 +20,12 @@ import { ReadModels } from '../read-models/read-models.service';
 import { customHeadersProblem, maskHeaders } from './custom-headers';
 import type { CreateWebhookEndpointDto, PatchWebhookEndpointDto } from './dto/webhook-endpoint.dto';
 import { WebhookOutbox } from './outbox';
-import { webhookEndpointsStream, type EndpointSettings, type SealedHeaders, type SealedSigningSecret } from './webhook-endpoint.events';
+import {
+  webhookEndpointsStream,
+  type EndpointSettings,
+  type SealedHeaders,
+  type SealedSigningSecret,
+} from './webhook-endpoint.events';
 import { webhookEndpointsDecider, type WebhookEndpointsCommand } from './webhook-endpoints.decider';
 import { webhookUrlProblem } from './webhook-url';
 
@@ -80,7 +90,12 @@ export class WebhookEndpointsService {
     };
     const signingSecret = newCredential(WEBHOOK_SECRET_PREFIX);
     const endpointId = `whe_${this.ids.short(12)}`;
-    const now = await this.execute(accountId, { type: 'CreateEndpoint', endpointId, accountId, settings, secret: this.sealSecret(signingSecret) }, context, { revealing: true });
+    const now = await this.execute(
+      accountId,
+      { type: 'CreateEndpoint', endpointId, accountId, settings, secret: this.sealSecret(signingSecret) },
+      context,
+      { revealing: true },
+    );
     // Built from what was decided, not read back: the secret is shown this once, lagging read model or not.
     return {
       id: endpointId,
@@ -130,7 +145,12 @@ export class WebhookEndpointsService {
   async rotateSecret(accountId: string, endpointId: string, context: CommandContext) {
     checkId(endpointId);
     const signingSecret = newCredential(WEBHOOK_SECRET_PREFIX);
-    await this.execute(accountId, { type: 'RotateSecret', endpointId, accountId, secret: this.sealSecret(signingSecret) }, context, { revealing: true });
+    await this.execute(
+      accountId,
+      { type: 'RotateSecret', endpointId, accountId, secret: this.sealSecret(signingSecret) },
+      context,
+      { revealing: true },
+    );
     return { signing_secret: signingSecret };
   }
 
@@ -145,9 +165,21 @@ export class WebhookEndpointsService {
    * An answer that reveals a secret once does not become a 503 when the read model lags past the
    * wait: that would lose the secret of a change that was made. Returns the command's time.
    */
-  private async execute(accountId: string, command: WithoutNow<WebhookEndpointsCommand>, context: CommandContext, options: { revealing?: boolean } = {}): Promise<string> {
+  private async execute(
+    accountId: string,
+    command: WithoutNow<WebhookEndpointsCommand>,
+    context: CommandContext,
+    options: { revealing?: boolean } = {},
+  ): Promise<string> {
     const now = this.clock.nowIso();
-    const result = await handleCommand(this.store, this.clock, webhookEndpointsStream(accountId), webhookEndpointsDecider, { ...command, now } as WebhookEndpointsCommand, context);
+    const result = await handleCommand(
+      this.store,
+      this.clock,
+      webhookEndpointsStream(accountId),
+      webhookEndpointsDecider,
+      { ...command, now } as WebhookEndpointsCommand,
+      context,
+    );
     try {
       await this.readModels.waitFor(result.position, [ENDPOINTS_READ_MODEL]);
     } catch (error) {
@@ -188,13 +220,20 @@ export class WebhookEndpointsService {
   private limit(raw: unknown): number {
     if (raw === undefined || raw === '') return DEFAULT_LIST_LIMIT;
     const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(value >= 1 && value <= MAX_LIST_LIMIT)) throw invalid('limit', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
+    if (!(value >= 1 && value <= MAX_LIST_LIMIT))
+      throw invalid('limit', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
     return value;
   }
 }
 
 function checkId(endpointId: string): void {
   if (!ENDPOINT_ID.test(endpointId)) {
-    throw new DomainError('INVALID_WEBHOOK_ENDPOINT_ID', `webhook endpoint id ${JSON.stringify(endpointId)} is malformed (whe_<letters and digits>)`, 422, null, [{ field: 'id', message: 'malformed id' }]);
+    throw new DomainError(
+      'INVALID_WEBHOOK_ENDPOINT_ID',
+      `webhook endpoint id ${JSON.stringify(endpointId)} is malformed (whe_<letters and digits>)`,
+      422,
+      null,
+      [{ field: 'id', message: 'malformed id' }],
+    );
   }
 }

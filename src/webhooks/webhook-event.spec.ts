@@ -30,7 +30,18 @@ const origin: ConversationStartedData = {
 };
 
 const alert = (from: string, to: string) =>
-  recorded('AlertRuleStateChanged', { ruleId: 'ar_abc', accountId: 'acme', projectId: null, name: 'Slow', metric: 'turn_latency_p95', from, to, since: AT, currentValue: 900, evaluatedAt: AT });
+  recorded('AlertRuleStateChanged', {
+    ruleId: 'ar_abc',
+    accountId: 'acme',
+    projectId: null,
+    name: 'Slow',
+    metric: 'turn_latency_p95',
+    from,
+    to,
+    since: AT,
+    currentValue: 900,
+    evaluatedAt: AT,
+  });
 
 describe('webhook events from the log', () => {
   it('ids are stable per source event and differ between events', () => {
@@ -47,13 +58,41 @@ describe('webhook events from the log', () => {
         id: webhookEventId('0194c2a0-0000-7000-8000-000000000001'),
         type: 'conversation.started',
         created_at: AT,
-        data: { conversation_id: 'AS_CHAT_1', account_id: 'ws-acme', project_id: 'PROJECT-bot', environment: 'sandbox', channel: 'CHAT', started_at: AT },
+        data: {
+          conversation_id: 'AS_CHAT_1',
+          account_id: 'ws-acme',
+          project_id: 'PROJECT-bot',
+          environment: 'sandbox',
+          channel: 'CHAT',
+          started_at: AT,
+        },
       },
     });
-    expect(toWebhookEvent(recorded('ConversationEnded', { reason: 'agent', endedAt: AT }), origin)?.event).toMatchObject({ type: 'conversation.ended', data: { conversation_id: 'AS_CHAT_1', reason: 'agent', ended_at: AT } });
-    expect(toWebhookEvent(recorded('HandoffRequested', { destination: 'billing', reason: 'dispute', sharedId: 'T-1', data: { tier: 'gold' } }), origin)?.event).toMatchObject({
+    expect(
+      toWebhookEvent(recorded('ConversationEnded', { reason: 'agent', endedAt: AT }), origin)?.event,
+    ).toMatchObject({
+      type: 'conversation.ended',
+      data: { conversation_id: 'AS_CHAT_1', reason: 'agent', ended_at: AT },
+    });
+    expect(
+      toWebhookEvent(
+        recorded('HandoffRequested', {
+          destination: 'billing',
+          reason: 'dispute',
+          sharedId: 'T-1',
+          data: { tier: 'gold' },
+        }),
+        origin,
+      )?.event,
+    ).toMatchObject({
       type: 'handoff.created',
-      data: { account_id: 'ws-acme', destination: 'billing', reason: 'dispute', shared_id: 'T-1', data: { tier: 'gold' } },
+      data: {
+        account_id: 'ws-acme',
+        destination: 'billing',
+        reason: 'dispute',
+        shared_id: 'T-1',
+        data: { tier: 'gold' },
+      },
     });
   });
 
@@ -63,7 +102,13 @@ describe('webhook events from the log', () => {
   });
 
   it('alerts trigger on entering alert and resolve on alert to ok; other transitions are nothing', () => {
-    expect(toWebhookEvent(alert('ok', 'alert'), null)).toMatchObject({ accountId: 'acme', event: { type: 'alerts.triggered', data: { alert_rule_id: 'ar_abc', previous_state: 'ok', state: 'alert', current_value: 900, project_id: null } } });
+    expect(toWebhookEvent(alert('ok', 'alert'), null)).toMatchObject({
+      accountId: 'acme',
+      event: {
+        type: 'alerts.triggered',
+        data: { alert_rule_id: 'ar_abc', previous_state: 'ok', state: 'alert', current_value: 900, project_id: null },
+      },
+    });
     expect(toWebhookEvent(alert('no_data', 'alert'), null)?.event.type).toBe('alerts.triggered');
     expect(toWebhookEvent(alert('alert', 'ok'), null)?.event.type).toBe('alerts.resolved');
     expect(toWebhookEvent(alert('alert', 'no_data'), null)).toBeNull();

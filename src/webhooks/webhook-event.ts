@@ -4,7 +4,13 @@ import type { RecordedEvent } from '../event-store/event-store.port';
 import { derivedUuid } from '../platform/ids/derived-id';
 import { accountRef, agentRef } from '../platform/ids/prefixed-ids';
 
-export const WEBHOOK_EVENT_TYPES = ['alerts.triggered', 'alerts.resolved', 'conversation.started', 'conversation.ended', 'handoff.created'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'alerts.triggered',
+  'alerts.resolved',
+  'conversation.started',
+  'conversation.ended',
+  'handoff.created',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The body of a delivery: the same bytes on every attempt. */
@@ -20,24 +26,38 @@ export type ConversationStartedData = DataOf<ConversationEvent, 'ConversationSta
 type AlertStateData = AlertRuleStateEvent['data'];
 
 /** The log event types that become webhook events. */
-export const SOURCE_EVENT_TYPES = ['ConversationStarted', 'ConversationEnded', 'HandoffRequested', 'AlertRuleStateChanged'] as const;
+export const SOURCE_EVENT_TYPES = [
+  'ConversationStarted',
+  'ConversationEnded',
+  'HandoffRequested',
+  'AlertRuleStateChanged',
+] as const;
 
 /** Stable per source event: a replay of the log yields the same id, so receivers can deduplicate. */
-export const webhookEventId = (sourceEventId: string) => `evt_${derivedUuid(`webhook-event:${sourceEventId}`).replace(/-/g, '')}`;
+export const webhookEventId = (sourceEventId: string) =>
+  `evt_${derivedUuid(`webhook-event:${sourceEventId}`).replace(/-/g, '')}`;
 
 /**
  * The webhook event a log event becomes, with the account it belongs to; null for events no one
  * subscribes to (an alert moving between ok, no_data and unknown). Conversation events after the
  * first carry no account: `origin` is the conversation's ConversationStarted data.
  */
-export function toWebhookEvent(event: RecordedEvent, origin: ConversationStartedData | null): { accountId: string; event: WebhookEvent } | null {
+export function toWebhookEvent(
+  event: RecordedEvent,
+  origin: ConversationStartedData | null,
+): { accountId: string; event: WebhookEvent } | null {
   const make = (accountId: string, type: WebhookEventType, data: Record<string, unknown>) => ({
     accountId,
     event: { id: webhookEventId(event.id), type, created_at: event.metadata.occurredAt, data },
   });
   if (event.type === 'AlertRuleStateChanged') {
     const d = event.data as AlertStateData;
-    const type = d.to === 'alert' && d.from !== 'alert' ? 'alerts.triggered' : d.from === 'alert' && d.to === 'ok' ? 'alerts.resolved' : null;
+    const type =
+      d.to === 'alert' && d.from !== 'alert'
+        ? 'alerts.triggered'
+        : d.from === 'alert' && d.to === 'ok'
+          ? 'alerts.resolved'
+          : null;
     if (type === null) return null;
     return make(d.accountId, type, {
       alert_rule_id: d.ruleId,
@@ -69,7 +89,13 @@ export function toWebhookEvent(event: RecordedEvent, origin: ConversationStarted
     }
     case 'HandoffRequested': {
       const d = event.data as DataOf<ConversationEvent, 'HandoffRequested'>;
-      return make(origin.accountId, 'handoff.created', { ...conversation, destination: d.destination, reason: d.reason, shared_id: d.sharedId, data: d.data });
+      return make(origin.accountId, 'handoff.created', {
+        ...conversation,
+        destination: d.destination,
+        reason: d.reason,
+        shared_id: d.sharedId,
+        data: d.data,
+      });
     }
     default:
       return null;

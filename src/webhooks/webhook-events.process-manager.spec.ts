@@ -13,8 +13,25 @@ const alert = (n: number): RecordedEvent => ({
   revision: 0n,
   position: positionOf(BigInt(n)),
   type: 'AlertRuleStateChanged',
-  data: { ruleId: 'ar_1', accountId: 'acme', projectId: null, name: 'slow', metric: 'turn_latency_p95', from: 'ok', to: 'alert', since: at, currentValue: 1, evaluatedAt: at },
-  metadata: { schemaVersion: 1, actor: 'system:alert-evaluator', correlationId: 'c', causationId: null, occurredAt: at },
+  data: {
+    ruleId: 'ar_1',
+    accountId: 'acme',
+    projectId: null,
+    name: 'slow',
+    metric: 'turn_latency_p95',
+    from: 'ok',
+    to: 'alert',
+    since: at,
+    currentValue: 1,
+    evaluatedAt: at,
+  },
+  metadata: {
+    schemaVersion: 1,
+    actor: 'system:alert-evaluator',
+    correlationId: 'c',
+    causationId: null,
+    occurredAt: at,
+  },
 });
 
 /** The process manager with its collaborators recorded in the order it calls them. */
@@ -22,10 +39,16 @@ function harness(applied: () => Promise<void> = async () => undefined) {
   const calls: string[] = [];
   const endpoints = {
     anyEverListened: () => (calls.push('anyEverListened'), true),
-    listeningAt: (accountId: string, type: string, position: Position) => (calls.push(`listeningAt ${accountId} ${type} ${position}`), ['whe_a']),
+    listeningAt: (accountId: string, type: string, position: Position) => (
+      calls.push(`listeningAt ${accountId} ${type} ${position}`),
+      ['whe_a']
+    ),
   } as unknown as SubscribedEndpoints;
   const outbox = {
-    enqueue: (accountId: string, _event: unknown, sourceEventId: string, ids: string[]) => (calls.push(`enqueue ${sourceEventId} ${ids.join(',')}`), ids.length),
+    enqueue: (accountId: string, _event: unknown, sourceEventId: string, ids: string[]) => (
+      calls.push(`enqueue ${sourceEventId} ${ids.join(',')}`),
+      ids.length
+    ),
     cancelPending: (endpointId: string) => (calls.push(`cancelPending ${endpointId}`), 1),
   } as unknown as WebhookOutbox;
   const manager = webhookEventsProcessManager({
@@ -47,7 +70,13 @@ describe('webhook events process manager', () => {
     const { manager, calls } = harness();
     await manager.handles.AlertRuleStateChanged(alert(7));
     const p = positionOf(7n);
-    expect(calls).toEqual([`wait ${p}`, 'anyEverListened', `listeningAt acme alerts.triggered ${p}`, 'enqueue source-7 whe_a', 'poke']);
+    expect(calls).toEqual([
+      `wait ${p}`,
+      'anyEverListened',
+      `listeningAt acme alerts.triggered ${p}`,
+      'enqueue source-7 whe_a',
+      'poke',
+    ]);
   });
 
   it('queues nothing while the read model lags past its bound (the runner retries the batch)', async () => {
@@ -60,7 +89,11 @@ describe('webhook events process manager', () => {
 
   it('cancels a deleted endpoint’s pending deliveries on its deletion event', async () => {
     const { manager, calls } = harness();
-    await manager.handles.WebhookEndpointDeleted({ ...alert(9), type: 'WebhookEndpointDeleted', data: { endpointId: 'whe_a', accountId: 'acme', deletedAt: at } });
+    await manager.handles.WebhookEndpointDeleted({
+      ...alert(9),
+      type: 'WebhookEndpointDeleted',
+      data: { endpointId: 'whe_a', accountId: 'acme', deletedAt: at },
+    });
     expect(calls).toEqual(['cancelPending whe_a']);
   });
 });

@@ -33,7 +33,14 @@ export interface WebhookEventsDeps {
  * it is. A deleted endpoint's pending deliveries are cancelled here, in log order, so none queued
  * for an event before the deletion outlives it (the worker also refuses deleted endpoints).
  */
-export function webhookEventsProcessManager({ store, outbox, endpoints, endpointsApplied, clock, onQueued }: WebhookEventsDeps): ProcessManager {
+export function webhookEventsProcessManager({
+  store,
+  outbox,
+  endpoints,
+  endpointsApplied,
+  clock,
+  onQueued,
+}: WebhookEventsDeps): ProcessManager {
   const originOf = async (event: RecordedEvent): Promise<ConversationStartedData | null> => {
     if (event.type === 'ConversationStarted') return event.data as ConversationStartedData;
     const [first] = await store.readStream(event.streamId, { maxCount: 1 });
@@ -57,6 +64,9 @@ export function webhookEventsProcessManager({ store, outbox, endpoints, endpoint
 
   return {
     name: WEBHOOK_EVENTS_PROCESS,
-    handles: { ...Object.fromEntries(SOURCE_EVENT_TYPES.map((type) => [type, deliver])), WebhookEndpointDeleted: cancel },
+    handles: {
+      ...Object.fromEntries(SOURCE_EVENT_TYPES.map((type) => [type, deliver])),
+      WebhookEndpointDeleted: cancel,
+    },
   };
 }

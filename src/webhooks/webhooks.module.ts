@@ -1,4 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationBootstrap,
+  OnModuleInit,
+} from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -15,7 +22,11 @@ import { DeliveryWorker } from './delivery-worker';
 import { openWebhookOutbox } from './open-outbox';
 import { webhookSender } from './sender';
 import { WebhookOutbox } from './outbox';
-import { ENDPOINTS_READ_MODEL, SubscribedEndpoints, subscribedEndpoints } from '../../projections/webhook-endpoints/queries';
+import {
+  ENDPOINTS_READ_MODEL,
+  SubscribedEndpoints,
+  subscribedEndpoints,
+} from '../../projections/webhook-endpoints/queries';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { webhookEventsProcessManager } from './webhook-events.process-manager';
@@ -57,12 +68,32 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
   controllers: [WebhookEndpointsController],
   providers: [
     { provide: WebhookOutbox, inject: [PLATFORM_DB], useFactory: (db: DataSource) => openWebhookOutbox(db) },
-    { provide: SubscribedEndpoints, inject: [ReadModels], useFactory: (readModels: ReadModels) => subscribedEndpoints(readModels) },
+    {
+      provide: SubscribedEndpoints,
+      inject: [ReadModels],
+      useFactory: (readModels: ReadModels) => subscribedEndpoints(readModels),
+    },
     {
       provide: DeliveryWorker,
       inject: [WebhookOutbox, SubscribedEndpoints, ServerSecret, Clock, LOGGER, Metrics, CONFIG],
-      useFactory: (outbox: WebhookOutbox, endpoints: SubscribedEndpoints, secret: ServerSecret, clock: Clock, logger: Logger, metrics: Metrics, config: Config) =>
-        new DeliveryWorker(outbox, endpoints, secret, clock, logger, webhookSender(new OutboundHttp({ allowLoopback: config.webhookAllowHttp })), metrics),
+      useFactory: (
+        outbox: WebhookOutbox,
+        endpoints: SubscribedEndpoints,
+        secret: ServerSecret,
+        clock: Clock,
+        logger: Logger,
+        metrics: Metrics,
+        config: Config,
+      ) =>
+        new DeliveryWorker(
+          outbox,
+          endpoints,
+          secret,
+          clock,
+          logger,
+          webhookSender(new OutboundHttp({ allowLoopback: config.webhookAllowHttp })),
+          metrics,
+        ),
     },
     WebhookEndpointsService,
     WebhooksLifecycle,

@@ -1,11 +1,21 @@
-import { calibrate, describeConditions, parseCpuTimes, sharesBetween, watchMachine } from '../../bench/lib/machine-conditions';
+import {
+  calibrate,
+  describeConditions,
+  parseCpuTimes,
+  sharesBetween,
+  watchMachine,
+} from '../../bench/lib/machine-conditions';
 
 describe('bench machine conditions', () => {
   const stat = (user: number, idle: number, iowait: number, steal: number) =>
     `cpu  ${user} 0 100 ${idle} ${iowait} 5 5 ${steal} 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\nintr 1 2 3\n`;
 
   it('reads the aggregate cpu line of /proc/stat, counting iowait as idle and steal in the total', () => {
-    expect(parseCpuTimes(stat(1000, 5000, 100, 50))).toEqual({ idle: 5100, steal: 50, total: 1000 + 100 + 5000 + 100 + 5 + 5 + 50 });
+    expect(parseCpuTimes(stat(1000, 5000, 100, 50))).toEqual({
+      idle: 5100,
+      steal: 50,
+      total: 1000 + 100 + 5000 + 100 + 5 + 5 + 50,
+    });
     expect(parseCpuTimes('cpu0 1 2 3\n')).toBeNull();
     expect(parseCpuTimes('cpu  a b c d e f g h\n')).toBeNull();
   });
@@ -27,9 +37,11 @@ describe('bench machine conditions', () => {
     expect(conditions.calibrationMs.start).toBeGreaterThan(0);
     expect(conditions.calibrationMs.end).toBeGreaterThan(0);
     if (conditions.busyPercent !== null) expect(conditions.busyPercent).toBeGreaterThanOrEqual(0);
-    expect(describeConditions({ calibrationMs: { start: 24.06, end: 31.2 }, stealPercent: 3.04, busyPercent: 71.96 })).toBe(
-      'calibration loop 24.1 ms at start, 31.2 ms at end; CPU over the run: busy 72.0%, stolen 3.0%',
+    expect(
+      describeConditions({ calibrationMs: { start: 24.06, end: 31.2 }, stealPercent: 3.04, busyPercent: 71.96 }),
+    ).toBe('calibration loop 24.1 ms at start, 31.2 ms at end; CPU over the run: busy 72.0%, stolen 3.0%');
+    expect(describeConditions({ calibrationMs: { start: 1, end: 1 }, stealPercent: null, busyPercent: null })).toMatch(
+      /busy unknown, stolen unknown$/,
     );
-    expect(describeConditions({ calibrationMs: { start: 1, end: 1 }, stealPercent: null, busyPercent: null })).toMatch(/busy unknown, stolen unknown$/);
   });
 });

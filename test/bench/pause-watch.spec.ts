@@ -20,17 +20,32 @@ describe('bench pause watch', () => {
     if (report.split) {
       expect(report.split).toHaveLength(1);
       expect(report.split[0].ranMs).toBeGreaterThanOrEqual(40);
-      expect(describePauses(report)).toMatch(/^GC: .*; loop pauses over 25 ms: \d+ \(ran \d+, waited \d+\); of the pauses' \d+ ms the loop waited for a core \d+ ms$/);
+      expect(describePauses(report)).toMatch(
+        /^GC: .*; loop pauses over 25 ms: \d+ \(ran \d+, waited \d+\); of the pauses' \d+ ms the loop waited for a core \d+ ms$/,
+      );
     } else expect(describePauses(report)).toMatch(/^GC: .*; loop pauses over 25 ms: \d+$/);
   });
 
   it('counts collections by kind', () => {
-    const text = describePauses({ gc: { scavenge: { count: 65, totalMs: 277.2, maxMs: 5.66 } }, pauses: [], split: null });
+    const text = describePauses({
+      gc: { scavenge: { count: 65, totalMs: 277.2, maxMs: 5.66 } },
+      pauses: [],
+      split: null,
+    });
     expect(text).toBe('GC: scavenge 65 (277 ms, max 5.7); loop pauses over 25 ms: none');
   });
 
   it('says how much of each pause the loop ran and how much it waited for a core', () => {
-    const text = describePauses({ gc: {}, pauses: [48, 30], split: [{ ranMs: 13.2, waitedMs: 34.6 }, { ranMs: 29, waitedMs: 0.4 }] });
-    expect(text).toBe("GC: none; loop pauses over 25 ms: 48 (ran 13, waited 35), 30 (ran 29, waited 0); of the pauses' 78 ms the loop waited for a core 35 ms");
+    const text = describePauses({
+      gc: {},
+      pauses: [48, 30],
+      split: [
+        { ranMs: 13.2, waitedMs: 34.6 },
+        { ranMs: 29, waitedMs: 0.4 },
+      ],
+    });
+    expect(text).toBe(
+      "GC: none; loop pauses over 25 ms: 48 (ran 13, waited 35), 30 (ran 29, waited 0); of the pauses' 78 ms the loop waited for a core 35 ms",
+    );
   });
 });

@@ -5,7 +5,11 @@ import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { conversationsProjection } from '../../projections/conversations/conversations.projection';
 import type { ConversationSummary } from '../../src/conversations/conversation-view';
-import { conversationsRepository, type ConversationsRepository, type Page } from '../../projections/conversations/queries';
+import {
+  conversationsRepository,
+  type ConversationsRepository,
+  type Page,
+} from '../../projections/conversations/queries';
 import type { CursorPosition } from '../../src/conversations-api/cursor';
 import type { ListFilters, SearchMode } from '../../src/conversations-api/list-query';
 import { PostgresConversationsRepository } from '../../projections/conversations/postgres-queries';
@@ -13,7 +17,11 @@ import { SqliteConversationsRepository } from '../../projections/conversations/s
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { catchUp } from '../../src/read-models/catch-up';
 import { openReadModel } from '../../src/read-models/open-read-model';
-import { dropGenerationSchema, generationSchema, openPostgresReadModel } from '../../src/read-models/postgres/open-postgres-read-model';
+import {
+  dropGenerationSchema,
+  generationSchema,
+  openPostgresReadModel,
+} from '../../src/read-models/postgres/open-postgres-read-model';
 import { seed } from '../../src/seed/seed';
 import { filters } from './list-filters';
 import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
@@ -25,7 +33,9 @@ import { patient } from '../support/patience';
  */
 const SETUP_TIMEOUT_MS = patient(60_000);
 
-const binaries = postgresBinariesOrSkip('conversations search on PostgreSQL (test/conversations-api/postgres-search.int.spec.ts)');
+const binaries = postgresBinariesOrSkip(
+  'conversations search on PostgreSQL (test/conversations-api/postgres-search.int.spec.ts)',
+);
 const maybe = binaries ? describe : describe.skip;
 
 const ids = (page: Page) => page.rows.map((r) => r.id);
@@ -37,7 +47,11 @@ const ACCENTED = {
   ended: true,
 };
 /** ... and one still going on, so `in_progress=true` selects something whatever the seed's clock. */
-const PLAIN = { user: 'my cafe order refunds please', agent: 'Refunds go back to the original payment method.', ended: false };
+const PLAIN = {
+  user: 'my cafe order refunds please',
+  agent: 'Refunds go back to the original payment method.',
+  ended: false,
+};
 
 /**
  * The conversations read model on both databases, built from one seeded log, answers the same
@@ -72,14 +86,27 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
     server = await startPostgresServer(binaries);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-pg-search-'));
     // only its event log is used: the seeding app's read models stay in SQLite files whatever the run's READ_MODEL_DB
-    await seed({ dataDir: dir, conversations: 250, agents: 2, days: 30, seed: 11, concurrency: 8, log: () => undefined, env: { READ_MODEL_DB: 'sqlite' } });
+    await seed({
+      dataDir: dir,
+      conversations: 250,
+      agents: 2,
+      days: 30,
+      seed: 11,
+      concurrency: 8,
+      log: () => undefined,
+      env: { READ_MODEL_DB: 'sqlite' },
+    });
     store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
     copiedTo = await appendVariants(store, [ACCENTED, PLAIN]);
     sqliteSource = await openReadModel(conversationsProjection, path.join(dir, 'check-conversations.sqlite'));
     pgSource = await openPostgresReadModel(conversationsProjection, server.url, schema);
     await catchUp(sqliteSource, conversationsProjection, store, { batchSize: 500 });
     await catchUp(pgSource, conversationsProjection, store, { batchSize: 500 });
-    agents = ((await sqliteSource.query('SELECT DISTINCT agent_id AS agent FROM conversation ORDER BY agent_id')) as Array<{ agent: string }>).map((r) => r.agent);
+    agents = (
+      (await sqliteSource.query('SELECT DISTINCT agent_id AS agent FROM conversation ORDER BY agent_id')) as Array<{
+        agent: string;
+      }>
+    ).map((r) => r.agent);
     expect(agents).toHaveLength(2);
     sqlite = new SqliteConversationsRepository(() => sqliteSource);
     pg = new PostgresConversationsRepository(() => pgSource);
@@ -102,7 +129,9 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
   });
 
   it('lists the same pages with each filter', async () => {
-    const [{ lo, hi }] = (await sqliteSource.query('SELECT min(started_at) AS lo, max(started_at) AS hi FROM conversation')) as Array<{ lo: string; hi: string }>;
+    const [{ lo, hi }] = (await sqliteSource.query(
+      'SELECT min(started_at) AS lo, max(started_at) AS hi FROM conversation',
+    )) as Array<{ lo: string; hi: string }>;
     const middle = new Date((Date.parse(lo) + Date.parse(hi)) / 2).toISOString();
     const cases: Array<Partial<ListFilters>> = [
       {},
@@ -129,7 +158,10 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
     }
     // the filters select something on the seed, and in_progress selects both ways
     expect(nonEmpty).toBeGreaterThan(cases.length * agents.length - 4);
-    const [open, closed] = await Promise.all([pg.list(copiedTo, filters({ inProgress: true }), null, 5000), pg.list(copiedTo, filters({ inProgress: false }), null, 5000)]);
+    const [open, closed] = await Promise.all([
+      pg.list(copiedTo, filters({ inProgress: true }), null, 5000),
+      pg.list(copiedTo, filters({ inProgress: false }), null, 5000),
+    ]);
     expect(open.rows.length).toBeGreaterThan(0);
     expect(open.rows.every((r) => r.endedAt === null)).toBe(true);
     expect(closed.rows.every((r) => r.endedAt !== null)).toBe(true);
@@ -188,7 +220,9 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
     const [sa, sb] = await both('summaries', (r) => r.summaries([all[3], 'no-such-conversation', all[1]]));
     expect(sb).toEqual(sa);
     expect(sb.map((s) => s.id)).toEqual([all[3], all[1]]);
-    const shared = (await sqliteSource.query(`SELECT agent_id AS agent, shared_id AS shared FROM conversation WHERE shared_id <> '' LIMIT 10`)) as Array<{ agent: string; shared: string }>;
+    const shared = (await sqliteSource.query(
+      `SELECT agent_id AS agent, shared_id AS shared FROM conversation WHERE shared_id <> '' LIMIT 10`,
+    )) as Array<{ agent: string; shared: string }>;
     expect(shared.length).toBeGreaterThan(0);
     for (const { agent, shared: sharedId } of shared) {
       const [a, b] = await both('bySharedId', (r) => r.bySharedId(agent, sharedId));
@@ -198,7 +232,12 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
     expect(await pg.bySharedId(agents[0], 'NO-SUCH-TICKET')).toBeNull();
   });
 
-  const search = (query: string, type: SearchMode['type'] = 'transcript', turnType: SearchMode['turnType'] = null, f: Partial<ListFilters> = {}) => filters({ ...f, search: { type, query, turnType } });
+  const search = (
+    query: string,
+    type: SearchMode['type'] = 'transcript',
+    turnType: SearchMode['turnType'] = null,
+    f: Partial<ListFilters> = {},
+  ) => filters({ ...f, search: { type, query, turnType } });
 
   /** Every conversation a search finds, in its order, through offset pages. */
   async function everything(r: ConversationsRepository, agentId: string, f: ListFilters): Promise<string[]> {
@@ -223,23 +262,31 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
     ];
     for (const agentId of agents) {
       for (const [query, turnType] of queries) {
-        const [a, b] = await both('transcript search (all pages of 25)', (r) => everything(r, agentId, search(query, 'transcript', turnType)));
+        const [a, b] = await both('transcript search (all pages of 25)', (r) =>
+          everything(r, agentId, search(query, 'transcript', turnType)),
+        );
         expect({ query, turnType, ids: b }).toEqual({ query, turnType, ids: a });
         expect(a.length).toBeGreaterThan(0);
       }
     }
     // the sides are told apart: "refund" on the user's side is not the same set as on the agent's
-    const [user, agent] = await Promise.all([everything(pg, agents[0], search('refund', 'transcript', 'user')), everything(pg, agents[0], search('refund', 'transcript', 'agent'))]);
+    const [user, agent] = await Promise.all([
+      everything(pg, agents[0], search('refund', 'transcript', 'user')),
+      everything(pg, agents[0], search('refund', 'transcript', 'agent')),
+    ]);
     expect(user).not.toEqual(agent);
     // and a first page alone is the start of the whole result
-    const [a, b] = await both('transcript search (first page of 5)', (r) => r.list(agents[0], search('refund'), null, 5));
+    const [a, b] = await both('transcript search (first page of 5)', (r) =>
+      r.list(agents[0], search('refund'), null, 5),
+    );
     expect(ids(b)).toEqual(ids(a));
   });
 
   it('transcript search folds accents and stems the same', async () => {
     const found = async (r: ConversationsRepository, query: string, turnType: SearchMode['turnType'] = null) => {
       const out = new Set<string>();
-      for (const agentId of agents) for (const id of await everything(r, agentId, search(query, 'transcript', turnType))) out.add(id);
+      for (const agentId of agents)
+        for (const id of await everything(r, agentId, search(query, 'transcript', turnType))) out.add(id);
       return [...out].sort();
     };
     for (const repository of [sqlite, pg]) {
@@ -254,14 +301,26 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
       expect(await found(repository, 'refunded')).toEqual(await found(repository, 'refund'));
       expect(await found(repository, 'cancellation')).toEqual(await found(repository, 'cancel'));
     }
-    for (const query of ['café', 'crème brûlée', 'refunds', 'cancellation', 'deliveries']) expect(await found(pg, query)).toEqual(await found(sqlite, query));
+    for (const query of ['café', 'crème brûlée', 'refunds', 'cancellation', 'deliveries'])
+      expect(await found(pg, query)).toEqual(await found(sqlite, query));
   });
 
   it('semantic search: the same conversations in the same bm25 order, for inflected and misspelt words', async () => {
-    const queries = ['refunds', 'cancelation of my order', 'delivary', 'pasword reset', 'parcel tracking', 'gift cards balance', 'complaint about terrible service', 'remboursement café'];
+    const queries = [
+      'refunds',
+      'cancelation of my order',
+      'delivary',
+      'pasword reset',
+      'parcel tracking',
+      'gift cards balance',
+      'complaint about terrible service',
+      'remboursement café',
+    ];
     for (const agentId of agents) {
       for (const query of queries) {
-        const [a, b] = await both('semantic search (all pages of 25)', (r) => everything(r, agentId, search(query, 'semantic')));
+        const [a, b] = await both('semantic search (all pages of 25)', (r) =>
+          everything(r, agentId, search(query, 'semantic')),
+        );
         expect({ query, ids: b }).toEqual({ query, ids: a });
         if (query !== 'remboursement café' || agentId === copiedTo) expect(a.length).toBeGreaterThan(0);
       }
@@ -271,16 +330,27 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
     const misspelt = await everything(pg, agents[0], search('delivary', 'semantic'));
     expect([...exact].every((id) => misspelt.includes(id))).toBe(true);
     // within the filters, over a time range and a channel, and a first page alone
-    const [{ lo, hi }] = (await sqliteSource.query('SELECT min(started_at) AS lo, max(started_at) AS hi FROM conversation')) as Array<{ lo: string; hi: string }>;
+    const [{ lo, hi }] = (await sqliteSource.query(
+      'SELECT min(started_at) AS lo, max(started_at) AS hi FROM conversation',
+    )) as Array<{ lo: string; hi: string }>;
     const middle = new Date((Date.parse(lo) + Date.parse(hi)) / 2).toISOString();
-    const [a, b] = await both('semantic search (first page of 10, filtered)', (r) => r.list(agents[0], search('refund', 'semantic', null, { startTime: middle, endTime: hi, channels: ['VOICE-SIP'] }), null, 10));
+    const [a, b] = await both('semantic search (first page of 10, filtered)', (r) =>
+      r.list(
+        agents[0],
+        search('refund', 'semantic', null, { startTime: middle, endTime: hi, channels: ['VOICE-SIP'] }),
+        null,
+        10,
+      ),
+    );
     expect(ids(b)).toEqual(ids(a));
     expect(a.rows.length).toBeGreaterThan(0);
   });
 
   it('gives an embedding ranker the same candidates', async () => {
     for (const query of ['refunds', 'delivary']) {
-      const [a, b] = await both('semanticCandidates', (r) => r.semanticCandidates(agents[0], search(query, 'semantic'), 200));
+      const [a, b] = await both('semanticCandidates', (r) =>
+        r.semanticCandidates(agents[0], search(query, 'semantic'), 200),
+      );
       const key = (c: { conversationId: string; text: string }) => `${c.conversationId}|${c.text}`;
       expect(b.map(key).sort()).toEqual(a.map(key).sort());
       expect(b.length).toBeGreaterThan(200);
@@ -289,13 +359,23 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
 
   it.each([
     ['PostgreSQL, exactly (fewer matches than the exact-sample bound)', () => pg],
-    ['PostgreSQL, by time probes (more matches than the bound)', () => new PostgresConversationsRepository(() => pgSource, 0)],
+    [
+      'PostgreSQL, by time probes (more matches than the bound)',
+      () => new PostgresConversationsRepository(() => pgSource, 0),
+    ],
     ['SQLite, exactly', () => sqlite],
     ['SQLite, by time probes', () => new SqliteConversationsRepository(() => sqliteSource, 0)],
   ])('samples at random among the filtered conversations only: %s', async (_how, repository) => {
     const sampler = repository();
-    const [{ lo, hi }] = (await sqliteSource.query('SELECT min(started_at) AS lo, max(started_at) AS hi FROM conversation')) as Array<{ lo: string; hi: string }>;
-    const f = filters({ sample: true, startTime: lo, endTime: new Date(Date.parse(hi) + 1).toISOString(), channels: ['VOICE-SIP'] });
+    const [{ lo, hi }] = (await sqliteSource.query(
+      'SELECT min(started_at) AS lo, max(started_at) AS hi FROM conversation',
+    )) as Array<{ lo: string; hi: string }>;
+    const f = filters({
+      sample: true,
+      startTime: lo,
+      endTime: new Date(Date.parse(hi) + 1).toISOString(),
+      channels: ['VOICE-SIP'],
+    });
     const allowed = new Set(await everything(sqlite, agents[0], filters({ channels: ['VOICE-SIP'] })));
     expect(allowed.size).toBeGreaterThan(10);
     const seen = new Set<string>();
@@ -313,7 +393,10 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
     expect(seen.size).toBeGreaterThan(10);
     // a narrow range among many other conversations: every draw holds min(limit, matches)
     const third = (await everything(sqlite, agents[0], filters())).slice(-3)[0];
-    const range = { startTime: lo, endTime: new Date(Date.parse((await sqlite.one(agents[0], third))!.startedAt) + 1).toISOString() };
+    const range = {
+      startTime: lo,
+      endTime: new Date(Date.parse((await sqlite.one(agents[0], third))!.startedAt) + 1).toISOString(),
+    };
     // what the range holds, listed (a copied conversation can share a start with its original)
     const oldest = await everything(sqlite, agents[0], filters(range));
     expect(oldest.length).toBeGreaterThanOrEqual(3);
@@ -327,7 +410,16 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
     }
     expect(ids(await sampler.list(agents[0], narrow, null, 10)).sort()).toEqual([...oldest].sort());
     // a range holding nothing samples nothing
-    expect((await sampler.list(agents[0], filters({ sample: true, startTime: '2001-01-01T00:00:00.000Z', endTime: '2001-02-01T00:00:00.000Z' }), null, 5)).rows).toEqual([]);
+    expect(
+      (
+        await sampler.list(
+          agents[0],
+          filters({ sample: true, startTime: '2001-01-01T00:00:00.000Z', endTime: '2001-02-01T00:00:00.000Z' }),
+          null,
+          5,
+        )
+      ).rows,
+    ).toEqual([]);
   });
 
   it('is chosen by the data source the read model is on', async () => {
@@ -351,13 +443,17 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
     const other = await openPostgresReadModel(conversationsProjection, server.url, second);
     try {
       await catchUp(other, conversationsProjection, store, { batchSize: 2000 });
-      const [{ n }] = (await other.query(`SELECT count(*)::int AS n FROM turn_search WHERE terms @@ 'cafe'::tsquery`)) as Array<{ n: number }>;
+      const [{ n }] = (await other.query(
+        `SELECT count(*)::int AS n FROM turn_search WHERE terms @@ 'cafe'::tsquery`,
+      )) as Array<{ n: number }>;
       expect(n).toBe(2);
     } finally {
       await dropGenerationSchema(other, second);
       await other.destroy();
     }
-    expect(await everything(pg, agents[0], search('café'))).toEqual(await everything(sqlite, agents[0], search('café')));
+    expect(await everything(pg, agents[0], search('café'))).toEqual(
+      await everything(sqlite, agents[0], search('café')),
+    );
   }, 180_000);
 });
 
@@ -366,21 +462,33 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
  * second turn (the seed's texts are plain ASCII), ended or not, appended as new conversation
  * streams. Answers the project they belong to.
  */
-async function appendVariants(store: SqliteEventStore, variants: Array<{ user: string; agent: string; ended: boolean }>): Promise<string> {
+async function appendVariants(
+  store: SqliteEventStore,
+  variants: Array<{ user: string; agent: string; ended: boolean }>,
+): Promise<string> {
   const events = await store.readAll({ maxCount: 100_000 });
   const turnsOf = new Map<string, number>();
   for (const e of events) if (e.type === 'TurnRecorded') turnsOf.set(e.streamId, (turnsOf.get(e.streamId) ?? 0) + 1);
   const ended = new Set(events.filter((e) => e.type === 'ConversationEnded').map((e) => e.streamId));
-  const source = events.find((e) => e.type === 'ConversationStarted' && (e.data as { environment: string }).environment === 'live' && (turnsOf.get(e.streamId) ?? 0) >= 3 && ended.has(e.streamId))!;
+  const source = events.find(
+    (e) =>
+      e.type === 'ConversationStarted' &&
+      (e.data as { environment: string }).environment === 'live' &&
+      (turnsOf.get(e.streamId) ?? 0) >= 3 &&
+      ended.has(e.streamId),
+  )!;
   const stream = await store.readStream(source.streamId);
   for (const variant of variants) {
     const id = `AS_CHAT_${randomUUID()}`;
-    const copied = stream.filter((e) => variant.ended || e.type !== 'ConversationEnded').map((e) => {
-      let data = e.data as Record<string, unknown>;
-      if (e.type === 'ConversationStarted') data = { ...data, conversationId: id };
-      if (e.type === 'TurnRecorded' && data.turnIndex === 1) data = { ...data, userInput: variant.user, agentResponse: variant.agent };
-      return { id: randomUUID(), type: e.type, data, metadata: e.metadata };
-    });
+    const copied = stream
+      .filter((e) => variant.ended || e.type !== 'ConversationEnded')
+      .map((e) => {
+        let data = e.data as Record<string, unknown>;
+        if (e.type === 'ConversationStarted') data = { ...data, conversationId: id };
+        if (e.type === 'TurnRecorded' && data.turnIndex === 1)
+          data = { ...data, userInput: variant.user, agentResponse: variant.agent };
+        return { id: randomUUID(), type: e.type, data, metadata: e.metadata };
+      });
     await store.append(`conversation-${id}`, copied);
   }
   return (source.data as { agentId: string }).agentId;

@@ -39,7 +39,11 @@ describe('doc blocks', () => {
   it('groups commands under the claim that follows them; a comment after a blank line is no claim', () => {
     const [block] = extractBlocks('doc.md', DOC);
     expect(commandGroups(block)).toEqual([
-      { line: 4, commands: ['X=$(curl -s $API/x | jq -r .id)', 'curl -s $API/y \\\n  -H "$KEY" | jq -c .'], expected: '{"id":"a-…","n":2}' },
+      {
+        line: 4,
+        commands: ['X=$(curl -s $API/x | jq -r .id)', 'curl -s $API/y \\\n  -H "$KEY" | jq -c .'],
+        expected: '{"id":"a-…","n":2}',
+      },
       { line: 10, commands: ['echo one', 'echo two'], expected: 'one\ntwo' },
     ]);
   });
@@ -66,7 +70,10 @@ describe('doc blocks', () => {
     });
 
     it('fails a doc fragment whose claimed output differs from what the command printed', () => {
-      const [block] = extractBlocks('doc.md', ['```sh', 'curl -s $API/readyz | jq -r .status', '# ready', '```'].join('\n'));
+      const [block] = extractBlocks(
+        'doc.md',
+        ['```sh', 'curl -s $API/readyz | jq -r .status', '# ready', '```'].join('\n'),
+      );
       const [group] = commandGroups(block);
       expect(matchesClaim(group.expected, 'degraded\n')).toBe(false);
       expect(matchesClaim(group.expected, 'ready\nextra line\n')).toBe(false);

@@ -46,7 +46,13 @@ export function extractBlocks(doc: string, markdown: string): DocBlock[] {
       let before = i - 1;
       while (before >= 0 && lines[before].trim() === '') before--;
       const marker = before >= 0 ? NOT_RUN.exec(lines[before].trim()) : null;
-      blocks.push({ doc, index: blocks.length + 1, line: i + 1, text: lines.slice(i + 1, end).join('\n'), skip: marker ? marker[1] : null });
+      blocks.push({
+        doc,
+        index: blocks.length + 1,
+        line: i + 1,
+        text: lines.slice(i + 1, end).join('\n'),
+        skip: marker ? marker[1] : null,
+      });
     }
     i = end;
   }
@@ -114,7 +120,10 @@ export function commandGroups(block: Pick<DocBlock, 'text' | 'line'>): CommandGr
     let command = line;
     const first = i;
     while (isOpen(command) && i + 1 < lines.length) command += `\n${lines[++i]}`;
-    if (isOpen(command)) throw new Error(`line ${block.line + 1 + first}: the command never closes (a quote, a $( or a trailing backslash)`);
+    if (isOpen(command))
+      throw new Error(
+        `line ${block.line + 1 + first}: the command never closes (a quote, a $( or a trailing backslash)`,
+      );
     current ??= { line: block.line + 1 + first, commands: [], expected: null };
     current.commands.push(command);
     lastWasCommand = true;

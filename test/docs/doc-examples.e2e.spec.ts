@@ -22,7 +22,14 @@ const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
  * docs/ with a sh block must be here (the first test checks), so adding one is a decision:
  * security.md goes last, because its throttle example leaves 127.0.0.1 throttled.
  */
-const OTHER_DOCS = ['docs/fuzzing.md', 'docs/input-rules.md', 'docs/operations.md', 'docs/outbound-http.md', 'docs/sockets.md', 'docs/security.md'];
+const OTHER_DOCS = [
+  'docs/fuzzing.md',
+  'docs/input-rules.md',
+  'docs/operations.md',
+  'docs/outbound-http.md',
+  'docs/sockets.md',
+  'docs/security.md',
+];
 
 /** The docs/api files in the order of their index's table. */
 function apiDocs(): string[] {
@@ -57,8 +64,18 @@ describe('the examples of the README and docs/', () => {
   });
 
   it('finds no shell example under another fence name, which the chain would pass over', () => {
-    const docs = ['README.md', ...['docs', 'docs/api'].flatMap((dir) => fs.readdirSync(path.join(ROOT, dir)).filter((n) => n.endsWith('.md')).map((n) => `${dir}/${n}`))];
-    const misnamed = docs.flatMap((doc) => [...read(doc).matchAll(/^```(bash|shell|console|zsh)\s*$/gm)].map((m) => `${doc}: \`\`\`${m[1]} (write sh)`));
+    const docs = [
+      'README.md',
+      ...['docs', 'docs/api'].flatMap((dir) =>
+        fs
+          .readdirSync(path.join(ROOT, dir))
+          .filter((n) => n.endsWith('.md'))
+          .map((n) => `${dir}/${n}`),
+      ),
+    ];
+    const misnamed = docs.flatMap((doc) =>
+      [...read(doc).matchAll(/^```(bash|shell|console|zsh)\s*$/gm)].map((m) => `${doc}: \`\`\`${m[1]} (write sh)`),
+    );
     expect(misnamed).toEqual([]);
   });
 
@@ -81,24 +98,34 @@ describe('the examples of the README and docs/', () => {
       if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
     });
 
-    runOrSkip('print what the text claims, with every answer 2xx unless the text shows it', async () => {
-      expect(hasJq).toBe(true);
-      const blocks: DocBlock[] = docChain().flatMap((doc) => extractBlocks(doc, read(doc)));
-      const skipped = blocks.filter((b) => b.skip !== null);
-      const run = blocks.filter((b) => b.skip === null);
-      const result = await runChain(run, {
-        workDir,
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir(), LANG: 'C.UTF-8', API: t.url, DATA_DIR: t.dataDir },
-        timeoutMs: CHAIN_BOUND_MS,
-      });
-      console.log(
-        [
-          `doc examples: ${run.length} blocks run (${result.groupsRun} command groups, ${result.ms} ms), ${skipped.length} marked not run:`,
-          ...skipped.map((b) => `  ${b.doc}:${b.line} (sh block ${b.index}): ${b.skip}`),
-        ].join('\n'),
-      );
-      expect(result.failures.join('\n\n')).toBe('');
-    }, CHAIN_BOUND_MS + 30_000);
+    runOrSkip(
+      'print what the text claims, with every answer 2xx unless the text shows it',
+      async () => {
+        expect(hasJq).toBe(true);
+        const blocks: DocBlock[] = docChain().flatMap((doc) => extractBlocks(doc, read(doc)));
+        const skipped = blocks.filter((b) => b.skip !== null);
+        const run = blocks.filter((b) => b.skip === null);
+        const result = await runChain(run, {
+          workDir,
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            HOME: os.homedir(),
+            LANG: 'C.UTF-8',
+            API: t.url,
+            DATA_DIR: t.dataDir,
+          },
+          timeoutMs: CHAIN_BOUND_MS,
+        });
+        console.log(
+          [
+            `doc examples: ${run.length} blocks run (${result.groupsRun} command groups, ${result.ms} ms), ${skipped.length} marked not run:`,
+            ...skipped.map((b) => `  ${b.doc}:${b.line} (sh block ${b.index}): ${b.skip}`),
+          ].join('\n'),
+        );
+        expect(result.failures.join('\n\n')).toBe('');
+      },
+      CHAIN_BOUND_MS + 30_000,
+    );
   });
 });

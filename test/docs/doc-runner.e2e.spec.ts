@@ -17,7 +17,8 @@ describe('doc runner', () => {
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
-      const [status, body] = req.url === '/ok' ? [200, { id: 'ok-1', n: 2 }] : [404, { success: false, error_code: 'THING_NOT_FOUND' }];
+      const [status, body] =
+        req.url === '/ok' ? [200, { id: 'ok-1', n: 2 }] : [404, { success: false, error_code: 'THING_NOT_FOUND' }];
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -34,7 +35,12 @@ describe('doc runner', () => {
     );
 
   it('passes true claims; variables carry from block to block', async () => {
-    const result = await run('ID=$(curl -s $API/ok | jq -r .id)', 'echo "$ID"\n# ok-…', 'curl -s $API/missing | jq -r .error_code\n# THING_NOT_FOUND', "curl -s -o /dev/null -w '%{http_code}\\n' $API/missing\n# 404");
+    const result = await run(
+      'ID=$(curl -s $API/ok | jq -r .id)',
+      'echo "$ID"\n# ok-…',
+      'curl -s $API/missing | jq -r .error_code\n# THING_NOT_FOUND',
+      "curl -s -o /dev/null -w '%{http_code}\\n' $API/missing\n# 404",
+    );
     expect(result.failures).toEqual([]);
     expect(result.groupsRun).toBe(4);
   });

@@ -48,13 +48,24 @@ interface Answer {
 }
 
 /** Runs the blocks (skipped ones excluded by the caller) in order; stops at the first command that fails. */
-export async function runChain(blocks: DocBlock[], options: { workDir: string; cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<ChainResult> {
+export async function runChain(
+  blocks: DocBlock[],
+  options: { workDir: string; cwd: string; env: Record<string, string>; timeoutMs: number },
+): Promise<ChainResult> {
   const runs: GroupRun[] = blocks.flatMap((block) => commandGroups(block).map((group) => ({ block, group })));
   const dir = options.workDir;
   const script = [
     `__parley_dir=${shellQuote(dir)}`,
     PRELUDE,
-    ...runs.map((run, n) => [`__parley_group=${n}`, `echo ${n} > "$__parley_dir/current"`, '{', ...run.group.commands, `} > "$__parley_dir/${n}.out" 2> "$__parley_dir/${n}.err"`].join('\n')),
+    ...runs.map((run, n) =>
+      [
+        `__parley_group=${n}`,
+        `echo ${n} > "$__parley_dir/current"`,
+        '{',
+        ...run.group.commands,
+        `} > "$__parley_dir/${n}.out" 2> "$__parley_dir/${n}.err"`,
+      ].join('\n'),
+    ),
     'echo done > "$__parley_dir/current"',
   ].join('\n');
   fs.writeFileSync(path.join(dir, 'chain.sh'), script);
@@ -114,16 +125,26 @@ function answers(dir: string, n: number): Answer[] {
     });
 }
 
-const answersNote = (list: Answer[]) => (list.length ? [`answers:\n${indent(list.map((a) => `${a.status} ${a.code || '-'}  ${a.command}`).join('\n'))}`] : []);
+const answersNote = (list: Answer[]) =>
+  list.length ? [`answers:\n${indent(list.map((a) => `${a.status} ${a.code || '-'}  ${a.command}`).join('\n'))}`] : [];
 
-const read = (dir: string, name: string) => (fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : '');
+const read = (dir: string, name: string) =>
+  fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : '';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** bash in a process group of its own, so a bound can end it with whatever it started in the background. */
-function runBash(script: string, options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
+function runBash(
+  script: string,
+  options: { cwd: string; env: Record<string, string>; timeoutMs: number },
+): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const proc = spawn('bash', [script], { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn('bash', [script], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let timedOut = false;
     proc.stdout.resume();

@@ -6,14 +6,24 @@ import { operatorKey } from '../helpers/keys-fixtures';
 import { expectEnvelope, request, startTestApp, type TestApp } from '../helpers/test-app';
 
 const KB = [
-  { name: 'Pay', content: 'Please pay with the link we just sent.', queries: ['I want to pay my bill', 'pay bill'], actions: 'await_external_event name=payment' },
+  {
+    name: 'Pay',
+    content: 'Please pay with the link we just sent.',
+    queries: ['I want to pay my bill', 'pay bill'],
+    actions: 'await_external_event name=payment',
+  },
   {
     name: 'event:payment',
     content: 'Payment of $state.external_events.payment.payload.data.amount received, thank you!',
     queries: ['zzqx'],
     actions: 'set_state key=paid value=yes\nlog_metric name=PAID value=1',
   },
-  { name: 'Verify', content: 'We are checking your identity.', queries: ['verify my identity', 'identity check'], actions: 'await_external_event name=id_check' },
+  {
+    name: 'Verify',
+    content: 'We are checking your identity.',
+    queries: ['verify my identity', 'identity check'],
+    actions: 'await_external_event name=id_check',
+  },
   { name: 'Goodbye', content: 'Goodbye!', queries: ['goodbye bye'], actions: 'end_conversation' },
 ];
 
@@ -45,7 +55,17 @@ describe('external events (contract §9)', () => {
     return { conversationId: conversationId as string, eventId };
   }
 
-  function deliver(opts: { location?: string; path?: string; body?: string; contentType?: string; headers?: Record<string, string>; extraQuery?: string; account?: string; project?: string; key?: string | null }) {
+  function deliver(opts: {
+    location?: string;
+    path?: string;
+    body?: string;
+    contentType?: string;
+    headers?: Record<string, string>;
+    extraQuery?: string;
+    account?: string;
+    project?: string;
+    key?: string | null;
+  }) {
     const q = new URLSearchParams({
       event_id_location: opts.location ?? 'payload',
       event_id_path: opts.path ?? 'data.id',
@@ -55,7 +75,11 @@ describe('external events (contract §9)', () => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.contentType !== undefined) headers['content-type'] = opts.contentType;
     if (opts.key !== null) headers['X-Api-Key'] = opts.key ?? eventsKey;
-    return request(`${t.url}/v1/external-events/webhook?${q}${opts.extraQuery ?? ''}`, { method: 'POST', headers, rawBody: opts.body ?? '' });
+    return request(`${t.url}/v1/external-events/webhook?${q}${opts.extraQuery ?? ''}`, {
+      method: 'POST',
+      headers,
+      rawBody: opts.body ?? '',
+    });
   }
 
   const streamOf = (conversationId: string) => store.readStream(`conversation-${conversationId}`);
@@ -94,8 +118,16 @@ describe('external events (contract §9)', () => {
 
     const next = await chat(`/${conversationId}`, { clientEnv: 'sandbox', message: 'any news?' });
     expect(next.status).toBe(200);
-    expect(next.body).toMatchObject({ conversationId, delayedResponse: true, response: 'Payment of 12.50 received, thank you!', userInput: '' });
-    expect(next.body.metadata.state).toMatchObject({ paid: 'yes', external_events: { payment: { event_id: eventId, payload: { data: { id: eventId, amount: '12.50' } } } } });
+    expect(next.body).toMatchObject({
+      conversationId,
+      delayedResponse: true,
+      response: 'Payment of 12.50 received, thank you!',
+      userInput: '',
+    });
+    expect(next.body.metadata.state).toMatchObject({
+      paid: 'yes',
+      external_events: { payment: { event_id: eventId, payload: { data: { id: eventId, amount: '12.50' } } } },
+    });
     expect(next.body.metadata.metrics).toEqual({ PAID: '1' });
     expect(next.body.metadata.citedTopic).toBe('event:payment');
 
@@ -106,26 +138,87 @@ describe('external events (contract §9)', () => {
 
   it('answers with a default acknowledgement when no event:<name> topic exists', async () => {
     const { conversationId, eventId } = await awaiting('verify my identity', 'id_check');
-    expect((await deliver({ location: 'querystring', path: 'ref', extraQuery: `&ref=${encodeURIComponent(eventId)}`, contentType: 'text/plain', body: 'verified' })).status).toBe(201);
+    expect(
+      (
+        await deliver({
+          location: 'querystring',
+          path: 'ref',
+          extraQuery: `&ref=${encodeURIComponent(eventId)}`,
+          contentType: 'text/plain',
+          body: 'verified',
+        })
+      ).status,
+    ).toBe(201);
     await received(conversationId);
     const next = await chat(`/${conversationId}`, { clientEnv: 'sandbox', message: '' });
-    expect(next.body).toMatchObject({ delayedResponse: true, response: 'Thanks for waiting: the id check result has arrived.' });
+    expect(next.body).toMatchObject({
+      delayedResponse: true,
+      response: 'Thanks for waiting: the id check result has arrived.',
+    });
     expect(next.body.metadata.state.external_events.id_check.payload).toBe('verified');
   });
 
   describe('finds the id in every location and content type', () => {
     const cases: Array<[string, (id: string) => Parameters<typeof deliver>[0], unknown]> = [
-      ['a header, any case', (id) => ({ location: 'headers', path: 'X-Event-Id', headers: { 'x-event-id': id }, contentType: 'application/json', body: '{"ok":true}' }), { ok: true }],
-      ['the query string', (id) => ({ location: 'querystring', path: 'evt', extraQuery: `&evt=${encodeURIComponent(id)}`, contentType: 'application/json', body: '{}' }), {}],
-      ['a JSON dotted path through an array', (id) => ({ path: 'items.0.ref', contentType: 'application/json; charset=utf-8', body: JSON.stringify({ items: [{ ref: id }] }) }), { items: [expect.any(Object)] }],
-      ['a form field', (id) => ({ path: 'event_id', contentType: 'application/x-www-form-urlencoded', body: `status=paid&event_id=${encodeURIComponent(id)}` }), { status: 'paid', event_id: expect.any(String) }],
+      [
+        'a header, any case',
+        (id) => ({
+          location: 'headers',
+          path: 'X-Event-Id',
+          headers: { 'x-event-id': id },
+          contentType: 'application/json',
+          body: '{"ok":true}',
+        }),
+        { ok: true },
+      ],
+      [
+        'the query string',
+        (id) => ({
+          location: 'querystring',
+          path: 'evt',
+          extraQuery: `&evt=${encodeURIComponent(id)}`,
+          contentType: 'application/json',
+          body: '{}',
+        }),
+        {},
+      ],
+      [
+        'a JSON dotted path through an array',
+        (id) => ({
+          path: 'items.0.ref',
+          contentType: 'application/json; charset=utf-8',
+          body: JSON.stringify({ items: [{ ref: id }] }),
+        }),
+        { items: [expect.any(Object)] },
+      ],
+      [
+        'a form field',
+        (id) => ({
+          path: 'event_id',
+          contentType: 'application/x-www-form-urlencoded',
+          body: `status=paid&event_id=${encodeURIComponent(id)}`,
+        }),
+        { status: 'paid', event_id: expect.any(String) },
+      ],
       [
         'an XML element path',
-        (id) => ({ path: 'result.meta.id', contentType: 'application/xml', body: `<?xml version="1.0"?><result status="ok"><meta><id>${id}</id></meta><note><![CDATA[a < b]]></note></result>` }),
+        (id) => ({
+          path: 'result.meta.id',
+          contentType: 'application/xml',
+          body: `<?xml version="1.0"?><result status="ok"><meta><id>${id}</id></meta><note><![CDATA[a < b]]></note></result>`,
+        }),
         expect.stringContaining('<result'),
       ],
-      ['an XML path below the root', (id) => ({ path: 'meta.id', contentType: 'text/xml', body: `<r><meta><id> ${id} </id></meta></r>` }), expect.any(String)],
-      ['a text/plain body with an empty path', (id) => ({ path: '', contentType: 'text/plain', body: `  ${id}\n` }), expect.any(String)],
+      [
+        'an XML path below the root',
+        (id) => ({ path: 'meta.id', contentType: 'text/xml', body: `<r><meta><id> ${id} </id></meta></r>` }),
+        expect.any(String),
+      ],
+      [
+        'a text/plain body with an empty path',
+        (id) => ({ path: '', contentType: 'text/plain', body: `  ${id}\n` }),
+        expect.any(String),
+      ],
     ];
     it.each(cases)('%s', async (_name, build, payload) => {
       const { conversationId, eventId } = await awaiting();
@@ -146,11 +239,20 @@ describe('external events (contract §9)', () => {
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
     await received(conversationId);
     // a later repeat, even with another body, is acknowledged and changes nothing
-    expect((await deliver({ contentType: 'application/json', body: JSON.stringify({ data: { id: eventId, amount: '999' } }) })).status).toBe(201);
+    expect(
+      (
+        await deliver({
+          contentType: 'application/json',
+          body: JSON.stringify({ data: { id: eventId, amount: '999' } }),
+        })
+      ).status,
+    ).toBe(201);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const events = await streamOf(conversationId);
     expect(events.filter((e) => e.type === 'ExternalEventReceived')).toHaveLength(1);
-    expect(events.filter((e) => e.type === 'TurnRecorded' && (e.data as { delayedResponse: boolean }).delayedResponse)).toHaveLength(1);
+    expect(
+      events.filter((e) => e.type === 'TurnRecorded' && (e.data as { delayedResponse: boolean }).delayedResponse),
+    ).toHaveLength(1);
     const deliveries = await store.readStream(`external-event-${agentId.replace(/^PROJECT-/, '')}-${eventId}`);
     expect(deliveries.map((e) => e.type)).toEqual(['ExternalEventDelivered', 'ExternalEventDelivered']);
     // A repeat is recognised by the digest of its content type and body: it must stay what it was.
@@ -160,13 +262,21 @@ describe('external events (contract §9)', () => {
 
   it('records an event for an ended conversation without an agent turn', async () => {
     const { conversationId, eventId } = await awaiting();
-    expect((await chat(`/${conversationId}`, { clientEnv: 'sandbox', message: 'goodbye bye' })).body.conversationEnded).toBe(true);
-    expect((await deliver({ contentType: 'application/json', body: JSON.stringify({ data: { id: eventId } }) })).status).toBe(201);
+    expect(
+      (await chat(`/${conversationId}`, { clientEnv: 'sandbox', message: 'goodbye bye' })).body.conversationEnded,
+    ).toBe(true);
+    expect(
+      (await deliver({ contentType: 'application/json', body: JSON.stringify({ data: { id: eventId } }) })).status,
+    ).toBe(201);
     const events = await received(conversationId);
     const types = events.map((e) => e.type);
     expect(types.slice(-2)).toEqual(['ExternalEventReceived', 'StateChanged']);
     expect(events.find((e) => e.type === 'ExternalEventReceived')!.data).toMatchObject({ agentTurn: false });
-    expectEnvelope(await chat(`/${conversationId}`, { clientEnv: 'sandbox', message: 'hi' }), 410, 'CHAT_CONVERSATION_ENDED');
+    expectEnvelope(
+      await chat(`/${conversationId}`, { clientEnv: 'sandbox', message: 'hi' }),
+      410,
+      'CHAT_CONVERSATION_ENDED',
+    );
   });
 
   it('shows the binding in the conversation audit and the Conversations API state', async () => {
@@ -176,9 +286,14 @@ describe('external events (contract §9)', () => {
     const base = `/v3/${client.account.accountId}/${agentId}/conversations/${conversationId}`;
     const audit = await eventually(async () => {
       const r = await client.get(`${base}/events`);
-      return r.status === 200 && r.body.events.some((e: { type: string }) => e.type === 'ExternalEventReceived') ? r : undefined;
+      return r.status === 200 && r.body.events.some((e: { type: string }) => e.type === 'ExternalEventReceived')
+        ? r
+        : undefined;
     }, 'the audit');
-    expect(audit.body.events.find((e: { type: string }) => e.type === 'ExternalEventReceived').data).toMatchObject({ eventId, name: 'payment' });
+    expect(audit.body.events.find((e: { type: string }) => e.type === 'ExternalEventReceived').data).toMatchObject({
+      eventId,
+      name: 'payment',
+    });
     // the conversations read model applies the bound turn after the store has it: read until it has
     const one = await eventually(async () => {
       const r = await client.get(`${base}?include_context_state=true`);
@@ -189,27 +304,71 @@ describe('external events (contract §9)', () => {
 
   describe('errors (interface.md "External Events API")', () => {
     it('400 when the id is not where the query says, naming the problem in error_message', async () => {
-      const r = expectEnvelope(await deliver({ contentType: 'application/json', body: '{"data":{}}' }), 400, 'EXTERNAL_EVENT_ID_MISSING');
+      const r = expectEnvelope(
+        await deliver({ contentType: 'application/json', body: '{"data":{}}' }),
+        400,
+        'EXTERNAL_EVENT_ID_MISSING',
+      );
       expect(r.error_message).toContain('data.id');
-      expectEnvelope(await deliver({ location: 'headers', path: 'X-Event-Id', contentType: 'application/json', body: '{}' }), 400, 'EXTERNAL_EVENT_ID_MISSING');
-      expectEnvelope(await deliver({ path: '', contentType: 'application/json', body: '{}' }), 400, 'EXTERNAL_EVENT_ID_MISSING');
-      expectEnvelope(await deliver({ contentType: 'application/json', body: '{"data":{"id":{"nested":1}}}' }), 400, 'EXTERNAL_EVENT_ID_INVALID');
+      expectEnvelope(
+        await deliver({ location: 'headers', path: 'X-Event-Id', contentType: 'application/json', body: '{}' }),
+        400,
+        'EXTERNAL_EVENT_ID_MISSING',
+      );
+      expectEnvelope(
+        await deliver({ path: '', contentType: 'application/json', body: '{}' }),
+        400,
+        'EXTERNAL_EVENT_ID_MISSING',
+      );
+      expectEnvelope(
+        await deliver({ contentType: 'application/json', body: '{"data":{"id":{"nested":1}}}' }),
+        400,
+        'EXTERNAL_EVENT_ID_INVALID',
+      );
     });
 
     it('400 for an id no conversation of this project awaits, or one of another project', async () => {
-      expectEnvelope(await deliver({ contentType: 'application/json', body: '{"data":{"id":"nobody-awaits-this"}}' }), 400, 'EXTERNAL_EVENT_UNKNOWN');
+      expectEnvelope(
+        await deliver({ contentType: 'application/json', body: '{"data":{"id":"nobody-awaits-this"}}' }),
+        400,
+        'EXTERNAL_EVENT_UNKNOWN',
+      );
       const { eventId } = await awaiting();
-      expectEnvelope(await deliver({ project: otherAgentId, contentType: 'application/json', body: JSON.stringify({ data: { id: eventId } }) }), 400, 'EXTERNAL_EVENT_UNKNOWN');
+      expectEnvelope(
+        await deliver({
+          project: otherAgentId,
+          contentType: 'application/json',
+          body: JSON.stringify({ data: { id: eventId } }),
+        }),
+        400,
+        'EXTERNAL_EVENT_UNKNOWN',
+      );
     });
 
     it('400 for malformed bodies, unsupported content types and missing query parameters', async () => {
       expectEnvelope(await deliver({ contentType: 'application/json', body: '{"data":' }), 400, 'MALFORMED_BODY');
-      expectEnvelope(await deliver({ contentType: 'application/xml', path: 'a.b', body: '<a><b>1</a>' }), 400, 'MALFORMED_BODY');
-      expectEnvelope(await deliver({ contentType: 'application/octet-stream', body: 'x' }), 400, 'UNSUPPORTED_CONTENT_TYPE');
+      expectEnvelope(
+        await deliver({ contentType: 'application/xml', path: 'a.b', body: '<a><b>1</a>' }),
+        400,
+        'MALFORMED_BODY',
+      );
+      expectEnvelope(
+        await deliver({ contentType: 'application/octet-stream', body: 'x' }),
+        400,
+        'UNSUPPORTED_CONTENT_TYPE',
+      );
       const q = `event_id_path=x&account_id=${client.account.accountId}&project_id=${agentId}`;
-      const missing = await request(`${t.url}/v1/external-events/webhook?${q}`, { method: 'POST', headers: { 'x-api-key': eventsKey, 'content-type': 'text/plain' }, rawBody: 'x' });
+      const missing = await request(`${t.url}/v1/external-events/webhook?${q}`, {
+        method: 'POST',
+        headers: { 'x-api-key': eventsKey, 'content-type': 'text/plain' },
+        rawBody: 'x',
+      });
       expect(expectEnvelope(missing, 400).error_message).toContain('event_id_location');
-      expectEnvelope(await deliver({ location: 'body', contentType: 'text/plain', body: 'x' }), 400, 'VALIDATION_ERROR');
+      expectEnvelope(
+        await deliver({ location: 'body', contentType: 'text/plain', body: 'x' }),
+        400,
+        'VALIDATION_ERROR',
+      );
     });
 
     it('401 without a valid key, 403 without external_events or for another account', async () => {

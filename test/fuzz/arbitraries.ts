@@ -71,7 +71,20 @@ export const HOSTILE_STRINGS: readonly string[] = [
 ];
 
 /** Keys that have bitten JavaScript servers: prototype pollution and friends. */
-export const HOSTILE_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '', ' ', '\u0000', 'a.b', '$where', '[0]'];
+export const HOSTILE_KEYS: readonly string[] = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '',
+  ' ',
+  '\u0000',
+  'a.b',
+  '$where',
+  '[0]',
+];
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(...HOSTILE_STRINGS), weight: 4 },
@@ -80,18 +93,28 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 );
 
 export const hostileScalar: fc.Arbitrary<Json> = fc.oneof(
-  { arbitrary: fc.constantFrom<Json>(null, true, false, 0, -1, 1.5, -0.000001, 2 ** 53 + 1, 1e308, -1e308, 4294967296), weight: 3 },
+  {
+    arbitrary: fc.constantFrom<Json>(null, true, false, 0, -1, 1.5, -0.000001, 2 ** 53 + 1, 1e308, -1e308, 4294967296),
+    weight: 3,
+  },
   { arbitrary: hostileString, weight: 3 },
   { arbitrary: fc.integer(), weight: 1 },
   { arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }), weight: 1 },
 );
 
 /** An object whose own keys include one prototype-ish key (defined, not assigned: no pollution here). */
-export const protoObject: fc.Arbitrary<Json> = fc.tuple(fc.constantFrom(...HOSTILE_KEYS), hostileScalar, fc.boolean()).map(([key, value, nest]) => {
-  const object: Record<string, Json> = {};
-  Object.defineProperty(object, key, { value: nest ? { polluted: value, isAdmin: true } : value, enumerable: true, writable: true, configurable: true });
-  return object;
-});
+export const protoObject: fc.Arbitrary<Json> = fc
+  .tuple(fc.constantFrom(...HOSTILE_KEYS), hostileScalar, fc.boolean())
+  .map(([key, value, nest]) => {
+    const object: Record<string, Json> = {};
+    Object.defineProperty(object, key, {
+      value: nest ? { polluted: value, isAdmin: true } : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    return object;
+  });
 
 export const hostileValue: fc.Arbitrary<Json> = fc.oneof(
   { arbitrary: hostileScalar, weight: 6 },
@@ -110,9 +133,18 @@ export interface RawValue {
   readonly rawText: () => string;
 }
 
-const deepArray = (depth: number): RawValue => ({ rawLabel: `array nested ${depth} deep`, rawText: () => '['.repeat(depth) + ']'.repeat(depth) });
-const deepObject = (depth: number): RawValue => ({ rawLabel: `object nested ${depth} deep`, rawText: () => '{"a":'.repeat(depth) + 'null' + '}'.repeat(depth) });
-const hugeString = (length: number, unit = 'x'): RawValue => ({ rawLabel: `string of ${length} × ${JSON.stringify(unit)}`, rawText: () => JSON.stringify(unit.repeat(length)) });
+const deepArray = (depth: number): RawValue => ({
+  rawLabel: `array nested ${depth} deep`,
+  rawText: () => '['.repeat(depth) + ']'.repeat(depth),
+});
+const deepObject = (depth: number): RawValue => ({
+  rawLabel: `object nested ${depth} deep`,
+  rawText: () => '{"a":'.repeat(depth) + 'null' + '}'.repeat(depth),
+});
+const hugeString = (length: number, unit = 'x'): RawValue => ({
+  rawLabel: `string of ${length} × ${JSON.stringify(unit)}`,
+  rawText: () => JSON.stringify(unit.repeat(length)),
+});
 
 export const RAW_VALUES: readonly RawValue[] = [
   deepArray(65),
@@ -126,7 +158,10 @@ export const RAW_VALUES: readonly RawValue[] = [
   hugeString(Math.ceil(BODY_LIMIT / 2), 'é'),
   hugeString(Math.ceil(BODY_LIMIT / 3) - 2048, '😀'),
   { rawLabel: 'array of 30,000 nulls', rawText: () => `[${Array(30_000).fill('null').join(',')}]` },
-  { rawLabel: 'object of 10,000 keys', rawText: () => `{${Array.from({ length: 10_000 }, (_, i) => `"k${i}":${i}`).join(',')}}` },
+  {
+    rawLabel: 'object of 10,000 keys',
+    rawText: () => `{${Array.from({ length: 10_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`,
+  },
 ];
 
 export const rawValue: fc.Arbitrary<RawValue> = fc.constantFrom(...RAW_VALUES);
@@ -204,7 +239,11 @@ export const MALFORMED_BODIES: readonly BodyCase[] = [
   { label: 'duplicate keys, the last null', text: '{"name":"x","name":null}', contentType: JSON_TYPE },
   { label: 'NUL byte', text: '\u0000', contentType: JSON_TYPE },
   { label: 'byte-order mark then JSON', text: '\uFEFF{}', contentType: JSON_TYPE },
-  { label: 'invalid UTF-8 inside a string', bytes: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xed, 0xa0, 0x80]), Buffer.from('"}')]), contentType: JSON_TYPE },
+  {
+    label: 'invalid UTF-8 inside a string',
+    bytes: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xed, 0xa0, 0x80]), Buffer.from('"}')]),
+    contentType: JSON_TYPE,
+  },
   { label: 'JSON null', text: 'null', contentType: JSON_TYPE },
   { label: 'JSON string', text: '"x"', contentType: JSON_TYPE },
   { label: 'JSON number', text: '1e999', contentType: JSON_TYPE },
@@ -212,7 +251,11 @@ export const MALFORMED_BODIES: readonly BodyCase[] = [
   { label: 'empty body with a JSON content type', text: '', contentType: JSON_TYPE },
   { label: 'no body at all' },
   { label: 'whitespace only', text: ' \n\t ', contentType: JSON_TYPE },
-  { label: '__proto__ at the top', text: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"polluted":1}}}', contentType: JSON_TYPE },
+  {
+    label: '__proto__ at the top',
+    text: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"polluted":1}}}',
+    contentType: JSON_TYPE,
+  },
 ];
 
 export const OTHER_CONTENT_TYPES: readonly string[] = [
@@ -237,19 +280,47 @@ export function bodyCases(valid: Record<string, unknown> | undefined, fields: st
   const base = valid ?? {};
   const paths = [...new Set([...fields, ...bodyPaths(base)])];
   const json = (label: string, value: unknown): BodyCase => ({ label, text: serialize(value), contentType: JSON_TYPE });
-  const anyValue: fc.Arbitrary<unknown> = fc.oneof({ arbitrary: hostileValue, weight: 5 }, { arbitrary: rawValue, weight: 1 });
+  const anyValue: fc.Arbitrary<unknown> = fc.oneof(
+    { arbitrary: hostileValue, weight: 5 },
+    { arbitrary: rawValue, weight: 1 },
+  );
   const cases: Array<{ arbitrary: fc.Arbitrary<BodyCase>; weight: number }> = [
-    { arbitrary: fc.tuple(fc.constantFrom(...HOSTILE_KEYS, 'extra_field'), anyValue).map(([key, value]) => json(`valid body + extra field ${JSON.stringify(key)} = ${describe(value)}`, withExtra(base, key, value))), weight: 2 },
+    {
+      arbitrary: fc
+        .tuple(fc.constantFrom(...HOSTILE_KEYS, 'extra_field'), anyValue)
+        .map(([key, value]) =>
+          json(`valid body + extra field ${JSON.stringify(key)} = ${describe(value)}`, withExtra(base, key, value)),
+        ),
+      weight: 2,
+    },
     { arbitrary: anyValue.map((value) => json(`whole body = ${describe(value)}`, value)), weight: 2 },
-    { arbitrary: fc.constantFrom(...OTHER_CONTENT_TYPES).map((type) => ({ label: `valid body as ${JSON.stringify(type)}`, text: serialize(base), contentType: type })), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom(...OTHER_CONTENT_TYPES)
+        .map((type) => ({ label: `valid body as ${JSON.stringify(type)}`, text: serialize(base), contentType: type })),
+      weight: 1,
+    },
     { arbitrary: fc.constantFrom(...MALFORMED_BODIES), weight: 1 },
     { arbitrary: fc.constant(json('the valid body', base)), weight: 1 },
   ];
   if (paths.length > 0) {
     cases.push(
-      { arbitrary: fc.tuple(fc.constantFrom(...paths), anyValue).map(([path, value]) => json(`valid body with ${path} = ${describe(value)}`, setPath(base, path, value))), weight: 8 },
-      { arbitrary: fc.constantFrom(...paths).map((path) => json(`valid body without ${path}`, removePath(base, path))), weight: 2 },
-      { arbitrary: fc.constant(json('every field null', Object.fromEntries(paths.filter((p) => !p.includes('.')).map((p) => [p, null])))), weight: 1 },
+      {
+        arbitrary: fc
+          .tuple(fc.constantFrom(...paths), anyValue)
+          .map(([path, value]) => json(`valid body with ${path} = ${describe(value)}`, setPath(base, path, value))),
+        weight: 8,
+      },
+      {
+        arbitrary: fc.constantFrom(...paths).map((path) => json(`valid body without ${path}`, removePath(base, path))),
+        weight: 2,
+      },
+      {
+        arbitrary: fc.constant(
+          json('every field null', Object.fromEntries(paths.filter((p) => !p.includes('.')).map((p) => [p, null]))),
+        ),
+        weight: 1,
+      },
     );
   }
   return fc.oneof(...cases);
@@ -269,11 +340,35 @@ const encode = (value: string) => {
 /** Query values as they reach the URL: encoded hostile strings, and raw percent soup. */
 export const hostileQueryValue: fc.Arbitrary<{ label: string; raw: string }> = fc.oneof(
   { arbitrary: hostileString.map((s) => ({ label: describe(s), raw: encode(s) })), weight: 4 },
-  { arbitrary: fc.constantFrom('%', '%%', '%ZZ', '%00', '%ED%A0%80', '%FF%FE', '+', '%2B', 'a%26b%3Dc', 'x'.repeat(60_000)).map((raw) => ({ label: `raw ${describe(raw)}`, raw })), weight: 2 },
-  { arbitrary: fc.constantFrom('-1', '0', '1e999', '99999999999999999999', '1.5', 'true', 'false', '[]', '{}').map((raw) => ({ label: raw, raw })), weight: 2 },
+  {
+    arbitrary: fc
+      .constantFrom('%', '%%', '%ZZ', '%00', '%ED%A0%80', '%FF%FE', '+', '%2B', 'a%26b%3Dc', 'x'.repeat(60_000))
+      .map((raw) => ({ label: `raw ${describe(raw)}`, raw })),
+    weight: 2,
+  },
+  {
+    arbitrary: fc
+      .constantFrom('-1', '0', '1e999', '99999999999999999999', '1.5', 'true', 'false', '[]', '{}')
+      .map((raw) => ({ label: raw, raw })),
+    weight: 2,
+  },
 );
 
-export const QUERY_GARBAGE: readonly string[] = ['%', '&&&', '=', '=x', 'a==b', '__proto__[isAdmin]=1', 'constructor[prototype][polluted]=1', '__proto__=x', 'a[]=1&a[]=2', 'a[b][c][d]=1', '%00=%00', '&'.repeat(5_000), `${'k=v&'.repeat(3_000)}k=v`];
+export const QUERY_GARBAGE: readonly string[] = [
+  '%',
+  '&&&',
+  '=',
+  '=x',
+  'a==b',
+  '__proto__[isAdmin]=1',
+  'constructor[prototype][polluted]=1',
+  '__proto__=x',
+  'a[]=1&a[]=2',
+  'a[b][c][d]=1',
+  '%00=%00',
+  '&'.repeat(5_000),
+  `${'k=v&'.repeat(3_000)}k=v`,
+];
 
 /** Queries for a route: `valid` is a query it accepts, `names` every parameter it reads. */
 export function queryCases(valid: Record<string, string>, names: string[]): fc.Arbitrary<QueryCase> {
@@ -282,14 +377,54 @@ export function queryCases(valid: Record<string, string>, names: string[]): fc.A
   const validPairs = Object.entries(valid).map(([k, v]) => [k, encode(v)] as [string, string]);
   const cases: Array<{ arbitrary: fc.Arbitrary<QueryCase>; weight: number }> = [
     { arbitrary: fc.constant({ label: 'the valid query', query: render(validPairs) }), weight: 2 },
-    { arbitrary: fc.constantFrom(...QUERY_GARBAGE).map((g) => ({ label: `valid query + ${describe(g)}`, query: [render(validPairs), g].filter(Boolean).join('&') })), weight: 1 },
-    { arbitrary: fc.tuple(fc.constantFrom(...HOSTILE_KEYS, 'extra'), hostileQueryValue).map(([k, v]) => ({ label: `valid query + ${JSON.stringify(k)}=${v.label}`, query: render([...validPairs, [k, v.raw]]) })), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom(...QUERY_GARBAGE)
+        .map((g) => ({
+          label: `valid query + ${describe(g)}`,
+          query: [render(validPairs), g].filter(Boolean).join('&'),
+        })),
+      weight: 1,
+    },
+    {
+      arbitrary: fc
+        .tuple(fc.constantFrom(...HOSTILE_KEYS, 'extra'), hostileQueryValue)
+        .map(([k, v]) => ({
+          label: `valid query + ${JSON.stringify(k)}=${v.label}`,
+          query: render([...validPairs, [k, v.raw]]),
+        })),
+      weight: 1,
+    },
   ];
   if (all.length > 0) {
     cases.push(
-      { arbitrary: fc.tuple(fc.constantFrom(...all), hostileQueryValue).map(([name, v]) => ({ label: `${name}=${v.label}`, query: render([...validPairs.filter(([k]) => k !== name), [name, v.raw]]) })), weight: 5 },
-      { arbitrary: fc.tuple(fc.constantFrom(...all), hostileQueryValue).map(([name, v]) => ({ label: `${name} twice (the second ${v.label})`, query: render([...validPairs, [name, validPairs.find(([k]) => k === name)?.[1] ?? 'x'], [name, v.raw]]) })), weight: 2 },
-      { arbitrary: fc.constantFrom(...all).map((name) => ({ label: `valid query without ${name}`, query: render(validPairs.filter(([k]) => k !== name)) })), weight: 1 },
+      {
+        arbitrary: fc
+          .tuple(fc.constantFrom(...all), hostileQueryValue)
+          .map(([name, v]) => ({
+            label: `${name}=${v.label}`,
+            query: render([...validPairs.filter(([k]) => k !== name), [name, v.raw]]),
+          })),
+        weight: 5,
+      },
+      {
+        arbitrary: fc
+          .tuple(fc.constantFrom(...all), hostileQueryValue)
+          .map(([name, v]) => ({
+            label: `${name} twice (the second ${v.label})`,
+            query: render([...validPairs, [name, validPairs.find(([k]) => k === name)?.[1] ?? 'x'], [name, v.raw]]),
+          })),
+        weight: 2,
+      },
+      {
+        arbitrary: fc
+          .constantFrom(...all)
+          .map((name) => ({
+            label: `valid query without ${name}`,
+            query: render(validPairs.filter(([k]) => k !== name)),
+          })),
+        weight: 1,
+      },
     );
   }
   return fc.oneof(...cases);
@@ -297,7 +432,29 @@ export function queryCases(valid: Record<string, string>, names: string[]): fc.A
 
 // ---------------------------------------------------------------- path ids
 
-export const HOSTILE_IDS: readonly string[] = ['%', '%00', '%ZZ', '%2F', '%2e%2e', '..', '.', '%ED%A0%80', '%FF', 'ws-', 'PROJECT-', 'BRANCH-', 'key_', 'ar_', 'null', 'undefined', '0', '-1', 'x'.repeat(4_000), '%20', "'%20OR%201=1--"];
+export const HOSTILE_IDS: readonly string[] = [
+  '%',
+  '%00',
+  '%ZZ',
+  '%2F',
+  '%2e%2e',
+  '..',
+  '.',
+  '%ED%A0%80',
+  '%FF',
+  'ws-',
+  'PROJECT-',
+  'BRANCH-',
+  'key_',
+  'ar_',
+  'null',
+  'undefined',
+  '0',
+  '-1',
+  'x'.repeat(4_000),
+  '%20',
+  "'%20OR%201=1--",
+];
 
 export const hostileId: fc.Arbitrary<{ label: string; raw: string }> = fc.oneof(
   { arbitrary: fc.constantFrom(...HOSTILE_IDS).map((raw) => ({ label: `raw ${describe(raw)}`, raw })), weight: 2 },
@@ -311,10 +468,23 @@ export function pathCases(params: string[], real: Record<string, string>): fc.Ar
     fc.oneof(
       { arbitrary: fc.constant({ label: '', raw: encode(real[name] ?? 'missing-fixture') }), weight: 3 },
       { arbitrary: hostileId.map((id) => ({ label: `:${name}=${id.label}`, raw: id.raw })), weight: 1 },
-      ...(real[name]?.includes('-') ? [{ arbitrary: fc.constant({ label: `:${name} unprefixed`, raw: encode(real[name].replace(/^[A-Za-z]+-/, '')) }), weight: 1 }] : []),
+      ...(real[name]?.includes('-')
+        ? [
+            {
+              arbitrary: fc.constant({
+                label: `:${name} unprefixed`,
+                raw: encode(real[name].replace(/^[A-Za-z]+-/, '')),
+              }),
+              weight: 1,
+            },
+          ]
+        : []),
     );
   return fc.tuple(...params.map(one)).map((parts) => ({
-    label: parts.map((p) => p.label).filter(Boolean).join(', '),
+    label: parts
+      .map((p) => p.label)
+      .filter(Boolean)
+      .join(', '),
     values: Object.fromEntries(params.map((name, i) => [name, parts[i].raw])),
   }));
 }

@@ -43,7 +43,10 @@ export async function startFuzzWorld(): Promise<FuzzWorld> {
 
 async function populate(t: TestApp): Promise<FuzzWorld> {
   const operator = op(t);
-  const account = await request(`${t.url}/admin/v1/accounts`, { body: { name: 'Fuzz Co', region: 'us' }, headers: operator });
+  const account = await request(`${t.url}/admin/v1/accounts`, {
+    body: { name: 'Fuzz Co', region: 'us' },
+    headers: operator,
+  });
   expectOk(account, 201);
   const accountId: string = account.body.accountId;
   const issue = async (name: string) => {
@@ -57,39 +60,85 @@ async function populate(t: TestApp): Promise<FuzzWorld> {
   const caller = await issue('fuzz caller');
   // the key whose id fills `:keyId`: PATCH and DELETE fuzz it, never the caller's own key
   const victim = await issue('fuzz victim');
-  const api = new AgentsClient(t, { accountId, accountSlug: accountId.replace(/^ws-/, ''), key: caller.key, keyId: caller.id });
+  const api = new AgentsClient(t, {
+    accountId,
+    accountSlug: accountId.replace(/^ws-/, ''),
+    key: caller.key,
+    keyId: caller.id,
+  });
 
   const { agentId } = await api.createAgent('Fuzz bot', 'Hello from the fuzz bot');
-  await api.shipChange(agentId, 'seed', (branchId) => api.addTopic(agentId, branchId, { name: 'Opening hours', content: 'We open at nine.', queries: ['when do you open'] }));
+  await api.shipChange(agentId, 'seed', (branchId) =>
+    api.addTopic(agentId, branchId, {
+      name: 'Opening hours',
+      content: 'We open at nine.',
+      queries: ['when do you open'],
+    }),
+  );
   const sandbox = (await api.active(agentId)).sandbox!;
   const branch = await api.createBranch(agentId, 'fuzz');
-  const topic = await api.addTopic(agentId, branch.branchId, { name: 'Refunds', content: 'Refunds take five days.', queries: ['refund please'] });
+  const topic = await api.addTopic(agentId, branch.branchId, {
+    name: 'Refunds',
+    content: 'Refunds take five days.',
+    queries: ['refund please'],
+  });
 
   const chat = await api.post(`/v1/agents/${agentId}/debug-chat`, { clientEnv: 'sandbox' });
   expectOk(chat, [200, 201]);
 
   const keyed = { 'x-api-key': caller.key };
   const rule = await request(`${t.url}/v1/alert-rules`, {
-    body: { name: 'fuzz rule', project_id: agentId, metric: 'api_errors', operator: '>', threshold_value: 1000, window_duration: '60m', enabled: false },
+    body: {
+      name: 'fuzz rule',
+      project_id: agentId,
+      metric: 'api_errors',
+      operator: '>',
+      threshold_value: 1000,
+      window_duration: '60m',
+      enabled: false,
+    },
     headers: keyed,
   });
   expectOk(rule, 201);
   // disabled: the fuzz never makes the app deliver to a real address
   const endpoint = await request(`${t.url}/v1/webhook-endpoints`, {
-    body: { name: 'fuzz endpoint', url: 'https://example.com/parley-fuzz', event_types: ['alerts.triggered'], enabled: false },
+    body: {
+      name: 'fuzz endpoint',
+      url: 'https://example.com/parley-fuzz',
+      event_types: ['alerts.triggered'],
+      enabled: false,
+    },
     headers: keyed,
   });
   expectOk(endpoint, 201);
 
-  const messaging = await request(`${t.url}/admin/v1/accounts/${accountId}/connectors`, { body: { agentId, kind: 'messaging', environment: 'sandbox', hostDomain: 'example.com' }, headers: operator });
+  const messaging = await request(`${t.url}/admin/v1/accounts/${accountId}/connectors`, {
+    body: { agentId, kind: 'messaging', environment: 'sandbox', hostDomain: 'example.com' },
+    headers: operator,
+  });
   expectOk(messaging, 201);
-  const sms = await request(`${t.url}/admin/v1/accounts/${accountId}/connectors`, { body: { agentId, kind: 'sms', environment: 'dev' }, headers: operator });
+  const sms = await request(`${t.url}/admin/v1/accounts/${accountId}/connectors`, {
+    body: { agentId, kind: 'sms', environment: 'dev' },
+    headers: operator,
+  });
   expectOk(sms, 201);
-  expectOk(await request(`${t.url}/admin/v1/agents/${agentId}/phone-numbers`, { body: { number: AGENT_NUMBER, environment: 'dev' }, headers: operator }), [200, 201]);
-  const token = await request(`${t.url}/api/v1/access-token`, { method: 'POST', headers: { 'x-token': messaging.body.connectorToken, 'x-host': 'shop.example.com' } });
+  expectOk(
+    await request(`${t.url}/admin/v1/agents/${agentId}/phone-numbers`, {
+      body: { number: AGENT_NUMBER, environment: 'dev' },
+      headers: operator,
+    }),
+    [200, 201],
+  );
+  const token = await request(`${t.url}/api/v1/access-token`, {
+    method: 'POST',
+    headers: { 'x-token': messaging.body.connectorToken, 'x-host': 'shop.example.com' },
+  });
   expectOk(token, 200);
 
-  const call = await request(`${t.url}/v1/outbound-calling`, { body: { to_number: '+447700900123' }, headers: { 'x-service-auth-token': caller.key } });
+  const call = await request(`${t.url}/v1/outbound-calling`, {
+    body: { to_number: '+447700900123' },
+    headers: { 'x-service-auth-token': caller.key },
+  });
   expectOk(call, [200, 201]);
 
   return {

@@ -36,14 +36,18 @@ function envelopeProblems(path: string, answer: Answer): string[] {
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return ['not an envelope object'];
   // someone else's error body (Fastify's, Node's): one problem, not ten
-  if (!('error_code' in body) && !('success' in body)) return [`not the envelope: a body with ${Object.keys(body).sort().join(', ')}`];
+  if (!('error_code' in body) && !('success' in body))
+    return [`not the envelope: a body with ${Object.keys(body).sort().join(', ')}`];
   const problems: string[] = [];
   if (body.success !== false) problems.push('success is not false');
   if (typeof body.error !== 'string' || body.error === '') problems.push('error is not a non-empty string');
   if (body.error_message !== body.error) problems.push('error_message differs from error');
-  if (typeof body.error_code !== 'string' || !CODE.test(body.error_code)) problems.push(`error_code ${JSON.stringify(body.error_code)} is not UPPER_SNAKE`);
-  if (typeof body.error_id !== 'string' || !UUID.test(body.error_id)) problems.push(`error_id ${JSON.stringify(body.error_id)} is not a uuid`);
-  else if (body.error_id !== answer.headers.get('x-correlation-id')) problems.push('error_id differs from the X-Correlation-Id header');
+  if (typeof body.error_code !== 'string' || !CODE.test(body.error_code))
+    problems.push(`error_code ${JSON.stringify(body.error_code)} is not UPPER_SNAKE`);
+  if (typeof body.error_id !== 'string' || !UUID.test(body.error_id))
+    problems.push(`error_id ${JSON.stringify(body.error_id)} is not a uuid`);
+  else if (body.error_id !== answer.headers.get('x-correlation-id'))
+    problems.push('error_id differs from the X-Correlation-Id header');
   if (!('data' in body)) problems.push('no data field');
   else if (body.data !== null && !CODES_WITH_DATA.has(body.error_code)) problems.push('data is not null');
   const extras = envelopeExtras(path, String(body.error), []);
@@ -51,8 +55,10 @@ function envelopeProblems(path: string, answer: Answer): string[] {
   if ('detail' in extras && body.detail !== body.error) problems.push('SMS flavour: detail differs from error');
   if ('errors' in extras || 'errors' in body) {
     const rows = body.errors;
-    const rowsOk = Array.isArray(rows) && rows.every((r: any) => typeof r?.field === 'string' && typeof r?.message === 'string');
-    if (!rowsOk && ('errors' in extras || rows !== undefined)) problems.push('errors is not an array of {field, message}');
+    const rowsOk =
+      Array.isArray(rows) && rows.every((r: any) => typeof r?.field === 'string' && typeof r?.message === 'string');
+    if (!rowsOk && ('errors' in extras || rows !== undefined))
+      problems.push('errors is not an array of {field, message}');
   }
   const allowed = new Set([...BASE_KEYS, 'errors', ...Object.keys(extras)]);
   const unknown = Object.keys(body).filter((k) => !allowed.has(k));
@@ -65,11 +71,13 @@ function envelopeProblems(path: string, answer: Answer): string[] {
 export function brokenParts(readyz: any): string[] {
   const broken: string[] = [];
   for (const p of readyz?.projections ?? []) {
-    if (p.state === 'failed' || (p.error !== null && p.error !== undefined)) broken.push(`read model ${p.name} ${p.state}: ${String(p.error).slice(0, 300)}`);
+    if (p.state === 'failed' || (p.error !== null && p.error !== undefined))
+      broken.push(`read model ${p.name} ${p.state}: ${String(p.error).slice(0, 300)}`);
     broken.push(...deadLetterCounts(`read model ${p.name}`, p));
   }
   for (const m of readyz?.processManagers ?? []) {
-    if (m.error !== null && m.error !== undefined) broken.push(`process manager ${m.name}: ${String(m.error).slice(0, 300)}`);
+    if (m.error !== null && m.error !== undefined)
+      broken.push(`process manager ${m.name}: ${String(m.error).slice(0, 300)}`);
     broken.push(...deadLetterCounts(`process manager ${m.name}`, m));
   }
   return broken;
@@ -83,17 +91,28 @@ function deadLetterCounts(label: string, part: Record<string, unknown>): string[
 }
 
 /** `parley_http_requests_total` series from /metrics: route template, method, status, count. */
-export function requestSeries(metrics: string): Array<{ route: string; method: string; status: string; count: number }> {
+export function requestSeries(
+  metrics: string,
+): Array<{ route: string; method: string; status: string; count: number }> {
   const series: Array<{ route: string; method: string; status: string; count: number }> = [];
   for (const line of metrics.split('\n')) {
     if (!line.startsWith('parley_http_requests_total{')) continue;
     const labels = Object.fromEntries([...line.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    series.push({ route: labels.route, method: labels.method, status: labels.status, count: Number(line.slice(line.lastIndexOf(' ') + 1)) });
+    series.push({
+      route: labels.route,
+      method: labels.method,
+      status: labels.status,
+      count: Number(line.slice(line.lastIndexOf(' ') + 1)),
+    });
   }
   return series;
 }
 
 /** Dead-letter series with a count above zero, whatever their exact name. */
 export function deadLetterSeries(metrics: string): string[] {
-  return metrics.split('\n').filter((line) => !line.startsWith('#') && /dead_letter/i.test(line) && Number(line.slice(line.lastIndexOf(' ') + 1)) > 0);
+  return metrics
+    .split('\n')
+    .filter(
+      (line) => !line.startsWith('#') && /dead_letter/i.test(line) && Number(line.slice(line.lastIndexOf(' ') + 1)) > 0,
+    );
 }

@@ -50,7 +50,9 @@ export function parseRouteTree(tree: string): Array<{ method: string; url: strin
 }
 
 /** `METHOD /path` -> the DTO classes of the handler's @Body() and @Query(), from Nest's metadata. */
-export function nestDtoBindings(app: NestFastifyApplication): Map<string, { bodyType?: Function; queryType?: Function }> {
+export function nestDtoBindings(
+  app: NestFastifyApplication,
+): Map<string, { bodyType?: Function; queryType?: Function }> {
   const bindings = new Map<string, { bodyType?: Function; queryType?: Function }>();
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
@@ -65,7 +67,8 @@ export function nestDtoBindings(app: NestFastifyApplication): Map<string, { body
         if (paths === undefined) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
         const types: Function[] = Reflect.getMetadata('design:paramtypes', prototype, name) ?? [];
-        const args: Record<string, { index: number; data?: unknown }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {};
+        const args: Record<string, { index: number; data?: unknown }> =
+          Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {};
         const dto = (kind: RouteParamtypes) => {
           const arg = Object.entries(args).find(([k, v]) => k.split(':')[0] === String(kind) && v.data === undefined);
           const type = arg ? types[arg[1].index] : undefined;
@@ -73,8 +76,13 @@ export function nestDtoBindings(app: NestFastifyApplication): Map<string, { body
         };
         for (const prefix of prefixes) {
           for (const path of asArray(paths)) {
-            const url = `/${[prefix, path].filter((p) => p !== '' && p !== '/').join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
-            bindings.set(routeKey(method, url), { bodyType: dto(RouteParamtypes.BODY), queryType: dto(RouteParamtypes.QUERY) });
+            const url = `/${[prefix, path].filter((p) => p !== '' && p !== '/').join('/')}`
+              .replace(/\/+/g, '/')
+              .replace(/(.)\/$/, '$1');
+            bindings.set(routeKey(method, url), {
+              bodyType: dto(RouteParamtypes.BODY),
+              queryType: dto(RouteParamtypes.QUERY),
+            });
           }
         }
       }
@@ -83,7 +91,8 @@ export function nestDtoBindings(app: NestFastifyApplication): Map<string, { body
   return bindings;
 }
 
-const asArray = (value: unknown): string[] => (value === undefined ? [''] : Array.isArray(value) ? value.map(String) : [String(value)]);
+const asArray = (value: unknown): string[] =>
+  value === undefined ? [''] : Array.isArray(value) ? value.map(String) : [String(value)];
 
 /** The app's routes, each with its DTOs when Nest declares them. */
 export function routeCatalog(app: NestFastifyApplication): CatalogRoute[] {

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { signBody } from '../../src/sms/sms-signature';
 import { patient } from '../support/patience';
-import { bodyCases, dtoFieldNames, pathCases, queryCases, type BodyCase, type PathCase, type QueryCase } from './arbitraries';
+import {
+  bodyCases,
+  dtoFieldNames,
+  pathCases,
+  queryCases,
+  type BodyCase,
+  type PathCase,
+  type QueryCase,
+} from './arbitraries';
 import { startFuzzWorld, type FuzzWorld } from './fuzz-fixtures';
 import { answerProblems, brokenParts, deadLetterSeries, requestSeries, type Answer } from './oracle';
 import { routeCatalog, routeKey, type CatalogRoute } from './route-catalog';
@@ -39,7 +47,9 @@ interface Failure {
 /** The order routes run in: writes that destroy fixtures last (deepest first), the clock last of all. */
 function runOrder(routes: CatalogRoute[]): CatalogRoute[] {
   const rank = (r: CatalogRoute) => (r.url.includes('/clock/') ? 2 : r.method === 'DELETE' ? 1 : 0);
-  return [...routes].sort((a, b) => rank(a) - rank(b) || (rank(a) === 1 ? b.url.split('/').length - a.url.split('/').length : 0));
+  return [...routes].sort(
+    (a, b) => rank(a) - rank(b) || (rank(a) === 1 ? b.url.split('/').length - a.url.split('/').length : 0),
+  );
 }
 
 const hash = (text: string) => [...text].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) | 0, 0);
@@ -69,19 +79,37 @@ async function send(world: FuzzWorld, route: CatalogRoute, input: FuzzInput): Pr
   // the carrier webhook's signature, over the bytes as sent: SMS inbound bodies get past it
   if (bytes !== undefined) headers['x-signature'] = signBody(world.smsWebhookSecret, bytes);
   try {
-    const response = await fetch(`${world.t.url}${url}`, { method: route.method, headers, body: bytes, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const response = await fetch(`${world.t.url}${url}`, {
+      method: route.method,
+      headers,
+      body: bytes,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
     return { status: response.status, headers: response.headers, text: await response.text() };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { error: `${(error as Error).name}: ${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}` };
+    return {
+      error: `${(error as Error).name}: ${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`,
+    };
   }
 }
 
-const excerpt = (text: string | undefined, max = 400) => (text === undefined ? '(none)' : text.length > max ? `${JSON.stringify(text.slice(0, max))}… (${text.length} chars)` : JSON.stringify(text));
+const excerpt = (text: string | undefined, max = 400) =>
+  text === undefined
+    ? '(none)'
+    : text.length > max
+      ? `${JSON.stringify(text.slice(0, max))}… (${text.length} chars)`
+      : JSON.stringify(text);
 
 function describeFailure(route: CatalogRoute, input: FuzzInput, answer: Answer | { error: string }): string {
   const { url } = urlFor(route, input);
-  const sent = [`${route.method} ${excerpt(url, 300)}`, input.path.label && `path: ${input.path.label}`, `query: ${input.query.label}`, `body: ${input.body.label}`, input.body.contentType !== undefined && `content-type: ${JSON.stringify(input.body.contentType)}`]
+  const sent = [
+    `${route.method} ${excerpt(url, 300)}`,
+    input.path.label && `path: ${input.path.label}`,
+    `query: ${input.query.label}`,
+    `body: ${input.body.label}`,
+    input.body.contentType !== undefined && `content-type: ${JSON.stringify(input.body.contentType)}`,
+  ]
     .filter(Boolean)
     .join('\n      ');
   const got = 'error' in answer ? answer.error : `${answer.status} ${excerpt(answer.text)}`;
@@ -108,7 +136,10 @@ async function readyz(world: FuzzWorld): Promise<{ status: number; body: any }> 
 }
 
 async function metrics(world: FuzzWorld): Promise<string> {
-  const response = await fetch(`${world.t.url}/metrics`, { headers: { 'x-operator-token': world.t.operatorToken }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const response = await fetch(`${world.t.url}/metrics`, {
+    headers: { 'x-operator-token': world.t.operatorToken },
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
   return response.text();
 }
 
@@ -128,7 +159,8 @@ async function healthProblems(world: FuzzWorld): Promise<string[]> {
     const broken = brokenParts(answer.body);
     if (broken.length > 0) return broken;
     if (answer.status === 200 && answer.body.status === 'ready') break;
-    if (Date.now() > deadline) return [`/readyz ${answer.status} ${answer.body?.status}: ${excerpt(JSON.stringify(answer.body))}`];
+    if (Date.now() > deadline)
+      return [`/readyz ${answer.status} ${answer.body?.status}: ${excerpt(JSON.stringify(answer.body))}`];
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return deadLetterSeries(await metrics(world)).map((line) => `/metrics: ${line}`);
@@ -139,7 +171,11 @@ function report(found: Failure[]): string {
   const byKind = new Map<string, Failure[]>();
   for (const f of found) byKind.set(f.kind, [...(byKind.get(f.kind) ?? []), f]);
   return [...byKind.entries()]
-    .map(([kind, list]) => `■ ${kind}\n` + list.map((f) => `  • ${f.route} (×${f.count})\n    ${f.example.replace(/\n/g, '\n    ')}`).join('\n'))
+    .map(
+      ([kind, list]) =>
+        `■ ${kind}\n` +
+        list.map((f) => `  • ${f.route} (×${f.count})\n    ${f.example.replace(/\n/g, '\n    ')}`).join('\n'),
+    )
     .join('\n\n');
 }
 
@@ -162,7 +198,8 @@ describe('every route under hostile input (issue 30)', () => {
   let baseline = new Map<string, number>();
   const counts = async () => {
     const byRoute = new Map<string, number>();
-    for (const s of requestSeries(await metrics(world))) byRoute.set(routeKey(s.method, s.route), (byRoute.get(routeKey(s.method, s.route)) ?? 0) + s.count);
+    for (const s of requestSeries(await metrics(world)))
+      byRoute.set(routeKey(s.method, s.route), (byRoute.get(routeKey(s.method, s.route)) ?? 0) + s.count);
     return byRoute;
   };
   const recordMatched = async () => {
@@ -186,7 +223,9 @@ describe('every route under hostile input (issue 30)', () => {
     const fastify = world.t.app.getHttpAdapter().getInstance();
     expect(routes.length).toBeGreaterThan(40);
     expect(routes.filter((r) => !fastify.hasRoute({ method: r.method as 'GET', url: r.url }))).toEqual([]);
-    const unfilled = routes.flatMap((r) => r.params.filter((p) => world.ids[p] === undefined).map((p) => `${routeKey(r.method, r.url)} :${p}`));
+    const unfilled = routes.flatMap((r) =>
+      r.params.filter((p) => world.ids[p] === undefined).map((p) => `${routeKey(r.method, r.url)} :${p}`),
+    );
     // a new route whose path names a new kind of id needs that id in fuzz-fixtures.ts
     expect(unfilled).toEqual([]);
   });
@@ -201,46 +240,69 @@ describe('every route under hostile input (issue 30)', () => {
         const seed = (SEED + hash(key)) | 0;
         const routeStarted = Date.now();
         let poisoned = false;
-        await fc.assert(
-          fc.asyncProperty(inputs(route, world), async (input) => {
-            // once a read model is broken every write waits out read-your-writes: the rest of this
-            // route's runs would only repeat that at seconds apiece
-            if (poisoned) return;
-            const sentAt = Date.now();
-            const answer = await send(world, route, input);
-            if (Date.now() - sentAt > 1000) slow.push(`${Date.now() - sentAt} ms ${key}: ${input.path.label} | ${input.query.label} | ${input.body.label} -> ${'error' in answer ? answer.error : `${answer.status} ${answer.text.slice(0, 120)}`}`);
-            if (!('error' in answer) && answer.status === 503 && answer.text.includes('READ_MODEL_LAGGING')) {
-              poisoned = brokenParts((await readyz(world)).body).length > 0;
-            }
-            // the path the server saw: the URL parser resolves `..` and `%2e%2e` segments first
-            const served = new URL(urlFor(route, input).url, world.t.url).pathname;
-            const problems = 'error' in answer ? [answer.error] : answerProblems(served, answer);
-            if (problems.length === 0) return;
-            fail(key, failureKind(answer, problems), () => describeFailure(route, input, answer));
-            if (SHRINK) throw new Error(describeFailure(route, input, answer));
-          }),
-          { seed, numRuns: RUNS, endOnFailure: !SHRINK },
-        ).catch((error: Error) => fail(key, 'shrunk counterexample', () => `${error.message}\n    reproduce: FUZZ_SEED=${SEED} FUZZ_ROUTE='${key}' FUZZ_SHRINK=1`));
+        await fc
+          .assert(
+            fc.asyncProperty(inputs(route, world), async (input) => {
+              // once a read model is broken every write waits out read-your-writes: the rest of this
+              // route's runs would only repeat that at seconds apiece
+              if (poisoned) return;
+              const sentAt = Date.now();
+              const answer = await send(world, route, input);
+              if (Date.now() - sentAt > 1000)
+                slow.push(
+                  `${Date.now() - sentAt} ms ${key}: ${input.path.label} | ${input.query.label} | ${input.body.label} -> ${'error' in answer ? answer.error : `${answer.status} ${answer.text.slice(0, 120)}`}`,
+                );
+              if (!('error' in answer) && answer.status === 503 && answer.text.includes('READ_MODEL_LAGGING')) {
+                poisoned = brokenParts((await readyz(world)).body).length > 0;
+              }
+              // the path the server saw: the URL parser resolves `..` and `%2e%2e` segments first
+              const served = new URL(urlFor(route, input).url, world.t.url).pathname;
+              const problems = 'error' in answer ? [answer.error] : answerProblems(served, answer);
+              if (problems.length === 0) return;
+              fail(key, failureKind(answer, problems), () => describeFailure(route, input, answer));
+              if (SHRINK) throw new Error(describeFailure(route, input, answer));
+            }),
+            { seed, numRuns: RUNS, endOnFailure: !SHRINK },
+          )
+          .catch((error: Error) =>
+            fail(
+              key,
+              'shrunk counterexample',
+              () => `${error.message}\n    reproduce: FUZZ_SEED=${SEED} FUZZ_ROUTE='${key}' FUZZ_SHRINK=1`,
+            ),
+          );
         timings.push([key, Date.now() - routeStarted]);
         const health = await healthProblems(world);
         await recordMatched();
         if (health.length > 0) {
-          for (const problem of health) fail(key, `app unhealthy after the run: ${problem.replace(/\d+/g, 'N').slice(0, 160)}`, () => problem);
+          for (const problem of health)
+            fail(key, `app unhealthy after the run: ${problem.replace(/\d+/g, 'N').slice(0, 160)}`, () => problem);
           // a fresh app and fixtures, so the next route's findings are its own
           await world.close();
           await freshWorld();
         }
       }
       if (process.env.FUZZ_TIMINGS === '1') console.log(slow.join('\n'));
-      if (process.env.FUZZ_TIMINGS === '1') console.log(timings.sort((a, b) => b[1] - a[1]).map(([k, ms]) => `${ms} ms ${k}`).join('\n'));
-      if (failures.size > 0) throw new Error(`FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} (${Math.round((Date.now() - started) / 1000)} s); one route: FUZZ_ROUTE='<METHOD /path>'\n\n${report([...failures.values()])}`);
+      if (process.env.FUZZ_TIMINGS === '1')
+        console.log(
+          timings
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, ms]) => `${ms} ms ${k}`)
+            .join('\n'),
+        );
+      if (failures.size > 0)
+        throw new Error(
+          `FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} (${Math.round((Date.now() - started) / 1000)} s); one route: FUZZ_ROUTE='<METHOD /path>'\n\n${report([...failures.values()])}`,
+        );
     },
     patient(600_000),
   );
 
   test('every registered route was exercised: the server matched each one at least once', async () => {
     await recordMatched();
-    const missed = routes.map((r) => routeKey(r.method, r.url)).filter((key) => (!ONLY || key.includes(ONLY)) && !matched.has(key));
+    const missed = routes
+      .map((r) => routeKey(r.method, r.url))
+      .filter((key) => (!ONLY || key.includes(ONLY)) && !matched.has(key));
     expect(missed).toEqual([]);
   });
 });

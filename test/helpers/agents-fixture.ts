@@ -21,10 +21,15 @@ export interface Topic {
 
 export const oneYearAhead = () => new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
 
-export async function createAccount(t: TestApp, name = 'Acme', permissions: string[] = ['agents', 'keys']): Promise<AgentsAccount> {
+export async function createAccount(
+  t: TestApp,
+  name = 'Acme',
+  permissions: string[] = ['agents', 'keys'],
+): Promise<AgentsAccount> {
   const op = { 'x-operator-token': t.operatorToken };
   const account = await request(`${t.url}/admin/v1/accounts`, { body: { name, region: 'us' }, headers: op });
-  if (account.status !== 201) throw new Error(`account creation failed: ${account.status} ${JSON.stringify(account.body)}`);
+  if (account.status !== 201)
+    throw new Error(`account creation failed: ${account.status} ${JSON.stringify(account.body)}`);
   const accountId: string = account.body.accountId;
   const key = await request(`${t.url}/admin/v1/accounts/${accountId}/api-keys`, {
     body: { name: `${name} key`, agents: 'all', permissions, expiresAt: oneYearAhead() },
@@ -45,7 +50,12 @@ export class AgentsClient {
     return this.t.url;
   }
 
-  call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse<T>> {
+  call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<JsonResponse<T>> {
     return request<T>(`${this.t.url}${path}`, { method, body, headers: { 'x-api-key': this.account.key, ...headers } });
   }
 
@@ -64,9 +74,19 @@ export class AgentsClient {
 
   /** Creates an agent and returns its body (asserting 200). */
   async createAgent(name = 'Support bot', greeting = 'Hello, how can I help?') {
-    const r = await this.post(`/v1/accounts/${this.account.accountId}/agents`, { name, responseSettings: { greeting } });
+    const r = await this.post(`/v1/accounts/${this.account.accountId}/agents`, {
+      name,
+      responseSettings: { greeting },
+    });
     expectOk(r, 200);
-    return r.body as { accountId: string; agentId: string; agentName: string; createdAt: string; updatedAt: string; branchCount: number };
+    return r.body as {
+      accountId: string;
+      agentId: string;
+      agentName: string;
+      createdAt: string;
+      updatedAt: string;
+      branchCount: number;
+    };
   }
 
   async createBranch(agentId: string, branchName: string) {
@@ -87,8 +107,16 @@ export class AgentsClient {
     return r.body.behavior;
   }
 
-  async addTopic(agentId: string, branchId: string, topic: { name: string; content?: string; queries?: string[]; actions?: string; isActive?: boolean }): Promise<Topic> {
-    const body: Record<string, unknown> = { name: topic.name, content: topic.content ?? `${topic.name} content`, exampleQueries: { queries: topic.queries ?? [`about ${topic.name}`] } };
+  async addTopic(
+    agentId: string,
+    branchId: string,
+    topic: { name: string; content?: string; queries?: string[]; actions?: string; isActive?: boolean },
+  ): Promise<Topic> {
+    const body: Record<string, unknown> = {
+      name: topic.name,
+      content: topic.content ?? `${topic.name} content`,
+      exampleQueries: { queries: topic.queries ?? [`about ${topic.name}`] },
+    };
     if (topic.actions !== undefined) body.actions = topic.actions;
     if (topic.isActive !== undefined) body.isActive = topic.isActive;
     const r = await this.post(`/v1/agents/${agentId}/branches/${branchId}/knowledge-base/topics`, body);
@@ -135,7 +163,10 @@ export class AgentsClient {
   }
 
   async promote(agentId: string, deploymentId: string, targetEnvironment?: string): Promise<Deployment> {
-    const r = await this.post(`/v1/agents/${agentId}/deployments/${deploymentId}/promote`, targetEnvironment ? { targetEnvironment } : {});
+    const r = await this.post(
+      `/v1/agents/${agentId}/deployments/${deploymentId}/promote`,
+      targetEnvironment ? { targetEnvironment } : {},
+    );
     expectOk(r, 200);
     return r.body.deployment;
   }

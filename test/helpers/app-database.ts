@@ -48,7 +48,10 @@ export function databaseName(dataDir: string): string {
  * The env that puts the app of `dataDir` on PostgreSQL: its database created when missing. Empty
  * on a SQLite run, or when the test chose its database itself (it passed READ_MODEL_DB).
  */
-export async function appDatabaseEnv(dataDir: string, env: Record<string, string | undefined>): Promise<Record<string, string>> {
+export async function appDatabaseEnv(
+  dataDir: string,
+  env: Record<string, string | undefined>,
+): Promise<Record<string, string>> {
   if (!suiteOnPostgres() || env.READ_MODEL_DB !== undefined) return {};
   const admin = await serverUrl();
   const name = databaseName(dataDir);
@@ -82,12 +85,17 @@ export async function dropAppDatabase(dataDir: string, env: Record<string, strin
  * wherever the run keeps it: DATA_DIR/platform.sqlite, or the app's PostgreSQL database. The rows
  * it returns, and how many it changed.
  */
-export async function onPlatform<Row = Record<string, unknown>>(dataDir: string, sql: string): Promise<{ rows: Row[]; changes: number }> {
+export async function onPlatform<Row = Record<string, unknown>>(
+  dataDir: string,
+  sql: string,
+): Promise<{ rows: Row[]; changes: number }> {
   if (!suiteOnPostgres()) {
     const db = new Database(path.join(dataDir, 'platform.sqlite'));
     try {
       const statement = db.prepare(sql);
-      return statement.reader ? { rows: statement.all() as Row[], changes: 0 } : { rows: [], changes: statement.run().changes };
+      return statement.reader
+        ? { rows: statement.all() as Row[], changes: 0 }
+        : { rows: [], changes: statement.run().changes };
     } finally {
       db.close();
     }

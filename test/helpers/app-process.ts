@@ -40,7 +40,10 @@ export class AppProcess {
   static async start(env: Record<string, string> & { DATA_DIR: string; OPERATOR_TOKEN: string }): Promise<AppProcess> {
     const database = await appDatabaseEnv(env.DATA_DIR, env);
     // stdin is a pipe the child watches: it ends when this process does, however it ends
-    const proc = spawn(process.execPath, [CHILD, JSON.stringify({ ...SLOW_MACHINE_ENV, ...database, ...env })], { cwd: path.resolve(__dirname, '../..'), stdio: ['pipe', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [CHILD, JSON.stringify({ ...SLOW_MACHINE_ENV, ...database, ...env })], {
+      cwd: path.resolve(__dirname, '../..'),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     running.add(proc);
     proc.on('exit', () => running.delete(proc));
     return new Promise((resolve, reject) => {
@@ -58,7 +61,17 @@ export class AppProcess {
         if (!line || child) return;
         clearTimeout(timer);
         const { url } = JSON.parse(line) as { url: string };
-        child = new AppProcess(proc, { app: undefined as never, url, dataDir: env.DATA_DIR, operatorToken: env.OPERATOR_TOKEN, close: async () => undefined }, () => stderr);
+        child = new AppProcess(
+          proc,
+          {
+            app: undefined as never,
+            url,
+            dataDir: env.DATA_DIR,
+            operatorToken: env.OPERATOR_TOKEN,
+            close: async () => undefined,
+          },
+          () => stderr,
+        );
         resolve(child);
       });
       proc.on('exit', (code, signal) => {

@@ -33,10 +33,20 @@ export interface ConversationsFixture {
 }
 
 /** The app on the manual clock, with debug chats that do not time out while the clock is moved. */
-export async function startConversationsFixture(name = 'Convo Co', env: Record<string, string> = {}): Promise<ConversationsFixture> {
+export async function startConversationsFixture(
+  name = 'Convo Co',
+  env: Record<string, string> = {},
+): Promise<ConversationsFixture> {
   const t = await startTestApp({ PARLEY_TEST_CLOCK: '1', DEBUG_CHAT_TIMEOUT_S: '86400', ...env });
   try {
-    const account: AgentsAccount = await createAgentsAccount(t, name, ['conversations', 'handoff', 'external_events', 'agents', 'alerts', 'keys']);
+    const account: AgentsAccount = await createAgentsAccount(t, name, [
+      'conversations',
+      'handoff',
+      'external_events',
+      'agents',
+      'alerts',
+      'keys',
+    ]);
     return {
       t,
       accountId: account.accountId,
@@ -52,7 +62,13 @@ export async function startConversationsFixture(name = 'Convo Co', env: Record<s
 }
 
 /** An agent with the given topics merged (sandbox) and, when asked, promoted to pre-release and live. */
-export async function buildAgent(f: ConversationsFixture, name: string, greeting: string, topics: TopicSpec[], promote = false): Promise<string> {
+export async function buildAgent(
+  f: ConversationsFixture,
+  name: string,
+  greeting: string,
+  topics: TopicSpec[],
+  promote = false,
+): Promise<string> {
   const agentId = (await f.api.createAgent(name, greeting)).agentId;
   await f.api.shipChange(agentId, `kb-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, async (branchId) => {
     for (const topic of topics) await f.api.addTopic(agentId, branchId, topic);
@@ -73,14 +89,26 @@ export async function startChat(f: ConversationsFixture, agentId: string, env: E
 }
 
 /** Debug chat: one user turn; returns the debug chat turn body. */
-export async function say(f: ConversationsFixture, agentId: string, conversationId: string, message: string, env: Env = 'sandbox'): Promise<any> {
+export async function say(
+  f: ConversationsFixture,
+  agentId: string,
+  conversationId: string,
+  message: string,
+  env: Env = 'sandbox',
+): Promise<any> {
   const r = await f.api.post(`/v1/agents/${agentId}/debug-chat/${conversationId}`, { clientEnv: env, message });
   expectOk(r, 200);
   return r.body;
 }
 
 /** A conversation: greeting, then each message as a turn, moving the clock `gapS` seconds before each turn. */
-export async function converse(f: ConversationsFixture, agentId: string, messages: string[], env: Env = 'sandbox', gapS = 0): Promise<{ id: string; replies: any[] }> {
+export async function converse(
+  f: ConversationsFixture,
+  agentId: string,
+  messages: string[],
+  env: Env = 'sandbox',
+  gapS = 0,
+): Promise<{ id: string; replies: any[] }> {
   const id = await startChat(f, agentId, env);
   const replies: any[] = [];
   for (const message of messages) {
@@ -104,8 +132,16 @@ export async function foreignAccount(f: ConversationsFixture): Promise<{ account
   return { accountId, key };
 }
 
-export async function setDataAccess(f: ConversationsFixture, agentId: string, body: { response_metrics: string[]; show_transcripts: boolean }) {
-  const r = await request(`${f.t.url}/v1/accounts/${f.accountId}/agents/${agentId}/data-access`, { method: 'PUT', body, headers: withKey(f.adminKey) });
+export async function setDataAccess(
+  f: ConversationsFixture,
+  agentId: string,
+  body: { response_metrics: string[]; show_transcripts: boolean },
+) {
+  const r = await request(`${f.t.url}/v1/accounts/${f.accountId}/agents/${agentId}/data-access`, {
+    method: 'PUT',
+    body,
+    headers: withKey(f.adminKey),
+  });
   expectOk(r, 200);
 }
 
@@ -144,16 +180,29 @@ export class ConversationsReader {
     return request(`${this.base(opts, opts.project)}/conversations${queryString(params)}`, { headers: this.headers() });
   }
 
-  one(conversationId: string, params: Params = {}, opts: PathOptions & { project?: string } = {}): Promise<JsonResponse> {
-    return request(`${this.base(opts, opts.project)}/conversations/${encodeURIComponent(conversationId)}${queryString(params)}`, { headers: this.headers() });
+  one(
+    conversationId: string,
+    params: Params = {},
+    opts: PathOptions & { project?: string } = {},
+  ): Promise<JsonResponse> {
+    return request(
+      `${this.base(opts, opts.project)}/conversations/${encodeURIComponent(conversationId)}${queryString(params)}`,
+      { headers: this.headers() },
+    );
   }
 
   events(conversationId: string, opts: PathOptions & { project?: string } = {}): Promise<JsonResponse> {
-    return request(`${this.base({ ...opts, version: 'v3' }, opts.project)}/conversations/${encodeURIComponent(conversationId)}/events`, { headers: this.headers() });
+    return request(
+      `${this.base({ ...opts, version: 'v3' }, opts.project)}/conversations/${encodeURIComponent(conversationId)}/events`,
+      { headers: this.headers() },
+    );
   }
 
   handoff(params: Params, opts: { account?: string; project?: string } = {}): Promise<JsonResponse> {
-    return request(`${this.base({ version: 'v1', account: opts.account }, opts.project)}/handoff_state${queryString(params)}`, { headers: this.headers() });
+    return request(
+      `${this.base({ version: 'v1', account: opts.account }, opts.project)}/handoff_state${queryString(params)}`,
+      { headers: this.headers() },
+    );
   }
 
   /** The ids of a list call, asserting 200. */

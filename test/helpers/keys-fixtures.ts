@@ -2,7 +2,17 @@ import { request, type JsonResponse, type TestApp } from './test-app';
 
 /** Fixtures for the accounts / API keys / auth suites: accounts, keys and agents over HTTP. */
 
-export const ALL_PERMISSIONS = ['conversations', 'handoff', 'external_events', 'agents', 'alerts', 'outbound_calling', 'sms', 'keys', 'desk'] as const;
+export const ALL_PERMISSIONS = [
+  'conversations',
+  'handoff',
+  'external_events',
+  'agents',
+  'alerts',
+  'outbound_calling',
+  'sms',
+  'keys',
+  'desk',
+] as const;
 
 export const op = (t: TestApp) => ({ 'x-operator-token': t.operatorToken });
 export const withKey = (key: string, extra: Record<string, string> = {}) => ({ 'x-api-key': key, ...extra });
@@ -45,14 +55,29 @@ export async function operatorKey(t: TestApp, accountId: string, spec: KeySpec =
 
 export function operatorKeyResponse(t: TestApp, accountId: string, spec: KeySpec = {}): Promise<JsonResponse> {
   return request(`${t.url}/admin/v1/accounts/${accountId}/api-keys`, {
-    body: { name: spec.name ?? 'test key', agents: spec.agents ?? 'all', permissions: spec.permissions ?? [...ALL_PERMISSIONS], expiresAt: spec.expiresAt ?? inDays(30) },
+    body: {
+      name: spec.name ?? 'test key',
+      agents: spec.agents ?? 'all',
+      permissions: spec.permissions ?? [...ALL_PERMISSIONS],
+      expiresAt: spec.expiresAt ?? inDays(30),
+    },
     headers: op(t),
   });
 }
 
-export async function createAgent(t: TestApp, accountId: string, key: string, name = 'Support bot', greeting = 'Hello!'): Promise<string> {
-  const r = await request(`${t.url}/v1/accounts/${accountId}/agents`, { body: { name, responseSettings: { greeting } }, headers: withKey(key) });
-  if (r.status !== 200 && r.status !== 201) throw new Error(`agent create failed: ${r.status} ${JSON.stringify(r.body)}`);
+export async function createAgent(
+  t: TestApp,
+  accountId: string,
+  key: string,
+  name = 'Support bot',
+  greeting = 'Hello!',
+): Promise<string> {
+  const r = await request(`${t.url}/v1/accounts/${accountId}/agents`, {
+    body: { name, responseSettings: { greeting } },
+    headers: withKey(key),
+  });
+  if (r.status !== 200 && r.status !== 201)
+    throw new Error(`agent create failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.agentId as string;
 }
 
@@ -66,5 +91,8 @@ export function keyList(body: unknown): any[] {
 
 /** The concatenated text of every field problem an error names: message plus `errors[]`. */
 export function errorText(body: any): string {
-  return [body?.error_message ?? '', ...((body?.errors ?? []) as Array<{ field: string; message: string }>).map((e) => `${e.field} ${e.message}`)].join(' | ');
+  return [
+    body?.error_message ?? '',
+    ...((body?.errors ?? []) as Array<{ field: string; message: string }>).map((e) => `${e.field} ${e.message}`),
+  ].join(' | ');
 }

@@ -28,12 +28,30 @@ export interface TestApp {
  * The whole app on a real loopback port, with its own data directory; on a READ_MODEL_DB=postgres
  * run, with a PostgreSQL database of its own too (app-database.ts), unless `env` chooses.
  */
-export async function startTestApp(env: Record<string, string> = {}, dataDir?: string, extraControllers: Type[] = []): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  extraControllers: Type[] = [],
+): Promise<TestApp> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const operatorToken = env.OPERATOR_TOKEN ?? 'test-operator-token-0123456789';
   const database = await appDatabaseEnv(dir, env);
-  const config = loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: operatorToken, PORT: '0', HOST: '127.0.0.1', ...TEST_DEFAULTS, ...SLOW_MACHINE_ENV, ...database, ...env });
-  const app = await createApp(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), undefined, extraControllers);
+  const config = loadConfig({
+    DATA_DIR: dir,
+    OPERATOR_TOKEN: operatorToken,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...TEST_DEFAULTS,
+    ...SLOW_MACHINE_ENV,
+    ...database,
+    ...env,
+  });
+  const app = await createApp(
+    config,
+    pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    undefined,
+    extraControllers,
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -83,9 +101,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Asserts the contract §2 envelope and returns it. */
 export function expectEnvelope(response: JsonResponse, status: number, code?: string) {
-  expect({ status: response.status, code: response.body?.error_code }).toEqual({ status, code: code ?? response.body?.error_code });
+  expect({ status: response.status, code: response.body?.error_code }).toEqual({
+    status,
+    code: code ?? response.body?.error_code,
+  });
   expect(response.body.success).toBe(false);
-  expect(response.body).toHaveProperty("data");
+  expect(response.body).toHaveProperty('data');
   expect(typeof response.body.error).toBe('string');
   expect(response.body.error_message).toBe(response.body.error);
   expect(response.body.error_id).toBe(response.headers.get('x-correlation-id'));

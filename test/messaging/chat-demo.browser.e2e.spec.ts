@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { advanceClock, operatorKey } from '../helpers/keys-fixtures';
 import { patient } from '../support/patience';
-import { createConnector, DeskClient, GREETING, KB, startMessagingFixture, type MessagingFixture } from './messaging-fixture';
+import {
+  createConnector,
+  DeskClient,
+  GREETING,
+  KB,
+  startMessagingFixture,
+  type MessagingFixture,
+} from './messaging-fixture';
 
 /**
  * The demo page in headless Chromium (Debian's `chromium` package, driven by playwright-core): a
@@ -10,12 +17,19 @@ import { createConnector, DeskClient, GREETING, KB, startMessagingFixture, type 
  * This test installs nothing. Without a Chromium it is skipped with a loud note on a developer's
  * machine, and fails under CI=true (`.ci/run` installs the package there).
  */
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter((p): p is string => !!p);
+const CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+].filter((p): p is string => !!p);
 const executablePath = CANDIDATES.find((p) => fs.existsSync(p));
 const underCi = process.env.CI === 'true' || process.env.CI === '1';
 
 if (!executablePath && !underCi) {
-  process.stderr.write(`\n!!! chat-demo browser test SKIPPED: no Chromium at ${CANDIDATES.join(', ')} (apt-get install -y chromium, or set CHROMIUM_PATH)\n\n`);
+  process.stderr.write(
+    `\n!!! chat-demo browser test SKIPPED: no Chromium at ${CANDIDATES.join(', ')} (apt-get install -y chromium, or set CHROMIUM_PATH)\n\n`,
+  );
 }
 const suite = executablePath || underCi ? describe : describe.skip;
 
@@ -34,24 +48,42 @@ suite('chat demo page in headless Chromium', () => {
   // Browser-side functions reach the DOM through globalThis: this project type-checks against Node's types only.
   const waitForBubble = (kind: string, text: string) =>
     page.waitForFunction(
-      ([k, t]) => [...(globalThis as any).document.querySelectorAll(`#log .msg[data-kind="${k}"]`)].some((el: any) => el.textContent === t && !el.dataset.streaming),
+      ([k, t]) =>
+        [...(globalThis as any).document.querySelectorAll(`#log .msg[data-kind="${k}"]`)].some(
+          (el: any) => el.textContent === t && !el.dataset.streaming,
+        ),
       [kind, text] as const,
       { timeout: patient(10_000) },
     );
-  const waitForStatus = (status: string) => page.waitForFunction((s) => (globalThis as any).document.getElementById('status')?.textContent === s, status, { timeout: patient(10_000) });
+  const waitForStatus = (status: string) =>
+    page.waitForFunction((s) => (globalThis as any).document.getElementById('status')?.textContent === s, status, {
+      timeout: patient(10_000),
+    });
   // A status that lasts a quarter of a second (reconnecting) can pass between two frames of a
   // starved headless renderer: look for it in the page's record of statuses since `from`.
   const statusesSoFar = () => page.evaluate(() => (globalThis as any).parleyDemo.statuses.length as number);
   const waitForStatusShown = (status: string, from: number) =>
-    page.waitForFunction(([s, n]) => (globalThis as any).parleyDemo.statuses.slice(n).includes(s), [status, from] as const, { timeout: patient(10_000) });
+    page.waitForFunction(
+      ([s, n]) => (globalThis as any).parleyDemo.statuses.slice(n).includes(s),
+      [status, from] as const,
+      { timeout: patient(10_000) },
+    );
 
   beforeAll(async () => {
-    if (!executablePath) throw new Error(`CI=true but no Chromium was found at ${CANDIDATES.join(', ')}: .ci/run must install the Debian chromium package`);
+    if (!executablePath)
+      throw new Error(
+        `CI=true but no Chromium was found at ${CANDIDATES.join(', ')}: .ci/run must install the Debian chromium package`,
+      );
     // a short token lifetime: the page must renew it (4401) well within the session's idle expiry
     f = await startMessagingFixture({ MESSAGING_TOKEN_TTL_S: '60' });
-    connectorToken = (await createConnector(f.t, f.account.accountId, f.agentId, 'sandbox', '127.0.0.1')).connectorToken;
+    connectorToken = (await createConnector(f.t, f.account.accountId, f.agentId, 'sandbox', '127.0.0.1'))
+      .connectorToken;
     deskKey = (await operatorKey(f.t, f.account.accountId, { name: 'Dana', permissions: ['desk'] })).key;
-    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    browser = await chromium.launch({
+      executablePath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
     page = await browser.newPage();
   }, 180_000);
   afterAll(async () => {
@@ -93,15 +125,25 @@ suite('chat demo page in headless Chromium', () => {
     await say('human agent please');
     const queued = await desk.next((m) => m.type === 'QUEUE_UPDATED' && m.queue.length === 1);
     desk.send({ type: 'ACCEPT', session_id: queued.queue[0].session_id });
-    await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('#log .info')].some((el: any) => el.textContent === 'Dana joined'));
+    await page.waitForFunction(() =>
+      [...(globalThis as any).document.querySelectorAll('#log .info')].some(
+        (el: any) => el.textContent === 'Dana joined',
+      ),
+    );
     desk.send({ type: 'MESSAGE', session_id: queued.queue[0].session_id, text: 'Hello, Dana here.' });
     await waitForBubble('live', 'Hello, Dana here.');
     await say('thanks Dana');
-    expect((await desk.next((m) => m.type === 'SESSION_EVENT' && m.event.type === 'EVENT_TYPE_USER_MESSAGE')).event.payload.text).toBe('thanks Dana');
+    expect(
+      (await desk.next((m) => m.type === 'SESSION_EVENT' && m.event.type === 'EVENT_TYPE_USER_MESSAGE')).event.payload
+        .text,
+    ).toBe('thanks Dana');
 
     await page.click('#end');
     await waitForStatus('ended');
-    expect((await desk.next((m) => m.type === 'SESSION_EVENT' && m.event.type === 'EVENT_TYPE_SESSION_END')).event.payload.reason).toBe('REASON_USER_END');
+    expect(
+      (await desk.next((m) => m.type === 'SESSION_EVENT' && m.event.type === 'EVENT_TYPE_SESSION_END')).event.payload
+        .reason,
+    ).toBe('REASON_USER_END');
     desk.close();
     expect(errors).toEqual([]);
   }, 180_000);
@@ -113,7 +155,15 @@ suite('chat demo page in headless Chromium', () => {
     await page.goto(`${f.t.url}/chat/demo?connector=${encodeURIComponent(connectorToken)}`);
     await waitForStatus('connected');
     await waitForBubble('agent', GREETING);
-    const sessionId = () => page.evaluate(() => JSON.parse((globalThis as any).sessionStorage.getItem(`parley-demo:${new URL((globalThis as any).location.href).searchParams.get('connector')}`)).sessionId as string);
+    const sessionId = () =>
+      page.evaluate(
+        () =>
+          JSON.parse(
+            (globalThis as any).sessionStorage.getItem(
+              `parley-demo:${new URL((globalThis as any).location.href).searchParams.get('connector')}`,
+            ),
+          ).sessionId as string,
+      );
     const before = await sessionId();
 
     const shown = await statusesSoFar();

@@ -1,6 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { SERVER_KINDS } from '../../src/messaging/wire';
-import { ChatClient, connect, createConnector, GREETING, joined, KB, refusedHandshake, session, startMessagingFixture, token, type MessagingFixture } from './messaging-fixture';
+import {
+  ChatClient,
+  connect,
+  createConnector,
+  GREETING,
+  joined,
+  KB,
+  refusedHandshake,
+  session,
+  startMessagingFixture,
+  token,
+  type MessagingFixture,
+} from './messaging-fixture';
 
 const ERROR = 'SYSTEM_MESSAGE_LEVEL_ERROR';
 
@@ -21,10 +33,19 @@ describe('messaging WebSocket /ws', () => {
     });
 
     it('400 invalid connection parameters: session_id or access_token missing', async () => {
-      for (const query of [{ access_token: bearer }, { session_id: sessionId }, {}, { session_id: '', access_token: bearer }] as Array<Record<string, string>>) {
+      for (const query of [
+        { access_token: bearer },
+        { session_id: sessionId },
+        {},
+        { session_id: '', access_token: bearer },
+      ] as Array<Record<string, string>>) {
         const r = await refusedHandshake(f.t.url, query);
         expect(r.status).toBe(400);
-        expect(r.body).toMatchObject({ success: false, error_code: 'INVALID_CONNECTION_PARAMETERS', error_message: 'invalid connection parameters' });
+        expect(r.body).toMatchObject({
+          success: false,
+          error_code: 'INVALID_CONNECTION_PARAMETERS',
+          error_message: 'invalid connection parameters',
+        });
         expect(r.body.error_id).toBe(r.headers['x-correlation-id']);
       }
     });
@@ -34,7 +55,10 @@ describe('messaging WebSocket /ws', () => {
       expect(bad.status).toBe(401);
       expect(bad.body).toMatchObject({ error_code: 'AUTHENTICATION_FAILED', error_message: 'authentication failed' });
       const other = await createConnector(f.t, f.account.accountId, f.agentId, 'sandbox', 'other.org');
-      const r = await fetch(`${f.t.url}/api/v1/access-token`, { method: 'POST', headers: { 'X-Token': other.connectorToken, 'X-Host': 'other.org' } });
+      const r = await fetch(`${f.t.url}/api/v1/access-token`, {
+        method: 'POST',
+        headers: { 'X-Token': other.connectorToken, 'X-Host': 'other.org' },
+      });
       const foreign = ((await r.json()) as { access_token: string }).access_token;
       const mismatched = await refusedHandshake(f.t.url, { session_id: sessionId, access_token: foreign });
       expect(mismatched.status).toBe(401);
@@ -54,7 +78,10 @@ describe('messaging WebSocket /ws', () => {
       const open = await Promise.all(Array.from({ length: 10 }, () => connect(f, id, bearer)));
       const r = await refusedHandshake(f.t.url, { session_id: id, access_token: bearer });
       expect(r.status).toBe(429);
-      expect(r.body).toMatchObject({ error_code: 'CONNECTION_LIMIT_EXCEEDED', error_message: 'connection limit exceeded for session' });
+      expect(r.body).toMatchObject({
+        error_code: 'CONNECTION_LIMIT_EXCEEDED',
+        error_message: 'connection limit exceeded for session',
+      });
       // closing one frees a slot
       open[0].client.close();
       await open[0].client.closed;
@@ -77,19 +104,40 @@ describe('messaging WebSocket /ws', () => {
       expect(batch).toMatchObject({ type: 'EVENT_TYPE_EVENT_BATCH', sequence: null, metadata: {} });
       expect(batch.payload.events).toHaveLength(1);
       const [start] = batch.payload.events;
-      expect(start).toMatchObject({ type: 'EVENT_TYPE_SESSION_START', sequence: 1, payload: { session_id: id, capabilities: { streaming: false, live_agent_handoff: true, max_connections: 10, max_message_bytes: 131072 } } });
+      expect(start).toMatchObject({
+        type: 'EVENT_TYPE_SESSION_START',
+        sequence: 1,
+        payload: {
+          session_id: id,
+          capabilities: { streaming: false, live_agent_handoff: true, max_connections: 10, max_message_bytes: 131072 },
+        },
+      });
       expect(start.id).toEqual(expect.any(String));
       expect(Date.parse(start.timestamp)).not.toBeNaN();
 
       client.send({ type: 'EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN' });
       const joinedEvent = await client.next('EVENT_TYPE_SERVICE_AGENT_JOINED');
-      expect(joinedEvent).toMatchObject({ sequence: 2, payload: { agent_name: 'Shop assistant', conversation_id: expect.stringMatching(/^WEBCHAT-[0-9a-f-]{36}$/) } });
+      expect(joinedEvent).toMatchObject({
+        sequence: 2,
+        payload: { agent_name: 'Shop assistant', conversation_id: expect.stringMatching(/^WEBCHAT-[0-9a-f-]{36}$/) },
+      });
       const greeting = await client.next('EVENT_TYPE_SERVICE_AGENT_MESSAGE');
-      expect(greeting).toMatchObject({ sequence: 3, payload: { text: GREETING, attachments: [], response_suggestions: [], message_id: expect.any(String) } });
+      expect(greeting).toMatchObject({
+        sequence: 3,
+        payload: { text: GREETING, attachments: [], response_suggestions: [], message_id: expect.any(String) },
+      });
 
-      client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'how do refunds work?' }, metadata: { custom: { order: 42 } } });
+      client.send({
+        type: 'EVENT_TYPE_USER_MESSAGE',
+        payload: { text: 'how do refunds work?' },
+        metadata: { custom: { order: 42 } },
+      });
       const echo = await client.next('EVENT_TYPE_USER_MESSAGE');
-      expect(echo).toMatchObject({ sequence: 4, payload: { text: 'how do refunds work?' }, metadata: { custom: { order: 42 } } });
+      expect(echo).toMatchObject({
+        sequence: 4,
+        payload: { text: 'how do refunds work?' },
+        metadata: { custom: { order: 42 } },
+      });
       const answer = await client.next('EVENT_TYPE_SERVICE_AGENT_MESSAGE');
       expect(answer).toMatchObject({ sequence: 5, payload: { text: KB[0].content } });
       // an instant answer is not announced as thinking (a slow one is: see the model-backed tests)
@@ -109,7 +157,10 @@ describe('messaging WebSocket /ws', () => {
       const sequences = (events: Array<{ sequence: number }>) => events.map((e) => e.sequence);
       const resumed = await connect(f, id, bearer, 3);
       expect(sequences(resumed.batch.payload.events)).toEqual([4, 5]);
-      expect(resumed.batch.payload.events.map((e: { type: string }) => e.type)).toEqual(['EVENT_TYPE_USER_MESSAGE', 'EVENT_TYPE_SERVICE_AGENT_MESSAGE']);
+      expect(resumed.batch.payload.events.map((e: { type: string }) => e.type)).toEqual([
+        'EVENT_TYPE_USER_MESSAGE',
+        'EVENT_TYPE_SERVICE_AGENT_MESSAGE',
+      ]);
       for (const cursor of ['abc', '-1', '', '1.5']) {
         const full = await connect(f, id, bearer, cursor);
         expect(sequences(full.batch.payload.events)).toEqual([1, 2, 3, 4, 5]);
@@ -166,7 +217,7 @@ describe('messaging WebSocket /ws', () => {
       expect(b.events.some((e) => e.type === 'EVENT_TYPE_HEARTBEAT')).toBe(false);
     });
 
-    it('USER_TYPING reaches the session\'s other sockets, not stored', async () => {
+    it("USER_TYPING reaches the session's other sockets, not stored", async () => {
       a.send({ type: 'EVENT_TYPE_USER_TYPING', payload: { state: true } });
       const typing = await b.next('EVENT_TYPE_USER_TYPING');
       expect(typing).toMatchObject({ sequence: null, payload: { state: true } });
@@ -178,16 +229,26 @@ describe('messaging WebSocket /ws', () => {
         ['{not json', 'Unknown event type or invalid message format'],
         [{ type: 'EVENT_TYPE_DANCE', metadata: { custom } }, 'Unknown event type or invalid message format'],
         [{ payload: {}, metadata: { custom } }, 'Unknown event type or invalid message format'],
-        [{ type: 'EVENT_TYPE_USER_MESSAGE', payload: 'text', metadata: { custom } }, 'Unknown event type or invalid message format'],
+        [
+          { type: 'EVENT_TYPE_USER_MESSAGE', payload: 'text', metadata: { custom } },
+          'Unknown event type or invalid message format',
+        ],
         [{ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 42 }, metadata: { custom } }, 'encountered an error'],
-        [{ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'hello' }, metadata: { custom } }, 'Error: Conversation ID not found in session'],
-        ...SERVER_KINDS.map((type): [unknown, string] => [{ type, payload: {}, metadata: { custom } }, `Event type not allowed: ${type}`]),
+        [
+          { type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'hello' }, metadata: { custom } },
+          'Error: Conversation ID not found in session',
+        ],
+        ...SERVER_KINDS.map((type): [unknown, string] => [
+          { type, payload: {}, metadata: { custom } },
+          `Event type not allowed: ${type}`,
+        ]),
       ];
       for (const [frame, message] of cases) {
         a.send(frame);
         const error = await a.next('EVENT_TYPE_SYSTEM_MESSAGE');
         expect(error).toMatchObject({ sequence: null, payload: { level: ERROR, message } });
-        if (typeof frame !== 'string' && (frame as { metadata?: unknown }).metadata) expect(error.metadata).toEqual({ custom });
+        if (typeof frame !== 'string' && (frame as { metadata?: unknown }).metadata)
+          expect(error.metadata).toEqual({ custom });
       }
       a.send({ type: 'EVENT_TYPE_HEARTBEAT' });
       await a.next('EVENT_TYPE_HEARTBEAT');

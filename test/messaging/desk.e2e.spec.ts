@@ -1,11 +1,23 @@
 import { SessionCommands } from '../../src/messaging/session-commands';
 import { advanceClock, operatorKey } from '../helpers/keys-fixtures';
-import { ChatClient, connect, DeskClient, joined, refusedHandshake, session, startMessagingFixture, token, type MessagingFixture } from './messaging-fixture';
+import {
+  ChatClient,
+  connect,
+  DeskClient,
+  joined,
+  refusedHandshake,
+  session,
+  startMessagingFixture,
+  token,
+  type MessagingFixture,
+} from './messaging-fixture';
 
 const ERROR = 'SYSTEM_MESSAGE_LEVEL_ERROR';
 
-const queued = (sessionId: string) => (frame: any) => frame.type === 'QUEUE_UPDATED' && frame.queue.some((q: any) => q.session_id === sessionId);
-const notQueued = (sessionId: string) => (frame: any) => frame.type === 'QUEUE_UPDATED' && !frame.queue.some((q: any) => q.session_id === sessionId);
+const queued = (sessionId: string) => (frame: any) =>
+  frame.type === 'QUEUE_UPDATED' && frame.queue.some((q: any) => q.session_id === sessionId);
+const notQueued = (sessionId: string) => (frame: any) =>
+  frame.type === 'QUEUE_UPDATED' && !frame.queue.some((q: any) => q.session_id === sessionId);
 
 describe('live-agent desk /desk/ws', () => {
   let f: MessagingFixture;
@@ -59,22 +71,38 @@ describe('live-agent desk /desk/ws', () => {
     dana.send({ type: 'ACCEPT', session_id: id });
     sam.send({ type: 'ACCEPT', session_id: id });
     const accepted = await dana.next((m) => m.type === 'SESSION_ACCEPTED');
-    expect(accepted.history.map((e: any) => e.type)).toEqual(expect.arrayContaining(['EVENT_TYPE_SERVICE_AGENT_TRIGGERED_HANDOFF', 'EVENT_TYPE_USER_MESSAGE']));
+    expect(accepted.history.map((e: any) => e.type)).toEqual(
+      expect.arrayContaining(['EVENT_TYPE_SERVICE_AGENT_TRIGGERED_HANDOFF', 'EVENT_TYPE_USER_MESSAGE']),
+    );
     expect(accepted.history.at(-1)).toMatchObject({ type: 'EVENT_TYPE_LIVE_AGENT_JOINED' });
-    expect(await sam.next((m) => m.type === 'ERROR')).toMatchObject({ session_id: id, message: expect.stringContaining('not waiting for a live agent') });
+    expect(await sam.next((m) => m.type === 'ERROR')).toMatchObject({
+      session_id: id,
+      message: expect.stringContaining('not waiting for a live agent'),
+    });
     expect((await user.next('EVENT_TYPE_HANDOFF_ACCEPTED')).payload.agent_name).toBe('Dana');
     expect((await user.next('EVENT_TYPE_LIVE_AGENT_JOINED')).payload).toEqual({ agent_name: 'Dana' });
     await dana.next(notQueued(id));
 
     dana.send({ type: 'TYPING', session_id: id, state: true });
-    expect(await user.next('EVENT_TYPE_LIVE_AGENT_TYPING')).toMatchObject({ sequence: null, payload: { agent_name: 'Dana', state: true } });
+    expect(await user.next('EVENT_TYPE_LIVE_AGENT_TYPING')).toMatchObject({
+      sequence: null,
+      payload: { agent_name: 'Dana', state: true },
+    });
     dana.send({ type: 'MESSAGE', session_id: id, text: 'Hi, Dana here. How can I help?' });
-    expect((await user.next('EVENT_TYPE_LIVE_AGENT_MESSAGE')).payload).toMatchObject({ text: 'Hi, Dana here. How can I help?', agent_name: 'Dana' });
+    expect((await user.next('EVENT_TYPE_LIVE_AGENT_MESSAGE')).payload).toMatchObject({
+      text: 'Hi, Dana here. How can I help?',
+      agent_name: 'Dana',
+    });
 
     user.send({ type: 'EVENT_TYPE_USER_TYPING', payload: { state: true } });
-    expect((await dana.next((m) => m.type === 'SESSION_EVENT' && m.event.type === 'EVENT_TYPE_USER_TYPING')).session_id).toBe(id);
+    expect(
+      (await dana.next((m) => m.type === 'SESSION_EVENT' && m.event.type === 'EVENT_TYPE_USER_TYPING')).session_id,
+    ).toBe(id);
     user.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'my order never came' } });
-    expect((await dana.next((m) => m.type === 'SESSION_EVENT' && m.event.type === 'EVENT_TYPE_USER_MESSAGE')).event.payload.text).toBe('my order never came');
+    expect(
+      (await dana.next((m) => m.type === 'SESSION_EVENT' && m.event.type === 'EVENT_TYPE_USER_MESSAGE')).event.payload
+        .text,
+    ).toBe('my order never came');
 
     // Sam does not hold it
     sam.send({ type: 'MESSAGE', session_id: id, text: 'me too' });
@@ -88,7 +116,10 @@ describe('live-agent desk /desk/ws', () => {
     dana.send({ type: 'LEAVE', session_id: id });
     expect((await user.next('EVENT_TYPE_LIVE_AGENT_LEFT')).payload).toEqual({ agent_name: 'Dana' });
     user.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'hello?' } });
-    expect((await user.next('EVENT_TYPE_SYSTEM_MESSAGE')).payload).toEqual({ level: ERROR, message: 'Error: Conversation not found' });
+    expect((await user.next('EVENT_TYPE_SYSTEM_MESSAGE')).payload).toEqual({
+      level: ERROR,
+      message: 'Error: Conversation not found',
+    });
     // the user's history holds the whole exchange, in order
     const stored = user.events.filter((e) => e.sequence !== null);
     expect(stored.map((e) => e.sequence)).toEqual(stored.map((_, i) => i + 2));
@@ -105,11 +136,18 @@ describe('live-agent desk /desk/ws', () => {
     await user.next('EVENT_TYPE_LIVE_AGENT_JOINED');
     const commands = f.t.app.get(SessionCommands);
     const execute = commands.execute.bind(commands);
-    jest.spyOn(commands, 'execute').mockImplementation((sessionId, command, context) =>
-      command.type === 'RecordUserMessage' ? Promise.reject(new Error('disk I/O error')) : execute(sessionId, command, context),
-    );
+    jest
+      .spyOn(commands, 'execute')
+      .mockImplementation((sessionId, command, context) =>
+        command.type === 'RecordUserMessage'
+          ? Promise.reject(new Error('disk I/O error'))
+          : execute(sessionId, command, context),
+      );
     user.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'still there?' }, metadata: { custom: { m: 7 } } });
-    expect(await user.next('EVENT_TYPE_SYSTEM_MESSAGE')).toMatchObject({ payload: { level: ERROR, message: 'Failed to forward message to live agent' }, metadata: { custom: { m: 7 } } });
+    expect(await user.next('EVENT_TYPE_SYSTEM_MESSAGE')).toMatchObject({
+      payload: { level: ERROR, message: 'Failed to forward message to live agent' },
+      metadata: { custom: { m: 7 } },
+    });
     user.close();
     dana.close();
   });
@@ -131,7 +169,13 @@ describe('live-agent desk /desk/ws', () => {
 
   it('a desk key scoped to other agents does not see the queue of this one', async () => {
     const elsewhere = await f.api.createAgent('Other bot', 'Hello');
-    const scoped = (await operatorKey(f.t, f.account.accountId, { name: 'scoped', permissions: ['desk'], agents: [elsewhere.agentId] })).key;
+    const scoped = (
+      await operatorKey(f.t, f.account.accountId, {
+        name: 'scoped',
+        permissions: ['desk'],
+        agents: [elsewhere.agentId],
+      })
+    ).key;
     const desk = await DeskClient.open(f.t.url, scoped);
     const { id, user } = await handedOff();
     await new Promise((resolve) => setTimeout(resolve, 200));

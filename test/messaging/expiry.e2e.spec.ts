@@ -1,6 +1,14 @@
 import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
 import { advanceClock } from '../helpers/keys-fixtures';
-import { connect, joined, refusedHandshake, session, startMessagingFixture, token, type MessagingFixture } from './messaging-fixture';
+import {
+  connect,
+  joined,
+  refusedHandshake,
+  session,
+  startMessagingFixture,
+  token,
+  type MessagingFixture,
+} from './messaging-fixture';
 
 /** Lets the session-timers process manager schedule the new session's expiry. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
@@ -35,7 +43,8 @@ describe('messaging session expiry (10 minutes without events, platform clock)',
     expect(r.status).toBe(404);
     expect(r.body.error_message).toBe('session not found');
 
-    const conversationId = client.events.find((e) => e.type === 'EVENT_TYPE_SERVICE_AGENT_JOINED')!.payload.conversation_id;
+    const conversationId = client.events.find((e) => e.type === 'EVENT_TYPE_SERVICE_AGENT_JOINED')!.payload
+      .conversation_id;
     const events = await f.t.app.get<EventStore>(EVENT_STORE).readStream(`conversation-${conversationId}`);
     expect(events[events.length - 1]).toMatchObject({ type: 'ConversationEnded', data: { reason: 'timeout' } });
   });

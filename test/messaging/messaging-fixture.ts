@@ -7,11 +7,34 @@ export const GREETING = 'Hi! I am the shop assistant.';
 
 /** A knowledge base whose topics exercise the runtime's outcomes: an answer, a handoff, an end. */
 export const KB = [
-  { name: 'Refunds', content: 'Refunds are paid back to your card within 5 working days.', queries: ['can I get a refund', 'how do refunds work', 'money back'] },
-  { name: 'Delivery', content: 'Standard delivery takes 2 to 3 days, and express delivery arrives the next working day.', queries: ['when will my parcel arrive', 'delivery time', 'shipping'] },
-  { name: 'Speak to a human', content: 'Let me put you through to a colleague.', queries: ['talk to a person', 'human agent please'], actions: 'handoff destination=support reason="asked for a human"' },
-  { name: 'Odd handoff', content: 'Transferring you to the odd queue.', queries: ['odd transfer queue please'], actions: 'handoff destination="not a valid queue!" reason=odd' },
-  { name: 'Goodbye', content: 'Goodbye, have a nice day!', queries: ['bye', 'goodbye that is all'], actions: 'end_conversation' },
+  {
+    name: 'Refunds',
+    content: 'Refunds are paid back to your card within 5 working days.',
+    queries: ['can I get a refund', 'how do refunds work', 'money back'],
+  },
+  {
+    name: 'Delivery',
+    content: 'Standard delivery takes 2 to 3 days, and express delivery arrives the next working day.',
+    queries: ['when will my parcel arrive', 'delivery time', 'shipping'],
+  },
+  {
+    name: 'Speak to a human',
+    content: 'Let me put you through to a colleague.',
+    queries: ['talk to a person', 'human agent please'],
+    actions: 'handoff destination=support reason="asked for a human"',
+  },
+  {
+    name: 'Odd handoff',
+    content: 'Transferring you to the odd queue.',
+    queries: ['odd transfer queue please'],
+    actions: 'handoff destination="not a valid queue!" reason=odd',
+  },
+  {
+    name: 'Goodbye',
+    content: 'Goodbye, have a nice day!',
+    queries: ['bye', 'goodbye that is all'],
+    actions: 'end_conversation',
+  },
 ];
 
 export interface MessagingFixture {
@@ -27,7 +50,10 @@ export interface MessagingFixture {
 export const op = (t: TestApp) => ({ 'x-operator-token': t.operatorToken });
 
 /** The app (test clock), an account, an agent deployed to sandbox and a messaging connector for example.com. */
-export async function startMessagingFixture(env: Record<string, string> = {}, permissions = ['agents', 'keys']): Promise<MessagingFixture> {
+export async function startMessagingFixture(
+  env: Record<string, string> = {},
+  permissions = ['agents', 'keys'],
+): Promise<MessagingFixture> {
   const t = await startTestApp({ PARLEY_TEST_CLOCK: '1', ...env });
   try {
     const account = await createAccount(t, 'Shop', permissions);
@@ -37,15 +63,32 @@ export async function startMessagingFixture(env: Record<string, string> = {}, pe
       for (const topic of KB) await api.addTopic(agentId, branchId, topic);
     });
     const connector = await createConnector(t, account.accountId, agentId, 'sandbox', 'example.com');
-    return { t, account, api, agentId, connectorId: connector.connectorId, connectorToken: connector.connectorToken, close: () => t.close() };
+    return {
+      t,
+      account,
+      api,
+      agentId,
+      connectorId: connector.connectorId,
+      connectorToken: connector.connectorToken,
+      close: () => t.close(),
+    };
   } catch (error) {
     await t.close();
     throw error;
   }
 }
 
-export async function createConnector(t: TestApp, accountId: string, agentId: string, environment: string, hostDomain: string) {
-  const r = await request(`${t.url}/admin/v1/accounts/${accountId}/connectors`, { body: { agentId, kind: 'messaging', environment, hostDomain }, headers: op(t) });
+export async function createConnector(
+  t: TestApp,
+  accountId: string,
+  agentId: string,
+  environment: string,
+  hostDomain: string,
+) {
+  const r = await request(`${t.url}/admin/v1/accounts/${accountId}/connectors`, {
+    body: { agentId, kind: 'messaging', environment, hostDomain },
+    headers: op(t),
+  });
   if (r.status !== 201) throw new Error(`connector create failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body as { connectorId: string; connectorToken: string };
 }
@@ -61,7 +104,10 @@ export async function token(f: MessagingFixture, host = 'shop.example.com'): Pro
 }
 
 export async function session(f: MessagingFixture, accessTokenValue: string, body: unknown = {}): Promise<string> {
-  const r = await request(`${f.t.url}/api/v1/sessions`, { body, headers: { authorization: `Bearer ${accessTokenValue}` } });
+  const r = await request(`${f.t.url}/api/v1/sessions`, {
+    body,
+    headers: { authorization: `Bearer ${accessTokenValue}` },
+  });
   if (r.status !== 200) throw new Error(`session create failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.session_id;
 }
@@ -95,11 +141,17 @@ export class ChatClient {
         return true;
       });
     });
-    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
   }
 
   static open(url: string, sessionId: string, accessTokenValue: string, cursor?: string | number): Promise<ChatClient> {
-    const query = new URLSearchParams({ session_id: sessionId, access_token: accessTokenValue, ...(cursor !== undefined ? { cursor: String(cursor) } : {}) });
+    const query = new URLSearchParams({
+      session_id: sessionId,
+      access_token: accessTokenValue,
+      ...(cursor !== undefined ? { cursor: String(cursor) } : {}),
+    });
     const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws?${query}`);
     const client = new ChatClient(ws);
     return new Promise((resolve, reject) => {
@@ -124,7 +176,15 @@ export class ChatClient {
     };
     if (seen >= 0) return Promise.resolve(take(this.events[seen]));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${type} within ${patient(timeoutMs)} ms; got ${JSON.stringify(this.events.slice(from).map((e) => e.type))}`)), patient(timeoutMs));
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no ${type} within ${patient(timeoutMs)} ms; got ${JSON.stringify(this.events.slice(from).map((e) => e.type))}`,
+            ),
+          ),
+        patient(timeoutMs),
+      );
       this.waiters.push({ test: match, from, resolve: (e) => (clearTimeout(timer), resolve(take(e))) });
     });
   }
@@ -135,7 +195,11 @@ export class ChatClient {
 }
 
 /** Opens a handshake that the server is expected to refuse: its HTTP status, headers and body. */
-export function refusedHandshake(url: string, query: Record<string, string>, path = '/ws'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+export function refusedHandshake(
+  url: string,
+  query: Record<string, string>,
+  path = '/ws',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
   const ws = new WebSocket(`${url.replace(/^http/, 'ws')}${path}?${new URLSearchParams(query)}`);
   return new Promise((resolve, reject) => {
     ws.once('open', () => {
@@ -145,14 +209,21 @@ export function refusedHandshake(url: string, query: Record<string, string>, pat
     ws.once('unexpected-response', (_req, res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : null }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : null }),
+      );
     });
     ws.once('error', (error) => reject(error));
   });
 }
 
 /** Opens a session's socket and waits for its history batch. */
-export async function connect(f: MessagingFixture, sessionId: string, accessTokenValue: string, cursor?: string | number) {
+export async function connect(
+  f: MessagingFixture,
+  sessionId: string,
+  accessTokenValue: string,
+  cursor?: string | number,
+) {
   const client = await ChatClient.open(f.t.url, sessionId, accessTokenValue, cursor);
   const batch = await client.next('EVENT_TYPE_EVENT_BATCH');
   return { client, batch };
@@ -178,11 +249,15 @@ export class DeskClient {
       this.frames.push(JSON.parse(data.toString()));
       for (const wake of this.waiters.splice(0)) wake();
     });
-    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
   }
 
   static open(url: string, key: string, name?: string): Promise<DeskClient> {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/desk/ws?${new URLSearchParams({ api_key: key, ...(name ? { agent_name: name } : {}) })}`);
+    const ws = new WebSocket(
+      `${url.replace(/^http/, 'ws')}/desk/ws?${new URLSearchParams({ api_key: key, ...(name ? { agent_name: name } : {}) })}`,
+    );
     const client = new DeskClient(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));
@@ -202,7 +277,8 @@ export class DeskClient {
         this.taken = index + 1;
         return this.frames[index];
       }
-      if (Date.now() > deadline) throw new Error(`no matching desk frame; got ${JSON.stringify(this.frames.slice(this.taken))}`);
+      if (Date.now() > deadline)
+        throw new Error(`no matching desk frame; got ${JSON.stringify(this.frames.slice(this.taken))}`);
       await new Promise<void>((resolve) => {
         this.waiters.push(resolve);
         setTimeout(resolve, 50);

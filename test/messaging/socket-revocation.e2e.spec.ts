@@ -1,7 +1,18 @@
 import { request } from '../helpers/test-app';
 import { advanceClock, operatorKey, platformNow } from '../helpers/keys-fixtures';
 import { patient } from '../support/patience';
-import { ChatClient, connect, DeskClient, joined, op, refusedHandshake, session, startMessagingFixture, token, type MessagingFixture } from './messaging-fixture';
+import {
+  ChatClient,
+  connect,
+  DeskClient,
+  joined,
+  op,
+  refusedHandshake,
+  session,
+  startMessagingFixture,
+  token,
+  type MessagingFixture,
+} from './messaging-fixture';
 
 /**
  * Sockets that outlive their credential end with it (issue 30): a desk socket closes when its key
@@ -9,19 +20,29 @@ import { ChatClient, connect, DeskClient, joined, op, refusedHandshake, session,
  * key holds at most MESSAGING_MAX_DESK_SOCKETS_PER_KEY desk sockets at once.
  */
 
-const queued = (sessionId: string) => (frame: any) => frame.type === 'QUEUE_UPDATED' && frame.queue.some((q: any) => q.session_id === sessionId);
+const queued = (sessionId: string) => (frame: any) =>
+  frame.type === 'QUEUE_UPDATED' && frame.queue.some((q: any) => q.session_id === sessionId);
 
 /** The socket's close, or a failure naming what did not close within the bound. */
-function closedWithin(closed: Promise<{ code: number; reason: string }>, ms: number, what: string): Promise<{ code: number; reason: string }> {
+function closedWithin(
+  closed: Promise<{ code: number; reason: string }>,
+  ms: number,
+  what: string,
+): Promise<{ code: number; reason: string }> {
   let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} still open after ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} still open after ${ms} ms`)), ms)),
+  );
   return Promise.race([closed, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Whether the socket closed within a short window (for "not yet" checks). */
 async function closesWithin(closed: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout;
-  const result = await Promise.race([closed.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  const result = await Promise.race([
+    closed.then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
   clearTimeout(timer!);
   return result;
 }
@@ -31,7 +52,11 @@ describe('sockets end with their credential', () => {
   let bearer: string;
 
   async function deskKey(name: string, expiresAt?: string): Promise<{ id: string; key: string }> {
-    const created = await operatorKey(f.t, f.account.accountId, { name, permissions: ['desk'], ...(expiresAt ? { expiresAt } : {}) });
+    const created = await operatorKey(f.t, f.account.accountId, {
+      name,
+      permissions: ['desk'],
+      ...(expiresAt ? { expiresAt } : {}),
+    });
     return { id: created.id, key: created.key };
   }
 
@@ -46,7 +71,11 @@ describe('sockets end with their credential', () => {
 
   beforeAll(async () => {
     // sessions must not go idle while the clock is moved past a token's or a key's lifetime
-    f = await startMessagingFixture({ MESSAGING_HANDOFF_TIMEOUT_S: '86400', MESSAGING_SESSION_IDLE_S: '86400', MESSAGING_MAX_DESK_SOCKETS_PER_KEY: '2' });
+    f = await startMessagingFixture({
+      MESSAGING_HANDOFF_TIMEOUT_S: '86400',
+      MESSAGING_SESSION_IDLE_S: '86400',
+      MESSAGING_MAX_DESK_SOCKETS_PER_KEY: '2',
+    });
     bearer = await token(f);
   });
   afterAll(async () => f.close());
@@ -63,16 +92,25 @@ describe('sockets end with their credential', () => {
     // Dana's client does not read while the key is deleted, so it has not seen any close and its
     // ACCEPT goes out after the deletion answered: the frame that races the close
     dana.ws.pause();
-    const deleted = await request(`${f.t.url}/v1/accounts/${f.account.accountId}/api-keys/${doomed.id}`, { method: 'DELETE', headers: op(f.t) });
+    const deleted = await request(`${f.t.url}/v1/accounts/${f.account.accountId}/api-keys/${doomed.id}`, {
+      method: 'DELETE',
+      headers: op(f.t),
+    });
     expect(deleted.status).toBe(204);
     dana.send({ type: 'ACCEPT', session_id: id });
     dana.ws.resume();
-    expect(await closedWithin(dana.closed, patient(2000), 'the deleted key’s desk socket')).toEqual({ code: 4403, reason: 'credential revoked' });
+    expect(await closedWithin(dana.closed, patient(2000), 'the deleted key’s desk socket')).toEqual({
+      code: 4403,
+      reason: 'credential revoked',
+    });
     expect(dana.frames.some((frame) => frame.type === 'SESSION_ACCEPTED')).toBe(false);
 
     // the session still waits for a live agent: Sam takes it
     sam.send({ type: 'ACCEPT', session_id: id });
-    expect(await sam.next((m) => m.type === 'SESSION_ACCEPTED' || m.type === 'ERROR')).toMatchObject({ type: 'SESSION_ACCEPTED', session_id: id });
+    expect(await sam.next((m) => m.type === 'SESSION_ACCEPTED' || m.type === 'ERROR')).toMatchObject({
+      type: 'SESSION_ACCEPTED',
+      session_id: id,
+    });
     expect((await user.next('EVENT_TYPE_HANDOFF_ACCEPTED')).payload.agent_name).toBe('Sam');
     expect(user.events.filter((e) => e.type === 'EVENT_TYPE_HANDOFF_ACCEPTED')).toHaveLength(1);
 
@@ -91,8 +129,13 @@ describe('sockets end with their credential', () => {
     await advanceClock(f.t, 3599);
     expect(await closesWithin(desk.closed, 300)).toBe(false);
     await advanceClock(f.t, 2);
-    expect(await closedWithin(desk.closed, patient(2000), 'the expired key’s desk socket')).toEqual({ code: 4401, reason: 'credential expired' });
-    expect((await refusedHandshake(f.t.url, { api_key: expiring.key }, '/desk/ws')).body.error_code).toBe('API_KEY_EXPIRED');
+    expect(await closedWithin(desk.closed, patient(2000), 'the expired key’s desk socket')).toEqual({
+      code: 4401,
+      reason: 'credential expired',
+    });
+    expect((await refusedHandshake(f.t.url, { api_key: expiring.key }, '/desk/ws')).body.error_code).toBe(
+      'API_KEY_EXPIRED',
+    );
   });
 
   it('a key past MESSAGING_MAX_DESK_SOCKETS_PER_KEY open sockets: the handshake answers 429, and a close frees a place', async () => {
@@ -104,7 +147,11 @@ describe('sockets end with their credential', () => {
 
     const refused = await refusedHandshake(f.t.url, { api_key: capped.key }, '/desk/ws');
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ success: false, error_code: 'CONNECTION_LIMIT_EXCEEDED', error_message: 'desk connection limit exceeded for this key (2 open)' });
+    expect(refused.body).toMatchObject({
+      success: false,
+      error_code: 'CONNECTION_LIMIT_EXCEEDED',
+      error_message: 'desk connection limit exceeded for this key (2 open)',
+    });
     expect(refused.body.error_id).toBe(refused.headers['x-correlation-id']);
     // the cap is per key: another key still gets in
     const elsewhere = await DeskClient.open(f.t.url, (await deskKey('Other desk')).key);
@@ -136,7 +183,10 @@ describe('sockets end with their credential', () => {
     expect(await closesWithin(client.closed, 300)).toBe(false);
 
     await advanceClock(f.t, 2);
-    expect(await closedWithin(client.closed, patient(2000), 'the chat socket of an expired token')).toEqual({ code: 4401, reason: 'credential expired' });
+    expect(await closedWithin(client.closed, patient(2000), 'the chat socket of an expired token')).toEqual({
+      code: 4401,
+      reason: 'credential expired',
+    });
     // with a new token the client resumes where it was
     const renewed = await token(f);
     const { client: again } = await connect(f, id, renewed);

@@ -1,6 +1,15 @@
 import { advanceClock } from '../helpers/keys-fixtures';
 import { expectEnvelope, request, startTestApp, type TestApp } from '../helpers/test-app';
-import { callingAccount, callStatus, eventually, issueKey, placeCall, provisionNumber, statusBecomes, type CallingAccount } from './outbound-calls-fixture';
+import {
+  callingAccount,
+  callStatus,
+  eventually,
+  issueKey,
+  placeCall,
+  provisionNumber,
+  statusBecomes,
+  type CallingAccount,
+} from './outbound-calls-fixture';
 
 describe('outbound calls: every refusal in the envelope (contract §2, §4, §10)', () => {
   let t: TestApp;
@@ -27,11 +36,39 @@ describe('outbound calls: every refusal in the envelope (contract §2, §4, §10
       ['metadata not an object', { to_number: '+15551234567', metadata: 'x' }, 'metadata'],
       ['metadata an array', { to_number: '+15551234567', metadata: ['a'] }, 'metadata'],
       ['metadata value not a string', { to_number: '+15551234567', metadata: { n: 1 } }, 'metadata.n'],
-      ['metadata value with a line break', { to_number: '+15551234567', metadata: { note: 'a\r\nVia: evil' } }, 'metadata.note'],
+      [
+        'metadata value with a line break',
+        { to_number: '+15551234567', metadata: { note: 'a\r\nVia: evil' } },
+        'metadata.note',
+      ],
       ['metadata key not a header token', { to_number: '+15551234567', metadata: { 'a b': 'x' } }, 'metadata'],
-      ['metadata key a built-in state key', { to_number: '+15551234567', metadata: { channel: 'SMS' } }, 'metadata.channel'],
-      ['metadata too many entries', { to_number: '+15551234567', metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) }, 'metadata'],
-      ['metadata too large', { to_number: '+15551234567', metadata: { a: 'x'.repeat(500), b: 'x'.repeat(500), c: 'x'.repeat(500), d: 'x'.repeat(500), e: 'x'.repeat(500) } }, 'metadata'],
+      [
+        'metadata key a built-in state key',
+        { to_number: '+15551234567', metadata: { channel: 'SMS' } },
+        'metadata.channel',
+      ],
+      [
+        'metadata too many entries',
+        {
+          to_number: '+15551234567',
+          metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])),
+        },
+        'metadata',
+      ],
+      [
+        'metadata too large',
+        {
+          to_number: '+15551234567',
+          metadata: {
+            a: 'x'.repeat(500),
+            b: 'x'.repeat(500),
+            c: 'x'.repeat(500),
+            d: 'x'.repeat(500),
+            e: 'x'.repeat(500),
+          },
+        },
+        'metadata',
+      ],
       ['an unknown field', { to_number: '+15551234567', callback_url: 'https://x' }, 'callback_url'],
     ])('%s', async (_name, body, field) => {
       const r = expectEnvelope(await placeCall(t, acme.token, body), 400);
@@ -39,12 +76,27 @@ describe('outbound calls: every refusal in the envelope (contract §2, §4, §10
     });
 
     it('malformed JSON: 400', async () => {
-      expectEnvelope(await request(`${t.url}/v1/outbound-calling`, { method: 'POST', rawBody: '{"to_number": ', headers: { 'content-type': 'application/json', 'X-Service-Auth-Token': acme.token } }), 400);
+      expectEnvelope(
+        await request(`${t.url}/v1/outbound-calling`, {
+          method: 'POST',
+          rawBody: '{"to_number": ',
+          headers: { 'content-type': 'application/json', 'X-Service-Auth-Token': acme.token },
+        }),
+        400,
+      );
     });
 
-    it('a from_number that is not one of the account\'s numbers: 400 FROM_NUMBER_NOT_PROVISIONED (another account\'s too)', async () => {
-      expectEnvelope(await placeCall(t, acme.token, { to_number: '+15551234567', from_number: '+15559999999' }), 400, 'FROM_NUMBER_NOT_PROVISIONED');
-      expectEnvelope(await placeCall(t, acme.token, { to_number: '+15551234567', from_number: '+15550200002' }), 400, 'FROM_NUMBER_NOT_PROVISIONED');
+    it("a from_number that is not one of the account's numbers: 400 FROM_NUMBER_NOT_PROVISIONED (another account's too)", async () => {
+      expectEnvelope(
+        await placeCall(t, acme.token, { to_number: '+15551234567', from_number: '+15559999999' }),
+        400,
+        'FROM_NUMBER_NOT_PROVISIONED',
+      );
+      expectEnvelope(
+        await placeCall(t, acme.token, { to_number: '+15551234567', from_number: '+15550200002' }),
+        400,
+        'FROM_NUMBER_NOT_PROVISIONED',
+      );
     });
   });
 
@@ -53,7 +105,10 @@ describe('outbound calls: every refusal in the envelope (contract §2, §4, §10
       expectEnvelope(await placeCall(t, null, { to_number: '+15551234567' }), 401);
       expectEnvelope(await placeCall(t, null, { to_number: '+15551234567' }, { 'x-api-key': acme.token }), 401);
       expectEnvelope(await placeCall(t, 'sk_not_a_real_key', { to_number: '+15551234567' }), 401);
-      expectEnvelope(await request(`${t.url}/v1/outbound-calling/OUT-00000000-0000-4000-8000-000000000000/status`), 401);
+      expectEnvelope(
+        await request(`${t.url}/v1/outbound-calling/OUT-00000000-0000-4000-8000-000000000000/status`),
+        401,
+      );
     });
 
     it('a key without outbound_calling: 403 PERMISSION_DENIED on both routes', async () => {
@@ -62,12 +117,16 @@ describe('outbound calls: every refusal in the envelope (contract §2, §4, §10
       expectEnvelope(await callStatus(t, key, 'OUT-00000000-0000-4000-8000-000000000000'), 403, 'PERMISSION_DENIED');
     });
 
-    it('another account\'s call: 403; a key scoped to another agent: 403 for its number and its calls', async () => {
+    it("another account's call: 403; a key scoped to another agent: 403 for its number and its calls", async () => {
       const sid = (await placeCall(t, acme.token, { to_number: '+15551234567' })).body.call_sid;
       expectEnvelope(await callStatus(t, globex.token, sid), 403, 'ACCOUNT_FORBIDDEN');
       const { agentId: other } = await acme.agents.createAgent('Other', 'Other hi');
       const scoped = await issueKey(t, acme.accountId, ['outbound_calling'], [other]);
-      expectEnvelope(await placeCall(t, scoped, { to_number: '+15551234567', from_number: '+15550100001' }), 403, 'AGENT_FORBIDDEN');
+      expectEnvelope(
+        await placeCall(t, scoped, { to_number: '+15551234567', from_number: '+15550100001' }),
+        403,
+        'AGENT_FORBIDDEN',
+      );
       expectEnvelope(await callStatus(t, scoped, sid), 403, 'AGENT_FORBIDDEN');
       // and it reaches no number at all: 404 PHONE_NUMBER_NOT_FOUND
       expectEnvelope(await placeCall(t, scoped, { to_number: '+15551234567' }), 404, 'PHONE_NUMBER_NOT_FOUND');
@@ -82,8 +141,17 @@ describe('outbound calls: every refusal in the envelope (contract §2, §4, §10
       await provisionNumber(t, agentId, '+15550200003', 'dev');
       expectEnvelope(await placeCall(t, globex.token, { to_number: '+15551234567' }), 400, 'FROM_NUMBER_REQUIRED');
       // its agent has no sandbox deployment yet: 400 NO_ACTIVE_DEPLOYMENT
-      expectEnvelope(await placeCall(t, globex.token, { to_number: '+15551234567', from_number: '+15550200003' }), 400, 'NO_ACTIVE_DEPLOYMENT');
-      const r = await placeCall(t, globex.token, { to_number: '+15551234567', from_number: '+15550200002', encryption: 'UDP/RTP', country_code: 'us' });
+      expectEnvelope(
+        await placeCall(t, globex.token, { to_number: '+15551234567', from_number: '+15550200003' }),
+        400,
+        'NO_ACTIVE_DEPLOYMENT',
+      );
+      const r = await placeCall(t, globex.token, {
+        to_number: '+15551234567',
+        from_number: '+15550200002',
+        encryption: 'UDP/RTP',
+        country_code: 'us',
+      });
       expect(r.status).toBe(200);
       await advanceClock(t, 10);
       await statusBecomes(t, globex.token, r.body.call_sid, 'success');
@@ -92,7 +160,11 @@ describe('outbound calls: every refusal in the envelope (contract §2, §4, §10
     it('a live number without a live deployment: 400 NO_ACTIVE_DEPLOYMENT', async () => {
       const { agentId } = await acme.agents.createAgent('Live only', 'Live hi');
       await provisionNumber(t, agentId, '+15550100009', 'live');
-      expectEnvelope(await placeCall(t, acme.token, { to_number: '+15551234567', from_number: '+15550100009' }), 400, 'NO_ACTIVE_DEPLOYMENT');
+      expectEnvelope(
+        await placeCall(t, acme.token, { to_number: '+15551234567', from_number: '+15550100009' }),
+        400,
+        'NO_ACTIVE_DEPLOYMENT',
+      );
     });
   });
 
@@ -111,18 +183,26 @@ describe('outbound calls: every refusal in the envelope (contract §2, §4, §10
       await advanceClock(t, 31);
       await statusBecomes(t, acme.token, first.body.call_sid, 'failure');
       await statusBecomes(t, acme.token, second.body.call_sid, 'failure');
-      const again = await eventually(() => placeCall(t, acme.token, { to_number: '+15551234567', from_number: '+15550100001' }), (r) => r.status !== 429);
+      const again = await eventually(
+        () => placeCall(t, acme.token, { to_number: '+15551234567', from_number: '+15550100001' }),
+        (r) => r.status !== 429,
+      );
       expect(again.status).toBe(200);
       await advanceClock(t, 10);
       await statusBecomes(t, acme.token, again.body.call_sid, 'success');
     });
 
     it('racing requests never exceed the limit', async () => {
-      const results = await Promise.all(Array.from({ length: 6 }, () => placeCall(t, acme.token, { to_number: '+15005550001', from_number: '+15550100001' })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          placeCall(t, acme.token, { to_number: '+15005550001', from_number: '+15550100001' }),
+        ),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(2);
       expect(results.filter((r) => r.status === 429)).toHaveLength(4);
       await advanceClock(t, 31);
-      for (const r of results.filter((x) => x.status === 200)) await statusBecomes(t, acme.token, r.body.call_sid, 'failure');
+      for (const r of results.filter((x) => x.status === 200))
+        await statusBecomes(t, acme.token, r.body.call_sid, 'failure');
     });
   });
 });

@@ -20,7 +20,11 @@ describe('outbound calls across a restart', () => {
         // the one line is still held by the call in progress
         expect((await placeCall(second, acme.token, { to_number: '+15551234567' })).status).toBe(429);
         await advanceClock(second, 10);
-        expect(await statusBecomes(second, acme.token, sid, 'success')).toEqual({ call_sid: sid, status: 'success', reason: null });
+        expect(await statusBecomes(second, acme.token, sid, 'success')).toEqual({
+          call_sid: sid,
+          status: 'success',
+          reason: null,
+        });
       } finally {
         await second.close();
       }

@@ -3,7 +3,14 @@ import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.
 import { outboundCallStream } from '../../src/outbound-calls/outbound-call.events';
 import { advanceClock } from '../helpers/keys-fixtures';
 import { expectEnvelope, request, startTestApp, type TestApp } from '../helpers/test-app';
-import { callingAccount, callStatus, eventually, placeCall, statusBecomes, type CallingAccount } from './outbound-calls-fixture';
+import {
+  callingAccount,
+  callStatus,
+  eventually,
+  placeCall,
+  statusBecomes,
+  type CallingAccount,
+} from './outbound-calls-fixture';
 
 const GREETING = 'Hello, this is Acme calling about your order.';
 const CALLER = '+15550100001';
@@ -22,7 +29,10 @@ describe('outbound calls on the embedded carrier (contract §10)', () => {
   afterAll(async () => t.close());
 
   it('answers 200 {call_sid}; the call is queued, then calling, then a success once the callee hung up', async () => {
-    const r = await placeCall(t, acme.token, { to_number: '+447700900123', metadata: { order_id: 'A-17', customer: 'Ada' } });
+    const r = await placeCall(t, acme.token, {
+      to_number: '+447700900123',
+      metadata: { order_id: 'A-17', customer: 'Ada' },
+    });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body)).toEqual(['call_sid']);
     const sid: string = r.body.call_sid;
@@ -30,34 +40,87 @@ describe('outbound calls on the embedded carrier (contract §10)', () => {
 
     expect((await callStatus(t, acme.token, sid)).body).toEqual({ call_sid: sid, status: 'queued', reason: null });
     await advanceClock(t, SIM.pickUp);
-    expect(await statusBecomes(t, acme.token, sid, 'calling')).toEqual({ call_sid: sid, status: 'calling', reason: null });
+    expect(await statusBecomes(t, acme.token, sid, 'calling')).toEqual({
+      call_sid: sid,
+      status: 'calling',
+      reason: null,
+    });
     await advanceClock(t, SIM.answerAfter);
     // answered: the conversation exists and the greeting is its first turn; the call is still on
-    const conversation = await eventually(() => store.readStream(conversationStream(sid)), (events) => events.length >= 3);
+    const conversation = await eventually(
+      () => store.readStream(conversationStream(sid)),
+      (events) => events.length >= 3,
+    );
     expect((await callStatus(t, acme.token, sid)).body.status).toBe('calling');
     expect(conversation.map((e) => e.type)).toEqual(['ConversationStarted', 'StateChanged', 'TurnRecorded']);
-    expect(conversation[0].data).toMatchObject({ conversationId: sid, accountId: acme.accountId.replace(/^ws-/, ''), channel: 'VOICE-SIP', environment: 'sandbox', fromNumber: CALLER, toNumber: '+447700900123' });
+    expect(conversation[0].data).toMatchObject({
+      conversationId: sid,
+      accountId: acme.accountId.replace(/^ws-/, ''),
+      channel: 'VOICE-SIP',
+      environment: 'sandbox',
+      fromNumber: CALLER,
+      toNumber: '+447700900123',
+    });
     expect(conversation[1].data).toEqual({
-      changes: { order_id: 'A-17', customer: 'Ada', conversation_id: sid, channel: 'VOICE-SIP', environment: 'sandbox', caller_number: '+447700900123', agent_number: CALLER, language: 'en-GB' },
+      changes: {
+        order_id: 'A-17',
+        customer: 'Ada',
+        conversation_id: sid,
+        channel: 'VOICE-SIP',
+        environment: 'sandbox',
+        caller_number: '+447700900123',
+        agent_number: CALLER,
+        language: 'en-GB',
+      },
     });
     expect(conversation[2].data).toMatchObject({ turnIndex: 0, userInput: '', agentResponse: GREETING });
 
     await advanceClock(t, SIM.listen);
-    expect(await statusBecomes(t, acme.token, sid, 'success')).toEqual({ call_sid: sid, status: 'success', reason: null });
-    const ended = await eventually(() => store.readStream(conversationStream(sid)), (events) => events.at(-1)?.type === 'ConversationEnded');
+    expect(await statusBecomes(t, acme.token, sid, 'success')).toEqual({
+      call_sid: sid,
+      status: 'success',
+      reason: null,
+    });
+    const ended = await eventually(
+      () => store.readStream(conversationStream(sid)),
+      (events) => events.at(-1)?.type === 'ConversationEnded',
+    );
     expect(ended.at(-1)!.data).toMatchObject({ reason: 'user' });
     const call = await store.readStream(outboundCallStream(sid));
-    expect(call.map((e) => e.type)).toEqual(['OutboundCallQueued', 'OutboundCallDialing', 'OutboundCallRinging', 'OutboundCallAnswered', 'OutboundCallEnded']);
-    expect(call[0].data).toMatchObject({ encryption: 'TLS/SRTP', metadata: { order_id: 'A-17', customer: 'Ada' }, carrier: 'simulator', fromNumber: CALLER });
+    expect(call.map((e) => e.type)).toEqual([
+      'OutboundCallQueued',
+      'OutboundCallDialing',
+      'OutboundCallRinging',
+      'OutboundCallAnswered',
+      'OutboundCallEnded',
+    ]);
+    expect(call[0].data).toMatchObject({
+      encryption: 'TLS/SRTP',
+      metadata: { order_id: 'A-17', customer: 'Ada' },
+      carrier: 'simulator',
+      fromNumber: CALLER,
+    });
   });
 
   it('is a conversation of the Conversations API: channel VOICE-SIP, id = call_sid, metadata in its state', async () => {
-    const sid = (await placeCall(t, acme.token, { to_number: '+15551230000', metadata: { ticket: '991' } })).body.call_sid;
+    const sid = (await placeCall(t, acme.token, { to_number: '+15551230000', metadata: { ticket: '991' } })).body
+      .call_sid;
     await advanceClock(t, SIM.pickUp + SIM.answerAfter + SIM.listen);
     await statusBecomes(t, acme.token, sid, 'success');
     const path = `${t.url}/v3/${acme.accountId}/${acme.agentId}/conversations/${sid}?include_context_state=true`;
-    const r = await eventually(() => request(path, { headers: { 'x-api-key': acme.token } }), (x) => x.status === 200 && x.body.in_progress === false);
-    expect(r.body).toMatchObject({ id: sid, channel: 'VOICE-SIP', environment: 'sandbox', from_number: CALLER, to_number: '+15551230000', num_turns: 1, in_progress: false });
+    const r = await eventually(
+      () => request(path, { headers: { 'x-api-key': acme.token } }),
+      (x) => x.status === 200 && x.body.in_progress === false,
+    );
+    expect(r.body).toMatchObject({
+      id: sid,
+      channel: 'VOICE-SIP',
+      environment: 'sandbox',
+      from_number: CALLER,
+      to_number: '+15551230000',
+      num_turns: 1,
+      in_progress: false,
+    });
     expect(r.body.state).toMatchObject({ ticket: '991', channel: 'VOICE-SIP' });
   });
 
@@ -66,7 +129,11 @@ describe('outbound calls on the embedded carrier (contract §10)', () => {
     await advanceClock(t, SIM.pickUp);
     await statusBecomes(t, acme.token, sid, 'calling');
     await advanceClock(t, SIM.busyAfter);
-    expect(await statusBecomes(t, acme.token, sid, 'failure')).toEqual({ call_sid: sid, status: 'failure', reason: 'busy' });
+    expect(await statusBecomes(t, acme.token, sid, 'failure')).toEqual({
+      call_sid: sid,
+      status: 'failure',
+      reason: 'busy',
+    });
     expect(await store.readStream(conversationStream(sid))).toEqual([]);
   });
 
@@ -75,7 +142,11 @@ describe('outbound calls on the embedded carrier (contract §10)', () => {
     await advanceClock(t, SIM.pickUp + 29);
     await statusBecomes(t, acme.token, sid, 'calling');
     await advanceClock(t, 1);
-    expect(await statusBecomes(t, acme.token, sid, 'failure')).toEqual({ call_sid: sid, status: 'failure', reason: 'no-answer' });
+    expect(await statusBecomes(t, acme.token, sid, 'failure')).toEqual({
+      call_sid: sid,
+      status: 'failure',
+      reason: 'no-answer',
+    });
   });
 
   it('keeps the status for 2 hours after the end on the platform clock, then answers 404', async () => {
@@ -109,7 +180,10 @@ describe('outbound calls on the embedded carrier (contract §10)', () => {
     const again = await placeCall(t, acme.token, body, { 'Idempotency-Key': 'call-once-1' });
     expect(first.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    expectEnvelope(await placeCall(t, acme.token, { to_number: '+15551238888' }, { 'Idempotency-Key': 'call-once-1' }), 409);
+    expectEnvelope(
+      await placeCall(t, acme.token, { to_number: '+15551238888' }, { 'Idempotency-Key': 'call-once-1' }),
+      409,
+    );
     await advanceClock(t, SIM.pickUp + SIM.answerAfter + SIM.listen);
     await statusBecomes(t, acme.token, first.body.call_sid, 'success');
   });

@@ -2,7 +2,14 @@ import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.
 import { conversationStream } from '../../src/conversations/conversation.events';
 import { outboundCallStream } from '../../src/outbound-calls/outbound-call.events';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { callingAccount, callStatus, eventually, placeCall, statusBecomes, type CallingAccount } from './outbound-calls-fixture';
+import {
+  callingAccount,
+  callStatus,
+  eventually,
+  placeCall,
+  statusBecomes,
+  type CallingAccount,
+} from './outbound-calls-fixture';
 import { freeUdpPort, runCallee, sippAvailable, sippMissing } from './sipp';
 
 const available = sippAvailable();
@@ -21,7 +28,13 @@ describeSip('the SIP carrier against sipp as the callee (UDP, 127.0.0.1)', () =>
   beforeAll(async () => {
     port = await freeUdpPort();
     // a 2 s ring timeout keeps the no-answer cases short; the agent stays on 1.5 s for the callee's BYE
-    t = await startTestApp({ PARLEY_TEST_CLOCK: '1', OUTBOUND_CARRIER: 'sip', SIP_TRUNK: `127.0.0.1:${port}`, OUTBOUND_RING_TIMEOUT_S: '2', SIP_HOLD_MS: '1500' });
+    t = await startTestApp({
+      PARLEY_TEST_CLOCK: '1',
+      OUTBOUND_CARRIER: 'sip',
+      SIP_TRUNK: `127.0.0.1:${port}`,
+      OUTBOUND_RING_TIMEOUT_S: '2',
+      SIP_HOLD_MS: '1500',
+    });
     store = t.app.get<EventStore>(EVENT_STORE);
     acme = await callingAccount(t, 'Acme', GREETING, '+15550100001');
   });
@@ -33,7 +46,13 @@ describeSip('the SIP carrier against sipp as the callee (UDP, 127.0.0.1)', () =>
       const r = await placeCall(t, acme.token, { to_number: '+15551234567', ...body });
       expect(r.status).toBe(200);
       const sid: string = r.body.call_sid;
-      const status = (await eventually(() => callStatus(t, acme.token, sid), (x) => x.status === 200 && ['success', 'failure'].includes(x.body.status), 15000)).body;
+      const status = (
+        await eventually(
+          () => callStatus(t, acme.token, sid),
+          (x) => x.status === 200 && ['success', 'failure'].includes(x.body.status),
+          15000,
+        )
+      ).body;
       const sipp = await callee.exited;
       // sipp's own account of what went wrong, when it did
       if (sipp.code !== 0) console.error(sipp.output);
@@ -48,23 +67,47 @@ describeSip('the SIP carrier against sipp as the callee (UDP, 127.0.0.1)', () =>
     expect(sipp).toMatchObject({ code: 0 });
     expect(status).toEqual({ call_sid: sid, status: 'success', reason: null });
     const events = await store.readStream(outboundCallStream(sid));
-    expect(events.map((e) => e.type)).toEqual(['OutboundCallQueued', 'OutboundCallDialing', 'OutboundCallRinging', 'OutboundCallAnswered', 'OutboundCallEnded']);
+    expect(events.map((e) => e.type)).toEqual([
+      'OutboundCallQueued',
+      'OutboundCallDialing',
+      'OutboundCallRinging',
+      'OutboundCallAnswered',
+      'OutboundCallEnded',
+    ]);
     expect(events.at(-1)!.data).toMatchObject({ status: 'success', hungUpBy: 'callee' });
-    const conversation = await eventually(() => store.readStream(conversationStream(sid)), (e) => e.at(-1)?.type === 'ConversationEnded');
-    expect(conversation.map((e) => e.type)).toEqual(['ConversationStarted', 'StateChanged', 'TurnRecorded', 'ConversationEnded']);
-    expect(conversation[0].data).toMatchObject({ channel: 'VOICE-SIP', fromNumber: '+15550100001', toNumber: '+15551234567' });
+    const conversation = await eventually(
+      () => store.readStream(conversationStream(sid)),
+      (e) => e.at(-1)?.type === 'ConversationEnded',
+    );
+    expect(conversation.map((e) => e.type)).toEqual([
+      'ConversationStarted',
+      'StateChanged',
+      'TurnRecorded',
+      'ConversationEnded',
+    ]);
+    expect(conversation[0].data).toMatchObject({
+      channel: 'VOICE-SIP',
+      fromNumber: '+15550100001',
+      toNumber: '+15551234567',
+    });
     expect(conversation[1].data).toMatchObject({ changes: METADATA });
     expect(conversation[2].data).toMatchObject({ turnIndex: 0, agentResponse: GREETING });
     expect(conversation[3].data).toMatchObject({ reason: 'user' });
   }, 120_000);
 
   it('answered, the callee stays on: the agent hangs up with a BYE after its greeting → success', async () => {
-    const { sid, status, sipp } = await call('answer-agent-hangs-up.xml', { metadata: METADATA, encryption: 'TLS/SRTP' });
+    const { sid, status, sipp } = await call('answer-agent-hangs-up.xml', {
+      metadata: METADATA,
+      encryption: 'TLS/SRTP',
+    });
     expect(sipp).toMatchObject({ code: 0 });
     expect(status.status).toBe('success');
     const events = await store.readStream(outboundCallStream(sid));
     expect(events.at(-1)!.data).toMatchObject({ status: 'success', hungUpBy: 'agent' });
-    const conversation = await eventually(() => store.readStream(conversationStream(sid)), (e) => e.at(-1)?.type === 'ConversationEnded');
+    const conversation = await eventually(
+      () => store.readStream(conversationStream(sid)),
+      (e) => e.at(-1)?.type === 'ConversationEnded',
+    );
     expect(conversation.at(-1)!.data).toMatchObject({ reason: 'agent' });
   }, 120_000);
 
@@ -91,6 +134,8 @@ describeSip('the SIP carrier against sipp as the callee (UDP, 127.0.0.1)', () =>
   it('nothing listening on the trunk → failure unreachable', async () => {
     const r = await placeCall(t, acme.token, { to_number: '+15551234567' });
     expect(r.status).toBe(200);
-    expect(await statusBecomes(t, acme.token, r.body.call_sid, 'failure', 10000)).toMatchObject({ reason: 'unreachable' });
+    expect(await statusBecomes(t, acme.token, r.body.call_sid, 'failure', 10000)).toMatchObject({
+      reason: 'unreachable',
+    });
   }, 120_000);
 });

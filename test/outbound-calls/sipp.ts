@@ -46,16 +46,40 @@ export interface SippRun {
 /** Runs one scenario of ./sipp as a UAS on 127.0.0.1:`port`, for exactly one call. */
 export async function runCallee(scenario: string, port: number): Promise<SippRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sipp-'));
-  const child = spawn('sipp', ['-sf', path.join(__dirname, 'sipp', scenario), '-i', '127.0.0.1', '-p', String(port), '-m', '1', '-nostdin', '-timeout', `${patient(20)}s`, '-timeout_error', '-trace_err', '-mp', String(port + 2)], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'sipp',
+    [
+      '-sf',
+      path.join(__dirname, 'sipp', scenario),
+      '-i',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-m',
+      '1',
+      '-nostdin',
+      '-timeout',
+      `${patient(20)}s`,
+      '-timeout_error',
+      '-trace_err',
+      '-mp',
+      String(port + 2),
+    ],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
     child.on('exit', (code) => {
-      const errors = fs.readdirSync(dir).filter((f) => f.endsWith('_errors.log')).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+      const errors = fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('_errors.log'))
+        .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+        .join('\n');
       fs.rmSync(dir, { recursive: true, force: true });
       resolve({ code, output: `${output.slice(-4000)}\n${errors}` });
     }),

@@ -25,7 +25,12 @@ describeEachPlatformDatabase('idempotency store', (databases) => {
     expect(await store.reserve(id, body, T0)).toEqual({ kind: 'new' });
     expect(await store.reserve(id, body, later(10))).toEqual({ kind: 'in_progress' });
     await store.complete(id, 201, { id: 'thing-1', n: 2.5 }, { location: '/v1/things/thing-1' });
-    expect(await store.reserve(id, body, later(20))).toEqual({ kind: 'replay', status: 201, body: { id: 'thing-1', n: 2.5 }, headers: { location: '/v1/things/thing-1' } });
+    expect(await store.reserve(id, body, later(20))).toEqual({
+      kind: 'replay',
+      status: 201,
+      body: { id: 'thing-1', n: 2.5 },
+      headers: { location: '/v1/things/thing-1' },
+    });
   });
 
   it('the same key with another body is a mismatch, running or done', async () => {
@@ -59,8 +64,13 @@ describeEachPlatformDatabase('idempotency store', (databases) => {
   });
 
   it('of many processes racing with one key, exactly one gets it', async () => {
-    const stores = [store, ...(await Promise.all([1, 2, 3].map(async () => new IdempotencyStore(await database.open(), secret))))];
-    const keys = Array.from({ length: 20 }, (_, i) => IdempotencyStore.recordId('key_1', 'POST', '/v1/things', `race-${i}`));
+    const stores = [
+      store,
+      ...(await Promise.all([1, 2, 3].map(async () => new IdempotencyStore(await database.open(), secret)))),
+    ];
+    const keys = Array.from({ length: 20 }, (_, i) =>
+      IdempotencyStore.recordId('key_1', 'POST', '/v1/things', `race-${i}`),
+    );
     for (const key of keys) {
       const answers = await Promise.all(stores.flatMap((s) => [s.reserve(key, body, T0), s.reserve(key, body, T0)]));
       expect(answers.filter((a) => a.kind === 'new')).toHaveLength(1);
@@ -76,18 +86,31 @@ describeEachPlatformDatabase('idempotency store', (databases) => {
   }
 
   it('stores the first answer sealed: no secret of it in the table, and a replay opens it', async () => {
-    const answer = { id: 'key_9', key: 'sk_abcdefghijklmnopqrstuvwxyz234567abcdefgh', signing_secret: 'whsec_0123456789abcdefghij', access_token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln' };
+    const answer = {
+      id: 'key_9',
+      key: 'sk_abcdefghijklmnopqrstuvwxyz234567abcdefgh',
+      signing_secret: 'whsec_0123456789abcdefghij',
+      access_token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln',
+    };
     await store.reserve(id, body, T0);
     await store.complete(id, 201, answer, {});
     const row = await storedRow(id);
     expect(row.body).toMatch(/^v1\./);
     for (const secretText of ['sk_', 'whsec_', 'eyJ', 'key_9']) expect(row.body).not.toContain(secretText);
     // the request is remembered by an HMAC under the server secret, not a plain hash of the body
-    expect(row.request_hash).not.toBe(require('node:crypto').createHash('sha256').update(JSON.stringify({ name: 'a' })).digest('hex'));
+    expect(row.request_hash).not.toBe(
+      require('node:crypto')
+        .createHash('sha256')
+        .update(JSON.stringify({ name: 'a' }))
+        .digest('hex'),
+    );
     expect(await store.reserve(id, body, later(1))).toEqual({ kind: 'replay', status: 201, body: answer, headers: {} });
     // a matching record whose answer cannot be opened (damaged, or sealed under another secret) is
     // dropped and the request runs as new: never a 500 on every retry for a day
-    const foreign = new IdempotencyStore(await database.open(), new ServerSecret('another-server-secret-of-32-characters!!'));
+    const foreign = new IdempotencyStore(
+      await database.open(),
+      new ServerSecret('another-server-secret-of-32-characters!!'),
+    );
     expect(await foreign.reserve(id, body, later(2))).toEqual({ kind: 'new' });
     expect(await foreign.reserve(id, body, later(3))).toEqual({ kind: 'in_progress' });
   });
@@ -100,12 +123,10 @@ describeEachPlatformDatabase('idempotency store', (databases) => {
     const legacy = IdempotencyStore.recordId('key_1', 'POST', '/v1/things', 'legacy');
     const source = await database.open();
     const p = (n: number) => (database.dialect === 'postgres' ? `$${n}` : '?');
-    await source.query(`INSERT INTO idempotency_record (id, request_hash, status, body, headers, expires_at) VALUES (${p(1)}, ${p(2)}, 201, ${p(3)}, '{}', ${p(4)})`, [
-      legacy,
-      body,
-      JSON.stringify({ key: 'sk_legacyvalue' }),
-      later(DAY).toISOString(),
-    ]);
+    await source.query(
+      `INSERT INTO idempotency_record (id, request_hash, status, body, headers, expires_at) VALUES (${p(1)}, ${p(2)}, 201, ${p(3)}, '{}', ${p(4)})`,
+      [legacy, body, JSON.stringify({ key: 'sk_legacyvalue' }), later(DAY).toISOString()],
+    );
     expect(await store.dropUnsealed()).toBe(1);
     expect(await storedRow(legacy)).toBeUndefined();
     expect((await store.reserve(id, body, later(1))).kind).toBe('replay');

@@ -9,21 +9,71 @@ import { describeEachPlatformDatabase, type PlatformDatabase } from '../support/
 
 /** Every platform table, its columns and its indexes: the same on both databases. */
 const SCHEMA: Record<string, { columns: string[]; indexes: string[] }> = {
-  idempotency_record: { columns: ['id', 'request_hash', 'status', 'body', 'headers', 'expires_at'], indexes: ['idx_idempotency_expires'] },
-  timer: { columns: ['id', 'owner', 'due_at', 'payload', 'status', 'attempts', 'lease_until', 'fired_at'], indexes: ['idx_timer_status_due'] },
+  idempotency_record: {
+    columns: ['id', 'request_hash', 'status', 'body', 'headers', 'expires_at'],
+    indexes: ['idx_idempotency_expires'],
+  },
+  timer: {
+    columns: ['id', 'owner', 'due_at', 'payload', 'status', 'attempts', 'lease_until', 'fired_at'],
+    indexes: ['idx_timer_status_due'],
+  },
   process_checkpoint: { columns: ['name', 'position', 'updated_at'], indexes: [] },
-  read_model_generation: { columns: ['name', 'version', 'generation', 'status', 'file', 'created_at', 'activated_at'], indexes: ['idx_generation_status'] },
+  read_model_generation: {
+    columns: ['name', 'version', 'generation', 'status', 'file', 'created_at', 'activated_at'],
+    indexes: ['idx_generation_status'],
+  },
   alert_evaluation: { columns: ['rule_id', 'evaluated_at', 'current_value'], indexes: [] },
   webhook_delivery: {
-    columns: ['id', 'endpoint_id', 'account_id', 'source_event_id', 'event_id', 'event_type', 'payload', 'status', 'attempts', 'next_attempt_at', 'lease_until', 'created_at', 'updated_at'],
+    columns: [
+      'id',
+      'endpoint_id',
+      'account_id',
+      'source_event_id',
+      'event_id',
+      'event_type',
+      'payload',
+      'status',
+      'attempts',
+      'next_attempt_at',
+      'lease_until',
+      'created_at',
+      'updated_at',
+    ],
     indexes: ['idx_webhook_delivery_due', 'idx_webhook_delivery_source'],
   },
   webhook_attempt: {
-    columns: ['seq', 'delivery_id', 'endpoint_id', 'attempt', 'status_code', 'error', 'duration_ms', 'attempted_at', 'outcome', 'next_attempt_at'],
+    columns: [
+      'seq',
+      'delivery_id',
+      'endpoint_id',
+      'attempt',
+      'status_code',
+      'error',
+      'duration_ms',
+      'attempted_at',
+      'outcome',
+      'next_attempt_at',
+    ],
     indexes: ['idx_webhook_attempt_delivery', 'idx_webhook_attempt_endpoint'],
   },
   dead_letter: {
-    columns: ['kind', 'name', 'position', 'version', 'generation', 'stream_id', 'event_id', 'event_type', 'error', 'first_failed_at', 'last_failed_at', 'attempts', 'status', 'retried_at', 'resolved_at'],
+    columns: [
+      'kind',
+      'name',
+      'position',
+      'version',
+      'generation',
+      'stream_id',
+      'event_id',
+      'event_type',
+      'error',
+      'first_failed_at',
+      'last_failed_at',
+      'attempts',
+      'status',
+      'retried_at',
+      'resolved_at',
+    ],
     indexes: ['idx_dead_letter_status'],
   },
 };
@@ -34,17 +84,30 @@ async function schemaOf(source: DataSource): Promise<Record<string, { columns: s
     if (dialectOf(source) === 'sqlite') {
       const columns = (await source.query(`PRAGMA table_info(${table})`)) as Array<{ name: string }>;
       const indexes = (await source.query(`PRAGMA index_list(${table})`)) as Array<{ name: string; origin: string }>;
-      schema[table] = { columns: columns.map((c) => c.name), indexes: indexes.filter((i) => i.origin === 'c').map((i) => i.name).sort() };
+      schema[table] = {
+        columns: columns.map((c) => c.name),
+        indexes: indexes
+          .filter((i) => i.origin === 'c')
+          .map((i) => i.name)
+          .sort(),
+      };
     } else {
-      const columns = (await source.query('SELECT column_name AS name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [table])) as Array<{ name: string }>;
-      const indexes = (await source.query("SELECT indexname AS name FROM pg_indexes WHERE tablename = $1 AND indexname NOT LIKE '%_pkey' ORDER BY indexname", [table])) as Array<{ name: string }>;
+      const columns = (await source.query(
+        'SELECT column_name AS name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position',
+        [table],
+      )) as Array<{ name: string }>;
+      const indexes = (await source.query(
+        "SELECT indexname AS name FROM pg_indexes WHERE tablename = $1 AND indexname NOT LIKE '%_pkey' ORDER BY indexname",
+        [table],
+      )) as Array<{ name: string }>;
       schema[table] = { columns: columns.map((c) => c.name), indexes: indexes.map((i) => i.name) };
     }
   }
   return schema;
 }
 
-const migrationsRun = async (source: DataSource) => ((await source.query('SELECT name FROM migrations ORDER BY id')) as Array<{ name: string }>).map((m) => m.name);
+const migrationsRun = async (source: DataSource) =>
+  ((await source.query('SELECT name FROM migrations ORDER BY id')) as Array<{ name: string }>).map((m) => m.name);
 
 describeEachPlatformDatabase('the platform database', (databases) => {
   let database: PlatformDatabase;
@@ -59,13 +122,25 @@ describeEachPlatformDatabase('the platform database', (databases) => {
     expect(await schemaOf(first)).toEqual(SCHEMA);
     const names = await migrationsRun(first);
     expect(names).toHaveLength(4);
-    expect(names.every((n) => n.startsWith(databases.dialect === 'postgres' ? 'Pg' : '') && !(databases.dialect === 'sqlite' && n.startsWith('Pg')))).toBe(true);
-    await first.getRepository(AlertEvaluation).insert({ ruleId: 'rule-1', evaluatedAt: '2030-01-01T00:00:00.000Z', currentValue: 0.25 });
+    expect(
+      names.every(
+        (n) =>
+          n.startsWith(databases.dialect === 'postgres' ? 'Pg' : '') &&
+          !(databases.dialect === 'sqlite' && n.startsWith('Pg')),
+      ),
+    ).toBe(true);
+    await first
+      .getRepository(AlertEvaluation)
+      .insert({ ruleId: 'rule-1', evaluatedAt: '2030-01-01T00:00:00.000Z', currentValue: 0.25 });
     await first.destroy();
 
     const again = await database.open();
     expect(await migrationsRun(again)).toEqual(names);
-    expect(await again.getRepository(AlertEvaluation).findOneBy({ ruleId: 'rule-1' })).toEqual({ ruleId: 'rule-1', evaluatedAt: '2030-01-01T00:00:00.000Z', currentValue: 0.25 });
+    expect(await again.getRepository(AlertEvaluation).findOneBy({ ruleId: 'rule-1' })).toEqual({
+      ruleId: 'rule-1',
+      evaluatedAt: '2030-01-01T00:00:00.000Z',
+      currentValue: 0.25,
+    });
   });
 
   it('processes starting together on an empty database migrate it once', async () => {
@@ -85,7 +160,13 @@ describeEachPlatformDatabase('the platform database', (databases) => {
 
     it('numbers generations per read model and switches the active one in one step', async () => {
       const g1 = await registry.create('orders', 1, now);
-      expect(g1).toMatchObject({ name: 'orders', version: 1, generation: 1, status: 'building', file: path.join(database.dataDir, 'read-models', 'orders', 'v1.g1.sqlite') });
+      expect(g1).toMatchObject({
+        name: 'orders',
+        version: 1,
+        generation: 1,
+        status: 'building',
+        file: path.join(database.dataDir, 'read-models', 'orders', 'v1.g1.sqlite'),
+      });
       expect((await registry.create('other', 1, now)).generation).toBe(1);
       await registry.activate('orders', 1, 1, now);
       const g2 = await registry.create('orders', 2, now);
@@ -93,7 +174,10 @@ describeEachPlatformDatabase('the platform database', (databases) => {
       expect(await registry.building('orders', 2)).toMatchObject({ generation: 2, createdAt: now, activatedAt: null });
       const g3 = await registry.create('orders', 1, now);
       await registry.activate('orders', 1, g3.generation, '2030-01-02T00:00:00.000Z');
-      expect(await registry.active('orders', 1)).toMatchObject({ generation: 3, activatedAt: '2030-01-02T00:00:00.000Z' });
+      expect(await registry.active('orders', 1)).toMatchObject({
+        generation: 3,
+        activatedAt: '2030-01-02T00:00:00.000Z',
+      });
       expect((await registry.retired('orders')).map((g) => g.generation)).toEqual([1]);
       expect((await registry.all()).map((g) => `${g.name} v${g.version} g${g.generation} ${g.status}`)).toEqual([
         'orders v1 g1 retired',
@@ -104,7 +188,12 @@ describeEachPlatformDatabase('the platform database', (databases) => {
     });
 
     it('processes creating and activating at once get distinct generations and leave one active', async () => {
-      const registries = [registry, ...(await Promise.all([1, 2, 3].map(async () => new ReadModelRegistry(await database.open(), database.dataDir))))];
+      const registries = [
+        registry,
+        ...(await Promise.all(
+          [1, 2, 3].map(async () => new ReadModelRegistry(await database.open(), database.dataDir)),
+        )),
+      ];
       const created = await Promise.all(registries.map((r) => r.create('orders', 1, now)));
       expect(created.map((g) => g.generation).sort()).toEqual([1, 2, 3, 4]);
       await Promise.all(registries.map((r, i) => r.activate('orders', 1, created[i].generation, now)));

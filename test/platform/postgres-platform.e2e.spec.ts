@@ -60,7 +60,10 @@ const binaries = postgresBinariesOrSkip('the app with its platform database on P
   it('queues, sends and records a webhook delivery through the outbox in PostgreSQL', async () => {
     const accountId = await createAccount(t, 'Hooks Co');
     const { key } = await operatorKey(t, accountId, { permissions: ['alerts'] });
-    const created = await request(`${t.url}/v1/webhook-endpoints`, { headers: withKey(key), body: { url: receiver.url, event_types: ['alerts.triggered'] } });
+    const created = await request(`${t.url}/v1/webhook-endpoints`, {
+      headers: withKey(key),
+      body: { url: receiver.url, event_types: ['alerts.triggered'] },
+    });
     expect(created.status).toBe(201);
     const at = new Date().toISOString();
     const ruleId = `ar_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -69,8 +72,25 @@ const binaries = postgresBinariesOrSkip('the app with its platform database on P
       {
         id: randomUUID(),
         type: 'AlertRuleStateChanged',
-        data: { ruleId, accountId: accountId.replace(/^ws-/, ''), projectId: null, name: 'Slow', metric: 'turn_latency_p95', from: 'ok', to: 'alert', since: at, currentValue: 1234, evaluatedAt: at },
-        metadata: { schemaVersion: 1, actor: 'system:alert-evaluator', correlationId: randomUUID(), causationId: null, occurredAt: at },
+        data: {
+          ruleId,
+          accountId: accountId.replace(/^ws-/, ''),
+          projectId: null,
+          name: 'Slow',
+          metric: 'turn_latency_p95',
+          from: 'ok',
+          to: 'alert',
+          since: at,
+          currentValue: 1234,
+          evaluatedAt: at,
+        },
+        metadata: {
+          schemaVersion: 1,
+          actor: 'system:alert-evaluator',
+          correlationId: randomUUID(),
+          causationId: null,
+          occurredAt: at,
+        },
       },
     ]);
     const [delivery] = await receiver.waitFor(1, 10_000);
@@ -78,13 +98,20 @@ const binaries = postgresBinariesOrSkip('the app with its platform database on P
     expect(delivery.body).toMatchObject({ type: 'alerts.triggered', data: { alert_rule_id: ruleId, state: 'alert' } });
     let listed: any[] = [];
     for (let i = 0; i < 100 && listed.length === 0; i++) {
-      listed = (await request(`${t.url}/v1/webhook-endpoints/${created.body.id}/deliveries`, { headers: withKey(key) })).body.data;
+      listed = (await request(`${t.url}/v1/webhook-endpoints/${created.body.id}/deliveries`, { headers: withKey(key) }))
+        .body.data;
       if (listed.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(listed).toMatchObject([{ attempt: 1, status_code: 200, outcome: 'delivered', delivery_status: 'delivered' }]);
-    const rows = await platform.query('SELECT status, attempts FROM webhook_delivery WHERE endpoint_id = $1', [created.body.id]);
+    expect(listed).toMatchObject([
+      { attempt: 1, status_code: 200, outcome: 'delivered', delivery_status: 'delivered' },
+    ]);
+    const rows = await platform.query('SELECT status, attempts FROM webhook_delivery WHERE endpoint_id = $1', [
+      created.body.id,
+    ]);
     expect(rows).toEqual([{ status: 'delivered', attempts: 1 }]);
-    const checkpoints = await platform.query("SELECT count(*)::int AS n FROM process_checkpoint WHERE name = 'webhook-events'");
+    const checkpoints = await platform.query(
+      "SELECT count(*)::int AS n FROM process_checkpoint WHERE name = 'webhook-events'",
+    );
     expect(checkpoints[0].n).toBe(1);
   });
 });

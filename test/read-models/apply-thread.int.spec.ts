@@ -3,7 +3,14 @@ import { readCheckpoint } from '../../src/read-models/apply-batch';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { ApplyThread } from '../../src/read-models/thread-applier';
 import { COUNTER_CATALOG, COUNTERS, POISONED } from '../fixtures/counter-catalog';
-import { INCREMENTED, actualCounters, appendCounterEvents, counterProjection, expectedFromLog, waitUntil } from '../fixtures/counter-projection';
+import {
+  INCREMENTED,
+  actualCounters,
+  appendCounterEvents,
+  counterProjection,
+  expectedFromLog,
+  waitUntil,
+} from '../fixtures/counter-projection';
 import { ReadSide } from '../fixtures/read-side-harness';
 
 /** An apply thread that counts what it is asked to do, by operation and projection. */
@@ -11,7 +18,11 @@ class CountingThread extends ApplyThread {
   readonly requests: Array<{ op: string; name?: string; events?: number }> = [];
 
   override call(request: Parameters<ApplyThread['call']>[0]): Promise<void> {
-    this.requests.push({ op: request.op, name: 'name' in request ? request.name : undefined, events: 'events' in request ? request.events.length : undefined });
+    this.requests.push({
+      op: request.op,
+      name: 'name' in request ? request.name : undefined,
+      events: 'events' in request ? request.events.length : undefined,
+    });
     return super.call(request);
   }
 
@@ -64,15 +75,23 @@ describe('the read-model apply thread', () => {
     expect(thread.accepts(own)).toBe(false);
     expect(thread.requests.filter((c) => c.name === 'own-counters')).toEqual([]);
     const expected = await expectedFromLog(store);
-    expect(await actualCounters(readModels.source('own-counters'))).toEqual({ lines: expected.lines, counters: expected.counters });
-    expect(await actualCounters(readModels.source('counters'))).toEqual({ lines: expected.lines, counters: expected.counters });
+    expect(await actualCounters(readModels.source('own-counters'))).toEqual({
+      lines: expected.lines,
+      counters: expected.counters,
+    });
+    expect(await actualCounters(readModels.source('counters'))).toEqual({
+      lines: expected.lines,
+      counters: expected.counters,
+    });
   });
 
   it('a thread that dies mid-stream is started again, and the runner goes on from its checkpoint: every event applied once', async () => {
     const thread = new ApplyThread(COUNTER_CATALOG);
     const store = await side.openStore();
     const { readModels } = await side.startReadModels([COUNTERS], { store, applyThread: thread });
-    await readModels.waitFor(await appendCounterEvents(store, { events: 200, streams: 4, prefix: 'before' }), ['counters']);
+    await readModels.waitFor(await appendCounterEvents(store, { events: 200, streams: 4, prefix: 'before' }), [
+      'counters',
+    ]);
 
     const appending = appendCounterEvents(store, { events: 400, streams: 4, prefix: 'during', chunk: 5 });
     await thread.crash();
@@ -88,12 +107,18 @@ describe('the read-model apply thread', () => {
     expect((await readModels.status())[0]).toMatchObject({ state: 'serving', error: null, position: head });
   });
 
-  it("a handler that throws on the thread: its batch rolls back, the event is dead-lettered, and the runner goes on", async () => {
+  it('a handler that throws on the thread: its batch rolls back, the event is dead-lettered, and the runner goes on', async () => {
     const store = await side.openStore();
-    const { readModels, registry } = await side.startReadModels([POISONED], { store, applyThread: new ApplyThread(COUNTER_CATALOG) });
+    const { readModels, registry } = await side.startReadModels([POISONED], {
+      store,
+      applyThread: new ApplyThread(COUNTER_CATALOG),
+    });
     const good = await store.append('poisoned-1', [newTestEvent(INCREMENTED, { by: 2 })]);
     await readModels.waitFor(good.position, ['poisoned']);
-    const bad = await store.append('poisoned-1', [newTestEvent(INCREMENTED, { by: 3 }), newTestEvent(INCREMENTED, { by: 4, poison: true })]);
+    const bad = await store.append('poisoned-1', [
+      newTestEvent(INCREMENTED, { by: 3 }),
+      newTestEvent(INCREMENTED, { by: 4, poison: true }),
+    ]);
 
     await readModels.waitFor(bad.position, ['poisoned']);
     expect((await readModels.status())[0]).toMatchObject({ state: 'serving', degraded: true, deadLetters: 1 });
@@ -109,12 +134,20 @@ describe('the read-model apply thread', () => {
     const thread = new CountingThread(COUNTER_CATALOG, 300);
     const store = await side.openStore();
     const { readModels } = await side.startReadModels([COUNTERS], { store, applyThread: thread });
-    await readModels.waitFor((await store.append('g-0', [newTestEvent(INCREMENTED, { by: 1 })])).position, ['counters']);
+    await readModels.waitFor((await store.append('g-0', [newTestEvent(INCREMENTED, { by: 1 })])).position, [
+      'counters',
+    ]);
     const before = thread.requests.filter((r) => r.op === 'apply').length;
     // 20 appends one after another, nobody waiting: they land in the pause after the first batch
     let last = '';
-    for (let i = 1; i <= 20; i++) last = (await store.append(`g-${i}`, [newTestEvent(INCREMENTED, { by: 1 })])).position;
-    await waitUntil(async () => (await readModels.status())[0].position === last, 'the 20 events are applied', 3000, 10);
+    for (let i = 1; i <= 20; i++)
+      last = (await store.append(`g-${i}`, [newTestEvent(INCREMENTED, { by: 1 })])).position;
+    await waitUntil(
+      async () => (await readModels.status())[0].position === last,
+      'the 20 events are applied',
+      3000,
+      10,
+    );
     const batches = thread.requests.filter((r) => r.op === 'apply').length - before;
     expect(batches).toBeLessThanOrEqual(3);
     expect((await actualCounters(readModels.source('counters'))).lines).toBe(21);
@@ -124,7 +157,9 @@ describe('the read-model apply thread', () => {
     const thread = new CountingThread(COUNTER_CATALOG, 5000);
     const store = await side.openStore();
     const { readModels } = await side.startReadModels([COUNTERS], { store, applyThread: thread });
-    await readModels.waitFor((await store.append('w-0', [newTestEvent(INCREMENTED, { by: 1 })])).position, ['counters']);
+    await readModels.waitFor((await store.append('w-0', [newTestEvent(INCREMENTED, { by: 1 })])).position, [
+      'counters',
+    ]);
     // the runner now pauses for 5 s; a write that someone reads back must not
     const started = Date.now();
     const written = await store.append('w-1', [newTestEvent(INCREMENTED, { by: 1 })]);

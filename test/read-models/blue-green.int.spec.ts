@@ -26,9 +26,13 @@ describe.each([
   ['on the apply thread', true],
 ])('blue/green generations (batches applied %s)', (_mode, threaded) => {
   let side: ReadSide;
-  const counters = (version = 1) => (threaded ? (version === 1 ? COUNTERS : COUNTERS_V2) : counterProjection({ version }));
+  const counters = (version = 1) =>
+    threaded ? (version === 1 ? COUNTERS : COUNTERS_V2) : counterProjection({ version });
   const start = (projections: Projection[], options: Parameters<ReadSide['startReadModels']>[1] = {}) =>
-    side.startReadModels(projections, { ...options, applyThread: threaded ? new ApplyThread(COUNTER_CATALOG) : undefined });
+    side.startReadModels(projections, {
+      ...options,
+      applyThread: threaded ? new ApplyThread(COUNTER_CATALOG) : undefined,
+    });
 
   beforeEach(() => {
     side = new ReadSide();
@@ -62,7 +66,11 @@ describe.each([
     expect(report).toMatchObject({ name: NAME, version: 1, generation: 2 });
     expect(report.events).toBeGreaterThanOrEqual(2000);
     const g2 = (await server.registry.active(NAME, 1))!;
-    expect(g2).toMatchObject({ generation: 2, status: 'active', file: path.join(side.dir, 'read-models', NAME, 'v1.g2.sqlite') });
+    expect(g2).toMatchObject({
+      generation: 2,
+      status: 'active',
+      file: path.join(side.dir, 'read-models', NAME, 'v1.g2.sqlite'),
+    });
     const rows = await server.registry.all();
     expect(rows.map((r) => [r.generation, r.status])).toEqual([
       [1, 'retired'],
@@ -72,7 +80,12 @@ describe.each([
     // The server follows the switch within about a second and a half (WATCH_MS, and the registry's
     // half-second snapshot), and removes the old file.
     const t0 = Date.now();
-    await waitUntil(async () => (await server.readModels.status())[0].generation === 2, 'the runner attaches generation 2', patient(2500), 10);
+    await waitUntil(
+      async () => (await server.readModels.status())[0].generation === 2,
+      'the runner attaches generation 2',
+      patient(2500),
+      10,
+    );
     const followMs = Date.now() - t0;
     expect(followMs).toBeLessThan(patient(2500));
     await waitUntil(() => !fs.existsSync(g1.file), 'the old generation file is deleted', patient(1000), 10);
@@ -139,13 +152,18 @@ describe.each([
     await before.readModels.waitFor(await store.headPosition(), [NAME]);
     await before.stop();
     await store.close();
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(side.dir, `events.sqlite${suffix}`), { force: true });
+    for (const suffix of ['', '-wal', '-shm'])
+      fs.rmSync(path.join(side.dir, `events.sqlite${suffix}`), { force: true });
     const restored = await side.openStore();
     await appendCounterEvents(restored, { events: 40, streams: 3, prefix: 'restored' });
     return { projection, restored };
   }
 
-  async function expectBuiltFrom(restored: Awaited<ReturnType<ReadSide['openStore']>>, server: Awaited<ReturnType<typeof start>>, generation: number) {
+  async function expectBuiltFrom(
+    restored: Awaited<ReturnType<ReadSide['openStore']>>,
+    server: Awaited<ReturnType<typeof start>>,
+    generation: number,
+  ) {
     await server.readModels.waitFor(await restored.headPosition(), [NAME]);
     expect((await server.readModels.status())[0]).toMatchObject({ generation, state: 'serving' });
     const expected = await expectedFromLog(restored);
@@ -181,4 +199,3 @@ describe.each([
     ]);
   });
 });
-

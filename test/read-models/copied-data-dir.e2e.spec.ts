@@ -33,12 +33,20 @@ describe('a data dir copied elsewhere (SQLite read models)', () => {
     await t.close();
     apps.splice(apps.indexOf(t), 1);
   };
-  const accountNames = async (t: TestApp) => ((await request(`${t.url}/admin/v1/accounts`, { headers: op(t) })).body.accounts as Array<{ name: string }>).map((a) => a.name).sort();
+  const accountNames = async (t: TestApp) =>
+    ((await request(`${t.url}/admin/v1/accounts`, { headers: op(t) })).body.accounts as Array<{ name: string }>)
+      .map((a) => a.name)
+      .sort();
   const registry = (dir: string) => {
     const db = new Database(path.join(dir, 'platform.sqlite'));
     return {
-      rows: () => db.prepare('SELECT name, file FROM read_model_generation ORDER BY name').all() as Array<{ name: string; file: string }>,
-      set: (name: string, file: string) => db.prepare('UPDATE read_model_generation SET file = ? WHERE name = ?').run(file, name),
+      rows: () =>
+        db.prepare('SELECT name, file FROM read_model_generation ORDER BY name').all() as Array<{
+          name: string;
+          file: string;
+        }>,
+      set: (name: string, file: string) =>
+        db.prepare('UPDATE read_model_generation SET file = ? WHERE name = ?').run(file, name),
       close: () => db.close(),
     };
   };
@@ -74,7 +82,10 @@ describe('a data dir copied elsewhere (SQLite read models)', () => {
 
     // the original's read model never saw the copy's account, and it still serves its own
     expect(namesIn(path.join(original, 'read-models', 'accounts', 'v1.g1.sqlite'))).toEqual(['Before the copy']);
-    expect(namesIn(path.join(copy, 'read-models', 'accounts', 'v1.g1.sqlite'))).toEqual(['Before the copy', 'Only in the copy']);
+    expect(namesIn(path.join(copy, 'read-models', 'accounts', 'v1.g1.sqlite'))).toEqual([
+      'Before the copy',
+      'Only in the copy',
+    ]);
     const again = await start(original);
     await createAccount(again, 'After the copy');
     await eventually(async () => expect(await accountNames(again)).toEqual(['After the copy', 'Before the copy']));
@@ -100,8 +111,13 @@ describe('a data dir copied elsewhere (SQLite read models)', () => {
     await eventually(async () => expect(await accountNames(moved)).toEqual(['Added after the move', 'Kept']));
     await stop(moved);
     // applied into the files under the data dir: nothing was built at the old place, no second generation here
-    expect(namesIn(path.join(dir, 'read-models', 'accounts', 'v1.g1.sqlite'))).toEqual(['Added after the move', 'Kept']);
+    expect(namesIn(path.join(dir, 'read-models', 'accounts', 'v1.g1.sqlite'))).toEqual([
+      'Added after the move',
+      'Kept',
+    ]);
     expect(fs.existsSync(before)).toBe(false);
-    expect(fs.readdirSync(path.join(dir, 'read-models', 'accounts')).filter((f) => f.endsWith('.sqlite'))).toEqual(['v1.g1.sqlite']);
+    expect(fs.readdirSync(path.join(dir, 'read-models', 'accounts')).filter((f) => f.endsWith('.sqlite'))).toEqual([
+      'v1.g1.sqlite',
+    ]);
   });
 });

@@ -22,7 +22,8 @@ describeOnPostgres('dead letters on PostgreSQL read models', (server) => {
     const cure = { healed: false };
     const projection = counterProjection({
       before: (event) => {
-        if ((event.data as { poison?: boolean }).poison && !cure.healed) throw new Error('null value in column "name" violates not-null constraint');
+        if ((event.data as { poison?: boolean }).poison && !cure.healed)
+          throw new Error('null value in column "name" violates not-null constraint');
       },
     });
     const url = await server().createDatabase('dead_letters');
@@ -39,13 +40,23 @@ describeOnPostgres('dead letters on PostgreSQL read models', (server) => {
       const counters = (await actualCounters(readModels.source('counters'))).counters;
       expect([...counters.keys()].sort()).toEqual(['tenant-a', 'tenant-c']);
       expect(await readCheckpoint(readModels.source('counters'), 'counters')).toBe(last.position);
-      expect(await registry.deadLetters.list()).toEqual([expect.objectContaining({ kind: 'projection', name: 'counters', position: poison.position, streamId: 'tenant-b', status: 'open' })]);
+      expect(await registry.deadLetters.list()).toEqual([
+        expect.objectContaining({
+          kind: 'projection',
+          name: 'counters',
+          position: poison.position,
+          streamId: 'tenant-b',
+          status: 'open',
+        }),
+      ]);
       expect((await readModels.status())[0]).toMatchObject({ state: 'serving', degraded: true, deadLetters: 1 });
 
       cure.healed = true;
       const report = await retryProjectionDeadLetters(projection, store, registry, poison.position);
       expect(report.resolved).toHaveLength(1);
-      expect((await actualCounters(readModels.source('counters'))).counters.get('tenant-b')).toMatchObject({ total: 10 });
+      expect((await actualCounters(readModels.source('counters'))).counters.get('tenant-b')).toMatchObject({
+        total: 10,
+      });
       expect((await readModels.status())[0]).toMatchObject({ degraded: false, deadLetters: 0 });
     } finally {
       await readModels.stop();

@@ -57,13 +57,25 @@ describeEachPlatformDatabase('process managers set a poison event aside', (datab
     await store.append('delivery-d', [newTestEvent('Delivered', { tenant: 'd' })]);
     const head = await store.headPosition();
 
-    await waitUntil(async () => (await platform.getRepository(ProcessCheckpoint).findOneBy({ name: 'binder' }))?.position === head, 'the checkpoint passes the poison event', 10_000, 20);
+    await waitUntil(
+      async () => (await platform.getRepository(ProcessCheckpoint).findOneBy({ name: 'binder' }))?.position === head,
+      'the checkpoint passes the poison event',
+      10_000,
+      20,
+    );
     // the transient failure replays its batch (effects are idempotent): d may run more than once
     expect([...new Set(handled)].sort()).toEqual(['c', 'd']);
     expect(recorded).toEqual(['process-manager:binder']);
     const letters = await deadLetters.list({ kind: 'process-manager', name: 'binder' });
     expect(letters).toEqual([
-      expect.objectContaining({ position: poison.position, streamId: 'delivery-b', eventType: 'Delivered', status: 'open', version: null, error: 'RangeError: Maximum call stack size exceeded' }),
+      expect.objectContaining({
+        position: poison.position,
+        streamId: 'delivery-b',
+        eventType: 'Delivered',
+        status: 'open',
+        version: null,
+        error: 'RangeError: Maximum call stack size exceeded',
+      }),
     ]);
     const [report] = await managers.report();
     expect(report).toMatchObject({ name: 'binder', deadLetters: 1, position: head, error: null });
@@ -71,7 +83,12 @@ describeEachPlatformDatabase('process managers set a poison event aside', (datab
     // the operator asks for a retry (the CLI's `retry binder --all`) once the fix is deployed
     cure.healed = true;
     expect(await deadLetters.requestRetry('process-manager', 'binder')).toBe(1);
-    await waitUntil(async () => (await deadLetters.list({ name: 'binder', status: 'resolved' })).length === 1, 'the running manager retries it', 10_000, 50);
+    await waitUntil(
+      async () => (await deadLetters.list({ name: 'binder', status: 'resolved' })).length === 1,
+      'the running manager retries it',
+      10_000,
+      50,
+    );
     expect(handled).toContain('b');
     expect((await managers.report())[0]).toMatchObject({ deadLetters: 0 });
   });

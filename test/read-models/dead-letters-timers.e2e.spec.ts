@@ -29,7 +29,12 @@ describe('a dead-lettered timer through the app', () => {
     });
     other.start();
     await other.schedule({ id: 'poison-1', owner: 'test-poison', dueAt: clock.now(), payload: { token: 'sk-secret' } });
-    await waitUntil(async () => (await other.get('poison-1'))?.status === 'dead', 'the timer is dead-lettered', 10_000, 10);
+    await waitUntil(
+      async () => (await other.get('poison-1'))?.status === 'dead',
+      'the timer is dead-lettered',
+      10_000,
+      10,
+    );
     await other.stop();
 
     const fired: string[] = [];
@@ -55,8 +60,17 @@ describe('a dead-lettered timer through the app', () => {
     const retried = await cli(t, ['retry', 'test-poison', 'poison-1']);
     expect(retried).toEqual({ code: 0, text: expect.stringContaining('re-armed 1 dead timer(s) of test-poison') });
     await waitUntil(() => fired.length === 1, 'the running app fires the re-armed timer', 10_000, 20);
-    await waitUntil(async () => (await request(`${t.url}/readyz`)).body.health === 'ok', 'readyz is ok again', 5000, 20);
-    expect((await request(`${t.url}/readyz`)).body.timers).toContainEqual({ owner: 'test-poison', health: 'ok', deadLetters: 0 });
+    await waitUntil(
+      async () => (await request(`${t.url}/readyz`)).body.health === 'ok',
+      'readyz is ok again',
+      5000,
+      20,
+    );
+    expect((await request(`${t.url}/readyz`)).body.timers).toContainEqual({
+      owner: 'test-poison',
+      health: 'ok',
+      deadLetters: 0,
+    });
     expect((await cli(t, ['retry', 'test-poison', '--all'])).code).toBe(1);
   });
 });

@@ -40,7 +40,8 @@ describeEachPlatformDatabase('timers set a poisoned timer aside (issue 30)', (da
       tries[timer.id] = (tries[timer.id] ?? 0) + 1;
       // more transient failures than the attempts allowed: never dead-lettered, it fires in the end
       if (timer.payload.tenant === 'c' && lagging-- > 0) throw new DomainError('READ_MODEL_LAGGING', 'not yet', 503);
-      if (timer.payload.tenant === 'b' && !cure.healed) throw new TypeError("Cannot read properties of undefined (reading 'to')");
+      if (timer.payload.tenant === 'b' && !cure.healed)
+        throw new TypeError("Cannot read properties of undefined (reading 'to')");
       fired.push(timer.id);
     };
     timers = new Timers(platform, clock, silentLogger, deadLetters, POLICY);
@@ -49,13 +50,28 @@ describeEachPlatformDatabase('timers set a poisoned timer aside (issue 30)', (da
     timers.start();
 
     await timers.schedule({ id: 'send-a', owner: 'sms-send', dueAt: new Date(T0 + 1000), payload: { tenant: 'a' } });
-    await timers.schedule({ id: 'send-b', owner: 'sms-send', dueAt: new Date(T0 + 1000), payload: { tenant: 'b', secret: 'sk-never-stored' } });
+    await timers.schedule({
+      id: 'send-b',
+      owner: 'sms-send',
+      dueAt: new Date(T0 + 1000),
+      payload: { tenant: 'b', secret: 'sk-never-stored' },
+    });
     await timers.schedule({ id: 'send-c', owner: 'sms-send', dueAt: new Date(T0 + 1000), payload: { tenant: 'c' } });
     await timers.schedule({ id: 'alert-d', owner: 'alerts', dueAt: new Date(T0 + 2000), payload: { tenant: 'd' } });
     clock.advance(5);
 
-    await waitUntil(async () => (await timers!.get('send-b'))?.status === 'dead', 'the poisoned timer is dead-lettered', 10_000, 10);
-    await waitUntil(async () => (await timers!.get('send-c'))?.status === 'fired', 'the lagging timer fires once the wait ends', 10_000, 10);
+    await waitUntil(
+      async () => (await timers!.get('send-b'))?.status === 'dead',
+      'the poisoned timer is dead-lettered',
+      10_000,
+      10,
+    );
+    await waitUntil(
+      async () => (await timers!.get('send-c'))?.status === 'fired',
+      'the lagging timer fires once the wait ends',
+      10_000,
+      10,
+    );
     expect([...fired].sort()).toEqual(['alert-d', 'send-a', 'send-c']);
     expect(tries['send-b']).toBe(POLICY.attempts);
     expect(tries['send-c']).toBe(POLICY.attempts + 3);
@@ -95,9 +111,19 @@ describeEachPlatformDatabase('timers set a poisoned timer aside (issue 30)', (da
     expect((await deadLetters.list({ status: 'all' }))[0]).toMatchObject({ status: 'retry' });
     expect(await rearmDeadTimers(operator, 'sms-send', 'send-b')).toBe(0);
     // nobody pokes: the running service looks for re-armed timers while some of its timers are dead
-    await waitUntil(async () => (await timers!.get('send-b'))?.status === 'fired', 'the running service fires the re-armed timer', 10_000, 20);
+    await waitUntil(
+      async () => (await timers!.get('send-b'))?.status === 'fired',
+      'the running service fires the re-armed timer',
+      10_000,
+      20,
+    );
     expect(fired).toContain('send-b');
-    await waitUntil(async () => (await deadLetters.list({ status: 'resolved' })).length === 1, 'its dead letter is resolved', 5000, 10);
+    await waitUntil(
+      async () => (await deadLetters.list({ status: 'resolved' })).length === 1,
+      'its dead letter is resolved',
+      5000,
+      10,
+    );
     expect(await deadLetters.list()).toEqual([]);
     expect(await timers.report()).toEqual([
       { owner: 'alerts', deadLetters: 0 },
@@ -118,18 +144,30 @@ describeEachPlatformDatabase('timers set a poisoned timer aside (issue 30)', (da
     timers.start();
     for (const id of ['w-1', 'w-2']) await timers.schedule({ id, owner: 'watchdog', dueAt: new Date(T0) });
     await timers.runDue();
-    const bothDead = async () => (await deadLetters.list({ name: 'watchdog' })).filter((l) => l.status === 'open').length === 2;
+    const bothDead = async () =>
+      (await deadLetters.list({ name: 'watchdog' })).filter((l) => l.status === 'open').length === 2;
     await waitUntil(bothDead, 'both timers are dead-lettered', 10_000, 10);
 
     expect(await rearmDeadTimers(platform, 'watchdog', 'w-1')).toBe(1);
-    await waitUntil(async () => (await deadLetters.list({ name: 'watchdog', position: 'w-1' as never }))[0]?.attempts === POLICY.attempts * 2, 'w-1 fails again', 10_000, 20);
+    await waitUntil(
+      async () =>
+        (await deadLetters.list({ name: 'watchdog', position: 'w-1' as never }))[0]?.attempts === POLICY.attempts * 2,
+      'w-1 fails again',
+      10_000,
+      20,
+    );
     expect(await timers.get('w-1')).toMatchObject({ status: 'dead', attempts: POLICY.attempts * 2 });
     expect(await bothDead()).toBe(true);
 
     cure.healed = true;
     expect(await rearmDeadTimers(platform, 'watchdog')).toBe(2);
     await waitUntil(() => fired.length === 2, 'both fire after the fix', 10_000, 20);
-    await waitUntil(async () => (await deadLetters.list({ name: 'watchdog' })).length === 0, 'both dead letters resolve', 5000, 10);
+    await waitUntil(
+      async () => (await deadLetters.list({ name: 'watchdog' })).length === 0,
+      'both dead letters resolve',
+      5000,
+      10,
+    );
     expect(fired.sort()).toEqual(['w-1', 'w-2']);
   });
 });

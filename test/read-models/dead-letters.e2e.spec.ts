@@ -27,22 +27,37 @@ describe('a poison api-keys event (issue 30, finding 1)', () => {
 
     const store = t.app.get<symbol, EventStore>(EVENT_STORE);
     const bad = await store.append(accountStream(victim), [
-      newTestEvent('ApiKeyRenamed', { accountId: victim, keyId: renamed.id, name: null, renamedAt: new Date().toISOString() }),
+      newTestEvent('ApiKeyRenamed', {
+        accountId: victim,
+        keyId: renamed.id,
+        name: null,
+        renamedAt: new Date().toISOString(),
+      }),
     ]);
 
     // a key created after the poison event authenticates (read-your-writes past it is released)
     const fresh = await operatorKey(t, other, { name: 'fresh' });
     expect((await request(`${t.url}/v1/api-keys/self`, { headers: withKey(fresh.key) })).status).toBe(200);
     // a key deleted after it stops working
-    expect((await request(`${t.url}/v1/accounts/${other}/api-keys/${doomed.id}`, { method: 'DELETE', headers: op(t) })).status).toBe(204);
+    expect(
+      (await request(`${t.url}/v1/accounts/${other}/api-keys/${doomed.id}`, { method: 'DELETE', headers: op(t) }))
+        .status,
+    ).toBe(204);
     expect((await request(`${t.url}/v1/api-keys/self`, { headers: withKey(doomed.key) })).status).toBe(401);
     // the renamed key keeps its old name and works: the rename is what is missing
-    expect((await request(`${t.url}/v1/api-keys/self`, { headers: withKey(renamed.key) })).body).toMatchObject({ name: 'to be renamed' });
+    expect((await request(`${t.url}/v1/api-keys/self`, { headers: withKey(renamed.key) })).body).toMatchObject({
+      name: 'to be renamed',
+    });
 
     const ready = await request(`${t.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ status: 'ready', health: 'degraded' });
-    expect(ready.body.projections.find((p: { name: string }) => p.name === 'api-keys')).toMatchObject({ state: 'serving', health: 'degraded', deadLetters: 1, error: null });
+    expect(ready.body.projections.find((p: { name: string }) => p.name === 'api-keys')).toMatchObject({
+      state: 'serving',
+      health: 'degraded',
+      deadLetters: 1,
+      error: null,
+    });
     expect(ready.body.projections.filter((p: { health: string }) => p.health === 'degraded')).toHaveLength(1);
 
     const metrics = await request(`${t.url}/metrics`, { headers: op(t) });
@@ -62,7 +77,15 @@ describe('a poison api-keys event (issue 30, finding 1)', () => {
     expect(retried.code).toBe(1);
     expect(retried.text).toContain('0 dead letter(s) applied and resolved, 1 still failing');
     const json = await cli(t, ['dead-letters', '--json']);
-    expect(JSON.parse(json.text)).toEqual([expect.objectContaining({ kind: 'projection', name: 'api-keys', position: bad.position, status: 'open', attempts: 4 })]);
+    expect(JSON.parse(json.text)).toEqual([
+      expect.objectContaining({
+        kind: 'projection',
+        name: 'api-keys',
+        position: bad.position,
+        status: 'open',
+        attempts: 4,
+      }),
+    ]);
 
     const verified = await cli(t, ['verify', 'api-keys']);
     expect(verified.code).toBe(1);
@@ -70,6 +93,9 @@ describe('a poison api-keys event (issue 30, finding 1)', () => {
 
     // and the app keeps going: another key, another read-your-writes
     const after = await operatorKey(t, victim, { name: 'after' });
-    await waitUntil(async () => (await request(`${t.url}/v1/api-keys/self`, { headers: withKey(after.key) })).status === 200, 'a later key authenticates');
+    await waitUntil(
+      async () => (await request(`${t.url}/v1/api-keys/self`, { headers: withKey(after.key) })).status === 200,
+      'a later key authenticates',
+    );
   });
 });

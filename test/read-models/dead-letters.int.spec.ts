@@ -34,8 +34,10 @@ async function appendPoisonScenario(store: SqliteEventStore) {
   return { poison: poison.position, head: await store.headPosition() };
 }
 
-const byStream = async (readModels: ReadModels, name: string) => (await actualCounters(readModels.source(name))).counters;
-const statusOf = async (readModels: ReadModels, name: string) => (await readModels.status()).find((s) => s.name === name)!;
+const byStream = async (readModels: ReadModels, name: string) =>
+  (await actualCounters(readModels.source(name))).counters;
+const statusOf = async (readModels: ReadModels, name: string) =>
+  (await readModels.status()).find((s) => s.name === name)!;
 
 /** Logs written at error level, as pino hands them over. */
 function capturingLogger() {
@@ -55,7 +57,12 @@ describe('dead letters: a poison event never stops a read model', () => {
     await side.cleanup();
   });
 
-  async function expectPoisonSetAside(readModels: ReadModels, deadLetters: DeadLetterStore, name: string, scenario: { poison: string; head: string }) {
+  async function expectPoisonSetAside(
+    readModels: ReadModels,
+    deadLetters: DeadLetterStore,
+    name: string,
+    scenario: { poison: string; head: string },
+  ) {
     // read-your-writes past the poison event is released: the read model has passed it
     await readModels.waitFor(scenario.head as never, [name]);
     const counters = await byStream(readModels, name);
@@ -65,7 +72,17 @@ describe('dead letters: a poison event never stops a read model', () => {
     expect(await readCheckpoint(readModels.source(name), name)).toBe(scenario.head);
     const letters = await deadLetters.list({ name });
     expect(letters).toEqual([
-      expect.objectContaining({ kind: 'projection', name, version: 1, generation: 1, position: scenario.poison, streamId: 'tenant-b', eventType: INCREMENTED, status: 'open', attempts: 3 }),
+      expect.objectContaining({
+        kind: 'projection',
+        name,
+        version: 1,
+        generation: 1,
+        position: scenario.poison,
+        streamId: 'tenant-b',
+        eventType: INCREMENTED,
+        status: 'open',
+        attempts: 3,
+      }),
     ]);
     expect(letters[0].error).toMatch(/NOT NULL constraint failed|poison event/);
     const status = await statusOf(readModels, name);
@@ -84,7 +101,14 @@ describe('dead letters: a poison event never stops a read model', () => {
       const scenario = await appendPoisonScenario(store);
       await expectPoisonSetAside(readModels, registry.deadLetters, 'counters', scenario);
       expect(lines).toEqual([
-        expect.objectContaining({ level: 50, projection: 'counters', position: scenario.poison, streamId: 'tenant-b', eventType: INCREMENTED, error: 'NOT NULL constraint failed: counter.name' }),
+        expect.objectContaining({
+          level: 50,
+          projection: 'counters',
+          position: scenario.poison,
+          streamId: 'tenant-b',
+          eventType: INCREMENTED,
+          error: 'NOT NULL constraint failed: counter.name',
+        }),
       ]);
       expect(JSON.stringify(lines)).not.toContain('"by":10');
 
@@ -103,7 +127,10 @@ describe('dead letters: a poison event never stops a read model', () => {
       expect(report.resolved.map((l) => l.position)).toEqual([scenario.poison]);
       expect(report.failed).toEqual([]);
       expect(await registry.deadLetters.list({ name: 'counters' })).toEqual([]);
-      expect((await registry.deadLetters.list({ name: 'counters', status: 'resolved' }))[0]).toMatchObject({ status: 'resolved', resolvedAt: expect.any(String) });
+      expect((await registry.deadLetters.list({ name: 'counters', status: 'resolved' }))[0]).toMatchObject({
+        status: 'resolved',
+        resolvedAt: expect.any(String),
+      });
       expect((await byStream(readModels, 'counters')).get('tenant-b')).toMatchObject({ count: 1, total: 10 });
       expect(await statusOf(readModels, 'counters')).toMatchObject({ deadLetters: 0, degraded: false });
     } finally {
@@ -132,7 +159,8 @@ describe('dead letters: a poison event never stops a read model', () => {
     let busy = 2;
     const projection = counterProjection({
       before: (event) => {
-        if ((event.data as { poison?: boolean }).poison && busy-- > 0) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+        if ((event.data as { poison?: boolean }).poison && busy-- > 0)
+          throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
       },
     });
     const { readModels, registry } = await side.startReadModels([projection], { store });
@@ -144,7 +172,10 @@ describe('dead letters: a poison event never stops a read model', () => {
 
   it('apply thread: the event that throws on the thread is dead-lettered, the rest applies, and a retry here applies it once fixed', async () => {
     const store = await side.openStore();
-    const { readModels, registry } = await side.startReadModels([POISONED], { store, applyThread: new ApplyThread(COUNTER_CATALOG) });
+    const { readModels, registry } = await side.startReadModels([POISONED], {
+      store,
+      applyThread: new ApplyThread(COUNTER_CATALOG),
+    });
     const scenario = await appendPoisonScenario(store);
     await expectPoisonSetAside(readModels, registry.deadLetters, 'poisoned', scenario);
 
@@ -162,7 +193,9 @@ describe('dead letters: a poison event never stops a read model', () => {
     const registry = side.registry(await side.openPlatform());
     const first = await rebuild(projection, store, registry);
     expect(first).toMatchObject({ generation: 1, deadLettered: 1, events: 4 });
-    expect(await registry.deadLetters.list()).toEqual([expect.objectContaining({ position: scenario.poison, generation: 1, status: 'open' })]);
+    expect(await registry.deadLetters.list()).toEqual([
+      expect.objectContaining({ position: scenario.poison, generation: 1, status: 'open' }),
+    ]);
 
     // the handler fixed in code: a rebuild applies it, and what generation 1 set aside is resolved
     cure.healed = true;

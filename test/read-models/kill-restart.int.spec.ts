@@ -24,7 +24,8 @@ function* sources(dir: string): Generator<string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* sources(full);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')) yield full;
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts'))
+      yield full;
   }
 }
 
@@ -35,7 +36,12 @@ function ensureBuilt(): void {
       return !fs.existsSync(built) || fs.statSync(built).mtimeMs < fs.statSync(file).mtimeMs;
     }),
   );
-  if (stale) execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.js'), '--silent'], { cwd: ROOT, stdio: 'pipe', timeout: 60_000 });
+  if (stale)
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.js'), '--silent'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+      timeout: 60_000,
+    });
 }
 
 interface Message {
@@ -56,7 +62,10 @@ class Child {
   private listeners = new Set<() => void>();
 
   constructor(options: { dataDir: string; spinMicros?: number; appends?: number; maxBatchSize?: number }) {
-    this.proc = spawn(process.execPath, [CHILD, JSON.stringify(options)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [CHILD, JSON.stringify(options)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let buffered = '';
     this.proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       buffered += chunk;
@@ -84,7 +93,13 @@ class Child {
           return finish(() => reject(new Error(`child exited before: ${what}\n${this.stderr}`)));
         }
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`timed out after ${patient(timeoutMs)} ms waiting for: ${what}\n${this.stderr}`))), patient(timeoutMs));
+      const timer = setTimeout(
+        () =>
+          finish(() =>
+            reject(new Error(`timed out after ${patient(timeoutMs)} ms waiting for: ${what}\n${this.stderr}`)),
+          ),
+        patient(timeoutMs),
+      );
       const finish = (settle: () => void) => {
         clearTimeout(timer);
         this.listeners.delete(check);
@@ -117,9 +132,17 @@ class Child {
 function fileState(file: string) {
   const db = new Database(file);
   try {
-    const checkpoint = (db.prepare('SELECT position FROM projection_checkpoint WHERE name = ?').get(NAME) as { position: Position } | undefined)?.position ?? START;
+    const checkpoint =
+      (
+        db.prepare('SELECT position FROM projection_checkpoint WHERE name = ?').get(NAME) as
+          { position: Position } | undefined
+      )?.position ?? START;
     const lines = (db.prepare('SELECT count(*) AS n FROM line').get() as { n: number }).n;
-    const sum = db.prepare('SELECT count(*) AS rows, coalesce(sum(count), 0) AS count, coalesce(sum(total), 0) AS total FROM counter').get() as {
+    const sum = db
+      .prepare(
+        'SELECT count(*) AS rows, coalesce(sum(count), 0) AS count, coalesce(sum(total), 0) AS total FROM counter',
+      )
+      .get() as {
       rows: number;
       count: number;
       total: number;
@@ -134,14 +157,20 @@ function fileState(file: string) {
  * Polls the generation file from this process (the child's event loop is busy while it builds, so
  * it cannot be relied on to report) until its committed checkpoint satisfies `predicate`.
  */
-async function waitForCheckpoint(file: string, predicate: (checkpoint: Position) => boolean, what: string, timeoutMs = 15_000): Promise<Position> {
+async function waitForCheckpoint(
+  file: string,
+  predicate: (checkpoint: Position) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<Position> {
   const deadline = Date.now() + patient(timeoutMs);
   for (;;) {
     if (fs.existsSync(file)) {
       let db: Database.Database | null = null;
       try {
         db = new Database(file, { readonly: true, fileMustExist: true });
-        const row = db.prepare('SELECT position FROM projection_checkpoint WHERE name = ?').get(NAME) as { position: Position } | undefined;
+        const row = db.prepare('SELECT position FROM projection_checkpoint WHERE name = ?').get(NAME) as
+          { position: Position } | undefined;
         if (row && predicate(row.position)) return row.position;
       } catch {
         // not created yet (tables come with the first open)
@@ -156,7 +185,9 @@ async function waitForCheckpoint(file: string, predicate: (checkpoint: Position)
 
 /** What the read model holds after applying the log up to `until`, computed from the log. */
 async function expectedUpTo(store: EventStore, until: Position) {
-  const events = (await store.readAll()).filter((e) => e.position <= until && (e.type === INCREMENTED || e.type === NOTED));
+  const events = (await store.readAll()).filter(
+    (e) => e.position <= until && (e.type === INCREMENTED || e.type === NOTED),
+  );
   return {
     lines: events.length,
     rows: new Set(events.map((e) => e.streamId)).size,
@@ -225,7 +256,11 @@ describe('kill -9 and restart of a projection process', () => {
     const first = start({ spinMicros: 100 });
     // A quarter of the way in: several batches committed, far from the end.
     const quarter = `${(BigInt(`0x${head.slice(0, 16)}`) / 4n).toString(16).padStart(16, '0')}:`;
-    const seen = await waitForCheckpoint(file, (checkpoint) => checkpoint >= quarter, 'a quarter of the build committed');
+    const seen = await waitForCheckpoint(
+      file,
+      (checkpoint) => checkpoint >= quarter,
+      'a quarter of the build committed',
+    );
     await first.kill();
     expect(first.messages.some((m) => m.t === 'done')).toBe(false);
 

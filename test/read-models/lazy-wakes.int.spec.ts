@@ -11,7 +11,11 @@ const NEVER_MS = 600_000;
 
 const increment = () => newTestEvent(INCREMENTED, { i: 0, by: 1 });
 /** Until `count` subscriptions sleep at the head of the log (the store's waiters: private, read for the test). */
-const asleep = (store: SqliteEventStore, count: number) => waitUntil(() => (store as unknown as { waiters: { size: number } }).waiters.size >= count, `${count} subscriptions asleep`);
+const asleep = (store: SqliteEventStore, count: number) =>
+  waitUntil(
+    () => (store as unknown as { waiters: { size: number } }).waiters.size >= count,
+    `${count} subscriptions asleep`,
+  );
 const ignored = () => newTestEvent(IGNORED, { i: 0 });
 
 /**
@@ -111,7 +115,12 @@ describe('lazy wakes for the types a subscription passes over', () => {
     const store = await side.openStore({ lazyWakeMs: NEVER_MS });
     const platform = await side.openPlatform();
     const handled: string[] = [];
-    const runner = new ProcessManagerRunner({ name: 'incrementer', handles: { [INCREMENTED]: async (e) => void handled.push(e.id) } }, store, platform, silentLogger);
+    const runner = new ProcessManagerRunner(
+      { name: 'incrementer', handles: { [INCREMENTED]: async (e) => void handled.push(e.id) } },
+      store,
+      platform,
+      silentLogger,
+    );
     await runner.start();
     try {
       await asleep(store, 1);

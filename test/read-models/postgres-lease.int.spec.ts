@@ -8,7 +8,14 @@ import type { ProcessManager } from '../../src/process-managers/process-manager'
 import { ProcessManagers } from '../../src/process-managers/process-managers';
 import { ReadModelRegistry } from '../../src/read-models/read-model-registry';
 import { ReadModels } from '../../src/read-models/read-models.service';
-import { INCREMENTED, actualCounters, appendCounterEvents, counterProjection, expectedFromLog, waitUntil } from '../fixtures/counter-projection';
+import {
+  INCREMENTED,
+  actualCounters,
+  appendCounterEvents,
+  counterProjection,
+  expectedFromLog,
+  waitUntil,
+} from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
 import { describeOnPostgres } from '../support/postgres-server';
 import { patient } from '../support/patience';
@@ -35,8 +42,18 @@ describeOnPostgres('the projection lease', (server) => {
 
   /** `files`: the read models in SQLite files both processes share (one DATA_DIR), the leases still in PostgreSQL. */
   async function startProcess(files = false): Promise<ReadModels> {
-    const registry = new ReadModelRegistry(await side.openPlatform(), files ? side.dir : new PostgresGenerationStorage(url));
-    const readModels = new ReadModels([counterProjection()], await side.openStore(), registry, silentLogger, patient(8000), (name) => new AdvisoryLease(url, name));
+    const registry = new ReadModelRegistry(
+      await side.openPlatform(),
+      files ? side.dir : new PostgresGenerationStorage(url),
+    );
+    const readModels = new ReadModels(
+      [counterProjection()],
+      await side.openStore(),
+      registry,
+      silentLogger,
+      patient(8000),
+      (name) => new AdvisoryLease(url, name),
+    );
     await readModels.start();
     return readModels;
   }
@@ -54,31 +71,35 @@ describeOnPostgres('the projection lease', (server) => {
   it.each([
     ['schemas in PostgreSQL', false],
     ['SQLite files the processes share', true],
-  ])('read models in %s: one applies, the other follows and serves its writes; a stopped leader is replaced within seconds', async (_where, files) => {
-    const store = await side.openStore();
-    await appendCounterEvents(store, { events: 600, streams: 5 });
-    const a = await startProcess(files);
-    const b = await startProcess(files);
-    try {
-      expect(await role(a)).toBe('leader');
-      expect(await role(b)).toBe('follower');
-      // read-your-writes on the follower: it waits for the leader's commit
-      const one = await store.append('via-b', [newTestEvent(INCREMENTED, { by: 2 })]);
-      await b.waitFor(one.position, [NAME]);
-      await expectExact(b);
+  ])(
+    'read models in %s: one applies, the other follows and serves its writes; a stopped leader is replaced within seconds',
+    async (_where, files) => {
+      const store = await side.openStore();
+      await appendCounterEvents(store, { events: 600, streams: 5 });
+      const a = await startProcess(files);
+      const b = await startProcess(files);
+      try {
+        expect(await role(a)).toBe('leader');
+        expect(await role(b)).toBe('follower');
+        // read-your-writes on the follower: it waits for the leader's commit
+        const one = await store.append('via-b', [newTestEvent(INCREMENTED, { by: 2 })]);
+        await b.waitFor(one.position, [NAME]);
+        await expectExact(b);
 
-      await a.stop();
-      const t0 = Date.now();
-      await waitUntil(async () => (await role(b)) === 'leader', 'the follower takes the lease', 6000, 20);
-      expect(Date.now() - t0).toBeLessThan(6000);
-      const two = await store.append('after-a', [newTestEvent(INCREMENTED, { by: 5 })]);
-      await b.waitFor(two.position, [NAME]);
-      await expectExact(b);
-    } finally {
-      await b.stop();
-      await a.stop();
-    }
-  }, 180_000);
+        await a.stop();
+        const t0 = Date.now();
+        await waitUntil(async () => (await role(b)) === 'leader', 'the follower takes the lease', 6000, 20);
+        expect(Date.now() - t0).toBeLessThan(6000);
+        const two = await store.append('after-a', [newTestEvent(INCREMENTED, { by: 5 })]);
+        await b.waitFor(two.position, [NAME]);
+        await expectExact(b);
+      } finally {
+        await b.stop();
+        await a.stop();
+      }
+    },
+    180_000,
+  );
 
   it('a leader whose lease connection dies stops applying; exactly one applies after, and nothing is applied twice', async () => {
     const store = await side.openStore();
@@ -96,11 +117,18 @@ describeOnPostgres('the projection lease', (server) => {
       const admin = new Client({ connectionString: url });
       await admin.connect();
       // the session holding the advisory lock (class 72604231, two-key form), not the follower's waiting one
-      const { rowCount } = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = 72604231 AND objsubid = 2 AND granted");
+      const { rowCount } = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = 72604231 AND objsubid = 2 AND granted",
+      );
       await admin.end();
       expect(rowCount).toBe(1);
       await appending;
-      await waitUntil(async () => [await role(a), await role(b)].filter((r) => r === 'leader').length === 1, 'exactly one leader again', 8000, 20);
+      await waitUntil(
+        async () => [await role(a), await role(b)].filter((r) => r === 'leader').length === 1,
+        'exactly one leader again',
+        8000,
+        20,
+      );
       const head = await store.headPosition();
       await a.waitFor(head, [NAME]);
       await b.waitFor(head, [NAME]);
@@ -126,7 +154,12 @@ describeOnPostgres('the projection lease', (server) => {
     const start = async (by: string) => {
       const platform = await openPlatformDatabase(side.dir, url);
       platforms.push(platform);
-      const managers = new ProcessManagers(await side.openStore(), platform, silentLogger, (name) => new AdvisoryLease(url, name));
+      const managers = new ProcessManagers(
+        await side.openStore(),
+        platform,
+        silentLogger,
+        (name) => new AdvisoryLease(url, name),
+      );
       managers.register(managerFor(by));
       await managers.start();
       return managers;

@@ -7,11 +7,17 @@ import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-stor
 import { readCheckpoint } from '../../src/read-models/apply-batch';
 import { catchUp } from '../../src/read-models/catch-up';
 import { openReadModel } from '../../src/read-models/open-read-model';
-import { dropGenerationSchema, generationSchema, openPostgresReadModel } from '../../src/read-models/postgres/open-postgres-read-model';
+import {
+  dropGenerationSchema,
+  generationSchema,
+  openPostgresReadModel,
+} from '../../src/read-models/postgres/open-postgres-read-model';
 import { seed } from '../../src/seed/seed';
 import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
-const binaries = postgresBinariesOrSkip('projections applied on PostgreSQL (test/read-models/postgres-projections.int.spec.ts)');
+const binaries = postgresBinariesOrSkip(
+  'projections applied on PostgreSQL (test/read-models/postgres-projections.int.spec.ts)',
+);
 const maybe = binaries ? describe : describe.skip;
 
 /** A row as both databases can be compared: booleans as booleans, numbers as numbers, keys sorted. */
@@ -27,8 +33,16 @@ function normalise(row: Record<string, unknown>, booleans: Set<string>, numbers:
   return JSON.stringify(out);
 }
 
-async function tableRows(source: DataSource, table: string, keys: string[], booleans: Set<string>, numbers: Set<string>): Promise<string[]> {
-  const rows = (await source.query(`SELECT * FROM ${table} ORDER BY ${keys.map((k) => `"${k}"`).join(', ')}`)) as Array<Record<string, unknown>>;
+async function tableRows(
+  source: DataSource,
+  table: string,
+  keys: string[],
+  booleans: Set<string>,
+  numbers: Set<string>,
+): Promise<string[]> {
+  const rows = (await source.query(`SELECT * FROM ${table} ORDER BY ${keys.map((k) => `"${k}"`).join(', ')}`)) as Array<
+    Record<string, unknown>
+  >;
   return rows.map((row) => normalise(row, booleans, numbers));
 }
 
@@ -47,7 +61,16 @@ maybe('projections on PostgreSQL', () => {
     server = await startPostgresServer(binaries);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-pg-projections-'));
     // only its event log is used: the seeding app's read models stay in SQLite files whatever the run's READ_MODEL_DB
-    await seed({ dataDir: dir, conversations: 120, agents: 2, days: 30, seed: 7, concurrency: 8, log: () => undefined, env: { READ_MODEL_DB: 'sqlite' } });
+    await seed({
+      dataDir: dir,
+      conversations: 120,
+      agents: 2,
+      days: 30,
+      seed: 7,
+      concurrency: 8,
+      log: () => undefined,
+      env: { READ_MODEL_DB: 'sqlite' },
+    });
     store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
   }, 240_000);
 
@@ -57,31 +80,39 @@ maybe('projections on PostgreSQL', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(ALL_PROJECTIONS.map((p) => [p.name, p] as const))('%s holds the same rows on both', async (_name, projection) => {
-    const sqlite = await openReadModel(projection, path.join(dir, `check-${projection.name}.sqlite`));
-    const schema = generationSchema(projection.name, projection.version, 1);
-    const pg = await openPostgresReadModel(projection, server.url, schema);
-    try {
-      const a = await catchUp(sqlite, projection, store, { batchSize: 37 });
-      const b = await catchUp(pg, projection, store, { batchSize: 37 });
-      expect(b).toEqual(a);
-      expect(await readCheckpoint(pg, projection.name)).toBe(await readCheckpoint(sqlite, projection.name));
-      for (const metadata of sqlite.entityMetadatas.filter((m) => m.tableName !== 'projection_checkpoint')) {
-        const keys = metadata.primaryColumns.map((c) => c.databaseName);
-        const booleans = new Set(metadata.columns.filter((c) => c.type === 'boolean').map((c) => c.databaseName));
-        const numbers = new Set(metadata.columns.filter((c) => ['bigint', 'double precision', 'integer'].includes(String(c.type))).map((c) => c.databaseName));
-        const left = await tableRows(sqlite, metadata.tableName, keys, booleans, numbers);
-        const right = await tableRows(pg, metadata.tableName, keys, booleans, numbers);
-        expect({ table: metadata.tableName, rows: right }).toEqual({ table: metadata.tableName, rows: left });
+  it.each(ALL_PROJECTIONS.map((p) => [p.name, p] as const))(
+    '%s holds the same rows on both',
+    async (_name, projection) => {
+      const sqlite = await openReadModel(projection, path.join(dir, `check-${projection.name}.sqlite`));
+      const schema = generationSchema(projection.name, projection.version, 1);
+      const pg = await openPostgresReadModel(projection, server.url, schema);
+      try {
+        const a = await catchUp(sqlite, projection, store, { batchSize: 37 });
+        const b = await catchUp(pg, projection, store, { batchSize: 37 });
+        expect(b).toEqual(a);
+        expect(await readCheckpoint(pg, projection.name)).toBe(await readCheckpoint(sqlite, projection.name));
+        for (const metadata of sqlite.entityMetadatas.filter((m) => m.tableName !== 'projection_checkpoint')) {
+          const keys = metadata.primaryColumns.map((c) => c.databaseName);
+          const booleans = new Set(metadata.columns.filter((c) => c.type === 'boolean').map((c) => c.databaseName));
+          const numbers = new Set(
+            metadata.columns
+              .filter((c) => ['bigint', 'double precision', 'integer'].includes(String(c.type)))
+              .map((c) => c.databaseName),
+          );
+          const left = await tableRows(sqlite, metadata.tableName, keys, booleans, numbers);
+          const right = await tableRows(pg, metadata.tableName, keys, booleans, numbers);
+          expect({ table: metadata.tableName, rows: right }).toEqual({ table: metadata.tableName, rows: left });
+        }
+        // a second catch-up finds nothing to do on either: the checkpoint moved with the rows
+        expect((await catchUp(pg, projection, store)).events).toBe(0);
+      } finally {
+        await sqlite.destroy();
+        await dropGenerationSchema(pg, schema);
+        await pg.destroy();
       }
-      // a second catch-up finds nothing to do on either: the checkpoint moved with the rows
-      expect((await catchUp(pg, projection, store)).events).toBe(0);
-    } finally {
-      await sqlite.destroy();
-      await dropGenerationSchema(pg, schema);
-      await pg.destroy();
-    }
-  }, 180_000);
+    },
+    180_000,
+  );
 
   it('a reopened schema keeps its rows and checkpoint, and is not created again', async () => {
     const projection = ALL_PROJECTIONS.find((p) => p.name === 'accounts')!;

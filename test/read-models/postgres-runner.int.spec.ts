@@ -5,7 +5,14 @@ import { ReadModelRegistry } from '../../src/read-models/read-model-registry';
 import { ReadModels } from '../../src/read-models/read-models.service';
 import { rebuild } from '../../src/read-models/rebuild';
 import { readModelStatus } from '../../src/read-models/status';
-import { INCREMENTED, actualCounters, appendCounterEvents, counterProjection, expectedFromLog, waitUntil } from '../fixtures/counter-projection';
+import {
+  INCREMENTED,
+  actualCounters,
+  appendCounterEvents,
+  counterProjection,
+  expectedFromLog,
+  waitUntil,
+} from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
 import { describeOnPostgres } from '../support/postgres-server';
 import { patient } from '../support/patience';
@@ -26,9 +33,13 @@ describeOnPostgres('read models on PostgreSQL', (server) => {
   afterEach(async () => side.cleanup());
 
   const schemas = async (readModels: ReadModels) =>
-    ((await readModels.source(NAME).query("SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE 'rm_counters_%' ORDER BY 1")) as Array<{ schema_name: string }>).map(
-      (r) => r.schema_name,
-    );
+    (
+      (await readModels
+        .source(NAME)
+        .query(
+          "SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE 'rm_counters_%' ORDER BY 1",
+        )) as Array<{ schema_name: string }>
+    ).map((r) => r.schema_name);
 
   it('builds, serves, follows a rebuild into a new schema and drops the old one', async () => {
     const projection = counterProjection();
@@ -52,13 +63,27 @@ describeOnPostgres('read models on PostgreSQL', (server) => {
       await readModels.waitFor(one.position, [NAME]);
       expect(await readCheckpoint(readModels.source(NAME), NAME)).toBe(one.position);
       const status = await readModelStatus([projection], store, registry);
-      expect(status).toEqual([expect.objectContaining({ name: NAME, generation: 1, status: 'active', position: one.position, lagEvents: 0, file: 'postgres:rm_counters_v1_g1' })]);
+      expect(status).toEqual([
+        expect.objectContaining({
+          name: NAME,
+          generation: 1,
+          status: 'active',
+          position: one.position,
+          lagEvents: 0,
+          file: 'postgres:rm_counters_v1_g1',
+        }),
+      ]);
 
       // blue/green: the CLI's registry builds g2 in its own schema; the runner follows and drops g1
       const cli = new ReadModelRegistry(await side.openPlatform(), new PostgresGenerationStorage(server().url));
       const report = await rebuild(projection, await side.openStore(), cli);
       expect(report).toMatchObject({ generation: 2 });
-      await waitUntil(async () => (await readModels.status())[0].generation === 2, 'the runner attaches generation 2', 5000, 20);
+      await waitUntil(
+        async () => (await readModels.status())[0].generation === 2,
+        'the runner attaches generation 2',
+        5000,
+        20,
+      );
       await waitUntil(async () => (await schemas(readModels)).length === 1, 'the old schema is dropped', 5000, 20);
       expect(await schemas(readModels)).toEqual(['rm_counters_v1_g2']);
       const after = await store.append('live-2', [newTestEvent(INCREMENTED, { by: 4 })]);

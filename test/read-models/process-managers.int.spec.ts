@@ -149,14 +149,32 @@ describeEachPlatformDatabase('process managers', (databases) => {
     await managers.start();
     const head = await store.headPosition();
     const statusOf = (name: string) => managers.status().find((s) => s.name === name)!;
-    await waitUntil(() => statusOf('pm-failing').error !== null && statusOf('pm-fine').position === head, 'one caught up, one failed');
+    await waitUntil(
+      () => statusOf('pm-failing').error !== null && statusOf('pm-fine').position === head,
+      'one caught up, one failed',
+    );
     expect(failures).toBeGreaterThan(0);
     const report = Object.fromEntries((await managers.report()).map((r) => [r.name, r]));
-    expect(report['pm-fine']).toEqual({ name: 'pm-fine', position: head, active: true, error: null, lagEvents: 0, deadLetters: 0 });
+    expect(report['pm-fine']).toEqual({
+      name: 'pm-fine',
+      position: head,
+      active: true,
+      error: null,
+      lagEvents: 0,
+      deadLetters: 0,
+    });
     expect(report['pm-stuck']).toMatchObject({ position: START, active: true, error: null, lagEvents: 3 });
-    expect(report['pm-failing']).toMatchObject({ position: START, active: true, error: 'the carrier said no', lagEvents: 3 });
+    expect(report['pm-failing']).toMatchObject({
+      position: START,
+      active: true,
+      error: 'the carrier said no',
+      lagEvents: 3,
+    });
     release();
-    await waitUntil(async () => (await managers.report()).find((r) => r.name === 'pm-stuck')!.lagEvents === 0, 'the stalled one caught up once released');
+    await waitUntil(
+      async () => (await managers.report()).find((r) => r.name === 'pm-stuck')!.lagEvents === 0,
+      'the stalled one caught up once released',
+    );
   });
 
   it('a handler appending a command event with an idempotency key appends nothing new when the event is handled again', async () => {
@@ -169,7 +187,12 @@ describeEachPlatformDatabase('process managers', (databases) => {
           calls++;
           const events = toNewEvents(
             [{ type: 'ShipmentRequested', data: { order: event.data.order } }],
-            { actor: 'system:shipper', correlationId: event.metadata.correlationId, causationId: event.id, idempotencyKey: `shipper:${event.id}` },
+            {
+              actor: 'system:shipper',
+              correlationId: event.metadata.correlationId,
+              causationId: event.id,
+              idempotencyKey: `shipper:${event.id}`,
+            },
             clock,
           );
           await store.append(`shipment-${event.data.order}`, events, 'any');
@@ -206,7 +229,9 @@ describeEachPlatformDatabase('process managers', (databases) => {
 
     // A partial reset (checkpoint in the middle) is just as harmless.
     await again.stop();
-    await platform.getRepository(ProcessCheckpoint).upsert({ name: 'shipper', position: logAfterFirst[1].position, updatedAt: clock.nowIso() }, ['name']);
+    await platform
+      .getRepository(ProcessCheckpoint)
+      .upsert({ name: 'shipper', position: logAfterFirst[1].position, updatedAt: clock.nowIso() }, ['name']);
     calls = 0;
     await startRunner(manager);
     await waitUntil(() => calls === 1, 'the last order is handled again');

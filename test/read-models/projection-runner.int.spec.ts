@@ -29,7 +29,14 @@ function caught(fn: () => unknown): unknown {
   throw new Error('expected a throw');
 }
 
-async function stateOf(readModels: { status(): Promise<Array<{ name: string; state: string; position: string; generation: number | null; error: string | null }>> }, name = NAME) {
+async function stateOf(
+  readModels: {
+    status(): Promise<
+      Array<{ name: string; state: string; position: string; generation: number | null; error: string | null }>
+    >;
+  },
+  name = NAME,
+) {
   return (await readModels.status()).find((s) => s.name === name)!;
 }
 
@@ -105,7 +112,10 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
     const store = await side.openStore();
     await appendCounterEvents(store, { events: 300, streams: 3 });
     const names = ['alpha', 'beta', 'gamma', 'delta'];
-    const { readModels, registry } = await side.startReadModels(names.map((name) => counterProjection({ name })), { store });
+    const { readModels, registry } = await side.startReadModels(
+      names.map((name) => counterProjection({ name })),
+      { store },
+    );
     await readModels.waitFor(await store.headPosition(), names);
     expect((await registry.all()).map((r) => [r.name, r.generation, r.status])).toEqual([
       ['alpha', 1, 'active'],
@@ -128,7 +138,12 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
       const stream = `live-${i}`;
       const t0 = performance.now();
       await store.append(stream, [newTestEvent(INCREMENTED, { i, by: 1 })]);
-      await waitUntil(async () => (await source.query('SELECT 1 FROM counter WHERE stream_id = ?', [stream])).length === 1, `row for ${stream}`, 2000, 1);
+      await waitUntil(
+        async () => (await source.query('SELECT 1 FROM counter WHERE stream_id = ?', [stream])).length === 1,
+        `row for ${stream}`,
+        2000,
+        1,
+      );
       latencies.push(performance.now() - t0);
     }
     latencies.sort((a, b) => a - b);
@@ -144,13 +159,17 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
     const { readModels } = await side.startReadModels([counterProjection()], { store });
     const first = await store.append('w-0', [newTestEvent(INCREMENTED, { by: 1 })]);
     await readModels.waitFor(first.position, [NAME]);
-    expect(await readModels.source(NAME).query('SELECT count FROM counter WHERE stream_id = ?', ['w-0'])).toEqual([{ count: 1 }]);
+    expect(await readModels.source(NAME).query('SELECT count FROM counter WHERE stream_id = ?', ['w-0'])).toEqual([
+      { count: 1 },
+    ]);
 
     for (let i = 1; i <= 10; i++) {
       const result = await store.append('w-0', [newTestEvent(INCREMENTED, { by: 1 })]);
       await readModels.waitFor(result.position, [NAME]);
       // Read right after: the write is there, nothing polled.
-      expect(await readModels.source(NAME).query('SELECT count FROM counter WHERE stream_id = ?', ['w-0'])).toEqual([{ count: i + 1 }]);
+      expect(await readModels.source(NAME).query('SELECT count FROM counter WHERE stream_id = ?', ['w-0'])).toEqual([
+        { count: i + 1 },
+      ]);
     }
     await expect(readModels.waitFor(null, [NAME])).resolves.toBeUndefined();
     await expect(readModels.waitFor(undefined, [NAME])).resolves.toBeUndefined();
@@ -190,10 +209,15 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
     await waitUntil(async () => (await stateOf(readModels)).state === 'serving', 'serving');
 
     const result = await store.append('slow', [newTestEvent(INCREMENTED, { by: 1 })]);
-    await expect(readModels.waitFor(result.position, [NAME])).rejects.toMatchObject({ code: 'READ_MODEL_LAGGING', status: 503 });
+    await expect(readModels.waitFor(result.position, [NAME])).rejects.toMatchObject({
+      code: 'READ_MODEL_LAGGING',
+      status: 503,
+    });
     gate!();
     await readModels.waitFor(result.position, [NAME]);
-    expect(await readModels.source(NAME).query('SELECT count FROM counter WHERE stream_id = ?', ['slow'])).toEqual([{ count: 1 }]);
+    expect(await readModels.source(NAME).query('SELECT count FROM counter WHERE stream_id = ?', ['slow'])).toEqual([
+      { count: 1 },
+    ]);
   });
 
   it('source(name) throws 503 READ_MODEL_BUILDING until the first generation is active', async () => {
@@ -296,7 +320,10 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
     const { readModels } = await side.startReadModels([projection], { store });
     await readModels.waitFor((await store.append('x', [newTestEvent(INCREMENTED, { by: 1 })])).position, [NAME]);
     const reader = readModels.source(NAME);
-    const y = await store.append('y', [newTestEvent(INCREMENTED, { by: 1 }), newTestEvent(INCREMENTED, { by: 1, block: true })]);
+    const y = await store.append('y', [
+      newTestEvent(INCREMENTED, { by: 1 }),
+      newTestEvent(INCREMENTED, { by: 1, block: true }),
+    ]);
     await waitUntil(() => blocked, 'the batch for y is open');
     try {
       // Half of y's batch is written, uncommitted: a query must not see it.
@@ -307,7 +334,9 @@ describe('ProjectionRunner / ReadModels on SQLite', () => {
     }
     // That batch rolls back; applied again event by event, both events apply.
     await readModels.waitFor(y.position, [NAME]);
-    expect(await readModels.source(NAME).query("SELECT count, total FROM counter WHERE stream_id = 'y'")).toEqual([{ count: 2, total: 2 }]);
+    expect(await readModels.source(NAME).query("SELECT count, total FROM counter WHERE stream_id = 'y'")).toEqual([
+      { count: 2, total: 2 },
+    ]);
   });
 
   it('a handler throwing once on an event: the batch rolls back and is applied again event by event, losing nothing', async () => {

@@ -95,7 +95,9 @@ function cliSuite(backend: () => Backend) {
 
     const rebuilt = await run(['rebuild', NAME]);
     expect(rebuilt.code).toBe(0);
-    expect(rebuilt.text).toMatch(new RegExp(`^rebuilt ${NAME} v1 into generation 1: 400 events in .* s .*; it is now active\\n$`));
+    expect(rebuilt.text).toMatch(
+      new RegExp(`^rebuilt ${NAME} v1 into generation 1: 400 events in .* s .*; it is now active\\n$`),
+    );
 
     const after = await run(['status']);
     expect(after.code).toBe(0);
@@ -130,4 +132,6 @@ function cliSuite(backend: () => Backend) {
 
 describe('projections CLI (runCli) on SQLite generation files', () => cliSuite(() => sqlite));
 
-describeOnPostgres('projections CLI (runCli) on PostgreSQL generation schemas', (server) => cliSuite(() => postgres(server)));
+describeOnPostgres('projections CLI (runCli) on PostgreSQL generation schemas', (server) =>
+  cliSuite(() => postgres(server)),
+);

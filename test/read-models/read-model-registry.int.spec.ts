@@ -54,7 +54,9 @@ describe('ReadModelRegistry.watchedActive', () => {
 
   it('asks again after a failed query instead of keeping the failure', async () => {
     const { platform, registry } = await activeGenerations(['conversations']);
-    const find = jest.spyOn(platform.getRepository(ReadModelGeneration), 'find').mockRejectedValueOnce(new Error('database is locked'));
+    const find = jest
+      .spyOn(platform.getRepository(ReadModelGeneration), 'find')
+      .mockRejectedValueOnce(new Error('database is locked'));
     await expect(registry.watchedActive('conversations', 1)).rejects.toThrow('database is locked');
     expect((await registry.watchedActive('conversations', 1))?.status).toBe('active');
     expect(find).toHaveBeenCalledTimes(2);

@@ -59,7 +59,9 @@ describe('read snapshots of one event-loop turn', () => {
     reader.close();
     await nextTurn();
     // the writer can checkpoint the whole WAL: no reader holds an old snapshot
-    expect(writer.pragma('wal_checkpoint(TRUNCATE)', { simple: false })).toEqual([{ busy: 0, log: 0, checkpointed: 0 }]);
+    expect(writer.pragma('wal_checkpoint(TRUNCATE)', { simple: false })).toEqual([
+      { busy: 0, log: 0, checkpointed: 0 },
+    ]);
   });
 });
 
@@ -90,7 +92,8 @@ describe('the projection runner and the turn’s snapshot', () => {
     lookup = new ReadQuery(() => readModels.source('counters'), 'SELECT total FROM counter WHERE stream_id = ?');
     const seen: Array<number | undefined> = [];
     readModels.onApplied('counters', (batch: RecordedEvent[]) => {
-      if (batch.some((e) => e.streamId === 'probe')) seen.push((lookup.get('probe') as { row?: { total: number } }).row?.total);
+      if (batch.some((e) => e.streamId === 'probe'))
+        seen.push((lookup.get('probe') as { row?: { total: number } }).row?.total);
     });
     await appendCounterEvents(store, { events: 3, streams: 1, prefix: 'other' });
     const { position } = await store.append('probe', [newTestEvent(INCREMENTED, { by: 5 })]);

@@ -24,7 +24,11 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
     for (const timers of running.splice(0)) await timers.stop();
   });
 
-  function startTimers(clock: ManualClock, handler: (timer: DueTimer) => Promise<void>, db: DataSource = platform): Timers {
+  function startTimers(
+    clock: ManualClock,
+    handler: (timer: DueTimer) => Promise<void>,
+    db: DataSource = platform,
+  ): Timers {
     const timers = new Timers(db, clock, silentLogger);
     timers.handle('test', handler);
     timers.start();
@@ -51,8 +55,15 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
 
     clock.advance(0.001); // exactly due
     await timers.runDue();
-    expect(fired).toEqual([{ id: 't-1', dueAt: at(60).toISOString(), payload: { call: 'abc' }, at: at(60).toISOString() }]);
-    expect(await timers.get('t-1')).toMatchObject({ status: 'fired', attempts: 1, firedAt: at(60).toISOString(), leaseUntil: null });
+    expect(fired).toEqual([
+      { id: 't-1', dueAt: at(60).toISOString(), payload: { call: 'abc' }, at: at(60).toISOString() },
+    ]);
+    expect(await timers.get('t-1')).toMatchObject({
+      status: 'fired',
+      attempts: 1,
+      firedAt: at(60).toISOString(),
+      leaseUntil: null,
+    });
 
     clock.advance(3600);
     await timers.runDue();
@@ -121,7 +132,12 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
     await waitUntil(() => effects === 1, 'the failed timer is retried until it succeeds', 8000, 10);
     expect(attempts).toBe(3);
     // the service records the firing after the handler returns (on PostgreSQL, a round trip later)
-    await waitUntil(async () => (await timers.get('flaky'))?.status === 'fired', 'the timer is recorded as fired', 2000, 10);
+    await waitUntil(
+      async () => (await timers.get('flaky'))?.status === 'fired',
+      'the timer is recorded as fired',
+      2000,
+      10,
+    );
     expect(await timers.get('flaky')).toMatchObject({ status: 'fired', attempts: 3 });
     await timers.runDue();
     expect(effects).toBe(1);
@@ -146,7 +162,12 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
     expect(of('lagging')).toEqual([{ level: 30, msg: 'timer waits for a read model to catch up; it will run again' }]);
     expect(of('broken')).toEqual([{ level: 50, msg: 'timer handler failed; it will run again' }]);
     expect(await timers.get('lagging')).toMatchObject({ status: 'pending', attempts: 1 });
-    await waitUntil(async () => (await timers.get('lagging'))?.status === 'fired' && (await timers.get('broken'))?.status === 'fired', 'both run again and fire', 4000, 10);
+    await waitUntil(
+      async () => (await timers.get('lagging'))?.status === 'fired' && (await timers.get('broken'))?.status === 'fired',
+      'both run again and fire',
+      4000,
+      10,
+    );
   });
 
   it('across a restart (a new Timers on the same DB) a due timer fires exactly once', async () => {
@@ -215,9 +236,13 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
     clock.advance(2);
     await waitUntil(() => hungClaims === 1, 'the first process claims the timer', 2000);
     const taken: string[] = [];
-    const second = startTimers(clock, async (t) => {
-      taken.push(t.id);
-    }, await database.open());
+    const second = startTimers(
+      clock,
+      async (t) => {
+        taken.push(t.id);
+      },
+      await database.open(),
+    );
     await second.runDue();
     expect(taken).toEqual([]);
     clock.advance(59); // the lease is 60 s of platform time
@@ -236,7 +261,9 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
     const timers = new Timers(platform, clock, silentLogger);
     await timers.schedule({ id: 'orphan', owner: 'test', dueAt: at(10) });
     // What a crash between claim and "fired" leaves behind: firing, leased for 60 s of clock time.
-    await platform.getRepository(TimerRecord).update({ id: 'orphan' }, { status: 'firing', leaseUntil: new Date(T0 + 80_000).toISOString() });
+    await platform
+      .getRepository(TimerRecord)
+      .update({ id: 'orphan' }, { status: 'firing', leaseUntil: new Date(T0 + 80_000).toISOString() });
 
     timers.handle('test', async () => {
       effects++;

@@ -37,10 +37,16 @@ const sqlite: Backend = {
 
 function postgres(server: () => PostgresServer): Backend {
   return {
-    storage: async () => new PostgresGenerationStorage(await server().createDatabase(`verify_${Date.now()}_${Math.floor(Math.random() * 1e6)}`)),
+    storage: async () =>
+      new PostgresGenerationStorage(
+        await server().createDatabase(`verify_${Date.now()}_${Math.floor(Math.random() * 1e6)}`),
+      ),
     tamper: async (registry, location) => {
       const storage = registry.storage as PostgresGenerationStorage;
-      const client = new Client({ connectionString: storage.url, options: `-c search_path=${storage.schemaOf(location)}` });
+      const client = new Client({
+        connectionString: storage.url,
+        options: `-c search_path=${storage.schemaOf(location)}`,
+      });
       await client.connect();
       let n = 0;
       const numbered = (sql: string) => sql.replace(/\?/g, () => `$${++n}`);
@@ -76,7 +82,11 @@ function verifySuite(backend: () => Backend) {
     const head = await appendCounterEvents(store, { events: 1200, streams: 12, ignoredEvery: 9 });
     // the build's speed is not under test: on PostgreSQL it commits per batch, and a slow disk (fsync p50 5 ms
     // at times on this machine) took it past the harness's 2 s default
-    const server = await side.startReadModels([projection], { store, storage: await backend().storage(), timeoutMs: 60_000 });
+    const server = await side.startReadModels([projection], {
+      store,
+      storage: await backend().storage(),
+      timeoutMs: 60_000,
+    });
     await server.readModels.waitFor(head, [NAME]);
     return { projection, head, ...server };
   }
@@ -87,7 +97,14 @@ function verifySuite(backend: () => Backend) {
     expect(report).toMatchObject({ name: NAME, generation: 1, position: head, differences: 0 });
     expect(report.tables.map((t) => t.table).sort()).toEqual(['counter', 'line']);
     const byTable = Object.fromEntries(report.tables.map((t) => [t.table, t]));
-    expect(byTable.counter).toMatchObject({ liveRows: 12, replayRows: 12, missing: 0, extra: 0, changed: 0, examples: [] });
+    expect(byTable.counter).toMatchObject({
+      liveRows: 12,
+      replayRows: 12,
+      missing: 0,
+      extra: 0,
+      changed: 0,
+      examples: [],
+    });
     expect(byTable.line.liveRows).toBe(byTable.line.replayRows);
     expect(byTable.line.liveRows).toBeGreaterThan(1000);
   });
@@ -100,9 +117,13 @@ function verifySuite(backend: () => Backend) {
     const db = await backend().tamper(registry, location);
     let deleted: { stream_id: string; revision: number };
     try {
-      deleted = await db.get<typeof deleted>("SELECT stream_id, revision FROM line WHERE stream_id = 'counter-5' ORDER BY revision LIMIT 1 OFFSET 7");
+      deleted = await db.get<typeof deleted>(
+        "SELECT stream_id, revision FROM line WHERE stream_id = 'counter-5' ORDER BY revision LIMIT 1 OFFSET 7",
+      );
       await db.run("UPDATE counter SET total = total + 100 WHERE stream_id = 'counter-3'");
-      expect(await db.run('DELETE FROM line WHERE stream_id = ? AND revision = ?', deleted.stream_id, deleted.revision)).toBe(1);
+      expect(
+        await db.run('DELETE FROM line WHERE stream_id = ? AND revision = ?', deleted.stream_id, deleted.revision),
+      ).toBe(1);
       await db.run("INSERT INTO line (stream_id, revision, type, data) VALUES ('counter-5', 999999, 'Forged', '{}')");
       await db.run("INSERT INTO counter (stream_id, count, total, last_type) VALUES ('forged', 1, 1, 'Forged')");
     } finally {
@@ -118,13 +139,21 @@ function verifySuite(backend: () => Backend) {
     expect(changed.key).toEqual(['counter-3']);
     expect((changed.live as { total: number }).total - (changed.replay as { total: number }).total).toBe(100);
     expect(byTable.counter.examples).toContainEqual(
-      expect.objectContaining({ kind: 'extra', key: ['forged'], live: { stream_id: 'forged', count: 1, total: 1, last_type: 'Forged' } }),
+      expect.objectContaining({
+        kind: 'extra',
+        key: ['forged'],
+        live: { stream_id: 'forged', count: 1, total: 1, last_type: 'Forged' },
+      }),
     );
 
     expect(byTable.line).toMatchObject({ changed: 0, missing: 1, extra: 1 });
     expect(byTable.line.liveRows).toBe(byTable.line.replayRows);
-    expect(byTable.line.examples).toContainEqual(expect.objectContaining({ kind: 'missing', key: [deleted!.stream_id, deleted!.revision] }));
-    expect(byTable.line.examples).toContainEqual(expect.objectContaining({ kind: 'extra', key: ['counter-5', 999999] }));
+    expect(byTable.line.examples).toContainEqual(
+      expect.objectContaining({ kind: 'missing', key: [deleted!.stream_id, deleted!.revision] }),
+    );
+    expect(byTable.line.examples).toContainEqual(
+      expect.objectContaining({ kind: 'extra', key: ['counter-5', 999999] }),
+    );
     const missing = byTable.line.examples.find((e) => e.kind === 'missing')!;
     expect(missing.replay).toMatchObject(deleted!);
     expect(missing.live).toBeUndefined();

@@ -2,7 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eventually } from '../helpers/conversations-fixture';
 import { advanceClock } from '../helpers/keys-fixtures';
-import { AGENT_NUMBER, carrierMessages, newUserNumber, sendInbound, sendOutbound, startSmsFixture, type SmsFixture } from './sms-fixture';
+import {
+  AGENT_NUMBER,
+  carrierMessages,
+  newUserNumber,
+  sendInbound,
+  sendOutbound,
+  startSmsFixture,
+  type SmsFixture,
+} from './sms-fixture';
 
 interface Received {
   method: string;
@@ -28,7 +36,11 @@ class FakeCarrier {
         carrier.received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
         const status = carrier.answers.shift() ?? 201;
         res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(status < 300 ? { sid: `SMfake${++carrier.seq}`, status: 'queued' } : { code: 21211, message: 'refused' }));
+        res.end(
+          JSON.stringify(
+            status < 300 ? { sid: `SMfake${++carrier.seq}`, status: 'queued' } : { code: 21211, message: 'refused' },
+          ),
+        );
       });
     });
     await new Promise<void>((resolve) => carrier.server.listen(0, '127.0.0.1', resolve));
@@ -58,7 +70,12 @@ describe('SMS over the HTTP carrier (Twilio-compatible)', () => {
 
   beforeAll(async () => {
     carrier = await FakeCarrier.start();
-    f = await startSmsFixture({ SMS_CARRIER: 'http', SMS_CARRIER_URL: `${carrier.url}/`, SMS_CARRIER_ACCOUNT_SID: 'AC123', SMS_CARRIER_AUTH_TOKEN: 'tok-secret' });
+    f = await startSmsFixture({
+      SMS_CARRIER: 'http',
+      SMS_CARRIER_URL: `${carrier.url}/`,
+      SMS_CARRIER_ACCOUNT_SID: 'AC123',
+      SMS_CARRIER_AUTH_TOKEN: 'tok-secret',
+    });
   });
   afterAll(async () => {
     await f.close();
@@ -74,13 +91,22 @@ describe('SMS over the HTTP carrier (Twilio-compatible)', () => {
     expect(sent.url).toBe('/2010-04-01/Accounts/AC123/Messages.json');
     expect(sent.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(sent.headers.authorization).toBe(`Basic ${Buffer.from('AC123:tok-secret').toString('base64')}`);
-    expect(Object.fromEntries(new URLSearchParams(sent.body))).toEqual({ To: user, From: AGENT_NUMBER, Body: 'Your code is 1234 & valid for 5 min' });
+    expect(Object.fromEntries(new URLSearchParams(sent.body))).toEqual({
+      To: user,
+      From: AGENT_NUMBER,
+      Body: 'Your code is 1234 & valid for 5 min',
+    });
     const [recorded] = await eventually(async () => {
       const messages = await carrierMessages(f.t, user);
       expect(messages).toHaveLength(1);
       return messages;
     });
-    expect(recorded).toMatchObject({ conversation_id: r.body.conversation_id, status: 'delivered', carrier: 'http', provider_message_id: 'SMfake1' });
+    expect(recorded).toMatchObject({
+      conversation_id: r.body.conversation_id,
+      status: 'delivered',
+      carrier: 'http',
+      provider_message_id: 'SMfake1',
+    });
   });
 
   it('retries a 5xx on the platform clock, in order, and sends each text once', async () => {
@@ -95,8 +121,14 @@ describe('SMS over the HTTP carrier (Twilio-compatible)', () => {
     const all = await carrier.waitFor(before + 3);
     const bodies = all.slice(before).map((req) => new URLSearchParams(req.body).get('Body'));
     // the refused answer, then the answer again and the send_sms text behind it
-    expect(bodies).toEqual(['I will text you the tracking link.', 'I will text you the tracking link.', 'Track it here: https://track.test/42']);
-    await eventually(async () => expect((await carrierMessages(f.t, user)).map((m) => m.status)).toEqual(['delivered', 'delivered']));
+    expect(bodies).toEqual([
+      'I will text you the tracking link.',
+      'I will text you the tracking link.',
+      'Track it here: https://track.test/42',
+    ]);
+    await eventually(async () =>
+      expect((await carrierMessages(f.t, user)).map((m) => m.status)).toEqual(['delivered', 'delivered']),
+    );
     await advanceClock(f.t, 3600);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(carrier.received).toHaveLength(before + 3);

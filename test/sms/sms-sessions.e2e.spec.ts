@@ -1,7 +1,18 @@
 import { eventually } from '../helpers/conversations-fixture';
 import { advanceClock } from '../helpers/keys-fixtures';
 import { UUID } from '../helpers/test-app';
-import { AGENT_NUMBER, conversationWhen, delivered, KB, newUserNumber, noMoreThan, sendInbound, sendOutbound, startSmsFixture, type SmsFixture } from './sms-fixture';
+import {
+  AGENT_NUMBER,
+  conversationWhen,
+  delivered,
+  KB,
+  newUserNumber,
+  noMoreThan,
+  sendInbound,
+  sendOutbound,
+  startSmsFixture,
+  type SmsFixture,
+} from './sms-fixture';
 
 const WARNING = 'Are you still there? Reply within 10 minutes to keep this conversation open.';
 const DAY_S = 24 * 3600;
@@ -22,9 +33,22 @@ describe('SMS sessions', () => {
     expect(r.body).toEqual({ conversation_id: expect.stringMatching(/^SMS-/), agent_number: AGENT_NUMBER });
     expect(r.body.conversation_id.slice(4)).toMatch(UUID);
     const [text] = await delivered(f.t, user, 1);
-    expect(text).toMatchObject({ conversation_id: r.body.conversation_id, from: AGENT_NUMBER, to: user, text: 'Your table for two is booked for 8pm.', status: 'delivered', carrier: 'embedded' });
+    expect(text).toMatchObject({
+      conversation_id: r.body.conversation_id,
+      from: AGENT_NUMBER,
+      to: user,
+      text: 'Your table for two is booked for 8pm.',
+      status: 'delivered',
+      carrier: 'embedded',
+    });
     const c = await conversationWhen(f, r.body.conversation_id, (c) => expect(c.num_turns).toBe(1));
-    expect(c).toMatchObject({ channel: 'SMS', environment: 'sandbox', from_number: user, to_number: AGENT_NUMBER, in_progress: true });
+    expect(c).toMatchObject({
+      channel: 'SMS',
+      environment: 'sandbox',
+      from_number: user,
+      to_number: AGENT_NUMBER,
+      in_progress: true,
+    });
     expect(c.turns[0]).toMatchObject({ user_input: '', agent_response: 'Your table for two is booked for 8pm.' });
   });
 
@@ -48,7 +72,13 @@ describe('SMS sessions', () => {
     const [answer] = await delivered(f.t, user, 1);
     expect(answer).toMatchObject({ from: AGENT_NUMBER, to: user, text: KB[0].content });
     const c = await conversationWhen(f, r.body.conversation_id, (c) => expect(c.num_turns).toBe(1));
-    expect(c).toMatchObject({ channel: 'SMS', environment: 'sandbox', from_number: user, to_number: AGENT_NUMBER, in_progress: true });
+    expect(c).toMatchObject({
+      channel: 'SMS',
+      environment: 'sandbox',
+      from_number: user,
+      to_number: AGENT_NUMBER,
+      in_progress: true,
+    });
     expect(c.turns[0]).toMatchObject({ user_input: 'when are you open?', agent_response: KB[0].content });
     // and a later message joins it
     const again = await sendInbound(f.t, f.connector, { from: user, text: 'how do refunds work' });
@@ -58,7 +88,9 @@ describe('SMS sessions', () => {
 
   it('messages racing into a pair without a session open exactly one', async () => {
     const user = newUserNumber();
-    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => sendInbound(f.t, f.connector, { from: user, text: `opening hours ${i}` })));
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => sendInbound(f.t, f.connector, { from: user, text: `opening hours ${i}` })),
+    );
     expect(replies.map((r) => r.status)).toEqual(Array(6).fill(200));
     expect(new Set(replies.map((r) => r.body.conversation_id)).size).toBe(1);
     await delivered(f.t, user, 6);
@@ -67,8 +99,16 @@ describe('SMS sessions', () => {
 
   it('a redelivered provider message is acknowledged and applied once', async () => {
     const user = newUserNumber();
-    const first = await sendInbound(f.t, f.connector, { from: user, text: 'opening hours', provider_message_id: 'SM-dup-1' });
-    const again = await sendInbound(f.t, f.connector, { from: user, text: 'opening hours', provider_message_id: 'SM-dup-1' });
+    const first = await sendInbound(f.t, f.connector, {
+      from: user,
+      text: 'opening hours',
+      provider_message_id: 'SM-dup-1',
+    });
+    const again = await sendInbound(f.t, f.connector, {
+      from: user,
+      text: 'opening hours',
+      provider_message_id: 'SM-dup-1',
+    });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ conversation_id: first.body.conversation_id, status: 'duplicate' });
     await delivered(f.t, user, 1);

@@ -21,4 +21,6 @@ export const APP_PROCESS_TEST_TIMEOUT_MS = patient(120_000);
  * An app's settings for such a machine, under whatever the test sets itself: a command's response
  * waits longer for its read models before 503 READ_MODEL_LAGGING (the product's default is 5 s).
  */
-export const SLOW_MACHINE_ENV: Record<string, string> = { READ_YOUR_WRITES_TIMEOUT_MS: String(Math.min(60_000, patient(5000))) };
+export const SLOW_MACHINE_ENV: Record<string, string> = {
+  READ_YOUR_WRITES_TIMEOUT_MS: String(Math.min(60_000, patient(5000))),
+};

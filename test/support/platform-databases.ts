@@ -33,7 +33,11 @@ export function describeEachPlatformDatabase(title: string, suite: (databases: P
   });
 }
 
-function withDatabases(dialect: PlatformDialect, createDatabase: () => Promise<string | null>, suite: (databases: PlatformDatabases) => void): void {
+function withDatabases(
+  dialect: PlatformDialect,
+  createDatabase: () => Promise<string | null>,
+  suite: (databases: PlatformDatabases) => void,
+): void {
   const opened: DataSource[] = [];
   const dirs: string[] = [];
   suite({

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { findPostgresBinaries, postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from './postgres-server';
+import {
+  findPostgresBinaries,
+  postgresBinariesOrSkip,
+  startPostgresServer,
+  type PostgresServer,
+} from './postgres-server';
 
 const binaries = postgresBinariesOrSkip('the PostgreSQL test server harness');
 
@@ -41,7 +46,9 @@ describe('postgresBinariesOrSkip', () => {
     const client = new Client({ connectionString: server.url });
     await client.connect();
     try {
-      const { rows } = await client.query("SELECT current_database() AS db, current_setting('listen_addresses') AS listen, current_setting('unix_socket_directories') AS socket, current_setting('server_version_num')::int AS version");
+      const { rows } = await client.query(
+        "SELECT current_database() AS db, current_setting('listen_addresses') AS listen, current_setting('unix_socket_directories') AS socket, current_setting('server_version_num')::int AS version",
+      );
       expect(rows[0]).toMatchObject({ db: 'parley_test', listen: '127.0.0.1', socket: server.dir });
       expect(rows[0].version).toBeGreaterThanOrEqual(150000);
     } finally {
@@ -56,7 +63,9 @@ describe('postgresBinariesOrSkip', () => {
     const client = new Client({ connectionString: url });
     await client.connect();
     try {
-      expect((await client.query('SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1', ['public'])).rows[0].n).toBe(0);
+      expect(
+        (await client.query('SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1', ['public'])).rows[0].n,
+      ).toBe(0);
     } finally {
       await client.end();
     }

@@ -46,7 +46,10 @@ export function findPostgresBinaries(env: NodeJS.ProcessEnv = process.env): Post
   }
   const debian = '/usr/lib/postgresql';
   if (fs.existsSync(debian)) {
-    const versions = fs.readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => (a === '15' ? -1 : b === '15' ? 1 : Number(b) - Number(a)));
+    const versions = fs
+      .readdirSync(debian)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => (a === '15' ? -1 : b === '15' ? 1 : Number(b) - Number(a)));
     candidates.push(...versions.map((v) => path.join(debian, v, 'bin')));
   }
   const pgConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8', env });
@@ -60,7 +63,10 @@ export function findPostgresBinaries(env: NodeJS.ProcessEnv = process.env): Post
  * a missing server fails instead: CI must test both databases, a missing binary there is a broken
  * machine, not a reason to test less.
  */
-export function postgresBinariesOrSkip(what: string, find: () => PostgresBinaries | null = findPostgresBinaries): PostgresBinaries | null {
+export function postgresBinariesOrSkip(
+  what: string,
+  find: () => PostgresBinaries | null = findPostgresBinaries,
+): PostgresBinaries | null {
   const binaries = find();
   if (binaries) return binaries;
   const message = [
@@ -81,7 +87,11 @@ export function postgresBinariesOrSkip(what: string, find: () => PostgresBinarie
  * `maxConnections`: one app holds a few dozen connections (a pool per read model, its leases); a
  * server that a whole test run shares (scripts/with-postgres.js) needs more than a file's.
  */
-export async function startPostgresServer(binaries: PostgresBinaries | null = findPostgresBinaries(), database = 'parley_test', { maxConnections = 100 } = {}): Promise<PostgresServer> {
+export async function startPostgresServer(
+  binaries: PostgresBinaries | null = findPostgresBinaries(),
+  database = 'parley_test',
+  { maxConnections = 100 } = {},
+): Promise<PostgresServer> {
   if (!binaries) throw new Error('PostgreSQL binaries not found (initdb, pg_ctl, postgres): see findPostgresBinaries');
   const runAs = process.getuid?.() === 0 ? unprivilegedUser() : null;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-pg-'));
@@ -101,12 +111,44 @@ export async function startPostgresServer(binaries: PostgresBinaries | null = fi
   try {
     fs.writeFileSync(path.join(dir, 'pwfile'), `${password}\n`, { mode: 0o600 });
     if (runAs) chownTree(dir, runAs);
-    run(runAs, binaries.initdb, ['-D', data, '-U', USER, '--pwfile', path.join(dir, 'pwfile'), '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-locale', '--no-sync'], dir);
+    run(
+      runAs,
+      binaries.initdb,
+      [
+        '-D',
+        data,
+        '-U',
+        USER,
+        '--pwfile',
+        path.join(dir, 'pwfile'),
+        '--auth-local=trust',
+        '--auth-host=scram-sha-256',
+        '-E',
+        'UTF8',
+        '--no-locale',
+        '--no-sync',
+      ],
+      dir,
+    );
     let port = 0;
     for (let attempt = 1; ; attempt++) {
       port = await freeTcpPort();
-      const options = [`-p ${port}`, '-c listen_addresses=127.0.0.1', `-k ${dir}`, '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', `-c max_connections=${maxConnections}`].join(' ');
-      const result = run(runAs, binaries.pgCtl, ['start', '-D', data, '-l', path.join(dir, 'server.log'), '-o', options, '-w', '-t', String(START_TIMEOUT_S)], dir, false);
+      const options = [
+        `-p ${port}`,
+        '-c listen_addresses=127.0.0.1',
+        `-k ${dir}`,
+        '-c fsync=off',
+        '-c synchronous_commit=off',
+        '-c full_page_writes=off',
+        `-c max_connections=${maxConnections}`,
+      ].join(' ');
+      const result = run(
+        runAs,
+        binaries.pgCtl,
+        ['start', '-D', data, '-l', path.join(dir, 'server.log'), '-o', options, '-w', '-t', String(START_TIMEOUT_S)],
+        dir,
+        false,
+      );
       if (result.status === 0) break;
       const log = readIfExists(path.join(dir, 'server.log'));
       // another process took the port between our probe and the server's bind: try another
@@ -169,11 +211,24 @@ function chownTree(dir: string, user: string): void {
 }
 
 /** One of the server's commands, as `runAs` when root; bounded. Throws on failure unless `check` is false. */
-function run(runAs: string | null, command: string, args: string[], cwd: string, check = true): SpawnSyncReturns<string> {
+function run(
+  runAs: string | null,
+  command: string,
+  args: string[],
+  cwd: string,
+  check = true,
+): SpawnSyncReturns<string> {
   const [file, argv] = runAs ? ['runuser', ['-u', runAs, '--', command, ...args]] : [command, args];
-  const result = spawnSync(file, argv, { cwd, encoding: 'utf8', timeout: COMMAND_TIMEOUT_MS, env: { ...process.env, LC_ALL: 'C' } });
+  const result = spawnSync(file, argv, {
+    cwd,
+    encoding: 'utf8',
+    timeout: COMMAND_TIMEOUT_MS,
+    env: { ...process.env, LC_ALL: 'C' },
+  });
   if (check && result.status !== 0) {
-    throw new Error(`${path.basename(command)} failed (exit ${result.status}${result.error ? `, ${result.error.message}` : ''}): ${result.stderr}${result.stdout}`);
+    throw new Error(
+      `${path.basename(command)} failed (exit ${result.status}${result.error ? `, ${result.error.message}` : ''}): ${result.stderr}${result.stdout}`,
+    );
   }
   return result;
 }

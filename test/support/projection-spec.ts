@@ -39,7 +39,15 @@ export async function projectedReadModel(projection: Projection): Promise<Projec
         const revision = (revisions.get(stream) ?? -1n) + 1n;
         revisions.set(stream, revision);
         position += 1n;
-        return { id: `event-${position}`, streamId: stream, revision, position: positionOf(position), type, data, metadata: { schemaVersion: 1, actor: 'test', correlationId: 'c', causationId: null, occurredAt: at } };
+        return {
+          id: `event-${position}`,
+          streamId: stream,
+          revision,
+          position: positionOf(position),
+          type,
+          data,
+          metadata: { schemaVersion: 1, actor: 'test', correlationId: 'c', causationId: null, occurredAt: at },
+        };
       });
       await applyBatch(source, projection, recorded);
     },

@@ -22,7 +22,10 @@ export function describeEachReadModelDatabase(title: string, suite: (open: OpenG
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-rm-'));
     });
     let next = 0;
-    withGenerations((projection) => openReadModel(projection, path.join(dir, `${projection.name}.g${++next}.sqlite`)), suite);
+    withGenerations(
+      (projection) => openReadModel(projection, path.join(dir, `${projection.name}.g${++next}.sqlite`)),
+      suite,
+    );
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
   });
   describeOnPostgres(`${title} (PostgreSQL)`, (server) => {

@@ -14,14 +14,23 @@ import { Receiver, waitForAttempts } from './receiver';
  * deliveries report error classes, never socket text.
  */
 const BASE = '/v1/webhook-endpoints';
-const valid = (extra: Record<string, unknown> = {}) => ({ url: 'https://hooks.example.com/parley', event_types: ['alerts.triggered'], ...extra });
+const valid = (extra: Record<string, unknown> = {}) => ({
+  url: 'https://hooks.example.com/parley',
+  event_types: ['alerts.triggered'],
+  ...extra,
+});
 
 async function alertsKey(t: TestApp, name: string) {
   const accountId = await createAccount(t, name);
-  return { accountId, bare: accountId.replace(/^ws-/, ''), key: (await operatorKey(t, accountId, { permissions: ['alerts'] })).key as string };
+  return {
+    accountId,
+    bare: accountId.replace(/^ws-/, ''),
+    key: (await operatorKey(t, accountId, { permissions: ['alerts'] })).key as string,
+  };
 }
 
-const call = (t: TestApp, key: string, method: string, route = '', body?: unknown): Promise<JsonResponse> => request(`${t.url}${BASE}${route}`, { method, body, headers: withKey(key) });
+const call = (t: TestApp, key: string, method: string, route = '', body?: unknown): Promise<JsonResponse> =>
+  request(`${t.url}${BASE}${route}`, { method, body, headers: withKey(key) });
 
 function expectUrlRefused(r: JsonResponse, url: string) {
   if (r.status !== 400) throw new Error(`${url} answered ${r.status}: ${JSON.stringify(r.body)}`);
@@ -47,21 +56,31 @@ describe('webhook outbound safety', () => {
     const { key } = await alertsKey(strict, 'Scanner Co');
     for (const url of INTERNAL_URLS) expectUrlRefused(await call(strict, key, 'POST', '', valid({ url })), url);
     const created = (await call(strict, key, 'POST', '', valid())).body;
-    for (const url of INTERNAL_URLS.slice(0, 12)) expectUrlRefused(await call(strict, key, 'PATCH', `/${created.id}`, { url }), url);
+    for (const url of INTERNAL_URLS.slice(0, 12))
+      expectUrlRefused(await call(strict, key, 'PATCH', `/${created.id}`, { url }), url);
     const list = (await call(strict, key, 'GET')).body.data;
     expect(list.map((e: { url: string }) => e.url)).toEqual(['https://hooks.example.com/parley']);
   });
 
   it('WEBHOOK_ALLOW_HTTP=1 allows the loopback forms only, never private ranges or metadata', async () => {
     const { key } = await alertsKey(local, 'Local Co');
-    for (const url of INTERNAL_URLS.slice(LOOPBACK_COUNT)) expectUrlRefused(await call(local, key, 'POST', '', valid({ url })), url);
-    for (const url of ['http://127.0.0.1:9/x', 'https://[::1]:9/x', 'http://localhost:9/x']) expect((await call(local, key, 'POST', '', valid({ url }))).status).toBe(201);
+    for (const url of INTERNAL_URLS.slice(LOOPBACK_COUNT))
+      expectUrlRefused(await call(local, key, 'POST', '', valid({ url })), url);
+    for (const url of ['http://127.0.0.1:9/x', 'https://[::1]:9/x', 'http://localhost:9/x'])
+      expect((await call(local, key, 'POST', '', valid({ url }))).status).toBe(201);
   });
 
   it('refuses a URL with CR/LF, whitespace or control characters, and userinfo', async () => {
     const { key } = await alertsKey(strict, 'Smuggler Co');
     const created = (await call(strict, key, 'POST', '', valid())).body;
-    for (const url of ['https://hooks.example.com/a\r\nX-Injected: 1', 'https://hooks.example.com/\n', 'https://hooks.example.com/a b', '\thttps://hooks.example.com/', 'https://hooks.example.com/\u0000', 'https://admin:pw@hooks.example.com/']) {
+    for (const url of [
+      'https://hooks.example.com/a\r\nX-Injected: 1',
+      'https://hooks.example.com/\n',
+      'https://hooks.example.com/a b',
+      '\thttps://hooks.example.com/',
+      'https://hooks.example.com/\u0000',
+      'https://admin:pw@hooks.example.com/',
+    ]) {
       expectUrlRefused(await call(strict, key, 'POST', '', valid({ url })), JSON.stringify(url));
       expectUrlRefused(await call(strict, key, 'PATCH', `/${created.id}`, { url }), JSON.stringify(url));
     }
@@ -98,7 +117,15 @@ describe('webhook outbound safety', () => {
     let t = await startTestApp({ WEBHOOK_ALLOW_HTTP: '1' }, dataDir);
     try {
       const acme = await alertsKey(t, 'Moved Co');
-      const endpoint = (await call(t, acme.key, 'POST', '', valid({ url: receiver.url, headers: { Authorization: 'Bearer receiver-secret' } }))).body;
+      const endpoint = (
+        await call(
+          t,
+          acme.key,
+          'POST',
+          '',
+          valid({ url: receiver.url, headers: { Authorization: 'Bearer receiver-secret' } }),
+        )
+      ).body;
       expect(endpoint.id).toMatch(/^whe_/);
       await t.close();
       t = await startTestApp({}, dataDir);
@@ -110,13 +137,37 @@ describe('webhook outbound safety', () => {
         {
           id: randomUUID(),
           type: 'AlertRuleStateChanged',
-          data: { ruleId, accountId: acme.bare, projectId: null, name: 'Slow answers', metric: 'turn_latency_p95', from: 'ok', to: 'alert', since: at, currentValue: 1234, evaluatedAt: at },
-          metadata: { schemaVersion: 1, actor: 'system:alert-evaluator', correlationId: randomUUID(), causationId: null, occurredAt: at },
+          data: {
+            ruleId,
+            accountId: acme.bare,
+            projectId: null,
+            name: 'Slow answers',
+            metric: 'turn_latency_p95',
+            from: 'ok',
+            to: 'alert',
+            since: at,
+            currentValue: 1234,
+            evaluatedAt: at,
+          },
+          metadata: {
+            schemaVersion: 1,
+            actor: 'system:alert-evaluator',
+            correlationId: randomUUID(),
+            causationId: null,
+            occurredAt: at,
+          },
         },
       ]);
       const list = async () => (await call(t, acme.key, 'GET', `/${endpoint.id}/deliveries`)).body.data as any[];
       const [attempt] = await waitForAttempts(list, 1);
-      expect(attempt).toMatchObject({ attempt: 1, status_code: null, error: 'address_refused', outcome: 'failed', next_attempt_at: null, delivery_status: 'failed' });
+      expect(attempt).toMatchObject({
+        attempt: 1,
+        status_code: null,
+        error: 'address_refused',
+        outcome: 'failed',
+        next_attempt_at: null,
+        delivery_status: 'failed',
+      });
       await receiver.expectNoMoreThan(0);
     } finally {
       await t.close();

@@ -71,7 +71,9 @@ export class Receiver {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`receiver got ${this.received.length} requests, expected ${count} within ${patient(timeoutMs)} ms`));
+        reject(
+          new Error(`receiver got ${this.received.length} requests, expected ${count} within ${patient(timeoutMs)} ms`),
+        );
       }, patient(timeoutMs));
       this.waiters.add(check);
       check();

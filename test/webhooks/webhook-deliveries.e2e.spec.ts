@@ -5,7 +5,15 @@ import { PLATFORM_DB } from '../../src/platform/database/platform-database';
 import { portableSql } from '../../src/read-models/portable-sql';
 import { createAccount, operatorKey, withKey } from '../helpers/keys-fixtures';
 import { request, type JsonResponse } from '../helpers/test-app';
-import { advanceClock, buildAgent, converse, eventually, platformNow, startConversationsFixture, type ConversationsFixture } from '../helpers/conversations-fixture';
+import {
+  advanceClock,
+  buildAgent,
+  converse,
+  eventually,
+  platformNow,
+  startConversationsFixture,
+  type ConversationsFixture,
+} from '../helpers/conversations-fixture';
 import { expectSigned, Receiver, waitForAttempts } from './receiver';
 
 /**
@@ -18,7 +26,12 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MIN = 60;
 
 const TOPICS = [
-  { name: 'Billing human', content: 'Connecting you to billing.', queries: ['talk to billing', 'billing person please'], actions: 'handoff destination=billing-queue reason="billing dispute" shared_id=TICKET-7781' },
+  {
+    name: 'Billing human',
+    content: 'Connecting you to billing.',
+    queries: ['talk to billing', 'billing person please'],
+    actions: 'handoff destination=billing-queue reason="billing dispute" shared_id=TICKET-7781',
+  },
   { name: 'Goodbye', content: 'Goodbye!', queries: ['bye now', 'goodbye'], actions: 'end_conversation' },
   { name: 'Opening hours', content: 'We open at nine.', queries: ['opening hours', 'when do you open'] },
 ];
@@ -49,18 +62,44 @@ describe('webhook deliveries', () => {
   /** An account of its own with an alerts key: its endpoints see only its events. */
   const account = async (name: string) => {
     const accountId = await createAccount(f.t, name);
-    return { accountId, bare: accountId.replace(/^ws-/, ''), key: (await operatorKey(f.t, accountId, { permissions: ['alerts'] })).key as string };
+    return {
+      accountId,
+      bare: accountId.replace(/^ws-/, ''),
+      key: (await operatorKey(f.t, accountId, { permissions: ['alerts'] })).key as string,
+    };
   };
   /** What the alerts evaluator appends on a transition (alert-rule.events.ts). */
-  const appendAlert = async (accountBare: string, from: string, to: string, ruleId = `ar_${randomUUID().replace(/-/g, '').slice(0, 12)}`) => {
+  const appendAlert = async (
+    accountBare: string,
+    from: string,
+    to: string,
+    ruleId = `ar_${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+  ) => {
     const at = new Date(await platformNow(f.t)).toISOString();
     const id = randomUUID();
     await store.append(`alert-rule-${ruleId}`, [
       {
         id,
         type: 'AlertRuleStateChanged',
-        data: { ruleId, accountId: accountBare, projectId: null, name: 'Slow answers', metric: 'turn_latency_p95', from, to, since: at, currentValue: 1234, evaluatedAt: at },
-        metadata: { schemaVersion: 1, actor: 'system:alert-evaluator', correlationId: randomUUID(), causationId: null, occurredAt: at },
+        data: {
+          ruleId,
+          accountId: accountBare,
+          projectId: null,
+          name: 'Slow answers',
+          metric: 'turn_latency_p95',
+          from,
+          to,
+          since: at,
+          currentValue: 1234,
+          evaluatedAt: at,
+        },
+        metadata: {
+          schemaVersion: 1,
+          actor: 'system:alert-evaluator',
+          correlationId: randomUUID(),
+          causationId: null,
+          occurredAt: at,
+        },
       },
     ]);
     return { ruleId, at, id };
@@ -71,8 +110,16 @@ describe('webhook deliveries', () => {
     const response = await fetch(`${f.t.url}/metrics`, { headers: { 'x-operator-token': f.t.operatorToken } });
     expect(response.status).toBe(200);
     const text = await response.text();
-    const count = (outcome: string) => Number(new RegExp(`^parley_webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-    return { delivered: count('delivered'), retrying: count('retrying'), failed: count('failed'), cancelled: count('cancelled') };
+    const count = (outcome: string) =>
+      Number(
+        new RegExp(`^parley_webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0,
+      );
+    return {
+      delivered: count('delivered'),
+      retrying: count('retrying'),
+      failed: count('failed'),
+      cancelled: count('cancelled'),
+    };
   };
 
   beforeAll(async () => {
@@ -92,7 +139,12 @@ describe('webhook deliveries', () => {
     const off = await receiver();
     const foreignReceiver = await receiver();
     const everything = ['conversation.started', 'conversation.ended', 'handoff.created'];
-    const main = await createEndpoint(f.adminKey, { name: 'all', url: all.url, event_types: everything, headers: { 'X-Receiver-Token': 'tok-123' } });
+    const main = await createEndpoint(f.adminKey, {
+      name: 'all',
+      url: all.url,
+      event_types: everything,
+      headers: { 'X-Receiver-Token': 'tok-123' },
+    });
     const handoffs = await createEndpoint(f.adminKey, { url: narrow.url, event_types: ['handoff.created'] });
     await createEndpoint(f.adminKey, { url: off.url, event_types: everything, enabled: false });
     const foreign = await account('Foreign Co');
@@ -113,15 +165,32 @@ describe('webhook deliveries', () => {
       expect(Object.keys(delivery.body).sort()).toEqual(['created_at', 'data', 'id', 'type']);
       expect(delivery.body.id).toMatch(/^evt_[0-9a-f]{32}$/);
       expect(delivery.body.created_at).toMatch(ISO_MS);
-      expect(delivery.body.data).toMatchObject({ account_id: f.accountId, project_id: agentId, environment: 'sandbox', channel: expect.any(String) });
+      expect(delivery.body.data).toMatchObject({
+        account_id: f.accountId,
+        project_id: agentId,
+        environment: 'sandbox',
+        channel: expect.any(String),
+      });
     }
-    const seen = (conversationId: string) => got.filter((d) => d.body.data.conversation_id === conversationId).map((d) => d.body.type).sort();
+    const seen = (conversationId: string) =>
+      got
+        .filter((d) => d.body.data.conversation_id === conversationId)
+        .map((d) => d.body.type)
+        .sort();
     expect(seen(billing.id)).toEqual(['conversation.ended', 'conversation.started', 'handoff.created']);
     expect(seen(bye.id)).toEqual(['conversation.ended', 'conversation.started']);
     expect(new Set(got.map((d) => d.body.id)).size).toBe(5);
-    const byType = (type: string, conversationId: string) => got.find((d) => d.body.type === type && d.body.data.conversation_id === conversationId)!.body;
-    expect(byType('handoff.created', billing.id).data).toMatchObject({ destination: 'billing-queue', reason: 'billing dispute', shared_id: 'TICKET-7781' });
-    expect(byType('conversation.ended', bye.id).data).toMatchObject({ reason: expect.any(String), ended_at: expect.stringMatching(ISO_MS) });
+    const byType = (type: string, conversationId: string) =>
+      got.find((d) => d.body.type === type && d.body.data.conversation_id === conversationId)!.body;
+    expect(byType('handoff.created', billing.id).data).toMatchObject({
+      destination: 'billing-queue',
+      reason: 'billing dispute',
+      shared_id: 'TICKET-7781',
+    });
+    expect(byType('conversation.ended', bye.id).data).toMatchObject({
+      reason: expect.any(String),
+      ended_at: expect.stringMatching(ISO_MS),
+    });
     expect(byType('conversation.started', bye.id).data.started_at).toMatch(ISO_MS);
 
     // The handoff-only endpoint got the one handoff, signed with its own secret (not the other's).
@@ -160,7 +229,10 @@ describe('webhook deliveries', () => {
     const acme = await account('Alerting Co');
     const hook = await receiver();
     const convOnly = await receiver();
-    const endpoint = await createEndpoint(acme.key, { url: hook.url, event_types: ['alerts.triggered', 'alerts.resolved'] });
+    const endpoint = await createEndpoint(acme.key, {
+      url: hook.url,
+      event_types: ['alerts.triggered', 'alerts.resolved'],
+    });
     await createEndpoint(acme.key, { url: convOnly.url, event_types: ['conversation.started'] });
     const onlyResolved = await receiver();
     await createEndpoint(acme.key, { url: onlyResolved.url, event_types: ['alerts.resolved'] });
@@ -189,7 +261,10 @@ describe('webhook deliveries', () => {
     await appendAlert(acme.bare, 'alert', 'ok', 'ar_rule00000001');
     const [, second] = await hook.waitFor(2);
     expectSigned(second, endpoint.signing_secret);
-    expect(second.body).toMatchObject({ type: 'alerts.resolved', data: { alert_rule_id: 'ar_rule00000001', previous_state: 'alert', state: 'ok' } });
+    expect(second.body).toMatchObject({
+      type: 'alerts.resolved',
+      data: { alert_rule_id: 'ar_rule00000001', previous_state: 'alert', state: 'ok' },
+    });
     expect(second.body.id).not.toBe(first.body.id);
 
     await appendAlert(acme.bare, 'ok', 'no_data');
@@ -246,8 +321,14 @@ describe('webhook deliveries', () => {
       [1, 500, 'retrying', 'delivered'],
     ]);
     expect(new Set(attempts.map((a) => a.delivery_id)).size).toBe(1);
-    expect(attempts.map((a) => (Date.parse(a.attempted_at) / 1000) | 0).map((s) => s - t0)).toEqual([4860, 1260, 360, 60, 0]);
-    expect(attempts.map((a) => (a.next_attempt_at === null ? null : (Date.parse(a.next_attempt_at) - Date.parse(a.attempted_at)) / 1000))).toEqual([null, 3600, 900, 300, 60]);
+    expect(attempts.map((a) => (Date.parse(a.attempted_at) / 1000) | 0).map((s) => s - t0)).toEqual([
+      4860, 1260, 360, 60, 0,
+    ]);
+    expect(
+      attempts.map((a) =>
+        a.next_attempt_at === null ? null : (Date.parse(a.next_attempt_at) - Date.parse(a.attempted_at)) / 1000,
+      ),
+    ).toEqual([null, 3600, 900, 300, 60]);
     expect(attempts.map((a) => a.error)).toEqual([null, 'http_408', 'http_429', 'http_503', 'http_500']);
 
     // Each settled attempt is counted by outcome on GET /metrics.
@@ -272,7 +353,9 @@ describe('webhook deliveries', () => {
       await advanceClock(f.t, gap * MIN);
       await hook.waitFor(i + 2);
     }
-    expect(hook.received.map((d) => Number(d.headers['x-webhook-timestamp']) - t0)).toEqual([0, 60, 360, 1260, 4860, 19260]);
+    expect(hook.received.map((d) => Number(d.headers['x-webhook-timestamp']) - t0)).toEqual([
+      0, 60, 360, 1260, 4860, 19260,
+    ]);
     await advanceClock(f.t, 8 * 3600);
     await advanceClock(f.t, 48 * 3600);
     await hook.expectNoMoreThan(6);
@@ -300,13 +383,24 @@ describe('webhook deliveries', () => {
     await advanceClock(f.t, 5 * 3600);
     await hook.expectNoMoreThan(1);
     const [attempt] = await deliveries(acme.key, endpoint.id);
-    expect(attempt).toMatchObject({ attempt: 1, status_code: 400, error: 'http_400', outcome: 'failed', next_attempt_at: null, delivery_status: 'failed' });
+    expect(attempt).toMatchObject({
+      attempt: 1,
+      status_code: 400,
+      error: 'http_400',
+      outcome: 'failed',
+      next_attempt_at: null,
+      delivery_status: 'failed',
+    });
   });
 
   it('a timeout and a refused connection are retried; the attempt records the error and its duration', async () => {
     const acme = await account('Flaky Co');
     const slow = (await receiver()).answer('hang', 200);
-    const slowEndpoint = await createEndpoint(acme.key, { url: slow.url, event_types: ['alerts.triggered'], timeout_ms: 1000 });
+    const slowEndpoint = await createEndpoint(acme.key, {
+      url: slow.url,
+      event_types: ['alerts.triggered'],
+      timeout_ms: 1000,
+    });
     const closed = await Receiver.start();
     const deadUrl = closed.url;
     await closed.close();
@@ -315,10 +409,22 @@ describe('webhook deliveries', () => {
     await appendAlert(acme.bare, 'ok', 'alert');
     await slow.waitFor(1);
     const timedOut = await waitForAttempts(() => deliveries(acme.key, slowEndpoint.id), 1, 4000);
-    expect(timedOut[0]).toMatchObject({ attempt: 1, status_code: null, error: 'timeout', outcome: 'retrying', delivery_status: 'pending' });
+    expect(timedOut[0]).toMatchObject({
+      attempt: 1,
+      status_code: null,
+      error: 'timeout',
+      outcome: 'retrying',
+      delivery_status: 'pending',
+    });
     expect(timedOut[0].duration_ms).toBeGreaterThanOrEqual(950);
     const refused = await waitForAttempts(() => deliveries(acme.key, deadEndpoint.id), 1);
-    expect(refused[0]).toMatchObject({ attempt: 1, status_code: null, error: 'connect_failed', outcome: 'retrying', delivery_status: 'pending' });
+    expect(refused[0]).toMatchObject({
+      attempt: 1,
+      status_code: null,
+      error: 'connect_failed',
+      outcome: 'retrying',
+      delivery_status: 'pending',
+    });
 
     // The retry goes to the endpoint as it is now: a fixed URL is used at once.
     const fixed = await receiver();
@@ -329,7 +435,11 @@ describe('webhook deliveries', () => {
     expect(slow.received[1].rawBody).toBe(retried.rawBody);
     const [late] = await fixed.waitFor(1);
     expectSigned(late, deadEndpoint.signing_secret);
-    expect((await waitForAttempts(() => deliveries(acme.key, slowEndpoint.id), 2))[0]).toMatchObject({ attempt: 2, status_code: 200, outcome: 'delivered' });
+    expect((await waitForAttempts(() => deliveries(acme.key, slowEndpoint.id), 2))[0]).toMatchObject({
+      attempt: 2,
+      status_code: 200,
+      outcome: 'delivered',
+    });
   });
 
   it('rotate-secret: the next attempt is signed with the new secret, not the old one', async () => {
@@ -365,7 +475,10 @@ describe('webhook deliveries', () => {
     // The deletion event cancels what the endpoint still had to receive, before any retry falls due.
     const platform: DataSource = f.t.app.get(PLATFORM_DB);
     await eventually(async () => {
-      const rows: Array<{ status: string }> = await platform.query(portableSql(platform, 'SELECT status FROM webhook_delivery WHERE endpoint_id = ?'), [goneEndpoint.id]);
+      const rows: Array<{ status: string }> = await platform.query(
+        portableSql(platform, 'SELECT status FROM webhook_delivery WHERE endpoint_id = ?'),
+        [goneEndpoint.id],
+      );
       expect(rows.map((r) => r.status)).toEqual(['cancelled']);
     });
     expect((await endpoints(acme.key, 'PATCH', `/${pausedEndpoint.id}`, { enabled: false })).status).toBe(200);

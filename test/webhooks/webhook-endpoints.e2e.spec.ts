@@ -11,7 +11,11 @@ import { expectEnvelope, request, startTestApp, type JsonResponse, type TestApp 
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const BASE = '/v1/webhook-endpoints';
-const valid = (extra: Record<string, unknown> = {}) => ({ url: 'https://hooks.example.com/parley', event_types: ['conversation.started'], ...extra });
+const valid = (extra: Record<string, unknown> = {}) => ({
+  url: 'https://hooks.example.com/parley',
+  event_types: ['conversation.started'],
+  ...extra,
+});
 
 describe('webhook endpoints API', () => {
   let t: TestApp;
@@ -71,13 +75,24 @@ describe('webhook endpoints API', () => {
     const full = await create({
       name: 'CRM sync',
       url: 'https://crm.example.com/in',
-      event_types: ['alerts.triggered', 'alerts.resolved', 'conversation.started', 'conversation.ended', 'handoff.created'],
+      event_types: [
+        'alerts.triggered',
+        'alerts.resolved',
+        'conversation.started',
+        'conversation.ended',
+        'handoff.created',
+      ],
       headers: { Authorization: 'Bearer crm-token', 'X-Team': 'support' },
       timeout_ms: 12000,
       enabled: false,
     });
     // header values are write-only: masked from the first answer on
-    expect(full).toMatchObject({ name: 'CRM sync', enabled: false, timeout_ms: 12000, headers: { Authorization: '***', 'X-Team': '***' } });
+    expect(full).toMatchObject({
+      name: 'CRM sync',
+      enabled: false,
+      timeout_ms: 12000,
+      headers: { Authorization: '***', 'X-Team': '***' },
+    });
     expect(full.event_types).toHaveLength(5);
   });
 
@@ -92,7 +107,10 @@ describe('webhook endpoints API', () => {
 
     const list = await call('GET', '');
     expect(list.status).toBe(200);
-    expect(list.body.data.find((e: { id: string }) => e.id === created.id)).toEqual({ ...created, signing_secret: masked });
+    expect(list.body.data.find((e: { id: string }) => e.id === created.id)).toEqual({
+      ...created,
+      signing_secret: masked,
+    });
     expect(JSON.stringify(list.body)).not.toContain(secret);
     expect(JSON.stringify(one.body)).not.toContain(secret);
 
@@ -104,9 +122,25 @@ describe('webhook endpoints API', () => {
   it('PATCH changes only the given fields and moves updated_at', async () => {
     const created = await create(valid({ name: 'before', headers: { 'X-A': '1' } }));
     await advanceClock(t, 90);
-    const r = await call('PATCH', `/${created.id}`, { name: 'after', url: 'https://other.example.com/x', enabled: false, event_types: ['handoff.created', 'alerts.triggered'], headers: { 'X-B': '2' }, timeout_ms: 30000 });
+    const r = await call('PATCH', `/${created.id}`, {
+      name: 'after',
+      url: 'https://other.example.com/x',
+      enabled: false,
+      event_types: ['handoff.created', 'alerts.triggered'],
+      headers: { 'X-B': '2' },
+      timeout_ms: 30000,
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: created.id, name: 'after', url: 'https://other.example.com/x', enabled: false, event_types: ['handoff.created', 'alerts.triggered'], headers: { 'X-B': '***' }, timeout_ms: 30000, created_at: created.created_at });
+    expect(r.body).toMatchObject({
+      id: created.id,
+      name: 'after',
+      url: 'https://other.example.com/x',
+      enabled: false,
+      event_types: ['handoff.created', 'alerts.triggered'],
+      headers: { 'X-B': '***' },
+      timeout_ms: 30000,
+      created_at: created.created_at,
+    });
     expect(Date.parse(r.body.updated_at) - Date.parse(created.created_at)).toBe(90_000);
 
     const partial = await call('PATCH', `/${created.id}`, { enabled: true });
@@ -135,7 +169,11 @@ describe('webhook endpoints API', () => {
       ['POST', `/${created.id}/rotate-secret`],
       ['GET', `/${created.id}/deliveries`],
     ]) {
-      expectEnvelope(await call(method, path, method === 'PATCH' ? { name: 'x' } : undefined), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
+      expectEnvelope(
+        await call(method, path, method === 'PATCH' ? { name: 'x' } : undefined),
+        404,
+        'WEBHOOK_ENDPOINT_NOT_FOUND',
+      );
     }
     expect((await call('GET', '')).body.data.map((e: { id: string }) => e.id)).not.toContain(created.id);
   });
@@ -146,7 +184,8 @@ describe('webhook endpoints API', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ data: [] });
     expect((await call('GET', `/${created.id}/deliveries?limit=100`)).status).toBe(200);
-    for (const limit of ['0', '101', 'abc', '1.5']) expectFieldError(await call('GET', `/${created.id}/deliveries?limit=${limit}`), 'limit');
+    for (const limit of ['0', '101', 'abc', '1.5'])
+      expectFieldError(await call('GET', `/${created.id}/deliveries?limit=${limit}`), 'limit');
   });
 
   it('validation errors answer 400 naming the field', async () => {
@@ -189,9 +228,16 @@ describe('webhook endpoints API', () => {
       expectFieldError(await call('PATCH', `/${created.id}`, body), field);
     }
     // nothing changed
-    expect((await call('GET', `/${created.id}`)).body).toEqual({ ...created, signing_secret: `whsec_…${created.signing_secret.slice(-4)}` });
+    expect((await call('GET', `/${created.id}`)).body).toEqual({
+      ...created,
+      signing_secret: `whsec_…${created.signing_secret.slice(-4)}`,
+    });
 
-    const malformed = await request(`${t.url}${BASE}`, { method: 'POST', rawBody: '{"url": ', headers: withKey(key, { 'content-type': 'application/json' }) });
+    const malformed = await request(`${t.url}${BASE}`, {
+      method: 'POST',
+      rawBody: '{"url": ',
+      headers: withKey(key, { 'content-type': 'application/json' }),
+    });
     expectEnvelope(malformed, 400, 'INVALID_JSON');
   });
 
@@ -205,7 +251,10 @@ describe('webhook endpoints API', () => {
     try {
       const account = await createAccount(strict, 'Strict Co');
       const strictKey = (await operatorKey(strict, account, { permissions: ['alerts'] })).key;
-      const r = await request(`${strict.url}${BASE}`, { body: valid({ url: 'http://127.0.0.1:9/x' }), headers: withKey(strictKey) });
+      const r = await request(`${strict.url}${BASE}`, {
+        body: valid({ url: 'http://127.0.0.1:9/x' }),
+        headers: withKey(strictKey),
+      });
       expectFieldError(r, 'url');
       expect(r.body.error_message).toBe('url must use https');
       expect((await request(`${strict.url}${BASE}`, { body: valid(), headers: withKey(strictKey) })).status).toBe(201);
@@ -246,10 +295,16 @@ describe('webhook endpoints API', () => {
       ['GET', `/${theirs.id}/deliveries`],
       ['GET', '/whe_doesnotexist0000'],
     ]) {
-      expectEnvelope(await call(method, path, method === 'PATCH' ? { name: 'x' } : undefined), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
+      expectEnvelope(
+        await call(method, path, method === 'PATCH' ? { name: 'x' } : undefined),
+        404,
+        'WEBHOOK_ENDPOINT_NOT_FOUND',
+      );
     }
     expect((await call('GET', '')).body.data.map((e: { id: string }) => e.id)).not.toContain(theirs.id);
-    expect((await call('GET', '', undefined, foreignKey)).body.data.map((e: { id: string }) => e.id)).toEqual([theirs.id]);
+    expect((await call('GET', '', undefined, foreignKey)).body.data.map((e: { id: string }) => e.id)).toEqual([
+      theirs.id,
+    ]);
     expect((await call('GET', `/${theirs.id}`, undefined, foreignKey)).status).toBe(200);
 
     for (const bad of ['not-an-id', 'whe_', 'whe_UPPER1234', 'ar_abcdefgh12', mine.id.replace('whe_', 'whx_')]) {
@@ -260,7 +315,11 @@ describe('webhook endpoints API', () => {
         ['POST', `/${bad}/rotate-secret`],
         ['GET', `/${bad}/deliveries`],
       ]) {
-        const body = expectEnvelope(await call(method, path, method === 'PATCH' ? { name: 'x' } : undefined), 422, 'INVALID_WEBHOOK_ENDPOINT_ID');
+        const body = expectEnvelope(
+          await call(method, path, method === 'PATCH' ? { name: 'x' } : undefined),
+          422,
+          'INVALID_WEBHOOK_ENDPOINT_ID',
+        );
         expect(body.errors).toEqual([{ field: 'id', message: 'malformed id' }]);
       }
     }
@@ -282,7 +341,8 @@ describe('webhook endpoints API', () => {
 
   it('Idempotency-Key on POST replays the first answer and creates nothing twice', async () => {
     const idemKey = key;
-    const post = (body: unknown) => request(`${t.url}${BASE}`, { body, headers: withKey(idemKey, { 'idempotency-key': 'create-once' }) });
+    const post = (body: unknown) =>
+      request(`${t.url}${BASE}`, { body, headers: withKey(idemKey, { 'idempotency-key': 'create-once' }) });
     const first = await post(valid());
     const again = await post(valid());
     expect(first.status).toBe(201);
@@ -295,16 +355,33 @@ describe('webhook endpoints API', () => {
   it("every change is an event on the account's endpoints stream; secrets and header values only sealed", async () => {
     const token = 'receiver-token-9f8e7d6c5b4a';
     const created = await create(valid({ name: 'audited', headers: { Authorization: `Bearer ${token}` } }));
-    expect((await call('PATCH', `/${created.id}`, { timeout_ms: 9000, headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/${created.id}`, { timeout_ms: 9000, headers: { Authorization: `Bearer ${token}` } }))
+        .status,
+    ).toBe(200);
     // the same values again: nothing changed, nothing recorded
-    expect((await call('PATCH', `/${created.id}`, { timeout_ms: 9000, headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/${created.id}`, { timeout_ms: 9000, headers: { Authorization: `Bearer ${token}` } }))
+        .status,
+    ).toBe(200);
     const rotated = (await call('POST', `/${created.id}/rotate-secret`)).body.signing_secret as string;
     expect((await call('DELETE', `/${created.id}`)).status).toBe(204);
 
     const store: EventStore = t.app.get(EVENT_STORE);
     const events = await store.readStream(`webhook-endpoints-${accountId.replace(/^ws-/, '')}`);
-    expect(events.map((e) => e.type)).toEqual(['WebhookEndpointCreated', 'WebhookEndpointUpdated', 'WebhookEndpointSecretRotated', 'WebhookEndpointDeleted']);
-    expect(events[0].data).toMatchObject({ endpointId: created.id, name: 'audited', url: valid().url, eventTypes: ['conversation.started'], secretLast4: created.signing_secret.slice(-4) });
+    expect(events.map((e) => e.type)).toEqual([
+      'WebhookEndpointCreated',
+      'WebhookEndpointUpdated',
+      'WebhookEndpointSecretRotated',
+      'WebhookEndpointDeleted',
+    ]);
+    expect(events[0].data).toMatchObject({
+      endpointId: created.id,
+      name: 'audited',
+      url: valid().url,
+      eventTypes: ['conversation.started'],
+      secretLast4: created.signing_secret.slice(-4),
+    });
     expect(events[1].data).toMatchObject({ endpointId: created.id, changes: { timeoutMs: 9000 } });
     expect(Object.keys((events[1].data as { changes: object }).changes)).toEqual(['timeoutMs']);
     expect(events[2].data).toMatchObject({ endpointId: created.id, secretLast4: rotated.slice(-4) });

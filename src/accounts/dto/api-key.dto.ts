@@ -1,4 +1,16 @@
-import { Allow, ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, MaxLength, MinLength, registerDecorator, type ValidationOptions } from 'class-validator';
+import {
+  Allow,
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsString,
+  MaxLength,
+  MinLength,
+  registerDecorator,
+  type ValidationOptions,
+} from 'class-validator';
 import { Optional } from '../../platform/validation/optional';
 import { PERMISSIONS, type Permission } from '../permissions';
 
@@ -13,7 +25,10 @@ function IsKeyAgents(options?: ValidationOptions) {
       validator: {
         validate: (value: unknown) =>
           value === 'all' ||
-          (Array.isArray(value) && value.length > 0 && value.length <= 1000 && value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 80)),
+          (Array.isArray(value) &&
+            value.length > 0 &&
+            value.length <= 1000 &&
+            value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 80)),
       },
     });
 }
@@ -25,7 +40,10 @@ export class CreateApiKeyDto {
   @ArrayMinSize(1)
   @ArrayMaxSize(PERMISSIONS.length)
   @ArrayUnique()
-  @IsIn(PERMISSIONS as unknown as string[], { each: true, message: `permissions must each be one of ${PERMISSIONS.join(', ')}` })
+  @IsIn(PERMISSIONS as unknown as string[], {
+    each: true,
+    message: `permissions must each be one of ${PERMISSIONS.join(', ')}`,
+  })
   permissions: Permission[];
   @IsString() @MaxLength(40) expiresAt: string;
 }

@@ -4,7 +4,10 @@ export class DataAccessDto {
   @IsArray()
   @ArrayMaxSize(200)
   @ArrayUnique()
-  @Matches(/^[A-Za-z][A-Za-z0-9_.-]{0,99}$/, { each: true, message: 'response_metrics must each be a metric name (letters, digits, _ . -)' })
+  @Matches(/^[A-Za-z][A-Za-z0-9_.-]{0,99}$/, {
+    each: true,
+    message: 'response_metrics must each be a metric name (letters, digits, _ . -)',
+  })
   response_metrics: string[];
   @IsBoolean() show_transcripts: boolean;
 }

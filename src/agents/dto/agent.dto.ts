@@ -17,7 +17,11 @@ import { ENVIRONMENTS, type Environment } from '../agent.events';
 
 export class ResponseSettingsDto {
   @IsString() @MaxLength(2000) greeting: string;
-  @Optional() @Matches(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'responseSettings.languageCode must be a language tag such as en-GB' }) languageCode?: string;
+  @Optional()
+  @Matches(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, {
+    message: 'responseSettings.languageCode must be a language tag such as en-GB',
+  })
+  languageCode?: string;
 }
 
 export class CreateAgentDto {
@@ -26,7 +30,9 @@ export class CreateAgentDto {
 }
 
 export class CreateBranchDto {
-  @IsString() @Matches(/^[A-Za-z0-9][A-Za-z0-9._\/-]{0,99}$/, { message: 'branchName must be 1-100 letters, digits, . _ / -' }) branchName: string;
+  @IsString()
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._\/-]{0,99}$/, { message: 'branchName must be 1-100 letters, digits, . _ / -' })
+  branchName: string;
 }
 
 export class BehaviorDto {
@@ -55,18 +61,26 @@ export class PatchTopicDto {
 
 export class ConflictResolutionDto {
   @IsArray() @ArrayMaxSize(2) @IsString({ each: true }) path: string[];
-  @IsIn(['ours', 'theirs', 'base'], { message: 'strategy must be one of ours, theirs, base' }) strategy: 'ours' | 'theirs' | 'base';
+  @IsIn(['ours', 'theirs', 'base'], { message: 'strategy must be one of ours, theirs, base' }) strategy:
+    'ours' | 'theirs' | 'base';
   @Allow() value?: unknown;
 }
 
 export class MergeDto {
   @Optional() @IsString() @MaxLength(2000) deploymentMessage?: string;
-  @Optional() @IsArray() @ArrayMaxSize(10_000) @ValidateNested({ each: true }) @Type(() => ConflictResolutionDto) conflictResolutions?: ConflictResolutionDto[];
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(10_000)
+  @ValidateNested({ each: true })
+  @Type(() => ConflictResolutionDto)
+  conflictResolutions?: ConflictResolutionDto[];
 }
 
 export class PromoteDto {
   /** `sandbox` is a known environment but never a promotion target: the decider answers 422 for it. */
-  @Optional() @IsIn(ENVIRONMENTS as unknown as string[], { message: 'targetEnvironment must be one of pre-release, live' }) targetEnvironment?: Environment;
+  @Optional()
+  @IsIn(ENVIRONMENTS as unknown as string[], { message: 'targetEnvironment must be one of pre-release, live' })
+  targetEnvironment?: Environment;
   @Optional() @IsString() @MaxLength(2000) deploymentMessage?: string;
 }
 
@@ -75,5 +89,7 @@ export class RollbackDto {
 }
 
 export class DeploymentsQuery {
-  @Optional() @IsIn(ENVIRONMENTS as unknown as string[], { message: 'environment must be one of sandbox, pre-release, live' }) environment?: Environment;
+  @Optional()
+  @IsIn(ENVIRONMENTS as unknown as string[], { message: 'environment must be one of sandbox, pre-release, live' })
+  environment?: Environment;
 }

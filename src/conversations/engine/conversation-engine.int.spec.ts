@@ -21,9 +21,30 @@ const content: ServedContent = {
   languageCode: 'en-GB',
   behavior: 'Be helpful.',
   topics: [
-    { id: 't1', name: 'Opening hours', content: 'We open at nine.', exampleQueries: ['when do you open', 'opening hours'], actions: 'set_state key=asked value=hours', isActive: true },
-    { id: 't2', name: 'Refund', content: 'Hold on while I check.', exampleQueries: ['refund my order', 'i want a refund'], actions: 'await_external_event name=refund_check', isActive: true },
-    { id: 't3', name: 'event:refund_check', content: 'Your refund is $state.external_events.refund_check.status.', exampleQueries: [], actions: '', isActive: true },
+    {
+      id: 't1',
+      name: 'Opening hours',
+      content: 'We open at nine.',
+      exampleQueries: ['when do you open', 'opening hours'],
+      actions: 'set_state key=asked value=hours',
+      isActive: true,
+    },
+    {
+      id: 't2',
+      name: 'Refund',
+      content: 'Hold on while I check.',
+      exampleQueries: ['refund my order', 'i want a refund'],
+      actions: 'await_external_event name=refund_check',
+      isActive: true,
+    },
+    {
+      id: 't3',
+      name: 'event:refund_check',
+      content: 'Your refund is $state.external_events.refund_check.status.',
+      exampleQueries: [],
+      actions: '',
+      isActive: true,
+    },
   ],
 };
 
@@ -53,7 +74,14 @@ describe('ConversationEngine on a real SQLite log', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-engine-'));
     store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
     deployments = new OneDeployment();
-    engine = new ConversationEngine({ store, clock, newId, deployments, runtime: new AgentRuntime(null), cache: new AggregateCache(100) });
+    engine = new ConversationEngine({
+      store,
+      clock,
+      newId,
+      deployments,
+      runtime: new AgentRuntime(null),
+      cache: new AggregateCache(100),
+    });
   });
   afterEach(async () => {
     await store.close();
@@ -63,59 +91,142 @@ describe('ConversationEngine on a real SQLite log', () => {
   const types = async (id: string) => (await store.readStream(conversationStream(id))).map((e) => e.type);
 
   it('starts on the active deployment with the greeting and the same state keys on every channel', async () => {
-    const started = await engine.start({ conversationId: 'SMS-1', agentId: 'agent-1', environment: 'sandbox', channel: 'SMS', callerNumber: '+15550001', agentNumber: '+15550100', fromNumber: '+15550001', toNumber: '+15550100', attributes: { order: 'A7', channel: 'spoofed' } }, context);
+    const started = await engine.start(
+      {
+        conversationId: 'SMS-1',
+        agentId: 'agent-1',
+        environment: 'sandbox',
+        channel: 'SMS',
+        callerNumber: '+15550001',
+        agentNumber: '+15550100',
+        fromNumber: '+15550001',
+        toNumber: '+15550100',
+        attributes: { order: 'A7', channel: 'spoofed' },
+      },
+      context,
+    );
     expect(started.greeting.agentResponse).toBe('Hello! How can I help?');
-    expect(started.state.state).toEqual({ order: 'A7', conversation_id: 'SMS-1', channel: 'SMS', environment: 'sandbox', caller_number: '+15550001', agent_number: '+15550100', language: 'en-GB' });
+    expect(started.state.state).toEqual({
+      order: 'A7',
+      conversation_id: 'SMS-1',
+      channel: 'SMS',
+      environment: 'sandbox',
+      caller_number: '+15550001',
+      agent_number: '+15550100',
+      language: 'en-GB',
+    });
     const [startedEvent] = await store.readStream(conversationStream('SMS-1'));
-    expect(startedEvent.data).toMatchObject({ accountId: 'acct-1', deploymentId: 'dep-1', version: 3, channel: 'SMS', fromNumber: '+15550001', toNumber: '+15550100', startedAt: '2026-03-01T10:00:00.000Z' });
+    expect(startedEvent.data).toMatchObject({
+      accountId: 'acct-1',
+      deploymentId: 'dep-1',
+      version: 3,
+      channel: 'SMS',
+      fromNumber: '+15550001',
+      toNumber: '+15550100',
+      startedAt: '2026-03-01T10:00:00.000Z',
+    });
     expect(await types('SMS-1')).toEqual(['ConversationStarted', 'StateChanged', 'TurnRecorded']);
   });
 
   it('refuses to start where no deployment is active, appending nothing', async () => {
     deployments.active = null;
-    await expect(engine.start({ conversationId: 'AS_CHAT_1', agentId: 'agent-1', environment: 'sandbox', channel: 'CHAT' }, context)).rejects.toBeInstanceOf(NoActiveDeploymentError);
+    await expect(
+      engine.start(
+        { conversationId: 'AS_CHAT_1', agentId: 'agent-1', environment: 'sandbox', channel: 'CHAT' },
+        context,
+      ),
+    ).rejects.toBeInstanceOf(NoActiveDeploymentError);
     expect(await types('AS_CHAT_1')).toEqual([]);
   });
 
   it('answers a turn from the retrieved topic and records what its actions did', async () => {
-    await engine.start({ conversationId: 'AS_CHAT_2', agentId: 'agent-1', environment: 'sandbox', channel: 'CHAT' }, context);
+    await engine.start(
+      { conversationId: 'AS_CHAT_2', agentId: 'agent-1', environment: 'sandbox', channel: 'CHAT' },
+      context,
+    );
     const { turn, state } = await engine.respond('AS_CHAT_2', { text: 'when do you open?' }, context);
     expect(turn.citedTopic).toBe('Opening hours');
     expect(turn.agentResponse).toBe('We open at nine.');
     expect(turn.asrLangCode).toBe('en-GB');
     expect(state.state.asked).toBe('hours');
     expect(state.turns).toBe(2);
-    await expect(engine.respond('nope', { text: 'hi' }, context)).rejects.toMatchObject({ code: 'CONVERSATIONS_NOT_FOUND' });
+    await expect(engine.respond('nope', { text: 'hi' }, context)).rejects.toMatchObject({
+      code: 'CONVERSATIONS_NOT_FOUND',
+    });
   });
 
-  it('opens a conversation with the user\'s first message answered (no greeting)', async () => {
-    const request = { conversationId: 'SMS-2', agentId: 'agent-1', deploymentId: 'dep-1', environment: 'sandbox', channel: 'SMS' as const, callerNumber: '+15550002', agentNumber: '+15550100' };
-    const result = await engine.startWithTurn(request, { text: 'opening hours', metadata: { provider_message_id: 'm1' } }, context);
+  it("opens a conversation with the user's first message answered (no greeting)", async () => {
+    const request = {
+      conversationId: 'SMS-2',
+      agentId: 'agent-1',
+      deploymentId: 'dep-1',
+      environment: 'sandbox',
+      channel: 'SMS' as const,
+      callerNumber: '+15550002',
+      agentNumber: '+15550100',
+    };
+    const result = await engine.startWithTurn(
+      request,
+      { text: 'opening hours', metadata: { provider_message_id: 'm1' } },
+      context,
+    );
     expect(result.turn.agentResponse).toBe('We open at nine.');
     expect(await types('SMS-2')).toEqual(['ConversationStarted', 'StateChanged', 'TurnRecorded', 'StateChanged']);
     const recorded = (await store.readStream(conversationStream('SMS-2')))[2];
-    expect(recorded.data).toMatchObject({ turnIndex: 0, userInput: 'opening hours', inputMetadata: { provider_message_id: 'm1' } });
+    expect(recorded.data).toMatchObject({
+      turnIndex: 0,
+      userInput: 'opening hours',
+      inputMetadata: { provider_message_id: 'm1' },
+    });
   });
 
-  it('binds an awaited external event once, with the agent\'s delayed response, and acknowledges its delivery', async () => {
-    await engine.start({ conversationId: 'AS_CHAT_3', agentId: 'agent-1', environment: 'sandbox', channel: 'CHAT' }, context);
+  it("binds an awaited external event once, with the agent's delayed response, and acknowledges its delivery", async () => {
+    await engine.start(
+      { conversationId: 'AS_CHAT_3', agentId: 'agent-1', environment: 'sandbox', channel: 'CHAT' },
+      context,
+    );
     await engine.respond('AS_CHAT_3', { text: 'i want a refund' }, context);
     const [eventId] = Object.keys((await engine.current('AS_CHAT_3')).awaiting);
-    const event = { eventId, name: 'refund_check', contentType: 'application/json', body: '', receivedAt: clock.nowIso() };
-    const respond = (served: ServedContent, state: Record<string, unknown>, language: string) => eventTurn({ name: 'refund_check', topics: served.topics, state, receivedAt: event.receivedAt, language, newId });
-    expect(await engine.receiveExternalEvent('AS_CHAT_3', event, () => ({ status: 'approved' }), respond, context)).toBe(true);
-    expect(await engine.receiveExternalEvent('AS_CHAT_3', event, () => ({ status: 'approved' }), respond, context)).toBe(false);
+    const event = {
+      eventId,
+      name: 'refund_check',
+      contentType: 'application/json',
+      body: '',
+      receivedAt: clock.nowIso(),
+    };
+    const respond = (served: ServedContent, state: Record<string, unknown>, language: string) =>
+      eventTurn({ name: 'refund_check', topics: served.topics, state, receivedAt: event.receivedAt, language, newId });
+    expect(
+      await engine.receiveExternalEvent('AS_CHAT_3', event, () => ({ status: 'approved' }), respond, context),
+    ).toBe(true);
+    expect(
+      await engine.receiveExternalEvent('AS_CHAT_3', event, () => ({ status: 'approved' }), respond, context),
+    ).toBe(false);
     const bound = await engine.peek('AS_CHAT_3');
     expect(bound.pendingDelayed.map((t) => t.agentResponse)).toEqual(['Your refund is approved.']);
     await engine.acknowledgeDelayed('AS_CHAT_3', bound.pendingDelayed[0].turnIndex, context);
     expect((await engine.peek('AS_CHAT_3')).pendingDelayed).toEqual([]);
   });
 
-  it('says a channel\'s own line as an agent turn, and ends once (never-started conversations are left alone)', async () => {
-    await engine.start({ conversationId: 'SMS-3', agentId: 'agent-1', environment: 'sandbox', channel: 'SMS', line: { text: 'Your order shipped.', node: 'sms_outbound' } }, context);
+  it("says a channel's own line as an agent turn, and ends once (never-started conversations are left alone)", async () => {
+    await engine.start(
+      {
+        conversationId: 'SMS-3',
+        agentId: 'agent-1',
+        environment: 'sandbox',
+        channel: 'SMS',
+        line: { text: 'Your order shipped.', node: 'sms_outbound' },
+      },
+      context,
+    );
     await engine.say('SMS-3', { text: 'Still there?', node: 'sms_idle_warning' }, clock.nowIso(), context);
-    const turns = (await store.readStream(conversationStream('SMS-3'))).filter((e) => e.type === 'TurnRecorded').map((e) => e.data as { agentResponse: string; currentNode: string });
-    expect(turns.map((t) => [t.agentResponse, t.currentNode])).toEqual([['Your order shipped.', 'sms_outbound'], ['Still there?', 'sms_idle_warning']]);
+    const turns = (await store.readStream(conversationStream('SMS-3')))
+      .filter((e) => e.type === 'TurnRecorded')
+      .map((e) => e.data as { agentResponse: string; currentNode: string });
+    expect(turns.map((t) => [t.agentResponse, t.currentNode])).toEqual([
+      ['Your order shipped.', 'sms_outbound'],
+      ['Still there?', 'sms_idle_warning'],
+    ]);
     expect((await engine.end('SMS-3', 'timeout', context))?.ended).toBe('timeout');
     expect((await engine.end('SMS-3', 'user', context))?.ended).toBe('timeout');
     expect(await engine.end('never', 'user', context)).toBeNull();

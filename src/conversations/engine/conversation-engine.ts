@@ -7,9 +7,27 @@ import type { CommandContext } from '../../platform/commands/command-context';
 import { handleCommand, load, peek } from '../../platform/commands/command-handler';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { AgentRuntime, TurnResult } from '../../runtime/agent-runtime';
-import { conversationDecider, type ConversationCommand, type ConversationState, type TurnEffects } from '../conversation.decider';
-import { conversationStream, type EndReason, type ExternalEventReceivedData, type TurnData } from '../conversation.events';
-import { agentLineTurn, initialStateOf, startCommand, startWithTurnCommand, NO_EFFECTS, type AgentLine, type Opening } from './conversation-opening';
+import {
+  conversationDecider,
+  type ConversationCommand,
+  type ConversationState,
+  type TurnEffects,
+} from '../conversation.decider';
+import {
+  conversationStream,
+  type EndReason,
+  type ExternalEventReceivedData,
+  type TurnData,
+} from '../conversation.events';
+import {
+  agentLineTurn,
+  initialStateOf,
+  startCommand,
+  startWithTurnCommand,
+  NO_EFFECTS,
+  type AgentLine,
+  type Opening,
+} from './conversation-opening';
 
 /** What the engine reads of a deployment (DeploymentContent in the app). */
 export interface ContentSource {
@@ -82,11 +100,21 @@ export class ConversationEngine {
     const opening = { ...request, startedAt: request.startedAt ?? this.d.clock.nowIso() };
     const { command, greeting } = startCommand(this.d.runtime, content, opening, this.d.newId, request.line);
     const after = await this.execute(request.conversationId, command, context);
-    return { conversationId: request.conversationId, deploymentId: content.deploymentId, content, greeting: greeting.turn, state: after.state };
+    return {
+      conversationId: request.conversationId,
+      deploymentId: content.deploymentId,
+      content,
+      greeting: greeting.turn,
+      state: after.state,
+    };
   }
 
   /** Starts a conversation the user opens with a message (inbound SMS): its first turn answers it. */
-  async startWithTurn(request: StartRequest & { deploymentId: string }, input: UserInput, context: CommandContext): Promise<TurnResult> {
+  async startWithTurn(
+    request: StartRequest & { deploymentId: string },
+    input: UserInput,
+    context: CommandContext,
+  ): Promise<TurnResult> {
     const content = await this.d.deployments.ofDeployment(request.agentId, request.deploymentId);
     const opening = { ...request, startedAt: request.startedAt ?? this.d.clock.nowIso() };
     const result = await this.answer(content, initialStateOf(opening, content), content.languageCode, input);
@@ -96,7 +124,12 @@ export class ConversationEngine {
 
   /** The conversation as this process last saw it (no read when cached): for checking a request before a command. */
   peek(conversationId: string): Promise<ConversationState> {
-    return peek<ConversationState, never>(this.d.store, conversationStream(conversationId), conversationDecider as never, this.d.cache);
+    return peek<ConversationState, never>(
+      this.d.store,
+      conversationStream(conversationId),
+      conversationDecider as never,
+      this.d.cache,
+    );
   }
 
   /** The conversation with everything appended to it so far (reads what came after the cached state). */
@@ -116,7 +149,11 @@ export class ConversationEngine {
   }
 
   /** One user turn: the agent answers and the turn is recorded. */
-  async respond(conversationId: string, input: UserInput, context: CommandContext): Promise<{ turn: Omit<TurnData, 'turnIndex'>; state: ConversationState }> {
+  async respond(
+    conversationId: string,
+    input: UserInput,
+    context: CommandContext,
+  ): Promise<{ turn: Omit<TurnData, 'turnIndex'>; state: ConversationState }> {
     const conversation = await this.peek(conversationId);
     if (!conversation.exists) throw notFound();
     const result = await this.think(conversation, input);
@@ -134,7 +171,12 @@ export class ConversationEngine {
   }
 
   /** Ends the conversation; one that already ended, or never started, is left as it is. */
-  async end(conversationId: string, reason: EndReason, context: CommandContext, at = this.d.clock.nowIso()): Promise<ConversationState | null> {
+  async end(
+    conversationId: string,
+    reason: EndReason,
+    context: CommandContext,
+    at = this.d.clock.nowIso(),
+  ): Promise<ConversationState | null> {
     try {
       return (await this.execute(conversationId, { type: 'EndConversation', reason, now: at }, context)).state;
     } catch (error) {
@@ -145,7 +187,11 @@ export class ConversationEngine {
 
   /** Marks a delayed response (the agent's answer to an external event) as handed to the user. */
   acknowledgeDelayed(conversationId: string, turnIndex: number, context: CommandContext) {
-    return this.execute(conversationId, { type: 'AcknowledgeDelayedResponse', turnIndex, now: this.d.clock.nowIso() }, context);
+    return this.execute(
+      conversationId,
+      { type: 'AcknowledgeDelayedResponse', turnIndex, now: this.d.clock.nowIso() },
+      context,
+    );
   }
 
   /**
@@ -177,12 +223,18 @@ export class ConversationEngine {
 
   private async contentFor(request: StartRequest): Promise<ServedContent> {
     const environment = request.environment as Environment;
-    const deploymentId = request.deploymentId ?? (await this.d.deployments.activeDeploymentId(request.agentId, environment));
+    const deploymentId =
+      request.deploymentId ?? (await this.d.deployments.activeDeploymentId(request.agentId, environment));
     if (!deploymentId) throw new NoActiveDeploymentError(environment);
     return this.d.deployments.ofDeployment(request.agentId, deploymentId);
   }
 
-  private answer(content: ServedContent, state: Readonly<Record<string, unknown>>, language: string, input: UserInput): Promise<TurnResult> {
+  private answer(
+    content: ServedContent,
+    state: Readonly<Record<string, unknown>>,
+    language: string,
+    input: UserInput,
+  ): Promise<TurnResult> {
     return this.d.runtime.respond(content, {
       text: input.text,
       state,
@@ -195,6 +247,14 @@ export class ConversationEngine {
   }
 
   private execute(conversationId: string, command: ConversationCommand, context: CommandContext) {
-    return handleCommand(this.d.store, this.d.clock, conversationStream(conversationId), conversationDecider, command, context, this.d.cache);
+    return handleCommand(
+      this.d.store,
+      this.d.clock,
+      conversationStream(conversationId),
+      conversationDecider,
+      command,
+      context,
+      this.d.cache,
+    );
   }
 }

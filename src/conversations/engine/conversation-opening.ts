@@ -74,7 +74,10 @@ export function startCommand(
   const initialState = initialStateOf(opening, content);
   const greeted = greetingOf(runtime, content, initialState, opening.startedAt, newId);
   const greeting = line ? { ...greeted, turn: saying(greeted.turn, line) } : greeted;
-  return { command: { type: 'StartConversation', started: startedOf(opening, content), initialState, greeting: greeting.turn }, greeting };
+  return {
+    command: { type: 'StartConversation', started: startedOf(opening, content), initialState, greeting: greeting.turn },
+    greeting,
+  };
 }
 
 /** The command of a conversation the user opens with a message (inbound SMS): its first turn answers it. */
@@ -83,15 +86,40 @@ export function startWithTurnCommand(
   opening: Opening,
   result: { turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects },
 ): Extract<ConversationCommand, { type: 'StartConversationWithTurn' }> {
-  return { type: 'StartConversationWithTurn', started: startedOf(opening, content), initialState: initialStateOf(opening, content), turn: result.turn, effects: result.effects };
+  return {
+    type: 'StartConversationWithTurn',
+    started: startedOf(opening, content),
+    initialState: initialStateOf(opening, content),
+    turn: result.turn,
+    effects: result.effects,
+  };
 }
 
-function greetingOf(runtime: AgentRuntime, content: ServedContent, state: Readonly<Record<string, unknown>>, at: string, newId: () => string): TurnResult {
-  return runtime.greet(content, { state, asrLangCode: content.languageCode, ttsLangCode: content.languageCode, receivedAt: at, newId });
+function greetingOf(
+  runtime: AgentRuntime,
+  content: ServedContent,
+  state: Readonly<Record<string, unknown>>,
+  at: string,
+  newId: () => string,
+): TurnResult {
+  return runtime.greet(content, {
+    state,
+    asrLangCode: content.languageCode,
+    ttsLangCode: content.languageCode,
+    receivedAt: at,
+    newId,
+  });
 }
 
 /** A line the channel says in the agent's name (an SMS idle warning), recorded like a greeting at its own node. */
-export function agentLineTurn(runtime: AgentRuntime, content: ServedContent, state: Readonly<Record<string, unknown>>, at: string, newId: () => string, line: AgentLine): Omit<TurnData, 'turnIndex'> {
+export function agentLineTurn(
+  runtime: AgentRuntime,
+  content: ServedContent,
+  state: Readonly<Record<string, unknown>>,
+  at: string,
+  newId: () => string,
+  line: AgentLine,
+): Omit<TurnData, 'turnIndex'> {
   return saying(greetingOf(runtime, content, state, at, newId).turn, line);
 }
 

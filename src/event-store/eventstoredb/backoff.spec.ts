@@ -4,7 +4,9 @@ const policy = { initialMs: 100, maxMs: 5_000, factor: 2 };
 
 describe('backoffDelay', () => {
   it('doubles from the initial delay (upper end of the jitter)', () => {
-    expect([1, 2, 3, 4, 5].map((attempt) => backoffDelay(attempt, policy, () => 1))).toEqual([100, 200, 400, 800, 1600]);
+    expect([1, 2, 3, 4, 5].map((attempt) => backoffDelay(attempt, policy, () => 1))).toEqual([
+      100, 200, 400, 800, 1600,
+    ]);
   });
 
   it('never waits longer than maxMs, however many attempts failed', () => {

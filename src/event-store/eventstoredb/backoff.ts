@@ -14,7 +14,11 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { initialMs: 200, maxMs: 15_000, f
  * "equal jitter": half the delay fixed, half random, so the many subscriptions a server restart
  * drops together do not all come back in the same millisecond.
  */
-export function backoffDelay(attempt: number, policy: BackoffPolicy = DEFAULT_BACKOFF, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  policy: BackoffPolicy = DEFAULT_BACKOFF,
+  random: () => number = Math.random,
+): number {
   const exponent = Math.max(0, Math.floor(attempt) - 1);
   const capped = Math.min(policy.maxMs, policy.initialMs * policy.factor ** exponent);
   return Math.round(capped / 2 + (random() * capped) / 2);

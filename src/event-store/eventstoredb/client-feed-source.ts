@@ -26,7 +26,8 @@ export function clientFeedSource(client: EsdbClient, scope: Scope): AllFeedSourc
       );
       return new ReadableFeed<AllStreamResolvedEvent>(
         stream,
-        (resolved) => (resolved.event ? toRecordedEvent(resolved.event, scope.fromServer(resolved.event.streamId)) : null),
+        (resolved) =>
+          resolved.event ? toRecordedEvent(resolved.event, scope.fromServer(resolved.event.streamId)) : null,
         () => stream.unsubscribe(),
       );
     },

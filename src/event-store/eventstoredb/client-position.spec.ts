@@ -1,5 +1,11 @@
 import { START, comparePositions, isPosition, positionOf } from '../position';
-import { compareClientPositions, isKnownPosition, toClientPosition, toPortPosition, toReadPosition } from './client-position';
+import {
+  compareClientPositions,
+  isKnownPosition,
+  toClientPosition,
+  toPortPosition,
+  toReadPosition,
+} from './client-position';
 
 describe('$all positions <-> the port position', () => {
   it('encodes commit and prepare as 16 hex digits each', () => {

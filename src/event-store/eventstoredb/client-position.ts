@@ -22,7 +22,13 @@ export function toReadPosition(position: Position): ReadPosition {
 const UNKNOWN = 2n ** 64n - 1n;
 
 export function isKnownPosition(position: ClientPosition | undefined): position is ClientPosition {
-  return position !== undefined && position.commit !== UNKNOWN && position.prepare !== UNKNOWN && position.commit >= 0n && position.prepare >= 0n;
+  return (
+    position !== undefined &&
+    position.commit !== UNKNOWN &&
+    position.prepare !== UNKNOWN &&
+    position.commit >= 0n &&
+    position.prepare >= 0n
+  );
 }
 
 /** (commit, prepare) order, the server's `$all` order; the port's positions compare the same way as text. */

@@ -1,6 +1,17 @@
-import { AccessDeniedError, StreamNotFoundError, UnavailableError, UnknownError, WrongExpectedVersionError } from '@kurrent/kurrentdb-client';
+import {
+  AccessDeniedError,
+  StreamNotFoundError,
+  UnavailableError,
+  UnknownError,
+  WrongExpectedVersionError,
+} from '@kurrent/kurrentdb-client';
 import { WrongExpectedRevisionError } from '../errors';
-import { isPermanentClientError, isStreamNotFound, isWrongExpectedVersion, toWrongExpectedRevision } from './error-translation';
+import {
+  isPermanentClientError,
+  isStreamNotFound,
+  isWrongExpectedVersion,
+  toWrongExpectedRevision,
+} from './error-translation';
 
 function wrongVersion(expected: 'any' | 'no_stream' | 'stream_exists' | bigint, current: 'no_stream' | bigint) {
   return new WrongExpectedVersionError(undefined, { streamName: 'order-1', expected, current });

@@ -18,7 +18,11 @@ export function isStreamNotFound(error: unknown): boolean {
 }
 
 /** A conflict reported by the server, as the port's typed error; the actual revision is the server's. */
-export function toWrongExpectedRevision(error: WrongExpectedVersionError, streamId: string, expected: ExpectedRevision): WrongExpectedRevisionError {
+export function toWrongExpectedRevision(
+  error: WrongExpectedVersionError,
+  streamId: string,
+  expected: ExpectedRevision,
+): WrongExpectedRevisionError {
   return new WrongExpectedRevisionError(streamId, expected, fromCurrentState(error.actualState));
 }
 

@@ -20,7 +20,11 @@ export type AllSubscriptionStream = PullStream & { unsubscribe(): Promise<void> 
  * stand in where no server can run.
  */
 export interface EsdbClient {
-  appendToStream(streamName: string, events: JSONEventData[], options: AppendToStreamOptions): Promise<ClientAppendResult>;
+  appendToStream(
+    streamName: string,
+    events: JSONEventData[],
+    options: AppendToStreamOptions,
+  ): Promise<ClientAppendResult>;
   readStream(streamName: string, options: ReadStreamOptions): AsyncIterable<ResolvedEvent>;
   readAll(options: ReadAllOptions): AsyncIterable<AllStreamResolvedEvent>;
   subscribeToAll(options: SubscribeToAllOptions, readableOptions?: ReadableOptions): AllSubscriptionStream;

@@ -12,7 +12,13 @@ function stored(overrides: Partial<ClientRecordedEvent> = {}): ClientRecordedEve
     type: 'OrderPlaced',
     created: new Date(),
     data: { total: 3 },
-    metadata: { schemaVersion: 1, actor: 'test', correlationId: 'c', causationId: null, occurredAt: '2026-01-01T00:00:00.000Z' },
+    metadata: {
+      schemaVersion: 1,
+      actor: 'test',
+      correlationId: 'c',
+      causationId: null,
+      occurredAt: '2026-01-01T00:00:00.000Z',
+    },
     position: { commit: 900n, prepare: 880n },
     ...overrides,
   } as ClientRecordedEvent;
@@ -21,7 +27,13 @@ function stored(overrides: Partial<ClientRecordedEvent> = {}): ClientRecordedEve
 describe('toEventData', () => {
   it('writes a JSON event with the id, type, data and metadata as given', () => {
     const event = newTestEvent('OrderPlaced', { total: 3, lines: [{ sku: 'a' }] }, { tenant: 'acme' });
-    expect(toEventData(event)).toEqual({ id: event.id, contentType: 'application/json', type: 'OrderPlaced', data: event.data, metadata: event.metadata });
+    expect(toEventData(event)).toEqual({
+      id: event.id,
+      contentType: 'application/json',
+      type: 'OrderPlaced',
+      data: event.data,
+      metadata: event.metadata,
+    });
   });
 
   it('writes ids in the canonical lower-case form the server hands back', () => {
@@ -72,7 +84,9 @@ describe('toRecordedEvent', () => {
 
   it('fails loudly when the server gave no $all position (servers before 22.6 on stream reads)', () => {
     expect(() => toRecordedEvent(stored({ position: undefined }), 's')).toThrow(MissingPositionError);
-    expect(() => toRecordedEvent(stored({ position: { commit: 2n ** 64n - 1n, prepare: 2n ** 64n - 1n } }), 's')).toThrow(/22\.6/);
+    expect(() =>
+      toRecordedEvent(stored({ position: { commit: 2n ** 64n - 1n, prepare: 2n ** 64n - 1n } }), 's'),
+    ).toThrow(/22\.6/);
   });
 
   it('decodes JSON carried as bytes, and keeps other bytes as they are', () => {
@@ -85,7 +99,9 @@ describe('toRecordedEvent', () => {
   it('reads absent or non-object metadata (events Parley did not write) as empty', () => {
     expect(toRecordedEvent(stored({ metadata: undefined }), 's').metadata).toEqual({});
     expect(toRecordedEvent(stored({ metadata: new Uint8Array([1, 2, 3]) }), 's').metadata).toEqual({});
-    expect(toRecordedEvent(stored({ metadata: Buffer.from('{"actor":"x"}') as never }), 's').metadata).toEqual({ actor: 'x' });
+    expect(toRecordedEvent(stored({ metadata: Buffer.from('{"actor":"x"}') as never }), 's').metadata).toEqual({
+      actor: 'x',
+    });
     expect(toRecordedEvent(stored({ metadata: ['a'] }), 's').metadata).toEqual({});
   });
 });

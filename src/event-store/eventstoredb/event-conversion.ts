@@ -1,4 +1,9 @@
-import type { JSONEventData, JSONType, MetadataType, RecordedEvent as ClientRecordedEvent } from '@kurrent/kurrentdb-client';
+import type {
+  JSONEventData,
+  JSONType,
+  MetadataType,
+  RecordedEvent as ClientRecordedEvent,
+} from '@kurrent/kurrentdb-client';
 import type { EventMetadata, NewEvent, RecordedEvent } from '../event-store.port';
 import { isKnownPosition, toPortPosition } from './client-position';
 
@@ -16,9 +21,12 @@ export function canonicalId(id: string): string {
  * malformed id) would leave the append's promise pending forever instead of rejecting it.
  */
 export function toEventData(event: NewEvent): JSONEventData {
-  if (typeof event.id !== 'string' || !UUID.test(event.id)) throw new TypeError(`event id ${JSON.stringify(event.id)}: EventStoreDB needs a UUID`);
-  if (typeof event.type !== 'string' || event.type.length === 0) throw new TypeError(`event ${event.id}: type is required`);
-  if (JSON.stringify(event.data) === undefined) throw new TypeError(`event ${event.id}: data must be JSON (got undefined)`);
+  if (typeof event.id !== 'string' || !UUID.test(event.id))
+    throw new TypeError(`event id ${JSON.stringify(event.id)}: EventStoreDB needs a UUID`);
+  if (typeof event.type !== 'string' || event.type.length === 0)
+    throw new TypeError(`event ${event.id}: type is required`);
+  if (JSON.stringify(event.data) === undefined)
+    throw new TypeError(`event ${event.id}: data must be JSON (got undefined)`);
   if (JSON.stringify(event.metadata) === undefined) throw new TypeError(`event ${event.id}: metadata must be JSON`);
   return {
     id: canonicalId(event.id),
@@ -31,7 +39,9 @@ export function toEventData(event: NewEvent): JSONEventData {
 
 export class MissingPositionError extends Error {
   constructor(streamId: string, revision: bigint) {
-    super(`event ${revision} of ${streamId} came without its $all position: the EventStoreDB adapter needs a server that reports it on stream reads (EventStoreDB 22.6 or later, or KurrentDB)`);
+    super(
+      `event ${revision} of ${streamId} came without its $all position: the EventStoreDB adapter needs a server that reports it on stream reads (EventStoreDB 22.6 or later, or KurrentDB)`,
+    );
     this.name = 'MissingPositionError';
   }
 }
@@ -65,5 +75,7 @@ function decodeBytes(bytes: Uint8Array): unknown {
 /** Events Parley wrote always carry an object; anything else (none, bytes) reads as empty metadata. */
 function toMetadata(metadata: unknown): EventMetadata {
   const value = metadata instanceof Uint8Array ? decodeBytes(metadata) : metadata;
-  return (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array) ? value : {}) as EventMetadata;
+  return (
+    value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array) ? value : {}
+  ) as EventMetadata;
 }

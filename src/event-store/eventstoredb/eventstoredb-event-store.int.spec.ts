@@ -15,10 +15,16 @@ const run = randomUUID().slice(0, 8);
 
 if (connectionString) {
   const logger = { warn: (fields: object, message: string) => console.warn(message, fields), info: () => undefined };
-  describeEventStoreContract(`EventStoreDbEventStore on ${connectionString.replace(/\/\/[^@/]*@/, '//***@')}`, async () => {
-    const store = await EventStoreDbEventStore.open(connectionString, { logger, namespace: `parley-contract-${run}-${randomUUID().slice(0, 8)}-` });
-    return { store, cleanup: () => store.close() };
-  });
+  describeEventStoreContract(
+    `EventStoreDbEventStore on ${connectionString.replace(/\/\/[^@/]*@/, '//***@')}`,
+    async () => {
+      const store = await EventStoreDbEventStore.open(connectionString, {
+        logger,
+        namespace: `parley-contract-${run}-${randomUUID().slice(0, 8)}-`,
+      });
+      return { store, cleanup: () => store.close() };
+    },
+  );
 } else {
   console.warn(
     'SKIPPED: the EventStore contract suite against a real EventStoreDB did NOT run (EVENTSTORE_CONNECTION_STRING is not set). ' +

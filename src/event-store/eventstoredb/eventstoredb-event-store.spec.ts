@@ -14,7 +14,11 @@ import { FakeKurrentClient, FakeServerState } from './fake-kurrent-client';
 
 function quietLogger() {
   const warnings: Array<Record<string, unknown>> = [];
-  return { warnings, warn: (fields: object) => warnings.push(fields as Record<string, unknown>), info: () => undefined };
+  return {
+    warnings,
+    warn: (fields: object) => warnings.push(fields as Record<string, unknown>),
+    info: () => undefined,
+  };
 }
 
 describeEventStoreContract('EventStoreDbEventStore on a fake client (contract without a server)', async () => {
@@ -26,13 +30,23 @@ describeEventStoreContract('EventStoreDbEventStore on a fake client (contract wi
 const shared = new FakeServerState();
 describeEventStoreContract('EventStoreDbEventStore on a shared fake server, one namespace per test', async () => {
   const client = new FakeKurrentClient(shared);
-  const store = new EventStoreDbEventStore(client, { logger: quietLogger(), namespace: `contract-${randomUUID().slice(0, 8)}-`, floor: await endOfLog(client) });
+  const store = new EventStoreDbEventStore(client, {
+    logger: quietLogger(),
+    namespace: `contract-${randomUUID().slice(0, 8)}-`,
+    floor: await endOfLog(client),
+  });
   return { store, cleanup: () => store.close() };
 });
-describeEventStoreContract('EventStoreDbEventStore on a shared fake server, one namespace per test, no floor', async () => {
-  const store = new EventStoreDbEventStore(new FakeKurrentClient(shared), { logger: quietLogger(), namespace: `contract-${randomUUID().slice(0, 8)}-` });
-  return { store, cleanup: () => store.close() };
-});
+describeEventStoreContract(
+  'EventStoreDbEventStore on a shared fake server, one namespace per test, no floor',
+  async () => {
+    const store = new EventStoreDbEventStore(new FakeKurrentClient(shared), {
+      logger: quietLogger(),
+      namespace: `contract-${randomUUID().slice(0, 8)}-`,
+    });
+    return { store, cleanup: () => store.close() };
+  },
+);
 
 describe('EventStoreDbEventStore specifics (fake client)', () => {
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -48,7 +62,11 @@ describe('EventStoreDbEventStore specifics (fake client)', () => {
     const store = new EventStoreDbEventStore(new FakeKurrentClient(), { logger: quietLogger() });
     expect(await store.countAfter(START)).toBe(0);
     const first = await store.append('count', [newTestEvent()], 'no_stream');
-    await store.append('count', Array.from({ length: 98 }, () => newTestEvent()), 0n);
+    await store.append(
+      'count',
+      Array.from({ length: 98 }, () => newTestEvent()),
+      0n,
+    );
     expect(await store.countAfter(START)).toBe(99);
     expect(await store.countAfter(first.position)).toBe(98);
     expect(await store.countAfter(await store.headPosition())).toBe(0);
@@ -96,7 +114,9 @@ describe('EventStoreDbEventStore specifics (fake client)', () => {
     const accepted = store.append('closing', [newTestEvent(), newTestEvent()], 'no_stream');
     await store.close();
     await expect(accepted).resolves.toMatchObject({ nextExpectedRevision: 1n });
-    await expect(store.append('closing', [newTestEvent()], 'any')).rejects.toMatchObject({ code: 'EVENT_STORE_CLOSED' });
+    await expect(store.append('closing', [newTestEvent()], 'any')).rejects.toMatchObject({
+      code: 'EVENT_STORE_CLOSED',
+    });
   });
 
   describe('idempotency across processes (a store that has not seen the stream)', () => {

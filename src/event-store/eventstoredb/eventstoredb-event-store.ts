@@ -1,5 +1,14 @@
-import { KurrentDBClient, type AppendResult as ClientAppendResult, type RecordedEvent as ClientRecordedEvent } from '@kurrent/kurrentdb-client';
-import { EventStoreClosedError, IdempotencyMismatchError, WrongExpectedRevisionError, expectedRevisionMatches } from '../errors';
+import {
+  KurrentDBClient,
+  type AppendResult as ClientAppendResult,
+  type RecordedEvent as ClientRecordedEvent,
+} from '@kurrent/kurrentdb-client';
+import {
+  EventStoreClosedError,
+  IdempotencyMismatchError,
+  WrongExpectedRevisionError,
+  expectedRevisionMatches,
+} from '../errors';
 import type {
   AppendResult,
   BatchHandler,
@@ -72,7 +81,9 @@ export class EventStoreDbEventStore implements EventStore {
   ) {
     this.scope = scopeOf(options.namespace);
     this.floor = options.namespace ? (options.floor ?? START) : START;
-    this.ids = new StreamIdIndex(async (stream, from) => (await this.readServerStream(stream, { fromRevision: from })).map(idAndRevision));
+    this.ids = new StreamIdIndex(async (stream, from) =>
+      (await this.readServerStream(stream, { fromRevision: from })).map(idAndRevision),
+    );
   }
 
   /**
@@ -102,7 +113,11 @@ export class EventStoreDbEventStore implements EventStore {
     return appending;
   }
 
-  private async appendOnce(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  private async appendOnce(
+    streamId: string,
+    events: NewEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('an append needs at least one event');
     const proposed = events.map(toEventData);
     const ids = proposed.map((event) => event.id);
@@ -111,9 +126,15 @@ export class EventStoreDbEventStore implements EventStore {
     for (let attempt = 1; ; attempt++) {
       const { known, current } = await this.knownIds(stream, expectedRevision, attempt > 1);
       const verdict = judgeAppend(ids, known.ids);
-      if (verdict.kind === 'reused') throw new IdempotencyMismatchError(streamId, events[ids.indexOf(verdict.eventId)]?.id ?? verdict.eventId);
-      if (verdict.kind === 'retry') return { nextExpectedRevision: verdict.lastRevision, position: await this.positionAt(stream, verdict.lastRevision) };
-      if (current && !expectedRevisionMatches(expectedRevision, known.through)) throw new WrongExpectedRevisionError(streamId, expectedRevision, known.through);
+      if (verdict.kind === 'reused')
+        throw new IdempotencyMismatchError(streamId, events[ids.indexOf(verdict.eventId)]?.id ?? verdict.eventId);
+      if (verdict.kind === 'retry')
+        return {
+          nextExpectedRevision: verdict.lastRevision,
+          position: await this.positionAt(stream, verdict.lastRevision),
+        };
+      if (current && !expectedRevisionMatches(expectedRevision, known.through))
+        throw new WrongExpectedRevisionError(streamId, expectedRevision, known.through);
       let written: ClientAppendResult;
       try {
         written = await this.client.appendToStream(stream, proposed, { streamState });
@@ -125,20 +146,25 @@ export class EventStoreDbEventStore implements EventStore {
         continue;
       }
       this.ids.recordAppend(stream, ids, written.nextExpectedRevision);
-      return { nextExpectedRevision: written.nextExpectedRevision, position: await this.positionOfAppend(stream, written, ids.length) };
+      return {
+        nextExpectedRevision: written.nextExpectedRevision,
+        position: await this.positionOfAppend(stream, written, ids.length),
+      };
     }
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
-    if (options.fromRevision !== undefined && options.fromRevision < 0n) throw new RangeError('a stream revision is never negative');
+    if (options.fromRevision !== undefined && options.fromRevision < 0n)
+      throw new RangeError('a stream revision is never negative');
     if (options.maxCount !== undefined && options.maxCount <= 0) return [];
     const stream = this.scope.toServer(streamId);
     const read = await this.readServerStream(stream, options);
     const events = read.map((event) => toRecordedEvent(event, streamId));
     // A whole stream read from its start (what a command handler does before appending) tells the
     // id index everything, sparing the append a read of its own.
-    if (options.direction !== 'backwards' && options.fromRevision === undefined && options.maxCount === undefined) this.ids.learn(stream, 0n, events.map(idAndRevision));
+    if (options.direction !== 'backwards' && options.fromRevision === undefined && options.maxCount === undefined)
+      this.ids.learn(stream, 0n, events.map(idAndRevision));
     return events;
   }
 
@@ -188,7 +214,11 @@ export class EventStoreDbEventStore implements EventStore {
     const found = window.find((event) => !isSystemEvent(event));
     if (found || window.length < HEAD_WINDOW) return found?.position ?? START;
     // A long run of system events at the end (unusual: the filter excludes them on the server).
-    for await (const resolved of this.client.readAll({ direction: 'backwards', fromPosition: 'end', filter: this.scope.filter() })) {
+    for await (const resolved of this.client.readAll({
+      direction: 'backwards',
+      fromPosition: 'end',
+      filter: this.scope.filter(),
+    })) {
       const event = resolved.event && this.convertAll(resolved.event);
       if (event && !isSystemEvent(event)) return event.position;
     }
@@ -219,7 +249,11 @@ export class EventStoreDbEventStore implements EventStore {
    * to, or no_stream (anything stored makes the server refuse, and the refusal brings a look).
    * `current` says the answer was just read, so a conflict can be reported without asking.
    */
-  private async knownIds(stream: string, expected: ExpectedRevision, force: boolean): Promise<{ known: KnownIds; current: boolean }> {
+  private async knownIds(
+    stream: string,
+    expected: ExpectedRevision,
+    force: boolean,
+  ): Promise<{ known: KnownIds; current: boolean }> {
     if (!force) {
       const cached = this.ids.peek(stream);
       if (typeof expected === 'bigint' && cached?.through === expected) return { known: cached, current: false };
@@ -235,7 +269,8 @@ export class EventStoreDbEventStore implements EventStore {
    */
   private async positionOfAppend(stream: string, written: ClientAppendResult, count: number): Promise<Position> {
     const reported = written.position;
-    if (count === 1 && isKnownPosition(reported) && reported.commit === reported.prepare) return toPortPosition(reported);
+    if (count === 1 && isKnownPosition(reported) && reported.commit === reported.prepare)
+      return toPortPosition(reported);
     return this.positionAt(stream, written.nextExpectedRevision);
   }
 
@@ -266,7 +301,10 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /** Events strictly after `after`, up to `maxCount` read (undefined: to the end). */
-  private async readAllPage(after: Position, maxCount: number | undefined): Promise<{ events: RecordedEvent[]; last: Position | null; exhausted: boolean }> {
+  private async readAllPage(
+    after: Position,
+    maxCount: number | undefined,
+  ): Promise<{ events: RecordedEvent[]; last: Position | null; exhausted: boolean }> {
     const events: RecordedEvent[] = [];
     let last: Position | null = null;
     let read = 0;
@@ -288,7 +326,12 @@ export class EventStoreDbEventStore implements EventStore {
 
   private async lastEvents(count: number): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
-    for await (const resolved of this.client.readAll({ direction: 'backwards', fromPosition: 'end', maxCount: count, filter: this.scope.filter() })) {
+    for await (const resolved of this.client.readAll({
+      direction: 'backwards',
+      fromPosition: 'end',
+      maxCount: count,
+      filter: this.scope.filter(),
+    })) {
       if (resolved.event) events.push(this.convertAll(resolved.event));
     }
     return events;
@@ -318,4 +361,3 @@ export async function endOfLog(client: Pick<EsdbClient, 'readAll'>): Promise<Pos
 function idAndRevision(event: { id: string; revision: StreamRevision }): { id: string; revision: StreamRevision } {
   return { id: canonicalId(event.id), revision: event.revision };
 }
-

@@ -14,7 +14,8 @@ export function toStreamState(expected: ExpectedRevision): AppendStreamState {
     case 'stream_exists':
       return 'stream_exists';
     default:
-      if (typeof expected !== 'bigint' || expected < 0n) throw new RangeError(`not an expected revision: ${String(expected)}`);
+      if (typeof expected !== 'bigint' || expected < 0n)
+        throw new RangeError(`not an expected revision: ${String(expected)}`);
       return expected;
   }
 }

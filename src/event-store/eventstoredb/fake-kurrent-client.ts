@@ -46,7 +46,9 @@ export class FakeServerState {
   private readonly wakers = new Set<() => void>();
 
   constructor(private readonly systemEventEvery = 7) {
-    this.write('$epoch-information', [{ id: randomUUID(), contentType: 'application/json', type: '$epoch-information', data: {}, metadata: undefined }]);
+    this.write('$epoch-information', [
+      { id: randomUUID(), contentType: 'application/json', type: '$epoch-information', data: {}, metadata: undefined },
+    ]);
   }
 
   write(streamName: string, events: JSONEventData[]): Stored[] {
@@ -57,8 +59,21 @@ export class FakeServerState {
     let prepare = commit;
     for (const event of events) {
       const data = JSON.parse(JSON.stringify(event.data)) as RecordedEvent['data'];
-      const metadata = event.metadata === undefined ? undefined : (JSON.parse(JSON.stringify(event.metadata)) as RecordedEvent['metadata']);
-      const stored = { streamId: streamName, id: event.id, isJson: true, revision: BigInt(stream.length), type: event.type, created: new Date(), data, metadata, position: { commit, prepare } } as Stored;
+      const metadata =
+        event.metadata === undefined
+          ? undefined
+          : (JSON.parse(JSON.stringify(event.metadata)) as RecordedEvent['metadata']);
+      const stored = {
+        streamId: streamName,
+        id: event.id,
+        isJson: true,
+        revision: BigInt(stream.length),
+        type: event.type,
+        created: new Date(),
+        data,
+        metadata,
+        position: { commit, prepare },
+      } as Stored;
       stream.push(stored);
       this.log.push(stored);
       written.push(stored);
@@ -66,7 +81,15 @@ export class FakeServerState {
       prepare += 97n + BigInt(JSON.stringify(event.data).length % 31);
     }
     if (!streamName.startsWith('$') && ++this.appends % this.systemEventEvery === 0) {
-      this.write(`$stats-127.0.0.1:2113`, [{ id: randomUUID(), contentType: 'application/json', type: '$statsCollected', data: { appends: this.appends }, metadata: undefined }]);
+      this.write(`$stats-127.0.0.1:2113`, [
+        {
+          id: randomUUID(),
+          contentType: 'application/json',
+          type: '$statsCollected',
+          data: { appends: this.appends },
+          metadata: undefined,
+        },
+      ]);
     }
     for (const wake of [...this.wakers]) wake();
     return written;
@@ -87,7 +110,12 @@ function passes(filter: Filter | undefined, event: Stored): boolean {
 
 /** Each event handed out is a copy, as the real client parses a fresh one per read. */
 function copy(event: Stored): Stored {
-  return { ...event, data: structuredClone(event.data), metadata: structuredClone(event.metadata), position: { ...event.position } } as Stored;
+  return {
+    ...event,
+    data: structuredClone(event.data),
+    metadata: structuredClone(event.metadata),
+    position: { ...event.position },
+  } as Stored;
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -100,7 +128,11 @@ export class FakeKurrentClient implements EsdbClient {
 
   constructor(readonly server: FakeServerState = new FakeServerState()) {}
 
-  async appendToStream(streamName: string, events: JSONEventData[], { streamState = 'any' }: AppendToStreamOptions): Promise<AppendResult> {
+  async appendToStream(
+    streamName: string,
+    events: JSONEventData[],
+    { streamState = 'any' }: AppendToStreamOptions,
+  ): Promise<AppendResult> {
     await turn();
     this.assertOpen();
     const stream = this.server.streams.get(streamName) ?? [];
@@ -120,18 +152,25 @@ export class FakeKurrentClient implements EsdbClient {
     } else {
       const expected = streamState === 'no_stream' ? -1 : Number(streamState);
       if (expected < stream.length - 1) {
-        if (at(expected + 1)) return { success: true, nextExpectedRevision: BigInt(expected + ids.length), position: undefined };
+        if (at(expected + 1))
+          return { success: true, nextExpectedRevision: BigInt(expected + ids.length), position: undefined };
         throw conflict();
       }
       if (expected > stream.length - 1) throw conflict();
     }
     const written = this.server.write(streamName, events);
     const last = written[written.length - 1];
-    const reported = written.length === 1 ? last.position : { commit: written[0].position.commit, prepare: written[0].position.prepare };
+    const reported =
+      written.length === 1
+        ? last.position
+        : { commit: written[0].position.commit, prepare: written[0].position.prepare };
     return { success: true, nextExpectedRevision: last.revision, position: { ...reported } };
   }
 
-  readStream(streamName: string, { direction = 'forwards', fromRevision = 'start', maxCount = Number.MAX_SAFE_INTEGER }: ReadStreamOptions = {}): AsyncIterable<ResolvedEvent> {
+  readStream(
+    streamName: string,
+    { direction = 'forwards', fromRevision = 'start', maxCount = Number.MAX_SAFE_INTEGER }: ReadStreamOptions = {},
+  ): AsyncIterable<ResolvedEvent> {
     const client = this;
     return (async function* () {
       await turn();
@@ -141,14 +180,29 @@ export class FakeKurrentClient implements EsdbClient {
       const last = stream.length - 1;
       let count = 0;
       if (direction === 'forwards') {
-        for (let i = fromRevision === 'start' ? 0 : fromRevision === 'end' ? last + 1 : Number(fromRevision); i <= last && count < Number(maxCount); i++, count++) yield { event: copy(stream[i]) };
+        for (
+          let i = fromRevision === 'start' ? 0 : fromRevision === 'end' ? last + 1 : Number(fromRevision);
+          i <= last && count < Number(maxCount);
+          i++, count++
+        )
+          yield { event: copy(stream[i]) };
       } else {
-        for (let i = fromRevision === 'end' ? last : fromRevision === 'start' ? 0 : Math.min(last, Number(fromRevision)); i >= 0 && count < Number(maxCount); i--, count++) yield { event: copy(stream[i]) };
+        for (
+          let i = fromRevision === 'end' ? last : fromRevision === 'start' ? 0 : Math.min(last, Number(fromRevision));
+          i >= 0 && count < Number(maxCount);
+          i--, count++
+        )
+          yield { event: copy(stream[i]) };
       }
     })();
   }
 
-  readAll({ direction = 'forwards', fromPosition = 'start', maxCount = Number.MAX_SAFE_INTEGER, filter }: ReadAllOptions = {}): AsyncIterable<AllStreamResolvedEvent> {
+  readAll({
+    direction = 'forwards',
+    fromPosition = 'start',
+    maxCount = Number.MAX_SAFE_INTEGER,
+    filter,
+  }: ReadAllOptions = {}): AsyncIterable<AllStreamResolvedEvent> {
     const client = this;
     return (async function* () {
       await turn();
@@ -157,14 +211,24 @@ export class FakeKurrentClient implements EsdbClient {
       let count = 0;
       if (direction === 'forwards') {
         // A read includes an event at its start position.
-        const from = fromPosition === 'start' ? 0 : fromPosition === 'end' ? log.length : log.findIndex((e) => compareClientPositions(e.position, fromPosition) >= 0);
+        const from =
+          fromPosition === 'start'
+            ? 0
+            : fromPosition === 'end'
+              ? log.length
+              : log.findIndex((e) => compareClientPositions(e.position, fromPosition) >= 0);
         for (let i = from === -1 ? log.length : from; i < log.length && count < Number(maxCount); i++) {
           if (!passes(filter, log[i])) continue;
           count++;
           yield { event: copy(log[i]) };
         }
       } else {
-        const from = fromPosition === 'end' ? log.length - 1 : fromPosition === 'start' ? -1 : log.findLastIndex((e) => compareClientPositions(e.position, fromPosition) < 0);
+        const from =
+          fromPosition === 'end'
+            ? log.length - 1
+            : fromPosition === 'start'
+              ? -1
+              : log.findLastIndex((e) => compareClientPositions(e.position, fromPosition) < 0);
         for (let i = from; i >= 0 && count < Number(maxCount); i--) {
           if (!passes(filter, log[i])) continue;
           count++;
@@ -174,12 +238,20 @@ export class FakeKurrentClient implements EsdbClient {
     })();
   }
 
-  subscribeToAll({ fromPosition = 'start', filter }: SubscribeToAllOptions = {}, readableOptions: ReadableOptions = {}): AllSubscriptionStream {
+  subscribeToAll(
+    { fromPosition = 'start', filter }: SubscribeToAllOptions = {},
+    readableOptions: ReadableOptions = {},
+  ): AllSubscriptionStream {
     this.assertOpen();
     this.subscribeCalls++;
     const server = this.server;
     // A subscription starts strictly after its position.
-    let next = fromPosition === 'start' ? 0 : fromPosition === 'end' ? server.log.length : server.log.findIndex((e) => compareClientPositions(e.position, fromPosition) > 0);
+    let next =
+      fromPosition === 'start'
+        ? 0
+        : fromPosition === 'end'
+          ? server.log.length
+          : server.log.findIndex((e) => compareClientPositions(e.position, fromPosition) > 0);
     if (next === -1) next = server.log.length;
     let stopListening: (() => void) | null = null;
     // Push what the log holds until the buffer is full (push returns false: the server is paused

@@ -13,9 +13,13 @@ function recorded(n: number): RecordedEvent {
 function feedOver(highWaterMark = 4) {
   const stream = new PassThrough({ objectMode: true, highWaterMark });
   let cancelled = 0;
-  const feed = new ReadableFeed<{ event?: RecordedEvent }>(stream, (raw) => raw.event ?? null, async () => {
-    cancelled++;
-  });
+  const feed = new ReadableFeed<{ event?: RecordedEvent }>(
+    stream,
+    (raw) => raw.event ?? null,
+    async () => {
+      cancelled++;
+    },
+  );
   return { stream, feed, cancelled: () => cancelled };
 }
 

@@ -42,7 +42,12 @@ class FakeServer implements AllFeedSource {
   append(type = 'TestEvent', streamId = 'order-1'): RecordedEvent {
     this.commit += 64n;
     const e = newTestEvent(type);
-    const event: RecordedEvent = { ...e, streamId, revision: BigInt(this.log.length), position: positionOf(this.commit) };
+    const event: RecordedEvent = {
+      ...e,
+      streamId,
+      revision: BigInt(this.log.length),
+      position: positionOf(this.commit),
+    };
     this.log.push(event);
     for (const wake of [...this.waiters]) wake();
     return event;
@@ -90,15 +95,20 @@ function logger() {
   const lines: Array<{ level: 'warn' | 'info'; fields: Record<string, unknown>; message: string }> = [];
   return {
     lines,
-    warn: (fields: object, message: string) => lines.push({ level: 'warn', fields: fields as Record<string, unknown>, message }),
-    info: (fields: object, message: string) => lines.push({ level: 'info', fields: fields as Record<string, unknown>, message }),
+    warn: (fields: object, message: string) =>
+      lines.push({ level: 'warn', fields: fields as Record<string, unknown>, message }),
+    info: (fields: object, message: string) =>
+      lines.push({ level: 'info', fields: fields as Record<string, unknown>, message }),
   };
 }
 
 /** Pauses that return at once and remember how long they were asked to be. */
 function instantPauses() {
   const delays: number[] = [];
-  return { delays, pause: (ms: number): Pause => (delays.push(ms), { promise: Promise.resolve(), cancel: () => undefined }) };
+  return {
+    delays,
+    pause: (ms: number): Pause => (delays.push(ms), { promise: Promise.resolve(), cancel: () => undefined }),
+  };
 }
 
 function settings(overrides: Partial<ResubscribeSettings> = {}) {
@@ -107,17 +117,32 @@ function settings(overrides: Partial<ResubscribeSettings> = {}) {
   return {
     log,
     pauses,
-    settings: { logger: log, pause: pauses.pause, random: () => 1, backoff: { initialMs: 10, maxMs: 80, factor: 2 }, ...overrides } as ResubscribeSettings,
+    settings: {
+      logger: log,
+      pause: pauses.pause,
+      random: () => 1,
+      backoff: { initialMs: 10, maxMs: 80, factor: 2 },
+      ...overrides,
+    } as ResubscribeSettings,
   };
 }
 
-function collect(server: FakeServer, options: ConstructorParameters<typeof ResubscribingSubscription>[1], s: ResubscribeSettings) {
+function collect(
+  server: FakeServer,
+  options: ConstructorParameters<typeof ResubscribingSubscription>[1],
+  s: ResubscribeSettings,
+) {
   const events: RecordedEvent[] = [];
   const batches: RecordedEvent[][] = [];
-  const subscription = new ResubscribingSubscription(server, options, (batch) => {
-    batches.push(batch);
-    events.push(...batch);
-  }, s);
+  const subscription = new ResubscribingSubscription(
+    server,
+    options,
+    (batch) => {
+      batches.push(batch);
+      events.push(...batch);
+    },
+    s,
+  );
   subscription.done.catch(() => undefined);
   return { subscription, events, batches };
 }
@@ -201,7 +226,9 @@ describe('ResubscribingSubscription (fake server)', () => {
     await waitUntil(() => c.events.length === 1 && server.opens.length === 10, 'the resubscriptions');
     // 7 drops in a row; then a subscription that delivers an event before it drops: the count starts over.
     expect(pauses.delays).toEqual([10, 20, 40, 80, 80, 80, 80, 10, 20]);
-    expect(log.lines.filter((l) => l.level === 'warn').map((l) => l.fields.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 1, 2]);
+    expect(log.lines.filter((l) => l.level === 'warn').map((l) => l.fields.attempt)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 1, 2,
+    ]);
     expect(server.opens.every((p) => p === START || p === server.log[0].position)).toBe(true);
     await c.subscription.stop();
   });
@@ -237,10 +264,15 @@ describe('ResubscribingSubscription (fake server)', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const batches: RecordedEvent[][] = [];
     const { settings: s } = settings();
-    const subscription = new ResubscribingSubscription(server, { maxBatchSize: 2 }, async (batch) => {
-      batches.push(batch);
-      if (batches.length === 1) await gate;
-    }, s);
+    const subscription = new ResubscribingSubscription(
+      server,
+      { maxBatchSize: 2 },
+      async (batch) => {
+        batches.push(batch);
+        if (batches.length === 1) await gate;
+      },
+      s,
+    );
     await waitUntil(() => batches.length === 1, 'the first batch');
     const pulls = server.pulls;
     await sleep(30);
@@ -260,12 +292,17 @@ describe('ResubscribingSubscription (fake server)', () => {
     const batches: RecordedEvent[][] = [];
     let running = false;
     const { settings: s } = settings();
-    const subscription = new ResubscribingSubscription(server, { maxBatchSize: 1 }, async (batch) => {
-      batches.push(batch);
-      running = true;
-      await gate;
-      running = false;
-    }, s);
+    const subscription = new ResubscribingSubscription(
+      server,
+      { maxBatchSize: 1 },
+      async (batch) => {
+        batches.push(batch);
+        running = true;
+        await gate;
+        running = false;
+      },
+      s,
+    );
     await waitUntil(() => batches.length === 1, 'the first batch');
     let stopped = false;
     const stopping = subscription.stop().then(() => {
@@ -318,10 +355,15 @@ describe('ResubscribingSubscription (fake server)', () => {
     server.append();
     let calls = 0;
     const { settings: s } = settings();
-    const subscription = new ResubscribingSubscription(server, { maxBatchSize: 1 }, () => {
-      calls++;
-      throw new Error('handler failed');
-    }, s);
+    const subscription = new ResubscribingSubscription(
+      server,
+      { maxBatchSize: 1 },
+      () => {
+        calls++;
+        throw new Error('handler failed');
+      },
+      s,
+    );
     await expect(subscription.done).rejects.toThrow('handler failed');
     expect(calls).toBe(1);
     expect(server.opens).toHaveLength(1);

@@ -62,7 +62,11 @@ export class ResubscribingSubscription implements Subscription {
     private readonly handler: BatchHandler,
     private readonly settings: ResubscribeSettings,
   ) {
-    this.done = this.run(options.after ?? START, options.maxBatchSize ?? settings.defaultBatch ?? 500, options.filterTypes);
+    this.done = this.run(
+      options.after ?? START,
+      options.maxBatchSize ?? settings.defaultBatch ?? 500,
+      options.filterTypes,
+    );
   }
 
   /** Every event is pushed as it comes: nothing is held back to ask for. */
@@ -75,7 +79,11 @@ export class ResubscribingSubscription implements Subscription {
     await this.done.catch(() => undefined);
   }
 
-  private async run(after: Position, maxBatch: number, filterTypes: ((type: string) => boolean) | undefined): Promise<void> {
+  private async run(
+    after: Position,
+    maxBatch: number,
+    filterTypes: ((type: string) => boolean) | undefined,
+  ): Promise<void> {
     // Start on a later turn, so the caller holds the handle before the first batch arrives.
     await Promise.resolve();
     let failures = 0;
@@ -103,7 +111,10 @@ export class ResubscribingSubscription implements Subscription {
         if (!(error instanceof FeedDroppedError) || isPermanentClientError(error.cause)) throw error;
         failures++;
         const delayMs = backoffDelay(failures, this.settings.backoff ?? DEFAULT_BACKOFF, this.settings.random);
-        this.settings.logger.warn({ err: error.cause, after, attempt: failures, delayMs }, 'eventstoredb $all subscription dropped; resubscribing after the last handled position');
+        this.settings.logger.warn(
+          { err: error.cause, after, attempt: failures, delayMs },
+          'eventstoredb $all subscription dropped; resubscribing after the last handled position',
+        );
         await feed.close();
         await this.wait(delayMs);
       } finally {

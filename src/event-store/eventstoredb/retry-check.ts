@@ -23,7 +23,8 @@ export function judgeAppend(ids: readonly string[], stored: ReadonlyMap<string, 
     seen.add(id);
     const revision = stored.get(id);
     if (i === 0) first = revision;
-    const consistent = first === undefined ? revision === undefined : revision !== undefined && revision === first + BigInt(i);
+    const consistent =
+      first === undefined ? revision === undefined : revision !== undefined && revision === first + BigInt(i);
     if (!consistent) return { kind: 'reused', eventId: revision === undefined ? ids[0] : id };
     last = revision;
   }

@@ -21,7 +21,8 @@ export function scopeOf(namespace: string | undefined): Scope {
       filter: (checkpointInterval) => excludeSystemEvents({ checkpointInterval }),
     };
   }
-  if (namespace.startsWith('$')) throw new RangeError('a namespace must not start with $ (the server keeps those streams to itself)');
+  if (namespace.startsWith('$'))
+    throw new RangeError('a namespace must not start with $ (the server keeps those streams to itself)');
   return {
     toServer: (streamId) => `${namespace}${streamId}`,
     fromServer: (stream) => (stream.startsWith(namespace) ? stream.slice(namespace.length) : stream),

@@ -17,12 +17,18 @@ describe('StreamIdIndex', () => {
     const index = new StreamIdIndex(read);
     const first = await index.refresh('s');
     expect(first.through).toBe(1n);
-    expect([...first.ids]).toEqual([['a', 0n], ['b', 1n]]);
+    expect([...first.ids]).toEqual([
+      ['a', 0n],
+      ['b', 1n],
+    ]);
     streams.s.push('c');
     const second = await index.refresh('s');
     expect(second.through).toBe(2n);
     expect(second.ids.get('c')).toBe(2n);
-    expect(reads).toEqual([{ stream: 's', from: 0n }, { stream: 's', from: 2n }]);
+    expect(reads).toEqual([
+      { stream: 's', from: 0n },
+      { stream: 's', from: 2n },
+    ]);
   });
 
   it('knows a missing stream as through null', async () => {
@@ -45,7 +51,10 @@ describe('StreamIdIndex', () => {
 
   it('learns a whole stream read from its start', () => {
     const index = new StreamIdIndex(server({}).read);
-    index.learn('s', 0n, [{ id: 'a', revision: 0n }, { id: 'b', revision: 1n }]);
+    index.learn('s', 0n, [
+      { id: 'a', revision: 0n },
+      { id: 'b', revision: 1n },
+    ]);
     expect(index.peek('s')?.through).toBe(1n);
     // A stale read (shorter than what is known) never moves through back.
     index.learn('s', 0n, [{ id: 'a', revision: 0n }]);
@@ -64,7 +73,10 @@ describe('StreamIdIndex', () => {
     expect(index.peek('s3')).toBeDefined();
     expect(index.trackedIds).toBe(4);
     const big = new StreamIdIndex(server({}).read, 1);
-    big.learn('only', 0n, [{ id: 'a', revision: 0n }, { id: 'b', revision: 1n }]);
+    big.learn('only', 0n, [
+      { id: 'a', revision: 0n },
+      { id: 'b', revision: 1n },
+    ]);
     expect(big.peek('only')?.ids.size).toBe(2);
   });
 });

@@ -9,7 +9,10 @@ export interface KnownIds {
 export const NOTHING_KNOWN: KnownIds = { through: null, ids: new Map() };
 
 /** Reads a stream forwards from a revision to its end: [] when there is nothing (or no stream). */
-export type ReadIdsFrom = (stream: string, fromRevision: StreamRevision) => Promise<Array<{ id: string; revision: StreamRevision }>>;
+export type ReadIdsFrom = (
+  stream: string,
+  fromRevision: StreamRevision,
+) => Promise<Array<{ id: string; revision: StreamRevision }>>;
 
 interface Entry {
   through: StreamRevision | null;
@@ -51,7 +54,11 @@ export class StreamIdIndex {
   }
 
   /** Events read or written at consecutive revisions starting at `from`. */
-  learn(stream: string, from: StreamRevision, events: ReadonlyArray<{ id: string; revision: StreamRevision }>): KnownIds {
+  learn(
+    stream: string,
+    from: StreamRevision,
+    events: ReadonlyArray<{ id: string; revision: StreamRevision }>,
+  ): KnownIds {
     let entry = this.streams.get(stream);
     if (!entry) {
       entry = { through: null, ids: new Map() };
@@ -73,7 +80,11 @@ export class StreamIdIndex {
   /** An append this process wrote: its ids end at `lastRevision`. */
   recordAppend(stream: string, ids: readonly string[], lastRevision: StreamRevision): void {
     const first = lastRevision - BigInt(ids.length) + 1n;
-    this.learn(stream, first, ids.map((id, i) => ({ id, revision: first + BigInt(i) })));
+    this.learn(
+      stream,
+      first,
+      ids.map((id, i) => ({ id, revision: first + BigInt(i) })),
+    );
   }
 
   get trackedIds(): number {

@@ -14,7 +14,9 @@ export const LAZY_WAKE_EVENTS = 500;
 
 /** The gathered-events bound for a server whose /readyz allows `readyMaxLagEvents` (0: every commit wakes every subscription). */
 export function lazyWakeEventsWithin(readyMaxLagEvents: number | undefined): number {
-  return readyMaxLagEvents === undefined ? LAZY_WAKE_EVENTS : Math.min(LAZY_WAKE_EVENTS, Math.floor(readyMaxLagEvents / 2));
+  return readyMaxLagEvents === undefined
+    ? LAZY_WAKE_EVENTS
+    : Math.min(LAZY_WAKE_EVENTS, Math.floor(readyMaxLagEvents / 2));
 }
 
 interface Waiter {

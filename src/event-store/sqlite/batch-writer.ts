@@ -50,7 +50,9 @@ export class BatchWriter {
   constructor(db: Database.Database) {
     this.lastRevision = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
     this.findId = db.prepare('SELECT stream_id, revision, global_position FROM events WHERE event_id = ?');
-    this.insert = db.prepare('INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insert = db.prepare(
+      'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     const one = db.transaction((request: AppendRequest) => this.applyOne(request));
     const all = db.transaction((batch: AppendRequest[]) =>
       batch.map((request): AppendOutcome => {
@@ -58,7 +60,12 @@ export class BatchWriter {
           return one(request);
         } catch (error) {
           const { message, code } = error as { message?: string; code?: unknown };
-          return { ok: false, refusal: 'failed', message: message ?? String(error), ...(typeof code === 'string' ? { code } : {}) };
+          return {
+            ok: false,
+            refusal: 'failed',
+            message: message ?? String(error),
+            ...(typeof code === 'string' ? { code } : {}),
+          };
         }
       }),
     );
@@ -76,12 +83,15 @@ export class BatchWriter {
     if (retry) return retry;
     const row = this.lastRevision.get(streamId);
     const actual = row === undefined ? null : row.revision;
-    if (!expectedRevisionMatches(expected, actual === null ? null : BigInt(actual))) return { ok: false, refusal: 'wrong-revision', actual };
+    if (!expectedRevisionMatches(expected, actual === null ? null : BigInt(actual)))
+      return { ok: false, refusal: 'wrong-revision', actual };
     let revision = actual ?? -1;
     let globalPosition = 0;
     for (const event of events) {
       revision++;
-      globalPosition = Number(this.insert.run(streamId, revision, event.id, event.type, event.data, event.metadata).lastInsertRowid);
+      globalPosition = Number(
+        this.insert.run(streamId, revision, event.id, event.type, event.data, event.metadata).lastInsertRowid,
+      );
     }
     return { ok: true, revision, globalPosition, repeat: false };
   }
@@ -102,11 +112,13 @@ export class BatchWriter {
       seen.add(id);
       const stored = this.findId.get(id);
       if (i === 0) first = stored;
-      const consistent = first === undefined
-        ? stored === undefined
-        : stored !== undefined && stored.stream_id === streamId && stored.revision === first.revision + i;
+      const consistent =
+        first === undefined
+          ? stored === undefined
+          : stored !== undefined && stored.stream_id === streamId && stored.revision === first.revision + i;
       // Name the id that is stored: the first one when the stored part comes first.
-      if (!consistent) return { ok: false, refusal: 'idempotency-mismatch', eventId: stored === undefined ? events[0].id : id };
+      if (!consistent)
+        return { ok: false, refusal: 'idempotency-mismatch', eventId: stored === undefined ? events[0].id : id };
       last = stored;
     }
     if (first === undefined || last === undefined) return undefined;

@@ -72,7 +72,9 @@ describe('the event log checkpointer thread', () => {
   it('without the thread (it died), the commits checkpoint as before and the WAL stays bounded', async () => {
     const store = await open();
     await store.append('s-first', [newTestEvent()]);
-    const checkpointer = await (store as unknown as { checkpointer: Promise<{ calls: { terminate(): Promise<void> } }> }).checkpointer;
+    const checkpointer = await (
+      store as unknown as { checkpointer: Promise<{ calls: { terminate(): Promise<void> } }> }
+    ).checkpointer;
     await checkpointer.calls.terminate();
     expect(await appendMiB(file, store, 48)).toBeLessThan(24 * MIB);
     await expect(store.checkpointStats()).rejects.toThrow(/exited/);

@@ -18,7 +18,9 @@ export class Checkpointer {
   private constructor(private readonly calls: WorkerCalls<{ id: number; stats: CheckpointStats }>) {}
 
   static async start(file: string, sync: SyncMode, intervalMs = CHECKPOINT_INTERVAL_MS): Promise<Checkpointer> {
-    const { worker } = await startReadyWorker(path.join(__dirname, 'checkpointer-thread'), { workerData: { file, sync, intervalMs } });
+    const { worker } = await startReadyWorker(path.join(__dirname, 'checkpointer-thread'), {
+      workerData: { file, sync, intervalMs },
+    });
     return new Checkpointer(new WorkerCalls(worker, 'event store checkpointer thread'));
   }
 

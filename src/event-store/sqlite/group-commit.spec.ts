@@ -14,7 +14,16 @@ class GatedWriter implements Writer {
   write(batch: AppendRequest[]): Promise<AppendOutcome[]> {
     this.batches.push(batch);
     return new Promise((resolve) => {
-      this.pending.push(() => resolve(batch.map((request) => ({ ok: true, revision: request.events.length - 1, globalPosition: (this.position += request.events.length), repeat: false }))));
+      this.pending.push(() =>
+        resolve(
+          batch.map((request) => ({
+            ok: true,
+            revision: request.events.length - 1,
+            globalPosition: (this.position += request.events.length),
+            repeat: false,
+          })),
+        ),
+      );
     });
   }
 
@@ -29,7 +38,18 @@ class GatedWriter implements Writer {
   async close(): Promise<void> {}
 }
 
-const event = (n: number): NewEvent => ({ id: `e${n}`, type: 'T', data: { n }, metadata: { schemaVersion: 1, actor: 't', correlationId: 'c', causationId: null, occurredAt: '2026-01-01T00:00:00.000Z' } });
+const event = (n: number): NewEvent => ({
+  id: `e${n}`,
+  type: 'T',
+  data: { n },
+  metadata: {
+    schemaVersion: 1,
+    actor: 't',
+    correlationId: 'c',
+    causationId: null,
+    occurredAt: '2026-01-01T00:00:00.000Z',
+  },
+});
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('GroupCommitter', () => {
@@ -88,7 +108,10 @@ describe('GroupCommitter', () => {
 
 describe('GroupCommitter: the rows a commit stored', () => {
   /** Answers the batch as the test scripts it, instead of numbering it. */
-  const scripted = (outcomes: AppendOutcome[]): Writer => ({ write: async () => outcomes, close: async () => undefined });
+  const scripted = (outcomes: AppendOutcome[]): Writer => ({
+    write: async () => outcomes,
+    close: async () => undefined,
+  });
   const payload = (n: number) => ({ data: JSON.stringify({ n }), metadata: JSON.stringify(event(n).metadata) });
 
   it('reports every event of each append stored, in log order, and leaves out refusals and idempotent repeats', async () => {
@@ -121,10 +144,17 @@ describe('GroupCommitter: the rows a commit stored', () => {
 });
 
 describe('AdaptiveWriter', () => {
-  const request = (streamId: string): AppendRequest => ({ streamId, events: [{ id: streamId, type: 'T', data: '{}', metadata: '{}' }], expected: 'any' });
+  const request = (streamId: string): AppendRequest => ({
+    streamId,
+    events: [{ id: streamId, type: 'T', data: '{}', metadata: '{}' }],
+    expected: 'any',
+  });
 
   const recording = (into: AppendRequest[][]): Writer => ({
-    write: async (batch) => (into.push(batch), batch.map(() => ({ ok: true, revision: 0, globalPosition: 1, repeat: false }))),
+    write: async (batch) => (
+      into.push(batch),
+      batch.map(() => ({ ok: true, revision: 0, globalPosition: 1, repeat: false }))
+    ),
     close: async () => undefined,
   });
 
@@ -155,13 +185,30 @@ describe('AdaptiveWriter', () => {
     await writer.write(requests('x', INLINE_MAX_APPENDS + 1)); // one more: load
     await writer.write([request('y')]); // a lull in the load, not a light load
     await writer.write([request('z')]);
-    const many = (streamId: string, events: number): AppendRequest => ({ ...request(streamId), events: Array.from({ length: events }, (_, i) => ({ ...request(streamId).events[0], id: `${streamId}${i}` })) });
+    const many = (streamId: string, events: number): AppendRequest => ({
+      ...request(streamId),
+      events: Array.from({ length: events }, (_, i) => ({ ...request(streamId).events[0], id: `${streamId}${i}` })),
+    });
     await writer.write([many('m', 1)]);
     await writer.write([many('n', 2)]); // one append, but of two events: a turn or a binding
     await writer.write([request('o'), many('p', 2)]); // one such append makes the batch one for the thread
     await writer.write([request('q')]);
-    expect(streams(inline)).toEqual([requests('w', INLINE_MAX_APPENDS).map((r) => r.streamId).join('+'), 'z', 'm', 'q']);
-    expect(streams(thread)).toEqual([requests('x', INLINE_MAX_APPENDS + 1).map((r) => r.streamId).join('+'), 'y', 'n', 'o+p']);
+    expect(streams(inline)).toEqual([
+      requests('w', INLINE_MAX_APPENDS)
+        .map((r) => r.streamId)
+        .join('+'),
+      'z',
+      'm',
+      'q',
+    ]);
+    expect(streams(thread)).toEqual([
+      requests('x', INLINE_MAX_APPENDS + 1)
+        .map((r) => r.streamId)
+        .join('+'),
+      'y',
+      'n',
+      'o+p',
+    ]);
   });
 
   // The inline connection never checkpoints: the thread's commits must still come, or a lone

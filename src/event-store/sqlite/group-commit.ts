@@ -100,7 +100,10 @@ export class GroupCommitter {
       if (outcome.ok) {
         this.stats.events += item.events.length;
         if (!outcome.repeat) written.push(...storedRows(item, outcome));
-        item.resolve({ nextExpectedRevision: BigInt(outcome.revision), position: sqlitePosition(outcome.globalPosition) });
+        item.resolve({
+          nextExpectedRevision: BigInt(outcome.revision),
+          position: sqlitePosition(outcome.globalPosition),
+        });
       } else item.reject(refusalError(item, outcome));
     });
     this.onCommitted(this.stats, written);
@@ -112,7 +115,10 @@ export class GroupCommitter {
  * after another inside the batch's transaction, so the outcome's last revision and position
  * give every one of them.
  */
-function storedRows({ streamId, events }: AppendRequest, outcome: { revision: number; globalPosition: number }): EventRow[] {
+function storedRows(
+  { streamId, events }: AppendRequest,
+  outcome: { revision: number; globalPosition: number },
+): EventRow[] {
   const back = events.length - 1; // how far the first event is behind the last
   return events.map((event, j) => ({
     global_position: outcome.globalPosition - back + j,
@@ -128,7 +134,11 @@ function storedRows({ streamId, events }: AppendRequest, outcome: { revision: nu
 function refusalError(item: AppendRequest, outcome: Exclude<AppendOutcome, { ok: true }>): Error {
   switch (outcome.refusal) {
     case 'wrong-revision':
-      return new WrongExpectedRevisionError(item.streamId, item.expected, outcome.actual === null ? null : BigInt(outcome.actual));
+      return new WrongExpectedRevisionError(
+        item.streamId,
+        item.expected,
+        outcome.actual === null ? null : BigInt(outcome.actual),
+      );
     case 'idempotency-mismatch':
       return new IdempotencyMismatchError(item.streamId, outcome.eventId);
     case 'empty':
@@ -144,6 +154,7 @@ function serialize(event: NewEvent): SerializedEvent {
   if (data === undefined) throw new TypeError(`event ${event.id}: data must be JSON (got undefined)`);
   if (metadata === undefined) throw new TypeError(`event ${event.id}: metadata must be JSON`);
   if (typeof event.id !== 'string' || event.id.length === 0) throw new TypeError('every event needs an id');
-  if (typeof event.type !== 'string' || event.type.length === 0) throw new TypeError(`event ${event.id}: type is required`);
+  if (typeof event.type !== 'string' || event.type.length === 0)
+    throw new TypeError(`event ${event.id}: type is required`);
   return { id: event.id, type: event.type, data, metadata };
 }

@@ -75,7 +75,16 @@ describe.each<Sync>(['full', 'normal'])('SqliteEventStore file (sync %s)', (sync
       store.append('dense-7', [newTestEvent(), taken], 'no_stream'),
       store.append('dense-8', [newTestEvent()], 'no_stream'),
     ]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
     await store.append('dense-6', [newTestEvent()], 'no_stream');
     const all = await store.readAll();
     const numbers = all.map((e) => globalPositionOf(e.position));
@@ -154,7 +163,12 @@ describe.each<Sync>(['full', 'normal'])('SqliteEventStore file (sync %s)', (sync
   describe('a reopened log, read by a catch-up and by a subscriber at its head', () => {
     async function reopenedWith(count: number): Promise<{ store: SqliteEventStore; log: RecordedEvent[] }> {
       const writer = await SqliteEventStore.open({ file, sync });
-      for (let i = 0; i < count; i += 100) await writer.append(`s-${i}`, Array.from({ length: 100 }, () => newTestEvent()), 'no_stream');
+      for (let i = 0; i < count; i += 100)
+        await writer.append(
+          `s-${i}`,
+          Array.from({ length: 100 }, () => newTestEvent()),
+          'no_stream',
+        );
       await writer.close();
       // a fresh process: no tail window, no commits of its own, nothing will append
       const store = await SqliteEventStore.open({ file, sync, pollIntervalMs: 60_000 });
@@ -196,11 +210,16 @@ describe.each<Sync>(['full', 'normal'])('SqliteEventStore file (sync %s)', (sync
       await store.append('warm', [newTestEvent()], 'no_stream');
       const subscribers = collect(store, 3);
       await waitFor(() => subscribers.every((s) => s.seen.length === 1));
-      const fileReads = jest.spyOn((store as unknown as { statements: { all: Database.Statement } }).statements.all, 'all');
+      const fileReads = jest.spyOn(
+        (store as unknown as { statements: { all: Database.Statement } }).statements.all,
+        'all',
+      );
       const retried = [newTestEvent('Retried', { n: 0 }), newTestEvent('Retried', { n: 1 })];
       await store.append('retried', retried, 'no_stream');
       // batches of several appends at once (the writer thread takes them), some of several events
-      const batched = Array.from({ length: 30 }, (_, i) => Array.from({ length: 1 + (i % 3) }, () => newTestEvent('Batched', { i })));
+      const batched = Array.from({ length: 30 }, (_, i) =>
+        Array.from({ length: 1 + (i % 3) }, () => newTestEvent('Batched', { i })),
+      );
       await Promise.all(batched.map((events, i) => store.append(`s-${i % 7}`, events, 'any')));
       await store.append('retried', retried, 'no_stream'); // an idempotent retry: stores nothing
       await expect(store.append('warm', [newTestEvent()], 'no_stream')).rejects.toThrow(); // refused

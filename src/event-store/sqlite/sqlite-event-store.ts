@@ -108,13 +108,20 @@ export class SqliteEventStore implements EventStore, LogTail {
         for (const row of written) if (row.global_position > this.polledHead) this.writtenSincePoll++;
         this.extendTail(written, stats.commits);
         this.waiters.committed(written.map((row) => row.type));
-        if (startCheckpointer && !this.checkpointer && stats.commits >= checkpointerAfterCommits) this.checkpointer = this.startCheckpointer(startCheckpointer);
+        if (startCheckpointer && !this.checkpointer && stats.commits >= checkpointerAfterCommits)
+          this.checkpointer = this.startCheckpointer(startCheckpointer);
       },
       maxInFlight,
     );
     this.statements = {
-      forwards: new LimitedStatements(db, 'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC'),
-      backwards: new LimitedStatements(db, 'SELECT * FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC'),
+      forwards: new LimitedStatements(
+        db,
+        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC',
+      ),
+      backwards: new LimitedStatements(
+        db,
+        'SELECT * FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC',
+      ),
       all: new LimitedStatements(db, 'SELECT * FROM events WHERE global_position > ? ORDER BY global_position ASC'),
       head: db.prepare('SELECT max(global_position) AS p FROM events'),
     };
@@ -139,7 +146,15 @@ export class SqliteEventStore implements EventStore, LogTail {
       migrate(db);
       thread = await ThreadWriter.start(file, options.sync, 'thread');
       const startCheckpointer = () => Checkpointer.start(file, options.sync);
-      return new SqliteEventStore(db, new AdaptiveWriter(new InlineWriter(db), thread), startCheckpointer, options.checkpointerAfterCommits ?? CHECKPOINTER_AFTER_COMMITS, pollIntervalMs, options.onCommit, options);
+      return new SqliteEventStore(
+        db,
+        new AdaptiveWriter(new InlineWriter(db), thread),
+        startCheckpointer,
+        options.checkpointerAfterCommits ?? CHECKPOINTER_AFTER_COMMITS,
+        pollIntervalMs,
+        options.onCommit,
+        options,
+      );
     } catch (error) {
       await thread?.close();
       db.close();
@@ -188,7 +203,9 @@ export class SqliteEventStore implements EventStore, LogTail {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
-    return this.statements.all.all(options.maxCount ?? -1, globalPositionOf(options.after ?? START)).map(toRecordedEvent);
+    return this.statements.all
+      .all(options.maxCount ?? -1, globalPositionOf(options.after ?? START))
+      .map(toRecordedEvent);
   }
 
   /**

@@ -48,7 +48,9 @@ describe('SqliteEventStore tail window release', () => {
     const ids: string[] = [];
     const appends: Array<Promise<unknown>> = [];
     for (let i = 0; i < count; i += perAppend) {
-      const events = Array.from({ length: Math.min(perAppend, count - i) }, (_, j) => newTestEvent('Tail', { i: i + j }));
+      const events = Array.from({ length: Math.min(perAppend, count - i) }, (_, j) =>
+        newTestEvent('Tail', { i: i + j }),
+      );
       ids.push(...events.map((e) => e.id));
       appends.push(store.append(`tail-${i % 7}`, events));
     }

@@ -2,7 +2,15 @@ import type { RecordedEvent } from '../event-store.port';
 import { sqlitePosition } from './rows';
 import { TailWindow } from './tail-window';
 
-const event = (p: number): RecordedEvent => ({ id: `e${p}`, streamId: 's', revision: BigInt(p), position: sqlitePosition(p), type: 'T', data: { p }, metadata: {} as RecordedEvent['metadata'] });
+const event = (p: number): RecordedEvent => ({
+  id: `e${p}`,
+  streamId: 's',
+  revision: BigInt(p),
+  position: sqlitePosition(p),
+  type: 'T',
+  data: { p },
+  metadata: {} as RecordedEvent['metadata'],
+});
 const events = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => event(from + i));
 const positionOf = (e: RecordedEvent) => (e.data as { p: number }).p;
 const ps = (list: RecordedEvent[] | null) => list?.map(positionOf) ?? null;

@@ -33,7 +33,10 @@ port.on('message', (message: { id: number; batch: WireBatch } | { close: true })
     port.postMessage({ id: message.id, outcomes: packOutcomes(writer.write(unpackBatch(message.batch))) });
   } catch (error) {
     const { message: text, code } = error as { message?: string; code?: unknown };
-    port.postMessage({ id: message.id, failure: { message: text ?? String(error), code: typeof code === 'string' ? code : undefined } });
+    port.postMessage({
+      id: message.id,
+      failure: { message: text ?? String(error), code: typeof code === 'string' ? code : undefined },
+    });
   }
 });
 port.postMessage({ ready: true, threadId: currentThreadId() } satisfies WriterReady);

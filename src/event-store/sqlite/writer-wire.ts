@@ -43,7 +43,12 @@ export function unpackBatch(wire: WireBatch): AppendRequest[] {
     const expected = (KEYWORDS.has(expectedText) ? expectedText : BigInt(expectedText)) as ExpectedRevision;
     const events: SerializedEvent[] = [];
     for (let i = 0; i < count; i++, at += 4) {
-      events.push({ id: wire[at] as string, type: wire[at + 1] as string, data: wire[at + 2] as string, metadata: wire[at + 3] as string });
+      events.push({
+        id: wire[at] as string,
+        type: wire[at + 1] as string,
+        data: wire[at + 2] as string,
+        metadata: wire[at + 3] as string,
+      });
     }
     batch.push({ streamId, expected, events });
   }
@@ -70,7 +75,11 @@ export function unpackOutcomes({ numbers, refusals }: WireOutcomes): AppendOutco
   const outcomes: AppendOutcome[] = [];
   for (let at = 0; at < numbers.length; at += 3) {
     const kind = numbers[at + 2];
-    outcomes.push(kind < 0 ? { ok: true, revision: numbers[at], globalPosition: numbers[at + 1], repeat: kind === REPEAT } : refusals[kind]);
+    outcomes.push(
+      kind < 0
+        ? { ok: true, revision: numbers[at], globalPosition: numbers[at + 1], repeat: kind === REPEAT }
+        : refusals[kind],
+    );
   }
   return outcomes;
 }

@@ -31,13 +31,18 @@ describe('ThreadWriter (the event store writer thread)', () => {
   it('writes a batch on its own connection and answers one outcome per append', async () => {
     const writer = await ThreadWriter.start(file, 'full');
     try {
-      const outcomes = await writer.write([request('s-1', '00000000-0000-7000-8000-000000000001'), request('s-1', '00000000-0000-7000-8000-000000000001')]);
+      const outcomes = await writer.write([
+        request('s-1', '00000000-0000-7000-8000-000000000001'),
+        request('s-1', '00000000-0000-7000-8000-000000000001'),
+      ]);
       // the second is a retry of the first (same id): it answers the same revision, storing nothing
       expect(outcomes).toEqual([
         { ok: true, revision: 0, globalPosition: 1, repeat: false },
         { ok: true, revision: 0, globalPosition: 1, repeat: true },
       ]);
-      const refused = await writer.write([{ ...request('s-1', '00000000-0000-7000-8000-000000000002'), expected: 'no_stream' }]);
+      const refused = await writer.write([
+        { ...request('s-1', '00000000-0000-7000-8000-000000000002'), expected: 'no_stream' },
+      ]);
       expect(refused).toEqual([{ ok: false, refusal: 'wrong-revision', actual: 0 }]);
     } finally {
       await writer.close();
@@ -47,8 +52,9 @@ describe('ThreadWriter (the event store writer thread)', () => {
     db.close();
   });
 
-  it('keeps the event loop\'s priority while helper threads yield, until it exits', async () => {
-    if (!fs.existsSync('/proc/thread-self')) return void process.stderr.write('no /proc/thread-self: thread priorities are not tested here\n');
+  it("keeps the event loop's priority while helper threads yield, until it exits", async () => {
+    if (!fs.existsSync('/proc/thread-self'))
+      return void process.stderr.write('no /proc/thread-self: thread priorities are not tested here\n');
     const before = new Set(keptThreads());
     const writer = await ThreadWriter.start(file, 'normal');
     const added = [...keptThreads()].filter((id) => !before.has(id));
@@ -71,7 +77,9 @@ describe('ThreadWriter (the event store writer thread)', () => {
       (outcomes) => expect(outcomes).toHaveLength(1),
       (error: Error) => expect(error.message).toMatch(/exited/),
     );
-    await expect(writer.write([request('s-2', '00000000-0000-7000-8000-000000000004')])).rejects.toThrow(/writer thread exited/);
+    await expect(writer.write([request('s-2', '00000000-0000-7000-8000-000000000004')])).rejects.toThrow(
+      /writer thread exited/,
+    );
     await writer.close();
   });
 

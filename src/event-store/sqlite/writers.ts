@@ -43,7 +43,9 @@ export class ThreadWriter implements Writer {
   private constructor(private readonly calls: WorkerCalls<Reply>) {}
 
   static async start(file: string, sync: SyncMode, checkpoints: CheckpointMode = 'auto'): Promise<ThreadWriter> {
-    const { worker, ready } = await startReadyWorker<WriterReady>(path.join(__dirname, 'writer-thread'), { workerData: { file, sync, checkpoints } });
+    const { worker, ready } = await startReadyWorker<WriterReady>(path.join(__dirname, 'writer-thread'), {
+      workerData: { file, sync, checkpoints },
+    });
     // every append's commit waits on this thread: it stays at the event loop's priority
     worker.once('exit', keepThreadPriority(ready.threadId));
     return new ThreadWriter(new WorkerCalls<Reply>(worker, 'event store writer thread'));
@@ -98,7 +100,10 @@ export class AdaptiveWriter implements Writer {
   ) {}
 
   write(batch: AppendRequest[]): Promise<AppendOutcome[]> {
-    const light = batch.length <= INLINE_MAX_APPENDS && this.previousSize <= INLINE_MAX_APPENDS && batch.every((request) => request.events.length === 1);
+    const light =
+      batch.length <= INLINE_MAX_APPENDS &&
+      this.previousSize <= INLINE_MAX_APPENDS &&
+      batch.every((request) => request.events.length === 1);
     this.previousSize = batch.length;
     // Inline only while the thread is idle: beside a batch in flight there, the inline write would
     // wait on the file's write lock with the event loop blocked, and could overtake that batch.

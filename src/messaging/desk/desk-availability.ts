@@ -25,11 +25,13 @@ export class DeskAvailability {
   }
 
   private anyDeskKey(accountId: string, agentId: string, nowMs: number): Awaitable<boolean> {
-    return andThen(this.keys.liveKeysOf(accountId), ({ rows }) => rows.some((key) => {
-      if (Date.parse(key.expires_at) <= nowMs) return false;
-      if (!(JSON.parse(key.permissions) as string[]).includes('desk')) return false;
-      const agents = JSON.parse(key.agents) as 'all' | string[];
-      return agents === 'all' || agents.includes(agentId);
-    }));
+    return andThen(this.keys.liveKeysOf(accountId), ({ rows }) =>
+      rows.some((key) => {
+        if (Date.parse(key.expires_at) <= nowMs) return false;
+        if (!(JSON.parse(key.permissions) as string[]).includes('desk')) return false;
+        const agents = JSON.parse(key.agents) as 'all' | string[];
+        return agents === 'all' || agents.includes(agentId);
+      }),
+    );
   }
 }

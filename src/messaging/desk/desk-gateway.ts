@@ -36,7 +36,14 @@ export interface DeskGatewayDeps {
 }
 
 /** Session events that change the queue a desk sees. */
-const QUEUE_EVENTS = new Set(['MessagingHandoffTriggered', 'MessagingHandoffFailed', 'MessagingHandoffTimedOut', 'MessagingHandoffAccepted', 'MessagingSessionEnded', 'MessagingServiceAgentJoined']);
+const QUEUE_EVENTS = new Set([
+  'MessagingHandoffTriggered',
+  'MessagingHandoffFailed',
+  'MessagingHandoffTimedOut',
+  'MessagingHandoffAccepted',
+  'MessagingSessionEnded',
+  'MessagingServiceAgentJoined',
+]);
 
 const DESK_ERRORS: Record<string, string> = {
   HANDOFF_NOT_QUEUED: 'this session is not waiting for a live agent (another agent may have taken it)',
@@ -56,7 +63,12 @@ const DESK_ERRORS: Record<string, string> = {
  * finds the key no longer usable; a frame arriving once the close has begun is dropped unread.
  */
 export class DeskGateway {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: true });
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    perMessageDeflate: false,
+    clientTracking: true,
+  });
 
   constructor(private readonly d: DeskGatewayDeps) {}
 
@@ -67,7 +79,12 @@ export class DeskGateway {
     if (!key.permissions.includes('desk')) throw forbidden('this key lacks the desk permission', 'PERMISSION_DENIED');
     const name = url.searchParams.get('agent_name')?.trim().slice(0, 64) || key.name;
     const max = this.d.maxSocketsPerKey;
-    if (!this.d.hub.reserve(key.id, max)) throw new DomainError('CONNECTION_LIMIT_EXCEEDED', `desk connection limit exceeded for this key (${max} open)`, 429);
+    if (!this.d.hub.reserve(key.id, max))
+      throw new DomainError(
+        'CONNECTION_LIMIT_EXCEEDED',
+        `desk connection limit exceeded for this key (${max} open)`,
+        429,
+      );
     // the client may have gone while the key was checked
     if (socket.destroyed) return this.d.hub.release(key.id);
     let opened = false;
@@ -89,7 +106,8 @@ export class DeskGateway {
     if (this.d.hub.empty) return;
     for (const event of batch) {
       if (event.type !== 'ApiKeyDeleted') continue;
-      for (const socket of this.d.hub.socketsOf((event.data as { keyId: string }).keyId)) socket.end(CLOSE_CREDENTIAL_REVOKED.code, CLOSE_CREDENTIAL_REVOKED.reason);
+      for (const socket of this.d.hub.socketsOf((event.data as { keyId: string }).keyId))
+        socket.end(CLOSE_CREDENTIAL_REVOKED.code, CLOSE_CREDENTIAL_REVOKED.reason);
     }
   }
 
@@ -97,7 +115,8 @@ export class DeskGateway {
   onSessionEvents(sessionId: string, events: WireEvent[], recorded: RecordedEvent[]): void {
     if (this.d.hub.empty) return;
     recorded.forEach((event, i) => {
-      if (event.type === 'MessagingHandoffAccepted') this.d.hub.hold(sessionId, (event.data as { liveAgentId: string }).liveAgentId);
+      if (event.type === 'MessagingHandoffAccepted')
+        this.d.hub.hold(sessionId, (event.data as { liveAgentId: string }).liveAgentId);
       const keyId = this.d.hub.holder(sessionId);
       if (!keyId) return;
       this.d.hub.sendToKey(keyId, { type: 'SESSION_EVENT', session_id: sessionId, event: events[i] });
@@ -143,7 +162,9 @@ export class DeskGateway {
       },
     };
     this.d.hub.add(socket);
-    cancelExpiry = atDeadline(this.d.clock, key.expiresAtMs, () => socket.end(CLOSE_CREDENTIAL_EXPIRED.code, CLOSE_CREDENTIAL_EXPIRED.reason));
+    cancelExpiry = atDeadline(this.d.clock, key.expiresAtMs, () =>
+      socket.end(CLOSE_CREDENTIAL_EXPIRED.code, CLOSE_CREDENTIAL_EXPIRED.reason),
+    );
     ws.on('error', (error) => this.d.logger.debug({ err: error }, 'desk socket error'));
     ws.on('close', () => {
       ended = true;
@@ -153,7 +174,11 @@ export class DeskGateway {
     ws.on('message', (data) => {
       // a frame that races the close (the key went while it was in flight) is never acted on
       if (ended) return;
-      const raw = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+      const raw = Buffer.isBuffer(data)
+        ? data.toString('utf8')
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString('utf8')
+          : Buffer.from(data).toString('utf8');
       this.onFrame(socket, key, keyValue, raw).catch((error: unknown) => {
         this.d.logger.error({ err: error }, 'desk frame failed');
         socket.send(JSON.stringify({ type: 'ERROR', message: 'encountered an error' }));
@@ -197,13 +222,26 @@ export class DeskGateway {
   private async onFrame(socket: DeskSocket, key: KeyRecord, keyValue: string, raw: string): Promise<void> {
     if (!(await this.keyStillUsable(socket, keyValue))) return;
     const command = parseDeskFrame(raw);
-    if ('error' in command) return socket.send(JSON.stringify({ type: 'ERROR', message: command.error, ...(command.sessionId ? { session_id: command.sessionId } : {}) }));
+    if ('error' in command)
+      return socket.send(
+        JSON.stringify({
+          type: 'ERROR',
+          message: command.error,
+          ...(command.sessionId ? { session_id: command.sessionId } : {}),
+        }),
+      );
     const context: CommandContext = { actor: key.id, correlationId: this.d.ids.uuid() };
     try {
       await this.run(socket, key, command, context);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      socket.send(JSON.stringify({ type: 'ERROR', session_id: command.sessionId, message: DESK_ERRORS[error.code] ?? error.message }));
+      socket.send(
+        JSON.stringify({
+          type: 'ERROR',
+          session_id: command.sessionId,
+          message: DESK_ERRORS[error.code] ?? error.message,
+        }),
+      );
     }
   }
 
@@ -211,22 +249,43 @@ export class DeskGateway {
     const { sessionId } = command;
     const { state } = await this.d.sessions.current(sessionId);
     // another account's session, or an agent outside the key's scope, is as good as absent
-    if (!state.exists || state.accountId !== key.accountId || !keyCanReachAgent(key, state.agentId)) throw new DomainError('SESSION_NOT_FOUND', 'session not found', 404);
+    if (!state.exists || state.accountId !== key.accountId || !keyCanReachAgent(key, state.agentId))
+      throw new DomainError('SESSION_NOT_FOUND', 'session not found', 404);
     const now = this.d.clock.nowIso();
     switch (command.type) {
       case 'ACCEPT': {
-        await this.d.sessions.execute(sessionId, { type: 'AcceptHandoff', liveAgentId: key.id, agentName: socket.agentName, now }, context);
+        await this.d.sessions.execute(
+          sessionId,
+          { type: 'AcceptHandoff', liveAgentId: key.id, agentName: socket.agentName, now },
+          context,
+        );
         this.d.hub.hold(sessionId, key.id);
         const history = (await this.d.store.readStream(sessionStream(sessionId))).map(toWire);
-        this.d.hub.sendToKey(key.id, { type: 'SESSION_ACCEPTED', session_id: sessionId, agent_id: state.agentId, history });
+        this.d.hub.sendToKey(key.id, {
+          type: 'SESSION_ACCEPTED',
+          session_id: sessionId,
+          agent_id: state.agentId,
+          history,
+        });
         return;
       }
       case 'MESSAGE':
-        await this.d.sessions.execute(sessionId, { type: 'SendLiveAgentMessage', liveAgentId: key.id, messageId: this.d.ids.uuid(), text: command.text, now }, context);
+        await this.d.sessions.execute(
+          sessionId,
+          { type: 'SendLiveAgentMessage', liveAgentId: key.id, messageId: this.d.ids.uuid(), text: command.text, now },
+          context,
+        );
         return;
       case 'TYPING':
-        if (state.phase !== 'live' || state.liveAgent?.id !== key.id) throw new DomainError('NOT_THE_LIVE_AGENT', 'you do not hold this session', 409);
-        this.d.chats.deliverTransient(sessionId, transient(this.d.ids.uuid(), 'EVENT_TYPE_LIVE_AGENT_TYPING', now, { agent_name: state.liveAgent.name, state: command.state }));
+        if (state.phase !== 'live' || state.liveAgent?.id !== key.id)
+          throw new DomainError('NOT_THE_LIVE_AGENT', 'you do not hold this session', 409);
+        this.d.chats.deliverTransient(
+          sessionId,
+          transient(this.d.ids.uuid(), 'EVENT_TYPE_LIVE_AGENT_TYPING', now, {
+            agent_name: state.liveAgent.name,
+            state: command.state,
+          }),
+        );
         return;
       case 'LEAVE':
         await this.d.sessions.execute(sessionId, { type: 'LeaveAsLiveAgent', liveAgentId: key.id, now }, context);
@@ -247,6 +306,7 @@ export class DeskGateway {
 
   /** A read that answered later (PostgreSQL) and failed: logged, as a synchronous one would throw to its caller. */
   private logFailure(work: Awaitable<void>): void {
-    if (work instanceof Promise) work.catch((error: unknown) => this.d.logger.error({ err: error }, 'desk could not read the queue'));
+    if (work instanceof Promise)
+      work.catch((error: unknown) => this.d.logger.error({ err: error }, 'desk could not read the queue'));
   }
 }

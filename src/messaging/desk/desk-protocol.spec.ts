@@ -3,7 +3,11 @@ import { parseDeskFrame } from './desk-protocol';
 describe('desk frames', () => {
   it('reads an accept and a message', () => {
     expect(parseDeskFrame('{"type":"ACCEPT","session_id":"s1"}')).toEqual({ type: 'ACCEPT', sessionId: 's1' });
-    expect(parseDeskFrame('{"type":"MESSAGE","session_id":"s1","text":"hello"}')).toMatchObject({ type: 'MESSAGE', sessionId: 's1', text: 'hello' });
+    expect(parseDeskFrame('{"type":"MESSAGE","session_id":"s1","text":"hello"}')).toMatchObject({
+      type: 'MESSAGE',
+      sessionId: 's1',
+      text: 'hello',
+    });
   });
 
   it('refuses a frame nested deeper than the body limit, before parsing it', () => {

@@ -28,7 +28,8 @@ export function parseDeskFrame(raw: string): DeskCommand | { error: string; sess
   } catch {
     return { error: 'frames must be JSON objects' };
   }
-  if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) return { error: 'frames must be JSON objects' };
+  if (typeof frame !== 'object' || frame === null || Array.isArray(frame))
+    return { error: 'frames must be JSON objects' };
   const { type, session_id: sessionId, text, state } = frame as Record<string, unknown>;
   if (typeof sessionId !== 'string' || sessionId === '') return { error: 'session_id is required' };
   switch (type) {
@@ -36,7 +37,8 @@ export function parseDeskFrame(raw: string): DeskCommand | { error: string; sess
     case 'LEAVE':
       return { type, sessionId };
     case 'MESSAGE':
-      if (typeof text !== 'string' || text.trim() === '') return { error: 'text must be a non-empty string', sessionId };
+      if (typeof text !== 'string' || text.trim() === '')
+        return { error: 'text must be a non-empty string', sessionId };
       return { type, sessionId, text };
     case 'TYPING':
       return { type, sessionId, state: state ?? true };

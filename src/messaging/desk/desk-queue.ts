@@ -1,6 +1,9 @@
 import { andThen, type Awaitable } from '../../platform/awaitable';
 import type { ReadModels } from '../../read-models/read-models.service';
-import { messagingSessionsQueries, type MessagingSessionsQueries } from '../../../projections/messaging-sessions/queries';
+import {
+  messagingSessionsQueries,
+  type MessagingSessionsQueries,
+} from '../../../projections/messaging-sessions/queries';
 import type { QueuedSession } from './desk-protocol';
 
 /** What the desk reads from the messaging-sessions read model: the queue, and who holds what. */
@@ -16,7 +19,13 @@ export class DeskQueue {
     return andThen(this.sessions.queuedIn(accountId), ({ rows }) =>
       rows
         .filter((row) => agents === 'all' || agents.includes(row.agent_id))
-        .map((row) => ({ session_id: row.id, agent_id: row.agent_id, destination: row.destination ?? '', reason: row.reason ?? '', queued_at: row.queued_at ?? '' })),
+        .map((row) => ({
+          session_id: row.id,
+          agent_id: row.agent_id,
+          destination: row.destination ?? '',
+          reason: row.reason ?? '',
+          queued_at: row.queued_at ?? '',
+        })),
     );
   }
 

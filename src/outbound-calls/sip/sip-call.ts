@@ -114,7 +114,8 @@ export class SipCall {
   /** Shutdown: hang up what can be hung up, report the call over, close the socket. */
   async abort(): Promise<void> {
     if (this.phase === 'connected') this.send(buildBye(this.dialog, newBranch(unique()), 2));
-    else if (this.phase === 'inviting' && this.provisional) this.send(buildCancel(this.dialog, this.invite.uri, this.inviteBranch));
+    else if (this.phase === 'inviting' && this.provisional)
+      this.send(buildCancel(this.dialog, this.invite.uri, this.inviteBranch));
     this.end('error', this.phase === 'connected' ? 'agent' : null, null);
     await this.done;
   }
@@ -167,7 +168,8 @@ export class SipCall {
     const cseq = cseqOf(response);
     if (!cseq) return;
     if (cseq.method === 'INVITE') return this.onInviteResponse(response);
-    if (cseq.method === 'BYE' && response.status >= 200 && this.phase === 'hanging-up') this.end('error', 'agent', null);
+    if (cseq.method === 'BYE' && response.status >= 200 && this.phase === 'hanging-up')
+      this.end('error', 'agent', null);
     // CANCEL's own 200 changes nothing: the INVITE's 487 is what ends the attempt
   }
 
@@ -175,7 +177,8 @@ export class SipCall {
     if (response.status < 200) {
       if (this.phase !== 'inviting' && this.phase !== 'cancelling') return;
       this.provisional = true;
-      if (response.status === 180 || response.status === 183) this.report(() => this.progress.ringing(this.call.callSid));
+      if (response.status === 180 || response.status === 183)
+        this.report(() => this.progress.ringing(this.call.callSid));
       return;
     }
     const tag = tagOf(headerOf(response, 'to'));
@@ -198,8 +201,11 @@ export class SipCall {
     }
     // failure: ACK it within its transaction (also each retransmission of it)
     this.dialog.remoteTag ??= tag;
-    this.send(buildAck({ ...this.dialog, remoteTag: tag }, this.invite.uri, branchOf(response) ?? this.inviteBranch, false));
-    if (this.phase === 'inviting' || this.phase === 'cancelling') this.end(failureReasonFor(response.status), null, response.status);
+    this.send(
+      buildAck({ ...this.dialog, remoteTag: tag }, this.invite.uri, branchOf(response) ?? this.inviteBranch, false),
+    );
+    if (this.phase === 'inviting' || this.phase === 'cancelling')
+      this.end(failureReasonFor(response.status), null, response.status);
   }
 
   private ringTimeout(): void {
@@ -232,10 +238,13 @@ export class SipCall {
     this.timers.clear();
     this.report(() => this.progress.ended(this.call.callSid, { reason, hungUpBy, sipStatus }));
     // linger briefly so a retransmitted final response still gets its ACK, then close
-    const linger = setTimeout(() => {
-      this.socket?.close();
-      this.reports.finally(() => this.finished());
-    }, sipStatus !== null || hungUpBy === 'callee' ? T1_MS : 0);
+    const linger = setTimeout(
+      () => {
+        this.socket?.close();
+        this.reports.finally(() => this.finished());
+      },
+      sipStatus !== null || hungUpBy === 'callee' ? T1_MS : 0,
+    );
     linger.unref();
   }
 
@@ -270,6 +279,10 @@ export class SipCall {
 
   /** Reports in order, one after the other; a failed report is logged (the watchdog ends a call whose end was lost). */
   private report(action: () => Promise<void>): void {
-    this.reports = this.reports.then(action).catch((error: unknown) => this.logger.error({ err: error, callSid: this.call.callSid }, 'recording SIP call progress failed'));
+    this.reports = this.reports
+      .then(action)
+      .catch((error: unknown) =>
+        this.logger.error({ err: error, callSid: this.call.callSid }, 'recording SIP call progress failed'),
+      );
   }
 }

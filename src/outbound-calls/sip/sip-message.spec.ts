@@ -31,7 +31,9 @@ const dialog = (): DialogIds => ({
 describe('SIP messages', () => {
   it('builds an INVITE: request line, dialog headers, X- metadata, SDP with a correct Content-Length', () => {
     const sdp = sdpOffer('127.0.0.1', '42', 'UDP/RTP');
-    const text = serialize(buildInvite(dialog(), 'z9hG4bKabc', metadataHeaders({ order_id: 'A-17', customer: 'Ada' }), sdp));
+    const text = serialize(
+      buildInvite(dialog(), 'z9hG4bKabc', metadataHeaders({ order_id: 'A-17', customer: 'Ada' }), sdp),
+    );
     const [head, body] = text.split('\r\n\r\n');
     const lines = head.split('\r\n');
     expect(lines[0]).toBe('INVITE sip:+15551234567@127.0.0.1:5070 SIP/2.0');
@@ -96,7 +98,7 @@ describe('SIP messages', () => {
     expect(uriOf(undefined)).toBeNull();
   });
 
-  it('ACK of a 2xx goes to the callee\'s Contact on a new branch; ACK of a failure reuses the INVITE\'s branch and URI', () => {
+  it("ACK of a 2xx goes to the callee's Contact on a new branch; ACK of a failure reuses the INVITE's branch and URI", () => {
     const d = { ...dialog(), remoteTag: 'rtag', remoteTarget: 'sip:callee@127.0.0.1:5070' };
     const ok = buildAck(d, 'sip:+15551234567@127.0.0.1:5070', 'z9hG4bKnew', true);
     expect(ok.uri).toBe('sip:callee@127.0.0.1:5070');
@@ -121,9 +123,13 @@ describe('SIP messages', () => {
   });
 
   it('a response copies Via, From, To, Call-ID and CSeq of the request, and nothing else', () => {
-    const request = parseSipMessage('BYE sip:x SIP/2.0\r\nVia: SIP/2.0/UDP 1.2.3.4;branch=z9hG4bK1\r\nFrom: <sip:a>;tag=1\r\nTo: <sip:b>;tag=2\r\nCall-ID: c\r\nCSeq: 1 BYE\r\nX-Other: y\r\n\r\n') as SipRequest;
+    const request = parseSipMessage(
+      'BYE sip:x SIP/2.0\r\nVia: SIP/2.0/UDP 1.2.3.4;branch=z9hG4bK1\r\nFrom: <sip:a>;tag=1\r\nTo: <sip:b>;tag=2\r\nCall-ID: c\r\nCSeq: 1 BYE\r\nX-Other: y\r\n\r\n',
+    ) as SipRequest;
     const text = serialize(buildResponse(request, 200, 'OK'));
-    expect(text).toBe('SIP/2.0 200 OK\r\nVia: SIP/2.0/UDP 1.2.3.4;branch=z9hG4bK1\r\nFrom: <sip:a>;tag=1\r\nTo: <sip:b>;tag=2\r\nCall-ID: c\r\nCSeq: 1 BYE\r\nContent-Length: 0\r\n\r\n');
+    expect(text).toBe(
+      'SIP/2.0 200 OK\r\nVia: SIP/2.0/UDP 1.2.3.4;branch=z9hG4bK1\r\nFrom: <sip:a>;tag=1\r\nTo: <sip:b>;tag=2\r\nCall-ID: c\r\nCSeq: 1 BYE\r\nContent-Length: 0\r\n\r\n',
+    );
   });
 
   it('maps final failures to contract reasons: 486/600 busy; 408/480/487 no-answer; others rejected', () => {

@@ -22,7 +22,18 @@ export interface SipResponse {
 export type SipMessage = SipRequest | SipResponse;
 
 /** RFC 3261 §7.3.3 compact forms. */
-const COMPACT: Record<string, string> = { v: 'via', f: 'from', t: 'to', i: 'call-id', m: 'contact', l: 'content-length', c: 'content-type', k: 'supported', s: 'subject', e: 'content-encoding' };
+const COMPACT: Record<string, string> = {
+  v: 'via',
+  f: 'from',
+  t: 'to',
+  i: 'call-id',
+  m: 'contact',
+  l: 'content-length',
+  c: 'content-type',
+  k: 'supported',
+  s: 'subject',
+  e: 'content-encoding',
+};
 
 const canonical = (name: string) => {
   const lower = name.trim().toLowerCase();
@@ -94,7 +105,10 @@ export function branchOf(message: Pick<SipMessage, 'headers'>): string | null {
 }
 
 export function serialize(message: SipMessage): string {
-  const start = message.kind === 'request' ? `${message.method} ${message.uri} SIP/2.0` : `SIP/2.0 ${message.status} ${message.reason}`;
+  const start =
+    message.kind === 'request'
+      ? `${message.method} ${message.uri} SIP/2.0`
+      : `SIP/2.0 ${message.status} ${message.reason}`;
   const headers = message.headers.filter(([name]) => canonical(name) !== 'content-length');
   headers.push(['Content-Length', String(Buffer.byteLength(message.body))]);
   return `${start}\r\n${headers.map(([n, v]) => `${n}: ${v}`).join('\r\n')}\r\n\r\n${message.body}`;
@@ -121,7 +135,12 @@ const from = (d: DialogIds) => `<${d.localUri}>;tag=${d.localTag}`;
 /** A new transaction's branch: RFC 3261's magic cookie, then something unique. */
 export const newBranch = (unique: string) => `z9hG4bK${unique}`;
 
-export function buildInvite(d: DialogIds, branch: string, extraHeaders: Array<[string, string]>, sdp: string): SipRequest {
+export function buildInvite(
+  d: DialogIds,
+  branch: string,
+  extraHeaders: Array<[string, string]>,
+  sdp: string,
+): SipRequest {
   return {
     kind: 'request',
     method: 'INVITE',

@@ -9,7 +9,9 @@ describe('AuthFailureThrottle', () => {
     throttle.failed('a', refused(), 0);
     throttle.admit('a', 0);
     throttle.failed('a', refused(), 0);
-    expect(() => throttle.admit('a', 0)).toThrow(expect.objectContaining({ status: 429, code: 'AUTH_FAILURES_THROTTLED', headers: { 'retry-after': '2' } }));
+    expect(() => throttle.admit('a', 0)).toThrow(
+      expect.objectContaining({ status: 429, code: 'AUTH_FAILURES_THROTTLED', headers: { 'retry-after': '2' } }),
+    );
     expect(() => throttle.admit('b', 0)).not.toThrow();
     // 0.5 a second: one failure back after 2 s
     expect(() => throttle.admit('a', 1999)).toThrow(DomainError);

@@ -11,7 +11,13 @@ interface Bucket {
  * unregistered host, or a real key past its expiry (a forgotten client retrying it must not lock
  * out everyone behind the same address).
  */
-const NOT_A_GUESS = new Set(['API_KEY_MISSING', 'MISSING_AUTH_HEADERS', 'CONNECTOR_VALIDATION_FAILED', 'CONNECTOR_MISSING_HOST_DOMAIN', 'API_KEY_EXPIRED']);
+const NOT_A_GUESS = new Set([
+  'API_KEY_MISSING',
+  'MISSING_AUTH_HEADERS',
+  'CONNECTOR_VALIDATION_FAILED',
+  'CONNECTOR_MISSING_HOST_DOMAIN',
+  'API_KEY_EXPIRED',
+]);
 const MAX_ADDRESSES = 100_000;
 
 /**
@@ -39,12 +45,25 @@ export class AuthFailureThrottle {
     const bucket = this.refilled(clientAddress(peer), nowMs);
     if (!bucket || bucket.tokens >= 1) return;
     const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond));
-    throw new DomainError('AUTH_FAILURES_THROTTLED', 'too many failed authentication attempts from this address; retry later', 429, null, [], { 'retry-after': String(retryAfter) });
+    throw new DomainError(
+      'AUTH_FAILURES_THROTTLED',
+      'too many failed authentication attempts from this address; retry later',
+      429,
+      null,
+      [],
+      { 'retry-after': String(retryAfter) },
+    );
   }
 
   /** Counts `error` against the client at `peer` when it refused a presented credential; returns it for the caller to throw. */
   failed(peer: string | undefined, error: unknown, nowMs = Date.now()): unknown {
-    if (this.ratePerSecond <= 0 || !(error instanceof DomainError) || error.status !== 401 || NOT_A_GUESS.has(error.code)) return error;
+    if (
+      this.ratePerSecond <= 0 ||
+      !(error instanceof DomainError) ||
+      error.status !== 401 ||
+      NOT_A_GUESS.has(error.code)
+    )
+      return error;
     const address = clientAddress(peer);
     let bucket = this.refilled(address, nowMs);
     if (!bucket) {

@@ -11,8 +11,16 @@ import { ServerSecret } from './server-secret';
 @Global()
 @Module({
   providers: [
-    { provide: KeyAuthenticator, inject: [ReadModels, ServerSecret, Clock], useFactory: (r: ReadModels, s: ServerSecret, c: Clock) => new KeyAuthenticator(r, s, c) },
-    { provide: KEY_RATE_LIMITER, inject: [CONFIG], useFactory: (config: Config) => new RateLimiter(config.rateLimitPerKey) },
+    {
+      provide: KeyAuthenticator,
+      inject: [ReadModels, ServerSecret, Clock],
+      useFactory: (r: ReadModels, s: ServerSecret, c: Clock) => new KeyAuthenticator(r, s, c),
+    },
+    {
+      provide: KEY_RATE_LIMITER,
+      inject: [CONFIG],
+      useFactory: (config: Config) => new RateLimiter(config.rateLimitPerKey),
+    },
     KeyGate,
   ],
   exports: [KeyAuthenticator, KEY_RATE_LIMITER, KeyGate],

@@ -88,7 +88,8 @@ export class KeyGate {
     if (!this.config.publicDomain) return this.authorize(key, requirement, request);
     // With regional hosts, an account lives in one region: on another region's host it is not found.
     return andThen(this.accounts.regionOf(key.accountId), ({ row }) => {
-      if (row?.region !== this.config.region) throw new DomainError('ACCOUNT_NOT_FOUND', `this account lives in another region; use that region's host`, 404);
+      if (row?.region !== this.config.region)
+        throw new DomainError('ACCOUNT_NOT_FOUND', `this account lives in another region; use that region's host`, 404);
       return this.authorize(key, requirement, request);
     });
   }
@@ -108,7 +109,11 @@ export class KeyGate {
       } catch (error) {
         return done(error as Error);
       }
-      if (checked instanceof Promise) checked.then(() => done(), (error: Error) => done(error));
+      if (checked instanceof Promise)
+        checked.then(
+          () => done(),
+          (error: Error) => done(error),
+        );
       else done();
     };
   }
@@ -117,7 +122,8 @@ export class KeyGate {
     const accountRaw = locate(request, requirement.account);
     if (requirement.account !== undefined) {
       if (accountRaw === undefined) throw new DomainError('INVALID_ACCOUNT_ID', 'account id is required', 400);
-      if (parseAccountId(accountRaw) !== key.accountId) throw forbidden('this key belongs to another account', 'ACCOUNT_FORBIDDEN');
+      if (parseAccountId(accountRaw) !== key.accountId)
+        throw forbidden('this key belongs to another account', 'ACCOUNT_FORBIDDEN');
     }
     const agentRaw = locate(request, requirement.agent);
     if (requirement.agent !== undefined) {
@@ -131,17 +137,26 @@ export class KeyGate {
   }
 
   private reach(key: KeyRecord, requirement: AuthRequirement, agentId: string, owner: string | null): void {
-    if (owner !== null && owner !== key.accountId) throw forbidden('this key belongs to another account', 'ACCOUNT_FORBIDDEN');
+    if (owner !== null && owner !== key.accountId)
+      throw forbidden('this key belongs to another account', 'ACCOUNT_FORBIDDEN');
     if (!keyCanReachAgent(key, agentId)) throw forbidden('this key is not scoped to this agent', 'AGENT_FORBIDDEN');
     if (owner === null) throw new DomainError('AGENT_NOT_FOUND', 'agent not found', 404);
     this.permit(key, requirement);
   }
 
   private permit(key: KeyRecord, requirement: AuthRequirement): void {
-    if (requirement.permission && !key.permissions.includes(requirement.permission) && !requirement.permissionShapesResponse) {
+    if (
+      requirement.permission &&
+      !key.permissions.includes(requirement.permission) &&
+      !requirement.permissionShapesResponse
+    ) {
       throw forbidden(`this key lacks the ${requirement.permission} permission`, 'PERMISSION_DENIED');
     }
-    if (requirement.allAgents && key.agents !== 'all') throw forbidden('this resource is account-wide: it needs a key scoped to all agents ("agents": "all")', 'AGENT_FORBIDDEN');
+    if (requirement.allAgents && key.agents !== 'all')
+      throw forbidden(
+        'this resource is account-wide: it needs a key scoped to all agents ("agents": "all")',
+        'AGENT_FORBIDDEN',
+      );
   }
 }
 
@@ -157,7 +172,11 @@ function requireKey(header: KeyHeader, requirement: AuthRequirement) {
   const auth: RouteAuth = { header, requirement };
   return (target: object, property?: string | symbol, descriptor?: PropertyDescriptor) => {
     if (descriptor) {
-      applyDecorators(SetMetadata(AUTH_REQUIREMENT, requirement), RouteConfig({ parleyAuth: auth }))(target, property!, descriptor);
+      applyDecorators(SetMetadata(AUTH_REQUIREMENT, requirement), RouteConfig({ parleyAuth: auth }))(
+        target,
+        property!,
+        descriptor,
+      );
       return;
     }
     const prototype = (target as { prototype: Record<string, unknown> }).prototype;

@@ -31,7 +31,9 @@ export class RateLimiter {
     bucket.updatedMs = nowMs;
     if (bucket.tokens < 1) {
       const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond));
-      throw new DomainError(this.code, 'rate limit exceeded; retry later', 429, null, [], { 'retry-after': String(retryAfter) });
+      throw new DomainError(this.code, 'rate limit exceeded; retry later', 429, null, [], {
+        'retry-after': String(retryAfter),
+      });
     }
     bucket.tokens -= 1;
   }

@@ -47,7 +47,9 @@ export class ServerSecret {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.encKey, iv);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(
+      '.',
+    );
   }
 
   decrypt(sealed: string): string {

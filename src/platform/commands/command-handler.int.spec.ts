@@ -45,7 +45,13 @@ describe('handleCommand', () => {
     expect(result.state).toEqual({ total: 2 });
     const [event] = await store.readStream('counter-1');
     expect(event).toMatchObject({ type: 'Added', data: { by: 2, total: 2 }, position: result.position });
-    expect(event.metadata).toMatchObject({ schemaVersion: 1, actor: 'test', correlationId: 'c1', causationId: null, occurredAt: '2026-01-01T00:00:00.000Z' });
+    expect(event.metadata).toMatchObject({
+      schemaVersion: 1,
+      actor: 'test',
+      correlationId: 'c1',
+      causationId: null,
+      occurredAt: '2026-01-01T00:00:00.000Z',
+    });
   });
 
   it('decides nothing: appends nothing and returns no position', async () => {
@@ -55,7 +61,9 @@ describe('handleCommand', () => {
 
   it('runs concurrent commands on one stream one after the other: none lost, totals consecutive', async () => {
     const cache = new AggregateCache();
-    await Promise.all(Array.from({ length: 50 }, () => handleCommand(store, clock, 'counter-1', counter, { by: 1 }, context, cache)));
+    await Promise.all(
+      Array.from({ length: 50 }, () => handleCommand(store, clock, 'counter-1', counter, { by: 1 }, context, cache)),
+    );
     const events = await store.readStream('counter-1');
     expect(events.map((e) => (e.data as Added['data']).total)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
@@ -67,7 +75,9 @@ describe('handleCommand', () => {
     await store.append('counter-1', toNewEvents([{ type: 'Added', data: { by: 3, total: 8 } }], context, clock), 0n);
     const result = await handleCommand(store, clock, 'counter-1', counter, { by: 1 }, context, cache);
     expect(result.state).toEqual({ total: 9 });
-    await expect(handleCommand(store, clock, 'counter-1', counter, { by: 5, max: 10 }, context, cache)).rejects.toMatchObject({ code: 'TOO_MUCH' });
+    await expect(
+      handleCommand(store, clock, 'counter-1', counter, { by: 5, max: 10 }, context, cache),
+    ).rejects.toMatchObject({ code: 'TOO_MUCH' });
   });
 
   it('an idempotency key makes a repeated command append nothing', async () => {

@@ -61,7 +61,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
         const result = await store.append(streamId, toNewEvents(decided, context, clock), expected);
         const next = decided.reduce(decider.evolve, state);
         // An idempotent repeat answers with the original revision: then the cache is not advanced.
-        if (cache && result.nextExpectedRevision === (revision ?? -1n) + BigInt(decided.length)) cache.set(streamId, result.nextExpectedRevision, next);
+        if (cache && result.nextExpectedRevision === (revision ?? -1n) + BigInt(decided.length))
+          cache.set(streamId, result.nextExpectedRevision, next);
         else cache?.evict(streamId);
         return { position: result.position, events: decided, state: next };
       } catch (error) {

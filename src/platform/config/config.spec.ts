@@ -4,13 +4,43 @@ import { ConfigError, loadConfig } from './config';
 describe('loadConfig', () => {
   it('defaults to the embedded setup on port 8080 under ./data', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 8080, eventStore: 'sqlite', readModelDb: 'sqlite', readModelApply: 'thread', helperThreadNiceness: 10, eventStoreSync: 'full', eventStorePollMs: 100, testClock: false, operatorToken: null });
+    expect(config).toMatchObject({
+      port: 8080,
+      eventStore: 'sqlite',
+      readModelDb: 'sqlite',
+      readModelApply: 'thread',
+      helperThreadNiceness: 10,
+      eventStoreSync: 'full',
+      eventStorePollMs: 100,
+      testClock: false,
+      operatorToken: null,
+    });
     expect(config.dataDir).toBe(path.resolve('./data'));
   });
 
   it('reads every variable it knows', () => {
-    const config = loadConfig({ PORT: '9000', DATA_DIR: '/tmp/x', EVENT_STORE_SYNC: 'normal', EVENT_STORE_POLL_MS: '250', PARLEY_TEST_CLOCK: '1', OPERATOR_TOKEN: 'a'.repeat(20), LOG_LEVEL: 'warn', REGION: 'eu', READ_MODEL_APPLY: 'inline' });
-    expect(config).toMatchObject({ port: 9000, dataDir: '/tmp/x', eventStoreSync: 'normal', eventStorePollMs: 250, testClock: true, operatorToken: 'a'.repeat(20), logLevel: 'warn', region: 'eu', readModelApply: 'inline' });
+    const config = loadConfig({
+      PORT: '9000',
+      DATA_DIR: '/tmp/x',
+      EVENT_STORE_SYNC: 'normal',
+      EVENT_STORE_POLL_MS: '250',
+      PARLEY_TEST_CLOCK: '1',
+      OPERATOR_TOKEN: 'a'.repeat(20),
+      LOG_LEVEL: 'warn',
+      REGION: 'eu',
+      READ_MODEL_APPLY: 'inline',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      dataDir: '/tmp/x',
+      eventStoreSync: 'normal',
+      eventStorePollMs: 250,
+      testClock: true,
+      operatorToken: 'a'.repeat(20),
+      logLevel: 'warn',
+      region: 'eu',
+      readModelApply: 'inline',
+    });
   });
 
   it.each([
@@ -48,7 +78,12 @@ describe('loadConfig', () => {
 
   it('reads the embeddings endpoint, with its defaults', () => {
     expect(loadConfig({}).embeddings).toBeNull();
-    expect(loadConfig({ EMBEDDINGS_BASE_URL: 'http://127.0.0.1:9999' }).embeddings).toEqual({ baseUrl: 'http://127.0.0.1:9999', apiKey: null, model: 'text-embedding-3-small', timeoutMs: 5000 });
+    expect(loadConfig({ EMBEDDINGS_BASE_URL: 'http://127.0.0.1:9999' }).embeddings).toEqual({
+      baseUrl: 'http://127.0.0.1:9999',
+      apiKey: null,
+      model: 'text-embedding-3-small',
+      timeoutMs: 5000,
+    });
   });
 
   it('allows plain http webhook endpoints only with WEBHOOK_ALLOW_HTTP', () => {
@@ -60,8 +95,17 @@ describe('loadConfig', () => {
 
   it('reads the SMS settings: the embedded carrier by default, a Twilio-compatible HTTP carrier when asked', () => {
     expect(loadConfig({}).sms).toEqual({ rateLimitPerProject: 10, carrier: { kind: 'embedded' } });
-    const env = { SMS_CARRIER: 'http', SMS_CARRIER_URL: 'http://127.0.0.1:9/', SMS_CARRIER_ACCOUNT_SID: 'AC1', SMS_CARRIER_AUTH_TOKEN: 'tok', SMS_RATE_LIMIT_PER_PROJECT: '0' };
-    expect(loadConfig(env).sms).toEqual({ rateLimitPerProject: 0, carrier: { kind: 'http', baseUrl: 'http://127.0.0.1:9', accountSid: 'AC1', authToken: 'tok', timeoutMs: 10_000 } });
+    const env = {
+      SMS_CARRIER: 'http',
+      SMS_CARRIER_URL: 'http://127.0.0.1:9/',
+      SMS_CARRIER_ACCOUNT_SID: 'AC1',
+      SMS_CARRIER_AUTH_TOKEN: 'tok',
+      SMS_RATE_LIMIT_PER_PROJECT: '0',
+    };
+    expect(loadConfig(env).sms).toEqual({
+      rateLimitPerProject: 0,
+      carrier: { kind: 'http', baseUrl: 'http://127.0.0.1:9', accountSid: 'AC1', authToken: 'tok', timeoutMs: 10_000 },
+    });
     for (const [extra, variable] of [
       [{ SMS_CARRIER: 'pigeon' }, 'SMS_CARRIER'],
       [{ SMS_RATE_LIMIT_PER_PROJECT: 'many' }, 'SMS_RATE_LIMIT_PER_PROJECT'],
@@ -74,22 +118,46 @@ describe('loadConfig', () => {
   });
 
   it('reads the outbound-call settings: the simulator by default, a SIP trunk when asked', () => {
-    expect(loadConfig({}).outboundCalls).toEqual({ carrier: 'simulator', maxConcurrentPerAccount: 10, ringTimeoutS: 30, sip: null });
-    expect(loadConfig({ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: 'trunk.example.com:5060', OUTBOUND_MAX_CONCURRENT_CALLS: '3', OUTBOUND_RING_TIMEOUT_S: '20', SIP_HOLD_MS: '0' }).outboundCalls).toEqual({
+    expect(loadConfig({}).outboundCalls).toEqual({
+      carrier: 'simulator',
+      maxConcurrentPerAccount: 10,
+      ringTimeoutS: 30,
+      sip: null,
+    });
+    expect(
+      loadConfig({
+        OUTBOUND_CARRIER: 'sip',
+        SIP_TRUNK: 'trunk.example.com:5060',
+        OUTBOUND_MAX_CONCURRENT_CALLS: '3',
+        OUTBOUND_RING_TIMEOUT_S: '20',
+        SIP_HOLD_MS: '0',
+      }).outboundCalls,
+    ).toEqual({
       carrier: 'sip',
       maxConcurrentPerAccount: 3,
       ringTimeoutS: 20,
       sip: { trunkHost: 'trunk.example.com', trunkPort: 5060, holdMs: 0 },
     });
-    expect(loadConfig({ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: '[::1]:5070' }).outboundCalls.sip).toEqual({ trunkHost: '::1', trunkPort: 5070, holdMs: 2000 });
+    expect(loadConfig({ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: '[::1]:5070' }).outboundCalls.sip).toEqual({
+      trunkHost: '::1',
+      trunkPort: 5070,
+      holdMs: 2000,
+    });
   });
 
   it('puts the platform database on PostgreSQL with READ_MODEL_DB=postgres and DATABASE_URL, never echoing the URL', () => {
     expect(loadConfig({}).databaseUrl).toBeNull();
     expect(loadConfig({ DATABASE_URL: 'postgres://ignored/without-postgres' }).databaseUrl).toBeNull();
     const url = 'postgresql://parley:s3cret@db.internal:5432/parley';
-    expect(loadConfig({ READ_MODEL_DB: 'postgres', DATABASE_URL: url })).toMatchObject({ readModelDb: 'postgres', databaseUrl: url });
-    for (const env of [{ READ_MODEL_DB: 'postgres' }, { READ_MODEL_DB: 'postgres', DATABASE_URL: 'not a url s3cret' }, { READ_MODEL_DB: 'postgres', DATABASE_URL: 'mysql://u:s3cret@h/d' }]) {
+    expect(loadConfig({ READ_MODEL_DB: 'postgres', DATABASE_URL: url })).toMatchObject({
+      readModelDb: 'postgres',
+      databaseUrl: url,
+    });
+    for (const env of [
+      { READ_MODEL_DB: 'postgres' },
+      { READ_MODEL_DB: 'postgres', DATABASE_URL: 'not a url s3cret' },
+      { READ_MODEL_DB: 'postgres', DATABASE_URL: 'mysql://u:s3cret@h/d' },
+    ]) {
       expect(() => loadConfig(env)).toThrow(/^invalid configuration: DATABASE_URL /);
       expect(() => loadConfig(env)).not.toThrow(/s3cret/);
     }

@@ -68,7 +68,8 @@ export interface Config {
 export interface SmsConfig {
   /** POST /v1/outbound-sms per second per project, bursts to twice that; 0 turns it off */
   rateLimitPerProject: number;
-  carrier: { kind: 'embedded' } | { kind: 'http'; baseUrl: string; accountSid: string; authToken: string; timeoutMs: number };
+  carrier:
+    { kind: 'embedded' } | { kind: 'http'; baseUrl: string; accountSid: string; authToken: string; timeoutMs: number };
 }
 
 export interface MessagingConfig {
@@ -85,7 +86,10 @@ export interface MessagingConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`invalid configuration: ${variable} ${message}`);
     this.name = 'ConfigError';
   }
@@ -97,7 +101,8 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = raw.toLowerCase() as T;
-  if (!allowed.includes(value)) throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got ${JSON.stringify(raw)})`);
+  if (!allowed.includes(value))
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got ${JSON.stringify(raw)})`);
   return value;
 }
 
@@ -113,7 +118,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(name, `must be a number such as 0.5 (got ${JSON.stringify(raw)})`);
+  if (!/^\d+(\.\d+)?$/.test(raw))
+    throw new ConfigError(name, `must be a number such as 0.5 (got ${JSON.stringify(raw)})`);
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max} (got ${value})`);
   return value;
@@ -126,15 +132,27 @@ function flag(env: Env, name: string): boolean {
 function llmConfig(env: Env): Config['llm'] {
   const baseUrl = env.LLM_BASE_URL;
   if (!baseUrl) return null;
-  if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConfigError('LLM_BASE_URL', `must be an http(s) URL (got ${JSON.stringify(baseUrl)})`);
-  return { baseUrl, apiKey: env.LLM_API_KEY || null, model: env.LLM_MODEL || 'gpt-4o-mini', timeoutMs: integer(env, 'LLM_TIMEOUT_MS', 10_000, 100, 300_000) };
+  if (!/^https?:\/\/[^\s]+$/.test(baseUrl))
+    throw new ConfigError('LLM_BASE_URL', `must be an http(s) URL (got ${JSON.stringify(baseUrl)})`);
+  return {
+    baseUrl,
+    apiKey: env.LLM_API_KEY || null,
+    model: env.LLM_MODEL || 'gpt-4o-mini',
+    timeoutMs: integer(env, 'LLM_TIMEOUT_MS', 10_000, 100, 300_000),
+  };
 }
 
 function embeddingsConfig(env: Env): Config['embeddings'] {
   const baseUrl = env.EMBEDDINGS_BASE_URL;
   if (!baseUrl) return null;
-  if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConfigError('EMBEDDINGS_BASE_URL', `must be an http(s) URL (got ${JSON.stringify(baseUrl)})`);
-  return { baseUrl, apiKey: env.EMBEDDINGS_API_KEY || null, model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small', timeoutMs: integer(env, 'EMBEDDINGS_TIMEOUT_MS', 5_000, 100, 300_000) };
+  if (!/^https?:\/\/[^\s]+$/.test(baseUrl))
+    throw new ConfigError('EMBEDDINGS_BASE_URL', `must be an http(s) URL (got ${JSON.stringify(baseUrl)})`);
+  return {
+    baseUrl,
+    apiKey: env.EMBEDDINGS_API_KEY || null,
+    model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
+    timeoutMs: integer(env, 'EMBEDDINGS_TIMEOUT_MS', 5_000, 100, 300_000),
+  };
 }
 
 function messagingConfig(env: Env): MessagingConfig {
@@ -151,15 +169,26 @@ function messagingConfig(env: Env): MessagingConfig {
 
 function smsConfig(env: Env): SmsConfig {
   const rateLimitPerProject = integer(env, 'SMS_RATE_LIMIT_PER_PROJECT', 10, 0, 100_000);
-  if (oneOf(env, 'SMS_CARRIER', ['embedded', 'http'] as const, 'embedded') === 'embedded') return { rateLimitPerProject, carrier: { kind: 'embedded' } };
+  if (oneOf(env, 'SMS_CARRIER', ['embedded', 'http'] as const, 'embedded') === 'embedded')
+    return { rateLimitPerProject, carrier: { kind: 'embedded' } };
   const baseUrl = env.SMS_CARRIER_URL ?? '';
-  if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConfigError('SMS_CARRIER_URL', `must be an http(s) URL when SMS_CARRIER=http (got ${JSON.stringify(baseUrl)})`);
+  if (!/^https?:\/\/[^\s]+$/.test(baseUrl))
+    throw new ConfigError(
+      'SMS_CARRIER_URL',
+      `must be an http(s) URL when SMS_CARRIER=http (got ${JSON.stringify(baseUrl)})`,
+    );
   for (const name of ['SMS_CARRIER_ACCOUNT_SID', 'SMS_CARRIER_AUTH_TOKEN']) {
     if (!env[name]) throw new ConfigError(name, 'is required when SMS_CARRIER=http');
   }
   return {
     rateLimitPerProject,
-    carrier: { kind: 'http', baseUrl: baseUrl.replace(/\/+$/, ''), accountSid: env.SMS_CARRIER_ACCOUNT_SID!, authToken: env.SMS_CARRIER_AUTH_TOKEN!, timeoutMs: integer(env, 'SMS_CARRIER_TIMEOUT_MS', 10_000, 100, 120_000) },
+    carrier: {
+      kind: 'http',
+      baseUrl: baseUrl.replace(/\/+$/, ''),
+      accountSid: env.SMS_CARRIER_ACCOUNT_SID!,
+      authToken: env.SMS_CARRIER_AUTH_TOKEN!,
+      timeoutMs: integer(env, 'SMS_CARRIER_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
   };
 }
 
@@ -173,16 +202,29 @@ function outboundCallsConfig(env: Env): Config['outboundCalls'] {
   if (carrier !== 'sip') return { ...common, sip: null };
   const trunk = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/.exec(env.SIP_TRUNK ?? '');
   if (!trunk || Number(trunk[2]) < 1 || Number(trunk[2]) > 65535) {
-    throw new ConfigError('SIP_TRUNK', `must be host:port of the SIP trunk when OUTBOUND_CARRIER=sip (got ${JSON.stringify(env.SIP_TRUNK ?? '')})`);
+    throw new ConfigError(
+      'SIP_TRUNK',
+      `must be host:port of the SIP trunk when OUTBOUND_CARRIER=sip (got ${JSON.stringify(env.SIP_TRUNK ?? '')})`,
+    );
   }
-  return { ...common, sip: { trunkHost: trunk[1].replace(/^\[|\]$/g, ''), trunkPort: Number(trunk[2]), holdMs: integer(env, 'SIP_HOLD_MS', 2000, 0, 600_000) } };
+  return {
+    ...common,
+    sip: {
+      trunkHost: trunk[1].replace(/^\[|\]$/g, ''),
+      trunkPort: Number(trunk[2]),
+      holdMs: integer(env, 'SIP_HOLD_MS', 2000, 0, 600_000),
+    },
+  };
 }
 
 function publicDomain(env: Env): string | null {
   const value = env.PUBLIC_DOMAIN?.toLowerCase();
   if (!value) return null;
   if (!/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(value)) {
-    throw new ConfigError('PUBLIC_DOMAIN', `must be a domain name such as example.com (got ${JSON.stringify(env.PUBLIC_DOMAIN)})`);
+    throw new ConfigError(
+      'PUBLIC_DOMAIN',
+      `must be a domain name such as example.com (got ${JSON.stringify(env.PUBLIC_DOMAIN)})`,
+    );
   }
   return value;
 }
@@ -197,9 +239,16 @@ function serverSecret(env: Env): string | null {
 function eventStoreConnectionString(env: Env, eventStore: Config['eventStore']): string | null {
   if (eventStore !== 'eventstoredb') return null;
   const value = env.EVENTSTORE_CONNECTION_STRING?.trim();
-  if (!value) throw new ConfigError('EVENTSTORE_CONNECTION_STRING', 'is required when EVENT_STORE=eventstoredb (e.g. kurrentdb://localhost:2113?tls=false)');
+  if (!value)
+    throw new ConfigError(
+      'EVENTSTORE_CONNECTION_STRING',
+      'is required when EVENT_STORE=eventstoredb (e.g. kurrentdb://localhost:2113?tls=false)',
+    );
   if (!/^(esdb|kurrentdb|kurrent|kdb)(\+discover)?:\/\/\S+$/i.test(value)) {
-    throw new ConfigError('EVENTSTORE_CONNECTION_STRING', 'must be a connection string such as kurrentdb://host:2113?tls=false (esdb://, kurrentdb://, kurrent://, kdb://, optionally +discover)');
+    throw new ConfigError(
+      'EVENTSTORE_CONNECTION_STRING',
+      'must be a connection string such as kurrentdb://host:2113?tls=false (esdb://, kurrentdb://, kurrent://, kdb://, optionally +discover)',
+    );
   }
   return value;
 }
@@ -208,14 +257,19 @@ function eventStoreConnectionString(env: Env, eventStore: Config['eventStore']):
 function databaseUrl(env: Env, readModelDb: Config['readModelDb']): string | null {
   if (readModelDb !== 'postgres') return null;
   const value = env.DATABASE_URL?.trim();
-  if (!value) throw new ConfigError('DATABASE_URL', 'is required when READ_MODEL_DB=postgres (e.g. postgres://parley:secret@127.0.0.1:5432/parley)');
+  if (!value)
+    throw new ConfigError(
+      'DATABASE_URL',
+      'is required when READ_MODEL_DB=postgres (e.g. postgres://parley:secret@127.0.0.1:5432/parley)',
+    );
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw new ConfigError('DATABASE_URL', 'must be a URL such as postgres://user:password@host:5432/database');
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new ConfigError('DATABASE_URL', 'must start with postgres:// or postgresql://');
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    throw new ConfigError('DATABASE_URL', 'must start with postgres:// or postgresql://');
   return value;
 }
 

@@ -19,6 +19,9 @@ export function dialectOf(source: DataSource): PlatformDialect {
  * between the two (a synchronous transaction on the shared SQLite connection; row locks with
  * SKIP LOCKED on a PostgreSQL pool) keep one class per dialect behind one interface, chosen here once.
  */
-export function forDialect<T>(source: DataSource, implementations: Record<PlatformDialect, (source: DataSource) => T>): T {
+export function forDialect<T>(
+  source: DataSource,
+  implementations: Record<PlatformDialect, (source: DataSource) => T>,
+): T {
   return implementations[dialectOf(source)](source);
 }

@@ -24,7 +24,10 @@ describe('LimitedStatements', () => {
   const numbers = (rows: Array<{ n: number }>) => rows.map((r) => r.n);
 
   it('returns at most `limit` rows, with the other parameters bound as usual', () => {
-    const q = new LimitedStatements<[string, number], { n: number }>(db, 'SELECT n FROM t WHERE tag = ? AND n > ? ORDER BY n');
+    const q = new LimitedStatements<[string, number], { n: number }>(
+      db,
+      'SELECT n FROM t WHERE tag = ? AND n > ? ORDER BY n',
+    );
     expect(numbers(q.all(2, 'even', 2))).toEqual([4, 6]);
     expect(numbers(q.all(0, 'even', 2))).toEqual([]);
     expect(numbers(q.all(100, 'odd', 0))).toEqual([1, 3, 5, 7, 9]);
@@ -44,7 +47,10 @@ describe('LimitedStatements', () => {
       q.all(3, i);
       q.all(-1, i);
     }
-    expect(prepare.mock.calls.map(([sql]) => sql)).toEqual(['SELECT n FROM t WHERE n > ? ORDER BY n LIMIT 3', 'SELECT n FROM t WHERE n > ? ORDER BY n']);
+    expect(prepare.mock.calls.map(([sql]) => sql)).toEqual([
+      'SELECT n FROM t WHERE n > ? ORDER BY n LIMIT 3',
+      'SELECT n FROM t WHERE n > ? ORDER BY n',
+    ]);
   });
 
   it('keeps a bounded number of limits prepared, dropping the oldest', () => {
@@ -61,6 +67,7 @@ describe('LimitedStatements', () => {
 
   it('refuses a limit that is not an integer rather than writing it into SQL', () => {
     const q = new LimitedStatements<[], { n: number }>(db, 'SELECT n FROM t');
-    for (const limit of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]) expect(() => q.all(limit)).toThrow(RangeError);
+    for (const limit of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60])
+      expect(() => q.all(limit)).toThrow(RangeError);
   });
 });

@@ -15,7 +15,9 @@ export class PlatformInit1763769600000 implements MigrationInterface {
       id TEXT PRIMARY KEY NOT NULL, owner TEXT NOT NULL, due_at TEXT NOT NULL, payload TEXT NOT NULL,
       status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, lease_until TEXT, fired_at TEXT)`);
     await q.query('CREATE INDEX idx_timer_status_due ON timer (status, due_at)');
-    await q.query('CREATE TABLE process_checkpoint (name TEXT PRIMARY KEY NOT NULL, position TEXT NOT NULL, updated_at TEXT NOT NULL)');
+    await q.query(
+      'CREATE TABLE process_checkpoint (name TEXT PRIMARY KEY NOT NULL, position TEXT NOT NULL, updated_at TEXT NOT NULL)',
+    );
     await q.query(`CREATE TABLE read_model_generation (
       name TEXT NOT NULL, version INTEGER NOT NULL, generation INTEGER NOT NULL, status TEXT NOT NULL,
       file TEXT NOT NULL, created_at TEXT NOT NULL, activated_at TEXT,
@@ -29,4 +31,9 @@ export class PlatformInit1763769600000 implements MigrationInterface {
   }
 }
 
-export const PLATFORM_MIGRATIONS = [PlatformInit1763769600000, AlertEvaluations1763856000000, WebhookOutbox1763942400000, DeadLetters1764547200000];
+export const PLATFORM_MIGRATIONS = [
+  PlatformInit1763769600000,
+  AlertEvaluations1763856000000,
+  WebhookOutbox1763942400000,
+  DeadLetters1764547200000,
+];

@@ -9,16 +9,20 @@ export interface PgQueries {
 
 function on(runner: QueryRunner): PgQueries {
   return {
-    rows: async <T>(sql: string, parameters: unknown[] = []) => (await runner.query(sql, parameters, true)).records as T[],
-    affected: async (sql: string, parameters: unknown[] = []) => (await runner.query(sql, parameters, true)).affected ?? 0,
+    rows: async <T>(sql: string, parameters: unknown[] = []) =>
+      (await runner.query(sql, parameters, true)).records as T[],
+    affected: async (sql: string, parameters: unknown[] = []) =>
+      (await runner.query(sql, parameters, true)).affected ?? 0,
   };
 }
 
 /** One statement at a time, each its own transaction, on any connection of the pool. */
 export function pgQueries(source: DataSource): PgQueries {
   return {
-    rows: async <T>(sql: string, parameters: unknown[] = []) => withRunner(source, (runner) => on(runner).rows<T>(sql, parameters)),
-    affected: async (sql: string, parameters: unknown[] = []) => withRunner(source, (runner) => on(runner).affected(sql, parameters)),
+    rows: async <T>(sql: string, parameters: unknown[] = []) =>
+      withRunner(source, (runner) => on(runner).rows<T>(sql, parameters)),
+    affected: async (sql: string, parameters: unknown[] = []) =>
+      withRunner(source, (runner) => on(runner).affected(sql, parameters)),
   };
 }
 

@@ -13,7 +13,11 @@ import { openSqliteDataSource } from './sqlite-data-source';
  */
 export function openPlatformDatabase(dataDir: string, databaseUrl: string | null = null): Promise<DataSource> {
   if (databaseUrl !== null) {
-    return openPostgresDataSource({ url: databaseUrl, entities: PLATFORM_ENTITIES, migrations: PLATFORM_POSTGRES_MIGRATIONS });
+    return openPostgresDataSource({
+      url: databaseUrl,
+      entities: PLATFORM_ENTITIES,
+      migrations: PLATFORM_POSTGRES_MIGRATIONS,
+    });
   }
   return openSqliteDataSource({
     file: path.join(dataDir, 'platform.sqlite'),

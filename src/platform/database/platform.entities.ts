@@ -57,4 +57,11 @@ export class ReadModelGeneration {
   @Column('text', { name: 'activated_at', nullable: true }) activatedAt: string | null;
 }
 
-export const PLATFORM_ENTITIES = [IdempotencyRecord, TimerRecord, ProcessCheckpoint, ReadModelGeneration, AlertEvaluation, ...WEBHOOK_ENTITIES];
+export const PLATFORM_ENTITIES = [
+  IdempotencyRecord,
+  TimerRecord,
+  ProcessCheckpoint,
+  ReadModelGeneration,
+  AlertEvaluation,
+  ...WEBHOOK_ENTITIES,
+];

@@ -20,7 +20,9 @@ export class PgPlatformInit1763769600000 implements MigrationInterface {
       id TEXT PRIMARY KEY NOT NULL, owner TEXT NOT NULL, due_at TEXT COLLATE "C" NOT NULL, payload TEXT NOT NULL,
       status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, lease_until TEXT COLLATE "C", fired_at TEXT COLLATE "C")`);
     await q.query('CREATE INDEX idx_timer_status_due ON timer (status, due_at)');
-    await q.query('CREATE TABLE process_checkpoint (name TEXT PRIMARY KEY NOT NULL, position TEXT NOT NULL, updated_at TEXT COLLATE "C" NOT NULL)');
+    await q.query(
+      'CREATE TABLE process_checkpoint (name TEXT PRIMARY KEY NOT NULL, position TEXT NOT NULL, updated_at TEXT COLLATE "C" NOT NULL)',
+    );
     await q.query(`CREATE TABLE read_model_generation (
       name TEXT NOT NULL, version INTEGER NOT NULL, generation INTEGER NOT NULL, status TEXT NOT NULL,
       file TEXT NOT NULL, created_at TEXT COLLATE "C" NOT NULL, activated_at TEXT COLLATE "C",
@@ -34,4 +36,9 @@ export class PgPlatformInit1763769600000 implements MigrationInterface {
   }
 }
 
-export const PLATFORM_POSTGRES_MIGRATIONS = [PgPlatformInit1763769600000, PgAlertEvaluations1763856000000, PgWebhookOutbox1763942400000, PgDeadLetters1764547200000];
+export const PLATFORM_POSTGRES_MIGRATIONS = [
+  PgPlatformInit1763769600000,
+  PgAlertEvaluations1763856000000,
+  PgWebhookOutbox1763942400000,
+  PgDeadLetters1764547200000,
+];

@@ -17,10 +17,14 @@ export class DomainError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, fieldErrors: Array<{ field: string; message: string }> = []) =>
-  new DomainError(code, message, 400, null, fieldErrors);
+export const badRequest = (
+  code: string,
+  message: string,
+  fieldErrors: Array<{ field: string; message: string }> = [],
+) => new DomainError(code, message, 400, null, fieldErrors);
 export const notFound = (code: string, message: string) => new DomainError(code, message, 404);
-export const conflict = (code: string, message: string, data: unknown = null) => new DomainError(code, message, 409, data);
+export const conflict = (code: string, message: string, data: unknown = null) =>
+  new DomainError(code, message, 409, data);
 export const unauthorized = (message = 'missing or invalid credentials', code = 'UNAUTHORIZED') =>
   new DomainError(code, message, 401);
 export const forbidden = (message = 'this credential may not do that', code = 'FORBIDDEN') =>

@@ -9,7 +9,12 @@ export interface ErrorEnvelope {
   [extra: string]: unknown;
 }
 
-export function errorEnvelope(correlationId: string, code: string, message: string, data: unknown = null): ErrorEnvelope {
+export function errorEnvelope(
+  correlationId: string,
+  code: string,
+  message: string,
+  data: unknown = null,
+): ErrorEnvelope {
   return { success: false, error: message, error_id: correlationId, error_code: code, error_message: message, data };
 }
 

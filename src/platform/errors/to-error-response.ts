@@ -31,7 +31,15 @@ const FASTIFY_MESSAGES: Record<string, [string, string]> = {
 
 /** One mapping from anything thrown to the status, envelope and headers of contract §2. */
 export function toErrorResponse(error: unknown, correlationId: string, path: string): ErrorResponse {
-  const build = (status: number, code: string, message: string, data: unknown = null, fieldErrors: Array<{ field: string; message: string }> = [], headers: Record<string, string> = {}, internal = false): ErrorResponse => ({
+  const build = (
+    status: number,
+    code: string,
+    message: string,
+    data: unknown = null,
+    fieldErrors: Array<{ field: string; message: string }> = [],
+    headers: Record<string, string> = {},
+    internal = false,
+  ): ErrorResponse => ({
     status,
     body: { ...errorEnvelope(correlationId, code, message, data), ...envelopeExtras(path, message, fieldErrors) },
     headers,
@@ -50,7 +58,7 @@ export function toErrorResponse(error: unknown, correlationId: string, path: str
     if (cause) return build(error.getStatus(), cause[0], cause[1]);
     const status = error.getStatus();
     const response = error.getResponse();
-    const message = typeof response === 'string' ? response : messageOf(response) ?? error.message;
+    const message = typeof response === 'string' ? response : (messageOf(response) ?? error.message);
     return build(status, codeForStatus(status), message, null, [], {}, status >= 500);
   }
   if (error instanceof SyntaxError && /JSON/.test(error.message)) {
@@ -58,7 +66,10 @@ export function toErrorResponse(error: unknown, correlationId: string, path: str
   }
   const fastify = error as FastifyLikeError;
   if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
-    const [code, message] = fastifyKnown(error) ?? [codeForStatus(fastify.statusCode), fastify.message ?? 'bad request'];
+    const [code, message] = fastifyKnown(error) ?? [
+      codeForStatus(fastify.statusCode),
+      fastify.message ?? 'bad request',
+    ];
     return build(fastify.statusCode, code, message);
   }
   return build(500, 'INTERNAL_ERROR', 'internal error; the request was not completed', null, [], {}, true);

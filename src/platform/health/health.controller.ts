@@ -45,7 +45,10 @@ export class HealthController {
       (p) => p.state !== 'serving' || p.lagEvents === null || p.lagEvents > this.config.readyMaxLagEvents,
     );
     const ready = storeError === null && lagging.length === 0;
-    const degraded = projections.some((p) => p.degraded) || processManagers.some((m) => (m.deadLetters ?? 0) > 0) || timers.some((t) => (t.deadLetters ?? 0) > 0);
+    const degraded =
+      projections.some((p) => p.degraded) ||
+      processManagers.some((m) => (m.deadLetters ?? 0) > 0) ||
+      timers.some((t) => (t.deadLetters ?? 0) > 0);
     reply.status(ready ? 200 : 503);
     return {
       status: ready ? 'ready' : 'not_ready',
@@ -75,7 +78,11 @@ export class HealthController {
         deadLetters: m.deadLetters,
       })),
       /** each owner of timers this process fires; deadLetters counts its dead timers */
-      timers: timers.map((t) => ({ owner: t.owner, health: (t.deadLetters ?? 0) > 0 ? 'degraded' : 'ok', deadLetters: t.deadLetters })),
+      timers: timers.map((t) => ({
+        owner: t.owner,
+        health: (t.deadLetters ?? 0) > 0 ? 'degraded' : 'ok',
+        deadLetters: t.deadLetters,
+      })),
     };
   }
 }

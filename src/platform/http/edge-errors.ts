@@ -33,7 +33,10 @@ export function answerClientError(error: Error & { code?: string; rawPacket?: un
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
   const id = randomUUID();
-  const body = JSON.stringify({ ...errorEnvelope(id, code, message), ...envelopeExtras(requestPath(error), message, []) });
+  const body = JSON.stringify({
+    ...errorEnvelope(id, code, message),
+    ...envelopeExtras(requestPath(error), message, []),
+  });
   if (!socket.writable) return void socket.destroy();
   const head = `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
   socket.end(`${head}${CORRELATION_HEADER}: ${id}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
@@ -46,4 +49,8 @@ function requestPath(error: { rawPacket?: unknown }): string {
   return /^[A-Z]+ (\/\S*)/.exec(line)?.[1] ?? '/';
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};

@@ -24,11 +24,24 @@ describe('host routing (contract §1)', () => {
   });
 
   it('answers 404 for the wrong family or region, 400 for a host without a region', () => {
-    expect(checkHost('api.us-1.platform.example.test', '/v1/agents/x', D, 'us')).toMatchObject({ ok: false, status: 404 });
-    expect(checkHost('api.us.example.test', '/v3/a/p/conversations', D, 'us')).toMatchObject({ ok: false, status: 404 });
+    expect(checkHost('api.us-1.platform.example.test', '/v1/agents/x', D, 'us')).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+    expect(checkHost('api.us.example.test', '/v3/a/p/conversations', D, 'us')).toMatchObject({
+      ok: false,
+      status: 404,
+    });
     expect(checkHost('api.uk.example.test', '/v1/agents/x', D, 'us')).toMatchObject({ ok: false, status: 404 });
-    expect(checkHost('api.uk-1.platform.example.test', '/v3/a/p/conversations', D, 'us')).toMatchObject({ ok: false, status: 404 });
-    expect(checkHost('example.test', '/v1/agents/x', D, 'us')).toMatchObject({ ok: false, status: 400, code: 'HOST_WITHOUT_REGION' });
+    expect(checkHost('api.uk-1.platform.example.test', '/v3/a/p/conversations', D, 'us')).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+    expect(checkHost('example.test', '/v1/agents/x', D, 'us')).toMatchObject({
+      ok: false,
+      status: 400,
+      code: 'HOST_WITHOUT_REGION',
+    });
     expect(checkHost('api.example.test', '/v1/agents/x', D, 'us')).toMatchObject({ ok: false, status: 400 });
     expect(checkHost(undefined, '/v1/agents/x', D, 'us')).toMatchObject({ ok: false, status: 400 });
     expect(checkHost('anything.else', '/admin/v1/accounts', D, 'us')).toEqual({ ok: true });

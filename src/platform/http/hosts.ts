@@ -7,7 +7,14 @@
  */
 export const PLATFORM_REGION: Record<string, string> = { us: 'us-1', uk: 'uk-1', eu: 'euw-1', studio: 'us-1' };
 
-const BUILD_PREFIXES = ['/v1/accounts/', '/v1/agents/', '/v1/alert-rules', '/v1/alerts', '/v1/webhook-endpoints', '/v1/api-keys/'];
+const BUILD_PREFIXES = [
+  '/v1/accounts/',
+  '/v1/agents/',
+  '/v1/alert-rules',
+  '/v1/alerts',
+  '/v1/webhook-endpoints',
+  '/v1/api-keys/',
+];
 const VERSIONED = /^\/v[123]\//;
 
 export type ApiFamily = 'build' | 'platform' | 'any';
@@ -26,10 +33,24 @@ export function checkHost(rawHost: string | undefined, path: string, domain: str
   const platformHost = `api.${PLATFORM_REGION[region]}.platform.${domain}`;
   const buildHost = `api.${region}.${domain}`;
   if (host === (family === 'build' ? buildHost : platformHost)) return { ok: true };
-  const suffix = host.endsWith(`.platform.${domain}`) ? `.platform.${domain}` : host.endsWith(`.${domain}`) ? `.${domain}` : null;
+  const suffix = host.endsWith(`.platform.${domain}`)
+    ? `.platform.${domain}`
+    : host.endsWith(`.${domain}`)
+      ? `.${domain}`
+      : null;
   const prefix = suffix ? host.slice(0, -suffix.length) : '';
   if (!suffix || !/^api\.[a-z0-9-]+$/.test(prefix)) {
-    return { ok: false, status: 400, code: 'HOST_WITHOUT_REGION', message: `use ${family === 'build' ? buildHost : platformHost}: the host must name a region` };
+    return {
+      ok: false,
+      status: 400,
+      code: 'HOST_WITHOUT_REGION',
+      message: `use ${family === 'build' ? buildHost : platformHost}: the host must name a region`,
+    };
   }
-  return { ok: false, status: 404, code: 'WRONG_HOST', message: `not found on this host; ${family} APIs of this region answer on ${family === 'build' ? buildHost : platformHost}` };
+  return {
+    ok: false,
+    status: 404,
+    code: 'WRONG_HOST',
+    message: `not found on this host; ${family} APIs of this region answer on ${family === 'build' ? buildHost : platformHost}`,
+  };
 }

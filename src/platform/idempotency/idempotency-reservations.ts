@@ -10,7 +10,9 @@ export type Reservation =
   | { kind: 'in_progress' };
 
 /** What the table answers: a replay's body as stored (sealed), for the store to open. */
-export type StoredReservation = Exclude<Reservation, { kind: 'replay' }> | { kind: 'replay'; status: number; body: string | null; headers: Record<string, string> };
+export type StoredReservation =
+  | Exclude<Reservation, { kind: 'replay' }>
+  | { kind: 'replay'; status: number; body: string | null; headers: Record<string, string> };
 
 /**
  * Claims an idempotency key for a request, atomically: of two racing requests with one key,
@@ -46,9 +48,13 @@ class SqliteIdempotencyReservations implements IdempotencyReservations {
 
   async reserve(id: string, requestHash: string, nowIso: string, expiresAt: string): Promise<StoredReservation> {
     return syncTransaction(this.platform, (db): StoredReservation => {
-      const existing = db.prepare('SELECT request_hash, status, body, headers, expires_at FROM idempotency_record WHERE id = ?').get(id) as Row | undefined;
+      const existing = db
+        .prepare('SELECT request_hash, status, body, headers, expires_at FROM idempotency_record WHERE id = ?')
+        .get(id) as Row | undefined;
       if (existing && existing.expires_at > nowIso) return answer(existing, requestHash);
-      db.prepare('INSERT OR REPLACE INTO idempotency_record (id, request_hash, status, body, headers, expires_at) VALUES (?, ?, NULL, NULL, NULL, ?)').run(id, requestHash, expiresAt);
+      db.prepare(
+        'INSERT OR REPLACE INTO idempotency_record (id, request_hash, status, body, headers, expires_at) VALUES (?, ?, NULL, NULL, NULL, ?)',
+      ).run(id, requestHash, expiresAt);
       return { kind: 'new' };
     });
   }
@@ -77,7 +83,10 @@ class PostgresIdempotencyReservations implements IdempotencyReservations {
         [id, requestHash, expiresAt, nowIso],
       );
       if (taken.length > 0) return { kind: 'new' };
-      const [existing] = await this.q.rows<Row>('SELECT request_hash, status, body, headers, expires_at FROM idempotency_record WHERE id = $1', [id]);
+      const [existing] = await this.q.rows<Row>(
+        'SELECT request_hash, status, body, headers, expires_at FROM idempotency_record WHERE id = $1',
+        [id],
+      );
       if (existing && existing.expires_at > nowIso) return answer(existing, requestHash);
     }
     // released and taken again five times over within this call: the key is contended; the client retries
@@ -86,4 +95,7 @@ class PostgresIdempotencyReservations implements IdempotencyReservations {
 }
 
 export const idempotencyReservations = (platform: DataSource): IdempotencyReservations =>
-  forDialect<IdempotencyReservations>(platform, { sqlite: (s) => new SqliteIdempotencyReservations(s), postgres: (s) => new PostgresIdempotencyReservations(s) });
+  forDialect<IdempotencyReservations>(platform, {
+    sqlite: (s) => new SqliteIdempotencyReservations(s),
+    postgres: (s) => new PostgresIdempotencyReservations(s),
+  });

@@ -37,16 +37,38 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(this.run(context, request, principal, Array.isArray(header) ? header[0] : header, next));
   }
 
-  private async run(context: ExecutionContext, request: FastifyRequest, principal: Principal, key: string, next: CallHandler): Promise<unknown> {
-    if (!KEY.test(key)) throw new DomainError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 visible ASCII characters', 400);
+  private async run(
+    context: ExecutionContext,
+    request: FastifyRequest,
+    principal: Principal,
+    key: string,
+    next: CallHandler,
+  ): Promise<unknown> {
+    if (!KEY.test(key))
+      throw new DomainError(
+        'INVALID_IDEMPOTENCY_KEY',
+        'Idempotency-Key must be 1 to 255 visible ASCII characters',
+        400,
+      );
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const id = IdempotencyStore.recordId(`${principal.kind}:${principal.id}`, request.method, request.url, key);
     const reservation = await this.store.reserve(id, this.store.requestHash(request.body), this.clock.now());
     switch (reservation.kind) {
       case 'mismatch':
-        throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was used with a different request body', 409);
+        throw new DomainError(
+          'IDEMPOTENCY_KEY_REUSED',
+          'this Idempotency-Key was used with a different request body',
+          409,
+        );
       case 'in_progress':
-        throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with this Idempotency-Key is still being processed; retry shortly', 409, null, [], { 'retry-after': '1' });
+        throw new DomainError(
+          'IDEMPOTENCY_KEY_IN_PROGRESS',
+          'a request with this Idempotency-Key is still being processed; retry shortly',
+          409,
+          null,
+          [],
+          { 'retry-after': '1' },
+        );
       case 'replay':
         reply.status(reservation.status).headers({ ...reservation.headers, [REPLAYED]: 'true' });
         return reservation.body;

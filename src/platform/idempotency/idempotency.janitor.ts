@@ -21,7 +21,9 @@ export class IdempotencyJanitor implements OnApplicationBootstrap, OnApplication
     const dropped = await this.store.dropUnsealed();
     if (dropped > 0) this.logger.info({ dropped }, 'deleted idempotency records stored in clear by an older version');
     this.timer = setInterval(() => {
-      this.store.purgeExpired(this.clock.now()).catch((error: unknown) => this.logger.warn({ err: error }, 'idempotency purge failed'));
+      this.store
+        .purgeExpired(this.clock.now())
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'idempotency purge failed'));
     }, EVERY_MS);
     this.timer.unref();
   }

@@ -44,14 +44,24 @@ export class IdempotencyStore {
 
   /** Claims the key for this request, or says what the first request with it got. */
   async reserve(id: string, requestHash: string, now: Date): Promise<Reservation> {
-    const stored = await this.reservations.reserve(id, requestHash, now.toISOString(), new Date(now.getTime() + TTL_MS).toISOString());
+    const stored = await this.reservations.reserve(
+      id,
+      requestHash,
+      now.toISOString(),
+      new Date(now.getTime() + TTL_MS).toISOString(),
+    );
     if (stored.kind !== 'replay') return stored;
     const body = this.open(stored.body);
     if (body !== UNREADABLE) return { ...stored, body };
     // sealed under another SERVER_SECRET, or damaged: it can never be replayed, so it must not
     // answer 500 for a day; the request runs as new
     await this.platform.getRepository(IdempotencyRecord).delete({ id });
-    return this.reservations.reserve(id, requestHash, now.toISOString(), new Date(now.getTime() + TTL_MS).toISOString());
+    return this.reservations.reserve(
+      id,
+      requestHash,
+      now.toISOString(),
+      new Date(now.getTime() + TTL_MS).toISOString(),
+    );
   }
 
   private open(sealed: string | null): unknown {
@@ -65,7 +75,9 @@ export class IdempotencyStore {
 
   async complete(id: string, status: number, body: unknown, headers: Record<string, string>): Promise<void> {
     const sealed = body === undefined ? null : this.secret.encrypt(JSON.stringify(body));
-    await this.platform.getRepository(IdempotencyRecord).update({ id }, { status, body: sealed, headers: JSON.stringify(headers) });
+    await this.platform
+      .getRepository(IdempotencyRecord)
+      .update({ id }, { status, body: sealed, headers: JSON.stringify(headers) });
   }
 
   /** The request failed: free the key so the client can retry with it. */
@@ -74,7 +86,9 @@ export class IdempotencyStore {
   }
 
   async purgeExpired(now: Date): Promise<number> {
-    const result = await this.platform.getRepository(IdempotencyRecord).delete({ expiresAt: LessThan(now.toISOString()) });
+    const result = await this.platform
+      .getRepository(IdempotencyRecord)
+      .delete({ expiresAt: LessThan(now.toISOString()) });
     return result.affected ?? 0;
   }
 

@@ -1,5 +1,13 @@
 import { DomainError } from '../errors/domain-error';
-import { accountRef, agentRef, branchRef, parseAccountId, parseAgentId, parseBranchId, tryParseAgentId } from './prefixed-ids';
+import {
+  accountRef,
+  agentRef,
+  branchRef,
+  parseAccountId,
+  parseAgentId,
+  parseBranchId,
+  tryParseAgentId,
+} from './prefixed-ids';
 
 function refusal(fn: () => unknown): DomainError {
   try {
@@ -21,19 +29,28 @@ describe('prefixed ids (interface.md "Identifier conventions", contract §2)', (
     expect(parseAccountId(raw)).toBe(bare);
   });
 
-  it.each([['PROJECT-ag1', 'ag1'], ['ag1', 'ag1']])('parseAgentId(%p) = %p', (raw, bare) => {
+  it.each([
+    ['PROJECT-ag1', 'ag1'],
+    ['ag1', 'ag1'],
+  ])('parseAgentId(%p) = %p', (raw, bare) => {
     expect(parseAgentId(raw)).toBe(bare);
   });
 
-  it.each([['BRANCH-br1', 'br1'], ['br1', 'br1']])('parseBranchId(%p) = %p', (raw, bare) => {
+  it.each([
+    ['BRANCH-br1', 'br1'],
+    ['br1', 'br1'],
+  ])('parseBranchId(%p) = %p', (raw, bare) => {
     expect(parseBranchId(raw)).toBe(bare);
   });
 
-  it.each(['', 'ws-', 'ACCOUNT-', 'ws-a/b', 'a b', '../etc', 'ws-' + 'x'.repeat(65), '-abc', 'ws-ü'])('parseAccountId refuses %p with 400 INVALID_ACCOUNT_ID', (raw) => {
-    const error = refusal(() => parseAccountId(raw));
-    expect(error.status).toBe(400);
-    expect(error.code).toBe('INVALID_ACCOUNT_ID');
-  });
+  it.each(['', 'ws-', 'ACCOUNT-', 'ws-a/b', 'a b', '../etc', 'ws-' + 'x'.repeat(65), '-abc', 'ws-ü'])(
+    'parseAccountId refuses %p with 400 INVALID_ACCOUNT_ID',
+    (raw) => {
+      const error = refusal(() => parseAccountId(raw));
+      expect(error.status).toBe(400);
+      expect(error.code).toBe('INVALID_ACCOUNT_ID');
+    },
+  );
 
   it.each(['', 'PROJECT-', 'PROJECT-a.b', 'a%2Fb'])('parseAgentId refuses %p with 400 INVALID_AGENT_ID', (raw) => {
     const error = refusal(() => parseAgentId(raw));

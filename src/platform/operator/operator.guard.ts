@@ -18,7 +18,10 @@ export class OperatorGuard implements CanActivate {
     this.failures.admit(address);
     const given = request.headers['x-operator-token'];
     if (!this.token.matches(Array.isArray(given) ? given[0] : given)) {
-      const refusal = unauthorized('missing or invalid operator token (header x-operator-token)', 'OPERATOR_TOKEN_INVALID');
+      const refusal = unauthorized(
+        'missing or invalid operator token (header x-operator-token)',
+        'OPERATOR_TOKEN_INVALID',
+      );
       // no token at all is not a guess
       throw given === undefined ? refusal : this.failures.failed(address, refusal);
     }

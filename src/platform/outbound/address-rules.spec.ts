@@ -54,17 +54,32 @@ describe('outbound address rules', () => {
     expect(refusedAddress(ip, { allowLoopback: false })).toBe(kind);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '1.1.1.1', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '169.253.0.1', '192.169.0.1', '11.0.0.1', '2606:4700:4700::1111', '2a00:1450:4001:81c::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
-    '%s is public',
-    (ip) => {
-      expect(addressKind(ip)).toBe('public');
-      expect(refusedAddress(ip, { allowLoopback: false })).toBeNull();
-    },
-  );
+  it.each([
+    '93.184.215.14',
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '169.253.0.1',
+    '192.169.0.1',
+    '11.0.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:81c::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('%s is public', (ip) => {
+    expect(addressKind(ip)).toBe('public');
+    expect(refusedAddress(ip, { allowLoopback: false })).toBeNull();
+  });
 
   it('allows loopback, and only loopback, when asked to (WEBHOOK_ALLOW_HTTP=1)', () => {
-    for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect(refusedAddress(ip, { allowLoopback: true })).toBeNull();
-    for (const ip of ['10.0.0.1', '192.168.0.1', '169.254.169.254', 'fd00::1', '0.0.0.0', '::']) expect(refusedAddress(ip, { allowLoopback: true })).not.toBeNull();
+    for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+      expect(refusedAddress(ip, { allowLoopback: true })).toBeNull();
+    for (const ip of ['10.0.0.1', '192.168.0.1', '169.254.169.254', 'fd00::1', '0.0.0.0', '::'])
+      expect(refusedAddress(ip, { allowLoopback: true })).not.toBeNull();
   });
 
   it('does not take names or malformed text for addresses', () => {

@@ -20,7 +20,13 @@ export type AddressKind =
   | 'metadata';
 
 /** Cloud metadata services: AWS/GCP/Azure, AWS ECS, AWS IPv6, Alibaba, Oracle. */
-const METADATA = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', '192.0.0.192', 'fd00:ec2:0:0:0:0:0:254']);
+const METADATA = new Set([
+  '169.254.169.254',
+  '169.254.170.2',
+  '100.100.100.200',
+  '192.0.0.192',
+  'fd00:ec2:0:0:0:0:0:254',
+]);
 
 /** The kind of an IP address in any written form, or null when `ip` is not an IP address. */
 export function addressKind(ip: string): AddressKind | null {

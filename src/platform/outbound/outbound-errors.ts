@@ -12,12 +12,14 @@
  * An answer with any status, 3xx included (redirects are never followed), is a result, not an
  * error; callers that record it as a failure write `http_<status>`.
  */
-export type OutboundErrorClass = 'address_refused' | 'connect_failed' | 'tls_failed' | 'timeout' | 'invalid_request' | 'response_too_large';
+export type OutboundErrorClass =
+  'address_refused' | 'connect_failed' | 'tls_failed' | 'timeout' | 'invalid_request' | 'response_too_large';
 
 export const httpStatusClass = (status: number) => `http_${status}`;
 
 /** Certificate and handshake failures as Node and OpenSSL name them. */
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|ERR_OSSL_)/;
+const TLS_CODES =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|ERR_OSSL_)/;
 
 /** A client error's class; `handshaking`: the TCP connection was up, TLS not yet. */
 export function classifySocketError(error: NodeJS.ErrnoException, handshaking: boolean): OutboundErrorClass {

@@ -95,13 +95,20 @@ export class OutboundHttp {
     }
     if (addresses.length === 0) return { error: 'connect_failed' };
     // one internal address among public ones is refused too: the connection could go to any of them
-    if (addresses.some((a) => refusedAddress(a.address, { allowLoopback: this.options.allowLoopback }) !== null)) return { error: 'address_refused' };
+    if (addresses.some((a) => refusedAddress(a.address, { allowLoopback: this.options.allowLoopback }) !== null))
+      return { error: 'address_refused' };
     return { address: addresses[0].address, family: addresses[0].address.includes(':') ? 6 : 4 };
   }
 }
 
 /** One request to `pinned`, settled once: an answer, or the class of what went wrong. */
-function exchange(url: URL, method: string, request: OutboundRequest, pinned: ResolvedAddress, timeoutMs: number): Promise<OutboundResult> {
+function exchange(
+  url: URL,
+  method: string,
+  request: OutboundRequest,
+  pinned: ResolvedAddress,
+  timeoutMs: number,
+): Promise<OutboundResult> {
   return new Promise((resolve) => {
     let settled = false;
     let outgoing: http.ClientRequest | undefined;

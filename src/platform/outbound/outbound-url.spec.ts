@@ -17,17 +17,24 @@ describe('outbound URLs', () => {
   it('with the loopback allowance, allows the loopback forms only, over http too', () => {
     const loopback = INTERNAL.filter((url) => outboundUrlProblem(url, local) === null);
     expect(loopback).toEqual(INTERNAL.slice(0, LOOPBACK_COUNT));
-    for (const url of ['http://127.0.0.1:9000/hook', 'http://localhost/x', 'http://[::1]:8080/', 'http://2130706433/']) expect(outboundUrlProblem(url, local)).toBeNull();
-    for (const url of ['http://10.0.0.1/', 'http://example.com/', 'http://127.0.0.1.example.com/', 'http://[::2]/']) expect(outboundUrlProblem(url, local)).toMatch(/https/);
+    for (const url of ['http://127.0.0.1:9000/hook', 'http://localhost/x', 'http://[::1]:8080/', 'http://2130706433/'])
+      expect(outboundUrlProblem(url, local)).toBeNull();
+    for (const url of ['http://10.0.0.1/', 'http://example.com/', 'http://127.0.0.1.example.com/', 'http://[::2]/'])
+      expect(outboundUrlProblem(url, local)).toMatch(/https/);
   });
 
-  it.each(['https://example.com/hooks', 'https://hooks.example.com:8443/a?b=c', 'https://8.8.8.8/', 'https://[2606:4700:4700::1111]/', 'https://134744072/', 'https://xn--bcher-kva.example/', 'https://example.com./x'])(
-    'accepts the public %s',
-    (url) => {
-      expect(outboundUrlProblem(url, strict)).toBeNull();
-      expect(outboundUrlProblem(url, local)).toBeNull();
-    },
-  );
+  it.each([
+    'https://example.com/hooks',
+    'https://hooks.example.com:8443/a?b=c',
+    'https://8.8.8.8/',
+    'https://[2606:4700:4700::1111]/',
+    'https://134744072/',
+    'https://xn--bcher-kva.example/',
+    'https://example.com./x',
+  ])('accepts the public %s', (url) => {
+    expect(outboundUrlProblem(url, strict)).toBeNull();
+    expect(outboundUrlProblem(url, local)).toBeNull();
+  });
 
   it.each([
     ['https://example.com/a\r\nX-Injected: 1', /whitespace or control/],

@@ -26,7 +26,8 @@ export type UrlCheck = { url: URL; problem: null } | { url: null; problem: strin
 export function checkOutboundUrl(raw: string, options: OutboundUrlOptions): UrlCheck {
   const fail = (problem: string, internal = false): UrlCheck => ({ url: null, problem, internal });
   if (raw.length > MAX_URL_LENGTH) return fail(`url must be at most ${MAX_URL_LENGTH} characters`);
-  if (/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(raw)) return fail('url must not contain whitespace or control characters');
+  if (/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(raw))
+    return fail('url must not contain whitespace or control characters');
   let url: URL;
   try {
     url = new URL(raw);
@@ -38,9 +39,11 @@ export function checkOutboundUrl(raw: string, options: OutboundUrlOptions): UrlC
   const host = hostKind(url.hostname);
   if (url.protocol === 'http:') {
     if (!options.allowLoopback) return fail('url must use https', host.kind === 'internal' || host.kind === 'loopback');
-    if (host.kind !== 'loopback') return fail('url must use https (plain http is allowed only to a loopback host)', host.kind === 'internal');
+    if (host.kind !== 'loopback')
+      return fail('url must use https (plain http is allowed only to a loopback host)', host.kind === 'internal');
   }
-  if (host.kind === 'loopback' && !options.allowLoopback) return fail('url must not point at this machine (loopback)', true);
+  if (host.kind === 'loopback' && !options.allowLoopback)
+    return fail('url must not point at this machine (loopback)', true);
   if (host.kind === 'internal') return fail(`url must not point at an internal address (${host.reason})`, true);
   return { url, problem: null };
 }
@@ -51,14 +54,17 @@ export function outboundUrlProblem(raw: string, options: OutboundUrlOptions): st
 }
 
 /** A URL's hostname (as the WHATWG parser left it) judged on its own: an IP literal or a name. */
-export function hostKind(hostname: string): { kind: 'public' | 'loopback' | 'name' } | { kind: 'internal'; reason: string } {
+export function hostKind(
+  hostname: string,
+): { kind: 'public' | 'loopback' | 'name' } | { kind: 'internal'; reason: string } {
   const name = hostname.toLowerCase().replace(/\.+$/, '');
   const refused = refusedAddress(name, { allowLoopback: false });
   if (refused === null) return { kind: 'public' };
   if (refused === 'loopback') return { kind: 'loopback' };
   if (refused !== 'not_an_address') return { kind: 'internal', reason: refused };
   if (name === 'localhost' || name.endsWith('.localhost')) return { kind: 'loopback' };
-  if (INTERNAL_NAMES.has(name) || INTERNAL_SUFFIXES.some((suffix) => name.endsWith(suffix))) return { kind: 'internal', reason: 'internal name' };
+  if (INTERNAL_NAMES.has(name) || INTERNAL_SUFFIXES.some((suffix) => name.endsWith(suffix)))
+    return { kind: 'internal', reason: 'internal name' };
   // A single label is completed by the resolver's search domains: a host of the local network.
   if (!name.includes('.')) return { kind: 'internal', reason: 'single-label name' };
   return { kind: 'name' };

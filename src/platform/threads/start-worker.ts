@@ -27,7 +27,11 @@ export function startWorker(entry: string, options: WorkerOptions = {}): Worker 
   if (fs.existsSync(`${entry}.js`)) return new Worker(`${entry}.js`, options);
   const source = `${entry}.ts`;
   if (!fs.existsSync(source)) throw new Error(`no worker entry at ${entry}(.js|.ts)`);
-  return new Worker(TS_BOOTSTRAP, { ...options, eval: true, argv: [...(options.argv ?? []), source, findSwcrc(path.dirname(source)), require.resolve('@swc/core')] });
+  return new Worker(TS_BOOTSTRAP, {
+    ...options,
+    eval: true,
+    argv: [...(options.argv ?? []), source, findSwcrc(path.dirname(source)), require.resolve('@swc/core')],
+  });
 }
 
 function findSwcrc(from: string): string {
@@ -42,7 +46,10 @@ function findSwcrc(from: string): string {
  * startWorker, resolved once the thread posts its first message (it is ready), with that message;
  * rejects if the thread fails first.
  */
-export async function startReadyWorker<Ready = unknown>(entry: string, options: WorkerOptions = {}): Promise<{ worker: Worker; ready: Ready }> {
+export async function startReadyWorker<Ready = unknown>(
+  entry: string,
+  options: WorkerOptions = {},
+): Promise<{ worker: Worker; ready: Ready }> {
   const worker = startWorker(entry, options);
   const ready = await new Promise<Ready>((resolve, reject) => {
     worker.once('error', reject);

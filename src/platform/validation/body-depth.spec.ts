@@ -42,7 +42,10 @@ describe('xmlTooDeep', () => {
   });
 
   it('does not count self-closing tags, siblings, comments, CDATA or declarations', () => {
-    const flat = '<?xml version="1.0"?><!DOCTYPE r><r>' + '<b/><c x="<a>"></c>'.repeat(500) + `<!-- ${'<a>'.repeat(100)} --><![CDATA[${'<a>'.repeat(100)}]]></r>`;
+    const flat =
+      '<?xml version="1.0"?><!DOCTYPE r><r>' +
+      '<b/><c x="<a>"></c>'.repeat(500) +
+      `<!-- ${'<a>'.repeat(100)} --><![CDATA[${'<a>'.repeat(100)}]]></r>`;
     expect(xmlTooDeep(flat)).toBe(false);
   });
 });

@@ -25,7 +25,17 @@ const fits = (value: unknown, kind: FieldKind): boolean => {
 };
 
 const describe = (kind: FieldKind): string =>
-  Array.isArray(kind) ? `one of ${kind.join(', ')}` : ({ string: 'a string', 'string|null': 'a string or null', boolean: 'a boolean', integer: 'an integer', 'string[]': 'an array of strings' } as Record<string, string>)[kind as string];
+  Array.isArray(kind)
+    ? `one of ${kind.join(', ')}`
+    : (
+        {
+          string: 'a string',
+          'string|null': 'a string or null',
+          boolean: 'a boolean',
+          integer: 'an integer',
+          'string[]': 'an array of strings',
+        } as Record<string, string>
+      )[kind as string];
 
 export function invalidField(field: string, message: string): DomainError {
   return new DomainError('VALIDATION_ERROR', message, 400, null, [{ field, message }]);
@@ -40,7 +50,8 @@ export function checkFields(values: object, kinds: Record<string, FieldKind>, pa
     const value = (values as Record<string, unknown>)[field];
     if (partial && value === undefined) continue;
     if (fits(value, kind)) continue;
-    if (value === null || value === undefined) throw invalidField(field, `${field} must not be ${value === null ? 'null' : 'missing'}`);
+    if (value === null || value === undefined)
+      throw invalidField(field, `${field} must not be ${value === null ? 'null' : 'missing'}`);
     throw invalidField(field, `${field} must be ${describe(kind)}`);
   }
 }

@@ -12,7 +12,10 @@ class Probe {
 const pipe = createValidationPipe();
 const validate = (value: unknown) => pipe.transform(value, { type: 'body', metatype: Probe });
 const refusal = async (value: unknown) => {
-  const error = await validate(value).then(() => null, (e: unknown) => e);
+  const error = await validate(value).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(DomainError);
   return error as DomainError;
 };

@@ -15,8 +15,10 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
     const constraints = error.constraints ?? {};
     const messages = Object.values(constraints);
     const extra = 'whitelistValidation' in constraints;
-    if (messages.length > 0 && !extra && error.value === undefined) rows.push({ field, message: `${field} is required` });
-    else if (messages.length > 0 && !extra && error.value === null) rows.push({ field, message: `${field} must not be null` });
+    if (messages.length > 0 && !extra && error.value === undefined)
+      rows.push({ field, message: `${field} is required` });
+    else if (messages.length > 0 && !extra && error.value === null)
+      rows.push({ field, message: `${field} must not be null` });
     else for (const message of messages) rows.push({ field, message: message.replace(error.property, field) });
     if (error.children?.length) rows.push(...flattenValidationErrors(error.children, field));
   }
@@ -32,7 +34,9 @@ const isPlainObject = (value: unknown) => typeof value === 'object' && value !==
 class EdgeValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata) {
     if (metadata.type === 'body' && value !== undefined && !isPlainObject(value) && this.toValidate(metadata)) {
-      throw new DomainError('VALIDATION_ERROR', 'the body must be a JSON object', 400, null, [{ field: 'body', message: 'the body must be a JSON object' }]);
+      throw new DomainError('VALIDATION_ERROR', 'the body must be a JSON object', 400, null, [
+        { field: 'body', message: 'the body must be a JSON object' },
+      ]);
     }
     return super.transform(value, metadata);
   }

@@ -48,7 +48,9 @@ export class AdvisoryLease implements Lease {
   async tryAcquire(): Promise<boolean> {
     if (this.held) return true;
     const client = await this.connect();
-    const [{ locked }] = (await client.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [LOCK_CLASS, this.name])).rows as Array<{ locked: boolean }>;
+    const [{ locked }] = (
+      await client.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [LOCK_CLASS, this.name])
+    ).rows as Array<{ locked: boolean }>;
     if (!locked) return false;
     this.held = true;
     this.heartbeat = setInterval(() => {
@@ -73,7 +75,11 @@ export class AdvisoryLease implements Lease {
 
   private async connect(): Promise<Client> {
     if (this.client) return this.client;
-    const client = new Client({ connectionString: this.url, keepAlive: true, application_name: `parley:lease:${this.name}` });
+    const client = new Client({
+      connectionString: this.url,
+      keepAlive: true,
+      application_name: `parley:lease:${this.name}`,
+    });
     client.on('error', () => this.lose(client));
     client.on('end', () => this.lose(client));
     try {

@@ -9,7 +9,8 @@ const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 /** The PostgreSQL schema of one generation: `rm_<name>_v<version>_g<generation>`. */
 export function generationSchema(name: string, version: number, generation: number): string {
   const schema = `rm_${name.replace(/-/g, '_')}_v${version}_g${generation}`;
-  if (!SCHEMA.test(schema)) throw new Error(`read model ${name} v${version} g${generation} makes no schema name (${schema})`);
+  if (!SCHEMA.test(schema))
+    throw new Error(`read model ${name} v${version} g${generation} makes no schema name (${schema})`);
   return schema;
 }
 
@@ -23,10 +24,16 @@ export function generationSchema(name: string, version: number, generation: numb
  * either backend. One pool serves writes and reads: PostgreSQL readers never see a batch before
  * it commits.
  */
-export async function openPostgresReadModel(projection: Projection, url: string, schema: string, options: { create?: boolean; poolSize?: number } = {}): Promise<DataSource> {
+export async function openPostgresReadModel(
+  projection: Projection,
+  url: string,
+  schema: string,
+  options: { create?: boolean; poolSize?: number } = {},
+): Promise<DataSource> {
   if (!SCHEMA.test(schema)) throw new Error(`not a plain schema name: ${schema}`);
   if (!(await schemaExists(url, schema))) {
-    if (options.create === false) throw new GenerationNotBuiltError(`the ${projection.name} generation ${schema} is not built yet`);
+    if (options.create === false)
+      throw new GenerationNotBuiltError(`the ${projection.name} generation ${schema} is not built yet`);
     await createGenerationSchema(projection, url, schema);
   }
   const source = dataSource(projection, url, schema, options.poolSize ?? 5);
@@ -53,7 +60,10 @@ async function schemaExists(url: string, schema: string): Promise<boolean> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query('SELECT EXISTS (SELECT 1 FROM information_schema.schemata WHERE schema_name = $1) AS present', [schema]);
+    const { rows } = await client.query(
+      'SELECT EXISTS (SELECT 1 FROM information_schema.schemata WHERE schema_name = $1) AS present',
+      [schema],
+    );
     return (rows[0] as { present: boolean }).present;
   } finally {
     await client.end();

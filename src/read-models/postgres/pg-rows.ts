@@ -55,7 +55,10 @@ export class PgRows extends BatchedRows {
     const width = pending.keys.length;
     const rows = pending.values.length / width;
     const text = this.sql.cached(`i:${pending.shape}:${rows}`, () => {
-      const tuples = Array.from({ length: rows }, (_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`);
+      const tuples = Array.from(
+        { length: rows },
+        (_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`,
+      );
       return `INSERT INTO ${pending.table.name} (${quote(pending.table, pending.keys)}) VALUES ${tuples.join(', ')}`;
     });
     await this.em.query(text, pending.values);
@@ -67,10 +70,15 @@ export class PgRows extends BatchedRows {
     const keys = definedColumns(table, row);
     const text = this.sql.cached(`u:${table.name}:${keys.join(',')}`, () => {
       const updates = keys.map((k) => table.columns.get(k)!).filter((c) => !table.primary.includes(c));
-      const action = updates.length ? `DO UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'DO NOTHING';
+      const action = updates.length
+        ? `DO UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
+        : 'DO NOTHING';
       return `INSERT INTO ${table.name} (${quote(table, keys)}) VALUES (${placeholders(keys.length)}) ON CONFLICT (${table.primary.map((c) => `"${c}"`).join(', ')}) ${action}`;
     });
-    await this.em.query(text, keys.map((k) => toValue(row[k])));
+    await this.em.query(
+      text,
+      keys.map((k) => toValue(row[k])),
+    );
   }
 
   async update<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, set: Partial<T>): Promise<number> {
@@ -78,18 +86,30 @@ export class PgRows extends BatchedRows {
     const table = this.sql.table(this.em, entity);
     const setKeys = definedColumns(table, set);
     const whereKeys = definedColumns(table, where);
-    const text = this.sql.cached(`s:${table.name}:${setKeys.join(',')}:${whereKeys.join(',')}`, () =>
-      `UPDATE ${table.name} SET ${setKeys.map((k, i) => `"${table.columns.get(k)}" = $${i + 1}`).join(', ')} WHERE ${conditions(table, whereKeys, setKeys.length)}`,
+    const text = this.sql.cached(
+      `s:${table.name}:${setKeys.join(',')}:${whereKeys.join(',')}`,
+      () =>
+        `UPDATE ${table.name} SET ${setKeys.map((k, i) => `"${table.columns.get(k)}" = $${i + 1}`).join(', ')} WHERE ${conditions(table, whereKeys, setKeys.length)}`,
     );
-    return affected(await this.em.query(text, [...setKeys.map((k) => toValue(set[k])), ...whereKeys.map((k) => toValue(where[k]))]));
+    return affected(
+      await this.em.query(text, [...setKeys.map((k) => toValue(set[k])), ...whereKeys.map((k) => toValue(where[k]))]),
+    );
   }
 
-  async increment<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, property: keyof T & string, by: number): Promise<number> {
+  async increment<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    where: Partial<T>,
+    property: keyof T & string,
+    by: number,
+  ): Promise<number> {
     await this.flush();
     const table = this.sql.table(this.em, entity);
     const whereKeys = definedColumns(table, where);
     const column = table.columns.get(property)!;
-    const text = this.sql.cached(`+:${table.name}:${column}:${whereKeys.join(',')}`, () => `UPDATE ${table.name} SET "${column}" = "${column}" + $1 WHERE ${conditions(table, whereKeys, 1)}`);
+    const text = this.sql.cached(
+      `+:${table.name}:${column}:${whereKeys.join(',')}`,
+      () => `UPDATE ${table.name} SET "${column}" = "${column}" + $1 WHERE ${conditions(table, whereKeys, 1)}`,
+    );
     return affected(await this.em.query(text, [by, ...whereKeys.map((k) => toValue(where[k]))]));
   }
 
@@ -97,16 +117,30 @@ export class PgRows extends BatchedRows {
     await this.flush();
     const table = this.sql.table(this.em, entity);
     const whereKeys = definedColumns(table, where);
-    const text = this.sql.cached(`d:${table.name}:${whereKeys.join(',')}`, () => `DELETE FROM ${table.name} WHERE ${conditions(table, whereKeys, 0)}`);
-    return affected(await this.em.query(text, whereKeys.map((k) => toValue(where[k]))));
+    const text = this.sql.cached(
+      `d:${table.name}:${whereKeys.join(',')}`,
+      () => `DELETE FROM ${table.name} WHERE ${conditions(table, whereKeys, 0)}`,
+    );
+    return affected(
+      await this.em.query(
+        text,
+        whereKeys.map((k) => toValue(where[k])),
+      ),
+    );
   }
 
   async findOne<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): Promise<T | undefined> {
     await this.flush();
     const table = this.sql.table(this.em, entity);
     const whereKeys = definedColumns(table, where);
-    const text = this.sql.cached(`f:${table.name}:${whereKeys.join(',')}`, () => `SELECT * FROM ${table.name} WHERE ${conditions(table, whereKeys, 0)} LIMIT 1`);
-    const rows = (await this.em.query(text, whereKeys.map((k) => toValue(where[k])))) as Array<Record<string, unknown>>;
+    const text = this.sql.cached(
+      `f:${table.name}:${whereKeys.join(',')}`,
+      () => `SELECT * FROM ${table.name} WHERE ${conditions(table, whereKeys, 0)} LIMIT 1`,
+    );
+    const rows = (await this.em.query(
+      text,
+      whereKeys.map((k) => toValue(where[k])),
+    )) as Array<Record<string, unknown>>;
     if (rows.length === 0) return undefined;
     const out: Record<string, unknown> = {};
     for (const [property, column] of table.columns) out[property] = table.readers.get(column)!(rows[0][column]);
@@ -121,7 +155,28 @@ export class PgRows extends BatchedRows {
 }
 
 /** The EntityManager methods that read or write: a handler calling one sees the inserts before it. */
-const DATA_METHODS = new Set(['query', 'find', 'findBy', 'findOne', 'findOneBy', 'findOneOrFail', 'findOneByOrFail', 'findAndCount', 'count', 'countBy', 'exists', 'existsBy', 'insert', 'update', 'upsert', 'delete', 'save', 'remove', 'increment', 'decrement']);
+const DATA_METHODS = new Set([
+  'query',
+  'find',
+  'findBy',
+  'findOne',
+  'findOneBy',
+  'findOneOrFail',
+  'findOneByOrFail',
+  'findAndCount',
+  'count',
+  'countBy',
+  'exists',
+  'existsBy',
+  'insert',
+  'update',
+  'upsert',
+  'delete',
+  'save',
+  'remove',
+  'increment',
+  'decrement',
+]);
 
 /**
  * The batch's EntityManager as handlers get it next to PgRows: each data method first sends the
@@ -172,7 +227,8 @@ export class PgSqlCache {
 
 /** `pg` answers bigint and numeric as strings (they may not fit a double); read-model numbers do. */
 function readerOf(type: string): (value: unknown) => unknown {
-  if (type === 'bigint' || type === 'int8' || type === 'numeric') return (v) => (v === null || v === undefined ? v : Number(v));
+  if (type === 'bigint' || type === 'int8' || type === 'numeric')
+    return (v) => (v === null || v === undefined ? v : Number(v));
   return (v) => v;
 }
 

@@ -35,7 +35,14 @@ export async function verifyPostgres(
   const tag = `${process.pid.toString(36)}${randomBytes(3).toString('hex')}`;
   const snapshotSchema = `verify_snapshot_${tag}`;
   const replaySchema = `verify_replay_${tag}`;
-  const admin = new DataSource({ type: 'postgres', url, poolSize: 1, installExtensions: false, logging: false, applicationName: `parley:verify:${projection.name}` });
+  const admin = new DataSource({
+    type: 'postgres',
+    url,
+    poolSize: 1,
+    installExtensions: false,
+    logging: false,
+    applicationName: `parley:verify:${projection.name}`,
+  });
   await admin.initialize();
   try {
     const replay = await openPostgresReadModel(projection, url, replaySchema, { create: true, poolSize: 2 });
@@ -46,9 +53,17 @@ export async function verifyPostgres(
         .map((m) => ({ table: m.tableName, keys: m.primaryColumns.map((c) => c.databaseName) }));
       const position = await snapshot(admin, projection.name, liveSchema, snapshotSchema, tables);
       // an event the handler cannot apply is skipped, as the live runner skipped it (its dead letter says so)
-    await catchUp(replay, projection, store, { until: position, onPoison: async () => undefined });
+      await catchUp(replay, projection, store, { until: position, onPoison: async () => undefined });
       const diffs: TableDiff[] = [];
-      for (const table of tables) diffs.push(await diffTable(admin, `${snapshotSchema}.${quote(table.table)}`, `${replaySchema}.${quote(table.table)}`, table));
+      for (const table of tables)
+        diffs.push(
+          await diffTable(
+            admin,
+            `${snapshotSchema}.${quote(table.table)}`,
+            `${replaySchema}.${quote(table.table)}`,
+            table,
+          ),
+        );
       return { position, tables: diffs };
     } finally {
       await replay.destroy();
@@ -61,15 +76,24 @@ export async function verifyPostgres(
 }
 
 /** Copies the live tables and reads their checkpoint at one instant; the checkpoint. */
-async function snapshot(admin: DataSource, name: string, live: string, into: string, tables: Table[]): Promise<Position> {
+async function snapshot(
+  admin: DataSource,
+  name: string,
+  live: string,
+  into: string,
+  tables: Table[],
+): Promise<Position> {
   const runner = admin.createQueryRunner();
   await runner.connect();
   try {
     await runner.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
     try {
-      const rows = (await runner.query(`SELECT position FROM ${quote(live)}.projection_checkpoint WHERE name = $1`, [name])) as Array<{ position: Position }>;
+      const rows = (await runner.query(`SELECT position FROM ${quote(live)}.projection_checkpoint WHERE name = $1`, [
+        name,
+      ])) as Array<{ position: Position }>;
       await runner.query(`CREATE SCHEMA ${into}`);
-      for (const { table } of tables) await runner.query(`CREATE TABLE ${into}.${quote(table)} AS SELECT * FROM ${quote(live)}.${quote(table)}`);
+      for (const { table } of tables)
+        await runner.query(`CREATE TABLE ${into}.${quote(table)} AS SELECT * FROM ${quote(live)}.${quote(table)}`);
       await runner.query('COMMIT');
       return rows[0]?.position ?? START;
     } catch (error) {
@@ -101,11 +125,18 @@ async function diffTable(db: DataSource, live: string, replay: string, { table, 
   };
   if (counts.a + counts.b === 0) return diff;
   const keyOf = (row: Record<string, unknown>) => keys.map((k) => row[k]);
-  const changed = (await db.query(`${differing} SELECT row_to_json(a) AS live, row_to_json(b) AS replay FROM a JOIN b ON ${on} ORDER BY ${keys.map((k) => `a.${quote(k)}`).join(', ')} LIMIT ${EXAMPLES}`)) as Array<{ live: Record<string, unknown>; replay: Record<string, unknown> }>;
-  for (const row of changed) diff.examples.push({ kind: 'changed', key: keyOf(row.live), live: row.live, replay: row.replay });
-  const extra = (await db.query(`${differing} SELECT row_to_json(a) AS row FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE ${on}) ORDER BY ${key} LIMIT ${EXAMPLES}`)) as Array<{ row: Record<string, unknown> }>;
+  const changed = (await db.query(
+    `${differing} SELECT row_to_json(a) AS live, row_to_json(b) AS replay FROM a JOIN b ON ${on} ORDER BY ${keys.map((k) => `a.${quote(k)}`).join(', ')} LIMIT ${EXAMPLES}`,
+  )) as Array<{ live: Record<string, unknown>; replay: Record<string, unknown> }>;
+  for (const row of changed)
+    diff.examples.push({ kind: 'changed', key: keyOf(row.live), live: row.live, replay: row.replay });
+  const extra = (await db.query(
+    `${differing} SELECT row_to_json(a) AS row FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE ${on}) ORDER BY ${key} LIMIT ${EXAMPLES}`,
+  )) as Array<{ row: Record<string, unknown> }>;
   for (const { row } of extra) diff.examples.push({ kind: 'extra', key: keyOf(row), live: row });
-  const missing = (await db.query(`${differing} SELECT row_to_json(b) AS row FROM b WHERE NOT EXISTS (SELECT 1 FROM a WHERE ${on}) ORDER BY ${key} LIMIT ${EXAMPLES}`)) as Array<{ row: Record<string, unknown> }>;
+  const missing = (await db.query(
+    `${differing} SELECT row_to_json(b) AS row FROM b WHERE NOT EXISTS (SELECT 1 FROM a WHERE ${on}) ORDER BY ${key} LIMIT ${EXAMPLES}`,
+  )) as Array<{ row: Record<string, unknown> }>;
   for (const { row } of missing) diff.examples.push({ kind: 'missing', key: keyOf(row), replay: row });
   diff.examples.splice(EXAMPLES);
   return diff;

@@ -6,13 +6,22 @@
 
 export type FunctionResult = { ok: true; result: Record<string, unknown> } | { ok: false; error: string };
 
-export type BuiltinFunction = (args: Readonly<Record<string, string>>, state: Readonly<Record<string, unknown>>) => FunctionResult;
+export type BuiltinFunction = (
+  args: Readonly<Record<string, string>>,
+  state: Readonly<Record<string, unknown>>,
+) => FunctionResult;
 
 export const BUILTIN_FUNCTIONS: ReadonlyMap<string, BuiltinFunction> = new Map<string, BuiltinFunction>([
   /** Returns its arguments: a harmless function to try the plumbing with. */
   ['echo', (args) => ({ ok: true, result: { ...args } })],
   /** Always fails: for testing how failures are reported. */
-  ['fail', (args) => ({ ok: false, error: args.message !== undefined && args.message !== '' ? args.message : 'fail: this function always fails' })],
+  [
+    'fail',
+    (args) => ({
+      ok: false,
+      error: args.message !== undefined && args.message !== '' ? args.message : 'fail: this function always fails',
+    }),
+  ],
 ]);
 
 export function findFunction(name: string): BuiltinFunction | undefined {

@@ -17,7 +17,9 @@ describe('parseActions', () => {
   });
 
   it('accepts empty values, and keeps = and other characters inside values', () => {
-    const { actions } = parseActions('set_state key=note value=\nset_state key=url value=https://x.test/?a=1&b=2\nset_state key=e value=""');
+    const { actions } = parseActions(
+      'set_state key=note value=\nset_state key=url value=https://x.test/?a=1&b=2\nset_state key=e value=""',
+    );
     expect(actions.map((a) => a.args.value)).toEqual(['', 'https://x.test/?a=1&b=2', '']);
   });
 
@@ -57,6 +59,8 @@ describe('parseActions', () => {
   });
 
   it('does not judge action names: unknown ones are for the runner', () => {
-    expect(parseActions('teleport where=mars').actions).toEqual([{ name: 'teleport', args: { where: 'mars' }, line: 1 }]);
+    expect(parseActions('teleport where=mars').actions).toEqual([
+      { name: 'teleport', args: { where: 'mars' }, line: 1 },
+    ]);
   });
 });

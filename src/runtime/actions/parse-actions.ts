@@ -43,7 +43,8 @@ function parseLine(text: string): { name: string; args: Record<string, string> }
 
   skipSpaces();
   const name = word();
-  if (i < text.length && text[i] === '=') throw new LineError(`expected an action name before the arguments, found "${name}="`);
+  if (i < text.length && text[i] === '=')
+    throw new LineError(`expected an action name before the arguments, found "${name}="`);
   if (!NAME.test(name)) throw new LineError(`invalid action name "${name}"`);
 
   const args: Record<string, string> = Object.create(null);
@@ -52,7 +53,8 @@ function parseLine(text: string): { name: string; args: Record<string, string> }
     if (i >= text.length) break;
     const keyAt = i;
     const key = word();
-    if (i >= text.length || text[i] !== '=') throw new LineError(`expected key=value at column ${keyAt + 1}, found "${key}"`);
+    if (i >= text.length || text[i] !== '=')
+      throw new LineError(`expected key=value at column ${keyAt + 1}, found "${key}"`);
     if (!NAME.test(key)) throw new LineError(`invalid argument name "${key}" at column ${keyAt + 1}`);
     if (Object.prototype.hasOwnProperty.call(args, key)) throw new LineError(`argument "${key}" given twice`);
     i++; // '='
@@ -76,7 +78,8 @@ function parseLine(text: string): { name: string; args: Record<string, string> }
         }
       }
       if (!closed) throw new LineError(`unterminated quoted value for "${key}" (opened at column ${openAt + 1})`);
-      if (i < text.length && !isSpace(text[i])) throw new LineError(`expected a space after the quoted value of "${key}" at column ${i + 1}`);
+      if (i < text.length && !isSpace(text[i]))
+        throw new LineError(`expected a space after the quoted value of "${key}" at column ${i + 1}`);
     } else {
       const start = i;
       while (i < text.length && !isSpace(text[i])) i++;

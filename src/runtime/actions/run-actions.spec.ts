@@ -1,7 +1,14 @@
 import { parseActions } from './parse-actions';
 import { runActions, type ActionContext } from './run-actions';
 
-const BUILT_INS = { conversation_id: 'conv_1', channel: 'sms', environment: 'live', caller_number: '+331', agent_number: '+332', language: 'en' };
+const BUILT_INS = {
+  conversation_id: 'conv_1',
+  channel: 'sms',
+  environment: 'live',
+  caller_number: '+331',
+  agent_number: '+332',
+  language: 'en',
+};
 
 function context(state: Record<string, unknown> = BUILT_INS): ActionContext & { ids: string[] } {
   let n = 0;
@@ -26,7 +33,16 @@ const run = (text: string, ctx = context()) => {
 describe('runActions', () => {
   it('does nothing for no actions', () => {
     const out = runActions([], context());
-    expect(out).toEqual({ state: BUILT_INS, stateChanges: {}, metrics: [], functionEvents: [], ended: false, awaitedEvents: [], sms: [], functionErrors: 0 });
+    expect(out).toEqual({
+      state: BUILT_INS,
+      stateChanges: {},
+      metrics: [],
+      functionEvents: [],
+      ended: false,
+      awaitedEvents: [],
+      sms: [],
+      functionErrors: 0,
+    });
   });
 
   describe('set_state', () => {
@@ -36,7 +52,9 @@ describe('runActions', () => {
       expect(out.state).toEqual({ ...BUILT_INS, plan: 'gold plus' });
       expect(out.stateChanges).toEqual({ plan: 'gold plus' });
       expect(input).toEqual(BUILT_INS);
-      expect(out.functionEvents).toEqual([{ name: 'set_state', args: { key: 'plan', value: 'gold plus' }, status: 'ok', line: 1 }]);
+      expect(out.functionEvents).toEqual([
+        { name: 'set_state', args: { key: 'plan', value: 'gold plus' }, status: 'ok', line: 1 },
+      ]);
     });
 
     it('sets nested keys without modifying the objects it was given', () => {
@@ -53,7 +71,10 @@ describe('runActions', () => {
     });
 
     it('refuses built-in keys and missing arguments as function errors', () => {
-      const out = run('set_state key=conversation_id value=x\nset_state key=a\nset_state value=1\nset_state key=name.__proto__ value=1', context());
+      const out = run(
+        'set_state key=conversation_id value=x\nset_state key=a\nset_state value=1\nset_state key=name.__proto__ value=1',
+        context(),
+      );
       expect(out.functionErrors).toBe(4);
       expect(out.functionEvents.map((e) => e.error)).toEqual([
         'state key "conversation_id" is read-only',
@@ -77,7 +98,11 @@ describe('runActions', () => {
       { name: 'channel', value: 'sms' },
     ]);
     expect(out.functionErrors).toBe(1);
-    expect(out.functionEvents[2]).toMatchObject({ name: 'log_metric', status: 'error', error: 'missing required argument "name"' });
+    expect(out.functionEvents[2]).toMatchObject({
+      name: 'log_metric',
+      status: 'error',
+      error: 'missing required argument "name"',
+    });
   });
 
   it('await_external_event creates an id and stores it under external_event_ids.<name>', () => {
@@ -89,12 +114,16 @@ describe('runActions', () => {
       { name: 'signature', eventId: 'evt_2' },
     ]);
     expect(out.state.external_event_ids).toEqual({ earlier: 'evt_0', payment: 'evt_1', signature: 'evt_2' });
-    expect(out.stateChanges).toEqual({ external_event_ids: { earlier: 'evt_0', payment: 'evt_1', signature: 'evt_2' } });
+    expect(out.stateChanges).toEqual({
+      external_event_ids: { earlier: 'evt_0', payment: 'evt_1', signature: 'evt_2' },
+    });
     expect(ctx.state.external_event_ids).toEqual({ earlier: 'evt_0' });
   });
 
   it('an awaited event id can be read by a later action', () => {
-    const out = run('await_external_event name=payment\nsend_sms text="Pay here: https://pay.test/$state.external_event_ids.payment"');
+    const out = run(
+      'await_external_event name=payment\nsend_sms text="Pay here: https://pay.test/$state.external_event_ids.payment"',
+    );
     expect(out.sms).toEqual([{ text: 'Pay here: https://pay.test/evt_1' }]);
   });
 
@@ -110,12 +139,20 @@ describe('runActions', () => {
       const out = run('call_function name=echo order=$state.conversation_id note="a b"');
       expect(out.functionErrors).toBe(0);
       expect(out.functionEvents).toEqual([
-        { name: 'call_function', args: { name: 'echo', order: 'conv_1', note: 'a b' }, status: 'ok', result: { order: 'conv_1', note: 'a b' }, line: 1 },
+        {
+          name: 'call_function',
+          args: { name: 'echo', order: 'conv_1', note: 'a b' },
+          status: 'ok',
+          result: { order: 'conv_1', note: 'a b' },
+          line: 1,
+        },
       ]);
     });
 
     it('a failing function is a function error and later actions still run', () => {
-      const out = run('call_function name=fail\ncall_function name=fail message="card declined"\nlog_metric name=after value=1');
+      const out = run(
+        'call_function name=fail\ncall_function name=fail message="card declined"\nlog_metric name=after value=1',
+      );
       expect(out.functionErrors).toBe(2);
       expect(out.functionEvents.map((e) => [e.status, e.error])).toEqual([
         ['error', 'fail: this function always fails'],
@@ -126,10 +163,24 @@ describe('runActions', () => {
     });
 
     it('an unknown function, a missing name or a throwing function is a function error', () => {
-      const functions = new Map([['boom', () => { throw new Error('kaput'); }]]);
+      const functions = new Map([
+        [
+          'boom',
+          () => {
+            throw new Error('kaput');
+          },
+        ],
+      ]);
       const ctx = { ...context(), functions };
-      const out = runActions(parseActions('call_function name=nope\ncall_function\ncall_function name=boom').actions, ctx);
-      expect(out.functionEvents.map((e) => e.error)).toEqual(['unknown function "nope"', 'missing required argument "name"', 'kaput']);
+      const out = runActions(
+        parseActions('call_function name=nope\ncall_function\ncall_function name=boom').actions,
+        ctx,
+      );
+      expect(out.functionEvents.map((e) => e.error)).toEqual([
+        'unknown function "nope"',
+        'missing required argument "name"',
+        'kaput',
+      ]);
       expect(out.functionErrors).toBe(3);
     });
   });
@@ -137,12 +188,22 @@ describe('runActions', () => {
   describe('handoff', () => {
     it('hands off with reason, destination, listed state keys and shared id', () => {
       const ctx = context({ ...BUILT_INS, order: 'A-17', customer: { tier: 'gold' } });
-      const out = run('handoff destination=billing reason="disputed charge" shared_id=$state.conversation_id keys=order,customer.tier,missing', ctx);
+      const out = run(
+        'handoff destination=billing reason="disputed charge" shared_id=$state.conversation_id keys=order,customer.tier,missing',
+        ctx,
+      );
       expect(out.handoff).toEqual({
         destination: 'billing',
         reason: 'disputed charge',
         sharedId: 'conv_1',
-        data: { order: 'A-17', 'customer.tier': 'gold', missing: null, reason: 'disputed charge', destination: 'billing', shared_id: 'conv_1' },
+        data: {
+          order: 'A-17',
+          'customer.tier': 'gold',
+          missing: null,
+          reason: 'disputed charge',
+          destination: 'billing',
+          shared_id: 'conv_1',
+        },
       });
       expect(out.ended).toBe(false);
       expect(out.functionEvents).toHaveLength(1);
@@ -154,7 +215,9 @@ describe('runActions', () => {
     });
 
     it('stops the run: later actions neither run nor are recorded', () => {
-      const out = run('set_state key=a value=1\nhandoff destination=desk reason=help\nset_state key=b value=2\nend_conversation');
+      const out = run(
+        'set_state key=a value=1\nhandoff destination=desk reason=help\nset_state key=b value=2\nend_conversation',
+      );
       expect(out.functionEvents.map((e) => e.name)).toEqual(['set_state', 'handoff']);
       expect(out.stateChanges).toEqual({ a: '1' });
       expect(out.ended).toBe(false);
@@ -177,7 +240,13 @@ describe('runActions', () => {
 
   it('an unknown action is a function error, never an exception', () => {
     const out = run('teleport where=mars\nset_state key=after value=yes');
-    expect(out.functionEvents[0]).toEqual({ name: 'teleport', args: { where: 'mars' }, status: 'error', error: 'unknown action "teleport"', line: 1 });
+    expect(out.functionEvents[0]).toEqual({
+      name: 'teleport',
+      args: { where: 'mars' },
+      status: 'error',
+      error: 'unknown action "teleport"',
+      line: 1,
+    });
     expect(out.functionErrors).toBe(1);
     expect(out.stateChanges).toEqual({ after: 'yes' });
   });
@@ -198,7 +267,8 @@ describe('runActions', () => {
   });
 
   it('is deterministic: the same input gives the same outcome', () => {
-    const text = 'await_external_event name=x\nset_state key=y value=$state.external_event_ids.x\ncall_function name=echo a=1';
+    const text =
+      'await_external_event name=x\nset_state key=y value=$state.external_event_ids.x\ncall_function name=echo a=1';
     expect(run(text, context())).toEqual(run(text, context()));
   });
 

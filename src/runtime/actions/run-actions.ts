@@ -142,7 +142,9 @@ export function runActions(actions: readonly ActionInput[], context: ActionConte
   };
 
   for (const action of actions) {
-    const args: Record<string, string> = Object.fromEntries(Object.entries(action.args).map(([key, value]) => [key, renderValue(value, state)]));
+    const args: Record<string, string> = Object.fromEntries(
+      Object.entries(action.args).map(([key, value]) => [key, renderValue(value, state)]),
+    );
     const event: FunctionEvent = { name: action.name, args, status: 'ok' };
     if (action.line !== undefined) event.line = action.line;
     let stop = false;
@@ -162,7 +164,12 @@ export function runActions(actions: readonly ActionInput[], context: ActionConte
           data.reason = reason;
           data.destination = destination;
           if (sharedId !== undefined && sharedId !== '') data.shared_id = sharedId;
-          outcome.handoff = { destination, reason, data, ...(sharedId !== undefined && sharedId !== '' ? { sharedId } : {}) };
+          outcome.handoff = {
+            destination,
+            reason,
+            data,
+            ...(sharedId !== undefined && sharedId !== '' ? { sharedId } : {}),
+          };
           stop = true;
           break;
         }

@@ -35,5 +35,7 @@ export function stringify(value: unknown): string {
 
 export function renderValue(value: string, state: Record<string, unknown>): string {
   if (!value.includes('$')) return value;
-  return value.replace(PLACEHOLDER, (match: string, path: string | undefined) => (path === undefined ? '$' : stringify(readPath(state, path))));
+  return value.replace(PLACEHOLDER, (match: string, path: string | undefined) =>
+    path === undefined ? '$' : stringify(readPath(state, path)),
+  );
 }

@@ -25,7 +25,9 @@ export interface Completion {
 }
 
 interface ChatCompletionResponse {
-  choices?: Array<{ message?: { content?: string | null; tool_calls?: Array<{ function?: { name?: string; arguments?: string } }> } }>;
+  choices?: Array<{
+    message?: { content?: string | null; tool_calls?: Array<{ function?: { name?: string; arguments?: string } }> };
+  }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
@@ -55,7 +57,10 @@ export class LlmClient {
     try {
       const response = await fetch(`${this.config.baseUrl.replace(/\/$/, '')}/v1/chat/completions`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
+        },
         body: JSON.stringify({
           model: this.config.model,
           messages,
@@ -66,7 +71,10 @@ export class LlmClient {
                   function: {
                     name: t.name,
                     description: t.description,
-                    parameters: { type: 'object', properties: Object.fromEntries(t.parameters.map((p) => [p, { type: 'string' }])) },
+                    parameters: {
+                      type: 'object',
+                      properties: Object.fromEntries(t.parameters.map((p) => [p, { type: 'string' }])),
+                    },
                   },
                 })),
               }
@@ -86,13 +94,20 @@ export class LlmClient {
       return {
         text: message.content ?? '',
         toolCalls,
-        request: request('ok', { promptTokens: body.usage?.prompt_tokens ?? null, completionTokens: body.usage?.completion_tokens ?? null }),
+        request: request('ok', {
+          promptTokens: body.usage?.prompt_tokens ?? null,
+          completionTokens: body.usage?.completion_tokens ?? null,
+        }),
       };
     } catch (error) {
       // fetch rejects with a DOMException named TimeoutError when the signal fires
       const name = (error as { name?: unknown })?.name;
       const timedOut = name === 'TimeoutError' || name === 'AbortError';
-      return { error: request(timedOut ? 'timeout' : 'error', { error: timedOut ? `no answer within ${this.config.timeoutMs} ms` : String((error as Error)?.message ?? error) }) };
+      return {
+        error: request(timedOut ? 'timeout' : 'error', {
+          error: timedOut ? `no answer within ${this.config.timeoutMs} ms` : String((error as Error)?.message ?? error),
+        }),
+      };
     }
   }
 }
@@ -100,7 +115,9 @@ export class LlmClient {
 function stringArgs(raw: string | undefined): Record<string, string> {
   try {
     const parsed = JSON.parse(raw ?? '{}') as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+    return Object.fromEntries(
+      Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
   } catch {
     return {};
   }

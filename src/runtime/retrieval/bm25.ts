@@ -160,7 +160,10 @@ export class Bm25Index {
     const lists: Postings[] = new Array(terms.length);
     for (let t = 0; t < terms.length; t++) {
       ids.set(terms[t], t);
-      lists[t] = { docs: docs.subarray(offsets[t], offsets[t + 1]), weights: weights.subarray(offsets[t], offsets[t + 1]) };
+      lists[t] = {
+        docs: docs.subarray(offsets[t], offsets[t + 1]),
+        weights: weights.subarray(offsets[t], offsets[t + 1]),
+      };
     }
     return new Bm25Index(parts, ids, lists);
   }

@@ -16,7 +16,17 @@ describe('editDistance (optimal string alignment)', () => {
 });
 
 describe('FuzzyIndex', () => {
-  const index = FuzzyIndex.build(['refund', 'refunds', 'cancellation', 'cancel', 'delivery', 'deliver', 'hours', 'house', 'charge']);
+  const index = FuzzyIndex.build([
+    'refund',
+    'refunds',
+    'cancellation',
+    'cancel',
+    'delivery',
+    'deliver',
+    'hours',
+    'house',
+    'charge',
+  ]);
 
   it('finds words one edit away', () => {
     expect(index.lookup('refnud', 1)).toEqual([{ word: 'refund', distance: 1 }]);

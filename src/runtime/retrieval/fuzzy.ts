@@ -59,7 +59,12 @@ export function editDistance(a: string, b: string, max: number): number {
     for (let j = 1; j <= m; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+      if (
+        i > 1 &&
+        j > 1 &&
+        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
+        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
+      ) {
         d = Math.min(d, prev2[j - 2] + 1);
       }
       cur[j] = d;
@@ -95,7 +100,13 @@ export class FuzzyIndex {
   private readonly entryNext: Int32Array;
 
   private constructor(private readonly data: FuzzyParts) {
-    ({ words: this.words, buckets: this.buckets, entryHash: this.entryHash, entryWord: this.entryWord, entryNext: this.entryNext } = data);
+    ({
+      words: this.words,
+      buckets: this.buckets,
+      entryHash: this.entryHash,
+      entryWord: this.entryWord,
+      entryNext: this.entryNext,
+    } = data);
   }
 
   /** The index as plain data a worker thread can post (its typed arrays' buffers can be transferred). */

@@ -17,7 +17,10 @@ port.on('message', (request: IndexRequest) => {
   try {
     parts = TopicIndex.build(request.topics).parts();
   } catch (error) {
-    return port.postMessage({ id: request.id, failure: error instanceof Error ? error.message : String(error) } satisfies IndexReply);
+    return port.postMessage({
+      id: request.id,
+      failure: error instanceof Error ? error.message : String(error),
+    } satisfies IndexReply);
   }
   port.postMessage({ id: request.id, parts } satisfies IndexReply, transferablesOf(parts));
 });

@@ -34,9 +34,13 @@ const COMMON =
   'privacy consent marketing newsletter unsubscribe delete personal export report accessibility language ' +
   'collection pickup courier driver weekend holiday bank tax vat business membership loyalty points reward';
 
-const SYLLABLES = 'ka lo mi ra ten vor za qu el an dri pel mon sta xi ber tul gan ro fi ne sho lux ar vin ko da pra lem'.split(' ');
-const FILLER = 'the a to of and you your we our is are for in on with can be will if this that it at by from or please'.split(' ');
-const OUT_OF_DOMAIN = 'weather mars volcano poetry dinosaur orchestra football galaxy recipe penguin telescope'.split(' ');
+const SYLLABLES =
+  'ka lo mi ra ten vor za qu el an dri pel mon sta xi ber tul gan ro fi ne sho lux ar vin ko da pra lem'.split(' ');
+const FILLER =
+  'the a to of and you your we our is are for in on with can be will if this that it at by from or please'.split(' ');
+const OUT_OF_DOMAIN = 'weather mars volcano poetry dinosaur orchestra football galaxy recipe penguin telescope'.split(
+  ' ',
+);
 
 function vocabulary(size: number, random: () => number): string[] {
   const words = [...new Set(COMMON.split(/\s+/))];
@@ -101,7 +105,14 @@ export function syntheticKnowledgeBase(topicCount: number, queryCount: number, s
     const name = own.slice(0, int(2, 4)).join(' ');
     const content = Array.from({ length: int(4, 10) }, () => `${sentence(int(8, 16), own)}.`).join(' ');
     const exampleQueries = Array.from({ length: int(3, 10) }, () => `how do I ${sentence(int(2, 6), own)}`);
-    topics.push({ id: `topic-${t}`, name: name.charAt(0).toUpperCase() + name.slice(1), content, exampleQueries, actions: '', isActive: true });
+    topics.push({
+      id: `topic-${t}`,
+      name: name.charAt(0).toUpperCase() + name.slice(1),
+      content,
+      exampleQueries,
+      actions: '',
+      isActive: true,
+    });
   }
 
   const typo = (w: string) => {
@@ -115,7 +126,13 @@ export function syntheticKnowledgeBase(topicCount: number, queryCount: number, s
     const kind = q % 6;
     if (kind === 0) queries.push(pick(topic.exampleQueries));
     else if (kind === 1) queries.push(`can you tell me about ${topic.name.toLowerCase()}`);
-    else if (kind === 2) queries.push(pick(topic.exampleQueries).split(' ').map((w) => (random() < 0.4 ? typo(w) : w)).join(' '));
+    else if (kind === 2)
+      queries.push(
+        pick(topic.exampleQueries)
+          .split(' ')
+          .map((w) => (random() < 0.4 ? typo(w) : w))
+          .join(' '),
+      );
     else if (kind === 3) queries.push(`what is ${sentence(int(2, 5))}`);
     else if (kind === 4) queries.push(`hello I have a question ${sentence(int(10, 20))} thanks`);
     else queries.push(`what about the ${pick(OUT_OF_DOMAIN)} on ${pick(OUT_OF_DOMAIN)}`);

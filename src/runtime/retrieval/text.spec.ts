@@ -16,7 +16,14 @@ describe('tokenise', () => {
     expect(tokenise('Refunds, deliveries & charges: 24/7!')).toEqual(['refunds', 'deliveries', 'charges', '24', '7']);
   });
   it('drops apostrophes inside words and single letters', () => {
-    expect(tokenise("what's the customer’s order? I don't know")).toEqual(['whats', 'the', 'customers', 'order', 'dont', 'know']);
+    expect(tokenise("what's the customer’s order? I don't know")).toEqual([
+      'whats',
+      'the',
+      'customers',
+      'order',
+      'dont',
+      'know',
+    ]);
   });
   it('keeps letters of other scripts and folds their accents', () => {
     expect(tokenise('Кредит — 東京 café Ёлка')).toEqual(['кредит', '東京', 'cafe', 'елка']);

@@ -115,7 +115,8 @@ export function stem(word: string): string {
   // Plurals.
   if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is') && w.length > 3) w = w.slice(0, -1);
+  else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is') && w.length > 3)
+    w = w.slice(0, -1);
 
   // Derivational and inflectional suffixes (the first that applies).
   const stripped =

@@ -31,7 +31,9 @@ describe('TopicIndexBuilder: large knowledge bases are indexed on a thread', () 
   });
 
   it('builds a small knowledge base in place: no thread for a few milliseconds of work', async () => {
-    const small: IndexableTopic[] = [{ id: 't1', name: 'Refunds', content: 'Refunds take 5 days.', exampleQueries: ['money back'], isActive: true }];
+    const small: IndexableTopic[] = [
+      { id: 't1', name: 'Refunds', content: 'Refunds take 5 days.', exampleQueries: ['money back'], isActive: true },
+    ];
     const index = await builder.build(small);
     expect(index.search('money back')[0].topicId).toBe('t1');
     expect(builder.threadBuilds).toBe(0);

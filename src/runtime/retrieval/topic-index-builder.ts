@@ -33,7 +33,10 @@ export class TopicIndexBuilder {
     if (this.closed || textSize(topics) < INLINE_BUILD_MAX_CHARS) return TopicIndex.build(topics);
     let reply: IndexReply;
     try {
-      reply = await this.thread().call({ op: 'build', topics: topics.filter((t) => t.isActive).map(indexable) } satisfies Omit<Extract<IndexRequest, { op: 'build' }>, 'id'>);
+      reply = await this.thread().call({
+        op: 'build',
+        topics: topics.filter((t) => t.isActive).map(indexable),
+      } satisfies Omit<Extract<IndexRequest, { op: 'build' }>, 'id'>);
     } catch {
       return TopicIndex.build(topics);
     }
@@ -56,7 +59,8 @@ export class TopicIndexBuilder {
   }
 
   private thread(): WorkerCalls<IndexReply> {
-    if (!this.calls || this.calls.broken) this.calls = new WorkerCalls<IndexReply>(startWorker(path.join(__dirname, 'index-thread')), 'index thread');
+    if (!this.calls || this.calls.broken)
+      this.calls = new WorkerCalls<IndexReply>(startWorker(path.join(__dirname, 'index-thread')), 'index thread');
     return this.calls;
   }
 }

@@ -2,7 +2,13 @@ import { performance } from 'node:perf_hooks';
 import { syntheticKnowledgeBase } from './synthetic';
 import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex, transferablesOf, type IndexableTopic } from './topic-index';
 
-const topic = (id: string, name: string, content: string, exampleQueries: string[], isActive = true): IndexableTopic => ({
+const topic = (
+  id: string,
+  name: string,
+  content: string,
+  exampleQueries: string[],
+  isActive = true,
+): IndexableTopic => ({
   id,
   name,
   content,
@@ -41,7 +47,9 @@ const KB: IndexableTopic[] = [
     'If you see a charge you do not recognise, check whether it is a pending authorisation; these disappear within 3 days.',
     ['why was I charged twice', 'unknown charge on my card'],
   ),
-  topic('fr-refund', 'Remboursement', 'Le remboursement est effectué sous 14 jours sur le moyen de paiement initial.', ['comment obtenir un remboursement']),
+  topic('fr-refund', 'Remboursement', 'Le remboursement est effectué sous 14 jours sur le moyen de paiement initial.', [
+    'comment obtenir un remboursement',
+  ]),
   topic('old', 'Passport renewal', 'Passport renewals are handled at the front desk.', ['renew my passport'], false),
 ];
 
@@ -90,7 +98,9 @@ describe('TopicIndex', () => {
   });
 
   it('does not cite a topic for a lone short word one edit away from a known one', () => {
-    const kb = TopicIndex.build([topic('marks', 'Bookmarks', 'Mark a page to find it again.', ['how do I mark a page'])]);
+    const kb = TopicIndex.build([
+      topic('marks', 'Bookmarks', 'Mark a page to find it again.', ['how do I mark a page']),
+    ]);
     const hit = kb.search('mars')[0];
     expect(hit.topicId).toBe('marks');
     expect(hit.confidence).toBeLessThan(OUT_OF_DOMAIN_CONFIDENCE);
@@ -108,9 +118,14 @@ describe('TopicIndex', () => {
 
   it('lets rare terms outweigh common ones', () => {
     const common = Array.from({ length: 20 }, (_, i) =>
-      topic(`common-${i}`, `Order help ${i}`, `Help with your order, part ${i}. Order questions are answered here.`, ['order help']),
+      topic(`common-${i}`, `Order help ${i}`, `Help with your order, part ${i}. Order questions are answered here.`, [
+        'order help',
+      ]),
     );
-    const kb = TopicIndex.build([...common, topic('gift', 'Gift wrapping', 'We wrap any order as a gift for 2 EUR.', ['can you wrap a present'])]);
+    const kb = TopicIndex.build([
+      ...common,
+      topic('gift', 'Gift wrapping', 'We wrap any order as a gift for 2 EUR.', ['can you wrap a present']),
+    ]);
     const hits = kb.search('order gift');
     expect(hits[0].topicId).toBe('gift');
     // The rare term carries most of the confidence.
@@ -159,7 +174,8 @@ describe('TopicIndex', () => {
     const rebuilt = TopicIndex.fromParts(moved);
     const fresh = TopicIndex.build(kb.topics);
     expect(rebuilt.size).toBe(fresh.size);
-    for (const q of [...kb.queries.slice(0, 200), 'refnud cancelaton', 'zzzz qqqq']) expect(rebuilt.search(q)).toEqual(fresh.search(q));
+    for (const q of [...kb.queries.slice(0, 200), 'refnud cancelaton', 'zzzz qqqq'])
+      expect(rebuilt.search(q)).toEqual(fresh.search(q));
   });
 
   it('searches 5,000 topics with p50 well under a millisecond', () => {
@@ -181,7 +197,9 @@ describe('TopicIndex', () => {
     times.sort((a, b) => a - b);
     const p50 = times[250];
     const p99 = times[495];
-    process.stdout.write(`retrieval over 5,000 topics: build ${buildMs.toFixed(0)} ms, p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms\n`);
+    process.stdout.write(
+      `retrieval over 5,000 topics: build ${buildMs.toFixed(0)} ms, p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms\n`,
+    );
     expect(found).toBeGreaterThan(400);
     // The target is 1 ms; the test allows 2 ms so a noisy machine does not fail it.
     expect(p50).toBeLessThanOrEqual(2);

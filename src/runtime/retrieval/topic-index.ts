@@ -70,7 +70,16 @@ export interface TopicIndexParts {
 /** The buffers of `parts` a postMessage can move instead of copying. */
 export function transferablesOf(parts: TopicIndexParts): ArrayBuffer[] {
   const { bm25, fuzzy } = parts;
-  return [bm25.idfs, bm25.offsets, bm25.docs, bm25.weights, fuzzy.buckets, fuzzy.entryHash, fuzzy.entryWord, fuzzy.entryNext].map((array) => array.buffer as ArrayBuffer);
+  return [
+    bm25.idfs,
+    bm25.offsets,
+    bm25.docs,
+    bm25.weights,
+    fuzzy.buckets,
+    fuzzy.entryHash,
+    fuzzy.entryWord,
+    fuzzy.entryNext,
+  ].map((array) => array.buffer as ArrayBuffer);
 }
 
 export class TopicIndex {
@@ -131,11 +140,23 @@ export class TopicIndex {
 
   /** The index as plain data (see TopicIndexParts); `fromParts` gives it back. */
   parts(): TopicIndexParts {
-    return { ids: this.ids, names: this.names, bm25: this.bm25.parts(), fuzzy: this.fuzzy.parts(), fuzzyTerm: this.fuzzyTerm };
+    return {
+      ids: this.ids,
+      names: this.names,
+      bm25: this.bm25.parts(),
+      fuzzy: this.fuzzy.parts(),
+      fuzzyTerm: this.fuzzyTerm,
+    };
   }
 
   static fromParts(parts: TopicIndexParts): TopicIndex {
-    return new TopicIndex(parts.ids, parts.names, Bm25Index.fromParts(parts.bm25), FuzzyIndex.fromParts(parts.fuzzy), parts.fuzzyTerm);
+    return new TopicIndex(
+      parts.ids,
+      parts.names,
+      Bm25Index.fromParts(parts.bm25),
+      FuzzyIndex.fromParts(parts.fuzzy),
+      parts.fuzzyTerm,
+    );
   }
 
   /** Number of (active) topics indexed. */
