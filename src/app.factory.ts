@@ -18,6 +18,8 @@ import { PinoNestLogger, redactUrl } from './platform/logging/logger';
 import { ApiErrorRecorder } from './alerts/api-error-recorder';
 import { Metrics } from './platform/metrics/metrics';
 import { createValidationPipe } from './platform/validation/validation';
+import { AuthFailureThrottle } from './platform/auth/auth-failure-throttle';
+import { ParleyWsAdapter } from './platform/ws/parley-ws-adapter';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -98,6 +100,8 @@ export async function createApp(
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger, (request, status) => apiErrors.record(request, status)));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalInterceptors(app.get(IdempotencyInterceptor));
+  // before init: the gateways bind to the adapter that is set when the app initialises
+  app.useWebSocketAdapter(new ParleyWsAdapter(app.getHttpServer(), { logger, failures: app.get(AuthFailureThrottle) }));
   app.enableShutdownHooks();
   return app;
 }

@@ -1,19 +1,10 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Module,
-  OnApplicationBootstrap,
-  OnModuleInit,
-} from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { AuthFailureThrottle } from '../platform/auth/auth-failure-throttle';
 import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
 import { KeyAuthenticator } from '../platform/auth/key-authenticator';
 import { RateLimiter } from '../platform/auth/rate-limiter';
@@ -27,12 +18,16 @@ import { ReadModels } from '../read-models/read-models.service';
 import { Timers } from '../process-managers/timers';
 import { AccessTokens } from './access-tokens';
 import { AgentTurns } from './agent-turns';
+import { ChatAdmission } from './chat-admission';
+import { ChatConnections } from './chat-connections';
 import { ChatDemoController } from './chat-demo.controller';
 import { ChatGateway } from './chat-gateway';
 import { ChatMessages } from './chat-messages';
 import { ConnectorDirectory } from './connectors';
 import { delayedResponsesProcessManager } from './delayed-responses';
+import { DeskAdmission } from './desk/desk-admission';
 import { DeskAvailability } from './desk/desk-availability';
+import { DeskConnections } from './desk/desk-connections';
 import { DeskGateway } from './desk/desk-gateway';
 import { DeskHub } from './desk/desk-hub';
 import { DeskQueue } from './desk/desk-queue';
@@ -43,16 +38,16 @@ import { SessionCommands } from './session-commands';
 import { SessionFeed } from './session-feed';
 import { SessionTimers } from './session-timers';
 import { SocketHub } from './socket-hub';
-import { UpgradeRouter } from './upgrade-router';
 
 /** The media type the messaging POSTs' bodies are given, so that they arrive as text. */
 const MESSAGING_TEXT = 'application/vnd.parley.messaging-text';
 
-/** Wires the sockets to the HTTP server, the timers and the feed; closes every socket before the app stops. */
+/**
+ * Wires the sockets to the read models, the timers and the feed; tells every socket before the
+ * feed stops (the WebSocket adapter then closes the servers).
+ */
 @Injectable()
 class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
-  private router: UpgradeRouter | null = null;
-
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly processManagers: ProcessManagers,
@@ -62,19 +57,18 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     private readonly feed: SessionFeed,
     private readonly chat: ChatGateway,
     private readonly desk: DeskGateway,
+    private readonly deskSockets: DeskConnections,
     private readonly hub: SocketHub,
-    @Inject(LOGGER) private readonly logger: Logger,
-    private readonly failures: AuthFailureThrottle,
   ) {}
 
   onModuleInit() {
     this.processManagers.register(this.timers.processManager());
     this.processManagers.register(delayedResponsesProcessManager(this.turns));
     this.timers.register();
-    this.readModels.onApplied('messaging-sessions', (batch) => this.desk.onReadModelApplied(batch));
-    this.readModels.onApplied('api-keys', (batch) => this.desk.onKeyEvents(batch));
+    this.readModels.onApplied('messaging-sessions', (batch) => this.deskSockets.onReadModelApplied(batch));
+    this.readModels.onApplied('api-keys', (batch) => this.deskSockets.onKeyEvents(batch));
     this.feed.onEvents((sessionId, events) => this.hub.deliverStored(sessionId, events));
-    this.feed.onEvents((sessionId, events, recorded) => this.desk.onSessionEvents(sessionId, events, recorded));
+    this.feed.onEvents((sessionId, events, recorded) => this.deskSockets.onSessionEvents(sessionId, events, recorded));
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     // The two messaging POSTs read their body as text: a body that is not JSON must answer this
     // API's "Error parsing request", after the header checks (interface.md's tables), not the
@@ -90,20 +84,11 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 
   async onApplicationBootstrap() {
     await this.feed.start();
-    const router = new UpgradeRouter(
-      this.adapterHost.httpAdapter.getHttpServer() as Server,
-      this.logger,
-      this.failures,
-    );
-    router.route('/ws', this.chat.handle);
-    router.route('/desk/ws', this.desk.handle);
-    router.start();
-    this.router = router;
   }
 
   async beforeApplicationShutdown() {
-    this.router?.stop();
-    await Promise.all([this.chat.close(), this.desk.close()]);
+    this.desk.dropAll();
+    await this.chat.goingAway();
     await this.feed.stop();
   }
 }
@@ -212,7 +197,13 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
         }),
     },
     {
-      provide: DeskGateway,
+      provide: DeskAdmission,
+      inject: [KeyAuthenticator, DeskHub, CONFIG],
+      useFactory: (keys: KeyAuthenticator, hub: DeskHub, config: Config) =>
+        new DeskAdmission({ keys, hub, maxSocketsPerKey: config.messaging.maxDeskSocketsPerKey }),
+    },
+    {
+      provide: DeskConnections,
       inject: [
         KeyAuthenticator,
         DeskHub,
@@ -223,7 +214,6 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
         Clock,
         IdGenerator,
         LOGGER,
-        CONFIG,
       ],
       useFactory: (
         keys: KeyAuthenticator,
@@ -235,29 +225,16 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
         clock: Clock,
         ids: IdGenerator,
         logger: Logger,
-        config: Config,
-      ) =>
-        new DeskGateway({
-          keys,
-          hub,
-          chats,
-          queue,
-          sessions,
-          store,
-          clock,
-          ids,
-          logger,
-          maxSocketsPerKey: config.messaging.maxDeskSocketsPerKey,
-        }),
+      ) => new DeskConnections({ keys, hub, chats, queue, sessions, store, clock, ids, logger }),
     },
     {
       provide: ChatMessages,
-      inject: [SocketHub, SessionCommands, AgentTurns, DeskGateway, Clock, IdGenerator, LOGGER, CONFIG],
+      inject: [SocketHub, SessionCommands, AgentTurns, DeskConnections, Clock, IdGenerator, LOGGER, CONFIG],
       useFactory: (
         hub: SocketHub,
         sessions: SessionCommands,
         turns: AgentTurns,
-        desk: DeskGateway,
+        desk: DeskConnections,
         clock: Clock,
         ids: IdGenerator,
         logger: Logger,
@@ -276,45 +253,40 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
         }),
     },
     {
-      provide: ChatGateway,
-      inject: [
-        SocketHub,
-        SessionCommands,
-        AccessTokens,
-        ChatMessages,
-        AgentTurns,
-        EVENT_STORE,
-        Clock,
-        IdGenerator,
-        LOGGER,
-        CONFIG,
-      ],
+      provide: ChatAdmission,
+      inject: [SocketHub, SessionCommands, AccessTokens, AgentTurns, Clock, IdGenerator, CONFIG],
       useFactory: (
         hub: SocketHub,
         sessions: SessionCommands,
         tokens: AccessTokens,
-        messages: ChatMessages,
         turns: AgentTurns,
+        clock: Clock,
+        ids: IdGenerator,
+        config: Config,
+      ) =>
+        new ChatAdmission({
+          hub,
+          sessions,
+          tokens,
+          turns,
+          limiter: new RateLimiter(config.messaging.rateLimitPerSession),
+          clock,
+          ids,
+          idleMs: config.messaging.sessionIdleS * 1000,
+          maxConnectionsPerSession: config.messaging.maxConnectionsPerSession,
+        }),
+    },
+    {
+      provide: ChatConnections,
+      inject: [SocketHub, ChatMessages, EVENT_STORE, Clock, IdGenerator, LOGGER],
+      useFactory: (
+        hub: SocketHub,
+        messages: ChatMessages,
         store: EventStore,
         clock: Clock,
         ids: IdGenerator,
         logger: Logger,
-        config: Config,
-      ) =>
-        new ChatGateway({
-          hub,
-          sessions,
-          tokens,
-          messages,
-          turns,
-          store,
-          limiter: new RateLimiter(config.messaging.rateLimitPerSession),
-          clock,
-          ids,
-          logger,
-          idleMs: config.messaging.sessionIdleS * 1000,
-          maxConnectionsPerSession: config.messaging.maxConnectionsPerSession,
-        }),
+      ) => new ChatConnections({ hub, messages, store, clock, ids, logger }),
     },
     {
       provide: SessionTimers,
@@ -329,6 +301,8 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
           config.messaging.handoffTimeoutS * 1000,
         ),
     },
+    ChatGateway,
+    DeskGateway,
     ConnectorTokenGuard,
     AccessTokenGuard,
     MessagingLifecycle,

@@ -1,312 +1,40 @@
+import { SubscribeMessage, WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import type { Logger } from 'pino';
-import { WebSocket, WebSocketServer } from 'ws';
-import type { EventStore, RecordedEvent } from '../../event-store/event-store.port';
-import { andThen, type Awaitable } from '../../platform/awaitable';
-import type { KeyAuthenticator } from '../../platform/auth/key-authenticator';
-import { keyCanReachAgent, type KeyRecord } from '../../platform/auth/key-principal';
-import type { Clock } from '../../platform/clock/clock';
-import { atDeadline } from '../../platform/clock/deadline';
-import type { CommandContext } from '../../platform/commands/command-context';
-import { DomainError, forbidden } from '../../platform/errors/domain-error';
-import type { IdGenerator } from '../../platform/ids/ids';
-import { CLOSE_CREDENTIAL_EXPIRED, CLOSE_CREDENTIAL_REVOKED, type CredentialClose } from '../close-codes';
-import { MAX_BUFFERED_BYTES, MAX_MESSAGE_BYTES } from '../limits';
-import type { SessionCommands } from '../session-commands';
-import { sessionStream } from '../session.events';
-import type { SocketHub } from '../socket-hub';
-import { toWire, transient, type WireEvent } from '../wire';
-import type { DeskHub, DeskSocket } from './desk-hub';
-import { parseDeskFrame, type DeskCommand } from './desk-protocol';
-import type { DeskQueue } from './desk-queue';
-
-export interface DeskGatewayDeps {
-  keys: KeyAuthenticator;
-  hub: DeskHub;
-  chats: SocketHub;
-  queue: DeskQueue;
-  sessions: SessionCommands;
-  store: EventStore;
-  clock: Clock;
-  ids: IdGenerator;
-  logger: Logger;
-  /** open desk sockets per key on this process (MESSAGING_MAX_DESK_SOCKETS_PER_KEY) */
-  maxSocketsPerKey: number;
-}
-
-/** Session events that change the queue a desk sees. */
-const QUEUE_EVENTS = new Set([
-  'MessagingHandoffTriggered',
-  'MessagingHandoffFailed',
-  'MessagingHandoffTimedOut',
-  'MessagingHandoffAccepted',
-  'MessagingSessionEnded',
-  'MessagingServiceAgentJoined',
-]);
-
-const DESK_ERRORS: Record<string, string> = {
-  HANDOFF_NOT_QUEUED: 'this session is not waiting for a live agent (another agent may have taken it)',
-  NOT_THE_LIVE_AGENT: 'you do not hold this session',
-  SESSION_NOT_FOUND: 'session not found',
-};
+import type { WebSocket, WebSocketServer } from 'ws';
+import { gateHandshakes, RAW_FRAME } from '../../platform/ws/parley-ws-adapter';
+import { DeskAdmission, type DeskAdmitted } from './desk-admission';
+import { DeskConnections } from './desk-connections';
 
 /**
- * The embedded live-agent desk, `/desk/ws?api_key=` (a key with the `desk` permission; the
- * `x-api-key` header works too for clients that can set one). A human agent sees the queue of the
- * sessions its key reaches, accepts one (first come, first served: the session decider refuses a
- * second accept), chats, and leaves. What the user says reaches every desk socket of the key
- * that holds the session, from the same feed of stored events as the chat sockets.
- *
- * A socket lives no longer than its key: it closes when the key is deleted (the api-keys read
- * model's event), when the key's `expiresAt` passes on the platform clock, and whenever a frame
- * finds the key no longer usable; a frame arriving once the close has begun is dropped unread.
+ * The embedded live-agent desk, `/desk/ws?api_key=` (a key with the `desk` permission). Its
+ * handshake is decided by DeskAdmission during the HTTP upgrade; an open socket and its frames
+ * (`{type, session_id, ...}`, arriving whole as RAW_FRAME) are DeskConnections'.
  */
-export class DeskGateway {
-  private readonly wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: MAX_MESSAGE_BYTES,
-    perMessageDeflate: false,
-    clientTracking: true,
-  });
+@WebSocketGateway({ path: '/desk/ws' })
+export class DeskGateway implements OnGatewayInit, OnGatewayConnection {
+  private server: WebSocketServer | null = null;
 
-  constructor(private readonly d: DeskGatewayDeps) {}
+  constructor(
+    private readonly admission: DeskAdmission,
+    private readonly connections: DeskConnections,
+  ) {}
 
-  readonly handle = async (request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> => {
-    const header = request.headers['x-api-key'];
-    const value = url.searchParams.get('api_key') ?? (Array.isArray(header) ? header[0] : header);
-    const key = await this.d.keys.authenticate(value ?? undefined, 'api_key');
-    if (!key.permissions.includes('desk')) throw forbidden('this key lacks the desk permission', 'PERMISSION_DENIED');
-    const name = url.searchParams.get('agent_name')?.trim().slice(0, 64) || key.name;
-    const max = this.d.maxSocketsPerKey;
-    if (!this.d.hub.reserve(key.id, max))
-      throw new DomainError(
-        'CONNECTION_LIMIT_EXCEEDED',
-        `desk connection limit exceeded for this key (${max} open)`,
-        429,
-      );
-    // the client may have gone while the key was checked
-    if (socket.destroyed) return this.d.hub.release(key.id);
-    let opened = false;
-    // ws answers a malformed upgrade itself without calling back: the slot must still go back
-    socket.once('close', () => !opened && this.d.hub.release(key.id));
-    this.wss.handleUpgrade(request, socket, head, (ws) => {
-      opened = true;
-      this.open(ws, key, value!, name);
-    });
-  };
-
-  async close(): Promise<void> {
-    for (const ws of this.wss.clients) ws.terminate();
-    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  afterInit(server: WebSocketServer): void {
+    this.server = server;
+    gateHandshakes(server, this.admission);
   }
 
-  /** After the api-keys read model applied a batch: a deleted key's sockets close at once, before the DELETE answers. */
-  onKeyEvents(batch: RecordedEvent[]): void {
-    if (this.d.hub.empty) return;
-    for (const event of batch) {
-      if (event.type !== 'ApiKeyDeleted') continue;
-      for (const socket of this.d.hub.socketsOf((event.data as { keyId: string }).keyId))
-        socket.end(CLOSE_CREDENTIAL_REVOKED.code, CLOSE_CREDENTIAL_REVOKED.reason);
-    }
+  handleConnection(ws: WebSocket, _request: IncomingMessage, admitted: DeskAdmitted): void {
+    this.connections.opened(ws, admitted);
   }
 
-  /** Feed listener: events of sessions held by a key with sockets here go to those sockets. */
-  onSessionEvents(sessionId: string, events: WireEvent[], recorded: RecordedEvent[]): void {
-    if (this.d.hub.empty) return;
-    recorded.forEach((event, i) => {
-      if (event.type === 'MessagingHandoffAccepted')
-        this.d.hub.hold(sessionId, (event.data as { liveAgentId: string }).liveAgentId);
-      const keyId = this.d.hub.holder(sessionId);
-      if (!keyId) return;
-      this.d.hub.sendToKey(keyId, { type: 'SESSION_EVENT', session_id: sessionId, event: events[i] });
-      if (event.type === 'MessagingLiveAgentLeft' || event.type === 'MessagingSessionEnded') this.d.hub.drop(sessionId);
-    });
+  @SubscribeMessage(RAW_FRAME)
+  onFrame(ws: WebSocket, raw: string): void {
+    this.connections.frame(ws, raw);
   }
 
-  /** User typing: shown to the desk agent holding the session on this process. */
-  onUserTyping(sessionId: string, event: WireEvent): void {
-    const keyId = this.d.hub.holder(sessionId);
-    if (keyId) this.d.hub.sendToKey(keyId, { type: 'SESSION_EVENT', session_id: sessionId, event });
-  }
-
-  /** After the messaging-sessions read model applied a batch: shows each desk its queue if it changed. */
-  onReadModelApplied(batch: RecordedEvent[]): void {
-    if (this.d.hub.empty || !batch.some((event) => QUEUE_EVENTS.has(event.type))) return;
-    for (const socket of this.d.hub.sockets()) this.showQueue(socket, 'QUEUE_UPDATED');
-  }
-
-  private open(ws: WebSocket, key: KeyRecord, keyValue: string, agentName: string): void {
-    let ended = false;
-    let cancelExpiry = () => undefined as void;
-    const socket: DeskSocket = {
-      keyId: key.id,
-      accountId: key.accountId,
-      agents: key.agents,
-      agentName,
-      lastQueue: '',
-      send: (json) => {
-        if (ws.readyState !== WebSocket.OPEN) return;
-        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return ws.terminate();
-        ws.send(json);
-      },
-      get ended() {
-        return ended;
-      },
-      end: (code, reason) => {
-        if (ended) return;
-        ended = true;
-        cancelExpiry();
-        this.d.hub.remove(socket);
-        ws.close(code, reason);
-      },
-    };
-    this.d.hub.add(socket);
-    cancelExpiry = atDeadline(this.d.clock, key.expiresAtMs, () =>
-      socket.end(CLOSE_CREDENTIAL_EXPIRED.code, CLOSE_CREDENTIAL_EXPIRED.reason),
-    );
-    ws.on('error', (error) => this.d.logger.debug({ err: error }, 'desk socket error'));
-    ws.on('close', () => {
-      ended = true;
-      cancelExpiry();
-      this.d.hub.remove(socket);
-    });
-    ws.on('message', (data) => {
-      // a frame that races the close (the key went while it was in flight) is never acted on
-      if (ended) return;
-      const raw = Buffer.isBuffer(data)
-        ? data.toString('utf8')
-        : Array.isArray(data)
-          ? Buffer.concat(data).toString('utf8')
-          : Buffer.from(data).toString('utf8');
-      this.onFrame(socket, key, keyValue, raw).catch((error: unknown) => {
-        this.d.logger.error({ err: error }, 'desk frame failed');
-        socket.send(JSON.stringify({ type: 'ERROR', message: 'encountered an error' }));
-      });
-    });
-    // a key deleted while the handshake was under way was announced before this socket was in the hub
-    this.keyStillUsable(socket, keyValue)
-      .then((usable) => usable && this.ready(socket, key, agentName))
-      .catch((error: unknown) => this.d.logger.error({ err: error }, 'desk could not re-check its key'));
-  }
-
-  private ready(socket: DeskSocket, key: KeyRecord, agentName: string): void {
-    this.logFailure(
-      andThen(this.d.queue.heldBy(key.id), (held) => {
-        for (const sessionId of held) this.d.hub.hold(sessionId, key.id);
-        socket.send(JSON.stringify({ type: 'DESK_READY', agent_id: key.id, agent_name: agentName, sessions: held }));
-        this.showQueue(socket, 'QUEUE_UPDATED');
-      }),
-    );
-  }
-
-  /**
-   * Re-checks the key behind an open socket (deleted, expired, or no longer a desk key) and ends
-   * the socket with the matching close code if it is not usable. Mostly a lookup in the
-   * authenticator's memory; a query only after a key event emptied it.
-   */
-  private async keyStillUsable(socket: DeskSocket, keyValue: string): Promise<boolean> {
-    if (socket.ended) return false;
-    let close: CredentialClose | null = null;
-    try {
-      const key = await this.d.keys.authenticate(keyValue, 'api_key');
-      if (key.id !== socket.keyId || !key.permissions.includes('desk')) close = CLOSE_CREDENTIAL_REVOKED;
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.status !== 401) throw error;
-      close = error.code === 'API_KEY_EXPIRED' ? CLOSE_CREDENTIAL_EXPIRED : CLOSE_CREDENTIAL_REVOKED;
-    }
-    if (close) socket.end(close.code, close.reason);
-    return !socket.ended;
-  }
-
-  private async onFrame(socket: DeskSocket, key: KeyRecord, keyValue: string, raw: string): Promise<void> {
-    if (!(await this.keyStillUsable(socket, keyValue))) return;
-    const command = parseDeskFrame(raw);
-    if ('error' in command)
-      return socket.send(
-        JSON.stringify({
-          type: 'ERROR',
-          message: command.error,
-          ...(command.sessionId ? { session_id: command.sessionId } : {}),
-        }),
-      );
-    const context: CommandContext = { actor: key.id, correlationId: this.d.ids.uuid() };
-    try {
-      await this.run(socket, key, command, context);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      socket.send(
-        JSON.stringify({
-          type: 'ERROR',
-          session_id: command.sessionId,
-          message: DESK_ERRORS[error.code] ?? error.message,
-        }),
-      );
-    }
-  }
-
-  private async run(socket: DeskSocket, key: KeyRecord, command: DeskCommand, context: CommandContext): Promise<void> {
-    const { sessionId } = command;
-    const { state } = await this.d.sessions.current(sessionId);
-    // another account's session, or an agent outside the key's scope, is as good as absent
-    if (!state.exists || state.accountId !== key.accountId || !keyCanReachAgent(key, state.agentId))
-      throw new DomainError('SESSION_NOT_FOUND', 'session not found', 404);
-    const now = this.d.clock.nowIso();
-    switch (command.type) {
-      case 'ACCEPT': {
-        await this.d.sessions.execute(
-          sessionId,
-          { type: 'AcceptHandoff', liveAgentId: key.id, agentName: socket.agentName, now },
-          context,
-        );
-        this.d.hub.hold(sessionId, key.id);
-        const history = (await this.d.store.readStream(sessionStream(sessionId))).map(toWire);
-        this.d.hub.sendToKey(key.id, {
-          type: 'SESSION_ACCEPTED',
-          session_id: sessionId,
-          agent_id: state.agentId,
-          history,
-        });
-        return;
-      }
-      case 'MESSAGE':
-        await this.d.sessions.execute(
-          sessionId,
-          { type: 'SendLiveAgentMessage', liveAgentId: key.id, messageId: this.d.ids.uuid(), text: command.text, now },
-          context,
-        );
-        return;
-      case 'TYPING':
-        if (state.phase !== 'live' || state.liveAgent?.id !== key.id)
-          throw new DomainError('NOT_THE_LIVE_AGENT', 'you do not hold this session', 409);
-        this.d.chats.deliverTransient(
-          sessionId,
-          transient(this.d.ids.uuid(), 'EVENT_TYPE_LIVE_AGENT_TYPING', now, {
-            agent_name: state.liveAgent.name,
-            state: command.state,
-          }),
-        );
-        return;
-      case 'LEAVE':
-        await this.d.sessions.execute(sessionId, { type: 'LeaveAsLiveAgent', liveAgentId: key.id, now }, context);
-        return;
-    }
-  }
-
-  private showQueue(socket: DeskSocket, type: 'QUEUE_UPDATED'): void {
-    this.logFailure(
-      andThen(this.d.queue.queued(socket.accountId, socket.agents), (queue) => {
-        const json = JSON.stringify(queue);
-        if (json === socket.lastQueue) return;
-        socket.lastQueue = json;
-        socket.send(JSON.stringify({ type, queue }));
-      }),
-    );
-  }
-
-  /** A read that answered later (PostgreSQL) and failed: logged, as a synchronous one would throw to its caller. */
-  private logFailure(work: Awaitable<void>): void {
-    if (work instanceof Promise)
-      work.catch((error: unknown) => this.d.logger.error({ err: error }, 'desk could not read the queue'));
+  /** Drops every desk socket of a stopping process (1006): its agents reconnect to another. */
+  dropAll(): void {
+    for (const ws of this.server?.clients ?? []) ws.terminate();
   }
 }

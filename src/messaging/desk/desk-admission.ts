@@ -1,0 +1,51 @@
+import type { IncomingMessage } from 'node:http';
+import type { KeyAuthenticator } from '../../platform/auth/key-authenticator';
+import type { KeyRecord } from '../../platform/auth/key-principal';
+import { DomainError, forbidden } from '../../platform/errors/domain-error';
+import type { HandshakeGate } from '../../platform/ws/handshake-gate';
+import type { DeskHub } from './desk-hub';
+
+export interface DeskAdmissionDeps {
+  keys: KeyAuthenticator;
+  hub: DeskHub;
+  /** open desk sockets per key on this process (MESSAGING_MAX_DESK_SOCKETS_PER_KEY) */
+  maxSocketsPerKey: number;
+}
+
+/** What an admitted desk handshake carries into its socket. */
+export interface DeskAdmitted {
+  key: KeyRecord;
+  /** the key's value, to re-check it on every frame */
+  keyValue: string;
+  agentName: string;
+}
+
+/**
+ * Decides a `/desk/ws?api_key=` handshake (the `x-api-key` header works too for clients that can
+ * set one): 401 for a missing, unknown, deleted or expired key, 403 without the `desk`
+ * permission, 429 past the key's socket cap. An admitted handshake holds one of the key's slots
+ * until its socket opens or it is abandoned.
+ */
+export class DeskAdmission implements HandshakeGate<DeskAdmitted> {
+  constructor(private readonly d: DeskAdmissionDeps) {}
+
+  async admit(request: IncomingMessage, url: URL): Promise<DeskAdmitted> {
+    const header = request.headers['x-api-key'];
+    const value = url.searchParams.get('api_key') ?? (Array.isArray(header) ? header[0] : header);
+    const key = await this.d.keys.authenticate(value ?? undefined, 'api_key');
+    if (!key.permissions.includes('desk')) throw forbidden('this key lacks the desk permission', 'PERMISSION_DENIED');
+    const agentName = url.searchParams.get('agent_name')?.trim().slice(0, 64) || key.name;
+    const max = this.d.maxSocketsPerKey;
+    if (!this.d.hub.reserve(key.id, max))
+      throw new DomainError(
+        'CONNECTION_LIMIT_EXCEEDED',
+        `desk connection limit exceeded for this key (${max} open)`,
+        429,
+      );
+    return { key, keyValue: value!, agentName };
+  }
+
+  abandon(admitted: DeskAdmitted): void {
+    this.d.hub.release(admitted.key.id);
+  }
+}
