@@ -1,6 +1,7 @@
 import type { BenchCase } from '../lib/case';
 import { agentsCases } from './agents-build';
 import { alertsCases } from './alerts';
+import { catchUpCases } from './catch-up';
 import { ceilingCases } from './ceiling';
 import { conversationsCases } from './conversations';
 import { debugChatCases } from './debug-chat';
@@ -40,6 +41,8 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'debug-chat', cases: debugChatCases },
   { name: 'messaging', cases: messagingCases },
   { name: 'conversations', cases: conversationsCases },
+  // after conversations: it reads the same seeded log (bench/data/), which that group seeds once
+  { name: 'catch-up', cases: catchUpCases },
   { name: 'alerts', cases: alertsCases },
   { name: 'external-events', cases: externalEventsCases },
   // only with --backend postgres: a PostgreSQL server is started for them

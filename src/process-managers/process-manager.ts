@@ -78,6 +78,8 @@ export class ProcessManagerRunner {
     private readonly logger: Logger,
     private readonly lease: Lease | null = null,
     private readonly deadLetters: DeadLetterStore = new DeadLetterStore(platform),
+    /** The process's one reader of the log (read-models/log-feed.ts); else the store, for this manager alone. */
+    private readonly log: Pick<EventStore, 'subscribeToAll'> = store,
   ) {
     this.saveCheckpointRow = processCheckpointSaver(platform);
   }
@@ -152,7 +154,7 @@ export class ProcessManagerRunner {
   private subscribe(): void {
     // Batches of events it has no handler for only move its position: they may come lazily (wakeFor).
     const wakeFor = (type: string) => Object.hasOwn(this.manager.handles, type);
-    const subscription = this.store.subscribeToAll(
+    const subscription = this.log.subscribeToAll(
       { after: this.position, maxBatchSize: this.manager.maxBatchSize ?? 200, wakeFor },
       (batch) => this.onBatch(batch),
     );

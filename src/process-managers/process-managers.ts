@@ -19,6 +19,8 @@ export class ProcessManagers {
     private readonly leaseFor: (name: string) => Lease | null = () => null,
     /** where the managers' dead letters are kept: the platform database's table */
     readonly deadLetters: DeadLetterStore = new DeadLetterStore(platform),
+    /** The process's one reader of the log (read-models/log-feed.ts), shared with the read models. */
+    private readonly log: Pick<EventStore, 'subscribeToAll'> = store,
   ) {}
 
   register(manager: ProcessManager): void {
@@ -33,6 +35,7 @@ export class ProcessManagers {
         this.logger,
         this.leaseFor(`process-manager:${manager.name}`),
         this.deadLetters,
+        this.log,
       ),
     );
   }

@@ -63,6 +63,8 @@ export class ApplyLoop {
     private readonly open: OpenHandles,
     private readonly tracker: ReadYourWrites,
     private readonly steps: LoopSteps,
+    /** Where batches come from: the process's one reader of the log (log-feed.ts), or the store itself. */
+    private readonly log: Pick<EventStore, 'subscribeToAll'> = store,
   ) {}
 
   /** See ProjectionRunner.onApplied. */
@@ -122,7 +124,7 @@ export class ApplyLoop {
     const apply = this.steps.leader();
     // The other events only move its position: they may come lazily (event-store.port.ts, wakeFor).
     const wakeFor = (type: string) => Object.hasOwn(this.projection.handles, type);
-    const subscription = this.store.subscribeToAll(
+    const subscription = this.log.subscribeToAll(
       { after: this.position, maxBatchSize: this.maxBatchSize, wakeFor },
       (batch) => (apply ? this.onBatch(batch) : this.onFollowedBatch(batch)),
     );

@@ -49,6 +49,8 @@ export class ProjectionRunner {
     maxBatchSize = 1000,
     /** SQLite: where the app's own projections are applied, beside the event loop (thread-applier.ts). */
     applyThread: ApplyThread | null = null,
+    /** The process's one reader of the log (log-feed.ts); the store itself reads for this runner alone. */
+    log: Pick<EventStore, 'subscribeToAll'> = store,
   ) {
     const serialize = (work: () => Promise<void>, failure: string) => this.serialize(work, failure);
     const stopped = () => this.stopped;
@@ -68,11 +70,21 @@ export class ProjectionRunner {
       moved: () => this.tracker.release(),
     });
     this.tracker = new ReadYourWrites((target) => this.generations.serving && this.loop.position >= target);
-    this.loop = new ApplyLoop(projection, store, registry, logger, maxBatchSize, this.generations, this.tracker, {
-      stopped,
-      leader,
-      caughtUp: () => this.activateIfCaughtUp(),
-    });
+    this.loop = new ApplyLoop(
+      projection,
+      store,
+      registry,
+      logger,
+      maxBatchSize,
+      this.generations,
+      this.tracker,
+      {
+        stopped,
+        leader,
+        caughtUp: () => this.activateIfCaughtUp(),
+      },
+      log,
+    );
   }
 
   async start(): Promise<void> {

@@ -15,6 +15,7 @@ import { ProcessManagers } from '../process-managers/process-managers';
 import { ReadModelRegistry } from './read-model-registry';
 import { ReadModels } from './read-models.service';
 import { ApplyThread } from './thread-applier';
+import { LogFeed } from './log-feed';
 import { Timers } from '../process-managers/timers';
 
 /** Leases in the shared PostgreSQL database; none when the process runs alone on its SQLite files. */
@@ -33,16 +34,20 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly readModels: ReadModels,
     private readonly processManagers: ProcessManagers,
     private readonly timers: Timers,
+    private readonly feed: LogFeed,
   ) {}
   async onApplicationBootstrap() {
     await this.readModels.start();
     await this.processManagers.start();
+    // once every runner and manager has joined: the feed starts where they need it (log-feed.ts)
+    await this.feed.start();
     this.timers.start();
   }
   async beforeApplicationShutdown() {
     await this.timers.stop();
     await this.processManagers.stop();
     await this.readModels.stop();
+    await this.feed.stop();
   }
 }
 
@@ -67,11 +72,16 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
         new ReadModelRegistry(db, generationStorage(config), deadLetters),
     },
     {
+      provide: LogFeed,
+      inject: [EVENT_STORE],
+      useFactory: (store: EventStore) => new LogFeed(store),
+    },
+    {
       provide: ReadModels,
-      inject: [EVENT_STORE, ReadModelRegistry, LOGGER, CONFIG],
+      inject: [EVENT_STORE, ReadModelRegistry, LOGGER, CONFIG, LogFeed],
       // on a shared PostgreSQL platform database, each projection is applied by one process at a time
       // SQLite read models are written on a thread of their own unless READ_MODEL_APPLY=inline
-      useFactory: (store: EventStore, registry: ReadModelRegistry, logger: Logger, config: Config) =>
+      useFactory: (store: EventStore, registry: ReadModelRegistry, logger: Logger, config: Config, feed: LogFeed) =>
         new ReadModels(
           ALL_PROJECTIONS,
           store,
@@ -80,14 +90,21 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
           config.readYourWritesTimeoutMs,
           sharedLeases(config),
           applyThreadFor(config),
+          feed,
         ),
     },
     {
       provide: ProcessManagers,
-      inject: [EVENT_STORE, PLATFORM_DB, LOGGER, CONFIG, DeadLetterStore],
+      inject: [EVENT_STORE, PLATFORM_DB, LOGGER, CONFIG, DeadLetterStore, LogFeed],
       // on a shared PostgreSQL platform database, each manager runs in one process at a time
-      useFactory: (store: EventStore, db: DataSource, logger: Logger, config: Config, deadLetters: DeadLetterStore) =>
-        new ProcessManagers(store, db, logger, sharedLeases(config), deadLetters),
+      useFactory: (
+        store: EventStore,
+        db: DataSource,
+        logger: Logger,
+        config: Config,
+        deadLetters: DeadLetterStore,
+        feed: LogFeed,
+      ) => new ProcessManagers(store, db, logger, sharedLeases(config), deadLetters, feed),
     },
     {
       provide: Timers,

@@ -9,6 +9,7 @@ import { ProjectionRunner, type RunnerStatus } from './projection-runner';
 import { readModelLagging } from './read-model-lagging';
 import type { ReadModelRegistry } from './read-model-registry';
 import type { ApplyThread } from './thread-applier';
+import { LogFeed } from './log-feed';
 
 export interface ReadModelStatus extends RunnerStatus {
   lagEvents: number | null;
@@ -21,6 +22,8 @@ export interface ReadModelStatus extends RunnerStatus {
 /** The read side of the app: one runner per projection, and read-your-writes for controllers. */
 export class ReadModels {
   private readonly runners = new Map<string, ProjectionRunner>();
+  readonly feed: LogFeed;
+  private readonly ownFeed: boolean;
 
   constructor(
     projections: Projection[],
@@ -32,7 +35,14 @@ export class ReadModels {
     leaseFor: (name: string) => Lease | null = () => null,
     /** SQLite read models: the thread that applies the app's own projections; null applies every batch on this thread. */
     private readonly applyThread: ApplyThread | null = null,
+    /**
+     * The process's one reader of the log, shared with the process managers (its owner starts it
+     * once every subscriber has joined); without one, these read models get a reader of their own.
+     */
+    feed: LogFeed | null = null,
   ) {
+    this.ownFeed = feed === null;
+    this.feed = feed ?? new LogFeed(store);
     for (const projection of projections) {
       if (this.runners.has(projection.name)) throw new Error(`two projections are named ${projection.name}`);
       this.runners.set(
@@ -45,6 +55,7 @@ export class ReadModels {
           leaseFor(`projection:${projection.name}`),
           undefined,
           applyThread,
+          this.feed,
         ),
       );
     }
@@ -52,10 +63,12 @@ export class ReadModels {
 
   async start(): Promise<void> {
     for (const runner of this.runners.values()) await runner.start();
+    if (this.ownFeed) await this.feed.start();
   }
 
   async stop(): Promise<void> {
     await Promise.all([...this.runners.values()].map((runner) => runner.stop()));
+    if (this.ownFeed) await this.feed.stop();
     await this.applyThread?.close();
   }
 

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import { ALL_PROJECTIONS } from '../../projections';
+import { conversationsProjection } from '../../projections/conversations/conversations.projection';
+import { START } from '../../src/event-store/position';
+import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
+import { openPlatformDatabase } from '../../src/platform/database/platform-database';
+import { catchUp } from '../../src/read-models/catch-up';
+import { openReadModel } from '../../src/read-models/open-read-model';
+import { ReadModelRegistry } from '../../src/read-models/read-model-registry';
+import { ReadModels } from '../../src/read-models/read-models.service';
+import { ApplyThread } from '../../src/read-models/thread-applier';
+import type { BenchCase } from '../lib/case';
+import type { BenchContext } from '../lib/context';
+import { caughtUp } from '../lib/caught-up';
+import { removeDb } from '../lib/paths';
+import { dataset } from './conversations';
+
+interface CatchUpFigures {
+  events: number;
+  allSeconds: number;
+  aloneSeconds: number;
+  conversations: number;
+}
+
+/** A copy of the seeded log in a fresh data dir: no read model, no checkpoint, nothing in the platform database. */
+function freshDataDir(ctx: BenchContext, from: string, name: string): string {
+  const dir = ctx.file(name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  for (const suffix of ['', '-wal']) {
+    const file = path.join(from, `events.sqlite${suffix}`);
+    if (fs.existsSync(file)) fs.copyFileSync(file, path.join(dir, `events.sqlite${suffix}`));
+  }
+  return dir;
+}
+
+/**
+ * Every read model of the app built from the start of a seeded log at once, as after a restore
+ * or on a new install of a large log: the app's read side (runners, the log feed, the apply
+ * thread) without its HTTP side. Then the conversations read model alone over the same log, for
+ * scale. The seeded log is the conversations cases' (BENCH_CONVERSATIONS, kept in bench/data/).
+ */
+async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
+  return ctx.shared('catch-up', async () => {
+    const data = await dataset(ctx);
+    const dir = freshDataDir(ctx, data.dir, 'catch-up-all');
+    const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
+    const platform = await openPlatformDatabase(dir);
+    const registry = new ReadModelRegistry(platform, dir);
+    const head = await store.headPosition();
+    const events = await store.countAfter(START);
+    const readModels = new ReadModels(
+      ALL_PROJECTIONS,
+      store,
+      registry,
+      pino({ level: 'warn' }),
+      60_000,
+      undefined,
+      new ApplyThread(),
+    );
+    ctx.log(
+      `catch-up: every read model (${ALL_PROJECTIONS.length}) from the start of ${events.toLocaleString('en-US')} events`,
+    );
+    const began = performance.now();
+    await readModels.start();
+    await caughtUp(
+      readModels,
+      head,
+      ALL_PROJECTIONS.map((p) => p.name),
+    );
+    const allSeconds = (performance.now() - began) / 1000;
+    await readModels.stop();
+    await platform.destroy();
+
+    const file = path.join(dir, 'conversations-alone.sqlite');
+    removeDb(file);
+    const source = await openReadModel(conversationsProjection, file);
+    const alone = performance.now();
+    await catchUp(source, conversationsProjection, store);
+    const aloneSeconds = (performance.now() - alone) / 1000;
+    await source.destroy();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    return { events, allSeconds, aloneSeconds, conversations: data.conversations };
+  });
+}
+
+export const catchUpCases: BenchCase[] = [
+  {
+    // the target compares it with projection.rebuild: one projection rebuilding alone, same run
+    name: 'catch-up.all-read-models',
+    async run(ctx) {
+      const f = await measure(ctx);
+      return {
+        figure: f.events / f.allSeconds,
+        unit: 'events/s',
+        note: `${ALL_PROJECTIONS.length} read models from the start together (log feed, apply thread), ${f.events.toLocaleString('en-US')} events of ${f.conversations.toLocaleString('en-US')} seeded conversations, ${f.allSeconds.toFixed(1)} s`,
+        details: { events: f.events, seconds: f.allSeconds },
+      };
+    },
+  },
+  {
+    name: 'catch-up.conversations-alone',
+    async run(ctx) {
+      const f = await measure(ctx);
+      return {
+        figure: f.events / f.aloneSeconds,
+        unit: 'events/s',
+        note: `diagnostic: the conversations read model alone over the same log (catchUp, inline), ${f.aloneSeconds.toFixed(1)} s`,
+        details: { events: f.events, seconds: f.aloneSeconds },
+      };
+    },
+  },
+];
