@@ -4,6 +4,7 @@ import { alertsCases } from './alerts';
 import { ceilingCases } from './ceiling';
 import { conversationsCases } from './conversations';
 import { debugChatCases } from './debug-chat';
+import { debugChatCostCases } from './debug-chat-cost';
 import { externalEventsCases } from './external-events';
 import { httpAuthCases } from './http-auth';
 import { messagingCases } from './messaging';
@@ -37,7 +38,7 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'http', cases: httpAuthCases },
   { name: 'agents', cases: agentsCases },
   { name: 'retrieval', cases: retrievalCases },
-  { name: 'debug-chat', cases: debugChatCases },
+  { name: 'debug-chat', cases: [...debugChatCases, ...debugChatCostCases] },
   { name: 'messaging', cases: messagingCases },
   { name: 'conversations', cases: conversationsCases },
   { name: 'alerts', cases: alertsCases },
