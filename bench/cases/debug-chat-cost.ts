@@ -16,7 +16,7 @@ import { CONVERSATIONS, openChats, runDriver, TOPICS } from './debug-chat';
  * case's rate is not a throughput figure: the shares and the µs per turn are what it is for.
  */
 async function costOfATurn(ctx: Parameters<BenchCase['run']>[0]) {
-  const intervalUs = Number(process.env.BENCH_CPU_PROFILE_INTERVAL_US) || 250;
+  const intervalUs = Number(process.env.BENCH_CPU_PROFILE_INTERVAL_US) || 1000;
   const { app, plan } = await openChats(ctx, 'debug-chat-cost');
   try {
     const stop = await startThreadProfiles(intervalUs);

@@ -118,6 +118,14 @@ describe('bench cost: attributing a CPU profile to a turn’s stages', () => {
     expect(breakdownTable(b)).toMatch(/^wall µs per turn, by stage +main +all +share$/m);
   });
 
+  it('allows an unsampled tail no longer than the longest gap between samples', () => {
+    const tail = { ...turn(), endTime: 1_000_000 + 5500 + 1400 };
+    expect(breakdown([{ thread: 'main', entry: '', tid: null, profile: tail }], 1, '/repo', 200).sumCheck).toEqual({
+      ok: true,
+      worst: 'main: 1400 µs of 6900 µs',
+    });
+  });
+
   it('fails the sum check when the samples do not cover the profile’s window', () => {
     const short = { ...turn(), endTime: 1_000_000 + 5500 + 10_000 };
     const b = breakdown([{ thread: 'main', entry: '', tid: null, profile: short }], 1, '/repo', 200);

@@ -35,7 +35,7 @@ export interface Breakdown {
   samplersPerTurn: number | null;
   /** the whole turn, µs per turn: every profiled thread's stages and the unprofiled threads */
   busyPerTurn: number;
-  /** every profile's samples land in a stage and cover its window (within two samples and 0.1%) */
+  /** every profile's samples land in a stage and cover its window, but for a tail no longer than its longest gap */
   sumCheck: { ok: boolean; worst: string };
 }
 
@@ -104,9 +104,15 @@ export function breakdown(
   let worst = -1;
   let worstText = 'none';
   let ok = true;
-  for (const row of rows) {
-    const missing = Math.max(Math.abs(row.stagesUs - row.sampledUs), Math.abs(row.sampledUs - row.windowUs));
-    if (missing > 2 * intervalUs + row.windowUs * 0.001) ok = false;
+  for (const [i, row] of rows.entries()) {
+    // every sample in one stage (to rounding), and the samples cover the window up to its unsampled
+    // tail: after a thread's last sample, no longer than its longest gap between two samples (an idle
+    // thread is sampled sparsely)
+    const longestGap = Math.max(0, ...threads[i].profile.timeDeltas);
+    const tail = row.windowUs - row.sampledUs;
+    const allowed = Math.max(2 * intervalUs, longestGap) + row.windowUs * 0.001;
+    if (Math.abs(row.stagesUs - row.sampledUs) > 1 || tail < -intervalUs || tail > allowed) ok = false;
+    const missing = Math.abs(row.stagesUs - row.sampledUs) + Math.abs(tail);
     if (missing > worst) {
       worst = missing;
       worstText = `${row.thread}: ${Math.round(missing)} µs of ${Math.round(row.windowUs)} µs`;
