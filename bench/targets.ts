@@ -17,6 +17,9 @@ export const TARGETS: Target[] = [
   { numerator: 'store.append.1-awaiting.full', denominator: 'ceiling.append.1-per-tx.full', atLeast: 0.7 },
   { numerator: 'store.read.readAll-pages-1000', denominator: 'ceiling.scan.full-log', atLeast: 0.7 },
   { numerator: 'projection.rebuild', denominator: 'projection.raw-insert.batched-1000', atLeast: 0.5 },
+  // A conversation turn against the NestJS GET echo (http.get.unauthenticated: the same app's probe route,
+  // 50 connections): the platform's unit of work as a share of bare HTTP on the same machine (issue 32).
+  { numerator: 'debug-chat.turns.32-conversations', denominator: 'http.get.unauthenticated', atLeast: 0.15 },
   // Conversations API: a page deep in the result costs what the first costs; rebuilds keep up with raw inserts.
   // Depth costs nothing: the deep page against the first page of finished conversations (the first page proper holds shorter ones; its ratio is in its note).
   {

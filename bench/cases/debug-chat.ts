@@ -9,8 +9,8 @@ import type { BenchContext } from '../lib/context';
 import { seedAccount, startBenchApp } from '../lib/http-app';
 import type { ChatDriverResult, ChatPlan } from '../lib/chat-driver';
 
-const CONVERSATIONS = 32;
-const TOPICS = 500;
+export const CONVERSATIONS = 32;
+export const TOPICS = 500;
 
 interface ChatFigures {
   turnsPerSecond: number;
@@ -24,7 +24,7 @@ interface ChatFigures {
 }
 
 /** The load generator in its own process, so the client's HTTP work does not share the server's event loop. */
-function runDriver(planFile: string, plan: ChatPlan): Promise<ChatDriverResult> {
+export function runDriver(planFile: string, plan: ChatPlan): Promise<ChatDriverResult> {
   fs.writeFileSync(planFile, JSON.stringify(plan));
   const driver = path.join(__dirname, '../lib/chat-driver.js');
   return new Promise((resolve, reject) => {
@@ -35,6 +35,78 @@ function runDriver(planFile: string, plan: ChatPlan): Promise<ChatDriverResult> 
   });
 }
 
+interface ChatSetup {
+  app: Awaited<ReturnType<typeof startBenchApp>>;
+  plan: ChatPlan;
+}
+
+/**
+ * A server with an agent of 500 topics in sandbox and 32 open debug-chat conversations, each warmed
+ * by one turn (index build, JIT): what both the throughput and the cost cases load.
+ */
+export async function openChats(ctx: BenchContext, label: string): Promise<ChatSetup> {
+  const app = await startBenchApp(ctx.file(label));
+  try {
+    const { accountId, key } = await seedAccount(app);
+    const h = { 'x-api-key': key };
+    const generated = syntheticKnowledgeBase(TOPICS + 50, 2000, 7);
+    // topic names are unique per branch; the generator may repeat one
+    const names = new Set<string>();
+    const kb = {
+      queries: generated.queries,
+      topics: generated.topics.filter((t) => !names.has(t.name) && names.add(t.name)).slice(0, TOPICS),
+    };
+    const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, {
+      name: 'kb',
+      responseSettings: { greeting: 'Hello!' },
+    });
+    const branch = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'kb' });
+    ctx.log(`debug chat: adding ${TOPICS} topics`);
+    for (let i = 0; i < kb.topics.length; i += 16) {
+      await Promise.all(
+        kb.topics.slice(i, i + 16).map((t) =>
+          app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, {
+            name: t.name,
+            content: t.content,
+            exampleQueries: { queries: t.exampleQueries.slice(0, 100) },
+          }),
+        ),
+      );
+    }
+    await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, {
+      deploymentMessage: 'kb',
+    });
+    let q = 0;
+    const conversations = await Promise.all(
+      Array.from({ length: CONVERSATIONS }, () =>
+        app.call('POST', `/v1/agents/${agent.agentId}/debug-chat`, h, { clientEnv: 'sandbox' }),
+      ),
+    );
+    // warm-up: index build, JIT
+    await Promise.all(
+      conversations.map((c) =>
+        app.call('POST', `/v1/agents/${agent.agentId}/debug-chat/${c.conversationId}`, h, {
+          clientEnv: 'sandbox',
+          message: kb.queries[q++ % kb.queries.length],
+        }),
+      ),
+    );
+    const plan: ChatPlan = {
+      url: app.url,
+      headers: h,
+      agentId: agent.agentId,
+      clientEnv: 'sandbox',
+      conversations: conversations.map((c) => c.conversationId),
+      queries: kb.queries,
+      seconds: ctx.quick ? 3 : 10,
+    };
+    return { app, plan };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+}
+
 /**
  * Debug chat end to end over HTTP: an agent with 500 topics in sandbox, 32 conversations each
  * sending its next message as soon as the previous answer arrives. Every turn is a real turn:
@@ -42,64 +114,8 @@ function runDriver(planFile: string, plan: ChatPlan): Promise<ChatDriverResult> 
  */
 async function chatLoad(ctx: BenchContext): Promise<ChatFigures> {
   return ctx.shared('debug-chat', async () => {
-    const app = await startBenchApp(ctx.file('debug-chat'));
+    const { app, plan } = await openChats(ctx, 'debug-chat');
     try {
-      const { accountId, key } = await seedAccount(app);
-      const h = { 'x-api-key': key };
-      const generated = syntheticKnowledgeBase(TOPICS + 50, 2000, 7);
-      // topic names are unique per branch; the generator may repeat one
-      const names = new Set<string>();
-      const kb = {
-        queries: generated.queries,
-        topics: generated.topics.filter((t) => !names.has(t.name) && names.add(t.name)).slice(0, TOPICS),
-      };
-      const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, {
-        name: 'kb',
-        responseSettings: { greeting: 'Hello!' },
-      });
-      const branch = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'kb' });
-      ctx.log(`debug chat: adding ${TOPICS} topics`);
-      for (let i = 0; i < kb.topics.length; i += 16) {
-        await Promise.all(
-          kb.topics
-            .slice(i, i + 16)
-            .map((t) =>
-              app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, {
-                name: t.name,
-                content: t.content,
-                exampleQueries: { queries: t.exampleQueries.slice(0, 100) },
-              }),
-            ),
-        );
-      }
-      await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, {
-        deploymentMessage: 'kb',
-      });
-      const seconds = ctx.quick ? 3 : 10;
-      let q = 0;
-      const conversations = await Promise.all(
-        Array.from({ length: CONVERSATIONS }, () =>
-          app.call('POST', `/v1/agents/${agent.agentId}/debug-chat`, h, { clientEnv: 'sandbox' }),
-        ),
-      );
-      // warm-up: index build, JIT
-      await Promise.all(
-        conversations.map((c) =>
-          app.call('POST', `/v1/agents/${agent.agentId}/debug-chat/${c.conversationId}`, h, {
-            clientEnv: 'sandbox',
-            message: kb.queries[q++ % kb.queries.length],
-          }),
-        ),
-      );
-      const plan: ChatPlan = {
-        url: app.url,
-        headers: h,
-        agentId: agent.agentId,
-        clientEnv: 'sandbox',
-        conversations: conversations.map((c) => c.conversationId),
-        queries: kb.queries,
-        seconds,
-      };
       const {
         result: r,
         mainMs,

@@ -5,6 +5,7 @@ import { catchUpCases } from './catch-up';
 import { ceilingCases } from './ceiling';
 import { conversationsCases } from './conversations';
 import { debugChatCases } from './debug-chat';
+import { debugChatCostCases } from './debug-chat-cost';
 import { externalEventsCases } from './external-events';
 import { httpAuthCases } from './http-auth';
 import { messagingCases } from './messaging';
@@ -38,7 +39,7 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'http', cases: httpAuthCases },
   { name: 'agents', cases: agentsCases },
   { name: 'retrieval', cases: retrievalCases },
-  { name: 'debug-chat', cases: debugChatCases },
+  { name: 'debug-chat', cases: [...debugChatCases, ...debugChatCostCases] },
   { name: 'messaging', cases: messagingCases },
   { name: 'conversations', cases: conversationsCases },
   // after conversations: it reads the same seeded log (bench/data/), which that group seeds once

@@ -8,6 +8,8 @@ export interface Result {
   runs?: number[];
   /** Printed beside the figure: conditions a reader must know to compare it. */
   note?: string;
+  /** A table of its own printed under the report's (a breakdown the one figure sums up), kept in the JSON. */
+  table?: string;
   /** Extra numbers kept in the JSON (batch sizes, µs per call, ...). */
   details?: Record<string, unknown>;
 }

@@ -81,6 +81,7 @@ export function printReport(report: Report): void {
   );
   console.log(`machine: ${describeConditions(report.conditions)}\n`);
   console.log(cases);
+  for (const c of report.cases) if (c.table) console.log(`\n${c.name}:\n${c.table}`);
   console.log(`\n${targets}\n`);
   if (report.limits.length) console.log(`${limits}\n`);
 }

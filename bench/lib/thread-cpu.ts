@@ -7,16 +7,26 @@ import fs from 'node:fs';
  * tenants of the machine take cores: it is the figure to compare two builds by.
  */
 export function threadCpuMs(): Map<number, number> | null {
+  const named = namedThreadCpuMs();
+  return named && new Map([...named].map(([tid, { ms }]) => [tid, ms] as const));
+}
+
+/**
+ * threadCpuMs with each thread's name (`node` for the main thread and the workers, `v8:ProfEvntProc`
+ * for a CPU profiler's sampling thread, ...).
+ */
+export function namedThreadCpuMs(): Map<number, { name: string; ms: number }> | null {
   const dir = `/proc/${process.pid}/task`;
   if (!fs.existsSync(dir)) return null;
   const tick = 10; // USER_HZ is 100 on Linux
-  const out = new Map<number, number>();
+  const out = new Map<number, { name: string; ms: number }>();
   for (const tid of fs.readdirSync(dir)) {
     try {
       const stat = fs.readFileSync(`${dir}/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       // the fields after the parenthesised name: utime and stime are the 12th and 13th
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * tick);
+      out.set(Number(tid), { name, ms: (Number(fields[11]) + Number(fields[12])) * tick });
     } catch {
       // the thread ended between the listing and the read
     }
