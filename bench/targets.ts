@@ -30,6 +30,8 @@ export const TARGETS: Target[] = [
   { numerator: 'conversations.rebuild', denominator: 'conversations.raw-insert.batched-1000', atLeast: 0.5 },
   // Alerts: the samples projection keeps up with the debug chat's turn rate (it applies every event, turns included).
   { numerator: 'alerts.samples.catch-up', denominator: 'debug-chat.turns.32-conversations', atLeast: 1 },
+  // Chat API: a channel over the same engine and runtime keeps 0.9x debug chat's turn rate (issue 33).
+  { numerator: 'chat-api.turns.32-conversations', denominator: 'debug-chat.turns.32-conversations', atLeast: 0.9 },
   // Scale-out (--backend postgres): the conversations list on PostgreSQL within twice SQLite's.
   {
     numerator: 'postgres.conversations.list.postgres.p50',

@@ -9,6 +9,7 @@ import { DebugChatModule } from './debug-chat/debug-chat.module';
 import { MessagingModule } from './messaging/messaging.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { ExternalEventsModule } from './external-events/external-events.module';
+import { ChatApiModule } from './chat-api/chat-api.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { ClockController } from './platform/clock/clock.controller';
 import type { Clock } from './platform/clock/clock';
@@ -45,6 +46,7 @@ export class AppModule {
         ExternalEventsModule,
         MessagingModule,
         SmsModule,
+        ChatApiModule,
       ],
       // The clock route exists only under the test clock (contract §1).
       controllers: [

@@ -38,6 +38,7 @@ export function runDriver(planFile: string, plan: ChatPlan): Promise<ChatDriverR
 interface ChatSetup {
   app: Awaited<ReturnType<typeof startBenchApp>>;
   plan: ChatPlan;
+  accountId: string;
 }
 
 /**
@@ -100,7 +101,7 @@ export async function openChats(ctx: BenchContext, label: string): Promise<ChatS
       queries: kb.queries,
       seconds: ctx.quick ? 3 : 10,
     };
-    return { app, plan };
+    return { app, plan, accountId };
   } catch (error) {
     await app.close();
     throw error;
@@ -111,54 +112,84 @@ export async function openChats(ctx: BenchContext, label: string): Promise<ChatS
  * Debug chat end to end over HTTP: an agent with 500 topics in sandbox, 32 conversations each
  * sending its next message as soon as the previous answer arrives. Every turn is a real turn:
  * retrieval, the answer, actions, one append to the conversation's stream at FULL durability.
+ * Then the same load through the Chat API (contract §16) on the same app and agent: the same
+ * engine and runtime behind another channel, so the two rates compare the channels alone.
  */
-async function chatLoad(ctx: BenchContext): Promise<ChatFigures> {
+async function chatLoad(ctx: BenchContext): Promise<{ debug: ChatFigures; chatApi: ChatFigures }> {
   return ctx.shared('debug-chat', async () => {
-    const { app, plan } = await openChats(ctx, 'debug-chat');
+    const { app, plan, accountId } = await openChats(ctx, 'debug-chat');
     try {
-      const {
-        result: r,
-        mainMs,
-        othersMs,
-      } = await cpuDuring(() => profiled('debug-chat.turns', () => runDriver(ctx.file('debug-chat-plan.json'), plan)));
-      if (r.failures > 0) throw new Error(`${r.failures} turns failed, first: ${r.firstFailure}`);
-      const perTurn = (ms: number | null) => (ms === null ? null : (ms * 1000) / r.turns);
-      return {
-        turnsPerSecond: r.turns / r.elapsed,
-        p50: r.p50,
-        p99: r.p99,
-        turns: r.turns,
-        mainCpuUsPerTurn: perTurn(mainMs),
-        otherCpuUsPerTurn: perTurn(othersMs),
-      };
+      const debug = await measure('debug-chat.turns', plan, ctx.file('debug-chat-plan.json'));
+      const chatPath = `/v1/${accountId}/${plan.agentId}/chat`;
+      let q = 0;
+      const chatIds = (
+        await Promise.all(
+          Array.from({ length: CONVERSATIONS }, () =>
+            app.call('POST', `${chatPath}/create`, plan.headers, { client_env: 'sandbox' }),
+          ),
+        )
+      ).map((c) => c.conversation_id as string);
+      await Promise.all(
+        chatIds.map((id) =>
+          app.call('POST', `${chatPath}/respond`, plan.headers, {
+            conversation_id: id,
+            message: plan.queries[q++ % plan.queries.length],
+          }),
+        ),
+      );
+      const chatApi = await measure(
+        'chat-api.turns',
+        { ...plan, conversations: chatIds, chatApi: { accountId } },
+        ctx.file('chat-api-plan.json'),
+      );
+      return { debug, chatApi };
     } finally {
       await app.close();
     }
   });
 }
 
+async function measure(name: string, plan: ChatPlan, planFile: string): Promise<ChatFigures> {
+  const { result: r, mainMs, othersMs } = await cpuDuring(() => profiled(name, () => runDriver(planFile, plan)));
+  if (r.failures > 0) throw new Error(`${name}: ${r.failures} turns failed, first: ${r.firstFailure}`);
+  const perTurn = (ms: number | null) => (ms === null ? null : (ms * 1000) / r.turns);
+  return {
+    turnsPerSecond: r.turns / r.elapsed,
+    p50: r.p50,
+    p99: r.p99,
+    turns: r.turns,
+    mainCpuUsPerTurn: perTurn(mainMs),
+    otherCpuUsPerTurn: perTurn(othersMs),
+  };
+}
+
+function turnsCase(r: ChatFigures, what: string) {
+  const cpu =
+    r.mainCpuUsPerTurn === null
+      ? ''
+      : `; server CPU per turn: main thread ${r.mainCpuUsPerTurn.toFixed(0)} µs, other threads ${r.otherCpuUsPerTurn!.toFixed(0)} µs`;
+  return {
+    figure: r.turnsPerSecond,
+    unit: 'turns/s',
+    note: `${what}: ${CONVERSATIONS} conversations, agent with ${TOPICS} topics, over HTTP (client in its own process); ${r.turns} turns${cpu}`,
+    details: { ...r },
+  };
+}
+
 export const debugChatCases: BenchCase[] = [
   {
     name: 'debug-chat.turns.32-conversations',
-    run: async (ctx) => {
-      const r = await chatLoad(ctx);
-      const cpu =
-        r.mainCpuUsPerTurn === null
-          ? ''
-          : `; server CPU per turn: main thread ${r.mainCpuUsPerTurn.toFixed(0)} µs, other threads ${r.otherCpuUsPerTurn!.toFixed(0)} µs`;
-      return {
-        figure: r.turnsPerSecond,
-        unit: 'turns/s',
-        note: `${CONVERSATIONS} conversations, agent with ${TOPICS} topics, over HTTP (client in its own process); ${r.turns} turns${cpu}`,
-        details: { ...r },
-      };
-    },
+    run: async (ctx) => turnsCase((await chatLoad(ctx)).debug, 'debug chat'),
   },
   {
     name: 'debug-chat.turn.p99',
     run: async (ctx) => {
-      const r = await chatLoad(ctx);
+      const r = (await chatLoad(ctx)).debug;
       return { figure: r.p99, unit: 'ms', note: `p50 ${r.p50.toFixed(1)} ms; same run as debug-chat.turns` };
     },
+  },
+  {
+    name: 'chat-api.turns.32-conversations',
+    run: async (ctx) => turnsCase((await chatLoad(ctx)).chatApi, 'Chat API, same app and agent as debug chat'),
   },
 ];

@@ -1,5 +1,5 @@
 /**
- * The debug chat load generator, run as its own process (node dist/bench/lib/chat-driver.js <plan.json>)
+ * The chat load generator (debug chat, or the Chat API with `plan.chatApi`), run as its own process (node dist/bench/lib/chat-driver.js <plan.json>)
  * so the client's HTTP work does not share the server's event loop, as the HTTP anchors were measured.
  * autocannon, one keep-alive connection per conversation (its URL), each sending its next message
  * when the previous answer arrives. autocannon writes raw HTTP/1.1 and parses only what it must:
@@ -33,6 +33,8 @@ export interface ChatPlan {
   conversations: string[];
   queries: string[];
   seconds: number;
+  /** drive the Chat API (contract §16) of this account instead of debug chat: one URL, the conversation in the body */
+  chatApi?: { accountId: string };
 }
 
 export interface ChatDriverResult {
@@ -48,7 +50,18 @@ function drive(plan: ChatPlan): Promise<ChatDriverResult> {
   let q = 0;
   let firstFailure: string | undefined;
   // connection i posts to urls[i]: each conversation's turns go one after the other, as a user's would
-  const urls = plan.conversations.map((id) => `${plan.url}/v1/agents/${plan.agentId}/debug-chat/${id}`);
+  const urls = plan.conversations.map((id) =>
+    plan.chatApi
+      ? `${plan.url}/v1/${plan.chatApi.accountId}/${plan.agentId}/chat/respond`
+      : `${plan.url}/v1/agents/${plan.agentId}/debug-chat/${id}`,
+  );
+  let nextConversation = 0;
+  const bodyOf = (context: { conversationId?: string }, message: string) => {
+    if (!plan.chatApi) return { clientEnv: plan.clientEnv, message };
+    // autocannon's context is per connection: each keeps one conversation, turn after turn
+    context.conversationId ??= plan.conversations[nextConversation++ % plan.conversations.length];
+    return { conversation_id: context.conversationId, message };
+  };
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -60,9 +73,9 @@ function drive(plan: ChatPlan): Promise<ChatDriverResult> {
         headers: { ...plan.headers, 'content-type': 'application/json' },
         requests: [
           {
-            setupRequest: (request: Record<string, unknown>) => ({
+            setupRequest: (request: Record<string, unknown>, context: { conversationId?: string }) => ({
               ...request,
-              body: JSON.stringify({ clientEnv: plan.clientEnv, message: plan.queries[q++ % plan.queries.length] }),
+              body: JSON.stringify(bodyOf(context, plan.queries[q++ % plan.queries.length])),
             }),
             onResponse: (status: number, body: string) => {
               if (status !== 200) firstFailure ??= `${status} ${String(body).slice(0, 300)}`;

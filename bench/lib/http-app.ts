@@ -111,6 +111,7 @@ export async function seedAccount(app: BenchApp): Promise<{ accountId: string; k
       'outbound_calling',
       'sms',
       'desk',
+      'chat',
     ],
     expiresAt,
   });

@@ -12,6 +12,7 @@ export const PERMISSIONS = [
   'sms',
   'keys',
   'desk',
+  'chat',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

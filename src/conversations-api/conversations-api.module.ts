@@ -8,12 +8,15 @@ import { EmbeddingRanker, EmbeddingsClient } from './embeddings';
 import { CONFIG, type Config } from '../platform/config/config';
 import { CONVERSATIONS_REPOSITORY, conversationsRepository } from '../../projections/conversations/queries';
 import { Cursors } from './cursor';
+import { ReadableAtOnce } from './readable-at-once';
+import { ReadModelsModule } from '../read-models/read-models.module';
 
 @Module({
-  imports: [AccountsModule],
+  imports: [AccountsModule, ReadModelsModule],
   controllers: [ConversationsApiController, HandoffController],
   providers: [
     ConversationsApiService,
+    ReadableAtOnce,
     {
       provide: CONVERSATIONS_REPOSITORY,
       inject: [ReadModels],

@@ -21,6 +21,7 @@ import type { EmbeddingRanker } from './embeddings';
 import { Cursors, type CursorPosition } from './cursor';
 import { parseListQuery, parseOneQuery, type ApiVersion, type ListQuery } from './list-query';
 import { renderConversation, showsTurns, type Access, type RenderOptions } from './render';
+import { ReadableAtOnce } from './readable-at-once';
 import { streamList } from './stream-list';
 
 /** The embedding ranker when EMBEDDINGS_BASE_URL is set, else null. */
@@ -47,6 +48,7 @@ export class ConversationsApiService {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SEMANTIC_RANKER) private readonly ranker: EmbeddingRanker | null,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly readable: ReadableAtOnce,
   ) {
     this.accounts = accountsQueries(readModels);
   }
@@ -124,6 +126,7 @@ export class ConversationsApiService {
       if (!then) throw new DomainError('CONVERSATION_NOT_FOUND', 'the conversation had not started at that point', 404);
       return renderConversation(then.summary, showsTurns(access) ? then.turns : null, options, access);
     }
+    await this.readable.conversation(conversationId);
     const summary = await this.repository.one(agentId, conversationId);
     if (!summary) throw notFound();
     return renderConversation(
@@ -176,7 +179,10 @@ export class ConversationsApiService {
   }
 
   private async history(agentId: string, conversationId: string): Promise<RecordedEvent[]> {
-    const events = await this.store.readStream(conversationStream(conversationId));
+    // a conversation a channel starts behind the log may not be there yet (readable-at-once.ts)
+    let events = await this.store.readStream(conversationStream(conversationId));
+    if (events.length === 0 && (await this.readable.inLog(conversationId)))
+      events = await this.store.readStream(conversationStream(conversationId));
     const started = events[0] as unknown as ConversationEvent | undefined;
     if (!started || started.type !== 'ConversationStarted' || started.data.agentId !== agentId) throw notFound();
     return events;

@@ -181,7 +181,7 @@ export class AgentTurns {
           ),
         ]);
       } catch (error) {
-        // the chunks (if any) went out, the message did not: the stream was interrupted
+        // not stored: its chunks (if any) wait in the hub for a message that never comes (held-chunks.ts)
         if (error instanceof DomainError) throw error;
         throw new MessagingFailure(SYSTEM_MESSAGES.encounteredError, error);
       }

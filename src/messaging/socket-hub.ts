@@ -1,3 +1,4 @@
+import { HeldChunks } from './held-chunks';
 import type { WireEvent } from './wire';
 
 /** One open chat socket, as the hub sees it. */
@@ -23,6 +24,8 @@ export interface HubSocket {
 export class SocketHub {
   private readonly sockets = new Map<string, Set<HubSocket>>();
   private readonly reserved = new Map<string, number>();
+  /** a streamed answer's chunks, until the stored user message before them goes out */
+  private readonly chunks = new HeldChunks();
 
   count(sessionId: string): number {
     return (this.sockets.get(sessionId)?.size ?? 0) + (this.reserved.get(sessionId) ?? 0);
@@ -81,22 +84,29 @@ export class SocketHub {
   }
 
   /** Stored events of one session, in sequence order. A SESSION_END closes the session's sockets after it is sent. */
-  deliverStored(sessionId: string, events: WireEvent[]): void {
+  deliverStored(sessionId: string, stored: WireEvent[]): void {
+    const events = this.chunks.release(sessionId, stored);
     const set = this.sockets.get(sessionId);
     if (!set || events.length === 0) return;
     const frames = events.map((event) => JSON.stringify(event));
+    // a held chunk goes only where its answer (the next stored event) goes
+    const gates: Array<number | null> = new Array(events.length);
+    for (let i = events.length - 1, next: number | null = null; i >= 0; i--) {
+      if (events[i].sequence !== null) next = events[i].sequence;
+      gates[i] = next;
+    }
     for (const socket of [...set]) {
       if (!socket.ready) {
-        socket.pending.push(...events);
+        // replaying: the answer reaches it whole, from the history or from here
+        socket.pending.push(...stored);
         continue;
       }
       const out: string[] = [];
       let ended = false;
       events.forEach((event, i) => {
-        if (event.sequence !== null) {
-          if (event.sequence <= socket.lastSequence) return;
-          socket.lastSequence = event.sequence;
-        }
+        const gate = gates[i];
+        if (gate !== null && gate <= socket.lastSequence) return;
+        if (event.sequence !== null) socket.lastSequence = event.sequence;
         out.push(frames[i]);
         ended ||= event.type === 'EVENT_TYPE_SESSION_END';
       });
@@ -110,6 +120,7 @@ export class SocketHub {
   deliverTransient(sessionId: string, event: WireEvent, except?: HubSocket): void {
     const set = this.sockets.get(sessionId);
     if (!set) return;
+    if (except === undefined && this.chunks.hold(sessionId, event)) return;
     const frame = JSON.stringify(event);
     for (const socket of set) if (socket !== except) this.sendOne(socket, event, frame);
   }

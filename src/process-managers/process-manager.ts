@@ -69,6 +69,8 @@ export class ProcessManagerRunner {
   active = true;
   position: Position = START;
   error: string | null = null;
+  /** requests waiting until this manager has reacted to the log up to a position (caughtUp) */
+  private readonly catchUpWaiters = new Set<{ target: Position; resolve(): void }>();
 
   /** `lease`: where several processes share the platform database, the one that may run this manager. */
   constructor(
@@ -228,6 +230,7 @@ export class ProcessManagerRunner {
       }
     }
     this.position = batch[batch.length - 1].position;
+    this.releaseCatchUpWaiters();
     // Batches it had nothing to do for move the checkpoint now and then too: otherwise a manager
     // that rarely acts would read the whole log again at every start (14M events on a big install).
     if (handled || Date.now() - this.savedAt > IDLE_CHECKPOINT_MS) await this.saveCheckpoint();
@@ -320,6 +323,30 @@ export class ProcessManagerRunner {
         );
       });
     return this.retrying;
+  }
+
+  /**
+   * Resolves once this manager has reacted to every event up to `target` (at once when it has,
+   * or when it runs in another process or keeps failing: then nothing here will move it). The
+   * caller bounds the wait; `cancel` drops a waiter whose caller gave up.
+   */
+  caughtUp(target: Position): { promise: Promise<void>; cancel(): void } {
+    if (!this.active || this.error !== null || this.position >= target)
+      return { promise: Promise.resolve(), cancel: () => undefined };
+    let waiter!: { target: Position; resolve(): void };
+    const promise = new Promise<void>((resolve) => (waiter = { target, resolve }));
+    this.catchUpWaiters.add(waiter);
+    // someone waits: deliver what the log holds now rather than lazily (wakeFor)
+    this.subscription?.nudge();
+    return { promise, cancel: () => this.catchUpWaiters.delete(waiter) };
+  }
+
+  private releaseCatchUpWaiters(): void {
+    for (const waiter of this.catchUpWaiters) {
+      if (this.position < waiter.target) continue;
+      this.catchUpWaiters.delete(waiter);
+      waiter.resolve();
+    }
   }
 
   private handles(event: RecordedEvent): boolean {

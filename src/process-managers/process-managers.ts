@@ -49,6 +49,27 @@ export class ProcessManagers {
     await Promise.all([...this.runners.values()].map((runner) => runner.stop()));
   }
 
+  /**
+   * Waits, at most `timeoutMs`, until every manager running here has reacted to the log as it is
+   * now: what a request appended before this call has then had its effects (a conversation an
+   * SMS or a call started behind the log exists). Resolves either way; the caller looks again.
+   */
+  async caughtUpWithLog(timeoutMs: number): Promise<void> {
+    if (this.runners.size === 0) return;
+    const head = await this.store.headPosition();
+    const waits = [...this.runners.values()].map((runner) => runner.caughtUp(head));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.all(waits.map((wait) => wait.promise)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      for (const wait of waits) wait.cancel();
+    }
+  }
+
   status(): ProcessManagerStatus[] {
     return [...this.runners.values()].map((r) => ({
       name: r.manager.name,

@@ -58,6 +58,7 @@ const ALL_PERMISSIONS = [
   'outbound_calling',
   'sms',
   'desk',
+  'chat',
 ];
 
 /** A clock fixed at one instant: each command is recorded at its simulated time. */

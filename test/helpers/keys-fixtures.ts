@@ -12,6 +12,7 @@ export const ALL_PERMISSIONS = [
   'sms',
   'keys',
   'desk',
+  'chat',
 ] as const;
 
 export const op = (t: TestApp) => ({ 'x-operator-token': t.operatorToken });

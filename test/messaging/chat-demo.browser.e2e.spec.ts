@@ -41,6 +41,9 @@ suite('chat demo page in headless Chromium', () => {
   let deskKey: string;
 
   const bubbles = (kind: string) => page.locator(`#log .msg[data-kind="${kind}"]`);
+  // user and agent bubbles as drawn, top to bottom
+  const conversationOnScreen = () =>
+    page.locator('#log .msg[data-kind="user"], #log .msg[data-kind="agent"]').allTextContents();
   const say = async (text: string) => {
     await page.fill('#text', text);
     await page.click('#send');
@@ -103,6 +106,8 @@ suite('chat demo page in headless Chromium', () => {
     await waitForBubble('agent', KB[0].content);
     // the page asked for streaming: the answer came in chunks before the message
     expect(await page.evaluate(() => (globalThis as any).parleyDemo.chunks)).toBeGreaterThan(1);
+    // each answer is drawn below the question that caused it: the server sends the user's message first
+    expect(await conversationOnScreen()).toEqual([GREETING, 'how do refunds work?', KB[0].content]);
 
     // the socket drops: the page reconnects from the last sequence it saw, and nothing repeats
     const before = await statusesSoFar();
@@ -112,6 +117,13 @@ suite('chat demo page in headless Chromium', () => {
     await say('when will my parcel arrive?');
     await waitForBubble('agent', KB[1].content);
     expect(await bubbles('agent').allTextContents()).toEqual([GREETING, KB[0].content, KB[1].content]);
+    expect(await conversationOnScreen()).toEqual([
+      GREETING,
+      'how do refunds work?',
+      KB[0].content,
+      'when will my parcel arrive?',
+      KB[1].content,
+    ]);
 
     // a reload resumes the same session from its full history
     await page.reload();

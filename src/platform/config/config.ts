@@ -38,6 +38,8 @@ export interface Config {
   authFailureBurst: number;
   /** A debug chat idle longer than this (platform clock) answers CHAT_TIMEOUT. */
   debugChatTimeoutS: number;
+  /** A Chat API conversation idle longer than this (platform clock) is ended (contract §16). */
+  chatIdleS: number;
   /** Alert rules are evaluated this often (platform clock). */
   alertEvalIntervalS: number;
   /** GET /metrics without the operator token. */
@@ -304,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureRate: decimal(env, 'AUTH_FAILURE_RATE', 1, 0, 1_000_000),
     authFailureBurst: integer(env, 'AUTH_FAILURE_BURST', 20, 1, 1_000_000),
     debugChatTimeoutS: integer(env, 'DEBUG_CHAT_TIMEOUT_S', 1800, 1, 30 * 24 * 3600),
+    chatIdleS: integer(env, 'CHAT_IDLE_S', 1800, 1, 30 * 24 * 3600),
     alertEvalIntervalS: integer(env, 'ALERT_EVAL_INTERVAL_S', 60, 1, 24 * 3600),
     metricsPublic: flag(env, 'METRICS_PUBLIC'),
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
