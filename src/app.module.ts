@@ -1,5 +1,6 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { CONTEXT_TABLES } from './app.database';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
 import { AlertsModule } from './alerts/alerts.module';
@@ -10,11 +11,9 @@ import { MessagingModule } from './messaging/messaging.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { ExternalEventsModule } from './external-events/external-events.module';
 import { AuthModule } from './platform/auth/auth.module';
-import { ClockController } from './platform/clock/clock.controller';
 import type { Clock } from './platform/clock/clock';
 import type { Config } from './platform/config/config';
-import { HealthController } from './platform/health/health.controller';
-import { MetricsController } from './platform/metrics/metrics.controller';
+import { OperationsModule } from './operations/operations.module';
 import { PlatformModule } from './platform/platform.module';
 import { ReadModelsModule } from './read-models/read-models.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -29,7 +28,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot(config, logger, clock),
+        PlatformModule.forRoot(config, logger, clock, CONTEXT_TABLES),
         EventStoreModule,
         ReadModelsModule,
         ConversationsModule,
@@ -45,14 +44,9 @@ export class AppModule {
         ExternalEventsModule,
         MessagingModule,
         SmsModule,
+        OperationsModule.forRoot({ testClock: config.testClock }),
       ],
-      // The clock route exists only under the test clock (contract §1).
-      controllers: [
-        HealthController,
-        MetricsController,
-        ...(config.testClock ? [ClockController] : []),
-        ...extraControllers,
-      ],
+      controllers: extraControllers,
     };
   }
 }

@@ -1,8 +1,8 @@
 import type { EventStore } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
-import type { CommandContext } from '../platform/commands/command-context';
-import { handleCommand, load, type CommandResult } from '../platform/commands/command-handler';
+import { AggregateCache } from '../commands/aggregate-cache';
+import type { CommandContext } from '../commands/command-context';
+import { handleCommand, load, type CommandResult } from '../commands/command-handler';
 import { sessionDecider, type SessionCommand, type SessionState } from './session.decider';
 import { sessionStream, type SessionEvent } from './session.events';
 

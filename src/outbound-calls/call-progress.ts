@@ -1,7 +1,7 @@
 import type { EventStore } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
-import { handleCommand } from '../platform/commands/command-handler';
+import { AggregateCache } from '../commands/aggregate-cache';
+import { handleCommand } from '../commands/command-handler';
 import type { CallProgress, ReportOptions } from './carrier.port';
 import { outboundCallDecider, type OutboundCallCommand } from './outbound-call.decider';
 import { outboundCallStream } from './outbound-call.events';

@@ -6,6 +6,7 @@ import { Clock, ManualClock, SystemClock } from './clock/clock';
 import { AuthFailureThrottle } from './auth/auth-failure-throttle';
 import { ServerSecret } from './auth/server-secret';
 import { openPlatformDatabase, PLATFORM_DB } from './database/platform-database';
+import type { PlatformTables } from './database/platform-tables';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyJanitor } from './idempotency/idempotency.janitor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
@@ -27,7 +28,12 @@ class PlatformDatabaseCloser implements OnApplicationShutdown {
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(config: Config, logger: Logger, clock?: Clock): DynamicModule {
+  static forRoot(
+    config: Config,
+    logger: Logger,
+    clock: Clock | undefined,
+    contextTables: readonly PlatformTables[],
+  ): DynamicModule {
     const theClock = clock ?? (config.testClock ? new ManualClock() : new SystemClock());
     const providers = [
       { provide: CONFIG, useValue: config },
@@ -35,7 +41,10 @@ export class PlatformModule {
       { provide: Clock, useValue: theClock },
       { provide: IdGenerator, useClass: RandomIdGenerator },
       { provide: OperatorToken, useFactory: () => OperatorToken.resolve(config.operatorToken, config.dataDir, logger) },
-      { provide: PLATFORM_DB, useFactory: () => openPlatformDatabase(config.dataDir, config.databaseUrl) },
+      {
+        provide: PLATFORM_DB,
+        useFactory: () => openPlatformDatabase(config.dataDir, config.databaseUrl, contextTables),
+      },
       {
         provide: ServerSecret,
         useFactory: () => ServerSecret.resolve(config.serverSecret ?? undefined, config.dataDir),

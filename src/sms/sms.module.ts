@@ -7,7 +7,7 @@ import { ConversationEngine } from '../conversations/engine/conversation-engine'
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { RateLimiter } from '../platform/auth/rate-limiter';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
+import { AggregateCache } from '../commands/aggregate-cache';
 import { CONFIG, type Config } from '../platform/config/config';
 import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
