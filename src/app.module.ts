@@ -10,7 +10,7 @@ import { DebugChatModule } from './debug-chat/debug-chat.module';
 import { MessagingModule } from './messaging/messaging.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { ExternalEventsModule } from './external-events/external-events.module';
-import { AuthModule } from './platform/auth/auth.module';
+import { KeyAuthModule } from './accounts/key-auth.module';
 import type { Clock } from './platform/clock/clock';
 import type { Config } from './platform/config/config';
 import { OperationsModule } from './operations/operations.module';
@@ -32,7 +32,7 @@ export class AppModule {
         EventStoreModule,
         ReadModelsModule,
         ConversationsModule,
-        AuthModule,
+        KeyAuthModule,
         AccountsModule,
         AgentsModule,
         RuntimeModule,
