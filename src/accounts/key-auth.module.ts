@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from '../agents/agents.module';
+import { AgentDirectoryModule } from '../agents/agent-directory.module';
 import { ACCOUNT_DIRECTORY } from '../platform/auth/account-directory';
 import { KeyAuthenticator } from '../platform/auth/key-authenticator';
 import { KEY_LOOKUP } from '../platform/auth/key-lookup';
@@ -13,10 +13,10 @@ import { ReadModelKeyLookup } from './read-model-key-lookup';
 /**
  * Keys as the credential of every API: the platform's key guard and authenticator, bound to the
  * accounts' read models through the ports the platform defines (KEY_LOOKUP, ACCOUNT_DIRECTORY;
- * AGENT_DIRECTORY comes from AgentsModule). The server secret and clock come from PlatformModule.
+ * AGENT_DIRECTORY comes from AgentDirectoryModule). The server secret and clock come from PlatformModule.
  */
 @Module({
-  imports: [ReadModelsModule, AgentsModule],
+  imports: [ReadModelsModule, AgentDirectoryModule],
   providers: [
     { provide: KEY_LOOKUP, useClass: ReadModelKeyLookup },
     { provide: ACCOUNT_DIRECTORY, useClass: ReadModelAccountDirectory },

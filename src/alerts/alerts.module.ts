@@ -14,8 +14,12 @@ import { AlertRulesController } from './alert-rules.controller';
 import { AlertRulesService } from './alert-rules.service';
 import { AlertSchedule } from './alert-schedule';
 import { AlertsAdminController } from './alerts-admin.controller';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { AgentDirectoryModule } from '../agents/agent-directory.module';
 
 @Module({
+  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule],
   controllers: [AlertRulesController, AlertsAdminController],
   providers: [
     AlertRulesService,

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
 import { ServerSecret } from '../platform/auth/server-secret';
 import { ReadModels } from '../read-models/read-models.service';
 import { ConversationsApiController, HandoffController } from './conversations-api.controller';
@@ -10,7 +12,7 @@ import { CONVERSATIONS_REPOSITORY, conversationsRepository } from '../../project
 import { Cursors } from './cursor';
 
 @Module({
-  imports: [AccountsModule],
+  imports: [EventStoreModule, ReadModelsModule, AccountsModule],
   controllers: [ConversationsApiController, HandoffController],
   providers: [
     ConversationsApiService,

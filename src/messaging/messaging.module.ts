@@ -44,6 +44,10 @@ import { SessionFeed } from './session-feed';
 import { SessionTimers } from './session-timers';
 import { SocketHub } from './socket-hub';
 import { UpgradeRouter } from './upgrade-router';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { KeyAuthModule } from '../accounts/key-auth.module';
 
 /** The media type the messaging POSTs' bodies are given, so that they arrive as text. */
 const MESSAGING_TEXT = 'application/vnd.parley.messaging-text';
@@ -110,7 +114,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 
 /** The messaging channel (contract §14): access tokens, sessions, the chat and desk WebSockets, the demo page. */
 @Module({
-  imports: [ConversationsModule],
+  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, KeyAuthModule, ConversationsModule],
   controllers: [MessagingHttpController, ChatDemoController],
   providers: [
     {

@@ -18,6 +18,10 @@ import { OutboundCallsService } from './outbound-calls.service';
 import { SimulatedCarrier } from './simulated-carrier';
 import { SipCarrier } from './sip/sip-carrier';
 import { WATCHDOG_OWNER } from './watchdog';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentsModule } from '../agents/agents.module';
 
 const system = (cause: string) => ({
   actor: 'system:outbound-calls',
@@ -64,7 +68,7 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
 }
 
 @Module({
-  imports: [ConversationsModule],
+  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AgentsModule, ConversationsModule],
   controllers: [OutboundCallsController],
   providers: [
     {

@@ -24,7 +24,11 @@ class PlatformDatabaseCloser implements OnApplicationShutdown {
   }
 }
 
-/** What every module uses: config, logger, clock, ids, the platform database, operator auth. */
+/**
+ * What every module uses: config, logger, clock, ids, the platform database, operator auth.
+ * The one global module: it is built once from the process's configuration (forRoot), and every
+ * module needs the config, logger and clock; listing it in each module's imports would say nothing.
+ */
 @Global()
 @Module({})
 export class PlatformModule {

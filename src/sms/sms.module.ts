@@ -25,6 +25,10 @@ import { SESSION_TIMER_OWNER, SmsSessionTimers } from './sms-session-timers';
 import { smsSessionsProcessManager } from './sms-sessions.process-manager';
 import { SmsController } from './sms.controller';
 import { SMS_RATE_LIMITER, SmsService } from './sms.service';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentsModule } from '../agents/agents.module';
 
 /** Wires the raw-body parser, the process manager, the session timers and the outbox at start. */
 @Injectable()
@@ -63,7 +67,7 @@ class SmsLifecycle implements OnModuleInit {
 
 /** SMS (contract §11): the API, the inbound webhook, sessions on durable timers, the carrier port. */
 @Module({
-  imports: [ConversationsModule],
+  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AgentsModule, ConversationsModule],
   controllers: [SmsController, SmsAdminController],
   providers: [
     {

@@ -30,6 +30,8 @@ import {
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { webhookEventsProcessManager } from './webhook-events.process-manager';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
 
 /** Registers the process manager that fills the outbox, and runs the worker that empties it. */
 @Injectable()
@@ -65,6 +67,7 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
 }
 
 @Module({
+  imports: [EventStoreModule, ReadModelsModule],
   controllers: [WebhookEndpointsController],
   providers: [
     { provide: WebhookOutbox, inject: [PLATFORM_DB], useFactory: (db: DataSource) => openWebhookOutbox(db) },
