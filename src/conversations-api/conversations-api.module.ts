@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
-import { ServerSecret } from '../platform/auth/server-secret';
 import { ReadModels } from '../read-models/read-models.service';
 import { ConversationsApiController, HandoffController } from './conversations-api.controller';
 import { ConversationsApiService, SEMANTIC_RANKER } from './conversations-api.service';
@@ -21,7 +20,7 @@ import { Cursors } from './cursor';
       inject: [ReadModels],
       useFactory: (readModels: ReadModels) => conversationsRepository(readModels),
     },
-    { provide: Cursors, inject: [ServerSecret], useFactory: (secret: ServerSecret) => new Cursors(secret) },
+    Cursors,
     {
       provide: SEMANTIC_RANKER,
       inject: [CONFIG],

@@ -116,36 +116,22 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 @Module({
   imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, KeyAuthModule, ConversationsModule],
   controllers: [MessagingHttpController, ChatDemoController],
+  // The gateways and services below still take an options object from a factory (contract
+  // settings and rate limiters built from the configuration among their dependencies).
   providers: [
-    {
-      provide: SessionCommands,
-      inject: [EVENT_STORE, Clock],
-      useFactory: (store: EventStore, clock: Clock) => new SessionCommands(store, clock),
-    },
-    {
-      provide: ConnectorDirectory,
-      inject: [ReadModels, ServerSecret],
-      useFactory: (readModels: ReadModels, secret: ServerSecret) => new ConnectorDirectory(readModels, secret),
-    },
+    SessionCommands,
+    ConnectorDirectory,
     {
       provide: AccessTokens,
       inject: [ServerSecret, Clock, CONFIG],
       useFactory: (secret: ServerSecret, clock: Clock, config: Config) =>
         new AccessTokens(secret, clock, config.messaging.tokenTtlS),
     },
-    { provide: SocketHub, useFactory: () => new SocketHub() },
-    { provide: DeskHub, useFactory: () => new DeskHub() },
-    { provide: DeskQueue, inject: [ReadModels], useFactory: (readModels: ReadModels) => new DeskQueue(readModels) },
-    {
-      provide: DeskAvailability,
-      inject: [ReadModels],
-      useFactory: (readModels: ReadModels) => new DeskAvailability(readModels),
-    },
-    {
-      provide: SessionFeed,
-      inject: [EVENT_STORE, LOGGER],
-      useFactory: (store: EventStore, logger: Logger) => new SessionFeed(store, logger),
-    },
+    SocketHub,
+    DeskHub,
+    DeskQueue,
+    DeskAvailability,
+    SessionFeed,
     {
       provide: AgentTurns,
       inject: [

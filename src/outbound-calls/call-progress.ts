@@ -1,5 +1,6 @@
-import type { EventStore } from '../event-store/event-store.port';
-import type { Clock } from '../platform/clock/clock';
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Clock } from '../platform/clock/clock';
 import { AggregateCache } from '../commands/aggregate-cache';
 import { handleCommand } from '../commands/command-handler';
 import type { CallProgress, ReportOptions } from './carrier.port';
@@ -7,11 +8,12 @@ import { outboundCallDecider, type OutboundCallCommand } from './outbound-call.d
 import { outboundCallStream } from './outbound-call.events';
 
 /** A carrier's reports, appended to the call's stream (the decider drops late or repeated ones). */
+@Injectable()
 export class CallProgressRecorder implements CallProgress {
   private readonly cache = new AggregateCache(2000);
 
   constructor(
-    private readonly store: EventStore,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly clock: Clock,
   ) {}
 

@@ -1,11 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ConversationsModule } from '../conversations/conversations.module';
-import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
-import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../process-managers/process-managers';
 import { Timers } from '../process-managers/timers';
@@ -71,11 +68,8 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
   imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AgentsModule, ConversationsModule],
   controllers: [OutboundCallsController],
   providers: [
-    {
-      provide: CALL_PROGRESS,
-      inject: [EVENT_STORE, Clock],
-      useFactory: (store: EventStore, clock: Clock) => new CallProgressRecorder(store, clock),
-    },
+    { provide: CALL_PROGRESS, useClass: CallProgressRecorder },
+    // the carrier the configuration names: SIP, or the simulator
     {
       provide: CARRIER,
       inject: [CONFIG, Timers, CALL_PROGRESS, LOGGER],
@@ -86,11 +80,7 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
           : new SimulatedCarrier(timers, progress, ringTimeoutS);
       },
     },
-    {
-      provide: CallConversations,
-      inject: [ConversationEngine],
-      useFactory: (engine: ConversationEngine) => new CallConversations(engine),
-    },
+    CallConversations,
     OutboundCallsService,
     OutboundCallsLifecycle,
   ],

@@ -39,6 +39,8 @@ export class PlatformModule {
     contextTables: readonly PlatformTables[],
   ): DynamicModule {
     const theClock = clock ?? (config.testClock ? new ManualClock() : new SystemClock());
+    // Factories here build values from the configuration (the database, secrets, limits); classes
+    // that only need other providers are listed as classes, injected through their constructors.
     const providers = [
       { provide: CONFIG, useValue: config },
       { provide: LOGGER, useValue: logger },
@@ -53,12 +55,8 @@ export class PlatformModule {
         provide: ServerSecret,
         useFactory: () => ServerSecret.resolve(config.serverSecret ?? undefined, config.dataDir),
       },
-      {
-        provide: IdempotencyStore,
-        useFactory: (db: DataSource, secret: ServerSecret) => new IdempotencyStore(db, secret),
-        inject: [PLATFORM_DB, ServerSecret],
-      },
-      { provide: Metrics, useFactory: () => new Metrics() },
+      IdempotencyStore,
+      Metrics,
       {
         provide: AuthFailureThrottle,
         useFactory: () => new AuthFailureThrottle(config.authFailureRate, config.authFailureBurst),

@@ -11,7 +11,8 @@ import { TopicIndexes } from './topic-indexes';
  */
 @Module({
   providers: [
-    { provide: TopicIndexBuilder, useFactory: () => new TopicIndexBuilder() },
+    TopicIndexBuilder,
+    // the LLM client exists only when the configuration names one
     {
       provide: AgentRuntime,
       inject: [CONFIG, TopicIndexBuilder],
