@@ -1,28 +1,81 @@
 #!/usr/bin/env node
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS script that node runs as is */
 // Fails on any file-level import loop in src/ and projections/ (type-only imports count too: a loop
-// of types is still a loop a reader has to untangle).
+// of types is still a loop a reader has to untangle), and on any import that breaks a layer rule of
+// docs/architecture.md ("The layers"). `--root <dir>` checks another tree (the script's own spec).
 const path = require('node:path');
+const fs = require('node:fs');
 const madge = require('madge');
 
-const root = path.resolve(__dirname, '..');
+/** src/ folders that are layers, not bounded contexts; any other folder under src/ is a context. */
+const LAYERS = new Set(['platform', 'commands', 'event-store', 'read-models', 'process-managers', 'operations']);
+
+const isSpec = (file) => /\.spec\.ts$/.test(file);
+const contextOf = (file) => {
+  const match = /^src\/([^/]+)\//.exec(file);
+  return match && !LAYERS.has(match[1]) ? match[1] : null;
+};
+
+/**
+ * Each rule: which importing files it governs, and whether an import is allowed. Specs are exempt:
+ * a test may wire real parts of any layer together.
+ */
+const RULES = [
+  {
+    name: 'platform is the floor: src/platform imports nothing outside src/platform',
+    governs: (from) => from.startsWith('src/platform/'),
+    allows: (to) => to.startsWith('src/platform/'),
+  },
+  {
+    name: "a context reads a read model only through that projection's queries.ts (never its entities)",
+    governs: (from) => contextOf(from) !== null,
+    allows: (to) => !to.startsWith('projections/') || /^projections\/[^/]+\/queries\.ts$/.test(to),
+  },
+];
+
+/** The layer rules broken in a dependency map (file -> files it imports, relative to the root). */
+function layerViolations(graph) {
+  const found = [];
+  for (const [from, imports] of Object.entries(graph)) {
+    if (isSpec(from)) continue;
+    for (const rule of RULES) {
+      if (!rule.governs(from)) continue;
+      for (const to of imports) if (!rule.allows(to)) found.push({ rule: rule.name, from, to });
+    }
+  }
+  return found;
+}
 
 const key = (cycle) => cycle.join(' > ');
 
 async function main() {
-  const result = await madge(['src', 'projections'], {
+  const at = process.argv.indexOf('--root');
+  const root = at > 0 ? path.resolve(process.argv[at + 1]) : path.resolve(__dirname, '..');
+  const tsConfig = path.join(root, 'tsconfig.json');
+  // absolute: madge reads the folders from the working directory, and names files from baseDir
+  const dirs = ['src', 'projections'].map((dir) => path.join(root, dir)).filter((dir) => fs.existsSync(dir));
+  const result = await madge(dirs, {
     baseDir: root,
     fileExtensions: ['ts'],
-    tsConfig: path.join(root, 'tsconfig.json'),
+    ...(fs.existsSync(tsConfig) ? { tsConfig } : {}),
   });
   const cycles = result.circular();
   for (const cycle of cycles) console.log(`IMPORT LOOP ${key(cycle)}`);
-  if (cycles.length) {
-    console.error(
-      `check:imports: ${cycles.length} import loop(s) (see above); break them with an interface file both sides import`,
-    );
+  const violations = layerViolations(result.obj());
+  for (const v of violations) console.log(`LAYER ${v.from} imports ${v.to}\n  rule: ${v.rule}`);
+  if (cycles.length || violations.length) {
+    if (cycles.length)
+      console.error(
+        `check:imports: ${cycles.length} import loop(s) (see above); break them with an interface file both sides import`,
+      );
+    if (violations.length)
+      console.error(
+        `check:imports: ${violations.length} layer violation(s) (see above); docs/architecture.md says how to depend upward through a port`,
+      );
     process.exit(1);
   }
-  console.log(`check:imports: no import loops in ${Object.keys(result.obj()).length} files`);
+  const files = Object.keys(result.obj()).length;
+  console.log(`check:imports: no import loops and no layer violations in ${files} files`);
 }
 
 main().catch((error) => {

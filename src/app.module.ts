@@ -1,5 +1,6 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { CONTEXT_TABLES } from './app.database';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
 import { AlertsModule } from './alerts/alerts.module';
@@ -10,12 +11,10 @@ import { MessagingModule } from './messaging/messaging.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { ExternalEventsModule } from './external-events/external-events.module';
 import { ChatApiModule } from './chat-api/chat-api.module';
-import { AuthModule } from './platform/auth/auth.module';
-import { ClockController } from './platform/clock/clock.controller';
+import { KeyAuthModule } from './accounts/key-auth.module';
 import type { Clock } from './platform/clock/clock';
 import type { Config } from './platform/config/config';
-import { HealthController } from './platform/health/health.controller';
-import { MetricsController } from './platform/metrics/metrics.controller';
+import { OperationsModule } from './operations/operations.module';
 import { PlatformModule } from './platform/platform.module';
 import { ReadModelsModule } from './read-models/read-models.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -30,11 +29,11 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot(config, logger, clock),
+        PlatformModule.forRoot(config, logger, clock, CONTEXT_TABLES),
         EventStoreModule,
         ReadModelsModule,
         ConversationsModule,
-        AuthModule,
+        KeyAuthModule,
         AccountsModule,
         AgentsModule,
         RuntimeModule,
@@ -47,14 +46,9 @@ export class AppModule {
         MessagingModule,
         SmsModule,
         ChatApiModule,
+        OperationsModule.forRoot({ testClock: config.testClock }),
       ],
-      // The clock route exists only under the test clock (contract §1).
-      controllers: [
-        HealthController,
-        MetricsController,
-        ...(config.testClock ? [ClockController] : []),
-        ...extraControllers,
-      ],
+      controllers: extraControllers,
     };
   }
 }

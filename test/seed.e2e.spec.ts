@@ -6,7 +6,7 @@ import { conversationsProjection } from '../projections/conversations/conversati
 import { replayConversation } from '../src/conversations/conversation-view';
 import type { ConversationEvent } from '../src/conversations/conversation.events';
 import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
-import { openPlatformDatabase } from '../src/platform/database/platform-database';
+import { openAppDatabase } from '../src/app.database';
 import { ReadModelRegistry } from '../src/read-models/read-model-registry';
 import { verify } from '../src/read-models/verify';
 import { seed, type SeedResult } from '../src/seed/seed';
@@ -106,7 +106,7 @@ describe('seed and the conversations read model', () => {
 
   it('the read model equals a fresh replay of the log (projections verify)', async () => {
     const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
-    const platform = await openPlatformDatabase(dir);
+    const platform = await openAppDatabase(dir);
     try {
       const report = await verify(conversationsProjection, store, new ReadModelRegistry(platform, dir));
       expect(report.differences).toBe(0);

@@ -9,7 +9,7 @@ import { METRICS, OPERATORS, WINDOWS } from '../../src/alerts/alert-rule.events'
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { sqlitePosition } from '../../src/event-store/sqlite/rows';
 import { SystemClock } from '../../src/platform/clock/clock';
-import { openPlatformDatabase } from '../../src/platform/database/platform-database';
+import { openAppDatabase } from '../../src/app.database';
 import { rawConnection } from '../../src/platform/database/raw-connection';
 import { catchUp } from '../../src/read-models/catch-up';
 import { openReadModel } from '../../src/read-models/open-read-model';
@@ -37,7 +37,7 @@ async function evaluationRounds(
     const dir = ctx.file('alerts-eval');
     fs.mkdirSync(path.join(dir, 'read-models'), { recursive: true });
     const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'full' });
-    const platform = await openPlatformDatabase(dir);
+    const platform = await openAppDatabase(dir);
     const alerts = await openReadModel(alertsProjection, path.join(dir, 'read-models', 'alerts.sqlite'));
     const samples = await openReadModel(alertSamplesProjection, path.join(dir, 'read-models', 'samples.sqlite'));
     try {

@@ -5,7 +5,7 @@ import { ALL_PROJECTIONS } from '../../projections';
 import { conversationsProjection } from '../../projections/conversations/conversations.projection';
 import { START } from '../../src/event-store/position';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { openPlatformDatabase } from '../../src/platform/database/platform-database';
+import { openAppDatabase } from '../../src/app.database';
 import { catchUp } from '../../src/read-models/catch-up';
 import { openReadModel } from '../../src/read-models/open-read-model';
 import { ReadModelRegistry } from '../../src/read-models/read-model-registry';
@@ -47,7 +47,7 @@ async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
     const data = await dataset(ctx);
     const dir = freshDataDir(ctx, data.dir, 'catch-up-all');
     const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
-    const platform = await openPlatformDatabase(dir);
+    const platform = await openAppDatabase(dir);
     const registry = new ReadModelRegistry(platform, dir);
     const head = await store.headPosition();
     const events = await store.countAfter(START);

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
-import type { CommandContext } from '../platform/commands/command-context';
-import { handleCommand } from '../platform/commands/command-handler';
+import type { CommandContext } from '../commands/command-context';
+import { handleCommand } from '../commands/command-handler';
 import { isReadModelLagging } from '../read-models/read-model-lagging';
 import { ReadModels } from '../read-models/read-models.service';
 import { accountDecider, type AccountCommand } from './account.decider';

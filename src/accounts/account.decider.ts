@@ -1,5 +1,5 @@
 import { conflict, DomainError, notFound } from '../platform/errors/domain-error';
-import type { Decider } from '../platform/commands/decider';
+import type { Decider } from '../commands/decider';
 import type { AccountEvent, KeyAgents } from './account.events';
 import { checkFields } from '../platform/validation/field-checks';
 import { REGIONS, type ConnectorKind, type Permission, type Region } from './permissions';

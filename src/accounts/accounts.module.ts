@@ -1,4 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
 import { AccountCommands } from './account-commands';
 import { AccountsService } from './accounts.service';
 import { AdminController } from './admin.controller';
@@ -7,8 +10,8 @@ import { ApiKeysService } from './api-keys.service';
 import { DataAccessController } from './data-access.controller';
 import { DataAccessService } from './data-access.service';
 
-@Global()
 @Module({
+  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule],
   controllers: [AdminController, ApiKeysController, ApiKeySelfController, DataAccessController],
   providers: [AccountCommands, AccountsService, ApiKeysService, DataAccessService],
   exports: [AccountsService, DataAccessService],

@@ -4,7 +4,7 @@ import { Clock } from '../platform/clock/clock';
 import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
 import { CONNECTOR_TOKEN_PREFIX, newCredential, WEBHOOK_SECRET_PREFIX } from '../platform/auth/credentials';
 import { ServerSecret } from '../platform/auth/server-secret';
-import type { CommandContext } from '../platform/commands/command-context';
+import type { CommandContext } from '../commands/command-context';
 import { badRequest, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { accountRef, agentRef, parseAgentId } from '../platform/ids/prefixed-ids';
@@ -18,7 +18,7 @@ import {
 import { AccountCommands } from './account-commands';
 import { phoneNumberDecider, phoneNumberStream } from './phone-number.decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { handleCommand } from '../platform/commands/command-handler';
+import { handleCommand } from '../commands/command-handler';
 import type {
   AgentSettingsDto,
   CreateAccountDto,

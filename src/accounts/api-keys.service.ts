@@ -6,7 +6,7 @@ import { KEY_PREFIX, maskKey, newCredential } from '../platform/auth/credentials
 import type { KeyRecord } from '../platform/auth/key-principal';
 import type { Principal } from '../platform/auth/principal';
 import { ServerSecret } from '../platform/auth/server-secret';
-import type { CommandContext } from '../platform/commands/command-context';
+import type { CommandContext } from '../commands/command-context';
 import { badRequest, DomainError, forbidden, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { accountRef, agentRef, tryParseAgentId } from '../platform/ids/prefixed-ids';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CommandContext } from '../platform/commands/command-context';
+import type { CommandContext } from '../commands/command-context';
 import { agentRef } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
 import { dataAccessQueries, type DataAccessQueries } from '../../projections/data-access/queries';

@@ -1,20 +1,5 @@
-/**
- * What a key may do (contract §4). The first three are interface.md's: Conversations data,
- * Handoff, External events.
- */
-export const PERMISSIONS = [
-  'conversations',
-  'handoff',
-  'external_events',
-  'agents',
-  'alerts',
-  'outbound_calling',
-  'sms',
-  'keys',
-  'desk',
-  'chat',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+// The key guard's vocabulary lives with the guard (platform/auth); re-exported here for the account code.
+export { PERMISSIONS, type Permission } from '../platform/auth/permissions';
 
 export const REGIONS = ['us', 'uk', 'eu', 'studio'] as const;
 export type Region = (typeof REGIONS)[number];

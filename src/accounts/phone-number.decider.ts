@@ -1,4 +1,4 @@
-import type { Decider, DomainEvent } from '../platform/commands/decider';
+import type { Decider, DomainEvent } from '../commands/decider';
 import { conflict } from '../platform/errors/domain-error';
 
 /**

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
-import type { CommandContext } from '../platform/commands/command-context';
-import { handleCommand } from '../platform/commands/command-handler';
+import { AggregateCache } from '../commands/aggregate-cache';
+import type { CommandContext } from '../commands/command-context';
+import { handleCommand } from '../commands/command-handler';
 import { ReadModels } from '../read-models/read-models.service';
 import { agentDecider, type AgentCommand, type AgentState } from './agent.decider';
 import { agentStream, type AgentEvent } from './agent.events';

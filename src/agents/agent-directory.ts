@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { ReadModels } from '../read-models/read-models.service';
 import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
 import { andThen, type Awaitable } from '../platform/awaitable';
@@ -13,6 +14,7 @@ const OWNER_EVENTS = new Set(['AgentCreated', 'AgentDeleted']);
  * runtime), so live agents' owners are remembered until the projection applies an event that
  * could change one, or serves a rebuilt generation.
  */
+@Injectable()
 export class ReadModelAgentDirectory implements AgentDirectory {
   private readonly query: AgentsQueries;
   private readonly owners = new Map<string, string>();

@@ -1,4 +1,4 @@
-import type { Decider } from '../platform/commands/decider';
+import type { Decider } from '../commands/decider';
 import { conflict, DomainError, notFound } from '../platform/errors/domain-error';
 import { checkFields, type FieldKind } from '../platform/validation/field-checks';
 import {

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../platform/commands/decider';
+import type { DomainEvent } from '../commands/decider';
 
 export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];

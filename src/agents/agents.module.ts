@@ -1,27 +1,19 @@
-import { Global, Module } from '@nestjs/common';
-import { AGENT_DIRECTORY } from '../platform/auth/agent-directory';
-import { ReadModels } from '../read-models/read-models.service';
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
 import { AgentCommands } from './agent-commands';
-import { ReadModelAgentDirectory } from './agent-directory';
+import { AgentDirectoryModule } from './agent-directory.module';
 import { AccountAgentsController, AgentController } from './agents.controller';
 import { AgentsService } from './agents.service';
 import { BranchesController } from './branches.controller';
 import { DeploymentContent } from './deployment-content';
 import { DeploymentsController } from './deployments.controller';
 
-@Global()
 @Module({
+  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AccountsModule],
   controllers: [AccountAgentsController, AgentController, BranchesController, DeploymentsController],
-  providers: [
-    AgentCommands,
-    AgentsService,
-    DeploymentContent,
-    {
-      provide: AGENT_DIRECTORY,
-      inject: [ReadModels],
-      useFactory: (readModels: ReadModels) => new ReadModelAgentDirectory(readModels),
-    },
-  ],
-  exports: [AGENT_DIRECTORY, DeploymentContent, AgentsService],
+  providers: [AgentCommands, AgentsService, DeploymentContent],
+  exports: [DeploymentContent, AgentsService],
 })
 export class AgentsModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CommandContext } from '../platform/commands/command-context';
+import type { CommandContext } from '../commands/command-context';
 import { notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { parseBranchId } from '../platform/ids/prefixed-ids';

@@ -1,9 +1,12 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import type { EventStore } from '../event-store/event-store.port';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
-import type { Clock } from '../platform/clock/clock';
-import type { Metrics } from '../platform/metrics/metrics';
+import { Clock } from '../platform/clock/clock';
+import { PLATFORM_DB } from '../platform/database/platform-database';
+import { LOGGER } from '../platform/logging/logger';
+import { Metrics } from '../platform/metrics/metrics';
 import { allOf, andThen, type Awaitable } from '../platform/awaitable';
 import { derivedUuid } from '../platform/ids/derived-id';
 import { alertsQueries, type AlertsQueries, type EnabledRuleRow as RuleRow } from '../../projections/alerts/queries';
@@ -12,7 +15,7 @@ import {
   type AlertSamplesQueries,
   type SampleScope,
 } from '../../projections/alert-samples/queries';
-import type { ReadModels } from '../read-models/read-models.service';
+import { ReadModels } from '../read-models/read-models.service';
 import { alertRuleStream, type AlertRuleStateEvent, type AlertState } from './alert-rule.events';
 import { alertEvaluationWrites, type AlertEvaluationWrites } from './alert-evaluation-writes';
 import { metricValue, stateFor, WINDOW_MS, type WindowData } from './evaluation';
@@ -31,6 +34,7 @@ export interface EvaluationRound {
  * model, records each state change as an event on the rule's stream (its id derived from the rule
  * and the instant, so a retried round appends nothing twice), and keeps each rule's latest value.
  */
+@Injectable()
 export class AlertEvaluator {
   private readonly rules: AlertsQueries;
   private readonly samples: AlertSamplesQueries;
@@ -38,11 +42,11 @@ export class AlertEvaluator {
 
   constructor(
     private readonly readModels: ReadModels,
-    private readonly store: EventStore,
-    platform: DataSource,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PLATFORM_DB) platform: DataSource,
     private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly metrics?: Metrics,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     this.evaluations = alertEvaluationWrites(platform);
     this.rules = alertsQueries(readModels);

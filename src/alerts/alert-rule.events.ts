@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../platform/commands/decider';
+import type { DomainEvent } from '../commands/decider';
 
 export const METRICS = [
   'turn_latency_p50',

@@ -1,4 +1,4 @@
-import type { Decider } from '../platform/commands/decider';
+import type { Decider } from '../commands/decider';
 import { conflict, DomainError } from '../platform/errors/domain-error';
 import { checkFields, type FieldKind } from '../platform/validation/field-checks';
 import { METRICS, OPERATORS, WINDOWS, type AlertRulesEvent, type RuleSettings } from './alert-rule.events';

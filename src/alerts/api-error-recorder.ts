@@ -1,8 +1,10 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { EventStore } from '../event-store/event-store.port';
-import type { AgentDirectory } from '../platform/auth/agent-directory';
-import type { Clock } from '../platform/clock/clock';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
+import { Clock } from '../platform/clock/clock';
+import { LOGGER } from '../platform/logging/logger';
 import { uuidv7 } from '../platform/ids/ids';
 import { tryParseAgentId } from '../platform/ids/prefixed-ids';
 import { apiErrorsStream, type ApiErrorEvent } from './api-error.events';
@@ -15,12 +17,13 @@ const PROJECT_PARAMS = ['agentId', 'projectId'];
  * the platform's own failures as well as the agent's. Never delays or fails the answer: the append
  * runs after, and a failure to record is logged.
  */
+@Injectable()
 export class ApiErrorRecorder {
   constructor(
-    private readonly store: EventStore,
-    private readonly agents: AgentDirectory,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
     private readonly clock: Clock,
-    private readonly logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   record(request: FastifyRequest, status: number): void {

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../platform/commands/decider';
+import type { DomainEvent } from '../commands/decider';
 
 /** The platform answered a project's request with a 5xx: an `api_errors` sample (contract §12). */
 export type ApiErrorEvent = DomainEvent<

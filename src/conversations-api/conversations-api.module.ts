@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
-import { ServerSecret } from '../platform/auth/server-secret';
+import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModels } from '../read-models/read-models.service';
 import { ConversationsApiController, HandoffController } from './conversations-api.controller';
 import { ConversationsApiService, SEMANTIC_RANKER } from './conversations-api.service';
@@ -12,7 +12,7 @@ import { ReadableAtOnce } from './readable-at-once';
 import { ReadModelsModule } from '../read-models/read-models.module';
 
 @Module({
-  imports: [AccountsModule, ReadModelsModule],
+  imports: [EventStoreModule, ReadModelsModule, AccountsModule],
   controllers: [ConversationsApiController, HandoffController],
   providers: [
     ConversationsApiService,
@@ -22,7 +22,7 @@ import { ReadModelsModule } from '../read-models/read-models.module';
       inject: [ReadModels],
       useFactory: (readModels: ReadModels) => conversationsRepository(readModels),
     },
-    { provide: Cursors, inject: [ServerSecret], useFactory: (secret: ServerSecret) => new Cursors(secret) },
+    Cursors,
     {
       provide: SEMANTIC_RANKER,
       inject: [CONFIG],

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { badRequest } from '../platform/errors/domain-error';
 import { ServerSecret } from '../platform/auth/server-secret';
@@ -21,6 +22,7 @@ const malformed = () =>
  * base64url JSON, then an HMAC under the server secret. Clients cannot build or alter one, and a
  * cursor passed with other filters is refused instead of silently paging a different listing.
  */
+@Injectable()
 export class Cursors {
   constructor(private readonly secret: ServerSecret) {}
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
+import { AggregateCache } from '../commands/aggregate-cache';
 
 /**
  * Folded conversation states, shared by everything in this process that writes to conversation

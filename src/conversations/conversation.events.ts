@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../platform/commands/decider';
+import type { DomainEvent } from '../commands/decider';
 
 export type Channel = 'CHAT' | 'WEBCHAT' | 'VOICE-SIP' | 'SMS';
 export type EndReason = 'user' | 'agent' | 'handoff' | 'timeout' | 'crash';

@@ -5,7 +5,7 @@ import { newTestEvent } from '../event-store/event-store.contract';
 import { openEventStore } from '../event-store/open-event-store';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { ManualClock } from '../platform/clock/clock';
-import { handleCommand } from '../platform/commands/command-handler';
+import { handleCommand } from '../commands/command-handler';
 import { conversationDecider } from './conversation.decider';
 import { conversationStream, type TurnData } from './conversation.events';
 

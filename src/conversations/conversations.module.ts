@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
 import { DeploymentContent } from '../agents/deployment-content';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { RuntimeModule } from '../runtime/runtime.module';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import { IdGenerator } from '../platform/ids/ids';
@@ -9,6 +12,7 @@ import { ConversationEngine } from './engine/conversation-engine';
 
 /** The conversation engine every channel module imports; one per process, with one cache of folded conversations. */
 @Module({
+  imports: [EventStoreModule, AgentsModule, RuntimeModule],
   providers: [
     ConversationCache,
     {

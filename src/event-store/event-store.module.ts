@@ -1,4 +1,4 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '../platform/config/config';
 import { LOGGER } from '../platform/logging/logger';
@@ -14,7 +14,6 @@ class EventStoreCloser implements OnApplicationShutdown {
 }
 
 /** The event store port, bound to the adapter the configuration names. */
-@Global()
 @Module({
   providers: [
     {

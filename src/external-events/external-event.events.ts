@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../platform/commands/decider';
+import type { DomainEvent } from '../commands/decider';
 
 /**
  * One delivery to the webhook, durably recorded before the 201. Its stream is the event id's

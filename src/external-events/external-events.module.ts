@@ -14,6 +14,8 @@ import { ExternalEventsController } from './external-events.controller';
 import { externalEventsProcessManager } from './external-events.process-manager';
 import { ExternalEventsService } from './external-events.service';
 import { keepRawBodies } from './raw-body';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
 
 @Injectable()
 class ExternalEventsLifecycle implements OnModuleInit {
@@ -44,7 +46,7 @@ class ExternalEventsLifecycle implements OnModuleInit {
 
 /** External events (contract §9): the webhook, and the process manager that binds deliveries. */
 @Module({
-  imports: [ConversationsModule],
+  imports: [EventStoreModule, ReadModelsModule, ConversationsModule],
   controllers: [ExternalEventsController],
   providers: [
     ExternalEventsService,

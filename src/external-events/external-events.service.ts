@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
-import type { CommandContext } from '../platform/commands/command-context';
+import type { CommandContext } from '../commands/command-context';
 import { badRequest, DomainError } from '../platform/errors/domain-error';
 import { uuidv7 } from '../platform/ids/ids';
 import { parseAccountId, parseAgentId } from '../platform/ids/prefixed-ids';

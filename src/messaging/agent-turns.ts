@@ -9,7 +9,7 @@ import {
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { AgentDirectory } from '../platform/auth/agent-directory';
 import type { Clock } from '../platform/clock/clock';
-import type { CommandContext } from '../platform/commands/command-context';
+import type { CommandContext } from '../commands/command-context';
 import { DomainError } from '../platform/errors/domain-error';
 import { derivedUuid } from '../platform/ids/derived-id';
 import type { IdGenerator } from '../platform/ids/ids';

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { RateLimiter } from '../platform/auth/rate-limiter';
 import type { Clock } from '../platform/clock/clock';
-import type { CommandContext } from '../platform/commands/command-context';
-import { KeyedQueue } from '../platform/commands/keyed-queue';
+import type { CommandContext } from '../commands/command-context';
+import { KeyedQueue } from '../commands/keyed-queue';
 import { DomainError } from '../platform/errors/domain-error';
 import type { IdGenerator } from '../platform/ids/ids';
 import { MessagingFailure, type AgentTurns } from './agent-turns';

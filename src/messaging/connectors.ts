@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { ServerSecret } from '../platform/auth/server-secret';
 import { ReadModels } from '../read-models/read-models.service';
 import { andThen, type Awaitable } from '../platform/awaitable';
@@ -22,6 +23,7 @@ const toConnector = (row: Row): MessagingConnector => ({
 });
 
 /** Messaging connectors from the accounts read model, found by the digest of their token (never the token). */
+@Injectable()
 export class ConnectorDirectory {
   private readonly accounts: AccountsQueries;
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { RateLimiter } from '../platform/auth/rate-limiter';
 import type { Clock } from '../platform/clock/clock';
-import type { CommandContext } from '../platform/commands/command-context';
+import type { CommandContext } from '../commands/command-context';
 import { DomainError } from '../platform/errors/domain-error';
 import type { IdGenerator } from '../platform/ids/ids';
 import { InvalidAccessToken, type AccessClaims, type AccessTokens } from './access-tokens';

@@ -38,6 +38,10 @@ import { SessionCommands } from './session-commands';
 import { SessionFeed } from './session-feed';
 import { SessionTimers } from './session-timers';
 import { SocketHub } from './socket-hub';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { KeyAuthModule } from '../accounts/key-auth.module';
 
 /** The media type the messaging POSTs' bodies are given, so that they arrive as text. */
 const MESSAGING_TEXT = 'application/vnd.parley.messaging-text';
@@ -95,38 +99,24 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 
 /** The messaging channel (contract §14): access tokens, sessions, the chat and desk WebSockets, the demo page. */
 @Module({
-  imports: [ConversationsModule],
+  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, KeyAuthModule, ConversationsModule],
   controllers: [MessagingHttpController, ChatDemoController],
+  // The gateways and services below still take an options object from a factory (contract
+  // settings and rate limiters built from the configuration among their dependencies).
   providers: [
-    {
-      provide: SessionCommands,
-      inject: [EVENT_STORE, Clock],
-      useFactory: (store: EventStore, clock: Clock) => new SessionCommands(store, clock),
-    },
-    {
-      provide: ConnectorDirectory,
-      inject: [ReadModels, ServerSecret],
-      useFactory: (readModels: ReadModels, secret: ServerSecret) => new ConnectorDirectory(readModels, secret),
-    },
+    SessionCommands,
+    ConnectorDirectory,
     {
       provide: AccessTokens,
       inject: [ServerSecret, Clock, CONFIG],
       useFactory: (secret: ServerSecret, clock: Clock, config: Config) =>
         new AccessTokens(secret, clock, config.messaging.tokenTtlS),
     },
-    { provide: SocketHub, useFactory: () => new SocketHub() },
-    { provide: DeskHub, useFactory: () => new DeskHub() },
-    { provide: DeskQueue, inject: [ReadModels], useFactory: (readModels: ReadModels) => new DeskQueue(readModels) },
-    {
-      provide: DeskAvailability,
-      inject: [ReadModels],
-      useFactory: (readModels: ReadModels) => new DeskAvailability(readModels),
-    },
-    {
-      provide: SessionFeed,
-      inject: [EVENT_STORE, LOGGER],
-      useFactory: (store: EventStore, logger: Logger) => new SessionFeed(store, logger),
-    },
+    SocketHub,
+    DeskHub,
+    DeskQueue,
+    DeskAvailability,
+    SessionFeed,
     {
       provide: AgentTurns,
       inject: [

@@ -1,17 +1,19 @@
-import type { EventStore } from '../event-store/event-store.port';
-import type { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
-import type { CommandContext } from '../platform/commands/command-context';
-import { handleCommand, load, type CommandResult } from '../platform/commands/command-handler';
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Clock } from '../platform/clock/clock';
+import { AggregateCache } from '../commands/aggregate-cache';
+import type { CommandContext } from '../commands/command-context';
+import { handleCommand, load, type CommandResult } from '../commands/command-handler';
 import { sessionDecider, type SessionCommand, type SessionState } from './session.decider';
 import { sessionStream, type SessionEvent } from './session.events';
 
 /** Commands on session streams, with the folded states of recently used sessions kept in memory. */
+@Injectable()
 export class SessionCommands {
   private readonly cache = new AggregateCache(20_000);
 
   constructor(
-    private readonly store: EventStore,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly clock: Clock,
   ) {}
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { ManualClock } from '../platform/clock/clock';
-import { toNewEvents } from '../platform/commands/command-handler';
+import { toNewEvents } from '../commands/command-handler';
 import { SessionFeed } from './session-feed';
 import type { WireEvent } from './wire';
 

@@ -1,5 +1,7 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
+import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '../event-store/event-store.port';
+import { LOGGER } from '../platform/logging/logger';
 import type { Position } from '../event-store/position';
 import { isSessionEventType, SESSION_STREAM_PREFIX } from './session.events';
 import { toWire, type WireEvent } from './wire';
@@ -14,6 +16,7 @@ const RETRY_MS = 500;
  * other, in log order (which is sequence order within a session). It starts at the head of the
  * log; what came before reaches a socket through its handshake's replay.
  */
+@Injectable()
 export class SessionFeed {
   private subscription: Subscription | null = null;
   private position: Position | null = null;
@@ -22,8 +25,8 @@ export class SessionFeed {
   private readonly listeners: SessionEventsListener[] = [];
 
   constructor(
-    private readonly store: EventStore,
-    private readonly logger: Logger,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   onEvents(listener: SessionEventsListener): void {

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
-import type { CommandContext } from '../platform/commands/command-context';
+import type { CommandContext } from '../commands/command-context';
 import { DomainError } from '../platform/errors/domain-error';
 import type { ProcessManager } from '../process-managers/process-manager';
 import type { DueTimer, Timers } from '../process-managers/timers';

@@ -1,4 +1,4 @@
-import type { Decider } from '../platform/commands/decider';
+import type { Decider } from '../commands/decider';
 import { DomainError } from '../platform/errors/domain-error';
 import type { EndReason, HandoffFailure, SessionEvent, SessionEventData } from './session.events';
 

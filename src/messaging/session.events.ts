@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../platform/commands/decider';
+import type { DomainEvent } from '../commands/decider';
 
 /** Why a session ended, as the wire names it (contract §14). */
 export const END_REASONS = ['REASON_USER_END', 'REASON_USER_ABANDONED', 'REASON_NATURAL_END'] as const;

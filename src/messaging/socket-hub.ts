@@ -1,4 +1,5 @@
 import { HeldChunks } from './held-chunks';
+import { Injectable } from '@nestjs/common';
 import type { WireEvent } from './wire';
 
 /** One open chat socket, as the hub sees it. */
@@ -21,6 +22,7 @@ export interface HubSocket {
  * remembers the last sequence it was sent. Counts open sockets per session for the connection
  * limit, reserving a slot during the handshake so concurrent handshakes cannot all pass the check.
  */
+@Injectable()
 export class SocketHub {
   private readonly sockets = new Map<string, Set<HubSocket>>();
   private readonly reserved = new Map<string, number>();

@@ -1,6 +1,7 @@
+import { Injectable } from '@nestjs/common';
 import type { Environment } from '../agents/agent.events';
 import type { EndReason } from '../conversations/conversation.events';
-import type { ConversationEngine } from '../conversations/engine/conversation-engine';
+import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { DomainError } from '../platform/errors/domain-error';
 import type { HungUpBy, QueuedCall } from './outbound-call.events';
@@ -11,6 +12,7 @@ import type { HungUpBy, QueuedCall } from './outbound-call.events';
  * first turn. Started when the callee answers and ended when the call ends; both are driven by
  * call events, so they are keyed by those events' ids and a replay after a crash appends nothing twice.
  */
+@Injectable()
 export class CallConversations {
   constructor(private readonly engine: ConversationEngine) {}
 

@@ -1,17 +1,19 @@
-import type { EventStore } from '../event-store/event-store.port';
-import type { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
-import { handleCommand } from '../platform/commands/command-handler';
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Clock } from '../platform/clock/clock';
+import { AggregateCache } from '../commands/aggregate-cache';
+import { handleCommand } from '../commands/command-handler';
 import type { CallProgress, ReportOptions } from './carrier.port';
 import { outboundCallDecider, type OutboundCallCommand } from './outbound-call.decider';
 import { outboundCallStream } from './outbound-call.events';
 
 /** A carrier's reports, appended to the call's stream (the decider drops late or repeated ones). */
+@Injectable()
 export class CallProgressRecorder implements CallProgress {
   private readonly cache = new AggregateCache(2000);
 
   constructor(
-    private readonly store: EventStore,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly clock: Clock,
   ) {}
 

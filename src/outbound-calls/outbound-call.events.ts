@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../platform/commands/decider';
+import type { DomainEvent } from '../commands/decider';
 
 /** Contract §10: how the media of the call is protected (transport / media). */
 export const ENCRYPTIONS = ['UDP/RTP', 'UDP/SRTP', 'TLS/RTP', 'TLS/SRTP'] as const;

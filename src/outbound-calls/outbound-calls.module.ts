@@ -1,11 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ConversationsModule } from '../conversations/conversations.module';
-import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
-import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../process-managers/process-managers';
 import { Timers } from '../process-managers/timers';
@@ -18,6 +15,10 @@ import { OutboundCallsService } from './outbound-calls.service';
 import { SimulatedCarrier } from './simulated-carrier';
 import { SipCarrier } from './sip/sip-carrier';
 import { WATCHDOG_OWNER } from './watchdog';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentsModule } from '../agents/agents.module';
 
 const system = (cause: string) => ({
   actor: 'system:outbound-calls',
@@ -64,14 +65,11 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
 }
 
 @Module({
-  imports: [ConversationsModule],
+  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AgentsModule, ConversationsModule],
   controllers: [OutboundCallsController],
   providers: [
-    {
-      provide: CALL_PROGRESS,
-      inject: [EVENT_STORE, Clock],
-      useFactory: (store: EventStore, clock: Clock) => new CallProgressRecorder(store, clock),
-    },
+    { provide: CALL_PROGRESS, useClass: CallProgressRecorder },
+    // the carrier the configuration names: SIP, or the simulator
     {
       provide: CARRIER,
       inject: [CONFIG, Timers, CALL_PROGRESS, LOGGER],
@@ -82,11 +80,7 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
           : new SimulatedCarrier(timers, progress, ringTimeoutS);
       },
     },
-    {
-      provide: CallConversations,
-      inject: [ConversationEngine],
-      useFactory: (engine: ConversationEngine) => new CallConversations(engine),
-    },
+    CallConversations,
     OutboundCallsService,
     OutboundCallsLifecycle,
   ],

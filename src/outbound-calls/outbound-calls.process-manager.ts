@@ -1,5 +1,5 @@
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import { load } from '../platform/commands/command-handler';
+import { load } from '../commands/command-handler';
 import type { ProcessManager } from '../process-managers/process-manager';
 import type { CallConversations } from './call-conversation';
 import type { Carrier } from './carrier.port';

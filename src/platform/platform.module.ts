@@ -6,6 +6,7 @@ import { Clock, ManualClock, SystemClock } from './clock/clock';
 import { AuthFailureThrottle } from './auth/auth-failure-throttle';
 import { ServerSecret } from './auth/server-secret';
 import { openPlatformDatabase, PLATFORM_DB } from './database/platform-database';
+import type { PlatformTables } from './database/platform-tables';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyJanitor } from './idempotency/idempotency.janitor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
@@ -23,29 +24,39 @@ class PlatformDatabaseCloser implements OnApplicationShutdown {
   }
 }
 
-/** What every module uses: config, logger, clock, ids, the platform database, operator auth. */
+/**
+ * What every module uses: config, logger, clock, ids, the platform database, operator auth.
+ * The one global module: it is built once from the process's configuration (forRoot), and every
+ * module needs the config, logger and clock; listing it in each module's imports would say nothing.
+ */
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(config: Config, logger: Logger, clock?: Clock): DynamicModule {
+  static forRoot(
+    config: Config,
+    logger: Logger,
+    clock: Clock | undefined,
+    contextTables: readonly PlatformTables[],
+  ): DynamicModule {
     const theClock = clock ?? (config.testClock ? new ManualClock() : new SystemClock());
+    // Factories here build values from the configuration (the database, secrets, limits); classes
+    // that only need other providers are listed as classes, injected through their constructors.
     const providers = [
       { provide: CONFIG, useValue: config },
       { provide: LOGGER, useValue: logger },
       { provide: Clock, useValue: theClock },
       { provide: IdGenerator, useClass: RandomIdGenerator },
       { provide: OperatorToken, useFactory: () => OperatorToken.resolve(config.operatorToken, config.dataDir, logger) },
-      { provide: PLATFORM_DB, useFactory: () => openPlatformDatabase(config.dataDir, config.databaseUrl) },
+      {
+        provide: PLATFORM_DB,
+        useFactory: () => openPlatformDatabase(config.dataDir, config.databaseUrl, contextTables),
+      },
       {
         provide: ServerSecret,
         useFactory: () => ServerSecret.resolve(config.serverSecret ?? undefined, config.dataDir),
       },
-      {
-        provide: IdempotencyStore,
-        useFactory: (db: DataSource, secret: ServerSecret) => new IdempotencyStore(db, secret),
-        inject: [PLATFORM_DB, ServerSecret],
-      },
-      { provide: Metrics, useFactory: () => new Metrics() },
+      IdempotencyStore,
+      Metrics,
       {
         provide: AuthFailureThrottle,
         useFactory: () => new AuthFailureThrottle(config.authFailureRate, config.authFailureBurst),

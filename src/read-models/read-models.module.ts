@@ -1,7 +1,8 @@
-import { BeforeApplicationShutdown, Global, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { ALL_PROJECTIONS } from '../../projections';
+import { EventStoreModule } from '../event-store/event-store.module';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
@@ -52,8 +53,8 @@ class ReadSideLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
 }
 
 /** Projections, process managers and timers: everything that runs behind the log. */
-@Global()
 @Module({
+  imports: [EventStoreModule],
   providers: [
     {
       provide: DeadLetterStore,

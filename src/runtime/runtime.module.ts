@@ -1,4 +1,4 @@
-import { Global, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import { CONFIG, type Config } from '../platform/config/config';
 import { AgentRuntime } from './agent-runtime';
 import { LlmClient } from './llm/llm-client';
@@ -9,10 +9,10 @@ import { TopicIndexes } from './topic-indexes';
  * The agent runtime every channel answers with (debug chat, web chat, SMS, calls): one per
  * process, so a deployment's retrieval index is built once whichever channel asks first.
  */
-@Global()
 @Module({
   providers: [
-    { provide: TopicIndexBuilder, useFactory: () => new TopicIndexBuilder() },
+    TopicIndexBuilder,
+    // the LLM client exists only when the configuration names one
     {
       provide: AgentRuntime,
       inject: [CONFIG, TopicIndexBuilder],

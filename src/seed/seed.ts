@@ -7,7 +7,7 @@ import { conversationDecider } from '../conversations/conversation.decider';
 import { conversationStream } from '../conversations/conversation.events';
 import { EVENT_STORE, type EventStore, type NewEvent } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
-import { toNewEvents } from '../platform/commands/command-handler';
+import { toNewEvents } from '../commands/command-handler';
 import { loadConfig } from '../platform/config/config';
 import { ReadModels } from '../read-models/read-models.service';
 import { AgentRuntime } from '../runtime/agent-runtime';

@@ -4,9 +4,9 @@ import { conversationStream, type ConversationEvent, type TurnData } from '../co
 import type { ConversationEngine, StartRequest } from '../conversations/engine/conversation-engine';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
-import type { CommandContext } from '../platform/commands/command-context';
-import { handleCommand, load } from '../platform/commands/command-handler';
+import { AggregateCache } from '../commands/aggregate-cache';
+import type { CommandContext } from '../commands/command-context';
+import { handleCommand, load } from '../commands/command-handler';
 import { derivedUuid } from '../platform/ids/derived-id';
 import type { OutgoingSms } from './sms-carrier.port';
 import type { SmsOutbox } from './sms-outbox';

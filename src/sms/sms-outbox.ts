@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { EventStore } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
-import { toNewEvents } from '../platform/commands/command-handler';
+import { toNewEvents } from '../commands/command-handler';
 import type { Timers, DueTimer } from '../process-managers/timers';
 import { smsMessagesStream, type SmsMessageEvent } from './sms-message.events';
 import { SmsCarrierError, type OutgoingSms, type SmsCarrier } from './sms-carrier.port';

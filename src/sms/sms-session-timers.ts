@@ -1,7 +1,7 @@
 import type { EventStore } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
-import { handleCommand } from '../platform/commands/command-handler';
-import type { AggregateCache } from '../platform/commands/aggregate-cache';
+import { handleCommand } from '../commands/command-handler';
+import type { AggregateCache } from '../commands/aggregate-cache';
 import type { DueTimer, Timers } from '../process-managers/timers';
 import { idleDueAt, smsSessionDecider, warningDueAt } from './sms-session.decider';
 

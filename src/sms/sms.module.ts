@@ -7,7 +7,7 @@ import { ConversationEngine } from '../conversations/engine/conversation-engine'
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { RateLimiter } from '../platform/auth/rate-limiter';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
+import { AggregateCache } from '../commands/aggregate-cache';
 import { CONFIG, type Config } from '../platform/config/config';
 import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
@@ -25,6 +25,10 @@ import { SESSION_TIMER_OWNER, SmsSessionTimers } from './sms-session-timers';
 import { smsSessionsProcessManager } from './sms-sessions.process-manager';
 import { SmsController } from './sms.controller';
 import { SMS_RATE_LIMITER, SmsService } from './sms.service';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentsModule } from '../agents/agents.module';
 
 /** Wires the raw-body parser, the process manager, the session timers and the outbox at start. */
 @Injectable()
@@ -63,7 +67,7 @@ class SmsLifecycle implements OnModuleInit {
 
 /** SMS (contract §11): the API, the inbound webhook, sessions on durable timers, the carrier port. */
 @Module({
-  imports: [ConversationsModule],
+  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AgentsModule, ConversationsModule],
   controllers: [SmsController, SmsAdminController],
   providers: [
     {

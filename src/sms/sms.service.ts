@@ -8,9 +8,9 @@ import { keyCanReachAgent, type KeyRecord } from '../platform/auth/key-principal
 import type { RateLimiter } from '../platform/auth/rate-limiter';
 import { ServerSecret } from '../platform/auth/server-secret';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../platform/commands/aggregate-cache';
-import type { CommandContext } from '../platform/commands/command-context';
-import { handleCommand } from '../platform/commands/command-handler';
+import { AggregateCache } from '../commands/aggregate-cache';
+import type { CommandContext } from '../commands/command-context';
+import { handleCommand } from '../commands/command-handler';
 import { badRequest, DomainError, forbidden, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import type { Connector as ConnectorRow } from '../../projections/accounts/queries';

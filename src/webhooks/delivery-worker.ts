@@ -1,12 +1,14 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { ServerSecret } from '../platform/auth/server-secret';
-import type { Clock } from '../platform/clock/clock';
-import type { Metrics } from '../platform/metrics/metrics';
-import type { ClaimedDelivery, WebhookOutbox } from './outbox';
+import { ServerSecret } from '../platform/auth/server-secret';
+import { Clock } from '../platform/clock/clock';
+import { LOGGER } from '../platform/logging/logger';
+import { Metrics } from '../platform/metrics/metrics';
+import { WebhookOutbox, type ClaimedDelivery } from './outbox';
 import { afterAttempt, attemptError } from './retry-schedule';
-import type { WebhookSender } from './sender';
+import { WEBHOOK_SENDER, type WebhookSender } from './sender';
 import { deliveryHeaders } from './signature';
-import type { SubscribedEndpoints } from '../../projections/webhook-endpoints/queries';
+import { SubscribedEndpoints } from '../../projections/webhook-endpoints/queries';
 
 /** Sends in flight at once: one slow receiver must not hold up everyone else's deliveries. */
 const CONCURRENCY = 8;
@@ -24,6 +26,7 @@ const RETENTION_MS = 30 * 24 * 3600_000;
  * finished) in one transaction after; a process killed in between leaves the lease to run out and
  * the attempt to be made again. Once a 2xx is recorded the delivery is never claimed again.
  */
+@Injectable()
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<void>>();
   private running: Promise<void> | null = null;
@@ -38,9 +41,9 @@ export class DeliveryWorker {
     private readonly endpoints: SubscribedEndpoints,
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly send: WebhookSender,
-    private readonly metrics?: Metrics,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(WEBHOOK_SENDER) private readonly send: WebhookSender,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   start(): void {

@@ -10,6 +10,8 @@ export interface WebhookRequest {
 
 export type WebhookSender = (request: WebhookRequest) => Promise<AttemptResult>;
 
+export const WEBHOOK_SENDER = Symbol('WebhookSender');
+
 /**
  * One POST through the outbound module (address rules, pinned address, no redirects), answered by
  * its status line: the outcome is known once the receiver's status arrives (its body is drained

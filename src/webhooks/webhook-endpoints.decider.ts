@@ -1,4 +1,4 @@
-import type { Decider } from '../platform/commands/decider';
+import type { Decider } from '../commands/decider';
 import { conflict, DomainError } from '../platform/errors/domain-error';
 import type { EndpointSettings, SealedSigningSecret, WebhookEndpointsEvent } from './webhook-endpoint.events';
 

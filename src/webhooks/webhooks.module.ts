@@ -6,21 +6,17 @@ import {
   OnApplicationBootstrap,
   OnModuleInit,
 } from '@nestjs/common';
-import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { ServerSecret } from '../platform/auth/server-secret';
 import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
 import { PLATFORM_DB } from '../platform/database/platform-database';
-import { LOGGER } from '../platform/logging/logger';
-import { Metrics } from '../platform/metrics/metrics';
 import { OutboundHttp } from '../platform/outbound/outbound-http';
 import { ProcessManagers } from '../process-managers/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
 import { DeliveryWorker } from './delivery-worker';
 import { openWebhookOutbox } from './open-outbox';
-import { webhookSender } from './sender';
+import { WEBHOOK_SENDER, webhookSender } from './sender';
 import { WebhookOutbox } from './outbox';
 import {
   ENDPOINTS_READ_MODEL,
@@ -30,6 +26,8 @@ import {
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { webhookEventsProcessManager } from './webhook-events.process-manager';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
 
 /** Registers the process manager that fills the outbox, and runs the worker that empties it. */
 @Injectable()
@@ -65,36 +63,23 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
 }
 
 @Module({
+  imports: [EventStoreModule, ReadModelsModule],
   controllers: [WebhookEndpointsController],
   providers: [
+    // SQLite or PostgreSQL, as the platform database is
     { provide: WebhookOutbox, inject: [PLATFORM_DB], useFactory: (db: DataSource) => openWebhookOutbox(db) },
     {
       provide: SubscribedEndpoints,
       inject: [ReadModels],
       useFactory: (readModels: ReadModels) => subscribedEndpoints(readModels),
     },
+    // the sender's outbound rules come from the configuration (loopback only where allowed)
     {
-      provide: DeliveryWorker,
-      inject: [WebhookOutbox, SubscribedEndpoints, ServerSecret, Clock, LOGGER, Metrics, CONFIG],
-      useFactory: (
-        outbox: WebhookOutbox,
-        endpoints: SubscribedEndpoints,
-        secret: ServerSecret,
-        clock: Clock,
-        logger: Logger,
-        metrics: Metrics,
-        config: Config,
-      ) =>
-        new DeliveryWorker(
-          outbox,
-          endpoints,
-          secret,
-          clock,
-          logger,
-          webhookSender(new OutboundHttp({ allowLoopback: config.webhookAllowHttp })),
-          metrics,
-        ),
+      provide: WEBHOOK_SENDER,
+      inject: [CONFIG],
+      useFactory: (config: Config) => webhookSender(new OutboundHttp({ allowLoopback: config.webhookAllowHttp })),
     },
+    DeliveryWorker,
     WebhookEndpointsService,
     WebhooksLifecycle,
   ],

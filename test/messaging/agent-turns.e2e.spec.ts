@@ -5,7 +5,7 @@ import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { SessionCommands } from '../../src/messaging/session-commands';
 import { Clock } from '../../src/platform/clock/clock';
-import { toNewEvents } from '../../src/platform/commands/command-handler';
+import { toNewEvents } from '../../src/commands/command-handler';
 import { request } from '../helpers/test-app';
 import {
   connect,

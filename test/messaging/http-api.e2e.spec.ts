@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
 import { AccessTokens } from '../../src/messaging/access-tokens';
 import { SessionCommands } from '../../src/messaging/session-commands';
-import { toNewEvents } from '../../src/platform/commands/command-handler';
+import { toNewEvents } from '../../src/commands/command-handler';
 import { Clock } from '../../src/platform/clock/clock';
 import { expectEnvelope, request } from '../helpers/test-app';
 import { advanceClock } from '../helpers/keys-fixtures';

@@ -1,5 +1,5 @@
 import { newTestEvent } from '../../src/event-store/event-store.contract';
-import { openPlatformDatabase } from '../../src/platform/database/platform-database';
+import { openAppDatabase } from '../../src/app.database';
 import { readCheckpoint } from '../../src/read-models/apply-batch';
 import { PostgresGenerationStorage } from '../../src/read-models/generation-storage';
 import { ReadModelRegistry } from '../../src/read-models/read-model-registry';
@@ -28,7 +28,7 @@ describeOnPostgres('dead letters on PostgreSQL read models', (server) => {
     });
     const url = await server().createDatabase('dead_letters');
     const store = await side.openStore();
-    const platform = await openPlatformDatabase(side.dir, url);
+    const platform = await openAppDatabase(side.dir, url);
     const registry = new ReadModelRegistry(platform, new PostgresGenerationStorage(url));
     const readModels = new ReadModels([projection], store, registry, silentLogger, patient(5000));
     await readModels.start();

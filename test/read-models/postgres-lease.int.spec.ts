@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { newTestEvent } from '../../src/event-store/event-store.contract';
-import { openPlatformDatabase } from '../../src/platform/database/platform-database';
+import { openAppDatabase } from '../../src/app.database';
 import { PostgresGenerationStorage } from '../../src/read-models/generation-storage';
 import { AdvisoryLease } from '../../src/read-models/postgres/advisory-lease';
 import type { ProcessManager } from '../../src/process-managers/process-manager';
@@ -152,7 +152,7 @@ describeOnPostgres('the projection lease', (server) => {
     });
     const platforms: DataSource[] = [];
     const start = async (by: string) => {
-      const platform = await openPlatformDatabase(side.dir, url);
+      const platform = await openAppDatabase(side.dir, url);
       platforms.push(platform);
       const managers = new ProcessManagers(
         await side.openStore(),

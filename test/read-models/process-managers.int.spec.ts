@@ -4,7 +4,7 @@ import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { START } from '../../src/event-store/position';
 import type { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { ManualClock } from '../../src/platform/clock/clock';
-import { toNewEvents } from '../../src/platform/commands/command-handler';
+import { toNewEvents } from '../../src/commands/command-handler';
 import { ProcessCheckpoint } from '../../src/platform/database/platform.entities';
 import { ProcessManagerRunner, type ProcessManager } from '../../src/process-managers/process-manager';
 import { ProcessManagers } from '../../src/process-managers/process-managers';

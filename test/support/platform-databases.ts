@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { PlatformDialect } from '../../src/platform/database/dialect';
-import { openPlatformDatabase } from '../../src/platform/database/platform-database';
+import { openAppDatabase } from '../../src/app.database';
 import { describeOnPostgres } from './postgres-server';
 
 /** One empty platform database (a DATA_DIR, and on PostgreSQL a database of its own). */
@@ -50,7 +50,7 @@ function withDatabases(
         dialect,
         dataDir,
         open: async () => {
-          const source = await openPlatformDatabase(dataDir, url);
+          const source = await openAppDatabase(dataDir, url);
           opened.push(source);
           return source;
         },

@@ -6,7 +6,7 @@ import type { ServedContent } from '../../agents/deployment-content';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { eventTurn } from '../../external-events/event-turn';
 import { ManualClock } from '../../platform/clock/clock';
-import { AggregateCache } from '../../platform/commands/aggregate-cache';
+import { AggregateCache } from '../../commands/aggregate-cache';
 import { AgentRuntime } from '../../runtime/agent-runtime';
 import { conversationStream } from '../conversation.events';
 import { ConversationEngine, NoActiveDeploymentError, type ContentSource } from './conversation-engine';

@@ -2,9 +2,9 @@ import type { Environment } from '../../agents/agent.events';
 import type { ServedContent } from '../../agents/deployment-content';
 import type { EventStore } from '../../event-store/event-store.port';
 import type { Clock } from '../../platform/clock/clock';
-import type { AggregateCache } from '../../platform/commands/aggregate-cache';
-import type { CommandContext } from '../../platform/commands/command-context';
-import { handleCommand, load, peek } from '../../platform/commands/command-handler';
+import type { AggregateCache } from '../../commands/aggregate-cache';
+import type { CommandContext } from '../../commands/command-context';
+import { handleCommand, load, peek } from '../../commands/command-handler';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { AgentRuntime, TurnResult } from '../../runtime/agent-runtime';
 import {

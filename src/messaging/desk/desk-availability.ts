@@ -1,5 +1,6 @@
+import { Injectable } from '@nestjs/common';
 import { andThen, type Awaitable } from '../../platform/awaitable';
-import type { ReadModels } from '../../read-models/read-models.service';
+import { ReadModels } from '../../read-models/read-models.service';
 import { apiKeysQueries, type ApiKeysQueries } from '../../../projections/api-keys/queries';
 import type { HandoffFailure } from '../session.events';
 
@@ -12,6 +13,7 @@ const DESTINATION = /^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$/;
  * permission that reaches the agent ("no_desk" otherwise: failing at once beats waiting out the
  * timeout for a desk no one can open).
  */
+@Injectable()
 export class DeskAvailability {
   private readonly keys: ApiKeysQueries;
 

@@ -6,7 +6,7 @@ import type { KeyAuthenticator } from '../../platform/auth/key-authenticator';
 import { keyCanReachAgent, type KeyRecord } from '../../platform/auth/key-principal';
 import type { Clock } from '../../platform/clock/clock';
 import { atDeadline } from '../../platform/clock/deadline';
-import type { CommandContext } from '../../platform/commands/command-context';
+import type { CommandContext } from '../../commands/command-context';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { IdGenerator } from '../../platform/ids/ids';
 import { CLOSE_CREDENTIAL_EXPIRED, CLOSE_CREDENTIAL_REVOKED, type CredentialClose } from '../close-codes';

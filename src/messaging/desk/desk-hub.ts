@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 /** One open desk socket: a human agent, authenticated by a key with the `desk` permission. */
 export interface DeskSocket {
   readonly keyId: string;
@@ -19,6 +20,7 @@ export interface DeskSocket {
  * sockets per key for the cap, reserving a slot during the handshake so concurrent handshakes
  * cannot all pass the check.
  */
+@Injectable()
 export class DeskHub {
   private readonly byKey = new Map<string, Set<DeskSocket>>();
   private readonly held = new Map<string, string>();

@@ -1,5 +1,6 @@
+import { Injectable } from '@nestjs/common';
 import { andThen, type Awaitable } from '../../platform/awaitable';
-import type { ReadModels } from '../../read-models/read-models.service';
+import { ReadModels } from '../../read-models/read-models.service';
 import {
   messagingSessionsQueries,
   type MessagingSessionsQueries,
@@ -7,6 +8,7 @@ import {
 import type { QueuedSession } from './desk-protocol';
 
 /** What the desk reads from the messaging-sessions read model: the queue, and who holds what. */
+@Injectable()
 export class DeskQueue {
   private readonly sessions: MessagingSessionsQueries;
 

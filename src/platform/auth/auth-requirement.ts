@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Permission } from '../../accounts/permissions';
+import type { Permission } from './permissions';
 
 /** Where a route finds the account or agent it touches: a path parameter name, or a function. */
 export type ResourceLocator = string | ((request: FastifyRequest) => unknown);

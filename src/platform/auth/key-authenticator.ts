@@ -1,28 +1,25 @@
-import type { Permission } from '../../accounts/permissions';
-import { ReadModels } from '../../read-models/read-models.service';
+import { Inject, Injectable } from '@nestjs/common';
 import { andThen, type Awaitable } from '../awaitable';
-import { apiKeysQueries, type ApiKeysQueries, type KeyLookupRow } from '../../../projections/api-keys/queries';
 import { Clock } from '../clock/clock';
 import { DomainError } from '../errors/domain-error';
+import { KEY_LOOKUP, type KeyLookup } from './key-lookup';
 import type { KeyRecord } from './key-principal';
 import { ServerSecret } from './server-secret';
 
-type Row = KeyLookupRow;
-
 const MAX_CACHED = 10_000;
-const KEY_EVENTS = new Set(['ApiKeyCreated', 'ApiKeyRenamed', 'ApiKeyDeleted']);
 
 /**
  * Turns a presented key value into the key it belongs to. The first time, the value is HMAC'd
  * with the server secret and looked up by digest (O(1), and the lookup's timing says nothing about
  * how much of a guess matched); the stored digest is then compared in constant time.
  *
- * Verified keys are remembered in memory. That memory is dropped whenever the api-keys read model
- * commits a change to keys (before read-your-writes waiters wake), so a DELETE that answered 204
- * has already made the key unusable. On SQLite a miss reads the read model synchronously; on
- * PostgreSQL it awaits the query, and a lookup that an invalidation overtook answers its request
- * but is not remembered. Expiry is checked on every request, on the platform clock.
+ * Verified keys are remembered in memory. That memory is dropped whenever the key lookup reports
+ * a change to keys (accounts reports it as the api-keys read model commits, before read-your-writes
+ * waiters wake), so a DELETE that answered 204 has already made the key unusable. On SQLite a miss
+ * reads the read model synchronously; on PostgreSQL it awaits the query, and a lookup that an
+ * invalidation overtook answers its request but is not remembered. Expiry is checked on every request, on the platform clock.
  */
+@Injectable()
 export class KeyAuthenticator {
   /**
    * Keys already verified, by the presented value itself, in this process's memory only (what is
@@ -34,19 +31,15 @@ export class KeyAuthenticator {
    * requests in flight and the server secret; such a dump is a secret either way.
    */
   private readonly verified = new Map<string, KeyRecord>();
-  private readonly keys: ApiKeysQueries;
   /** Bumped by every invalidation: a lookup begun before one must not fill the cache after it. */
   private epoch = 0;
 
   constructor(
-    readModels: ReadModels,
+    @Inject(KEY_LOOKUP) private readonly keys: KeyLookup,
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
   ) {
-    this.keys = apiKeysQueries(readModels);
-    readModels.onApplied('api-keys', (batch) => {
-      if (batch.some((event) => KEY_EVENTS.has(event.type))) this.forget();
-    });
+    keys.onKeysChanged(() => this.forget());
   }
 
   digest(value: string): string {
@@ -70,11 +63,10 @@ export class KeyAuthenticator {
   private verify(value: string): Awaitable<KeyRecord | undefined> {
     const digest = this.secret.digest(value);
     const epoch = this.epoch;
-    return andThen(this.keys.keyByDigest(digest), ({ row, switched }) => {
+    return andThen(this.keys.byDigest(digest), ({ key, switched }) => {
       const overtaken = epoch !== this.epoch;
       // a rebuilt generation took over: what was verified came from the old one
       if (switched) this.forget();
-      const key = row ? toKey(row) : undefined;
       if (!key || !ServerSecret.same(key.keyDigest, digest)) return undefined;
       if (overtaken) return key;
       if (this.verified.size >= MAX_CACHED) this.verified.delete(this.verified.keys().next().value!);
@@ -87,19 +79,4 @@ export class KeyAuthenticator {
     this.verified.clear();
     this.epoch++;
   }
-}
-
-function toKey(row: Row): KeyRecord {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    name: row.name,
-    agents: JSON.parse(row.agents),
-    permissions: JSON.parse(row.permissions) as Permission[],
-    expiresAt: row.expires_at,
-    expiresAtMs: Date.parse(row.expires_at),
-    keyDigest: row.key_digest,
-    last4: row.last4,
-    deletedAt: row.deleted_at,
-  };
 }

@@ -1,4 +1,4 @@
-import type { Permission } from '../../accounts/permissions';
+import type { Permission } from './permissions';
 
 export interface KeyRecord {
   id: string;

@@ -1,13 +1,12 @@
 import { applyDecorators, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { ReadModels } from '../../read-models/read-models.service';
-import { accountsQueries, type AccountsQueries } from '../../../projections/accounts/queries';
 import { andThen, type Awaitable } from '../awaitable';
 import { CONFIG, type Config } from '../config/config';
 import { DomainError, forbidden } from '../errors/domain-error';
 import { parseAccountId, parseAgentId } from '../ids/prefixed-ids';
 import { OperatorToken } from '../operator/operator-token';
+import { ACCOUNT_DIRECTORY, type AccountDirectory } from './account-directory';
 import { AuthFailureThrottle } from './auth-failure-throttle';
 import { AGENT_DIRECTORY, type AgentDirectory } from './agent-directory';
 import { AUTH_REQUIREMENT, locate, type AuthRequirement } from './auth-requirement';
@@ -46,12 +45,8 @@ export class KeyGate {
     @Inject(KEY_RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(CONFIG) private readonly config: Config,
     private readonly failures: AuthFailureThrottle,
-    readModels: ReadModels,
-  ) {
-    this.accounts = accountsQueries(readModels);
-  }
-
-  private readonly accounts: AccountsQueries;
+    @Inject(ACCOUNT_DIRECTORY) private readonly accounts: AccountDirectory,
+  ) {}
 
   check(request: FastifyRequest, { header, requirement }: RouteAuth): Awaitable<void> {
     const address = request.ip;
@@ -87,8 +82,8 @@ export class KeyGate {
     (request as FastifyRequest & { apiKey?: KeyRecord | null }).apiKey = key;
     if (!this.config.publicDomain) return this.authorize(key, requirement, request);
     // With regional hosts, an account lives in one region: on another region's host it is not found.
-    return andThen(this.accounts.regionOf(key.accountId), ({ row }) => {
-      if (row?.region !== this.config.region)
+    return andThen(this.accounts.regionOf(key.accountId), (region) => {
+      if (region !== this.config.region)
         throw new DomainError('ACCOUNT_NOT_FOUND', `this account lives in another region; use that region's host`, 404);
       return this.authorize(key, requirement, request);
     });

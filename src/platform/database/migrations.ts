@@ -1,6 +1,4 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { AlertEvaluations1763856000000 } from '../../alerts/alert-evaluation.migration';
-import { WebhookOutbox1763942400000 } from '../../webhooks/webhooks.migration';
 import { DeadLetters1764547200000 } from './dead-letters.migration';
 
 /** Platform tables. Read-model tables need no migrations: a schema change is a new generation file. */
@@ -31,9 +29,5 @@ export class PlatformInit1763769600000 implements MigrationInterface {
   }
 }
 
-export const PLATFORM_MIGRATIONS = [
-  PlatformInit1763769600000,
-  AlertEvaluations1763856000000,
-  WebhookOutbox1763942400000,
-  DeadLetters1764547200000,
-];
+/** The platform's own tables; contexts add theirs through PlatformTables (TypeORM runs all in timestamp order). */
+export const PLATFORM_MIGRATIONS = [PlatformInit1763769600000, DeadLetters1764547200000];

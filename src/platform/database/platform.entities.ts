@@ -1,6 +1,4 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { AlertEvaluation } from '../../alerts/alert-evaluation.entity';
-import { WEBHOOK_ENTITIES } from '../../webhooks/webhooks.entities';
 
 /** A creating POST's first answer, replayed for repeats of its Idempotency-Key (contract §2). */
 @Entity('idempotency_record')
@@ -57,11 +55,4 @@ export class ReadModelGeneration {
   @Column('text', { name: 'activated_at', nullable: true }) activatedAt: string | null;
 }
 
-export const PLATFORM_ENTITIES = [
-  IdempotencyRecord,
-  TimerRecord,
-  ProcessCheckpoint,
-  ReadModelGeneration,
-  AlertEvaluation,
-  ...WEBHOOK_ENTITIES,
-];
+export const PLATFORM_ENTITIES = [IdempotencyRecord, TimerRecord, ProcessCheckpoint, ReadModelGeneration];

@@ -1,6 +1,4 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { PgAlertEvaluations1763856000000 } from '../../alerts/alert-evaluation.migration';
-import { PgWebhookOutbox1763942400000 } from '../../webhooks/webhooks.migration';
 import { PgDeadLetters1764547200000 } from './dead-letters.migration';
 
 /**
@@ -36,9 +34,4 @@ export class PgPlatformInit1763769600000 implements MigrationInterface {
   }
 }
 
-export const PLATFORM_POSTGRES_MIGRATIONS = [
-  PgPlatformInit1763769600000,
-  PgAlertEvaluations1763856000000,
-  PgWebhookOutbox1763942400000,
-  PgDeadLetters1764547200000,
-];
+export const PLATFORM_POSTGRES_MIGRATIONS = [PgPlatformInit1763769600000, PgDeadLetters1764547200000];

@@ -1,5 +1,4 @@
 import { HttpException } from '@nestjs/common';
-import { WrongExpectedRevisionError } from '../../event-store/errors';
 import { DomainError } from './domain-error';
 import { codeForStatus, errorEnvelope, type ErrorEnvelope } from './error-envelope';
 import { envelopeExtras } from './envelope-flavours';
@@ -49,7 +48,8 @@ export function toErrorResponse(error: unknown, correlationId: string, path: str
   if (error instanceof DomainError) {
     return build(error.status, error.code, error.message, error.data, error.fieldErrors, error.headers);
   }
-  if (error instanceof WrongExpectedRevisionError) {
+  // The event store's revision conflict, known by its code: the platform does not import the store.
+  if ((error as { code?: unknown } | null)?.code === 'WRONG_EXPECTED_REVISION') {
     return build(409, 'CONCURRENCY_CONFLICT', 'the resource was changed by another request; retry');
   }
   if (error instanceof HttpException) {

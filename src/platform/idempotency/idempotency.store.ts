@@ -1,7 +1,9 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { IsNull, LessThan } from 'typeorm';
-import type { ServerSecret } from '../auth/server-secret';
+import { ServerSecret } from '../auth/server-secret';
+import { PLATFORM_DB } from '../database/platform-database';
 import { IdempotencyRecord } from '../database/platform.entities';
 import { dialectOf } from '../database/dialect';
 import { pgQueries } from '../database/pg-queries';
@@ -23,11 +25,12 @@ const SEALED = 'v1.';
 /** A stored answer this process cannot open. */
 const UNREADABLE = Symbol('unreadable');
 
+@Injectable()
 export class IdempotencyStore {
   private readonly reservations: IdempotencyReservations;
 
   constructor(
-    private readonly platform: DataSource,
+    @Inject(PLATFORM_DB) private readonly platform: DataSource,
     private readonly secret: ServerSecret,
   ) {
     this.reservations = idempotencyReservations(platform);

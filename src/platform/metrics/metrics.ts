@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -5,6 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * process (tests, benchmarks) never share counters. Collected where things happen; the gauges that
  * describe state (projection lag) are refreshed when scraped.
  */
+@Injectable()
 export class Metrics {
   readonly registry = new Registry();
 

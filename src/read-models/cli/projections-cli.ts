@@ -3,7 +3,7 @@ import { ALL_PROJECTIONS } from '../../../projections';
 import { openEventStore } from '../../event-store/open-event-store';
 import { ConfigError, loadConfig } from '../../platform/config/config';
 import { makeDataDirPrivate } from '../../platform/database/private-data-dir';
-import { openPlatformDatabase } from '../../platform/database/platform-database';
+import { openAppDatabase } from '../../app.database';
 import type { Projection } from '../projection';
 import { generationStorage } from '../generation-storage';
 import { ReadModelRegistry } from '../read-model-registry';
@@ -55,7 +55,7 @@ export async function runCli(
   // a rebuild writes new generation files: private like the rest of the data
   makeDataDirPrivate(config.dataDir);
   const store = await openEventStore(config);
-  const platform = await openPlatformDatabase(config.dataDir, config.databaseUrl);
+  const platform = await openAppDatabase(config.dataDir, config.databaseUrl);
   const registry = new ReadModelRegistry(platform, generationStorage(config));
   const print = (value: unknown, text: string) => out.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);
   try {

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import path from 'node:path';
 import { startWorker } from '../../platform/threads/start-worker';
 import { WorkerCalls } from '../../platform/threads/worker-calls';
@@ -23,6 +24,7 @@ export const buildInPlace: BuildIndex = async (topics) => TopicIndex.build(topic
  * next. A build the thread cannot do (it died, or the builder is closed) is done in place: it
  * costs the event loop its time, never a turn.
  */
+@Injectable()
 export class TopicIndexBuilder {
   private calls: WorkerCalls<IndexReply> | null = null;
   private closed = false;

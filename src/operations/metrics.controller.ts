@@ -1,14 +1,14 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ProcessManagers } from '../../process-managers/process-managers';
-import { DeadLetterStore } from '../../read-models/dead-letters';
-import { ReadModels } from '../../read-models/read-models.service';
-import { Timers } from '../../process-managers/timers';
-import { AuthFailureThrottle } from '../auth/auth-failure-throttle';
-import { CONFIG, type Config } from '../config/config';
-import { unauthorized } from '../errors/domain-error';
-import { OperatorToken } from '../operator/operator-token';
-import { Metrics } from './metrics';
+import { ProcessManagers } from '../process-managers/process-managers';
+import { DeadLetterStore } from '../read-models/dead-letters';
+import { ReadModels } from '../read-models/read-models.service';
+import { Timers } from '../process-managers/timers';
+import { AuthFailureThrottle } from '../platform/auth/auth-failure-throttle';
+import { CONFIG, type Config } from '../platform/config/config';
+import { unauthorized } from '../platform/errors/domain-error';
+import { OperatorToken } from '../platform/operator/operator-token';
+import { Metrics } from '../platform/metrics/metrics';
 
 /** GET /metrics, Prometheus text format: behind the operator token unless METRICS_PUBLIC=1. */
 @Controller('metrics')

@@ -1,9 +1,9 @@
-import type { EventStore, ExpectedRevision, NewEvent, RecordedEvent } from '../../event-store/event-store.port';
-import { WrongExpectedRevisionError } from '../../event-store/errors';
-import type { Position } from '../../event-store/position';
-import type { Clock } from '../clock/clock';
-import { derivedUuid } from '../ids/derived-id';
-import { uuidv7 } from '../ids/ids';
+import type { EventStore, ExpectedRevision, NewEvent, RecordedEvent } from '../event-store/event-store.port';
+import { WrongExpectedRevisionError } from '../event-store/errors';
+import type { Position } from '../event-store/position';
+import type { Clock } from '../platform/clock/clock';
+import { derivedUuid } from '../platform/ids/derived-id';
+import { uuidv7 } from '../platform/ids/ids';
 import type { CommandContext } from './command-context';
 import type { AggregateCache } from './aggregate-cache';
 import { KeyedQueue } from './keyed-queue';

@@ -1,4 +1,4 @@
-import type { StreamRevision } from '../../event-store/event-store.port';
+import type { StreamRevision } from '../event-store/event-store.port';
 
 interface Entry {
   revision: StreamRevision;

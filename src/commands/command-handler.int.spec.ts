@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
-import { ManualClock } from '../clock/clock';
-import { DomainError } from '../errors/domain-error';
+import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
+import { ManualClock } from '../platform/clock/clock';
+import { DomainError } from '../platform/errors/domain-error';
 import { AggregateCache } from './aggregate-cache';
 import { handleCommand, toNewEvents } from './command-handler';
 import type { Decider, DomainEvent } from './decider';

@@ -1,10 +1,10 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { EVENT_STORE, type EventStore } from '../../event-store/event-store.port';
-import { ProcessManagers } from '../../process-managers/process-managers';
-import { ReadModels } from '../../read-models/read-models.service';
-import { Timers } from '../../process-managers/timers';
-import { CONFIG, type Config } from '../config/config';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { ProcessManagers } from '../process-managers/process-managers';
+import { ReadModels } from '../read-models/read-models.service';
+import { Timers } from '../process-managers/timers';
+import { CONFIG, type Config } from '../platform/config/config';
 
 @Controller()
 export class HealthController {

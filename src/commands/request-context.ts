@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { principalOf } from '../auth/principal';
+import { principalOf } from '../platform/auth/principal';
 import type { CommandContext } from './command-context';
 
 /** The metadata of a command sent on behalf of an HTTP request. */

@@ -1,7 +1,8 @@
-import { DeferredReadModels } from '../../../test/fixtures/deferred-read-models';
-import { ManualClock } from '../clock/clock';
-import { KeyAuthenticator } from './key-authenticator';
-import { ServerSecret } from './server-secret';
+import { DeferredReadModels } from '../../test/fixtures/deferred-read-models';
+import { ManualClock } from '../platform/clock/clock';
+import { KeyAuthenticator } from '../platform/auth/key-authenticator';
+import { ServerSecret } from '../platform/auth/server-secret';
+import { ReadModelKeyLookup } from './read-model-key-lookup';
 
 const secret = new ServerSecret('test-secret');
 const VALUE = 'sk_presented';
@@ -26,7 +27,7 @@ describe('KeyAuthenticator on a read model that answers later', () => {
 
   it('remembers a verified key: the next request is answered at once', async () => {
     const db = new DeferredReadModels();
-    const keys = new KeyAuthenticator(db.asReadModels(), secret, clock);
+    const keys = new KeyAuthenticator(new ReadModelKeyLookup(db.asReadModels()), secret, clock);
     const first = keys.authenticate(VALUE);
     expect(first).toBeInstanceOf(Promise);
     db.answer([row()]);
@@ -36,7 +37,7 @@ describe('KeyAuthenticator on a read model that answers later', () => {
 
   it('does not remember an answer that a key event overtook: the deletion holds for the next request', async () => {
     const db = new DeferredReadModels();
-    const keys = new KeyAuthenticator(db.asReadModels(), secret, clock);
+    const keys = new KeyAuthenticator(new ReadModelKeyLookup(db.asReadModels()), secret, clock);
     const first = keys.authenticate(VALUE);
     db.applied('api-keys', 'ApiKeyDeleted');
     db.answer([row()]);
@@ -49,7 +50,7 @@ describe('KeyAuthenticator on a read model that answers later', () => {
 
   it('answers 401 for an unknown key, after the lookup', async () => {
     const db = new DeferredReadModels();
-    const keys = new KeyAuthenticator(db.asReadModels(), secret, clock);
+    const keys = new KeyAuthenticator(new ReadModelKeyLookup(db.asReadModels()), secret, clock);
     const lookup = keys.authenticate('sk_unknown');
     db.answer([]);
     await expect(lookup).rejects.toMatchObject({ code: 'API_KEY_INVALID' });

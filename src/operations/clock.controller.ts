@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { IsNumber, Max, Min } from 'class-validator';
-import { Timers } from '../../process-managers/timers';
-import { OperatorGuard } from '../operator/operator.guard';
-import { Clock, ManualClock } from './clock';
+import { Timers } from '../process-managers/timers';
+import { OperatorGuard } from '../platform/operator/operator.guard';
+import { Clock, ManualClock } from '../platform/clock/clock';
 
 export class AdvanceClockDto {
   @IsNumber({ allowNaN: false, allowInfinity: false })
