@@ -1,11 +1,11 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { CallLimitsModule } from '../call-limits/call-limits.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
-import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../process-managers/process-managers';
 import { Timers } from '../process-managers/timers';
@@ -64,7 +64,7 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
 }
 
 @Module({
-  imports: [ConversationsModule],
+  imports: [ConversationsModule, CallLimitsModule],
   controllers: [OutboundCallsController],
   providers: [
     {
