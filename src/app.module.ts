@@ -21,6 +21,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { OutboundCallsModule } from './outbound-calls/outbound-calls.module';
 import { SmsModule } from './sms/sms.module';
 import { RuntimeModule } from './runtime/runtime.module';
+import { CallLimitsModule } from './call-limits/call-limits.module';
+import { ConcurrencyModule } from './concurrency/concurrency.module';
 
 @Module({})
 export class AppModule {
@@ -45,6 +47,8 @@ export class AppModule {
         ExternalEventsModule,
         MessagingModule,
         SmsModule,
+        CallLimitsModule,
+        ConcurrencyModule,
       ],
       // The clock route exists only under the test clock (contract §1).
       controllers: [
