@@ -23,6 +23,8 @@ import { SmsModule } from './sms/sms.module';
 import { RuntimeModule } from './runtime/runtime.module';
 import { CallLimitsModule } from './call-limits/call-limits.module';
 import { ConcurrencyModule } from './concurrency/concurrency.module';
+import { DniModule } from './dni/dni.module';
+import { InboundCallsModule } from './inbound-calls/inbound-calls.module';
 
 @Module({})
 export class AppModule {
@@ -49,6 +51,8 @@ export class AppModule {
         SmsModule,
         CallLimitsModule,
         ConcurrencyModule,
+        DniModule,
+        InboundCallsModule,
       ],
       // The clock route exists only under the test clock (contract §1).
       controllers: [

@@ -125,6 +125,7 @@ export class OutboundCallsService {
   private async numbersOf(accountId: string) {
     const rows = await this.accounts.phoneNumbersOfAccount(accountId);
     const owners = await Promise.all(rows.map((row) => this.agents.accountOf(row.agentId)));
-    return rows.filter((_, i) => owners[i] === accountId);
+    // a DNI pool number is dialled by callers who reserved it, never shown as a caller id
+    return rows.filter((row, i) => owners[i] === accountId && row.pool !== 'dni');
   }
 }
