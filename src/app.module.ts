@@ -21,6 +21,10 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { OutboundCallsModule } from './outbound-calls/outbound-calls.module';
 import { SmsModule } from './sms/sms.module';
 import { RuntimeModule } from './runtime/runtime.module';
+import { CallLimitsModule } from './call-limits/call-limits.module';
+import { ConcurrencyModule } from './concurrency/concurrency.module';
+import { DniModule } from './dni/dni.module';
+import { InboundCallsModule } from './inbound-calls/inbound-calls.module';
 
 @Module({})
 export class AppModule {
@@ -47,6 +51,10 @@ export class AppModule {
         SmsModule,
         ChatApiModule,
         OperationsModule.forRoot({ testClock: config.testClock }),
+        CallLimitsModule,
+        ConcurrencyModule,
+        DniModule,
+        InboundCallsModule,
       ],
       controllers: extraControllers,
     };

@@ -30,6 +30,8 @@ export class PhoneNumberRow {
   @Column('text', { name: 'account_id' }) accountId: string;
   @Column('text', { name: 'agent_id' }) agentId: string;
   @Column('text') environment: string;
+  /** `main` or `dni` (contract §18) */
+  @Column('text', { default: 'main' }) pool: string;
   @Column('text', { name: 'provisioned_at' }) provisionedAt: string;
 }
 

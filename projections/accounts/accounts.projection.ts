@@ -7,7 +7,7 @@ const on = handlerFor<AccountEvent>();
 /** Accounts and what the operator attached to them: connectors, phone numbers, agent settings. */
 export const accountsProjection = defineProjection({
   name: 'accounts',
-  version: 1,
+  version: 2,
   entities: [AccountRow, ConnectorRow, PhoneNumberRow, AgentSettingsRow],
   handles: {
     AccountCreated: on<'AccountCreated'>(async ({ data }, _em, rows) => {
@@ -37,6 +37,7 @@ export const accountsProjection = defineProjection({
         accountId: data.accountId,
         agentId: data.agentId,
         environment: data.environment,
+        pool: data.pool ?? 'main',
         provisionedAt: data.provisionedAt,
       });
     }),

@@ -29,6 +29,8 @@ export interface AccountsQueries {
   /** An agent's numbers in an environment, by number. */
   phoneNumbersOf(agentId: string, environment: string): Promise<PhoneNumber[]>;
   phoneNumbersOfAccount(accountId: string): Promise<PhoneNumber[]>;
+  /** Where a number is provisioned (the agent that answers it), in any account. */
+  phoneNumberRoute(number: string): Promise<PhoneNumber | null>;
   /** Prepared (every messaging request): a connector by the digest of its token. */
   connectorByDigest(digest: string): Lookup<ConnectorLookupRow>;
   /** Prepared: a connector by id. */
@@ -78,6 +80,10 @@ class AccountsReadModel implements AccountsQueries {
 
   phoneNumbersOfAccount(accountId: string) {
     return this.source().getRepository(PhoneNumberRow).findBy({ accountId });
+  }
+
+  phoneNumberRoute(number: string) {
+    return this.source().getRepository(PhoneNumberRow).findOneBy({ number });
   }
 
   connectorByDigest(digest: string) {

@@ -250,6 +250,7 @@ describe('account decider', () => {
             agentId: 'ag1',
             number: '+15551234567',
             environment: 'live',
+            pool: 'main',
             provisionedAt: LATER,
           },
         },
@@ -338,7 +339,7 @@ describe('account decider', () => {
       expect(state.keys.get('key_1')).toEqual({ deleted: false });
       expect(state.keys.get('key_2')).toEqual({ deleted: true });
       expect(state.connectors.has('con_1')).toBe(true);
-      expect(state.numbers.get('+15551234567')).toEqual({ agentId: 'ag1', environment: 'dev' });
+      expect(state.numbers.get('+15551234567')).toEqual({ agentId: 'ag1', environment: 'dev', pool: 'main' });
     });
 
     it('does not mutate the state it was given', () => {

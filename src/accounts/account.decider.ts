@@ -2,7 +2,7 @@ import { conflict, DomainError, notFound } from '../platform/errors/domain-error
 import type { Decider } from '../commands/decider';
 import type { AccountEvent, KeyAgents } from './account.events';
 import { checkFields } from '../platform/validation/field-checks';
-import { REGIONS, type ConnectorKind, type Permission, type Region } from './permissions';
+import { REGIONS, type ConnectorKind, type NumberPool, type Permission, type Region } from './permissions';
 
 export interface AccountState {
   exists: boolean;
@@ -11,7 +11,7 @@ export interface AccountState {
   keys: ReadonlyMap<string, { deleted: boolean }>;
   connectors: ReadonlySet<string>;
   /** `number` → where it is provisioned, for numbers of this account */
-  numbers: ReadonlyMap<string, { agentId: string; environment: string }>;
+  numbers: ReadonlyMap<string, { agentId: string; environment: string; pool: NumberPool }>;
 }
 
 export type AccountCommand =
@@ -41,7 +41,15 @@ export type AccountCommand =
       sealedWebhookSecret: string | null;
       now: string;
     }
-  | { type: 'ProvisionPhoneNumber'; agentId: string; number: string; environment: string; now: string }
+  | {
+      type: 'ProvisionPhoneNumber';
+      agentId: string;
+      number: string;
+      environment: string;
+      /** default `main` */
+      pool?: NumberPool;
+      now: string;
+    }
   | { type: 'ChangeAgentSettings'; agentId: string; chunkedStreaming: boolean; now: string }
   | { type: 'ConfigureDataAccess'; agentId: string; responseMetrics: string[]; showTranscripts: boolean; now: string };
 
@@ -69,6 +77,7 @@ function evolve(state: AccountState, event: AccountEvent): AccountState {
         numbers: new Map(state.numbers).set(event.data.number, {
           agentId: event.data.agentId,
           environment: event.data.environment,
+          pool: event.data.pool ?? 'main',
         }),
       };
     default:
@@ -137,11 +146,15 @@ function decide(command: AccountCommand, state: AccountState): AccountEvent[] {
         if (holder.agentId !== command.agentId)
           throw conflict('PHONE_NUMBER_TAKEN', `${command.number} is already provisioned for another agent`);
         // the same agent again: nothing to do, unless it moves the number to another environment
-        if (holder.environment === command.environment) return [];
+        if (holder.environment === command.environment && holder.pool === (command.pool ?? 'main')) return [];
       }
       const { agentId, number, environment, now } = command;
+      const pool = command.pool ?? 'main';
       return [
-        { type: 'PhoneNumberProvisioned', data: { accountId, agentId, number, environment, provisionedAt: now } },
+        {
+          type: 'PhoneNumberProvisioned',
+          data: { accountId, agentId, number, environment, pool, provisionedAt: now },
+        },
       ];
     }
     case 'ChangeAgentSettings':

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../commands/decider';
-import type { ConnectorKind, Permission, Region } from './permissions';
+import type { ConnectorKind, NumberPool, Permission, Region } from './permissions';
 
 export type KeyAgents = 'all' | string[];
 
@@ -41,7 +41,15 @@ export type AccountEvent =
     >
   | DomainEvent<
       'PhoneNumberProvisioned',
-      { accountId: string; agentId: string; number: string; environment: string; provisionedAt: string }
+      {
+        accountId: string;
+        agentId: string;
+        number: string;
+        environment: string;
+        /** `dni`: in the agent's DNI pool for the environment (contract §18); absent before pools: `main` */
+        pool?: NumberPool;
+        provisionedAt: string;
+      }
     >
   | DomainEvent<
       'AgentSettingsChanged',

@@ -25,7 +25,13 @@ import type {
   CreateConnectorDto,
   ProvisionPhoneNumberDto,
 } from './dto/account.dto';
-import { DEPLOYMENT_ENVIRONMENTS, NUMBER_ENVIRONMENTS } from './permissions';
+import { dniPoolDecider, dniPoolStream } from '../dni/dni-pool.decider';
+import {
+  DEPLOYMENT_ENVIRONMENTS,
+  DEPLOYMENT_FOR_NUMBER_ENVIRONMENT,
+  NUMBER_ENVIRONMENTS,
+  type NumberEnvironment,
+} from './permissions';
 
 export const accountView = (row: AccountRow) => ({
   accountId: accountRef(row.id),
@@ -137,6 +143,8 @@ export class AccountsService {
 
   async provisionNumber(rawAgentId: string, dto: ProvisionPhoneNumberDto, context: CommandContext) {
     const { agentId, accountId } = await this.agentOf(rawAgentId);
+    const pool = dto.pool ?? 'main';
+    const before = await this.queries.phoneNumberRoute(dto.number);
     // The number's own stream decides who holds it, across accounts; then the account records it.
     await handleCommand(
       this.store,
@@ -148,11 +156,43 @@ export class AccountsService {
     );
     await this.commands.execute(
       accountId,
-      { type: 'ProvisionPhoneNumber', agentId, number: dto.number, environment: dto.environment },
+      { type: 'ProvisionPhoneNumber', agentId, number: dto.number, environment: dto.environment, pool },
       context,
       ['accounts'],
     );
-    return { agentId: agentRef(agentId), number: dto.number, environment: dto.environment };
+    await this.movePool(agentId, dto.number, before, { environment: dto.environment, pool }, context);
+    return { agentId: agentRef(agentId), number: dto.number, environment: dto.environment, pool };
+  }
+
+  /**
+   * A DNI number sits in its agent's pool for the environment it answers in (contract §18); a
+   * number moved to another environment or out of the pool leaves the old one. Both are idempotent,
+   * so a retried provisioning converges.
+   */
+  private async movePool(
+    agentId: string,
+    number: string,
+    before: { agentId: string; environment: string; pool: string } | null,
+    after: { environment: NumberEnvironment; pool: string },
+    context: CommandContext,
+  ) {
+    const poolOf = (environment: string) => DEPLOYMENT_FOR_NUMBER_ENVIRONMENT[environment as NumberEnvironment];
+    const pool = (environment: string, type: 'AddNumber' | 'RemoveNumber') =>
+      handleCommand(
+        this.store,
+        this.clock,
+        dniPoolStream(agentId, poolOf(environment)),
+        dniPoolDecider,
+        { type, agentId, environment: poolOf(environment), number, now: this.clock.nowIso() },
+        context,
+      );
+    if (
+      before?.pool === 'dni' &&
+      before.agentId === agentId &&
+      (before.environment !== after.environment || after.pool !== 'dni')
+    )
+      await pool(before.environment, 'RemoveNumber');
+    if (after.pool === 'dni') await pool(after.environment, 'AddNumber');
   }
 
   async changeSettings(rawAgentId: string, dto: AgentSettingsDto, context: CommandContext) {

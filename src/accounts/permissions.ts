@@ -13,6 +13,10 @@ export type ConnectorKind = (typeof CONNECTOR_KINDS)[number];
 /** SMS connectors and phone numbers name environments the carrier way; contract §11 maps them. */
 export const NUMBER_ENVIRONMENTS = ['dev', 'sandbox', 'live'] as const;
 export type NumberEnvironment = (typeof NUMBER_ENVIRONMENTS)[number];
+/** A number answers as the agent's own (`main`) or waits in its DNI pool for reservations (contract §18). */
+export const NUMBER_POOLS = ['main', 'dni'] as const;
+export type NumberPool = (typeof NUMBER_POOLS)[number];
+
 export const DEPLOYMENT_ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
 export type DeploymentEnvironment = (typeof DEPLOYMENT_ENVIRONMENTS)[number];
 

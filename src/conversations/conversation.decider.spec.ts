@@ -94,4 +94,28 @@ describe('conversation decider', () => {
       expect.objectContaining({ code: 'CONVERSATIONS_NOT_FOUND', status: 404 }),
     );
   });
+
+  it("a handoff without shared_id takes the DNI reservation's attributes.shared_id (contract §18)", () => {
+    const history = when([], {
+      type: 'StartConversation',
+      started,
+      initialState: { dni: { shared_id: 'visit-42', page: '/pricing' } },
+      greeting: turn(''),
+    });
+    const handoff = { destination: 'desk', reason: 'asked', sharedId: '', data: { reason: 'asked' } };
+    const events = when(history, { type: 'RecordTurn', turn: turn('a human please'), effects: { ...none, handoff } });
+    expect(events.find((e) => e.type === 'HandoffRequested')?.data).toEqual({
+      destination: 'desk',
+      reason: 'asked',
+      sharedId: 'visit-42',
+      data: { reason: 'asked', shared_id: 'visit-42' },
+    });
+    // the agent's own shared_id wins
+    const own = when(history, {
+      type: 'RecordTurn',
+      turn: turn('a human please'),
+      effects: { ...none, handoff: { ...handoff, sharedId: 'mine' } },
+    });
+    expect(own.find((e) => e.type === 'HandoffRequested')?.data).toMatchObject({ sharedId: 'mine' });
+  });
 });

@@ -128,13 +128,31 @@ function evolve(s: ConversationState, event: ConversationEvent): ConversationSta
   }
 }
 
-function effectsEvents(effects: TurnEffects, at: string): ConversationEvent[] {
+/**
+ * A call to a reserved DNI number carries the reservation's attributes in state under `dni`; their
+ * `shared_id` is the handoff's when the agent names none (contract §18), so the page that reserved
+ * the number finds the handoff by it.
+ */
+function withDniSharedId(handoff: TurnEffects['handoff'], state: Readonly<Record<string, unknown>>) {
+  if (!handoff || handoff.sharedId !== '') return handoff;
+  const dni = state.dni;
+  const sharedId = dni !== null && typeof dni === 'object' ? (dni as Record<string, unknown>).shared_id : undefined;
+  if (typeof sharedId !== 'string' || sharedId === '') return handoff;
+  return { ...handoff, sharedId, data: { ...handoff.data, shared_id: sharedId } };
+}
+
+function effectsEvents(
+  effects: TurnEffects,
+  at: string,
+  state: Readonly<Record<string, unknown>> = {},
+): ConversationEvent[] {
   const events: ConversationEvent[] = [];
+  const handoff = withDniSharedId(effects.handoff, { ...state, ...effects.stateChanges });
   if (Object.keys(effects.stateChanges).length > 0)
     events.push({ type: 'StateChanged', data: { changes: effects.stateChanges } });
   for (const metric of effects.metrics) events.push({ type: 'MetricLogged', data: metric });
   for (const awaited of effects.awaited) events.push({ type: 'ExternalEventAwaited', data: awaited });
-  if (effects.handoff) events.push({ type: 'HandoffRequested', data: effects.handoff });
+  if (handoff) events.push({ type: 'HandoffRequested', data: handoff });
   // A handoff ends the agent's part of the conversation, like end_conversation.
   if (effects.handoff || effects.ended)
     events.push({ type: 'ConversationEnded', data: { reason: effects.handoff ? 'handoff' : 'agent', endedAt: at } });
@@ -160,7 +178,7 @@ function decide(command: ConversationCommand, s: ConversationState): Conversatio
           ? [{ type: 'StateChanged' as const, data: { changes: command.initialState } }]
           : []),
         turnRecorded({ ...command.turn, turnIndex: 0 }),
-        ...effectsEvents(command.effects, command.turn.agentResponseAt),
+        ...effectsEvents(command.effects, command.turn.agentResponseAt, command.initialState),
       ];
     case 'RecordTurn':
       if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
@@ -168,7 +186,7 @@ function decide(command: ConversationCommand, s: ConversationState): Conversatio
         throw new DomainError('CHAT_CONVERSATION_ENDED', 'this conversation has ended; start a new one', 410);
       return [
         turnRecorded({ ...command.turn, turnIndex: s.turns }),
-        ...effectsEvents(command.effects, command.turn.agentResponseAt),
+        ...effectsEvents(command.effects, command.turn.agentResponseAt, s.state),
       ];
     case 'EndConversation':
       if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
@@ -207,7 +225,7 @@ function receiveExternalEvent(
   return [
     ...events,
     turnRecorded({ ...turn, delayedResponse: true, turnIndex: s.turns }),
-    ...effectsEvents(effects, turn.agentResponseAt),
+    ...effectsEvents(effects, turn.agentResponseAt, s.state),
   ];
 }
 

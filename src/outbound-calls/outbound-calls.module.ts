@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { CallLimitsModule } from '../call-limits/call-limits.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { CONFIG, type Config } from '../platform/config/config';
@@ -65,7 +66,14 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
 }
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AgentsModule, ConversationsModule],
+  imports: [
+    EventStoreModule,
+    ReadModelsModule,
+    AgentDirectoryModule,
+    AgentsModule,
+    ConversationsModule,
+    CallLimitsModule,
+  ],
   controllers: [OutboundCallsController],
   providers: [
     { provide: CALL_PROGRESS, useClass: CallProgressRecorder },

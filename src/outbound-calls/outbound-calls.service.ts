@@ -6,7 +6,6 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
 import { keyCanReachAgent, type KeyRecord } from '../platform/auth/key-principal';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../commands/aggregate-cache';
 import type { CommandContext } from '../commands/command-context';
 import { handleCommand, load } from '../commands/command-handler';
 import { CONFIG, type Config } from '../platform/config/config';
@@ -14,15 +13,12 @@ import { DomainError, forbidden } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { ReadModels } from '../read-models/read-models.service';
 import { Timers } from '../process-managers/timers';
-import { callLinesDecider, callLinesStream } from './call-lines.decider';
+import { CallLines } from '../call-limits/call-lines';
 import { chooseCallerId } from './caller-id';
 import type { PlaceOutboundCallDto } from './outbound-call.dto';
 import { outboundCallDecider, statusView } from './outbound-call.decider';
 import { CALL_SID, outboundCallStream, type QueuedCall } from './outbound-call.events';
 import { WATCHDOG_OWNER, watchdogDueAt, type WatchdogPayload } from './watchdog';
-
-/** A full account is told to come back in this many seconds (no line is free before a call ends). */
-export const LIMIT_RETRY_AFTER_S = 5;
 
 const notFound = () =>
   new DomainError('CALL_NOT_FOUND', "no such call (an ended call's status is kept for 2 hours)", 404);
@@ -30,8 +26,6 @@ const notFound = () =>
 /** Outbound calling (contract §10): place a call, read its status. */
 @Injectable()
 export class OutboundCallsService {
-  private readonly lines = new AggregateCache(1000);
-
   private readonly accounts: AccountsQueries;
 
   constructor(
@@ -43,6 +37,7 @@ export class OutboundCallsService {
     private readonly readModels: ReadModels,
     private readonly deployments: DeploymentContent,
     private readonly timers: Timers,
+    private readonly lines: CallLines,
   ) {
     this.accounts = accountsQueries(readModels);
   }
@@ -74,22 +69,7 @@ export class OutboundCallsService {
       payload: { callSid, accountId: key.accountId } satisfies WatchdogPayload,
     });
     try {
-      await handleCommand(
-        this.store,
-        this.clock,
-        callLinesStream(key.accountId),
-        callLinesDecider,
-        {
-          type: 'TakeLine',
-          accountId: key.accountId,
-          callSid,
-          limit: this.config.outboundCalls.maxConcurrentPerAccount,
-          retryAfterS: LIMIT_RETRY_AFTER_S,
-          now,
-        },
-        context,
-        this.lines,
-      );
+      await this.lines.take(key.accountId, callSid, context);
     } catch (error) {
       await this.timers.cancel(watchdog);
       throw error;
@@ -138,21 +118,14 @@ export class OutboundCallsService {
   }
 
   async releaseLine(accountId: string, callSid: string, context: CommandContext): Promise<void> {
-    await handleCommand(
-      this.store,
-      this.clock,
-      callLinesStream(accountId),
-      callLinesDecider,
-      { type: 'ReleaseLine', accountId, callSid, now: this.clock.nowIso() },
-      context,
-      this.lines,
-    );
+    await this.lines.release(accountId, callSid, context);
   }
 
   /** The account's provisioned numbers, on agents that still exist. */
   private async numbersOf(accountId: string) {
     const rows = await this.accounts.phoneNumbersOfAccount(accountId);
     const owners = await Promise.all(rows.map((row) => this.agents.accountOf(row.agentId)));
-    return rows.filter((_, i) => owners[i] === accountId);
+    // a DNI pool number is dialled by callers who reserved it, never shown as a caller id
+    return rows.filter((row, i) => owners[i] === accountId && row.pool !== 'dni');
   }
 }

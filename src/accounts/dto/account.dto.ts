@@ -3,9 +3,11 @@ import { Optional } from '../../platform/validation/optional';
 import {
   CONNECTOR_KINDS,
   NUMBER_ENVIRONMENTS,
+  NUMBER_POOLS,
   REGIONS,
   type ConnectorKind,
   type NumberEnvironment,
+  type NumberPool,
   type Region,
 } from '../permissions';
 
@@ -35,6 +37,9 @@ export class ProvisionPhoneNumberDto {
     message: `environment must be one of ${NUMBER_ENVIRONMENTS.join(', ')}`,
   })
   environment: NumberEnvironment;
+  @Optional()
+  @IsIn(NUMBER_POOLS as unknown as string[], { message: `pool must be one of ${NUMBER_POOLS.join(', ')}` })
+  pool?: NumberPool;
 }
 
 export class AgentSettingsDto {

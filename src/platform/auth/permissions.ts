@@ -14,5 +14,6 @@ export const PERMISSIONS = [
   'keys',
   'desk',
   'chat',
+  'dni',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

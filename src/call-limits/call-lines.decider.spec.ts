@@ -6,7 +6,7 @@ const take = (callSid: string, limit = 2): CallLineCommand => ({
   type: 'TakeLine',
   accountId: 'a',
   callSid,
-  limit,
+  defaultLimit: limit,
   retryAfterS: 5,
   now: NOW,
 });
@@ -41,5 +41,15 @@ describe('call lines (the concurrent-call limit)', () => {
     expect(callLinesDecider.decide(take('c1', 1), state)).toEqual([]);
     expect(callLinesDecider.decide(release('nope'), state)).toEqual([]);
     expect(callLinesDecider.decide(release('c1'), run([release('c1')], state))).toEqual([]);
+  });
+
+  it('an operator limit replaces the default, lower or higher, and is kept in the log', () => {
+    const set = (n: number): CallLineCommand => ({ type: 'SetLimit', accountId: 'a', concurrentCalls: n, now: NOW });
+    const lowered = run([take('c1', 5), set(1)]);
+    expect(lowered.limit).toBe(1);
+    expect(() => callLinesDecider.decide(take('c2', 5), lowered)).toThrow(DomainError);
+    const raised = run([set(3)], lowered);
+    expect(Object.keys(run([take('c2', 1), take('c3', 1)], raised).active)).toEqual(['c1', 'c2', 'c3']);
+    expect(callLinesDecider.decide(set(3), raised)).toEqual([]);
   });
 });

@@ -1,0 +1,209 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { accountsQueries, type AccountsQueries } from '../../projections/accounts/queries';
+import { DEPLOYMENT_FOR_NUMBER_ENVIRONMENT, type NumberEnvironment } from '../accounts/permissions';
+import { DeploymentContent } from '../agents/deployment-content';
+import type { Environment } from '../agents/agent.events';
+import { CallLines } from '../call-limits/call-lines';
+import { conversationStream } from '../conversations/conversation.events';
+import { ConversationEngine } from '../conversations/engine/conversation-engine';
+import { DniService } from '../dni/dni.service';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
+import { Clock } from '../platform/clock/clock';
+import type { CommandContext } from '../commands/command-context';
+import { handleCommand, load } from '../commands/command-handler';
+import { DomainError, notFound } from '../platform/errors/domain-error';
+import { IdGenerator } from '../platform/ids/ids';
+import { Timers } from '../process-managers/timers';
+import { ReadModels } from '../read-models/read-models.service';
+import {
+  inboundCallDecider,
+  inboundCallStream,
+  INBOUND_CALL_SID,
+  type HungUpBy,
+  type InboundCallCommand,
+  type InboundFailure,
+  type RingingCall,
+} from './inbound-call.decider';
+import type { SimulateInboundCallDto } from './inbound-call.dto';
+
+export const INBOUND_WATCHDOG = 'inbound-calls:watchdog';
+/** A call still going this long after it rang is presumed lost with the process that ran it. */
+export const INBOUND_WATCHDOG_S = 2 * 3600;
+
+export interface CallAnswer {
+  call_sid: string;
+  status: 'in-progress' | 'ended' | 'failed';
+  reason: InboundFailure | null;
+}
+
+const callNotFound = () => notFound('CALL_NOT_FOUND', 'no such inbound call');
+
+/**
+ * Inbound calls (contract §18), the call channel's adapter over the conversation engine: a call to
+ * a provisioned number rings (its line taken under the account's limit), is answered with the
+ * agent's greeting on that number's environment, takes each utterance as a user turn, and ends
+ * when the caller or the agent hangs up. Every step is an event of the call's stream and its
+ * conversation's; a durable watchdog ends a call whose process died and gives its line back.
+ */
+@Injectable()
+export class InboundCallsService {
+  private readonly accounts: AccountsQueries;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly readModels: ReadModels,
+    private readonly deployments: DeploymentContent,
+    private readonly timers: Timers,
+    private readonly lines: CallLines,
+    private readonly engine: ConversationEngine,
+    private readonly dni: DniService,
+  ) {
+    this.accounts = accountsQueries(readModels);
+  }
+
+  async receive(dto: SimulateInboundCallDto, context: CommandContext): Promise<CallAnswer> {
+    const route = await this.accounts.phoneNumberRoute(dto.to);
+    if (!route || (await this.agents.accountOf(route.agentId)) !== route.accountId)
+      throw notFound('PHONE_NUMBER_NOT_FOUND', `${dto.to} is not provisioned for any agent`);
+    const environment = DEPLOYMENT_FOR_NUMBER_ENVIRONMENT[route.environment as NumberEnvironment];
+    const callSid = `IN-${this.ids.uuid()}`;
+    const call: RingingCall = {
+      callSid,
+      accountId: route.accountId,
+      agentId: route.agentId,
+      environment,
+      from: dto.from,
+      to: dto.to,
+      at: this.clock.nowIso(),
+    };
+    // Scheduled before the line is taken: should the process die with the call, the watchdog ends it.
+    await this.timers.schedule({
+      id: `${INBOUND_WATCHDOG}:${callSid}`,
+      owner: INBOUND_WATCHDOG,
+      dueAt: new Date(this.clock.nowMs() + INBOUND_WATCHDOG_S * 1000),
+      payload: { callSid },
+    });
+    await this.command(callSid, { type: 'Ring', call }, context);
+    try {
+      await this.lines.take(call.accountId, callSid, context);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'CONCURRENT_CALL_LIMIT')
+        return this.fail(call, 'concurrent-call-limit', context, false);
+      throw error;
+    }
+    try {
+      const deploymentId = await this.deployments.activeDeploymentId(call.agentId, environment as Environment);
+      if (!deploymentId) return await this.fail(call, 'no-deployment', context, true);
+      const reservation = route.pool === 'dni' ? await this.dni.reservationOf(call.agentId, environment, dto.to) : null;
+      await this.command(
+        callSid,
+        { type: 'Answer', deploymentId, dniReservationId: reservation?.reservationId ?? '', now: this.clock.nowIso() },
+        context,
+      );
+      await this.engine.start(
+        {
+          conversationId: callSid,
+          agentId: call.agentId,
+          deploymentId,
+          environment,
+          channel: 'VOICE-SIP',
+          callerNumber: dto.from,
+          agentNumber: dto.to,
+          fromNumber: dto.from,
+          toNumber: dto.to,
+          ...(reservation ? { attributes: { dni: reservation.attributes } } : {}),
+        },
+        context,
+      );
+      let endedBy: HungUpBy | null = null;
+      for (const text of dto.utterances) {
+        const { state } = await this.engine.respond(callSid, { text }, context);
+        // the agent ended the call (an end or a handoff): the rest of the script is not heard
+        if (state.ended) {
+          endedBy = 'agent';
+          break;
+        }
+      }
+      if (endedBy === null && (dto.hang_up ?? true)) endedBy = 'caller';
+      if (endedBy) await this.finish(call, endedBy, context);
+      await this.readable(callSid);
+      return { call_sid: callSid, status: endedBy ? 'ended' : 'in-progress', reason: null };
+    } catch (error) {
+      // whatever broke, the call ends and its line is given back
+      await this.finish(call, 'platform', context);
+      throw error;
+    }
+  }
+
+  /** The caller hangs up a call left open (`hang_up: false`). */
+  async hangUp(callSid: string, context: CommandContext): Promise<CallAnswer> {
+    const call = await this.callOf(callSid);
+    await this.finish(call, 'caller', context);
+    await this.readable(callSid);
+    return this.status(callSid);
+  }
+
+  async status(callSid: string): Promise<CallAnswer & { from: string; to: string }> {
+    const call = await this.callOf(callSid);
+    const { state } = await load(this.store, inboundCallStream(callSid), inboundCallDecider);
+    const status = state.status === 'ended' ? 'ended' : state.status === 'failed' ? 'failed' : 'in-progress';
+    return { call_sid: callSid, status, reason: state.reason, from: call.from, to: call.to };
+  }
+
+  /** The watchdog: a call still going is ended and its line given back. */
+  async lost(callSid: string): Promise<void> {
+    const { state } = await load(this.store, inboundCallStream(callSid), inboundCallDecider);
+    if (!state.call || state.status === 'ended' || state.status === 'failed') return;
+    await this.finish(state.call, 'platform', {
+      actor: 'system:inbound-calls',
+      correlationId: callSid,
+      idempotencyKey: `inbound-calls:watchdog:${callSid}`,
+    });
+  }
+
+  private async finish(call: RingingCall, hungUpBy: HungUpBy, context: CommandContext): Promise<void> {
+    const now = this.clock.nowIso();
+    await this.command(call.callSid, { type: 'End', hungUpBy, now }, context);
+    await this.engine.end(
+      call.callSid,
+      hungUpBy === 'caller' ? 'user' : hungUpBy === 'agent' ? 'agent' : 'crash',
+      context,
+      now,
+    );
+    await this.lines.release(call.accountId, call.callSid, context);
+    await this.timers.cancel(`${INBOUND_WATCHDOG}:${call.callSid}`);
+  }
+
+  private async fail(
+    call: RingingCall,
+    reason: InboundFailure,
+    context: CommandContext,
+    heldLine: boolean,
+  ): Promise<CallAnswer> {
+    await this.command(call.callSid, { type: 'Fail', reason, now: this.clock.nowIso() }, context);
+    if (heldLine) await this.lines.release(call.accountId, call.callSid, context);
+    await this.timers.cancel(`${INBOUND_WATCHDOG}:${call.callSid}`);
+    return { call_sid: call.callSid, status: 'failed', reason };
+  }
+
+  private async callOf(callSid: string): Promise<RingingCall> {
+    if (!INBOUND_CALL_SID.test(callSid)) throw callNotFound();
+    const { state } = await load(this.store, inboundCallStream(callSid), inboundCallDecider);
+    if (!state.call) throw callNotFound();
+    return state.call;
+  }
+
+  private command(callSid: string, command: InboundCallCommand, context: CommandContext) {
+    return handleCommand(this.store, this.clock, inboundCallStream(callSid), inboundCallDecider, command, context);
+  }
+
+  /** The call's conversation is readable through the Conversations API once the answer is sent (contract §2). */
+  private async readable(callSid: string): Promise<void> {
+    const [last] = await this.store.readStream(conversationStream(callSid), { direction: 'backwards', maxCount: 1 });
+    if (last) await this.readModels.waitFor(last.position, ['conversations', 'concurrency']);
+  }
+}
