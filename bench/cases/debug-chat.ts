@@ -61,15 +61,13 @@ async function chatLoad(ctx: BenchContext): Promise<ChatFigures> {
       ctx.log(`debug chat: adding ${TOPICS} topics`);
       for (let i = 0; i < kb.topics.length; i += 16) {
         await Promise.all(
-          kb.topics
-            .slice(i, i + 16)
-            .map((t) =>
-              app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, {
-                name: t.name,
-                content: t.content,
-                exampleQueries: { queries: t.exampleQueries.slice(0, 100) },
-              }),
-            ),
+          kb.topics.slice(i, i + 16).map((t) =>
+            app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, {
+              name: t.name,
+              content: t.content,
+              exampleQueries: { queries: t.exampleQueries.slice(0, 100) },
+            }),
+          ),
         );
       }
       await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, {
