@@ -35,6 +35,13 @@ module.exports = tseslint.config(
   ...tseslint.configs.recommended,
   prettier,
   {
+    rules: {
+      // Naming a field to leave it out of a rest object, or a parameter only a decorator or a
+      // signature needs (`_em`), is how the code says "deliberately unused".
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: nodeGlobals },
     // These files are CommonJS run by plain `node`, where require() is the import.

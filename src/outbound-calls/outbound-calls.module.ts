@@ -5,7 +5,6 @@ import { ConversationEngine } from '../conversations/engine/conversation-engine'
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
-import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../process-managers/process-managers';
 import { Timers } from '../process-managers/timers';

@@ -7,7 +7,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
-import type { Position } from '../event-store/position';
 import { applyBatch, writeCheckpoint } from './apply-batch';
 import { lowerThisThreadsPriority } from '../platform/threads/thread-priority';
 import { openReadModel } from './open-read-model';

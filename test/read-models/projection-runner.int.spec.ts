@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { newTestEvent } from '../../src/event-store/event-store.contract';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { DomainError } from '../../src/platform/errors/domain-error';
