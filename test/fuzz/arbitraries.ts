@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Type } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 
 /**
@@ -188,7 +189,7 @@ const describe = (value: unknown): string => {
 // ---------------------------------------------------------------- bodies
 
 /** Top-level property names a DTO class declares to class-validator (`@Allow()` ones included). */
-export function dtoFieldNames(type?: Function): string[] {
+export function dtoFieldNames(type?: Type): string[] {
   if (!type) return [];
   const metadata = getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
   return [...new Set(metadata.map((m) => m.propertyName))];
