@@ -171,9 +171,9 @@ interface MessagingFigures {
 
 /**
  * The load, `BENCH_MESSAGING_ROUNDS` times (3; 1 with --quick), each on a fresh app. One round's
- * p99 is the worst 300 answers of 30 s, and on this shared 2-core machine a few event-loop pauses
- * decide it (up to 152 ms, while scavenges stayed mostly under 20 ms; about half of a pause is the
- * loop waiting for a core, which pause-watch.ts shows): identical builds gave 42 to 147 ms. The
+ * p99 is the worst 300 answers of 30 s, and on a shared 2-core machine a few event-loop pauses
+ * decide it (about half of a pause is the loop waiting for a core, which pause-watch.ts shows), so
+ * identical builds differ widely from round to round. The
  * median of the rounds is the figure, every round's is in the note; events lost are summed over
  * the rounds, and RSS is the worst round's.
  */
