@@ -63,7 +63,7 @@ function spawnGroup(name: string, cases: BenchCase[]): Promise<CaseOutcome[]> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, argv, { stdio: ['ignore', 'inherit', 'inherit'] });
     const finish = (failure: string | null) => {
-      let outcomes: CaseOutcome[] | null = null;
+      let outcomes: CaseOutcome[] | null;
       try {
         outcomes = JSON.parse(fs.readFileSync(out, 'utf8')) as CaseOutcome[];
       } catch {

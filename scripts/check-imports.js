@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS script that node runs as is */
 // Fails on any file-level import loop in src/ and projections/ (type-only imports count too: a loop
 // of types is still a loop a reader has to untangle), and on any import that breaks a layer rule of
 // docs/architecture.md ("The layers"). `--root <dir>` checks another tree (the script's own spec).

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   const app = await createApp(config, logger);
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();

@@ -11,6 +11,7 @@ import {
   operatorKey,
   withKey,
 } from './helpers/keys-fixtures';
+import type { Json } from './helpers/json';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -80,7 +81,7 @@ describe('operator API (contract §3)', () => {
       expect(r.status).toBe(200);
       expect(Array.isArray(r.body.accounts)).toBe(true);
       expect(r.body.accounts).toContainEqual(a.body);
-      const ids = r.body.accounts.map((x: any) => x.accountId);
+      const ids = r.body.accounts.map((x: Json) => x.accountId);
       expect(new Set(ids).size).toBe(ids.length);
       for (const account of r.body.accounts) expect(account.accountId).toMatch(/^ws-/);
     });

@@ -11,6 +11,7 @@ import {
   platformNow,
   withKey,
 } from './helpers/keys-fixtures';
+import type { Json } from './helpers/json';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MASK = 'sk_…';
@@ -33,7 +34,7 @@ describe('API keys (contract §4)', () => {
   let accountId: string;
   let otherAccountId: string;
   /** a key with every permission, `keys` among them */
-  let admin: any;
+  let admin: Json;
   let agentA: string;
   let agentB: string;
   let foreignAgent: string;
@@ -476,8 +477,8 @@ describe('API keys (contract §4)', () => {
   });
 
   describe('no escalation: a key cannot grant what it lacks', () => {
-    let limited: any;
-    let scoped: any;
+    let limited: Json;
+    let scoped: Json;
     beforeAll(async () => {
       limited = (await create({ name: 'limited', permissions: ['keys', 'agents'] })).body;
       scoped = (await create({ name: 'scoped', agents: [agentA], permissions: ['keys', 'agents'] })).body;

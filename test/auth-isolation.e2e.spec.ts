@@ -4,6 +4,7 @@ import { KeyAuthenticator } from '../src/platform/auth/key-authenticator';
 import { ServerSecret } from '../src/platform/auth/server-secret';
 import { expectEnvelope, request, startTestApp, type JsonResponse, type TestApp } from './helpers/test-app';
 import { ALL_PERMISSIONS, createAccount, createAgent, inDays, op, operatorKey, withKey } from './helpers/keys-fixtures';
+import type { Json } from './helpers/json';
 
 interface Route {
   method: string;
@@ -14,7 +15,7 @@ interface Route {
 /** Everything one account owns, made through its own admin key. */
 interface World {
   accountId: string;
-  admin: any;
+  admin: Json;
   agentId: string;
   branchId: string;
   topicId: string;
@@ -296,7 +297,7 @@ describe('authentication and isolation (interface.md "Authentication", contract 
 
   describe('agent scope', () => {
     let second: string;
-    let scoped: any;
+    let scoped: Json;
     beforeAll(async () => {
       second = await createAgent(t, A.accountId, A.admin.key, 'Second agent of alpha', 'Second greeting');
       scoped = await operatorKey(t, A.accountId, {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import WebSocket from 'ws';
 import { expectEnvelope, startTestApp, type JsonResponse, type TestApp } from './helpers/test-app';
-import { createAccount, createAgent, inDays, operatorKey } from './helpers/keys-fixtures';
+import { createAccount, createAgent, operatorKey } from './helpers/keys-fixtures';
 import { createConnector } from './messaging/messaging-fixture';
 
 /**
@@ -33,7 +33,7 @@ function from(
           resolve({
             status: res.statusCode ?? 0,
             headers: new Headers(res.headers as Record<string, string>),
-            body: parsed as any,
+            body: parsed,
           });
         });
       },

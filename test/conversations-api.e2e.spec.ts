@@ -17,6 +17,7 @@ import {
   type TopicSpec,
   startConversationsFixture,
 } from './helpers/conversations-fixture';
+import type { Json } from './helpers/json';
 
 /**
  * Conversations API (interface.md "Conversations API", "Conversation", "Turn", "Versioning";
@@ -149,7 +150,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
     await eventually(async () => {
       const r = await reader.list({ client_env: 'sandbox', limit: 50 });
       expect(r.status).toBe(200);
-      const byId = new Map<string, any>(r.body.conversations.map((c: any) => [c.id, c]));
+      const byId = new Map<string, Json>(r.body.conversations.map((c: Json) => [c.id, c]));
       for (const spec of SANDBOX) {
         const c = byId.get(ids[spec.name]);
         expect(c).toBeDefined();
@@ -167,10 +168,10 @@ describe('Conversations API (interface.md, contract §8)', () => {
     it("lists the project's conversations newest first, with cursor and next_offset null at the end", async () => {
       const r = await reader.list({ client_env: 'sandbox', limit: 50 });
       expect(r.status).toBe(200);
-      expect(r.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst);
+      expect(r.body.conversations.map((c: Json) => c.id)).toEqual(sandboxNewestFirst);
       expect(r.body.cursor).toBeNull();
       expect(r.body.next_offset).toBeNull();
-      const times = r.body.conversations.map((c: any) => c.started_at);
+      const times = r.body.conversations.map((c: Json) => c.started_at);
       expect(times).toEqual(SANDBOX.map((s) => startedAt[s.name]).reverse());
     });
 
@@ -181,7 +182,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
         expect(c).not.toHaveProperty('state');
         expect(c).not.toHaveProperty('variant_name');
       }
-      const c1 = r.body.conversations.find((c: any) => c.id === ids.C1);
+      const c1 = r.body.conversations.find((c: Json) => c.id === ids.C1);
       expect(c1).toMatchObject({
         id: ids.C1,
         account_id: f.accountId,
@@ -313,7 +314,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
     it('client_env: live by default; sandbox, pre-release and live each list only their own', async () => {
       const byDefault = await reader.list();
       expect(byDefault.status).toBe(200);
-      expect(byDefault.body.conversations.map((c: any) => c.id)).toEqual([ids.L1]);
+      expect(byDefault.body.conversations.map((c: Json) => c.id)).toEqual([ids.L1]);
       expect(byDefault.body.conversations[0]).toMatchObject({
         environment: 'live',
         started_at: startedAt.L1,
@@ -321,9 +322,9 @@ describe('Conversations API (interface.md, contract §8)', () => {
       });
       expect(await reader.ids({ client_env: 'live' })).toEqual([ids.L1]);
       const pre = await reader.list({ client_env: 'pre-release' });
-      expect(pre.body.conversations.map((c: any) => [c.id, c.environment])).toEqual([[ids.P1, 'pre-release']]);
+      expect(pre.body.conversations.map((c: Json) => [c.id, c.environment])).toEqual([[ids.P1, 'pre-release']]);
       const sb = await reader.list({ client_env: 'sandbox', limit: 50 });
-      expect(sb.body.conversations.every((c: any) => c.environment === 'sandbox')).toBe(true);
+      expect(sb.body.conversations.every((c: Json) => c.environment === 'sandbox')).toBe(true);
       expect(sb.body.conversations).toHaveLength(7);
     });
 
@@ -337,7 +338,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
       expect(await sandbox({ in_progress: 'true' })).toEqual(active);
       expect(await sandbox({ in_progress: 'false' })).toEqual(finished);
       const r = await reader.list({ client_env: 'sandbox', limit: 50, in_progress: 'false' });
-      expect(r.body.conversations.every((c: any) => c.in_progress === false && c.handoff === true)).toBe(true);
+      expect(r.body.conversations.every((c: Json) => c.in_progress === false && c.handoff === true)).toBe(true);
     });
 
     it('channel is repeatable: one value, several values, an unused channel', async () => {
@@ -394,7 +395,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
     it('default limit is 5, with next_offset 5', async () => {
       const r = await reader.list({ client_env: 'sandbox' });
       expect(r.status).toBe(200);
-      expect(r.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst.slice(0, 5));
+      expect(r.body.conversations.map((c: Json) => c.id)).toEqual(sandboxNewestFirst.slice(0, 5));
       expect(r.body.next_offset).toBe(5);
     });
 
@@ -405,7 +406,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
       while (offset !== null) {
         const r = await reader.list({ client_env: 'sandbox', limit: 3, offset });
         expect(r.status).toBe(200);
-        pages.push(r.body.conversations.map((c: any) => c.id));
+        pages.push(r.body.conversations.map((c: Json) => c.id));
         nextOffsets.push(r.body.next_offset);
         offset = r.body.next_offset;
         if (pages.length > 5) throw new Error('next_offset never became null');
@@ -423,10 +424,10 @@ describe('Conversations API (interface.md, contract §8)', () => {
       expect(past.status).toBe(200);
       expect(past.body).toMatchObject({ conversations: [], next_offset: null, cursor: null });
       const one = await reader.list({ client_env: 'sandbox', limit: 1, offset: 2 });
-      expect(one.body.conversations.map((c: any) => c.id)).toEqual([sandboxNewestFirst[2]]);
+      expect(one.body.conversations.map((c: Json) => c.id)).toEqual([sandboxNewestFirst[2]]);
       expect(one.body.next_offset).toBe(3);
       const all = await reader.list({ client_env: 'sandbox', limit: 5000 });
-      expect(all.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst);
+      expect(all.body.conversations.map((c: Json) => c.id)).toEqual(sandboxNewestFirst);
       expect(all.body.next_offset).toBeNull();
       expect(all.body.cursor).toBeNull();
     });
@@ -440,7 +441,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
       ]) {
         expect(r.status).toBe(200);
         const conversations = r.body.conversations ?? [r.body];
-        const turns = conversations.flatMap((c: any) => c.turns);
+        const turns = conversations.flatMap((c: Json) => c.turns);
         expect(turns.length).toBeGreaterThan(0);
         for (const turn of turns) {
           expect(typeof turn.latency.total_s).toBe('number');
@@ -450,7 +451,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
         }
       }
       const off = await reader.one(ids.C2, { include_latency: 'false' });
-      expect(off.body.turns.some((turn: any) => 'latency' in turn)).toBe(false);
+      expect(off.body.turns.some((turn: Json) => 'latency' in turn)).toBe(false);
     });
 
     it('include_context_state=true adds state (built-in and custom keys) and variant_name', async () => {
@@ -468,7 +469,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
         expect(c.state).toMatchObject({ conversation_id: c.id, channel: 'CHAT', environment: 'sandbox' });
         expect(c).toHaveProperty('variant_name');
       }
-      expect(list.body.conversations.find((c: any) => c.id === ids.C3).state.tier).toBe('gold');
+      expect(list.body.conversations.find((c: Json) => c.id === ids.C3).state.tier).toBe('gold');
       const off = await reader.one(ids.C2, { include_context_state: 'false' });
       expect(off.body).not.toHaveProperty('state');
       expect(off.body).not.toHaveProperty('variant_name');
@@ -480,7 +481,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
       for (const turn of r.body.turns) expect(typeof turn.metadata).toBe('object');
       expect(r.body.turns[1].metadata.citedTopic).toBe('Refunds');
       const list = await reader.list({ client_env: 'sandbox', limit: 2, include_turn_metadata: 'true' });
-      for (const turn of list.body.conversations.flatMap((c: any) => c.turns)) expect(turn).toHaveProperty('metadata');
+      for (const turn of list.body.conversations.flatMap((c: Json) => c.turns)) expect(turn).toHaveProperty('metadata');
     });
   });
 
@@ -489,10 +490,10 @@ describe('Conversations API (interface.md, contract §8)', () => {
       const v3 = await reader.list({ client_env: 'sandbox', limit: 50 });
       const v2 = await reader.list({ client_env: 'sandbox', limit: 50 }, { version: 'v2' });
       expect(v2.status).toBe(200);
-      expect(v2.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst);
+      expect(v2.body.conversations.map((c: Json) => c.id)).toEqual(sandboxNewestFirst);
       expect(v2.body.next_offset).toBeNull();
-      const c1 = v2.body.conversations.find((c: any) => c.id === ids.C1);
-      expect(c1).toEqual(v3.body.conversations.find((c: any) => c.id === ids.C1));
+      const c1 = v2.body.conversations.find((c: Json) => c.id === ids.C1);
+      expect(c1).toEqual(v3.body.conversations.find((c: Json) => c.id === ids.C1));
       expect(c1).not.toHaveProperty('state');
       expect(c1.turns[0]).toMatchObject({ user_input: '', translated_user_input: '', english_agent_response: '' });
       const withState = await reader.one(ids.C2, { include_context_state: 'true' }, { version: 'v2' });
@@ -504,8 +505,8 @@ describe('Conversations API (interface.md, contract §8)', () => {
     it('v1: null for empty text, state and variant_name always, no latency/translation fields on turns', async () => {
       const r = await reader.list({ client_env: 'sandbox', limit: 50 }, { version: 'v1' });
       expect(r.status).toBe(200);
-      expect(r.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst);
-      const c1 = r.body.conversations.find((c: any) => c.id === ids.C1);
+      expect(r.body.conversations.map((c: Json) => c.id)).toEqual(sandboxNewestFirst);
+      const c1 = r.body.conversations.find((c: Json) => c.id === ids.C1);
       expect(c1).toMatchObject({
         id: ids.C1,
         account_id: f.accountId,
@@ -542,7 +543,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
     it('v1 keeps the shared parameters: time range, client_env, limit, offset with next_offset', async () => {
       const page = await reader.list({ client_env: 'sandbox', limit: 3, offset: 3 }, { version: 'v1' });
       expect(page.status).toBe(200);
-      expect(page.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst.slice(3, 6));
+      expect(page.body.conversations.map((c: Json) => c.id)).toEqual(sandboxNewestFirst.slice(3, 6));
       expect(page.body.next_offset).toBe(6);
       expect(
         await reader.ids(
@@ -794,7 +795,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
       do {
         const r: JsonResponse = await walker.list({ client_env: 'sandbox', limit: 2, ...(cursor ? { cursor } : {}) });
         expect(r.status).toBe(200);
-        const page = r.body.conversations.map((c: any) => c.id);
+        const page = r.body.conversations.map((c: Json) => c.id);
         expect(page.length).toBeLessThanOrEqual(2);
         seen.push(...page);
         cursor = r.body.cursor;
@@ -823,11 +824,11 @@ describe('Conversations API (interface.md, contract §8)', () => {
       const plain = await walker.list({ client_env: 'sandbox', limit: 2, cursor });
       const withOffset = await walker.list({ client_env: 'sandbox', limit: 2, cursor, offset: 5 });
       expect(withOffset.status).toBe(200);
-      expect(withOffset.body.conversations.map((c: any) => c.id)).toEqual(
-        plain.body.conversations.map((c: any) => c.id),
+      expect(withOffset.body.conversations.map((c: Json) => c.id)).toEqual(
+        plain.body.conversations.map((c: Json) => c.id),
       );
-      const firstIds = first.body.conversations.map((c: any) => c.id);
-      for (const id of withOffset.body.conversations.map((c: any) => c.id)) expect(firstIds).not.toContain(id);
+      const firstIds = first.body.conversations.map((c: Json) => c.id);
+      for (const id of withOffset.body.conversations.map((c: Json) => c.id)) expect(firstIds).not.toContain(id);
     });
 
     it('a tampered cursor answers 400 naming cursor', async () => {
@@ -883,7 +884,7 @@ describe('Conversations API (interface.md, contract §8)', () => {
             const r = await reader.list({ client_env: 'sandbox', limit: 50 });
             expect(r.status).toBe(200);
             for (const spec of SANDBOX) {
-              const c = r.body.conversations.find((x: any) => x.id === ids[spec.name]);
+              const c = r.body.conversations.find((x: Json) => x.id === ids[spec.name]);
               expect(c.num_turns).toBe(spec.messages.length + 1);
               expect(c.turns).toHaveLength(config.show_transcripts ? spec.messages.length + 1 : 0);
               expect(c.metrics).toEqual(expectedMetrics(spec.name, config.response_metrics));
@@ -912,12 +913,12 @@ describe('Conversations API (interface.md, contract §8)', () => {
             include_turn_metadata: 'true',
           });
           expect(r.status).toBe(200);
-          expect(r.body.conversations.map((c: any) => c.id)).toEqual(sandboxNewestFirst);
+          expect(r.body.conversations.map((c: Json) => c.id)).toEqual(sandboxNewestFirst);
           for (const c of r.body.conversations) {
             expect(Object.keys(c).sort()).toEqual(BASIC_FIELDS);
             expect(c).toMatchObject({ account_id: f.accountId, project_id: agentA });
           }
-          expect(r.body.conversations.find((c: any) => c.id === ids.C1).started_at).toBe(startedAt.C1);
+          expect(r.body.conversations.find((c: Json) => c.id === ids.C1).started_at).toBe(startedAt.C1);
           for (const version of ['v3', 'v2', 'v1'] as const) {
             const one = await basic.one(ids.C2, {}, { version });
             expect(one.status).toBe(200);

@@ -1,11 +1,12 @@
 import { expectEnvelope, request, startTestApp, type TestApp } from './helpers/test-app';
 import { createAccount, createAgent, errorText, op, operatorKey, withKey } from './helpers/keys-fixtures';
+import type { Json } from './helpers/json';
 
 /** Contract §4: data access per project, GET/PUT /v1/accounts/{accountId}/agents/{agentId}/data-access. */
 describe('data access configuration (contract §4)', () => {
   let t: TestApp;
   let accountId: string;
-  let admin: any;
+  let admin: Json;
   let agentA: string;
   let agentB: string;
   let foreignAccountId: string;

@@ -187,7 +187,7 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
         status: string;
       }>;
       expect(branches.find((b) => b.branchId === branchId)!.status).toBe('open');
-      return envelope.data.conflicts as Array<{ path: string[]; ours: any; theirs: any; base: any }>;
+      return envelope.data.conflicts as Array<{ path: string[]; ours: unknown; theirs: unknown; base: unknown }>;
     }
 
     it('behavior changed differently on both sides: 400 MERGE_CONFLICT with data.conflicts [{path, ours, theirs, base}]', async () => {

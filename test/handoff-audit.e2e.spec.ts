@@ -14,6 +14,7 @@ import {
   startConversationsFixture,
   type ConversationsFixture,
 } from './helpers/conversations-fixture';
+import type { Json } from './helpers/json';
 
 /**
  * Handoff API (interface.md "Handoff state", "Handoff API"; contract §6 handoff action, §9) and the
@@ -104,7 +105,7 @@ describe('handoff state and conversation audit', () => {
       expect((await full.handoff({ id: hs })).status).toBe(200);
       const r = await full.list({ client_env: 'sandbox', limit: 50 });
       expect(r.status).toBe(200);
-      const byId = new Map<string, any>(r.body.conversations.map((c: any) => [c.id, c]));
+      const byId = new Map<string, Json>(r.body.conversations.map((c: Json) => [c.id, c]));
       expect(byId.get(hb)).toMatchObject({ num_turns: 3, in_progress: false, handoff: true });
       expect(byId.get(hs)).toMatchObject({ num_turns: 2, in_progress: false, handoff: true });
       expect(byId.get(hn)).toMatchObject({ num_turns: 2, in_progress: true, handoff: false });
@@ -208,7 +209,7 @@ describe('handoff state and conversation audit', () => {
     it('returns the stored history in stream order: revisions 0..n-1, ConversationStarted first, one TurnRecorded per turn', async () => {
       const r = await conversationsOnly.events(hb);
       expect(r.status).toBe(200);
-      const events: any[] = r.body.events;
+      const events: Json[] = r.body.events;
       expect(Array.isArray(events)).toBe(true);
       expect(events.map((e) => e.revision)).toEqual(events.map((_e, i) => i));
       for (const e of events) {
@@ -238,7 +239,7 @@ describe('handoff state and conversation audit', () => {
     it('a conversation still in progress: no end event yet', async () => {
       const r = await full.events(hn);
       expect(r.status).toBe(200);
-      const types = r.body.events.map((e: any) => e.type);
+      const types = r.body.events.map((e: Json) => e.type);
       expect(types[0]).toBe('ConversationStarted');
       expect(types.filter((type: string) => type === 'TurnRecorded')).toHaveLength(2);
       expect(types).not.toContain('ConversationEnded');
@@ -257,7 +258,7 @@ describe('handoff state and conversation audit', () => {
   });
 
   describe('audit: as_of on the single-conversation GET', () => {
-    let events: any[];
+    let events: Json[];
     const revisionOf = (type: string, nth = 0) => events.filter((e) => e.type === type)[nth].revision as number;
 
     beforeAll(async () => {
@@ -280,7 +281,7 @@ describe('handoff state and conversation audit', () => {
 
       const second = await full.one(hb, { as_of: revisionOf('TurnRecorded', 1) });
       expect(second.body).toMatchObject({ num_turns: 2, in_progress: true, handoff: false });
-      expect(second.body.turns.map((turn: any) => turn.user_input)).toEqual(['', 'when do you open']);
+      expect(second.body.turns.map((turn: Json) => turn.user_input)).toEqual(['', 'when do you open']);
 
       const beforeHandoff = await full.one(hb, { as_of: revisionOf('HandoffRequested') - 1 });
       expect(beforeHandoff.body).toMatchObject({ num_turns: 3, in_progress: true, handoff: false });
@@ -342,7 +343,7 @@ describe('handoff state and conversation audit', () => {
         });
         const audit = await full.events(hb);
         expect(audit.status).toBe(200);
-        expect(audit.body.events.map((e: any) => e.revision)).toEqual(events.map((e) => e.revision));
+        expect(audit.body.events.map((e: Json) => e.revision)).toEqual(events.map((e) => e.revision));
         const text = JSON.stringify(audit.body.events);
         for (const secret of [
           'when do you open',

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { oneYearAhead } from './helpers/agents-fixture';
 import { startTestApp, type TestApp } from './helpers/test-app';
+import type { Json } from './helpers/json';
 
 /** fetch cannot set Host: a raw request can, as a client behind DNS would send it. */
 function call(
@@ -9,7 +10,7 @@ function call(
   path: string,
   headers: Record<string, string> = {},
   body?: unknown,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: Json }> {
   const url = new URL(t.url);
   const data = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {

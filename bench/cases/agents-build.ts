@@ -8,11 +8,13 @@ const TOPICS_PER_AGENT = 20;
 
 /** One client's lifecycle of an agent, end to end over HTTP, as a user of the API would do it. */
 async function buildOne(app: BenchApp, accountId: string, h: Record<string, string>, n: number): Promise<void> {
-  const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, {
+  const agent = await app.call<{ agentId: string }>('POST', `/v1/accounts/${accountId}/agents`, h, {
     name: `agent ${n}`,
     responseSettings: { greeting: 'Hello!' },
   });
-  const branch = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'feature' });
+  const branch = await app.call<{ branchId: string }>('POST', `/v1/agents/${agent.agentId}/branches`, h, {
+    branchName: 'feature',
+  });
   const base = `/v1/agents/${agent.agentId}/branches/${branch.branchId}`;
   await app.call('PATCH', `${base}/behavior`, h, { behavior: 'You are a helpful support agent.' });
   for (let t = 0; t < TOPICS_PER_AGENT; t++) {
@@ -23,8 +25,12 @@ async function buildOne(app: BenchApp, accountId: string, h: Record<string, stri
     });
   }
   await app.call('POST', `${base}/merge`, h, { deploymentMessage: 'bench' });
-  const active = await app.call('GET', `/v1/agents/${agent.agentId}/deployments/active`, h);
-  const pre = await app.call(
+  const active = await app.call<{ activeDeployments: { sandbox: { id: string } } }>(
+    'GET',
+    `/v1/agents/${agent.agentId}/deployments/active`,
+    h,
+  );
+  const pre = await app.call<{ deployment: { id: string } }>(
     'POST',
     `/v1/agents/${agent.agentId}/deployments/${active.activeDeployments.sandbox.id}/promote`,
     h,
@@ -68,11 +74,13 @@ async function mergeLatency(ctx: BenchContext): Promise<{ p50: number; p99: numb
     const { accountId, key } = await seedAccount(app);
     const h = { 'x-api-key': key };
     const topics = ctx.quick ? 500 : 2000;
-    const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, {
+    const agent = await app.call<{ agentId: string }>('POST', `/v1/accounts/${accountId}/agents`, h, {
       name: 'big',
       responseSettings: { greeting: 'Hi' },
     });
-    const first = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'bulk' });
+    const first = await app.call<{ branchId: string }>('POST', `/v1/agents/${agent.agentId}/branches`, h, {
+      branchName: 'bulk',
+    });
     const bulk = `/v1/agents/${agent.agentId}/branches/${first.branchId}/knowledge-base/topics`;
     ctx.log(`merge bench: adding ${topics} topics`);
     for (let i = 0; i < topics; i += CLIENTS) {
@@ -92,9 +100,11 @@ async function mergeLatency(ctx: BenchContext): Promise<{ p50: number; p99: numb
     const samples: number[] = [];
     const merges = ctx.quick ? 5 : 20;
     for (let m = 0; m < merges; m++) {
-      const branch = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: `edit-${m}` });
+      const branch = await app.call<{ branchId: string }>('POST', `/v1/agents/${agent.agentId}/branches`, h, {
+        branchName: `edit-${m}`,
+      });
       const base = `/v1/agents/${agent.agentId}/branches/${branch.branchId}`;
-      const list = await app.call('GET', `${base}/knowledge-base/topics`, h);
+      const list = await app.call<Array<{ id: string }>>('GET', `${base}/knowledge-base/topics`, h);
       await app.call('PATCH', `${base}/knowledge-base/topics/${list[m].id}`, h, { content: `edited ${m}` });
       const t = performance.now();
       await app.call('POST', `${base}/merge`, h, { deploymentMessage: `edit ${m}` });

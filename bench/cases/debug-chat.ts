@@ -57,11 +57,13 @@ export async function openChats(ctx: BenchContext, label: string): Promise<ChatS
       queries: generated.queries,
       topics: generated.topics.filter((t) => !names.has(t.name) && names.add(t.name)).slice(0, TOPICS),
     };
-    const agent = await app.call('POST', `/v1/accounts/${accountId}/agents`, h, {
+    const agent = await app.call<{ agentId: string }>('POST', `/v1/accounts/${accountId}/agents`, h, {
       name: 'kb',
       responseSettings: { greeting: 'Hello!' },
     });
-    const branch = await app.call('POST', `/v1/agents/${agent.agentId}/branches`, h, { branchName: 'kb' });
+    const branch = await app.call<{ branchId: string }>('POST', `/v1/agents/${agent.agentId}/branches`, h, {
+      branchName: 'kb',
+    });
     ctx.log(`debug chat: adding ${TOPICS} topics`);
     for (let i = 0; i < kb.topics.length; i += 16) {
       await Promise.all(
@@ -80,7 +82,9 @@ export async function openChats(ctx: BenchContext, label: string): Promise<ChatS
     let q = 0;
     const conversations = await Promise.all(
       Array.from({ length: CONVERSATIONS }, () =>
-        app.call('POST', `/v1/agents/${agent.agentId}/debug-chat`, h, { clientEnv: 'sandbox' }),
+        app.call<{ conversationId: string }>('POST', `/v1/agents/${agent.agentId}/debug-chat`, h, {
+          clientEnv: 'sandbox',
+        }),
       ),
     );
     // warm-up: index build, JIT
@@ -125,7 +129,9 @@ async function chatLoad(ctx: BenchContext): Promise<{ debug: ChatFigures; chatAp
       const chatIds = (
         await Promise.all(
           Array.from({ length: CONVERSATIONS }, () =>
-            app.call('POST', `${chatPath}/create`, plan.headers, { client_env: 'sandbox' }),
+            app.call<{ conversation_id: string }>('POST', `${chatPath}/create`, plan.headers, {
+              client_env: 'sandbox',
+            }),
           ),
         )
       ).map((c) => c.conversation_id as string);

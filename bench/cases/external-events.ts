@@ -26,10 +26,9 @@ const CONNECTIONS = 50;
 /**
  * The paced series' keep-alive pool. At 500/s a pool of n connections holds every request only
  * while answers take under n / 500 s: with 10 (20 ms, the target itself) a few slow appends filled
- * the pool and the requests due behind them queued in the client, charging its queue to the server.
- * Alternating 10 and 50 on one build (2026-11-26): p99 50.0 / 26.3 and 152.7 / 33.6 ms, with the
- * server's own handling of the same requests (timed around the webhook's service call) at p99
- * 23.8 / 16.5 and 31.0 / 19.2 ms. 50 covers answers up to 100 ms, as a sender sized for this rate would.
+ * the pool and the requests due behind them queued in the client, charging its queue to the server
+ * (bench/README.md, "Notes moved from code comments"). 50 covers answers up to 100 ms, as a sender
+ * sized for this rate would.
  */
 const PACED_CONNECTIONS = 50;
 

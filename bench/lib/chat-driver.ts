@@ -7,23 +7,8 @@
  * client spent about three times the CPU per request. Prints one JSON line: turns, elapsed seconds
  * and autocannon's latency percentiles.
  */
+import autocannon from 'autocannon';
 import fs from 'node:fs';
-
-// autocannon ships no types; this is the one call made of it
-const autocannon: (
-  options: Record<string, unknown>,
-  done: (error: Error | null, result: AutocannonResult) => void,
-) => unknown = require('autocannon');
-
-interface AutocannonResult {
-  duration: number;
-  latency: { p50: number; p99: number };
-  requests: { total: number };
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
 
 export interface ChatPlan {
   url: string;

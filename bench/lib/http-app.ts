@@ -19,7 +19,7 @@ export interface BenchApp {
   /** Resolves once every read model and process manager has reached the log's head (startup catch-up done). */
   settled(): Promise<void>;
   /** POST/GET JSON with the given headers; throws on a non-2xx answer. */
-  call<T = any>(method: string, route: string, headers: Record<string, string>, body?: unknown): Promise<T>;
+  call<T = unknown>(method: string, route: string, headers: Record<string, string>, body?: unknown): Promise<T>;
 }
 
 /**
@@ -96,9 +96,12 @@ export async function startBenchApp(
 /** An account, a key with every permission, ready to drive the APIs. */
 export async function seedAccount(app: BenchApp): Promise<{ accountId: string; key: string }> {
   const op = { 'x-operator-token': app.operatorToken };
-  const account = await app.call('POST', '/admin/v1/accounts', op, { name: 'bench', region: 'us' });
+  const account = await app.call<{ accountId: string }>('POST', '/admin/v1/accounts', op, {
+    name: 'bench',
+    region: 'us',
+  });
   const expiresAt = new Date(Date.now() + 300 * 24 * 3600 * 1000).toISOString();
-  const key = await app.call('POST', `/admin/v1/accounts/${account.accountId}/api-keys`, op, {
+  const key = await app.call<{ key: string }>('POST', `/admin/v1/accounts/${account.accountId}/api-keys`, op, {
     name: 'bench',
     agents: 'all',
     permissions: [

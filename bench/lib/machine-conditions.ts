@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 /**
- * How fast this shared machine was while a run went on. On the 2-core VM the same build's latency
- * tails moved 2-3x within an hour (web chat p99 medians 37 and 70 ms, 2026-11-26): the figures are
- * only comparable next to the machine's own state. Two readings, each cheap:
+ * How fast this shared machine was while a run went on. On a shared VM the same build's latency
+ * tails move severalfold within an hour: the figures are only comparable next to the machine's own
+ * state. Two readings, each cheap:
  * - a fixed JavaScript loop timed at the start and at the end (the CPU we are given, one core);
  * - the share of CPU time the hypervisor gave to other tenants meanwhile (`steal` in /proc/stat).
  */
@@ -17,7 +17,7 @@ export interface MachineConditions {
   busyPercent: number | null;
 }
 
-/** 19-21 ms on the 2-core VM (2026-11-26): the start and end of a short run. */
+/** Enough additions to time well at the start and end of a short run, and still cheap. */
 export const CALIBRATION_ITERATIONS = 20_000_000;
 
 export interface CpuTimes {

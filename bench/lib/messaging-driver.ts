@@ -60,7 +60,7 @@ interface Client {
   onEvent: ((event: Event) => void) | null;
 }
 
-async function post(url: string, headers: Record<string, string>, body?: unknown): Promise<any> {
+async function post<T>(url: string, headers: Record<string, string>, body?: unknown): Promise<T> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -68,7 +68,7 @@ async function post(url: string, headers: Record<string, string>, body?: unknown
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${url}: ${response.status} ${text}`);
-  return JSON.parse(text);
+  return JSON.parse(text) as T;
 }
 
 function open(
@@ -126,11 +126,13 @@ async function drive(plan: MessagingPlan, phase: (line: string) => void): Promis
     Array.from({ length: plan.sessions }, (_, i) => i),
     50,
     async () => {
-      const { access_token: token } = await post(`${plan.url}/api/v1/access-token`, {
+      const { access_token: token } = await post<{ access_token: string }>(`${plan.url}/api/v1/access-token`, {
         'X-Token': plan.connectorToken,
         'X-Host': plan.host,
       });
-      const { session_id: sessionId } = await post(`${plan.url}/api/v1/sessions`, { authorization: `Bearer ${token}` });
+      const { session_id: sessionId } = await post<{ session_id: string }>(`${plan.url}/api/v1/sessions`, {
+        authorization: `Bearer ${token}`,
+      });
       const { ws, batch, next } = await open(plan.url, sessionId, token, 0);
       const client: Client = { ws, sessionId, token, lastSequence: 0, stored: [], sentAt: [], onEvent: null };
       const record = (event: Event) => {

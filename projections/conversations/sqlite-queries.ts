@@ -187,7 +187,7 @@ export class SqliteConversationsRepository implements ConversationsRepository {
 
   /**
    * The indexed terms (stemmed) starting with a prefix, for fuzzy expansion. fts5vocab counts each
-   * term's documents as it lists it (15 to 170 ms a prefix over 14M turns), so a prefix's terms are
+   * term's documents as it lists it (slow on a large log), so a prefix's terms are
    * kept for VOCABULARY_TTL_MS: a word first seen since then is still found exactly, only not yet
    * as a near spelling of another.
    */

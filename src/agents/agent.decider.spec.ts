@@ -549,7 +549,9 @@ describe('agent decider', () => {
       const error = given(events)
         .when(merge('b', 'dep-b', resolutions))
         .thenError(400, 'MERGE_CONFLICT');
-      const data = error.data as { conflicts: Array<{ path: string[]; ours: any; theirs: any; base: any }> };
+      const data = error.data as {
+        conflicts: Array<{ path: string[]; ours: unknown; theirs: unknown; base: unknown }>;
+      };
       expect(Array.isArray(data.conflicts)).toBe(true);
       for (const c of data.conflicts) expect(Object.keys(c).sort()).toEqual(['base', 'ours', 'path', 'theirs']);
       return data.conflicts;

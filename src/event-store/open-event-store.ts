@@ -12,7 +12,10 @@ import { withUpcasting } from './upcasting-event-store';
 
 type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> &
   Partial<
-    Pick<Config, 'eventStore' | 'eventStoreConnectionString' | 'eventStorePollMs' | 'logLevel' | 'readyMaxLagEvents'>
+    Pick<
+      Config,
+      'eventStore' | 'eventStoreConnectionString' | 'eventStorePollMs' | 'logLevel' | 'logFormat' | 'readyMaxLagEvents'
+    >
   >;
 
 /** The adapter the configuration names (EVENT_STORE), with every upcaster applied to reads. */
@@ -28,7 +31,7 @@ async function openEventStoreDb(config: StoreConfig, logger?: Logger): Promise<E
     throw new Error('EVENT_STORE=eventstoredb needs EVENTSTORE_CONNECTION_STRING');
   // Loaded only when chosen: the client brings gRPC and a native module the embedded setup never needs.
   const { EventStoreDbEventStore } = await import('./eventstoredb/eventstoredb-event-store');
-  const log = (logger ?? createLogger(config.logLevel ?? 'info')).child({ component: 'event-store' });
+  const log = (logger ?? createLogger(config.logLevel ?? 'info', config.logFormat)).child({ component: 'event-store' });
   return EventStoreDbEventStore.open(config.eventStoreConnectionString, { logger: log });
 }
 

@@ -7,7 +7,11 @@ import type { RecordedEvent } from './event-store.port';
 export interface Upcaster {
   type: string;
   fromVersion: number;
-  upcast(data: any): any;
+  /**
+   * Written for the older shape (a method, so a parameter typed for it fits): the registry hands
+   * it only data stored at `fromVersion` of `type`.
+   */
+  upcast(data: unknown): unknown;
 }
 
 export class Upcasters {

@@ -28,6 +28,7 @@ export type Extracted =
 
 /** Ids are opaque, but bounded and printable: they name a stream and appear in logs. */
 export const MAX_EVENT_ID_LENGTH = 256;
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The body kind of a Content-Type header value; null for a type the endpoint does not take. */

@@ -78,8 +78,8 @@ export function externalEventsProcessManager({
     onBound?.(d.conversationId);
   };
 
-  // Deliveries to different conversations bind concurrently; one conversation's in log order. A
-  // binding costs ~0.5 ms of the event loop: 16 at once keep a request's wait behind them under 10 ms.
+  // Deliveries to different conversations bind concurrently; one conversation's in log order. Each
+  // binding costs the event loop time: 16 at once keep a request's wait behind them short.
   return {
     name: EXTERNAL_EVENTS_PROCESS,
     handles: { ExternalEventDelivered: bind },

@@ -18,18 +18,22 @@ import { isTransientFailure } from '../read-models/transient-failure';
  */
 export interface ProcessManager {
   name: string;
-  handles: Record<string, (event: RecordedEvent<any>) => Promise<void>>;
+  /**
+   * `never`: a handler typed for its own event's data fits here. The runner looks a handler up by
+   * the event's type (as it does before `wants` and `partitionBy`), so each sees only its own events.
+   */
+  handles: Record<string, (event: RecordedEvent<never>) => Promise<void>>;
   /**
    * Optional: of the events of a handled type, only those it wants reach a handler. A manager that
    * acts on a few events of a common type (one channel's turns) then neither runs for the rest nor
    * writes its checkpoint for batches of them alone.
    */
-  wants?: (event: RecordedEvent<any>) => boolean;
+  wants?: (event: RecordedEvent<never>) => boolean;
   /**
    * Optional: events of a batch with different keys are handled concurrently (same key: in log
    * order), so independent slow effects (appends to different streams) share group commits.
    */
-  partitionBy?: (event: RecordedEvent<any>) => string;
+  partitionBy?: (event: RecordedEvent<never>) => string;
   /** Optional: holds the manager back while the work it follows is busy (src/external-events/bind-pacer.ts). */
   pace?: Pace;
   /**
@@ -38,6 +42,9 @@ export interface ProcessManager {
    */
   maxBatchSize?: number;
 }
+
+/** An event handed to its type's handler: the lookup by type is what makes it that handler's. */
+const routed = (event: RecordedEvent): RecordedEvent<never> => event as RecordedEvent<never>;
 
 /** Paces a manager: asked before each batch it acts on. */
 export interface Pace {
@@ -211,7 +218,7 @@ export class ProcessManagerRunner {
       const lanes = new Map<string, RecordedEvent[]>();
       for (const event of batch) {
         if (!this.handles(event)) continue;
-        const key = partitionBy(event);
+        const key = partitionBy(routed(event));
         const lane = lanes.get(key);
         if (lane) lane.push(event);
         else lanes.set(key, [event]);
@@ -247,7 +254,7 @@ export class ProcessManagerRunner {
     let failure: unknown = null;
     for (let attempt = 1; attempt <= POISON_ATTEMPTS; attempt++) {
       try {
-        await this.manager.handles[event.type](event);
+        await this.manager.handles[event.type](routed(event));
         return;
       } catch (error) {
         if (this.stopped || isTransientFailure(error)) throw error;
@@ -294,7 +301,7 @@ export class ProcessManagerRunner {
             const event = (await this.store.readStream(letter.streamId)).find((e) => e.id === letter.eventId);
             if (!event) throw new Error(`event ${letter.eventId} is no longer in stream ${letter.streamId}`);
             const handler = this.manager.handles[event.type];
-            if (handler) await handler(event);
+            if (handler) await handler(routed(event));
           } catch (error) {
             if (isTransientFailure(error)) throw error;
             await this.deadLetters.retryFailed(letter.kind, letter.name, letter.position, error);
@@ -351,7 +358,8 @@ export class ProcessManagerRunner {
 
   private handles(event: RecordedEvent): boolean {
     return (
-      this.manager.handles[event.type] !== undefined && (this.manager.wants === undefined || this.manager.wants(event))
+      this.manager.handles[event.type] !== undefined &&
+      (this.manager.wants === undefined || this.manager.wants(routed(event)))
     );
   }
 

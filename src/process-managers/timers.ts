@@ -13,7 +13,8 @@ export interface DueTimer<P = unknown> {
   payload: P;
 }
 
-export type TimerHandler = (timer: DueTimer<any>) => Promise<void>;
+/** `never`: a handler typed for its own payload fits; only its owner's timers reach it. */
+export type TimerHandler = (timer: DueTimer<never>) => Promise<void>;
 
 const LEASE_MS = 60_000;
 const MAX_SLEEP_MS = 30_000;
@@ -208,7 +209,8 @@ export class Timers {
   private async fire(timer: TimerRecord): Promise<boolean> {
     const handler = this.handlers.get(timer.owner)!;
     try {
-      await handler({ id: timer.id, dueAt: timer.dueAt, payload: JSON.parse(timer.payload) });
+      // the payload is what this owner scheduled
+      await handler({ id: timer.id, dueAt: timer.dueAt, payload: JSON.parse(timer.payload) as never });
       await this.repo.update(
         { id: timer.id },
         { status: 'fired', firedAt: this.clock.nowIso(), leaseUntil: null, attempts: timer.attempts + 1 },

@@ -101,7 +101,8 @@ export async function applyBatch(
         if (event.position <= checkpoint) continue;
         const handler = projection.handles[event.type];
         if (!handler) continue;
-        await handler(event, em, rows);
+        // the handler for this event's type (see Projection.handles)
+        await handler(event as RecordedEvent<never>, em, rows);
       }
       await rows.endBatch();
       if (last > checkpoint)
@@ -130,7 +131,7 @@ export async function applyAside(source: DataSource, projection: Projection, eve
       rows = batch.rows;
       rows.resetBatch?.();
       if (isPostgres(source)) await lockCheckpoint(batch.em, projection);
-      await handler(event, batch.em, rows);
+      await handler(event as RecordedEvent<never>, batch.em, rows);
       await rows.endBatch();
     });
   } catch (error) {

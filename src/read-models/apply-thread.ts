@@ -7,7 +7,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
-import type { Position } from '../event-store/position';
 import { applyBatch, writeCheckpoint } from './apply-batch';
 import { lowerThisThreadsPriority } from '../platform/threads/thread-priority';
 import { openReadModel } from './open-read-model';
@@ -24,8 +23,7 @@ import { isTransientFailure } from './transient-failure';
 const APPLY_THREAD_NICENESS = 10;
 const port = parentPort!;
 // Background work: the event loop's requests come first. Each message that woke this thread at the
-// same priority let the kernel preempt the event loop for the whole batch (a postMessage measured
-// 100 µs on average, up to ms); at nice 10 debug chat ran 1,830 turns/s against 1,530-1,900 before.
+// same priority let the kernel preempt the event loop for the whole batch.
 lowerThisThreadsPriority(APPLY_THREAD_NICENESS);
 const projections = new Map(
   catalogProjections(workerData as ProjectionCatalog).map((projection) => [projection.name, projection]),

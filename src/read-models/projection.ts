@@ -6,7 +6,7 @@ import type { Rows } from './rows';
  * Writes what one event means for this read model, inside the batch's transaction: through `rows`
  * (the fast path for row writes and lookups; await each call) or `em` (all of TypeORM).
  */
-export type ProjectionHandler<T = any> = (
+export type ProjectionHandler<T = unknown> = (
   event: RecordedEvent<T>,
   em: EntityManager,
   rows: Rows,
@@ -20,8 +20,13 @@ export type ProjectionHandler<T = any> = (
 export interface Projection {
   name: string;
   version: number;
-  entities: Array<Function | EntitySchema>;
-  handles: Record<string, ProjectionHandler>;
+  /** entity classes (TypeORM constructs them with no arguments) or schemas */
+  entities: Array<(new () => object) | EntitySchema>;
+  /**
+   * `never`: a handler typed for its own event's data fits here. The runner looks a handler up by
+   * the event's type, so it only ever hands one the events it was written for.
+   */
+  handles: Record<string, ProjectionHandler<never>>;
   /**
    * SQL run once on a new generation file after its tables exist: what entities cannot declare
    * (full-text tables and the triggers that feed them).

@@ -8,9 +8,8 @@ import { rawConnection } from '../platform/database/raw-connection';
  *
  * A statement outside a transaction is a read transaction of its own: it takes the file's shared
  * lock and a WAL read mark, and gives both back. In the webhook's burst that was most of each
- * delivery's lookup: 8.8-9.1 µs of event-loop CPU for one primary-key read (CPU profiles of the
- * external-events bench), against 2.2-2.4 µs when the lookups of one turn (7 on average there)
- * shared a transaction. The transaction opens at a turn's first lookup and ends when the turn's
+ * delivery's lookup, and sharing one transaction among a turn's lookups cut it to a fraction
+ * (bench/README.md, "Read snapshots"). The transaction opens at a turn's first lookup and ends when the turn's
  * I/O callbacks have run (setImmediate), so it never outlives the burst of work that opened it.
  *
  * What a turn reads is then the file as of its first lookup. Whoever learns of a newer commit to

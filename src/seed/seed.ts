@@ -116,11 +116,12 @@ export async function seed(options: SeedOptions): Promise<SeedResult> {
   }
 }
 
-type Api = (method: string, route: string, body?: unknown, key?: string) => Promise<any>;
+/** Calls the API and answers the JSON body; the caller names the fields it reads. */
+type Api = <T = unknown>(method: string, route: string, body?: unknown, key?: string) => Promise<T>;
 
 function client(app: NestFastifyApplication, operatorToken: string): Api {
   const { port } = app.getHttpServer().address() as { port: number };
-  return async (method, route, body, key) => {
+  return async <T>(method: string, route: string, body?: unknown, key?: string): Promise<T> => {
     const response = await fetch(`http://127.0.0.1:${port}${route}`, {
       method,
       headers: {
@@ -131,21 +132,21 @@ function client(app: NestFastifyApplication, operatorToken: string): Api {
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-    return text ? JSON.parse(text) : null;
+    return (text ? JSON.parse(text) : null) as T;
   };
 }
 
 async function setUp(api: Api, app: NestFastifyApplication, options: SeedOptions) {
-  const account = await api('POST', '/admin/v1/accounts', { name: 'Acme (demo)', region: 'us' });
+  const account = await api<{ accountId: string }>('POST', '/admin/v1/accounts', { name: 'Acme (demo)', region: 'us' });
   const accountId: string = account.accountId;
   const expiresAt = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString();
-  const admin = await api('POST', `/admin/v1/accounts/${accountId}/api-keys`, {
+  const admin = await api<{ key: string; name: string }>('POST', `/admin/v1/accounts/${accountId}/api-keys`, {
     name: 'demo: every permission',
     agents: 'all',
     permissions: ALL_PERMISSIONS,
     expiresAt,
   });
-  const reader = await api('POST', `/admin/v1/accounts/${accountId}/api-keys`, {
+  const reader = await api<{ key: string; name: string }>('POST', `/admin/v1/accounts/${accountId}/api-keys`, {
     name: 'demo: conversations reader',
     agents: 'all',
     permissions: ['conversations', 'handoff'],
@@ -161,13 +162,18 @@ async function setUp(api: Api, app: NestFastifyApplication, options: SeedOptions
     0,
     Math.max(1, Math.min(options.agents, DEMO_AGENTS.length)),
   ).entries()) {
-    const agent = await api(
+    const agent = await api<{ agentId: string }>(
       'POST',
       `/v1/accounts/${accountId}/agents`,
       { name: demo.name, responseSettings: { greeting: demo.greeting } },
       key,
     );
-    const branch = await api('POST', `/v1/agents/${agent.agentId}/branches`, { branchName: 'launch' }, key);
+    const branch = await api<{ branchId: string }>(
+      'POST',
+      `/v1/agents/${agent.agentId}/branches`,
+      { branchName: 'launch' },
+      key,
+    );
     for (const topic of DEMO_TOPICS) {
       await api(
         'POST',
@@ -221,7 +227,7 @@ async function setUp(api: Api, app: NestFastifyApplication, options: SeedOptions
     accountId,
     keys: [
       { name: admin.name, key },
-      { name: reader.name, key: reader.key as string },
+      { name: reader.name, key: reader.key },
     ],
     agents,
     targets,

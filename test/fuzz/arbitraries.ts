@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Type } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 
 /**
@@ -188,7 +189,7 @@ const describe = (value: unknown): string => {
 // ---------------------------------------------------------------- bodies
 
 /** Top-level property names a DTO class declares to class-validator (`@Allow()` ones included). */
-export function dtoFieldNames(type?: Function): string[] {
+export function dtoFieldNames(type?: Type): string[] {
   if (!type) return [];
   const metadata = getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
   return [...new Set(metadata.map((m) => m.propertyName))];
@@ -378,51 +379,41 @@ export function queryCases(valid: Record<string, string>, names: string[]): fc.A
   const cases: Array<{ arbitrary: fc.Arbitrary<QueryCase>; weight: number }> = [
     { arbitrary: fc.constant({ label: 'the valid query', query: render(validPairs) }), weight: 2 },
     {
-      arbitrary: fc
-        .constantFrom(...QUERY_GARBAGE)
-        .map((g) => ({
-          label: `valid query + ${describe(g)}`,
-          query: [render(validPairs), g].filter(Boolean).join('&'),
-        })),
+      arbitrary: fc.constantFrom(...QUERY_GARBAGE).map((g) => ({
+        label: `valid query + ${describe(g)}`,
+        query: [render(validPairs), g].filter(Boolean).join('&'),
+      })),
       weight: 1,
     },
     {
-      arbitrary: fc
-        .tuple(fc.constantFrom(...HOSTILE_KEYS, 'extra'), hostileQueryValue)
-        .map(([k, v]) => ({
-          label: `valid query + ${JSON.stringify(k)}=${v.label}`,
-          query: render([...validPairs, [k, v.raw]]),
-        })),
+      arbitrary: fc.tuple(fc.constantFrom(...HOSTILE_KEYS, 'extra'), hostileQueryValue).map(([k, v]) => ({
+        label: `valid query + ${JSON.stringify(k)}=${v.label}`,
+        query: render([...validPairs, [k, v.raw]]),
+      })),
       weight: 1,
     },
   ];
   if (all.length > 0) {
     cases.push(
       {
-        arbitrary: fc
-          .tuple(fc.constantFrom(...all), hostileQueryValue)
-          .map(([name, v]) => ({
-            label: `${name}=${v.label}`,
-            query: render([...validPairs.filter(([k]) => k !== name), [name, v.raw]]),
-          })),
+        arbitrary: fc.tuple(fc.constantFrom(...all), hostileQueryValue).map(([name, v]) => ({
+          label: `${name}=${v.label}`,
+          query: render([...validPairs.filter(([k]) => k !== name), [name, v.raw]]),
+        })),
         weight: 5,
       },
       {
-        arbitrary: fc
-          .tuple(fc.constantFrom(...all), hostileQueryValue)
-          .map(([name, v]) => ({
-            label: `${name} twice (the second ${v.label})`,
-            query: render([...validPairs, [name, validPairs.find(([k]) => k === name)?.[1] ?? 'x'], [name, v.raw]]),
-          })),
+        arbitrary: fc.tuple(fc.constantFrom(...all), hostileQueryValue).map(([name, v]) => ({
+          label: `${name} twice (the second ${v.label})`,
+          query: render([...validPairs, [name, validPairs.find(([k]) => k === name)?.[1] ?? 'x'], [name, v.raw]]),
+        })),
         weight: 2,
       },
       {
-        arbitrary: fc
-          .constantFrom(...all)
-          .map((name) => ({
-            label: `valid query without ${name}`,
-            query: render(validPairs.filter(([k]) => k !== name)),
-          })),
+        arbitrary: fc.constantFrom(...all).map((name) => ({
+          label: `valid query without ${name}`,
+          query: render(validPairs.filter(([k]) => k !== name)),
+        })),
         weight: 1,
       },
     );

@@ -1,4 +1,5 @@
 import { envelopeExtras } from '../../src/platform/errors/envelope-flavours';
+import type { Json } from '../helpers/json';
 
 /**
  * What the fuzz asserts of one answer (contract §2): never a 5xx, and every non-2xx answer is the
@@ -28,7 +29,7 @@ export function answerProblems(path: string, answer: Answer): string[] {
 }
 
 function envelopeProblems(path: string, answer: Answer): string[] {
-  let body: any;
+  let body: Json;
   try {
     body = JSON.parse(answer.text);
   } catch {
@@ -56,7 +57,7 @@ function envelopeProblems(path: string, answer: Answer): string[] {
   if ('errors' in extras || 'errors' in body) {
     const rows = body.errors;
     const rowsOk =
-      Array.isArray(rows) && rows.every((r: any) => typeof r?.field === 'string' && typeof r?.message === 'string');
+      Array.isArray(rows) && rows.every((r: Json) => typeof r?.field === 'string' && typeof r?.message === 'string');
     if (!rowsOk && ('errors' in extras || rows !== undefined))
       problems.push('errors is not an array of {field, message}');
   }
@@ -68,7 +69,7 @@ function envelopeProblems(path: string, answer: Answer): string[] {
 }
 
 /** The projections and process managers `/readyz` reports as broken (or holding dead letters). */
-export function brokenParts(readyz: any): string[] {
+export function brokenParts(readyz: Json): string[] {
   const broken: string[] = [];
   for (const p of readyz?.projections ?? []) {
     if (p.state === 'failed' || (p.error !== null && p.error !== undefined))

@@ -1,5 +1,5 @@
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { RequestMethod } from '@nestjs/common';
+import { RequestMethod, type Type } from '@nestjs/common';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -16,9 +16,9 @@ export interface CatalogRoute {
   /** names of the `:params` in `url`, in order */
   params: string[];
   /** the @Body() DTO class, when the handler declares one */
-  bodyType?: Function;
+  bodyType?: Type;
   /** the @Query() DTO class, when the handler declares one */
-  queryType?: Function;
+  queryType?: Type;
 }
 
 export const routeKey = (method: string, url: string) => `${method} ${url}`;
@@ -50,13 +50,11 @@ export function parseRouteTree(tree: string): Array<{ method: string; url: strin
 }
 
 /** `METHOD /path` -> the DTO classes of the handler's @Body() and @Query(), from Nest's metadata. */
-export function nestDtoBindings(
-  app: NestFastifyApplication,
-): Map<string, { bodyType?: Function; queryType?: Function }> {
-  const bindings = new Map<string, { bodyType?: Function; queryType?: Function }>();
+export function nestDtoBindings(app: NestFastifyApplication): Map<string, { bodyType?: Type; queryType?: Type }> {
+  const bindings = new Map<string, { bodyType?: Type; queryType?: Type }>();
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Function | null;
+      const controller = wrapper.metatype as Type | null;
       if (!controller) continue;
       const prefixes = asArray(Reflect.getMetadata(PATH_METADATA, controller));
       const prototype = controller.prototype as Record<string, unknown>;
@@ -66,7 +64,7 @@ export function nestDtoBindings(
         const paths = Reflect.getMetadata(PATH_METADATA, handler);
         if (paths === undefined) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        const types: Function[] = Reflect.getMetadata('design:paramtypes', prototype, name) ?? [];
+        const types: Type[] = Reflect.getMetadata('design:paramtypes', prototype, name) ?? [];
         const args: Record<string, { index: number; data?: unknown }> =
           Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {};
         const dto = (kind: RouteParamtypes) => {

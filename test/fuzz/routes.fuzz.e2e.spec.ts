@@ -14,6 +14,7 @@ import { startFuzzWorld, type FuzzWorld } from './fuzz-fixtures';
 import { answerProblems, brokenParts, deadLetterSeries, requestSeries, type Answer } from './oracle';
 import { routeCatalog, routeKey, type CatalogRoute } from './route-catalog';
 import { routeSeeds } from './route-seeds';
+import type { Json } from '../helpers/json';
 
 /**
  * Property-based fuzz of every HTTP route the app registers (issue 30; docs/fuzzing.md). For each
@@ -119,7 +120,7 @@ function describeFailure(route: CatalogRoute, input: FuzzInput, answer: Answer |
 /** A failure's class: what went wrong and the code it came with, not the input's details. */
 function failureKind(answer: Answer | { error: string }, problems: string[]): string {
   if ('error' in answer) return `no answer: ${answer.error.replace(/\d+/g, 'N')}`;
-  let code = '';
+  let code: string;
   try {
     const body = JSON.parse(answer.text);
     // Fastify's own error bodies carry `code` (FST_ERR_...) instead of `error_code`
@@ -130,7 +131,7 @@ function failureKind(answer: Answer | { error: string }, problems: string[]): st
   return `${answer.status} ${code}: ${problems.join('; ')}`;
 }
 
-async function readyz(world: FuzzWorld): Promise<{ status: number; body: any }> {
+async function readyz(world: FuzzWorld): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${world.t.url}/readyz`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   return { status: response.status, body: await response.json() };
 }
@@ -150,7 +151,7 @@ async function metrics(world: FuzzWorld): Promise<string> {
 async function healthProblems(world: FuzzWorld): Promise<string[]> {
   const deadline = Date.now() + patient(2000);
   for (;;) {
-    let answer: { status: number; body: any };
+    let answer: { status: number; body: Json };
     try {
       answer = await readyz(world);
     } catch (error) {

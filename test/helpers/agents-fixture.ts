@@ -1,4 +1,5 @@
 import { request, startTestApp, type JsonResponse, type TestApp } from './test-app';
+import type { Json } from './json';
 
 /** An account (operator API) with one key holding `agents` and `keys` on all agents. */
 export interface AgentsAccount {
@@ -50,7 +51,7 @@ export class AgentsClient {
     return this.t.url;
   }
 
-  call<T = any>(
+  call<T = Json>(
     method: string,
     path: string,
     body?: unknown,
@@ -59,16 +60,16 @@ export class AgentsClient {
     return request<T>(`${this.t.url}${path}`, { method, body, headers: { 'x-api-key': this.account.key, ...headers } });
   }
 
-  get<T = any>(path: string) {
+  get<T = Json>(path: string) {
     return this.call<T>('GET', path);
   }
-  post<T = any>(path: string, body?: unknown) {
+  post<T = Json>(path: string, body?: unknown) {
     return this.call<T>('POST', path, body);
   }
-  patch<T = any>(path: string, body?: unknown) {
+  patch<T = Json>(path: string, body?: unknown) {
     return this.call<T>('PATCH', path, body);
   }
-  delete<T = any>(path: string) {
+  delete<T = Json>(path: string) {
     return this.call<T>('DELETE', path);
   }
 

@@ -2,6 +2,7 @@ import { AgentsClient, createAccount as createAgentsAccount, expectOk, type Agen
 import { advanceClock, createAccount, operatorKey, platformNow, withKey, type KeySpec } from './keys-fixtures';
 import { request, startTestApp, type JsonResponse, type TestApp } from './test-app';
 import { patient } from '../support/patience';
+import type { Json } from './json';
 
 /**
  * Shared setup of the Conversations API and Handoff API e2e suites: one app on the manual test
@@ -95,7 +96,7 @@ export async function say(
   conversationId: string,
   message: string,
   env: Env = 'sandbox',
-): Promise<any> {
+): Promise<Json> {
   const r = await f.api.post(`/v1/agents/${agentId}/debug-chat/${conversationId}`, { clientEnv: env, message });
   expectOk(r, 200);
   return r.body;
@@ -108,9 +109,9 @@ export async function converse(
   messages: string[],
   env: Env = 'sandbox',
   gapS = 0,
-): Promise<{ id: string; replies: any[] }> {
+): Promise<{ id: string; replies: Json[] }> {
   const id = await startChat(f, agentId, env);
-  const replies: any[] = [];
+  const replies: Json[] = [];
   for (const message of messages) {
     if (gapS > 0) await advanceClock(f.t, gapS);
     replies.push(await say(f, agentId, id, message, env));

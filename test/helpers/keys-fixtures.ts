@@ -1,4 +1,5 @@
 import { request, type JsonResponse, type TestApp } from './test-app';
+import type { Json } from './json';
 
 /** Fixtures for the accounts / API keys / auth suites: accounts, keys and agents over HTTP. */
 
@@ -48,7 +49,7 @@ export interface KeySpec {
 }
 
 /** An operator-issued key; returns the whole 201 body (`key` holds the full value). */
-export async function operatorKey(t: TestApp, accountId: string, spec: KeySpec = {}): Promise<any> {
+export async function operatorKey(t: TestApp, accountId: string, spec: KeySpec = {}): Promise<Json> {
   const r = await operatorKeyResponse(t, accountId, spec);
   if (r.status !== 201) throw new Error(`key create failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
@@ -83,17 +84,15 @@ export async function createAgent(
 }
 
 /** The list of keys, whether the route answers with an array or an object holding one. */
-export function keyList(body: unknown): any[] {
+export function keyList(body: unknown): Json[] {
   if (Array.isArray(body)) return body;
   const arrays = Object.values((body ?? {}) as Record<string, unknown>).filter(Array.isArray);
   if (arrays.length !== 1) throw new Error(`expected one list in ${JSON.stringify(body)}`);
-  return arrays[0] as any[];
+  return arrays[0] as Json[];
 }
 
 /** The concatenated text of every field problem an error names: message plus `errors[]`. */
-export function errorText(body: any): string {
-  return [
-    body?.error_message ?? '',
-    ...((body?.errors ?? []) as Array<{ field: string; message: string }>).map((e) => `${e.field} ${e.message}`),
-  ].join(' | ');
+export function errorText(body: unknown): string {
+  const envelope = (body ?? {}) as { error_message?: string; errors?: Array<{ field: string; message: string }> };
+  return [envelope.error_message ?? '', ...(envelope.errors ?? []).map((e) => `${e.field} ${e.message}`)].join(' | ');
 }

@@ -1,9 +1,10 @@
 import net from 'node:net';
+import type { Json } from './json';
 
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;
-  body: any;
+  body: Json;
 }
 
 /**

@@ -8,6 +8,7 @@ import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/platform/config/config';
 import { appDatabaseEnv, dropAppDatabase } from './app-database';
 import { SLOW_MACHINE_ENV } from '../support/patience';
+import type { Json } from './json';
 
 /**
  * Every test client calls from 127.0.0.1, and many suites send hundreds of wrong credentials on
@@ -69,14 +70,14 @@ export async function startTestApp(
   };
 }
 
-export interface JsonResponse<T = any> {
+export interface JsonResponse<T = Json> {
   status: number;
   headers: Headers;
   body: T;
 }
 
 /** fetch with a JSON body, returning the parsed body (or the text when it is not JSON). */
-export async function request<T = any>(
+export async function request<T = Json>(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
 ): Promise<JsonResponse<T>> {

@@ -17,6 +17,20 @@ import {
  * This test installs nothing. Without a Chromium it is skipped with a loud note on a developer's
  * machine, and fails under CI=true (`.ci/run` installs the package there).
  */
+/**
+ * What the browser-side functions below touch of the page. They reach it through globalThis, typed
+ * as this: the project type-checks against Node's types only, without the DOM's.
+ */
+interface DemoPage {
+  document: {
+    querySelectorAll(selector: string): Iterable<{ textContent: string | null; dataset: Record<string, string> }>;
+    getElementById(id: string): { textContent: string | null } | null;
+  };
+  parleyDemo: { statuses: string[]; chunks: number; socket: { close(): void } };
+  sessionStorage: { getItem(key: string): string | null };
+  location: { href: string };
+}
+
 const CANDIDATES = [
   process.env.CHROMIUM_PATH,
   '/usr/bin/chromium',
@@ -48,26 +62,29 @@ suite('chat demo page in headless Chromium', () => {
     await page.fill('#text', text);
     await page.click('#send');
   };
-  // Browser-side functions reach the DOM through globalThis: this project type-checks against Node's types only.
   const waitForBubble = (kind: string, text: string) =>
     page.waitForFunction(
       ([k, t]) =>
-        [...(globalThis as any).document.querySelectorAll(`#log .msg[data-kind="${k}"]`)].some(
-          (el: any) => el.textContent === t && !el.dataset.streaming,
+        [...(globalThis as unknown as DemoPage).document.querySelectorAll(`#log .msg[data-kind="${k}"]`)].some(
+          (el) => el.textContent === t && !el.dataset.streaming,
         ),
       [kind, text] as const,
       { timeout: patient(10_000) },
     );
   const waitForStatus = (status: string) =>
-    page.waitForFunction((s) => (globalThis as any).document.getElementById('status')?.textContent === s, status, {
-      timeout: patient(10_000),
-    });
+    page.waitForFunction(
+      (s) => (globalThis as unknown as DemoPage).document.getElementById('status')?.textContent === s,
+      status,
+      {
+        timeout: patient(10_000),
+      },
+    );
   // A status that lasts a quarter of a second (reconnecting) can pass between two frames of a
   // starved headless renderer: look for it in the page's record of statuses since `from`.
-  const statusesSoFar = () => page.evaluate(() => (globalThis as any).parleyDemo.statuses.length as number);
+  const statusesSoFar = () => page.evaluate(() => (globalThis as unknown as DemoPage).parleyDemo.statuses.length);
   const waitForStatusShown = (status: string, from: number) =>
     page.waitForFunction(
-      ([s, n]) => (globalThis as any).parleyDemo.statuses.slice(n).includes(s),
+      ([s, n]) => (globalThis as unknown as DemoPage).parleyDemo.statuses.slice(n).includes(s),
       [status, from] as const,
       { timeout: patient(10_000) },
     );
@@ -105,13 +122,13 @@ suite('chat demo page in headless Chromium', () => {
     await waitForBubble('user', 'how do refunds work?');
     await waitForBubble('agent', KB[0].content);
     // the page asked for streaming: the answer came in chunks before the message
-    expect(await page.evaluate(() => (globalThis as any).parleyDemo.chunks)).toBeGreaterThan(1);
+    expect(await page.evaluate(() => (globalThis as unknown as DemoPage).parleyDemo.chunks)).toBeGreaterThan(1);
     // each answer is drawn below the question that caused it: the server sends the user's message first
     expect(await conversationOnScreen()).toEqual([GREETING, 'how do refunds work?', KB[0].content]);
 
     // the socket drops: the page reconnects from the last sequence it saw, and nothing repeats
     const before = await statusesSoFar();
-    await page.evaluate(() => (globalThis as any).parleyDemo.socket.close());
+    await page.evaluate(() => (globalThis as unknown as DemoPage).parleyDemo.socket.close());
     await waitForStatusShown('reconnecting', before);
     await waitForStatus('connected');
     await say('when will my parcel arrive?');
@@ -138,8 +155,8 @@ suite('chat demo page in headless Chromium', () => {
     const queued = await desk.next((m) => m.type === 'QUEUE_UPDATED' && m.queue.length === 1);
     desk.send({ type: 'ACCEPT', session_id: queued.queue[0].session_id });
     await page.waitForFunction(() =>
-      [...(globalThis as any).document.querySelectorAll('#log .info')].some(
-        (el: any) => el.textContent === 'Dana joined',
+      [...(globalThis as unknown as DemoPage).document.querySelectorAll('#log .info')].some(
+        (el) => el.textContent === 'Dana joined',
       ),
     );
     desk.send({ type: 'MESSAGE', session_id: queued.queue[0].session_id, text: 'Hello, Dana here.' });
@@ -171,9 +188,9 @@ suite('chat demo page in headless Chromium', () => {
       page.evaluate(
         () =>
           JSON.parse(
-            (globalThis as any).sessionStorage.getItem(
-              `parley-demo:${new URL((globalThis as any).location.href).searchParams.get('connector')}`,
-            ),
+            (globalThis as unknown as DemoPage).sessionStorage.getItem(
+              `parley-demo:${new URL((globalThis as unknown as DemoPage).location.href).searchParams.get('connector')}`,
+            ) ?? 'null',
           ).sessionId as string,
       );
     const before = await sessionId();

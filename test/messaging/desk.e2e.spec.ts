@@ -11,13 +11,14 @@ import {
   token,
   type MessagingFixture,
 } from './messaging-fixture';
+import type { Json } from '../helpers/json';
 
 const ERROR = 'SYSTEM_MESSAGE_LEVEL_ERROR';
 
-const queued = (sessionId: string) => (frame: any) =>
-  frame.type === 'QUEUE_UPDATED' && frame.queue.some((q: any) => q.session_id === sessionId);
-const notQueued = (sessionId: string) => (frame: any) =>
-  frame.type === 'QUEUE_UPDATED' && !frame.queue.some((q: any) => q.session_id === sessionId);
+const queued = (sessionId: string) => (frame: Json) =>
+  frame.type === 'QUEUE_UPDATED' && frame.queue.some((q: Json) => q.session_id === sessionId);
+const notQueued = (sessionId: string) => (frame: Json) =>
+  frame.type === 'QUEUE_UPDATED' && !frame.queue.some((q: Json) => q.session_id === sessionId);
 
 describe('live-agent desk /desk/ws', () => {
   let f: MessagingFixture;
@@ -60,7 +61,7 @@ describe('live-agent desk /desk/ws', () => {
 
     const { id, user } = await handedOff();
     expect(user.events.some((e) => e.type === 'EVENT_TYPE_HANDOFF_FAILED')).toBe(false);
-    const entry = (await dana.next(queued(id))).queue.find((q: any) => q.session_id === id);
+    const entry = (await dana.next(queued(id))).queue.find((q: Json) => q.session_id === id);
     expect(entry).toMatchObject({ destination: 'support', reason: 'asked for a human', queued_at: expect.any(String) });
     await sam.next(queued(id));
 
@@ -71,7 +72,7 @@ describe('live-agent desk /desk/ws', () => {
     dana.send({ type: 'ACCEPT', session_id: id });
     sam.send({ type: 'ACCEPT', session_id: id });
     const accepted = await dana.next((m) => m.type === 'SESSION_ACCEPTED');
-    expect(accepted.history.map((e: any) => e.type)).toEqual(
+    expect(accepted.history.map((e: Json) => e.type)).toEqual(
       expect.arrayContaining(['EVENT_TYPE_SERVICE_AGENT_TRIGGERED_HANDOFF', 'EVENT_TYPE_USER_MESSAGE']),
     );
     expect(accepted.history.at(-1)).toMatchObject({ type: 'EVENT_TYPE_LIVE_AGENT_JOINED' });

@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import { AgentsClient, createAccount, type AgentsAccount } from '../helpers/agents-fixture';
 import { request, startTestApp, type JsonResponse, type TestApp } from '../helpers/test-app';
 import { patient } from '../support/patience';
+import type { Json } from '../helpers/json';
 
 export const GREETING = 'Hi! I am the shop assistant.';
 
@@ -117,7 +118,7 @@ export interface WireEvent {
   type: string;
   timestamp: string;
   sequence: number | null;
-  payload: any;
+  payload: Json;
   metadata: { custom?: unknown };
 }
 
@@ -199,7 +200,7 @@ export function refusedHandshake(
   url: string,
   query: Record<string, string>,
   path = '/ws',
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Json }> {
   const ws = new WebSocket(`${url.replace(/^http/, 'ws')}${path}?${new URLSearchParams(query)}`);
   return new Promise((resolve, reject) => {
     ws.once('open', () => {
@@ -238,7 +239,7 @@ export async function joined(client: ChatClient) {
 
 /** A human agent's desk socket: records frames, waits for the expected ones. */
 export class DeskClient {
-  readonly frames: any[] = [];
+  readonly frames: Json[] = [];
   /** the close code and reason, once the socket closed */
   readonly closed: Promise<{ code: number; reason: string }>;
   private taken = 0;
@@ -269,7 +270,7 @@ export class DeskClient {
     this.ws.send(JSON.stringify(frame));
   }
 
-  async next(test: (frame: any) => boolean, timeoutMs = 5000): Promise<any> {
+  async next(test: (frame: Json) => boolean, timeoutMs = 5000): Promise<Json> {
     const deadline = Date.now() + patient(timeoutMs);
     for (;;) {
       const index = this.frames.findIndex((frame, i) => i >= this.taken && test(frame));

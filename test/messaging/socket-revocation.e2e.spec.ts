@@ -13,6 +13,7 @@ import {
   token,
   type MessagingFixture,
 } from './messaging-fixture';
+import type { Json } from '../helpers/json';
 
 /**
  * Sockets that outlive their credential end with it (issue 30): a desk socket closes when its key
@@ -20,8 +21,8 @@ import {
  * key holds at most MESSAGING_MAX_DESK_SOCKETS_PER_KEY desk sockets at once.
  */
 
-const queued = (sessionId: string) => (frame: any) =>
-  frame.type === 'QUEUE_UPDATED' && frame.queue.some((q: any) => q.session_id === sessionId);
+const queued = (sessionId: string) => (frame: Json) =>
+  frame.type === 'QUEUE_UPDATED' && frame.queue.some((q: Json) => q.session_id === sessionId);
 
 /** The socket's close, or a failure naming what did not close within the bound. */
 function closedWithin(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ServerSecret } from '../../src/platform/auth/server-secret';
 import { IdempotencyStore } from '../../src/platform/idempotency/idempotency.store';
 import { describeEachPlatformDatabase, type PlatformDatabase } from '../support/platform-databases';
@@ -99,8 +100,7 @@ describeEachPlatformDatabase('idempotency store', (databases) => {
     for (const secretText of ['sk_', 'whsec_', 'eyJ', 'key_9']) expect(row.body).not.toContain(secretText);
     // the request is remembered by an HMAC under the server secret, not a plain hash of the body
     expect(row.request_hash).not.toBe(
-      require('node:crypto')
-        .createHash('sha256')
+      createHash('sha256')
         .update(JSON.stringify({ name: 'a' }))
         .digest('hex'),
     );

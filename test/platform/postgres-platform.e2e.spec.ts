@@ -9,6 +9,7 @@ import { createAccount, operatorKey, withKey } from '../helpers/keys-fixtures';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
 import { expectSigned, Receiver } from '../webhooks/receiver';
+import type { Json } from '../helpers/json';
 
 const binaries = postgresBinariesOrSkip('the app with its platform database on PostgreSQL');
 
@@ -96,7 +97,7 @@ const binaries = postgresBinariesOrSkip('the app with its platform database on P
     const [delivery] = await receiver.waitFor(1, 10_000);
     expectSigned(delivery, created.body.signing_secret);
     expect(delivery.body).toMatchObject({ type: 'alerts.triggered', data: { alert_rule_id: ruleId, state: 'alert' } });
-    let listed: any[] = [];
+    let listed: Json[] = [];
     for (let i = 0; i < 100 && listed.length === 0; i++) {
       listed = (await request(`${t.url}/v1/webhook-endpoints/${created.body.id}/deliveries`, { headers: withKey(key) }))
         .body.data;

@@ -78,7 +78,6 @@ describe('the projection runner and the turn’s snapshot', () => {
 
   it('ends the snapshot once a batch is applied: its listeners and waiters read the batch', async () => {
     const store = await side.openStore();
-    let lookup!: ReadQuery<{ total: number }>;
     let heldBeforeCommit = 0;
     const projection = counterProjection({
       // A lookup in the turn that applies the batch, before its commit: the turn's snapshot predates it.
@@ -89,7 +88,10 @@ describe('the projection runner and the turn’s snapshot', () => {
       },
     });
     const { readModels } = await side.startReadModels([projection], { store });
-    lookup = new ReadQuery(() => readModels.source('counters'), 'SELECT total FROM counter WHERE stream_id = ?');
+    const lookup = new ReadQuery<{ total: number }>(
+      () => readModels.source('counters'),
+      'SELECT total FROM counter WHERE stream_id = ?',
+    );
     const seen: Array<number | undefined> = [];
     readModels.onApplied('counters', (batch: RecordedEvent[]) => {
       if (batch.some((e) => e.streamId === 'probe'))

@@ -3,6 +3,7 @@ import { eventually } from '../helpers/conversations-fixture';
 import { op } from '../helpers/keys-fixtures';
 import { request, startTestApp, type JsonResponse, type TestApp } from '../helpers/test-app';
 import { signBody } from '../../src/sms/sms-signature';
+import type { Json } from '../helpers/json';
 
 export const AGENT_NUMBER = '+15550100001';
 
@@ -183,9 +184,9 @@ export function conversation(f: SmsFixture, conversationId: string): Promise<Jso
 export function conversationWhen(
   f: SmsFixture,
   conversationId: string,
-  check: (body: any) => void,
+  check: (body: Json) => void,
   timeoutMs = 5000,
-): Promise<any> {
+): Promise<Json> {
   return eventually(async () => {
     const r = await conversation(f, conversationId);
     expect(r.status).toBe(200);

@@ -6,6 +6,7 @@ import { advanceClock } from '../helpers/keys-fixtures';
 import { conversationWhen, delivered, newUserNumber, noMoreThan, sendInbound, startSmsFixture } from './sms-fixture';
 import { AppProcess } from '../helpers/app-process';
 import { APP_PROCESS_TEST_TIMEOUT_MS } from '../support/patience';
+import type { Json } from '../helpers/json';
 
 /**
  * SMS session timers and the outbox survive a crash: the app runs in a child process, is killed
@@ -69,7 +70,7 @@ describe('SMS sessions across a kill -9', () => {
       expect(warned[1].text).toMatch(/^Are you still there\?/);
       await advanceClock(t, 10 * 60);
       const ended = await conversationWhen(fx, opened.body.conversation_id, (c) => expect(c.in_progress).toBe(false));
-      expect(ended.turns.map((turn: any) => turn.user_input)).toEqual(['when are you open?', '']);
+      expect(ended.turns.map((turn: Json) => turn.user_input)).toEqual(['when are you open?', '']);
       await noMoreThan(t, user, 2, 300);
     },
     APP_PROCESS_TEST_TIMEOUT_MS,

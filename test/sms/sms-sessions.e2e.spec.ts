@@ -13,6 +13,7 @@ import {
   startSmsFixture,
   type SmsFixture,
 } from './sms-fixture';
+import type { Json } from '../helpers/json';
 
 const WARNING = 'Are you still there? Reply within 10 minutes to keep this conversation open.';
 const DAY_S = 24 * 3600;
@@ -140,7 +141,7 @@ describe('SMS sessions', () => {
     await noMoreThan(f.t, user, 3, 200);
     const c = await conversationWhen(f, opened.body.conversation_id, (c) => expect(c.num_turns).toBe(3));
     expect(c.in_progress).toBe(true);
-    expect(c.turns.map((t: any) => t.agent_response)).toEqual([KB[0].content, WARNING, KB[1].content]);
+    expect(c.turns.map((t: Json) => t.agent_response)).toEqual([KB[0].content, WARNING, KB[1].content]);
   });
 
   it('warning + no reply within 10 minutes: the session ends; the next message opens a new one', async () => {

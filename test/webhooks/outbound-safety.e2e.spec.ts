@@ -7,6 +7,7 @@ import { INTERNAL_URLS, LOOPBACK_COUNT } from '../fixtures/internal-urls';
 import { createAccount, operatorKey, withKey } from '../helpers/keys-fixtures';
 import { expectEnvelope, request, startTestApp, type JsonResponse, type TestApp } from '../helpers/test-app';
 import { Receiver, waitForAttempts } from './receiver';
+import type { Json } from '../helpers/json';
 
 /**
  * Issue 30, finding 6: webhooks must not reach internal addresses, in any written form, at
@@ -158,7 +159,7 @@ describe('webhook outbound safety', () => {
           },
         },
       ]);
-      const list = async () => (await call(t, acme.key, 'GET', `/${endpoint.id}/deliveries`)).body.data as any[];
+      const list = async () => (await call(t, acme.key, 'GET', `/${endpoint.id}/deliveries`)).body.data as Json[];
       const [attempt] = await waitForAttempts(list, 1);
       expect(attempt).toMatchObject({
         attempt: 1,

@@ -2,12 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature } from '../../src/webhooks/signature';
 import { patient } from '../support/patience';
+import type { Json } from '../helpers/json';
 
 /** One delivery as the receiver saw it: the raw bytes, so the signature is checked over what was sent. */
 export interface Received {
   headers: http.IncomingHttpHeaders;
   rawBody: string;
-  body: any;
+  body: Json;
   path: string;
 }
 
@@ -30,14 +31,13 @@ export class Receiver {
   ) {}
 
   static async start(path = '/hook'): Promise<Receiver> {
-    let receiver!: Receiver;
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => receiver.onRequest(req, Buffer.concat(chunks).toString('utf8'), res));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiver = new Receiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
+    const receiver = new Receiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
     return receiver;
   }
 
@@ -104,7 +104,7 @@ export function expectSigned(delivery: Received, secret: string): void {
 }
 
 /** Polls a deliveries listing until it holds `count` attempts. */
-export async function waitForAttempts(list: () => Promise<any[]>, count: number, timeoutMs = 5000): Promise<any[]> {
+export async function waitForAttempts(list: () => Promise<Json[]>, count: number, timeoutMs = 5000): Promise<Json[]> {
   const deadline = Date.now() + patient(timeoutMs);
   for (;;) {
     const attempts = await list();

@@ -15,6 +15,7 @@ import {
   type ConversationsFixture,
 } from '../helpers/conversations-fixture';
 import { expectSigned, Receiver, waitForAttempts } from './receiver';
+import type { Json } from '../helpers/json';
 
 /**
  * Webhook deliveries end to end (contract §13): real conversations through debug chat and alert
@@ -57,7 +58,7 @@ describe('webhook deliveries', () => {
   const deliveries = async (key: string, endpointId: string) => {
     const r = await endpoints(key, 'GET', `/${endpointId}/deliveries`);
     expect(r.status).toBe(200);
-    return r.body.data as any[];
+    return r.body.data as Json[];
   };
   /** An account of its own with an alerts key: its endpoints see only its events. */
   const account = async (name: string) => {

@@ -15,6 +15,7 @@ import { withKey } from '../helpers/keys-fixtures';
 import { request, type TestApp } from '../helpers/test-app';
 import { expectSigned, Receiver, waitForAttempts } from './receiver';
 import { APP_PROCESS_TEST_TIMEOUT_MS } from '../support/patience';
+import type { Json } from '../helpers/json';
 
 /**
  * Deliveries survive a crash (contract §13): the app runs in a child process on a data dir, is
@@ -47,7 +48,7 @@ describe('webhook deliveries across a kill -9', () => {
   const deliveries = async (t: TestApp, key: string, endpointId: string) => {
     const r = await request(`${t.url}/v1/webhook-endpoints/${endpointId}/deliveries`, { headers: withKey(key) });
     expect(r.status).toBe(200);
-    return r.body.data as any[];
+    return r.body.data as Json[];
   };
 
   beforeEach(async () => {

@@ -31,7 +31,7 @@ export class CreateAgentDto {
 
 export class CreateBranchDto {
   @IsString()
-  @Matches(/^[A-Za-z0-9][A-Za-z0-9._\/-]{0,99}$/, { message: 'branchName must be 1-100 letters, digits, . _ / -' })
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/, { message: 'branchName must be 1-100 letters, digits, . _ / -' })
   branchName: string;
 }
 

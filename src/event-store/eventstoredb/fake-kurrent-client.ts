@@ -167,75 +167,69 @@ export class FakeKurrentClient implements EsdbClient {
     return { success: true, nextExpectedRevision: last.revision, position: { ...reported } };
   }
 
-  readStream(
+  async *readStream(
     streamName: string,
     { direction = 'forwards', fromRevision = 'start', maxCount = Number.MAX_SAFE_INTEGER }: ReadStreamOptions = {},
   ): AsyncIterable<ResolvedEvent> {
-    const client = this;
-    return (async function* () {
-      await turn();
-      client.assertOpen();
-      const stream = client.server.streams.get(streamName);
-      if (!stream || stream.length === 0) throw new StreamNotFoundError(undefined, streamName);
-      const last = stream.length - 1;
-      let count = 0;
-      if (direction === 'forwards') {
-        for (
-          let i = fromRevision === 'start' ? 0 : fromRevision === 'end' ? last + 1 : Number(fromRevision);
-          i <= last && count < Number(maxCount);
-          i++, count++
-        )
-          yield { event: copy(stream[i]) };
-      } else {
-        for (
-          let i = fromRevision === 'end' ? last : fromRevision === 'start' ? 0 : Math.min(last, Number(fromRevision));
-          i >= 0 && count < Number(maxCount);
-          i--, count++
-        )
-          yield { event: copy(stream[i]) };
-      }
-    })();
+    await turn();
+    this.assertOpen();
+    const stream = this.server.streams.get(streamName);
+    if (!stream || stream.length === 0) throw new StreamNotFoundError(undefined, streamName);
+    const last = stream.length - 1;
+    let count = 0;
+    if (direction === 'forwards') {
+      for (
+        let i = fromRevision === 'start' ? 0 : fromRevision === 'end' ? last + 1 : Number(fromRevision);
+        i <= last && count < Number(maxCount);
+        i++, count++
+      )
+        yield { event: copy(stream[i]) };
+    } else {
+      for (
+        let i = fromRevision === 'end' ? last : fromRevision === 'start' ? 0 : Math.min(last, Number(fromRevision));
+        i >= 0 && count < Number(maxCount);
+        i--, count++
+      )
+        yield { event: copy(stream[i]) };
+    }
   }
 
-  readAll({
+  async *readAll({
     direction = 'forwards',
     fromPosition = 'start',
     maxCount = Number.MAX_SAFE_INTEGER,
     filter,
   }: ReadAllOptions = {}): AsyncIterable<AllStreamResolvedEvent> {
-    const client = this;
-    return (async function* () {
-      await turn();
-      client.assertOpen();
-      const log = client.server.log;
-      let count = 0;
-      if (direction === 'forwards') {
-        // A read includes an event at its start position.
-        const from =
-          fromPosition === 'start'
-            ? 0
-            : fromPosition === 'end'
-              ? log.length
-              : log.findIndex((e) => compareClientPositions(e.position, fromPosition) >= 0);
-        for (let i = from === -1 ? log.length : from; i < log.length && count < Number(maxCount); i++) {
-          if (!passes(filter, log[i])) continue;
-          count++;
-          yield { event: copy(log[i]) };
-        }
-      } else {
-        const from =
-          fromPosition === 'end'
-            ? log.length - 1
-            : fromPosition === 'start'
-              ? -1
-              : log.findLastIndex((e) => compareClientPositions(e.position, fromPosition) < 0);
-        for (let i = from; i >= 0 && count < Number(maxCount); i--) {
-          if (!passes(filter, log[i])) continue;
-          count++;
-          yield { event: copy(log[i]) };
-        }
+    await turn();
+    this.assertOpen();
+    const log = this.server.log;
+    let count = 0;
+    if (direction === 'forwards') {
+      // A read includes an event at its start position.
+      const from =
+        fromPosition === 'start'
+          ? 0
+          : fromPosition === 'end'
+            ? log.length
+            : log.findIndex((e) => compareClientPositions(e.position, fromPosition) >= 0);
+      for (let i = from === -1 ? log.length : from; i < log.length && count < Number(maxCount); i++) {
+        if (!passes(filter, log[i])) continue;
+        count++;
+        yield { event: copy(log[i]) };
       }
-    })();
+    } else {
+      const from =
+        fromPosition === 'end'
+          ? log.length - 1
+          : fromPosition === 'start'
+            ? -1
+            : log.findLastIndex((e) => compareClientPositions(e.position, fromPosition) < 0);
+      for (let i = from; i >= 0 && count < Number(maxCount); i--) {
+        if (!passes(filter, log[i])) continue;
+        count++;
+        yield { event: copy(log[i]) };
+      }
+    }
   }
 
   subscribeToAll(

@@ -60,27 +60,26 @@ class FakeServer implements AllFeedSource {
     let delivered = 0;
     let closed = false;
     let wake: (() => void) | null = null;
-    const server = this;
     return {
-      async nextBatch(max) {
-        server.pulls++;
+      nextBatch: async (max: number) => {
+        this.pulls++;
         for (;;) {
           if (closed) throw new FeedClosedError();
-          if (dropAfter !== undefined && delivered >= dropAfter) throw new FeedDroppedError(server.dropWith());
-          if (cursor === -1) cursor = server.log.findIndex((e) => comparePositions(e.position, after) === 1);
-          if (cursor !== -1 && cursor < server.log.length) {
-            let n = Math.min(max, server.chunk, server.log.length - cursor);
+          if (dropAfter !== undefined && delivered >= dropAfter) throw new FeedDroppedError(this.dropWith());
+          if (cursor === -1) cursor = this.log.findIndex((e) => comparePositions(e.position, after) === 1);
+          if (cursor !== -1 && cursor < this.log.length) {
+            let n = Math.min(max, this.chunk, this.log.length - cursor);
             if (dropAfter !== undefined) n = Math.min(n, dropAfter - delivered);
-            const batch = server.log.slice(cursor, cursor + n);
+            const batch = this.log.slice(cursor, cursor + n);
             cursor += n;
             delivered += n;
             return batch;
           }
           await new Promise<void>((resolve) => {
             wake = resolve;
-            server.waiters.add(resolve);
+            this.waiters.add(resolve);
           });
-          server.waiters.delete(wake!);
+          this.waiters.delete(wake!);
         }
       },
       async close() {

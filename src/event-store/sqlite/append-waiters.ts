@@ -1,9 +1,8 @@
 /**
  * Commits of no type a sleeping subscription wakes for are delivered to it this late at most...
- * Measured in the external-events bench (500 deliveries/s, 18 subscriptions): 14 of them woke at
- * every commit, ~480 times a second each, and 11 of those had nothing to do but move their
- * position. Those wake-ups were a third of what the event loop allocated. Lazily, such a
- * subscription wakes about 20 times a second and reads what gathered in one batch.
+ * Under load most subscriptions woke at every commit only to move their position, and those
+ * wake-ups were a large share of what the event loop allocated (bench/README.md, "Lazy wakes").
+ * Lazily, such a subscription wakes about 20 times a second and reads what gathered in one batch.
  */
 export const LAZY_WAKE_MS = 50;
 /**

@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +17,6 @@ describe('ServerSecret', () => {
   it('is keyed: another secret gives another digest, and it is not a plain hash of the value', () => {
     const other = new ServerSecret('another-server-secret-of-32-characters!!');
     expect(other.digest('sk_abc')).not.toBe(secret.digest('sk_abc'));
-    const { createHash } = require('node:crypto') as typeof import('node:crypto');
     expect(secret.digest('sk_abc')).not.toBe(createHash('sha256').update('sk_abc').digest('hex'));
   });
 
@@ -91,7 +91,6 @@ describe('ServerSecret', () => {
 
 describe('ServerSecret.digest is HMAC-SHA-256 (RFC 2104)', () => {
   it('equals createHmac with the derived key, byte for byte, for ASCII and non-ASCII values', () => {
-    const { createHash, createHmac } = require('node:crypto') as typeof import('node:crypto');
     const secretText = 'a-server-secret-that-is-long-enough-0123456789';
     const macKey = createHash('sha256').update(`mac:${secretText}`).digest();
     const s = new ServerSecret(secretText);

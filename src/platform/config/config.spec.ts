@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       PARLEY_TEST_CLOCK: '1',
       OPERATOR_TOKEN: 'a'.repeat(20),
       LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'pretty',
       REGION: 'eu',
       READ_MODEL_APPLY: 'inline',
     });
@@ -38,6 +39,7 @@ describe('loadConfig', () => {
       testClock: true,
       operatorToken: 'a'.repeat(20),
       logLevel: 'warn',
+      logFormat: 'pretty',
       region: 'eu',
       readModelApply: 'inline',
     });
@@ -57,6 +59,7 @@ describe('loadConfig', () => {
     [{ PARLEY_TEST_CLOCK: 'yes' }, 'PARLEY_TEST_CLOCK'],
     [{ OPERATOR_TOKEN: 'short' }, 'OPERATOR_TOKEN'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
     [{ REGION: 'mars' }, 'REGION'],
     [{ LLM_BASE_URL: 'not a url' }, 'LLM_BASE_URL'],
     [{ EMBEDDINGS_BASE_URL: 'ftp://x' }, 'EMBEDDINGS_BASE_URL'],

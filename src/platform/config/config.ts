@@ -22,6 +22,8 @@ export interface Config {
   operatorToken: string | null;
   testClock: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `json` lines for machines (the default), `pretty` lines for a person at a terminal. */
+  logFormat: 'json' | 'pretty';
   region: 'us' | 'uk' | 'eu' | 'studio';
   /** With a domain, APIs answer only on their family's host of this region (contract §1). */
   publicDomain: string | null;
@@ -297,6 +299,7 @@ export function loadConfig(env: Env = process.env): Config {
     operatorToken,
     testClock: flag(env, 'PARLEY_TEST_CLOCK'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     region: oneOf(env, 'REGION', ['us', 'uk', 'eu', 'studio'] as const, 'us'),
     publicDomain: publicDomain(env),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 1, 60000),

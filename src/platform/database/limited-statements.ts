@@ -8,9 +8,8 @@ const KEPT_LIMITS = 32;
  *
  * SQLite 3.53 (better-sqlite3 12's) plans a bound `LIMIT ?` as the constant it was bound to, so it
  * marks the statement expired at every bind of that parameter, and the next step parses and plans
- * the statement again (sqlite3Reprepare). A cached stream read with `LIMIT ?` cost 31 µs instead of
- * 11, and 40% of the event store's stream reads on the external-events bench went to reparsing
- * (perf, under `Statement::JS_all`). Only LIMIT is folded: the other parameters stay bound.
+ * the statement again (sqlite3Reprepare): a cached stream read paid a parse and a plan at every
+ * call. Only LIMIT is folded: the other parameters stay bound.
  *
  * `sql` is the query without a LIMIT clause; ` LIMIT <n>` is appended. A limit below 0 (the event
  * store's -1) means none: the statement without a clause.

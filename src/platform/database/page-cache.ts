@@ -2,11 +2,10 @@
  * SQLite page cache sizes (`PRAGMA cache_size`, KiB) for connections that share a WAL file.
  *
  * A connection throws its whole page cache away when it starts a read after another connection
- * committed, and the clear takes time in proportion to the pages it holds. In a busy server
- * process that was ~8 µs a page: a reader whose 64 MiB cache a catch-up had filled stalled the
- * event loop for 140-280 ms at its next read (perf: pcache1TruncateUnsafe under btreeBeginTrans),
- * and the event store's writer thread stalled the same way after every inline append. So the
- * cache is sized by who else commits to the file and what the connection reads.
+ * committed, and the clear takes time in proportion to the pages it holds: a reader whose large
+ * cache a catch-up had filled stalled the event loop at its next read (pcache1TruncateUnsafe under
+ * btreeBeginTrans), and the event store's writer thread stalled the same way after every inline
+ * append. So the cache is sized by who else commits to the file and what the connection reads.
  */
 
 /**
@@ -17,10 +16,9 @@
 export const EVENT_LOG_CACHE_KIB = 2_048;
 
 /**
- * A read-only connection beside a read model's writer: queries that walk many pages (a 5,000-row
- * export, a transcript search) ran 1.5-2x slower with 2 MiB than with 8 MiB, which kept most of
- * 32 MiB's gain (bench, --quick --only conversations). A clear after a large query is bounded by its
- * 2,048 pages (~16 ms at the rate above: an estimate, not measured).
+ * A read-only connection beside a read model's writer: queries that walk many pages (a large
+ * export, a transcript search) were clearly slower with 2 MiB, and 8 MiB kept most of 32 MiB's gain
+ * (bench/README.md). A clear after a large query is bounded by its 2,048 pages.
  */
 export const READ_MODEL_READER_CACHE_KIB = 8_192;
 

@@ -1,3 +1,5 @@
+import type { MigrationInterface } from 'typeorm';
+
 /**
  * A set of tables in the platform database: the entities that map them and the migrations that
  * create them, in each dialect. The platform brings its own; a context that keeps rows there
@@ -5,11 +7,9 @@
  * root (src/app.database.ts) lists them all, so the platform never imports a context.
  */
 export interface PlatformTables {
-  // TypeORM's own types for entity classes and migration classes
+  // TypeORM's own type for entity classes
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   entities: Function[];
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  sqliteMigrations: Function[];
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  postgresMigrations: Function[];
+  sqliteMigrations: (new () => MigrationInterface)[];
+  postgresMigrations: (new () => MigrationInterface)[];
 }

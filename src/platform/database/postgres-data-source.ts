@@ -1,9 +1,9 @@
-import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
+import { DataSource, type DataSourceOptions, type MigrationInterface } from 'typeorm';
 
 export interface PostgresDataSourceOptions {
   url: string;
-  entities: MixedList<Function | string | EntitySchema>;
-  migrations: Function[];
+  entities: NonNullable<DataSourceOptions['entities']>;
+  migrations: Array<new () => MigrationInterface>;
   /** connections in this process's pool */
   poolSize?: number;
 }

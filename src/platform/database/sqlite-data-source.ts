@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, type DataSourceOptions, type MigrationInterface } from 'typeorm';
 import { READ_MODEL_READER_CACHE_KIB, SOLE_WRITER_CACHE_KIB } from './page-cache';
 
 export interface SqliteDataSourceOptions {
   file: string;
-  entities: MixedList<Function | string | EntitySchema>;
-  migrations?: Function[];
+  entities: NonNullable<DataSourceOptions['entities']>;
+  migrations?: Array<new () => MigrationInterface>;
   /** Create tables from the entities: only for a fresh read-model generation file. */
   synchronize?: boolean;
   /** Read models and platform records are rebuildable or retried: NORMAL is durable enough in WAL. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 export const CORRELATION_HEADER = 'x-correlation-id';
-const ACCEPTABLE = /^[A-Za-z0-9._:\-]{1,128}$/;
+const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The request's correlation id: the client's X-Correlation-Id when it is sane, else a fresh UUID. */
 export function correlationIdFor(req: IncomingMessage): string {

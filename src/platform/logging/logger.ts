@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { prettyLine } from './pretty-line';
 
 /** Query parameters that carry credentials (WebSocket `access_token`, desk `api_key`). */
 const SECRET_QUERY = /([?&](?:access_token|api_key|token|key)=)[^&]*/gi;
@@ -8,8 +9,11 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY, '$1[redacted]');
 }
 
-export function createLogger(level: string): Logger {
-  return pino({
+export type LogFormat = 'json' | 'pretty';
+
+/** JSON lines by default, for machines; `pretty` for a person at a terminal (pretty-line.ts). */
+export function createLogger(level: string, format: LogFormat = 'json'): Logger {
+  const options: LoggerOptions = {
     level,
     base: { service: 'parley' },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -35,10 +39,17 @@ export function createLogger(level: string): Logger {
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
-  });
+  };
+  return format === 'pretty' ? pino(options, prettyStdout()) : pino(options);
 }
 
-/** Routes Nest's own log lines (bootstrap, routes, errors) into the same JSON stream. */
+/** Colours only for a terminal, and not under NO_COLOR (no-color.org). */
+function prettyStdout(): DestinationStream {
+  const colors = process.stdout.isTTY === true && !process.env.NO_COLOR;
+  return { write: (line: string) => void process.stdout.write(prettyLine(line, colors)) };
+}
+
+/** Routes Nest's own log lines (bootstrap, routes, errors) into the same stream as the app's. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
   log(message: unknown, context?: string) {

@@ -26,8 +26,7 @@ export type UrlCheck = { url: URL; problem: null } | { url: null; problem: strin
 export function checkOutboundUrl(raw: string, options: OutboundUrlOptions): UrlCheck {
   const fail = (problem: string, internal = false): UrlCheck => ({ url: null, problem, internal });
   if (raw.length > MAX_URL_LENGTH) return fail(`url must be at most ${MAX_URL_LENGTH} characters`);
-  if (/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(raw))
-    return fail('url must not contain whitespace or control characters');
+  if (/[\s\p{Cc}\u2028\u2029]/u.test(raw)) return fail('url must not contain whitespace or control characters');
   let url: URL;
   try {
     url = new URL(raw);

@@ -24,13 +24,10 @@ export function keptThreads(): ReadonlySet<number> {
  * read-model apply, checkpointer and index threads) runs at least `niceness` below the main
  * thread. On a machine with a core to spare this changes nothing; when every core is taken, the
  * kernel lets the event loop (and the writer thread a commit waits on) preempt the background
- * work instead of queueing behind it. In the web chat bench (1,000 sessions on 2 shared cores,
- * `npm run bench -- --only messaging`), the event loop spent about half of its long pauses
- * waiting for a core. With the helpers at nice 5 the reply p99 (median of three rounds) was
- * 47.7-78.2 ms over eight runs, against 63.7-88.5 ms over six without (HELPER_THREAD_NICENESS=0).
- * Alternating settings on one build: nice 10 gave 52.7, 55.8 and 44.8 ms where nice 5 gave 65.6
- * and 73.5 and nice 15 44.7; the default is 10. It helps; on this shared machine it does not
- * always make the tail.
+ * work instead of queueing behind it. In the web chat bench (`npm run bench -- --only messaging`)
+ * the event loop spent about half of its long pauses waiting for a core, and lowering the helpers
+ * shortened the reply tail; 10 did best of the settings tried (bench/README.md). It helps; on a
+ * shared machine it does not always make the tail.
  *
  * Linux only (setpriority on a thread id; lowering needs no privilege); elsewhere, and for a
  * thread the OS refuses, nothing changes. Returns how many threads it lowered.

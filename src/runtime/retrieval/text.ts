@@ -4,7 +4,7 @@
  */
 
 const COMBINING_MARKS = /\p{M}+/gu;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /\P{ASCII}/u;
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 
 /** Unicode NFKD, combining accents removed, lower case: "Remboursément" → "remboursement". */
