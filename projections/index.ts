@@ -10,6 +10,8 @@ import { messagingSessionsProjection } from './messaging-sessions/messaging-sess
 import { externalEventsProjection } from './external-events/external-events.projection';
 import { webhookEndpointsProjection } from './webhook-endpoints/webhook-endpoints.projection';
 import { smsSessionsProjection } from './sms-sessions/sms-sessions.projection';
+import { agentTestsProjection } from './agent-tests/agent-tests.projection';
+import { testRunsProjection } from './test-runs/test-runs.projection';
 
 /** Every read model of the app. The server runs them; `npm run projections` drives them. */
 export const ALL_PROJECTIONS: Projection[] = [
@@ -24,4 +26,6 @@ export const ALL_PROJECTIONS: Projection[] = [
   externalEventsProjection,
   messagingSessionsProjection,
   smsSessionsProjection,
+  agentTestsProjection,
+  testRunsProjection,
 ];

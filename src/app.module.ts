@@ -2,6 +2,7 @@ import { DynamicModule, Module, type Type } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
+import { AgentTestsModule } from './agent-tests/agent-tests.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { ConversationsApiModule } from './conversations-api/conversations-api.module';
@@ -45,6 +46,7 @@ export class AppModule {
         ExternalEventsModule,
         MessagingModule,
         SmsModule,
+        AgentTestsModule,
       ],
       // The clock route exists only under the test clock (contract §1).
       controllers: [

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { TestRunsModule } from '../agent-tests/test-runs.module';
 import { AGENT_DIRECTORY } from '../platform/auth/agent-directory';
 import { ReadModels } from '../read-models/read-models.service';
 import { AgentCommands } from './agent-commands';
@@ -11,6 +12,7 @@ import { DeploymentsController } from './deployments.controller';
 
 @Global()
 @Module({
+  imports: [TestRunsModule],
   controllers: [AccountAgentsController, AgentController, BranchesController, DeploymentsController],
   providers: [
     AgentCommands,
@@ -22,6 +24,6 @@ import { DeploymentsController } from './deployments.controller';
       useFactory: (readModels: ReadModels) => new ReadModelAgentDirectory(readModels),
     },
   ],
-  exports: [AGENT_DIRECTORY, DeploymentContent, AgentsService],
+  exports: [AGENT_DIRECTORY, DeploymentContent, AgentsService, AgentCommands],
 })
 export class AgentsModule {}

@@ -16,6 +16,7 @@ const topic = (name: string, over: Partial<Topic> = {}): Topic => ({
 const content = (behavior: string, topics: Topic[]): Content => ({
   behavior,
   topics: new Map(topics.map((t) => [t.name, t])),
+  tests: new Map(),
 });
 
 /** `n` topics, as main holds them after a merge (its own objects). */

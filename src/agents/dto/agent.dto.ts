@@ -31,7 +31,7 @@ export class CreateAgentDto {
 
 export class CreateBranchDto {
   @IsString()
-  @Matches(/^[A-Za-z0-9][A-Za-z0-9._\/-]{0,99}$/, { message: 'branchName must be 1-100 letters, digits, . _ / -' })
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/, { message: 'branchName must be 1-100 letters, digits, . _ / -' })
   branchName: string;
 }
 
@@ -82,6 +82,8 @@ export class PromoteDto {
   @IsIn(ENVIRONMENTS as unknown as string[], { message: 'targetEnvironment must be one of pre-release, live' })
   targetEnvironment?: Environment;
   @Optional() @IsString() @MaxLength(2000) deploymentMessage?: string;
+  /** contract §19: refuse (409 TESTS_FAILING) unless the source deployment's latest test run passed */
+  @Optional() @IsBoolean() requireTestsPassing?: boolean;
 }
 
 export class RollbackDto {
