@@ -62,17 +62,17 @@ export class TestRunner {
       actor: 'system:agent-tests',
       correlationId: state.testRunId,
       causationId: event.id,
-      idempotencyKey: event.id,
     };
     const result = await this.runCase(state, state.cases[next], context);
     this.lastCaseAt = Date.now();
+    // the result's events take ids derived from the trigger: a repeat after a crash appends nothing
     await handleCommand(
       this.d.store,
       this.d.clock,
       event.streamId,
       testRunDecider,
       { type: 'RecordCaseResult', index: next, result, now: this.d.clock.nowIso() },
-      context,
+      { ...context, idempotencyKey: event.id },
     );
   }
 
