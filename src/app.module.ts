@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
 import { AgentTestsModule } from './agent-tests/agent-tests.module';
+import { AuditExportModule } from './audit-export/audit-export.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { ConversationsApiModule } from './conversations-api/conversations-api.module';
@@ -47,6 +48,7 @@ export class AppModule {
         MessagingModule,
         SmsModule,
         AgentTestsModule,
+        AuditExportModule,
       ],
       // The clock route exists only under the test clock (contract §1).
       controllers: [
