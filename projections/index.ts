@@ -11,6 +11,8 @@ import { externalEventsProjection } from './external-events/external-events.proj
 import { webhookEndpointsProjection } from './webhook-endpoints/webhook-endpoints.projection';
 import { smsSessionsProjection } from './sms-sessions/sms-sessions.projection';
 import { concurrencyProjection } from './concurrency/concurrency.projection';
+import { agentTestsProjection } from './agent-tests/agent-tests.projection';
+import { testRunsProjection } from './test-runs/test-runs.projection';
 
 /** Every read model of the app. The server runs them; `npm run projections` drives them. */
 export const ALL_PROJECTIONS: Projection[] = [
@@ -26,4 +28,6 @@ export const ALL_PROJECTIONS: Projection[] = [
   messagingSessionsProjection,
   smsSessionsProjection,
   concurrencyProjection,
+  agentTestsProjection,
+  testRunsProjection,
 ];

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import { CONTEXT_TABLES } from './app.database';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
+import { AgentTestsModule } from './agent-tests/agent-tests.module';
+import { AuditExportModule } from './audit-export/audit-export.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { ConversationsApiModule } from './conversations-api/conversations-api.module';
@@ -55,6 +57,8 @@ export class AppModule {
         ConcurrencyModule,
         DniModule,
         InboundCallsModule,
+        AgentTestsModule,
+        AuditExportModule,
       ],
       controllers: extraControllers,
     };

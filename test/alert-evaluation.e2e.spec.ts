@@ -1,6 +1,7 @@
 import {
   advanceClock,
   buildAgent,
+  issueKey,
   converse,
   startConversationsFixture,
   type ConversationsFixture,
@@ -138,5 +139,58 @@ describe('Alert evaluation', () => {
     const after = await rule(volume);
     expect(after.current_state).toBe('alert');
     expect(after.last_evaluated_at).not.toBeNull();
+  });
+
+  it('the window is (now - window, now]: with the clock frozen, two debug chats then a round fire call_volume >= 1', async () => {
+    await advanceClock(f.t, 61 * 60); // earlier tests' samples leave every window
+    const volume = await create({ metric: 'call_volume', threshold_value: 1 });
+    await converse(f, agentId, ['when do you open']);
+    await converse(f, agentId, ['when do you open']);
+    const round = await evaluate();
+    expect(await rule(volume)).toMatchObject({
+      current_state: 'alert',
+      current_value: 2,
+      since: round.evaluated_at,
+    });
+  });
+
+  it('GET /v1/alerts filters on project_id, metric and enabled; a key sees and writes only rules of its agents', async () => {
+    await advanceClock(f.t, 61 * 60);
+    const other = await buildAgent(f, 'Other watched', 'Hi', [
+      { name: 'Hours', content: 'We open at ten.', queries: ['when do you open'] },
+    ]);
+    const mine = await create({ metric: 'call_volume', threshold_value: 1 });
+    const account = await create({ metric: 'call_volume', threshold_value: 1, project_id: null });
+    const theirs = await create({ metric: 'call_volume', threshold_value: 1, project_id: other });
+    await create({ metric: 'call_volume', threshold_value: 1, enabled: false });
+    await create({ metric: 'turn_latency_p50', threshold_value: 100000 });
+    await converse(f, agentId, ['when do you open']);
+    await converse(f, other, ['when do you open']);
+    await evaluate();
+    const firing = async (query = '', key = f.adminKey) => {
+      const r = await request(`${f.t.url}/v1/alerts${query}`, { headers: { 'x-api-key': key } });
+      expect(r.status).toBe(200);
+      return (r.body.data as Array<{ alert_rule_id: string }>).map((a) => a.alert_rule_id).sort();
+    };
+    expect(await firing()).toEqual([mine, account, theirs].sort());
+    expect(await firing(`?project_id=${agentId}`)).toEqual([mine]);
+    expect(await firing(`?project_id=${other}`)).toEqual([theirs]);
+    expect(await firing('?metric=call_volume')).toEqual([mine, account, theirs].sort());
+    expect(await firing('?metric=turn_latency_p50')).toEqual([]);
+    expect(await firing('?enabled=true')).toEqual([mine, account, theirs].sort());
+    expect(await firing('?enabled=false')).toEqual([]);
+    expect((await call('GET', '/v1/alerts?metric=bogus')).status).toBe(400);
+    expect((await call('GET', '/v1/alerts?enabled=maybe')).status).toBe(400);
+
+    const scoped = await issueKey(f, { agents: [other], permissions: ['alerts'] });
+    expect(await firing('', scoped)).toEqual([theirs]);
+    const asScoped = (method: string, path: string, body?: unknown) =>
+      request(`${f.t.url}${path}`, { method, body, headers: { 'x-api-key': scoped } });
+    expect((await asScoped('GET', `/v1/alerts?project_id=${agentId}`)).status).toBe(403);
+    expect((await asScoped('GET', `/v1/alert-rules/${mine}`)).status).toBe(403);
+    expect((await asScoped('PATCH', `/v1/alert-rules/${mine}`, { name: 'mine now' })).status).toBe(403);
+    expect((await asScoped('DELETE', `/v1/alert-rules/${account}`)).status).toBe(403);
+    expect((await asScoped('PATCH', `/v1/alert-rules/${theirs}`, { project_id: agentId })).status).toBe(403);
+    expect((await rule(mine)).name).toBe('r');
   });
 });

@@ -33,7 +33,7 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
     Object.fromEntries((await api.topics(agentId, 'main')).map((t) => [t.name, t.content]));
 
   describe('merge', () => {
-    it('answers 200 {sequence, message, testRunIds: []}, applies the branch to main and publishes a sandbox deployment', async () => {
+    it('answers 200 {sequence, message, testRunIds: [tr_<id>]}, applies the branch to main and publishes a sandbox deployment', async () => {
       const agent = await api.createAgent();
       expect(await api.active(agent.agentId)).toEqual({ sandbox: null, 'pre-release': null, live: null });
       const branch = await api.createBranch(agent.agentId, 'first');
@@ -44,7 +44,7 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
         deploymentMessage: 'first release',
       });
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ sequence: '1', message: 'first release', testRunIds: [] });
+      expect(r.body).toEqual({ sequence: '1', message: 'first release', testRunIds: [expect.stringMatching(/^tr_/)] });
 
       expect(await api.behavior(agent.agentId, 'main')).toBe('Be kind.');
       const main = await api.topics(agent.agentId, 'main');
@@ -139,7 +139,7 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
       const branch = await api.createBranch(agent.agentId, 'quiet');
       const r = await api.post(`/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`);
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ sequence: '1', testRunIds: [] });
+      expect(r.body).toMatchObject({ sequence: '1', testRunIds: [expect.stringMatching(/^tr_/)] });
       expect(typeof r.body.message).toBe('string');
     });
   });
@@ -316,7 +316,7 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
         ],
       });
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ sequence: '3', message: 'resolved', testRunIds: [] });
+      expect(r.body).toEqual({ sequence: '3', message: 'resolved', testRunIds: [expect.stringMatching(/^tr_/)] });
       expect(await api.behavior(agentId, 'main')).toBe('branch says');
       expect(await mainTopics(agentId)).toEqual({
         hours: 'main hours',
@@ -392,7 +392,7 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
   });
 
   describe('promote', () => {
-    it('target omitted: sandbox → pre-release → live; 200 {deployment, testRunIds: []}; the version stays the same', async () => {
+    it('target omitted: sandbox → pre-release → live; 200 {deployment, testRunIds: [tr_<id>]}; the version stays the same', async () => {
       const { agentId, sandbox } = await seededAgent();
       const r1 = await api.post(`/v1/agents/${agentId}/deployments/${sandbox.id}/promote`, {});
       expect(r1.status).toBe(200);
@@ -408,7 +408,7 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
           createdAt: expect.stringMatching(ISO_MS),
           message: expect.any(String),
         },
-        testRunIds: [],
+        testRunIds: [expect.stringMatching(/^tr_/)],
       });
       const pre: Deployment = r1.body.deployment;
       expect(pre.id).not.toBe(sandbox.id);
@@ -417,7 +417,8 @@ describe('Agents API: merge and deployments (over HTTP)', () => {
       const r2 = await api.post(`/v1/agents/${agentId}/deployments/${pre.id}/promote`);
       expect(r2.status).toBe(200);
       const live: Deployment = r2.body.deployment;
-      expect(r2.body.testRunIds).toEqual([]);
+      expect(r2.body.testRunIds).toEqual([expect.stringMatching(/^tr_/)]);
+      expect(r2.body.testRunIds).not.toEqual(r1.body.testRunIds);
       expect(live).toMatchObject({ environment: 'live', version: sandbox.version });
       expect(new Set([sandbox.id, pre.id, live.id]).size).toBe(3);
       expect(await api.active(agentId)).toEqual({ sandbox, 'pre-release': pre, live });

@@ -1,4 +1,4 @@
-import type { ConversationEvent } from '../../src/conversations/conversation.events';
+import { isTestConversationStream, type ConversationEvent } from '../../src/conversations/conversation.events';
 import type { ApiErrorEvent } from '../../src/alerts/api-error.events';
 import { defineProjection, handlerFor, type ProjectionHandler } from '../../src/read-models/projection';
 import type { Awaitable, Rows } from '../../src/read-models/rows';
@@ -28,7 +28,9 @@ export const alertSamplesProjection = defineProjection({
   version: 2,
   entities: [SampleRow, SampleConversationRow],
   handles: {
-    ConversationStarted: on<'ConversationStarted'>(async ({ data }, _em, rows) => {
+    ConversationStarted: on<'ConversationStarted'>(async ({ data, streamId }, _em, rows) => {
+      // a test run's conversation counts in no metric; its later events find no scope and count nothing either
+      if (isTestConversationStream(streamId)) return;
       const where = { conversationId: data.conversationId, accountId: data.accountId, projectId: data.agentId };
       await rows.upsert(SampleConversationRow, where);
       rows.remember(`scope:${data.conversationId}`, where);

@@ -11,7 +11,7 @@ export interface SampleScope {
 
 /**
  * The alert-samples read model's queries: one indexed range of a scope's samples over
- * [fromMs, toMs). Prepared (once per scope column and serving generation): a round asks them of
+ * (fromMs, toMs]: a sample recorded at the evaluation instant counts (contract §12). Prepared (once per scope column and serving generation): a round asks them of
  * every rule, at once on SQLite (no await per rule), awaited on PostgreSQL.
  */
 export interface AlertSamplesQueries {
@@ -31,17 +31,17 @@ class AlertSamplesReadModel implements AlertSamplesQueries {
 
   // coalesce(sum(...)) rather than SQLite's total(), and count(*) cast to INTEGER (PostgreSQL counts in bigint, which pg returns as a string)
   sum(scope: SampleScope, kind: string, fromMs: number, toMs: number) {
-    const sql = `SELECT coalesce(sum(value), 0) AS v FROM sample WHERE ${scope.column} = ? AND kind = ? AND at_ms >= ? AND at_ms < ?`;
+    const sql = `SELECT coalesce(sum(value), 0) AS v FROM sample WHERE ${scope.column} = ? AND kind = ? AND at_ms > ? AND at_ms <= ?`;
     return andThen(this.query(sql).get(scope.id, kind, fromMs, toMs), ({ row }) => row!.v);
   }
 
   latencies(scope: SampleScope, fromMs: number, toMs: number) {
-    const sql = `SELECT value FROM sample WHERE ${scope.column} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ? ORDER BY value`;
+    const sql = `SELECT value FROM sample WHERE ${scope.column} = ? AND kind = 'latency' AND at_ms > ? AND at_ms <= ? ORDER BY value`;
     return andThen(this.query(sql).all(scope.id, fromMs, toMs), ({ rows }) => rows.map((r) => r.value));
   }
 
   turns(scope: SampleScope, fromMs: number, toMs: number) {
-    const sql = `SELECT CAST(count(*) AS INTEGER) AS n FROM sample WHERE ${scope.column} = ? AND kind = 'latency' AND at_ms >= ? AND at_ms < ?`;
+    const sql = `SELECT CAST(count(*) AS INTEGER) AS n FROM sample WHERE ${scope.column} = ? AND kind = 'latency' AND at_ms > ? AND at_ms <= ?`;
     return andThen(this.query(sql).get(scope.id, fromMs, toMs), ({ row }) => row!.n);
   }
 

@@ -32,8 +32,11 @@ export interface RuleFilter {
 export interface AlertsQueries {
   /** The account's live rules that pass the filter, oldest first. */
   rules(accountId: string, filter: RuleFilter): Promise<AlertRule[]>;
-  /** The account's enabled rules now firing, longest first. */
-  firing(accountId: string): Promise<AlertRule[]>;
+  /**
+   * The account's rules now firing, longest first: enabled ones unless the filter asks for
+   * disabled ones (a rule disabled while it fired keeps its state).
+   */
+  firing(accountId: string, filter?: Omit<RuleFilter, 'currentState'>): Promise<AlertRule[]>;
   /** The rule (deleted ones too, with deletedAt). */
   rule(accountId: string, ruleId: string): Promise<AlertRule | null>;
   /** Prepared (every evaluation round): every enabled live rule. */
@@ -55,13 +58,17 @@ class AlertsReadModel implements AlertsQueries {
       .find({ where: where as FindOptionsWhere<AlertRuleRow>, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  firing(accountId: string) {
+  firing(accountId: string, filter: Omit<RuleFilter, 'currentState'> = {}) {
+    const where: Record<string, unknown> = {
+      accountId,
+      deletedAt: IsNull(),
+      ...filter,
+      currentState: 'alert',
+      enabled: filter.enabled ?? true,
+    };
     return this.source()
       .getRepository(AlertRuleRow)
-      .find({
-        where: { accountId, deletedAt: IsNull(), currentState: 'alert', enabled: true },
-        order: { since: 'ASC' },
-      });
+      .find({ where: where as FindOptionsWhere<AlertRuleRow>, order: { since: 'ASC' } });
   }
 
   rule(accountId: string, ruleId: string) {

@@ -1,4 +1,4 @@
-import type { ConversationEvent } from '../../src/conversations/conversation.events';
+import { isTestConversationStream, type ConversationEvent } from '../../src/conversations/conversation.events';
 import { evolveSummary, turnView, type ConversationSummary } from '../../src/conversations/conversation-view';
 import { defineProjection, type ProjectionHandler } from '../../src/read-models/projection';
 import type { Rows } from '../../src/read-models/rows';
@@ -35,6 +35,7 @@ async function load(rows: Rows, id: string): Promise<ConversationSummary | null>
  * conversation's dozen events in one catch-up batch cost one read and one write, not twelve.
  */
 const apply: ProjectionHandler = async (event, _em, rows) => {
+  if (isTestConversationStream(event.streamId)) return;
   const id = event.streamId.slice(STREAM_PREFIX.length);
   const domainEvent = event as unknown as ConversationEvent;
   const key = `conversation:${id}`;

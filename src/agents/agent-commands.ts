@@ -10,7 +10,7 @@ import { agentStream, type AgentEvent } from './agent.events';
 
 type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
 
-/** Sends a command to an agent's stream (cached fold) and waits until the agents read model shows it. */
+/** Sends a command to an agent's stream (cached fold) and waits until the read models of agent streams show it. */
 @Injectable()
 export class AgentCommands {
   private readonly cache = new AggregateCache(500);
@@ -36,7 +36,8 @@ export class AgentCommands {
       context,
       this.cache,
     );
-    await this.readModels.waitFor(result.position, ['agents']);
+    // agent-tests: a branch's test cases, and main's after a merge, are read back at once too
+    await this.readModels.waitFor(result.position, ['agents', 'agent-tests']);
     return { events: result.events, state: result.state };
   }
 }

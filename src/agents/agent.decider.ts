@@ -6,6 +6,8 @@ import {
   type AgentEvent,
   type DeploymentRecord,
   type Environment,
+  type TestCase,
+  type TestCaseContent,
   type Topic,
   type TopicContent,
 } from './agent.events';
@@ -19,6 +21,8 @@ export interface Branch {
   content: Content;
   /** topic id → name, to find a topic by id on this branch */
   topicNames: ReadonlyMap<string, string>;
+  /** test case id → name, likewise */
+  testNames: ReadonlyMap<string, string>;
 }
 
 export interface AgentState {
@@ -53,6 +57,9 @@ export type AgentCommand =
   | { type: 'AddTopic'; branchId: string; topic: Topic; now: string }
   | { type: 'EditTopic'; branchId: string; topicId: string; changes: Partial<TopicContent>; now: string }
   | { type: 'RemoveTopic'; branchId: string; topicId: string; now: string }
+  | { type: 'AddTestCase'; branchId: string; test: TestCase; now: string }
+  | { type: 'EditTestCase'; branchId: string; testId: string; changes: Partial<TestCaseContent>; now: string }
+  | { type: 'RemoveTestCase'; branchId: string; testId: string; now: string }
   | {
       type: 'MergeBranch';
       branchId: string;
@@ -76,7 +83,7 @@ export type AgentCommand =
 export const MAIN = 'main';
 export const MAIN_IS_READ_ONLY = 'main cannot be updated directly; edit a branch and merge it';
 
-const EMPTY: Content = { behavior: '', topics: new Map() };
+const EMPTY: Content = { behavior: '', topics: new Map(), tests: new Map() };
 
 const initialState = (): AgentState => ({
   exists: false,
@@ -107,6 +114,17 @@ function withTopic(branch: Branch, topic: Topic, previousName?: string): Branch 
   };
 }
 
+function withTest(branch: Branch, test: TestCase, previousName?: string): Branch {
+  const tests = new Map(branch.content.tests);
+  if (previousName !== undefined) tests.delete(previousName);
+  tests.set(test.name, test);
+  return {
+    ...branch,
+    content: { ...branch.content, tests },
+    testNames: new Map(branch.testNames).set(test.id, test.name),
+  };
+}
+
 function evolve(state: AgentState, event: AgentEvent): AgentState {
   switch (event.type) {
     case 'AgentCreated':
@@ -116,6 +134,7 @@ function evolve(state: AgentState, event: AgentEvent): AgentState {
     case 'BranchCreated': {
       const content = state.snapshots.get(event.data.baseSequence) ?? EMPTY;
       const topicNames = new Map([...content.topics.values()].map((t) => [t.id, t.name] as const));
+      const testNames = new Map([...content.tests.values()].map((t) => [t.id, t.name] as const));
       const branch: Branch = {
         id: event.data.branchId,
         name: event.data.branchName,
@@ -123,6 +142,7 @@ function evolve(state: AgentState, event: AgentEvent): AgentState {
         status: 'open',
         content,
         topicNames,
+        testNames,
       };
       return { ...withBranch(state, branch), branchNames: new Set(state.branchNames).add(event.data.branchName) };
     }
@@ -149,6 +169,20 @@ function evolve(state: AgentState, event: AgentEvent): AgentState {
       const topicNames = new Map(branch.topicNames);
       topicNames.delete(event.data.topicId);
       return withBranch(state, { ...branch, content: { ...branch.content, topics }, topicNames });
+    }
+    case 'TestCaseAdded':
+      return withBranch(state, withTest(state.branches.get(event.data.branchId)!, event.data.test));
+    case 'TestCaseEdited': {
+      const branch = state.branches.get(event.data.branchId)!;
+      return withBranch(state, withTest(branch, event.data.test, branch.testNames.get(event.data.test.id)));
+    }
+    case 'TestCaseRemoved': {
+      const branch = state.branches.get(event.data.branchId)!;
+      const tests = new Map(branch.content.tests);
+      tests.delete(event.data.name);
+      const testNames = new Map(branch.testNames);
+      testNames.delete(event.data.testId);
+      return withBranch(state, { ...branch, content: { ...branch.content, tests }, testNames });
     }
     case 'BranchMerged': {
       const main = applyChanges(state.snapshots.get(state.mainSequence)!, event.data.changes);
@@ -252,6 +286,35 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
         {
           type: 'TopicRemoved',
           data: { agentId, branchId: branch.id, topicId: command.topicId, name, removedAt: command.now },
+        },
+      ];
+    }
+    case 'AddTestCase': {
+      const branch = openBranch(state, command.branchId);
+      if (branch.content.tests.has(command.test.name))
+        throw conflict('TEST_EXISTS', `a test named ${command.test.name} exists on this branch`);
+      return [
+        { type: 'TestCaseAdded', data: { agentId, branchId: branch.id, test: command.test, addedAt: command.now } },
+      ];
+    }
+    case 'EditTestCase': {
+      const branch = openBranch(state, command.branchId);
+      const name = branch.testNames.get(command.testId);
+      if (name === undefined) throw notFound('TEST_NOT_FOUND', 'test not found');
+      const current = branch.content.tests.get(name)!;
+      const test: TestCase = { ...current, ...definedOnly(command.changes), id: current.id };
+      if (test.name !== name && branch.content.tests.has(test.name))
+        throw conflict('TEST_EXISTS', `a test named ${test.name} exists on this branch`);
+      return [{ type: 'TestCaseEdited', data: { agentId, branchId: branch.id, test, editedAt: command.now } }];
+    }
+    case 'RemoveTestCase': {
+      const branch = openBranch(state, command.branchId);
+      const name = branch.testNames.get(command.testId);
+      if (name === undefined) throw notFound('TEST_NOT_FOUND', 'test not found');
+      return [
+        {
+          type: 'TestCaseRemoved',
+          data: { agentId, branchId: branch.id, testId: command.testId, name, removedAt: command.now },
         },
       ];
     }

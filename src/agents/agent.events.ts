@@ -16,6 +16,33 @@ export interface Topic extends TopicContent {
   id: string;
 }
 
+/** What one turn of a test case expects of the agent's answer (contract §19); every field optional. */
+export interface TestExpectation {
+  topic?: string;
+  contains?: string;
+  not_contains?: string;
+  actions?: string[];
+  handoff?: boolean;
+  out_of_domain?: boolean;
+  end_conversation?: boolean;
+}
+
+export interface TestTurn {
+  user: string;
+  expect?: TestExpectation;
+}
+
+/** The content fields of a test case (its identity on a branch is `id`; across a merge, `name`, like a topic). */
+export interface TestCaseContent {
+  name: string;
+  turns: TestTurn[];
+  state: Record<string, unknown>;
+}
+
+export interface TestCase extends TestCaseContent {
+  id: string;
+}
+
 export interface DeploymentRecord {
   deploymentId: string;
   environment: Environment;
@@ -35,6 +62,8 @@ export interface MergeChanges {
   upserted: Topic[];
   /** names of topics removed from main */
   removed: string[];
+  /** test cases changed on main (absent in merges recorded before agent tests: none changed) */
+  tests?: { upserted: TestCase[]; removed: string[] };
 }
 
 export type AgentEvent =
@@ -52,6 +81,12 @@ export type AgentEvent =
   | DomainEvent<'TopicAdded', { agentId: string; branchId: string; topic: Topic; addedAt: string }>
   | DomainEvent<'TopicEdited', { agentId: string; branchId: string; topic: Topic; editedAt: string }>
   | DomainEvent<'TopicRemoved', { agentId: string; branchId: string; topicId: string; name: string; removedAt: string }>
+  | DomainEvent<'TestCaseAdded', { agentId: string; branchId: string; test: TestCase; addedAt: string }>
+  | DomainEvent<'TestCaseEdited', { agentId: string; branchId: string; test: TestCase; editedAt: string }>
+  | DomainEvent<
+      'TestCaseRemoved',
+      { agentId: string; branchId: string; testId: string; name: string; removedAt: string }
+    >
   | DomainEvent<
       'BranchMerged',
       { agentId: string; branchId: string; sequence: number; message: string; changes: MergeChanges; mergedAt: string }

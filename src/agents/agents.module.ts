@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { TestRunsModule } from '../agent-tests/test-runs.module';
 import { AgentCommands } from './agent-commands';
 import { AgentDirectoryModule } from './agent-directory.module';
 import { AccountAgentsController, AgentController } from './agents.controller';
@@ -11,9 +12,9 @@ import { DeploymentContent } from './deployment-content';
 import { DeploymentsController } from './deployments.controller';
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AccountsModule],
+  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AccountsModule, TestRunsModule],
   controllers: [AccountAgentsController, AgentController, BranchesController, DeploymentsController],
   providers: [AgentCommands, AgentsService, DeploymentContent],
-  exports: [DeploymentContent, AgentsService],
+  exports: [DeploymentContent, AgentsService, AgentCommands],
 })
 export class AgentsModule {}

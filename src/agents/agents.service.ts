@@ -5,8 +5,9 @@ import { IdGenerator } from '../platform/ids/ids';
 import { parseBranchId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
 import { AccountsService } from '../accounts/accounts.service';
+import { TestRuns } from '../agent-tests/test-runs';
 import { agentsQueries, type Agent, type AgentsQueries, type Branch } from '../../projections/agents/queries';
-import { MAIN } from './agent.decider';
+import { MAIN, type AgentState } from './agent.decider';
 import { ENVIRONMENTS, type Environment } from './agent.events';
 import { AgentCommands } from './agent-commands';
 import type {
@@ -30,6 +31,7 @@ export class AgentsService {
     readModels: ReadModels,
     private readonly ids: IdGenerator,
     private readonly accounts: AccountsService,
+    private readonly testRuns: TestRuns,
   ) {
     this.db = agentsQueries(readModels);
   }
@@ -162,7 +164,8 @@ export class AgentsService {
       },
       context,
     );
-    return { sequence: String(state.mainSequence), message, testRunIds: [] as string[] };
+    const testRunId = await this.startTests(state, deploymentId, context);
+    return { sequence: String(state.mainSequence), message, testRunIds: [testRunId] };
   }
 
   async active(agentId: string) {
@@ -188,7 +191,13 @@ export class AgentsService {
 
   async promote(agentId: string, deploymentId: string, dto: PromoteDto, context: CommandContext) {
     const newDeploymentId = this.ids.uuid();
-    await this.commands.execute(
+    if (dto.requireTestsPassing) {
+      // the source must be this agent's: another agent's id is unknown here, as the decider would say
+      if (!(await this.db.deploymentOf(agentId, deploymentId)))
+        throw notFound('DEPLOYMENT_NOT_FOUND', 'deployment not found');
+      await this.testRuns.requirePassing(deploymentId);
+    }
+    const { state } = await this.commands.execute(
       agentId,
       {
         type: 'Promote',
@@ -200,7 +209,15 @@ export class AgentsService {
       },
       context,
     );
-    return { deployment: deploymentView(await this.db.deploymentOrFail(newDeploymentId)), testRunIds: [] as string[] };
+    const testRunId = await this.startTests(state, newDeploymentId, context);
+    return { deployment: deploymentView(await this.db.deploymentOrFail(newDeploymentId)), testRunIds: [testRunId] };
+  }
+
+  /** Every merge and promotion runs main's suite at the new deployment's version against it (contract §19). */
+  private startTests(state: AgentState, deploymentId: string, context: CommandContext): Promise<string> {
+    const deployment = state.deployments.get(deploymentId)!;
+    const suite = state.snapshots.get(deployment.version)?.tests ?? new Map();
+    return this.testRuns.start(state.agentId, state.accountId, deployment, [...suite.values()], context);
   }
 
   async rollback(agentId: string, deploymentId: string, dto: RollbackDto, context: CommandContext) {

@@ -16,6 +16,7 @@ const topic = (name: string, over: Partial<Topic> = {}): Topic => ({
 const content = (behavior: string, topics: Topic[]): Content => ({
   behavior,
   topics: new Map(topics.map((t) => [t.name, t])),
+  tests: new Map(),
 });
 
 /** `n` topics, as main holds them after a merge (its own objects). */
@@ -210,6 +211,37 @@ describe('threeWayMerge', () => {
       expect(merged.behavior).toBe('b');
       expect(merged.topics.get('a')!.content).toBe('theirs A');
       expect(merged.topics.get('c')).toMatchObject({ name: 'c', content: 'explicit C', exampleQueries: ['q'] });
+    });
+  });
+
+  describe('test cases (contract §19): merged by name like topics', () => {
+    const test = (name: string, user: string) => ({ id: `test_${name}`, name, turns: [{ user }], state: {} });
+    const withTests = (c: Content, ...tests: ReturnType<typeof test>[]): Content => ({
+      ...c,
+      tests: new Map(tests.map((t) => [t.name, t])),
+    });
+    const base = withTests(content('', []), test('greets', 'hello'));
+
+    it('a case only the branch changed or added is taken; one it removed is removed', () => {
+      const theirs = withTests(base, test('greets', 'hi there'), test('asks', 'hours?'));
+      const outcome = threeWayMerge(base, base, theirs);
+      expect(outcome.ok && outcome.changes.tests?.upserted.map((t) => t.turns[0].user).sort()).toEqual([
+        'hi there',
+        'hours?',
+      ]);
+      const removed = threeWayMerge(base, base, withTests(base));
+      expect(removed.ok && removed.changes.tests).toEqual({ upserted: [], removed: ['greets'] });
+      expect(threeWayMerge(base, base, base)).toEqual({ ok: true, changes: { upserted: [], removed: [] } });
+    });
+
+    it('both sides changed one case differently: a conflict at ["tests", name], settled by a resolution', () => {
+      const ours = withTests(base, test('greets', 'from main'));
+      const theirs = withTests(base, test('greets', 'from branch'));
+      const outcome = threeWayMerge(base, ours, theirs);
+      expect(outcome.ok).toBe(false);
+      expect(!outcome.ok && outcome.conflicts.map((c) => c.path)).toEqual([['tests', 'greets']]);
+      const settled = threeWayMerge(base, ours, theirs, [{ path: ['tests', 'greets'], strategy: 'theirs' }]);
+      expect(settled.ok && settled.changes.tests?.upserted.map((t) => t.turns[0].user)).toEqual(['from branch']);
     });
   });
 });

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { MergeChanges, Topic, TopicContent } from './agent.events';
+import type { MergeChanges, TestCase, TestCaseContent, Topic, TopicContent } from './agent.events';
 
-/** What a branch or main holds at one moment. Topics by name: a merge matches topics by name. */
+/** What a branch or main holds at one moment. Topics and test cases by name: a merge matches them by name. */
 export interface Content {
   behavior: string;
   topics: ReadonlyMap<string, Topic>;
+  tests: ReadonlyMap<string, TestCase>;
 }
 
-export type Path = ['behavior'] | ['topics', string];
+export type Path = ['behavior'] | ['topics', string] | ['tests', string];
 
 export interface Conflict {
   path: Path;
@@ -108,9 +109,62 @@ export function threeWayMerge(
     if (chosen) chosenByName.push({ name, content: chosen, ids: [tt?.id, ot?.id, bt?.id] });
     else if (ot) changes.removed.push(name);
   }
+  const tests = mergeTests(base, ours, theirs, settle, conflicts);
   if (conflicts.length > 0) return { ok: false, conflicts };
-  changes.upserted = assignIds(ours, chosenByName, changes.removed);
+  changes.upserted = assignIds(ours.topics, chosenByName, changes.removed);
+  if (tests.chosen.length > 0 || tests.removed.length > 0)
+    changes.tests = { upserted: assignIds(ours.tests, tests.chosen, tests.removed), removed: tests.removed };
   return { ok: true, changes };
+}
+
+const testKey = (t: TestCaseContent | undefined) =>
+  t ? JSON.stringify({ name: t.name, turns: t.turns, state: t.state }) : null;
+const testView = (t: TestCase | undefined) => (t ? { name: t.name, turns: t.turns, state: t.state } : null);
+
+/** Test cases merge exactly like topics (contract §19): by name, a missing one on a side is a deletion. */
+function mergeTests(
+  base: Content,
+  ours: Content,
+  theirs: Content,
+  settle: Map<string, Resolution>,
+  conflicts: Conflict[],
+): { chosen: Array<{ name: string; content: TestCaseContent; ids: Array<string | undefined> }>; removed: string[] } {
+  const chosenByName: Array<{ name: string; content: TestCaseContent; ids: Array<string | undefined> }> = [];
+  const removed: string[] = [];
+  for (const name of new Set<string>([...theirs.tests.keys(), ...base.tests.keys()])) {
+    const bt = base.tests.get(name);
+    const tt = theirs.tests.get(name);
+    const ot = ours.tests.get(name);
+    if (testKey(tt) === testKey(bt) || testKey(ot) === testKey(tt)) continue;
+    let chosen: TestCaseContent | undefined;
+    if (testKey(ot) === testKey(bt)) chosen = tt;
+    else {
+      const resolution = settle.get(`tests\u0000${name}`);
+      if (!resolution) {
+        conflicts.push({ path: ['tests', name], ours: testView(ot), theirs: testView(tt), base: testView(bt) });
+        continue;
+      }
+      chosen =
+        resolution.value !== undefined
+          ? toTestContent(name, resolution.value)
+          : { ours: ot, theirs: tt, base: bt }[resolution.strategy];
+      if (testKey(chosen) === testKey(ot)) continue;
+    }
+    if (chosen) chosenByName.push({ name, content: chosen, ids: [tt?.id, ot?.id, bt?.id] });
+    else if (ot) removed.push(name);
+  }
+  return { chosen: chosenByName, removed };
+}
+
+/** A resolution's explicit value for a test case (null: delete it). */
+function toTestContent(name: string, value: unknown): TestCaseContent | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const v = value as Partial<TestCaseContent>;
+  return {
+    name,
+    turns: Array.isArray(v.turns) ? v.turns : [],
+    state: v.state && typeof v.state === 'object' ? v.state : {},
+  };
 }
 
 /**
@@ -119,14 +173,14 @@ export function threeWayMerge(
  * (a rename plus a new topic under the old name would otherwise share one); failing all, an id
  * derived from the candidate and the name, the same on every replay.
  */
-function assignIds(
-  ours: Content,
-  chosen: Array<{ name: string; content: TopicContent; ids: Array<string | undefined> }>,
+function assignIds<C extends { name: string }>(
+  ours: ReadonlyMap<string, { id: string }>,
+  chosen: Array<{ name: string; content: C; ids: Array<string | undefined> }>,
   removed: string[],
-): Topic[] {
+): Array<C & { id: string }> {
   const replaced = new Set([...removed, ...chosen.map((c) => c.name)]);
   const claimed = new Set<string>();
-  for (const [name, topic] of ours.topics) if (!replaced.has(name)) claimed.add(topic.id);
+  for (const [name, item] of ours) if (!replaced.has(name)) claimed.add(item.id);
   return chosen.map(({ name, content, ids }) => {
     const candidates = ids.filter((id): id is string => !!id);
     const id =
@@ -156,12 +210,25 @@ function toTopicContent(name: string, value: unknown): TopicContent | undefined 
   };
 }
 
-/** Main after a merge: the same map, with the changes applied (one copy, linear). */
+/** Main after a merge: the same maps, with the changes applied (one copy, linear). */
 export function applyChanges(main: Content, changes: MergeChanges): Content {
+  const tests = changes.tests ? applyNamed(main.tests, changes.tests.upserted, changes.tests.removed) : main.tests;
   if (changes.upserted.length === 0 && changes.removed.length === 0)
-    return changes.behavior === undefined ? main : { ...main, behavior: changes.behavior };
-  const topics = new Map(main.topics);
-  for (const name of changes.removed) topics.delete(name);
-  for (const topic of changes.upserted) topics.set(topic.name, topic);
-  return { behavior: changes.behavior ?? main.behavior, topics };
+    return { ...main, behavior: changes.behavior ?? main.behavior, tests };
+  return {
+    behavior: changes.behavior ?? main.behavior,
+    topics: applyNamed(main.topics, changes.upserted, changes.removed),
+    tests,
+  };
+}
+
+function applyNamed<T extends { name: string }>(
+  items: ReadonlyMap<string, T>,
+  upserted: T[],
+  removed: string[],
+): ReadonlyMap<string, T> {
+  const next = new Map(items);
+  for (const name of removed) next.delete(name);
+  for (const item of upserted) next.set(item.name, item);
+  return next;
 }

@@ -133,7 +133,7 @@ export class AlertEvaluator {
     return { evaluatedAt, evaluated: results.length, transitions, ms };
   }
 
-  /** The rule's scope over [now - window, now): one indexed range per sample kind, read once per round. */
+  /** The rule's scope over (now - window, now]: one indexed range per sample kind, read once per round. */
   private window(rule: RuleRow, nowMs: number, memo: Map<string, unknown>): Awaitable<WindowData> {
     const scope: SampleScope =
       rule.project_id === null

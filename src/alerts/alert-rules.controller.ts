@@ -42,7 +42,7 @@ export class AlertRulesController {
   }
 
   @Get('alerts')
-  firing(@Req() request: FastifyRequest) {
-    return this.rules.firing(accountOf(request), scopeOf(request));
+  firing(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest) {
+    return this.rules.firing(accountOf(request), scopeOf(request), query);
   }
 }

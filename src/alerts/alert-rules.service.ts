@@ -94,6 +94,18 @@ export class AlertRulesService {
   }
 
   async list(accountId: string, scope: AgentScope, query: Record<string, unknown>) {
+    const where = await this.filterOf(accountId, scope, query);
+    const state = stringParam(query, 'state');
+    if (state !== undefined) {
+      if (!STATES.includes(state)) throw invalid('state', `state must be one of ${STATES.join(', ')}`);
+      where.currentState = state;
+    }
+    const rows = await this.rules.rules(accountId, where);
+    return { data: await this.views(rows.filter((row) => reachesRule(scope, row.projectId))) };
+  }
+
+  /** The filters the rule list and the alert list share (contract §12): `project_id`, `metric`, `enabled`. */
+  private async filterOf(accountId: string, scope: AgentScope, query: Record<string, unknown>): Promise<RuleFilter> {
     const where: RuleFilter = {};
     const project = stringParam(query, 'project_id');
     if (project !== undefined) where.projectId = await this.project(accountId, project, 'query', scope);
@@ -108,18 +120,12 @@ export class AlertRulesService {
       if (enabled !== 'true' && enabled !== 'false') throw invalid('enabled', 'enabled must be true or false');
       where.enabled = enabled === 'true';
     }
-    const state = stringParam(query, 'state');
-    if (state !== undefined) {
-      if (!STATES.includes(state)) throw invalid('state', `state must be one of ${STATES.join(', ')}`);
-      where.currentState = state;
-    }
-    const rows = await this.rules.rules(accountId, where);
-    return { data: await this.views(rows.filter((row) => reachesRule(scope, row.projectId))) };
+    return where;
   }
 
-  /** GET /v1/alerts: the rules now firing, of the agents the key reaches. */
-  async firing(accountId: string, scope: AgentScope) {
-    const all = await this.rules.firing(accountId);
+  /** GET /v1/alerts: the rules now firing, of the agents the key reaches, filtered like the rule list. */
+  async firing(accountId: string, scope: AgentScope, query: Record<string, unknown> = {}) {
+    const all = await this.rules.firing(accountId, await this.filterOf(accountId, scope, query));
     const rows = all.filter((row) => reachesRule(scope, row.projectId));
     return {
       data: (await this.views(rows)).map((rule) => {

@@ -221,7 +221,7 @@ function eventTime(event: RecordedEvent): string {
 const REDACTED_TURN_FIELDS = ['userInput', 'agentResponse', 'entities', 'intents', 'inputMetadata'];
 
 /** One audit entry; transcript text and metrics the project does not expose are redacted, not dropped. */
-function auditEvent(event: RecordedEvent, access: Access) {
+export function auditEvent(event: RecordedEvent, access: Access) {
   const metadata = event.metadata as { occurredAt?: string; actor?: unknown };
   let data = event.data as Record<string, unknown>;
   if (event.type === 'TurnRecorded' && !showsTurns(access)) {

@@ -1,6 +1,8 @@
 import type { DomainEvent } from '../commands/decider';
 
 export type Channel = 'CHAT' | 'WEBCHAT' | 'VOICE-SIP' | 'SMS';
+/** What a conversation's record may name: a channel, or `TEST`, an agent test run's conversation (contract §19) that no API lists. */
+export type RecordedChannel = Channel | 'TEST';
 export type EndReason = 'user' | 'agent' | 'handoff' | 'timeout' | 'crash';
 
 export interface FunctionEvent {
@@ -65,7 +67,7 @@ export type ConversationEvent =
         deploymentId: string;
         version: number;
         environment: string;
-        channel: Channel;
+        channel: RecordedChannel;
         fromNumber: string;
         toNumber: string;
         variantId: string;
@@ -112,3 +114,13 @@ export const turnRecorded = (data: TurnData): ConversationEvent => ({
 });
 
 export const conversationStream = (conversationId: string) => `conversation-${conversationId}`;
+
+/** Agent test runs' conversations (contract §19) have ids `TEST-<uuid>`. */
+export const TEST_CONVERSATION_PREFIX = 'TEST-';
+const TEST_CONVERSATION_STREAM = conversationStream(TEST_CONVERSATION_PREFIX);
+
+/**
+ * A test run's conversation is recorded like any other (its audit trail is the run's evidence),
+ * but no read model of conversations, no alert metric and no webhook takes it in.
+ */
+export const isTestConversationStream = (streamId: string) => streamId.startsWith(TEST_CONVERSATION_STREAM);

@@ -1,3 +1,5 @@
+import { AgentsModule } from '../agents/agents.module';
+import { AgentDirectoryModule } from '../agents/agent-directory.module';
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { CallLimitsModule } from '../call-limits/call-limits.module';
 import { ConversationsModule } from '../conversations/conversations.module';
@@ -22,7 +24,15 @@ class InboundCallsLifecycle implements OnModuleInit {
 }
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, ConversationsModule, CallLimitsModule, DniModule],
+  imports: [
+    EventStoreModule,
+    ReadModelsModule,
+    ConversationsModule,
+    CallLimitsModule,
+    DniModule,
+    AgentDirectoryModule,
+    AgentsModule,
+  ],
   controllers: [InboundCallsController],
   providers: [InboundCallsService, InboundCallsLifecycle],
 })

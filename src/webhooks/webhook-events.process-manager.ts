@@ -6,6 +6,7 @@ import type { WebhookOutbox } from './outbox';
 import type { SubscribedEndpoints } from '../../projections/webhook-endpoints/queries';
 import type { WebhookEndpointsEvent } from './webhook-endpoint.events';
 import { SOURCE_EVENT_TYPES, toWebhookEvent, type ConversationStartedData } from './webhook-event';
+import { isTestConversationStream } from '../conversations/conversation.events';
 
 export const WEBHOOK_EVENTS_PROCESS = 'webhook-events';
 
@@ -64,6 +65,8 @@ export function webhookEventsProcessManager({
 
   return {
     name: WEBHOOK_EVENTS_PROCESS,
+    // a test run's conversation is nobody's business outside the run
+    wants: (event: RecordedEvent) => !isTestConversationStream(event.streamId),
     handles: {
       ...Object.fromEntries(SOURCE_EVENT_TYPES.map((type) => [type, deliver])),
       WebhookEndpointDeleted: cancel,

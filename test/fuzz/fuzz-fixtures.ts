@@ -68,7 +68,7 @@ async function populate(t: TestApp): Promise<FuzzWorld> {
   });
 
   const { agentId } = await api.createAgent('Fuzz bot', 'Hello from the fuzz bot');
-  await api.shipChange(agentId, 'seed', (branchId) =>
+  const shipped = await api.shipChange(agentId, 'seed', (branchId) =>
     api.addTopic(agentId, branchId, {
       name: 'Opening hours',
       content: 'We open at nine.',
@@ -82,6 +82,11 @@ async function populate(t: TestApp): Promise<FuzzWorld> {
     content: 'Refunds take five days.',
     queries: ['refund please'],
   });
+  const testCase = await api.post(`/v1/agents/${agentId}/branches/${branch.branchId}/tests`, {
+    name: 'asks for refunds',
+    turns: [{ user: 'refund please', expect: { topic: 'Refunds' } }],
+  });
+  expectOk(testCase, 201);
 
   const chat = await api.post(`/v1/agents/${agentId}/debug-chat`, { clientEnv: 'sandbox' });
   expectOk(chat, [200, 201]);
@@ -159,6 +164,8 @@ async function populate(t: TestApp): Promise<FuzzWorld> {
       projectId: agentId,
       branchId: branch.branchId,
       topicId: topic.id,
+      testId: testCase.body.id,
+      testRunId: shipped.testRunIds[0],
       deploymentId: sandbox.id,
       conversationId: chat.body.conversationId,
       ruleId: rule.body.id,

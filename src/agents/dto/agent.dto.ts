@@ -82,6 +82,8 @@ export class PromoteDto {
   @IsIn(ENVIRONMENTS as unknown as string[], { message: 'targetEnvironment must be one of pre-release, live' })
   targetEnvironment?: Environment;
   @Optional() @IsString() @MaxLength(2000) deploymentMessage?: string;
+  /** contract §19: refuse (409 TESTS_FAILING) unless the source deployment's latest test run passed */
+  @Optional() @IsBoolean() requireTestsPassing?: boolean;
 }
 
 export class RollbackDto {

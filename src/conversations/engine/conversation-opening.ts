@@ -1,14 +1,14 @@
 import type { ServedContent } from '../../agents/deployment-content';
 import type { AgentRuntime, TurnResult } from '../../runtime/agent-runtime';
 import type { ConversationCommand, TurnEffects } from '../conversation.decider';
-import type { Channel, ConversationEvent, TurnData } from '../conversation.events';
+import type { ConversationEvent, RecordedChannel, TurnData } from '../conversation.events';
 
 type Started = Extract<ConversationEvent, { type: 'ConversationStarted' }>['data'];
 
 /** How a conversation begins on a channel: everything but the deployment's content. */
 export interface Opening {
   conversationId: string;
-  channel: Channel;
+  channel: RecordedChannel;
   environment: string;
   startedAt: string;
   /** the party the agent talks to and the agent's own number, in state ('' where the channel has none) */

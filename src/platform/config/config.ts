@@ -44,6 +44,8 @@ export interface Config {
   chatIdleS: number;
   /** Alert rules are evaluated this often (platform clock). */
   alertEvalIntervalS: number;
+  /** Agent test runs pause this long between two cases (0: none), leaving room for live conversations. */
+  testRunCasePauseMs: number;
   /** GET /metrics without the operator token. */
   metricsPublic: boolean;
   /** Webhook endpoints may use plain http to a loopback host (local receivers, tests); otherwise https only. */
@@ -311,6 +313,7 @@ export function loadConfig(env: Env = process.env): Config {
     debugChatTimeoutS: integer(env, 'DEBUG_CHAT_TIMEOUT_S', 1800, 1, 30 * 24 * 3600),
     chatIdleS: integer(env, 'CHAT_IDLE_S', 1800, 1, 30 * 24 * 3600),
     alertEvalIntervalS: integer(env, 'ALERT_EVAL_INTERVAL_S', 60, 1, 24 * 3600),
+    testRunCasePauseMs: integer(env, 'TEST_RUN_CASE_PAUSE_MS', 0, 0, 60_000),
     metricsPublic: flag(env, 'METRICS_PUBLIC'),
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
     messaging: messagingConfig(env),
