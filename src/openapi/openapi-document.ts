@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { familyOf, PLATFORM_REGION } from '../platform/http/hosts';
 import type { JsonSchema } from './json-schema';
 import { TAGS } from './openapi-tags';
@@ -106,7 +107,7 @@ export function buildOpenApiDocument(
   const components: Record<string, JsonSchema> = {};
   for (const table of tables) Object.assign(components, table.schemas);
   const schemas = new ValidationSchemas();
-  const docs = new Map<Function, RouteDocTable>();
+  const docs = new Map<Type, RouteDocTable>();
   for (const table of tables) docs.set(table.controller, table);
   const paths: Record<string, Record<string, Operation>> = {};
   for (const route of routes) {

@@ -7,7 +7,10 @@ export const TAGS = [
   { name: 'debug-chat', description: 'Debug chat against a branch or environment (`agents`)' },
   { name: 'chat', description: 'Chat API: server-to-server chat with a deployment (`chat`)' },
   { name: 'conversations', description: 'Conversations API v1, v2, v3 and audit events (`conversations`)' },
-  { name: 'handoff-and-external-events', description: 'Handoff state (`handoff`) and external events (`external_events`)' },
+  {
+    name: 'handoff-and-external-events',
+    description: 'Handoff state (`handoff`) and external events (`external_events`)',
+  },
   { name: 'outbound-calls', description: 'Outbound calls (`outbound_calling`, `X-Service-Auth-Token`)' },
   { name: 'sms', description: 'SMS: outbound (`sms`, `X-Service-Auth-Token`) and the signed carrier webhook' },
   { name: 'alerts', description: 'Alert rules and firing alerts (`alerts`)' },

@@ -32,14 +32,14 @@ export interface DeclaredRoute {
   headerParams: string[];
   /** single query values read with @Query('name') */
   queryParams: string[];
-  bodyType?: Function;
-  queryType?: Function;
+  bodyType?: Type;
+  queryType?: Type;
   /** @HttpCode, else Nest's default (201 for POST, 200 otherwise) */
   status: number;
   /** @Header('content-type', ...) */
   contentType?: string;
   auth?: { header: string; requirement: AuthRequirement };
-  guards: Function[];
+  guards: Type[];
 }
 
 /** Nest's Fastify adapter reads a route's Fastify `config` from this metadata (key.guard.ts writes it). */
@@ -47,7 +47,7 @@ const FASTIFY_ROUTE_CONFIG = '__fastify_route_config__';
 
 export function declaredRoutes(modules: ModulesContainer): DeclaredRoute[] {
   const routes: DeclaredRoute[] = [];
-  const seen = new Set<Function>();
+  const seen = new Set<Type>();
   for (const module of modules.values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as Type | null;
@@ -69,7 +69,7 @@ function routesOf(controller: Type): DeclaredRoute[] {
     const handlerPaths = Reflect.getMetadata(PATH_METADATA, handler);
     if (handlerPaths === undefined) continue;
     const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-    const types: Function[] = Reflect.getMetadata('design:paramtypes', prototype, name) ?? [];
+    const types: Type[] = Reflect.getMetadata('design:paramtypes', prototype, name) ?? [];
     const args: Record<string, { index: number; data?: unknown }> =
       Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {};
     const argsOf = (kind: RouteParamtypes) =>
@@ -87,9 +87,8 @@ function routesOf(controller: Type): DeclaredRoute[] {
         .filter((d): d is string => typeof d === 'string');
     const headers: Array<{ name: string; value: string }> = Reflect.getMetadata(HEADERS_METADATA, handler) ?? [];
     const config = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG, handler) as
-      | { parleyAuth?: DeclaredRoute['auth'] }
-      | undefined;
-    const guards: Function[] = [
+      { parleyAuth?: DeclaredRoute['auth'] } | undefined;
+    const guards: Type[] = [
       ...(Reflect.getMetadata(GUARDS_METADATA, controller) ?? []),
       ...(Reflect.getMetadata(GUARDS_METADATA, handler) ?? []),
     ];

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import type { JsonSchema } from './json-schema';
@@ -16,7 +17,7 @@ const transformerStorage = (require('class-transformer/cjs/storage') as Transfor
   .defaultMetadataStorage;
 interface TransformerStorageModule {
   defaultMetadataStorage: {
-    findTypeMetadata(target: Function, property: string): { typeFunction: () => Function } | undefined;
+    findTypeMetadata(target: Type, property: string): { typeFunction: () => Type } | undefined;
   };
 }
 
@@ -40,20 +41,20 @@ const CUSTOM_VALIDATORS: Record<string, JsonSchema> = {
 export class ValidationSchemas {
   /** component name -> schema, for `components.schemas` */
   readonly components = new Map<string, JsonSchema>();
-  private readonly names = new Map<Function, string>();
+  private readonly names = new Map<Type, string>();
 
   /** A `$ref` to the class's component, creating it (and its nested classes') on first use. */
-  refFor(dto: Function): JsonSchema {
+  refFor(dto: Type): JsonSchema {
     return { $ref: `#/components/schemas/${this.nameOf(dto)}` };
   }
 
   /** The class's own schema (not a reference), for expanding a query DTO into parameters. */
-  schemaOf(dto: Function): JsonSchema {
+  schemaOf(dto: Type): JsonSchema {
     this.nameOf(dto);
     return this.components.get(this.names.get(dto)!)!;
   }
 
-  private nameOf(dto: Function): string {
+  private nameOf(dto: Type): string {
     const known = this.names.get(dto);
     if (known) return known;
     let name = dto.name || 'Anonymous';
@@ -64,7 +65,7 @@ export class ValidationSchemas {
     return name;
   }
 
-  private build(dto: Function): JsonSchema {
+  private build(dto: Type): JsonSchema {
     const metadatas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
     const byProperty = new Map<string, ValidationMetadata[]>();
     for (const m of metadatas) byProperty.set(m.propertyName, [...(byProperty.get(m.propertyName) ?? []), m]);
@@ -83,7 +84,7 @@ export class ValidationSchemas {
     return schema;
   }
 
-  private propertySchema(dto: Function, property: string, rules: ValidationMetadata[], nullable: boolean): JsonSchema {
+  private propertySchema(dto: Type, property: string, rules: ValidationMetadata[], nullable: boolean): JsonSchema {
     const value: JsonSchema = {}; // the property itself
     const each: JsonSchema = {}; // each item, for rules declared with { each: true }
     for (const rule of rules) {
