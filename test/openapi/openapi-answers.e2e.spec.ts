@@ -78,7 +78,6 @@ describe('every answer matches the OpenAPI document (issue 34)', () => {
 
   beforeAll(async () => {
     world = await startFuzzWorld();
-    world.ids.file = 'init.js';
     for (const name of ['chatToRespond', 'chatToClose']) {
       const started = await fetch(`${world.t.url}/v1/${world.ids.accountId}/${world.ids.agentId}/chat/create`, {
         method: 'POST',
