@@ -27,6 +27,7 @@ import { CallLimitsModule } from './call-limits/call-limits.module';
 import { ConcurrencyModule } from './concurrency/concurrency.module';
 import { DniModule } from './dni/dni.module';
 import { InboundCallsModule } from './inbound-calls/inbound-calls.module';
+import { OpenApiModule } from './openapi/openapi.module';
 
 @Module({})
 export class AppModule {
@@ -59,6 +60,7 @@ export class AppModule {
         InboundCallsModule,
         AgentTestsModule,
         AuditExportModule,
+        OpenApiModule,
       ],
       controllers: extraControllers,
     };

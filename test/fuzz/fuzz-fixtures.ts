@@ -173,6 +173,8 @@ async function populate(t: TestApp): Promise<FuzzWorld> {
       keyId: victim.id,
       callSid: call.body.call_sid,
       connectorId: sms.body.connectorId,
+      // GET /docs/:file (the API reference's swagger-ui files)
+      file: 'init.js',
     },
     close: () => t.close(),
   };

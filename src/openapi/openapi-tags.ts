@@ -1,0 +1,23 @@
+/** The API families (docs/api/README.md), one tag each, in the order the reference shows them. */
+export const TAGS = [
+  { name: 'operator', description: 'Operator API: accounts, keys, connectors, phone numbers (`x-operator-token`)' },
+  { name: 'accounts-and-keys', description: 'API keys and data access (keys with `keys`)' },
+  { name: 'agents', description: 'Agents, branches, behavior, topics, merge (`agents`)' },
+  { name: 'deployments', description: 'Deployments: list, active, promote, roll back (`agents`)' },
+  { name: 'debug-chat', description: 'Debug chat against a branch or environment (`agents`)' },
+  { name: 'chat', description: 'Chat API: server-to-server chat with a deployment (`chat`)' },
+  { name: 'conversations', description: 'Conversations API v1, v2, v3 and audit events (`conversations`)' },
+  {
+    name: 'handoff-and-external-events',
+    description: 'Handoff state (`handoff`) and external events (`external_events`)',
+  },
+  { name: 'outbound-calls', description: 'Outbound calls (`outbound_calling`, `X-Service-Auth-Token`)' },
+  { name: 'sms', description: 'SMS: outbound (`sms`, `X-Service-Auth-Token`) and the signed carrier webhook' },
+  { name: 'alerts', description: 'Alert rules and firing alerts (`alerts`)' },
+  { name: 'webhook-endpoints', description: 'Webhook endpoints and their deliveries (`alerts`, `agents: "all"`)' },
+  { name: 'messaging', description: 'Web chat: access tokens and sessions (connector token, then bearer)' },
+  { name: 'platform', description: 'Health, readiness, metrics, the test clock' },
+  { name: 'reference', description: 'This document and its browsable form' },
+] as const;
+
+export type Tag = (typeof TAGS)[number]['name'];

@@ -1,0 +1,47 @@
+import { accountAgentsDocs, agentDocs, branchesDocs, deploymentsDocs } from '../agents/agents.openapi';
+import { adminDocs, apiKeySelfDocs, apiKeysDocs, dataAccessDocs } from '../accounts/accounts.openapi';
+import { alertRulesDocs, alertsAdminDocs } from '../alerts/alerts.openapi';
+import { chatApiDocs } from '../chat-api/chat-api.openapi';
+import { conversationsApiDocs, handoffDocs } from '../conversations-api/conversations-api.openapi';
+import { debugChatDocs } from '../debug-chat/debug-chat.openapi';
+import { externalEventsDocs } from '../external-events/external-events.openapi';
+import { chatDemoDocs, messagingHttpDocs } from '../messaging/messaging.openapi';
+import { outboundCallsDocs } from '../outbound-calls/outbound-calls.openapi';
+import { clockDocs, healthDocs, metricsDocs } from '../operations/operations.openapi';
+import { smsAdminDocs, smsDocs } from '../sms/sms.openapi';
+import { webhookEndpointsDocs } from '../webhooks/webhooks.openapi';
+import { openApiDocs } from './openapi.openapi';
+import type { RouteDocTable } from './route-docs';
+
+/**
+ * Every route table: the answers and summaries of each controller's routes, in the reference's
+ * order. A new controller adds its table here; test/openapi/openapi-completeness.e2e.spec.ts names
+ * any route left out.
+ */
+export const ROUTE_DOCS: RouteDocTable[] = [
+  adminDocs,
+  alertsAdminDocs,
+  smsAdminDocs,
+  apiKeysDocs,
+  apiKeySelfDocs,
+  dataAccessDocs,
+  accountAgentsDocs,
+  agentDocs,
+  branchesDocs,
+  deploymentsDocs,
+  debugChatDocs,
+  chatApiDocs,
+  conversationsApiDocs,
+  handoffDocs,
+  externalEventsDocs,
+  outboundCallsDocs,
+  smsDocs,
+  alertRulesDocs,
+  webhookEndpointsDocs,
+  messagingHttpDocs,
+  chatDemoDocs,
+  healthDocs,
+  metricsDocs,
+  clockDocs,
+  openApiDocs,
+];
