@@ -22,6 +22,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { OutboundCallsModule } from './outbound-calls/outbound-calls.module';
 import { SmsModule } from './sms/sms.module';
 import { RuntimeModule } from './runtime/runtime.module';
+import { StudioModule } from './studio/studio.module';
 
 @Module({})
 export class AppModule {
@@ -47,6 +48,7 @@ export class AppModule {
         MessagingModule,
         SmsModule,
         ChatApiModule,
+        StudioModule,
       ],
       // The clock route exists only under the test clock (contract §1).
       controllers: [
