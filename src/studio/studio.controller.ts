@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '../platform/config/config';
@@ -46,9 +46,11 @@ export class StudioController {
     return this.send('', request, reply);
   }
 
-  @Get('*path')
-  file(@Param('path') rest: string | string[], @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.send(Array.isArray(rest) ? rest.join('/') : String(rest ?? ''), request, reply);
+  // find-my-way's wildcard: the rest of the path, decoded, in params['*']
+  @Get('*')
+  file(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const rest = (request.params as Record<string, unknown>)['*'];
+    return this.send(typeof rest === 'string' ? rest : '', request, reply);
   }
 
   private send(rest: string, request: FastifyRequest, reply: FastifyReply) {
