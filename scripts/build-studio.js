@@ -38,7 +38,7 @@ function sourceHash(root) {
 
 function buildStudio({ root, out, silent }) {
   if (!fs.existsSync(path.join(root, 'studio'))) return;
-  const target = path.join(out, 'studio');
+  const target = path.resolve(out, 'studio');
   const hash = sourceHash(root);
   try {
     if (fs.readFileSync(path.join(target, HASH_FILE), 'utf8') === hash) return;
@@ -52,14 +52,15 @@ function buildStudio({ root, out, silent }) {
     );
     return;
   }
-  const aside = path.join(out, `.studio-${process.pid}`);
+  const aside = path.resolve(out, `.studio-${process.pid}`);
   fs.rmSync(aside, { recursive: true, force: true });
   const result = spawnSync(
     process.execPath,
     [vite, 'build', '--config', path.join(root, 'studio', 'vite.config.mjs')],
     {
       cwd: root,
-      env: { ...process.env, STUDIO_OUT_DIR: aside },
+      // production: a test runner's NODE_ENV=test would bundle React's development build
+      env: { ...process.env, NODE_ENV: 'production', STUDIO_OUT_DIR: aside },
       stdio: silent ? ['ignore', 'ignore', 'inherit'] : 'inherit',
     },
   );
@@ -69,7 +70,7 @@ function buildStudio({ root, out, silent }) {
   }
   fs.writeFileSync(path.join(aside, HASH_FILE), hash);
   // Another build may have finished first with the same sources: either result is the same.
-  const old = path.join(out, `.studio-old-${process.pid}`);
+  const old = path.resolve(out, `.studio-old-${process.pid}`);
   try {
     fs.renameSync(target, old);
   } catch (error) {

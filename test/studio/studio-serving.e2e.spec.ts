@@ -49,7 +49,7 @@ describe('Studio at /studio', () => {
 
     const missing = await fetch(`${t.url}/studio/assets/index-gone.js`);
     expect(missing.status).toBe(404);
-    const body = await missing.json();
+    const body = (await missing.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ success: false, error_code: 'NOT_FOUND', data: null });
     expect(body.error_id).toEqual(expect.any(String));
   });

@@ -14,6 +14,7 @@ const pathKey = (path: string[]) => path.join(' / ');
 
 function show(value: unknown): string {
   if (value === null || value === undefined) return '(absent)';
+  if (value === '') return '(empty)';
   if (typeof value === 'string') return value;
   return JSON.stringify(value, null, 2);
 }
