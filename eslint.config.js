@@ -30,7 +30,7 @@ const nodeGlobals = Object.fromEntries(
 );
 
 module.exports = tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/results/', 'bench/peer/', 'web/dist/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', 'bench/results/', 'bench/peer/', 'studio/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
@@ -46,5 +46,63 @@ module.exports = tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: nodeGlobals },
     // These files are CommonJS run by plain `node`, where require() is the import.
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Studio runs in the browser (studio/src): its globals, not Node's; its Vite config runs in Node.
+    files: ['studio/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'sessionStorage',
+          'fetch',
+          'URL',
+          'URLSearchParams',
+          'performance',
+          'console',
+          'setTimeout',
+          'clearTimeout',
+          'IntersectionObserver',
+          'PopStateEvent',
+          'HTMLDivElement',
+          'WebSocket',
+          'navigator',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
+    files: ['studio/vite.config.mjs'],
+    languageOptions: { globals: nodeGlobals },
+  },
+  {
+    // Studio runs in the browser (studio/src): its globals, not Node's; its Vite config runs in Node.
+    files: ['studio/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'sessionStorage',
+          'fetch',
+          'URL',
+          'URLSearchParams',
+          'performance',
+          'console',
+          'setTimeout',
+          'clearTimeout',
+          'IntersectionObserver',
+          'PopStateEvent',
+          'HTMLDivElement',
+          'WebSocket',
+          'navigator',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
+    files: ['studio/vite.config.mjs'],
+    languageOptions: { globals: nodeGlobals },
   },
 );

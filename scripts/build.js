@@ -69,10 +69,13 @@ function prune(dir) {
   if (!fs.existsSync(dir)) return;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
+    if (dir === out && (entry.name === 'studio' || entry.name.startsWith('.studio-'))) continue; // Studio's build, below
     if (entry.isDirectory()) prune(full);
     else if (!written.has(full) && !(entry.name.startsWith(ASIDE) && stillBuilding(entry.name)))
       fs.rmSync(full, { force: true });
   }
 }
 prune(out);
-if (!process.argv.includes('--silent')) console.error(`built ${count} files into dist/`);
+const silent = process.argv.includes('--silent');
+if (!silent) console.error(`built ${count} files into dist/`);
+require('./build-studio').buildStudio({ root, out, silent });

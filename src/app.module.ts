@@ -28,6 +28,7 @@ import { ConcurrencyModule } from './concurrency/concurrency.module';
 import { DniModule } from './dni/dni.module';
 import { InboundCallsModule } from './inbound-calls/inbound-calls.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { StudioModule } from './studio/studio.module';
 
 @Module({})
 export class AppModule {
@@ -61,6 +62,7 @@ export class AppModule {
         AgentTestsModule,
         AuditExportModule,
         OpenApiModule,
+        StudioModule,
       ],
       controllers: extraControllers,
     };

@@ -61,4 +61,46 @@ describe('DeploymentContent', () => {
       status: 404,
     });
   });
+
+  it('GET …/deployments/{id}/content shows what each deployment serves, only to keys that reach the agent', async () => {
+    const agent = (
+      await client.post(`/v1/accounts/${client.account.accountId}/agents`, {
+        name: 'Diffable',
+        responseSettings: { greeting: 'Hi' },
+      })
+    ).body;
+    const first = await ship(agent.agentId, 'a', 'Be brief.', { name: 'Refunds', content: 'Refunds take 5 days.' });
+    const second = await ship(agent.agentId, 'b', 'Be kind.', { name: 'Delivery', content: 'Two days.' });
+
+    const a = await client.get(`/v1/agents/${agent.agentId}/deployments/${first}/content`);
+    expect(a.status).toBe(200);
+    expect(a.body).toMatchObject({ deploymentId: first, environment: 'sandbox', version: 1, behavior: 'Be brief.' });
+    expect(a.body.topics).toEqual([
+      expect.objectContaining({
+        name: 'Refunds',
+        content: 'Refunds take 5 days.',
+        exampleQueries: { queries: ['Refunds'] },
+        isActive: true,
+        actions: '',
+      }),
+    ]);
+    const b = await client.get(`/v1/agents/${agent.agentId}/deployments/${second}/content`);
+    expect(b.body.topics.map((x: { name: string }) => x.name).sort()).toEqual(['Delivery', 'Refunds']);
+
+    // a deployment of another agent is not found through this one
+    const other = (
+      await client.post(`/v1/accounts/${client.account.accountId}/agents`, {
+        name: 'Other',
+        responseSettings: { greeting: 'Hi' },
+      })
+    ).body;
+    const foreign = await client.get(`/v1/agents/${other.agentId}/deployments/${first}/content`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error_code).toBe('DEPLOYMENT_NOT_FOUND');
+    expect((await client.get(`/v1/agents/${agent.agentId}/deployments/${'x'.repeat(90)}/content`)).status).toBe(404);
+
+    // another account's key may not read it
+    const stranger = new AgentsClient(t, await createAccount(t, 'Stranger'));
+    expect((await stranger.get(`/v1/agents/${agent.agentId}/deployments/${first}/content`)).status).toBe(403);
+  });
 });

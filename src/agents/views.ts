@@ -1,4 +1,5 @@
 import { accountRef, agentRef, branchRef } from '../platform/ids/prefixed-ids';
+import type { ServedContent } from './deployment-content';
 import type {
   Agent as AgentRow,
   Branch as BranchRow,
@@ -42,4 +43,20 @@ export const deploymentView = (row: DeploymentRow) => ({
   createdBy: row.createdBy,
   createdAt: row.createdAt,
   message: row.message,
+});
+
+/** What a deployment serves, topics shaped as the topics routes show them (Studio diffs two of these). */
+export const deploymentContentView = (content: ServedContent) => ({
+  deploymentId: content.deploymentId,
+  environment: content.environment,
+  version: content.version,
+  behavior: content.behavior,
+  topics: content.topics.map((t) => ({
+    id: t.id,
+    name: t.name,
+    content: t.content,
+    actions: t.actions,
+    exampleQueries: { queries: t.exampleQueries },
+    isActive: t.isActive,
+  })),
 });

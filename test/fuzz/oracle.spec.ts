@@ -107,4 +107,13 @@ describe('the route catalogue', () => {
       { method: 'GET', url: '/v1/agents/:agentId/deployments' },
     ]);
   });
+
+  test('puts back the slash a wildcard follows (find-my-way draws /studio/* as /studio then *)', () => {
+    const tree = ['└── /studio (GET, HEAD)', '    ├── /config.json (GET, HEAD)', '    └── * (GET, HEAD)'].join('\n');
+    expect(parseRouteTree(tree)).toEqual([
+      { method: 'GET', url: '/studio' },
+      { method: 'GET', url: '/studio/config.json' },
+      { method: 'GET', url: '/studio/*' },
+    ]);
+  });
 });

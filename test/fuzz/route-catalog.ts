@@ -38,7 +38,9 @@ export function parseRouteTree(tree: string): Array<{ method: string; url: strin
     const body = match[2];
     const methods = /^(.*?) \(([A-Z, ]+)\)$/.exec(body);
     const segment = methods ? methods[1] : body.trimEnd();
-    const url = (depth > 0 ? prefixes[depth - 1] : '') + segment;
+    const parent = depth > 0 ? prefixes[depth - 1] : '';
+    // a wildcard hangs under its parent without the slash it follows (`/studio` then `*` is `/studio/*`)
+    const url = segment === '*' && !parent.endsWith('/') ? `${parent}/*` : parent + segment;
     prefixes[depth] = url;
     prefixes.length = depth + 1;
     if (!methods) continue;

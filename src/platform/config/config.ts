@@ -27,6 +27,8 @@ export interface Config {
   region: 'us' | 'uk' | 'eu' | 'studio';
   /** With a domain, APIs answer only on their family's host of this region (contract §1). */
   publicDomain: string | null;
+  /** Where Studio's built files are (STUDIO_DIR); null: dist/studio beside the app. */
+  studioDir: string | null;
   /** How long a command's response waits for the read models it reads (read-your-writes). */
   readYourWritesTimeoutMs: number;
   /** /readyz answers 503 while a projection is more than this many events behind the log. */
@@ -304,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
     region: oneOf(env, 'REGION', ['us', 'uk', 'eu', 'studio'] as const, 'us'),
     publicDomain: publicDomain(env),
+    studioDir: env.STUDIO_DIR ? path.resolve(env.STUDIO_DIR) : null,
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 1, 60000),
     readyMaxLagEvents: integer(env, 'READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
     serverSecret: serverSecret(env),

@@ -1,0 +1,77 @@
+import { useEffect, useMemo, useState } from 'react';
+import { ParleyApi } from './api/client';
+import { loadHosts } from './api/config';
+import { Studio } from './api/context';
+import type { Hosts } from './api/http';
+import { match, navigate, useRoute } from './router';
+import { loadSession, saveSession, type Session } from './session';
+import { Link } from './ui';
+import { AgentPage } from './pages/Agent';
+import { Agents } from './pages/Agents';
+import { ConversationView } from './pages/ConversationView';
+import { Conversations } from './pages/Conversations';
+import { Operator } from './pages/Operator';
+import { SignIn } from './pages/SignIn';
+
+export function App() {
+  const [hosts, setHosts] = useState<Hosts | null>(null);
+  const [session, setSession] = useState<Session | null>(loadSession);
+  const route = useRoute();
+  useEffect(() => {
+    loadHosts().then(setHosts);
+  }, []);
+  const api = useMemo(() => (session && hosts ? new ParleyApi(session, hosts) : null), [session, hosts]);
+
+  if (!hosts) return <p role="status">Loading…</p>;
+  const signIn = (next: Session) => {
+    saveSession(next);
+    setSession(next);
+    navigate(next.mode === 'operator' ? '/operator' : '/agents');
+  };
+  const signOut = () => {
+    saveSession(null);
+    setSession(null);
+    navigate('/');
+  };
+  if (!session || !api) return <SignIn hosts={hosts} onSignIn={signIn} />;
+
+  return (
+    <Studio.Provider value={{ api, session, signIn, signOut }}>
+      <a href="#content" className="skip">
+        Skip to content
+      </a>
+      <header className="top">
+        <strong>Parley Studio</strong>
+        <nav aria-label="Main">
+          {session.mode === 'key' && <Link to="/agents">Agents</Link>}
+          {session.mode === 'operator' && <Link to="/operator">Accounts</Link>}
+        </nav>
+        <span className="who">
+          {session.mode === 'operator' ? 'operator' : `key ${session.label} · ${session.accountId}`}
+        </span>
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="content">
+        <Routes path={route.path} session={session} />
+      </main>
+    </Studio.Provider>
+  );
+}
+
+function Routes({ path, session }: { path: string; session: Session }) {
+  if (session.mode === 'operator') return <Operator />;
+  let m: Record<string, string> | null;
+  if ((m = match('/agents/:agentId/conversations/:conversationId', path)))
+    return <ConversationView agentId={m.agentId} conversationId={m.conversationId} />;
+  if ((m = match('/agents/:agentId/conversations', path))) return <Conversations agentId={m.agentId} />;
+  if ((m = match('/agents/:agentId/branches/:branchId', path)))
+    return <AgentPage agentId={m.agentId} tab="branches" branchId={m.branchId} />;
+  if ((m = match('/agents/:agentId/:tab', path))) {
+    if (m.tab === 'conversations') return <Conversations agentId={m.agentId} />;
+    return <AgentPage agentId={m.agentId} tab={m.tab} />;
+  }
+  if ((m = match('/agents/:agentId', path))) return <AgentPage agentId={m.agentId} tab="branches" />;
+  return <Agents />;
+}

@@ -1,0 +1,37 @@
+import { useStudio } from '../api/context';
+import { ErrorNote, Link, useLoad } from '../ui';
+import { Branches } from './Branches';
+import { Deployments } from './Deployments';
+import { TryIt } from './TryIt';
+
+const TABS = [
+  { id: 'branches', label: 'Branches' },
+  { id: 'deployments', label: 'Deployments' },
+  { id: 'try', label: 'Try it' },
+  { id: 'conversations', label: 'Conversations' },
+] as const;
+
+/** One agent: its branches (editing and merging), deployments and the debug chat, as tabs. */
+export function AgentPage({ agentId, tab, branchId }: { agentId: string; tab: string; branchId?: string }) {
+  const { api } = useStudio();
+  const agent = useLoad(() => api.agent(agentId), [api, agentId]);
+  return (
+    <section aria-labelledby="agent-title">
+      <p className="crumbs">
+        <Link to="/agents">Agents</Link> /
+      </p>
+      <h1 id="agent-title">{agent.data?.agentName ?? agentId}</h1>
+      <ErrorNote error={agent.error} />
+      <nav className="tabs" aria-label="Agent sections">
+        {TABS.map((t) => (
+          <Link key={t.id} to={`/agents/${agentId}/${t.id}`} className={t.id === tab ? 'tab current' : 'tab'}>
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+      {tab === 'branches' && <Branches agentId={agentId} branchId={branchId} />}
+      {tab === 'deployments' && <Deployments agentId={agentId} />}
+      {tab === 'try' && <TryIt agentId={agentId} />}
+    </section>
+  );
+}

@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'react';
+import { useStudio } from '../api/context';
+import type { Topic } from '../api/types';
+import { ErrorNote, useAction, useLoad } from '../ui';
+import { MergePanel } from './MergePanel';
+import { TopicEditor } from './TopicEditor';
+
+/** A branch's behavior and topics; main and merged branches are shown read-only (the API refuses writes). */
+export function BranchEditor(props: {
+  agentId: string;
+  branchId: string;
+  branchName: string;
+  readOnly: boolean;
+  onMerged: () => void;
+}) {
+  const { agentId, branchId, readOnly } = props;
+  const { api } = useStudio();
+  const behavior = useLoad(() => api.behavior(agentId, branchId), [api, agentId, branchId]);
+  const topics = useLoad(() => api.topics(agentId, branchId), [api, agentId, branchId]);
+  const [text, setText] = useState('');
+  const [saved, setSaved] = useState(false);
+  const save = useAction();
+  useEffect(() => {
+    if (behavior.data) setText(behavior.data.behavior);
+  }, [behavior.data]);
+
+  const saveBehavior = async () => {
+    setSaved(false);
+    const ok = await save.run(async () => {
+      await api.editBehavior(agentId, branchId, text);
+      return true;
+    });
+    if (ok) setSaved(true);
+  };
+
+  return (
+    <div className="editor">
+      <h2>
+        Branch <code>{props.branchName}</code> {readOnly && <span className="badge">read-only</span>}
+      </h2>
+      <section aria-labelledby="behavior-title">
+        <h3 id="behavior-title">Behavior</h3>
+        <label htmlFor="behavior" className="sr-only">
+          Behavior
+        </label>
+        <textarea
+          id="behavior"
+          rows={5}
+          value={text}
+          readOnly={readOnly}
+          maxLength={100_000}
+          onChange={(e) => {
+            setText(e.target.value);
+            setSaved(false);
+          }}
+        />
+        {!readOnly && (
+          <button type="button" onClick={saveBehavior} disabled={save.busy}>
+            Save behavior
+          </button>
+        )}
+        {saved && <span role="status"> Saved.</span>}
+        <ErrorNote error={save.error ?? behavior.error} />
+      </section>
+      <section aria-labelledby="topics-title">
+        <h3 id="topics-title">Topics</h3>
+        <ErrorNote error={topics.error} />
+        {topics.data?.map((topic: Topic) => (
+          <TopicEditor
+            key={topic.id}
+            agentId={agentId}
+            branchId={branchId}
+            topic={topic}
+            readOnly={readOnly}
+            onChanged={topics.reload}
+          />
+        ))}
+        {!readOnly && <TopicEditor agentId={agentId} branchId={branchId} readOnly={false} onChanged={topics.reload} />}
+      </section>
+      {branchId !== 'main' && !readOnly && (
+        <MergePanel agentId={agentId} branchId={branchId} onMerged={props.onMerged} />
+      )}
+    </div>
+  );
+}

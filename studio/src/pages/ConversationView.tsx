@@ -1,0 +1,127 @@
+import { useEffect, useState } from 'react';
+import { useStudio } from '../api/context';
+import type { Conversation } from '../api/types';
+import { ErrorNote, Json, Link, shortTime, useLoad } from '../ui';
+
+/**
+ * One conversation: transcript with turn latencies, state and metrics, and its stored event history.
+ * The slider picks an event; the conversation is then shown as it was right after it (`as_of=<revision>`).
+ */
+export function ConversationView({ agentId, conversationId }: { agentId: string; conversationId: string }) {
+  const { api, session } = useStudio();
+  const accountId = session.accountId!;
+  const events = useLoad(
+    () => api.conversationEvents(accountId, agentId, conversationId),
+    [api, accountId, agentId, conversationId],
+  );
+  const last = events.data ? events.data.events.length - 1 : -1;
+  const [revision, setRevision] = useState<number | null>(null);
+  const at = revision ?? last;
+  const [shown, setShown] = useState<{ conversation: Conversation | null; error: unknown; at: number | null }>({
+    conversation: null,
+    error: null,
+    at: null,
+  });
+
+  useEffect(() => {
+    if (!events.data && !events.error) return;
+    let live = true;
+    // the latest view is the conversation itself; an earlier one is folded from its first events
+    const asOf = revision === null || revision === last ? undefined : revision;
+    const timer = setTimeout(() => {
+      api.conversation(accountId, agentId, conversationId, asOf).then(
+        (conversation) => live && setShown({ conversation, error: null, at }),
+        (error: unknown) => live && setShown({ conversation: null, error, at }),
+      );
+    }, 80);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [api, accountId, agentId, conversationId, revision, last, at, events.data, events.error]);
+
+  const c = shown.conversation;
+  const list = events.data?.events ?? [];
+  return (
+    <section aria-labelledby="conversation-title">
+      <p className="crumbs">
+        <Link to="/agents">Agents</Link> / <Link to={`/agents/${agentId}/conversations`}>Conversations</Link> /
+      </p>
+      <h1 id="conversation-title">
+        <code>{conversationId}</code>
+      </h1>
+      <ErrorNote error={events.error ?? shown.error} />
+      {list.length > 0 && (
+        <div className="time-travel">
+          <label htmlFor="as-of">
+            As of event {at + 1} of {list.length}: <strong data-testid="as-of-type">{list[at]?.type}</strong> at{' '}
+            {shortTime(list[at]?.occurred_at ?? '')}
+          </label>
+          <input
+            id="as-of"
+            type="range"
+            min={0}
+            max={last}
+            step={1}
+            value={at}
+            onChange={(e) => setRevision(Number(e.target.value))}
+            aria-valuetext={`event ${at + 1} of ${list.length}, ${list[at]?.type}`}
+          />
+        </div>
+      )}
+      <div className="split">
+        <div>
+          {c && (
+            <>
+              <p className="summary" data-testid="summary">
+                {c.channel} · {c.environment} · {c.num_turns} turns · {c.in_progress ? 'in progress' : 'ended'} ·
+                started {shortTime(c.started_at)}
+              </p>
+              <ol className="chat" aria-label="Transcript">
+                {(c.turns ?? []).map((t, i) => (
+                  <li key={i} className="chat-turn" data-turn={i}>
+                    {t.user_input && <p className="bubble user">{t.user_input}</p>}
+                    {t.agent_response && <p className="bubble agent">{t.agent_response}</p>}
+                    {t.latency && (
+                      <p className="hint" data-field="latency">
+                        {Math.round(t.latency.total_s * 1000)} ms
+                        {Object.entries(t.latency.stages).map(([s, v]) => ` · ${s} ${Math.round(v * 1000)} ms`)}
+                      </p>
+                    )}
+                  </li>
+                ))}
+              </ol>
+              {c.turns === null && (
+                <p className="hint">Transcripts are hidden by this agent&apos;s data access settings.</p>
+              )}
+              <h2>State</h2>
+              <Json value={c.state ?? {}} label="State" />
+              <h2>Metrics</h2>
+              <Json value={c.metrics ?? {}} label="Metrics" />
+            </>
+          )}
+        </div>
+        <aside aria-label="Event history">
+          <h2>Event history</h2>
+          <ol className="events">
+            {list.map((e) => (
+              <li key={e.revision} className={e.revision === at ? 'current' : ''}>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => setRevision(e.revision)}
+                  aria-current={e.revision === at}
+                >
+                  {e.revision + 1}. {e.type}
+                </button>{' '}
+                <span className="hint">
+                  {shortTime(e.occurred_at)} · {e.actor}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </aside>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,137 @@
+import { useState } from 'react';
+import { useStudio } from '../api/context';
+import { ENVIRONMENTS, type Deployment, type Environment } from '../api/types';
+import { diffContent, type ContentDiff } from '../diff';
+import { ErrorNote, shortTime, useAction, useLoad } from '../ui';
+
+const NEXT: Partial<Record<Environment, Environment>> = { sandbox: 'pre-release', 'pre-release': 'live' };
+
+/** A timeline per environment (newest first) with promote, roll back, and a diff of any two deployments. */
+export function Deployments({ agentId }: { agentId: string }) {
+  const { api } = useStudio();
+  const data = useLoad(async () => {
+    const [all, active] = await Promise.all([api.deployments(agentId), api.activeDeployments(agentId)]);
+    return { all: all.deployments, active: active.activeDeployments };
+  }, [api, agentId]);
+  const action = useAction();
+  const [picked, setPicked] = useState<string[]>([]);
+  const [diff, setDiff] = useState<{ from: Deployment; to: Deployment; diff: ContentDiff } | null>(null);
+
+  const promote = async (d: Deployment, target: Environment) => {
+    if (await action.run(() => api.promote(agentId, d.id, target))) data.reload();
+  };
+  const rollback = async (d: Deployment) => {
+    if (await action.run(() => api.rollback(agentId, d.id))) data.reload();
+  };
+  const pick = (id: string, on: boolean) => {
+    setDiff(null);
+    setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
+  };
+  const compare = async () => {
+    const [a, b] = picked.map((id) => data.data!.all.find((d) => d.id === id)!);
+    const [from, to] = a.createdAt <= b.createdAt ? [a, b] : [b, a];
+    const contents = await action.run(() =>
+      Promise.all([api.deploymentContent(agentId, from.id), api.deploymentContent(agentId, to.id)]),
+    );
+    if (contents) setDiff({ from, to, diff: diffContent(contents[0], contents[1]) });
+  };
+
+  return (
+    <div>
+      <ErrorNote error={action.error ?? data.error} />
+      <div className="timelines">
+        {ENVIRONMENTS.map((env) => {
+          const list = data.data?.all.filter((d) => d.environment === env) ?? [];
+          const activeId = data.data?.active[env]?.id;
+          return (
+            <section key={env} className="timeline" aria-labelledby={`env-${env}`} data-environment={env}>
+              <h2 id={`env-${env}`}>{env}</h2>
+              {list.length === 0 && <p className="hint">Nothing deployed.</p>}
+              <ol>
+                {list.map((d) => (
+                  <li
+                    key={d.id}
+                    className={d.id === activeId ? 'deployment active' : 'deployment'}
+                    data-version={d.version}
+                  >
+                    <div>
+                      <strong>v{d.version}</strong> {d.id === activeId && <span className="badge open">active</span>}
+                    </div>
+                    <div>{d.message || <span className="hint">(no message)</span>}</div>
+                    <div className="hint">
+                      {shortTime(d.createdAt)} by {d.createdBy}
+                    </div>
+                    <div className="row">
+                      {NEXT[env] && (
+                        <button type="button" onClick={() => promote(d, NEXT[env]!)} disabled={action.busy}>
+                          Promote v{d.version} to {NEXT[env]}
+                        </button>
+                      )}
+                      {env === 'sandbox' && (
+                        <button type="button" onClick={() => promote(d, 'live')} disabled={action.busy}>
+                          Promote v{d.version} to live
+                        </button>
+                      )}
+                      {d.id !== activeId && (
+                        <button type="button" onClick={() => rollback(d)} disabled={action.busy}>
+                          Roll {env} back to v{d.version}
+                        </button>
+                      )}
+                      <label>
+                        <input
+                          type="checkbox"
+                          checked={picked.includes(d.id)}
+                          onChange={(e) => pick(d.id, e.target.checked)}
+                        />{' '}
+                        Compare {env} v{d.version}
+                      </label>
+                    </div>
+                  </li>
+                ))}
+              </ol>
+            </section>
+          );
+        })}
+      </div>
+      <button type="button" onClick={compare} disabled={picked.length !== 2 || action.busy}>
+        Compare the two chosen deployments
+      </button>
+      {diff && <DiffView {...diff} />}
+    </div>
+  );
+}
+
+function DiffView({ from, to, diff }: { from: Deployment; to: Deployment; diff: ContentDiff }) {
+  return (
+    <section aria-labelledby="diff-title" className="diff">
+      <h2 id="diff-title">
+        {from.environment} v{from.version} → {to.environment} v{to.version}
+      </h2>
+      {!diff.behavior && diff.topics.length === 0 && <p>No difference in behavior or topics.</p>}
+      {diff.behavior && (
+        <div className="diff-item">
+          <h3>Behavior</h3>
+          <pre className="removed">- {diff.behavior.before}</pre>
+          <pre className="added">+ {diff.behavior.after}</pre>
+        </div>
+      )}
+      {diff.topics.map((c) => (
+        <div key={c.name} className="diff-item" data-change={c.kind}>
+          <h3>
+            Topic {c.name}: {c.kind}
+            {c.kind === 'changed' && ` (${c.fields.join(', ')})`}
+          </h3>
+          {c.kind === 'changed' &&
+            c.fields.map((f) => (
+              <div key={f}>
+                <pre className="removed">- {JSON.stringify(c.before[f as keyof typeof c.before])}</pre>
+                <pre className="added">+ {JSON.stringify(c.after[f as keyof typeof c.after])}</pre>
+              </div>
+            ))}
+          {c.kind === 'added' && <pre className="added">+ {c.after.content}</pre>}
+          {c.kind === 'removed' && <pre className="removed">- {c.before.content}</pre>}
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,176 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { checkActions, KNOWN_ACTIONS } from '../actions-help';
+import { useStudio } from '../api/context';
+import type { Topic } from '../api/types';
+import { ErrorNote, useAction } from '../ui';
+
+/** Edits one topic (or, without `topic`, adds a new one); actions are checked as they are typed. */
+export function TopicEditor(props: {
+  agentId: string;
+  branchId: string;
+  topic?: Topic;
+  readOnly: boolean;
+  onChanged: () => void;
+}) {
+  const { agentId, branchId, topic, readOnly } = props;
+  const { api } = useStudio();
+  const id = useId();
+  const [name, setName] = useState(topic?.name ?? '');
+  const [content, setContent] = useState(topic?.content ?? '');
+  const [queries, setQueries] = useState((topic?.exampleQueries.queries ?? []).join('\n'));
+  const [actions, setActions] = useState(topic?.actions ?? '');
+  const action = useAction();
+  const problems = useMemo(() => checkActions(actions), [actions]);
+  const hasErrors = problems.some((p) => p.severity === 'error');
+
+  const body = () => ({
+    name: name.trim(),
+    content,
+    actions,
+    exampleQueries: {
+      queries: queries
+        .split('\n')
+        .map((q) => q.trim())
+        .filter(Boolean),
+    },
+  });
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (hasErrors) return;
+    const ok = await action.run(async () => {
+      if (topic) await api.editTopic(agentId, branchId, topic.id, body());
+      else await api.addTopic(agentId, branchId, { ...body(), isActive: true });
+      return true;
+    });
+    if (ok) {
+      if (!topic) {
+        setName('');
+        setContent('');
+        setQueries('');
+        setActions('');
+      }
+      props.onChanged();
+    }
+  };
+  const setActive = async (isActive: boolean) => {
+    if (!topic) return;
+    const ok = await action.run(async () => {
+      await api.editTopic(agentId, branchId, topic.id, { isActive });
+      return true;
+    });
+    if (ok) props.onChanged();
+  };
+  const remove = async () => {
+    if (!topic || !window.confirm(`Delete the topic ${topic.name}?`)) return;
+    const ok = await action.run(async () => {
+      await api.removeTopic(agentId, branchId, topic.id);
+      return true;
+    });
+    if (ok) props.onChanged();
+  };
+
+  const form = (
+    <form onSubmit={submit} className="topic-form" aria-label={topic ? `Topic ${topic.name}` : 'New topic'}>
+      <label htmlFor={`${id}-name`}>Name</label>
+      <input
+        id={`${id}-name`}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        readOnly={readOnly}
+        required
+        maxLength={200}
+      />
+      <label htmlFor={`${id}-content`}>Content (the answer)</label>
+      <textarea
+        id={`${id}-content`}
+        rows={3}
+        value={content}
+        onChange={(e) => setContent(e.target.value)}
+        readOnly={readOnly}
+        maxLength={100_000}
+      />
+      <label htmlFor={`${id}-queries`}>Example queries (one a line)</label>
+      <textarea
+        id={`${id}-queries`}
+        rows={3}
+        value={queries}
+        onChange={(e) => setQueries(e.target.value)}
+        readOnly={readOnly}
+      />
+      <label htmlFor={`${id}-actions`}>Actions (one a line: name key=value key=&quot;quoted value&quot;)</label>
+      <textarea
+        id={`${id}-actions`}
+        className="mono"
+        rows={3}
+        value={actions}
+        onChange={(e) => setActions(e.target.value)}
+        readOnly={readOnly}
+        aria-invalid={hasErrors}
+        aria-describedby={`${id}-problems ${id}-help`}
+        maxLength={10_000}
+      />
+      <ul id={`${id}-problems`} className="problems" aria-live="polite">
+        {problems.map((p, i) => (
+          <li key={i} className={p.severity} data-severity={p.severity}>
+            line {p.line}: {p.message}
+          </li>
+        ))}
+      </ul>
+      <details id={`${id}-help`} className="hint">
+        <summary>Action syntax</summary>
+        <ul>
+          {Object.values(KNOWN_ACTIONS).map((example) => (
+            <li key={example}>
+              <code>{example}</code>
+            </li>
+          ))}
+          <li>
+            <code>$state.key</code> in a value reads the conversation&apos;s state; <code>#</code> starts a comment
+            line.
+          </li>
+        </ul>
+      </details>
+      {!readOnly && (
+        <div className="row">
+          <button type="submit" disabled={action.busy || hasErrors}>
+            {topic ? 'Save topic' : 'Add topic'}
+          </button>
+          {topic && (
+            <button type="button" className="danger" onClick={remove}>
+              Delete topic
+            </button>
+          )}
+        </div>
+      )}
+      <ErrorNote error={action.error} />
+    </form>
+  );
+
+  if (!topic) {
+    return (
+      <details className="topic new-topic">
+        <summary>New topic</summary>
+        {form}
+      </details>
+    );
+  }
+  return (
+    <details className="topic" data-topic={topic.name}>
+      <summary>
+        <span className="topic-name">{topic.name}</span>
+        <label className="switch" onClick={(e) => e.stopPropagation()}>
+          <input
+            type="checkbox"
+            role="switch"
+            checked={topic.isActive}
+            disabled={readOnly || action.busy}
+            onChange={(e) => setActive(e.target.checked)}
+            aria-label={`${topic.name} active`}
+          />{' '}
+          {topic.isActive ? 'active' : 'inactive'}
+        </label>
+      </summary>
+      {form}
+    </details>
+  );
+}

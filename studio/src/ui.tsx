@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { ApiError } from './api/http';
+import { BASE, navigate } from './router';
+
+/** What an error says to a person: the envelope's code and message when the API refused. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p className="error" role="alert">
+      {describeError(error)}
+    </p>
+  );
+}
+
+/** Loads on mount and whenever `deps` change; `reload` fetches again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
+  const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: true,
+  });
+  // the caller names what the load depends on, as with useEffect
+  const run = useCallback(load, deps);
+  const reload = useCallback(() => {
+    setState((s) => ({ ...s, loading: true }));
+    run().then(
+      (data) => setState({ data, error: null, loading: false }),
+      (error: unknown) => setState({ data: null, error, loading: false }),
+    );
+  }, [run]);
+  useEffect(reload, [reload]);
+  return { ...state, reload };
+}
+
+/** Runs an action, remembering its error and whether it is under way (to disable its button). */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = useCallback(async <T,>(action: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await action();
+    } catch (e) {
+      setError(e);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, setError, run };
+}
+
+/** An in-app link: a real anchor (middle-click, keyboard) that navigates without a reload. */
+export function Link({ to, children, className }: { to: string; children: ReactNode; className?: string }) {
+  return (
+    <a
+      href={`${BASE}${to}`}
+      className={className}
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        navigate(to);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+export function Json({ value, label }: { value: unknown; label?: string }) {
+  return (
+    <pre className="json" aria-label={label} tabIndex={0}>
+      {JSON.stringify(value, null, 2)}
+    </pre>
+  );
+}
+
+export const shortTime = (iso: string) => (iso ? new Date(iso).toLocaleString() : '');
