@@ -10,9 +10,10 @@ import { CONVERSATIONS_REPOSITORY, conversationsRepository } from '../../project
 import { Cursors } from './cursor';
 import { ReadableAtOnce } from './readable-at-once';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, AccountsModule],
+  imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule, AccountsModule],
   controllers: [ConversationsApiController, HandoffController],
   providers: [
     ConversationsApiService,

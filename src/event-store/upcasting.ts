@@ -7,6 +7,7 @@ import type { RecordedEvent } from './event-store.port';
 export interface Upcaster {
   type: string;
   fromVersion: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each upcaster reads its own old shape; one list holds them all
   upcast(data: any): any;
 }
 
@@ -14,7 +15,7 @@ export class Upcasters {
   /** by event type, then by the version each upcaster lifts from */
   private readonly byType = new Map<string, Map<number, Upcaster>>();
 
-  constructor(upcasters: Upcaster[] = []) {
+  constructor(upcasters: readonly Upcaster[] = []) {
     for (const upcaster of upcasters) {
       const versions = this.byType.get(upcaster.type) ?? new Map<number, Upcaster>();
       if (versions.has(upcaster.fromVersion))

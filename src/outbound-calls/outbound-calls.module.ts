@@ -17,6 +17,7 @@ import { SipCarrier } from './sip/sip-carrier';
 import { WATCHDOG_OWNER } from './watchdog';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { AgentDirectoryModule } from '../agents/agent-directory.module';
 import { AgentsModule } from '../agents/agents.module';
 
@@ -65,7 +66,14 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
 }
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AgentsModule, ConversationsModule],
+  imports: [
+    EventStoreModule,
+    ReadModelsModule,
+    ProcessManagersModule,
+    AgentDirectoryModule,
+    AgentsModule,
+    ConversationsModule,
+  ],
   controllers: [OutboundCallsController],
   providers: [
     { provide: CALL_PROGRESS, useClass: CallProgressRecorder },
