@@ -18,12 +18,14 @@ import { ProcessManagersModule } from '../process-managers/process-managers.modu
   providers: [
     ConversationsApiService,
     ReadableAtOnce,
+    // a read model's query repository, over the serving generation (projections/conversations/queries.ts)
     {
       provide: CONVERSATIONS_REPOSITORY,
       inject: [ReadModels],
       useFactory: (readModels: ReadModels) => conversationsRepository(readModels),
     },
     Cursors,
+    // built from the configuration: an embeddings endpoint, or none
     {
       provide: SEMANTIC_RANKER,
       inject: [CONFIG],

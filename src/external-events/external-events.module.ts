@@ -52,6 +52,7 @@ class ExternalEventsLifecycle implements OnModuleInit {
   providers: [
     ExternalEventsService,
     ExternalEventsLifecycle,
+    // built from the configuration: EXTERNAL_EVENTS_MAX_BIND_DELAY_MS
     {
       provide: BindPacer,
       inject: [CONFIG, Clock],

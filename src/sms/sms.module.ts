@@ -78,6 +78,7 @@ class SmsLifecycle implements OnModuleInit {
   ],
   controllers: [SmsController, SmsAdminController],
   providers: [
+    // built from the configuration: the carrier SMS_CARRIER names
     {
       provide: SMS_CARRIER,
       inject: [CONFIG],
@@ -86,6 +87,7 @@ class SmsLifecycle implements OnModuleInit {
         return carrier.kind === 'http' ? new HttpSmsCarrier(carrier) : new EmbeddedSmsCarrier();
       },
     },
+    // built from the configuration: SMS_RATE_LIMIT_PER_PROJECT
     {
       provide: SMS_RATE_LIMITER,
       inject: [CONFIG],

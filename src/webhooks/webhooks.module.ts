@@ -69,6 +69,7 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
   providers: [
     // SQLite or PostgreSQL, as the platform database is
     { provide: WebhookOutbox, inject: [PLATFORM_DB], useFactory: (db: DataSource) => openWebhookOutbox(db) },
+    // a read model's query repository (projections/webhook-endpoints)
     {
       provide: SubscribedEndpoints,
       inject: [ReadModels],
