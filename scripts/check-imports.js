@@ -6,14 +6,29 @@ const path = require('node:path');
 const fs = require('node:fs');
 const madge = require('madge');
 
-/** src/ folders that are layers, not bounded contexts; any other folder under src/ is a context. */
-const LAYERS = new Set(['platform', 'commands', 'event-store', 'read-models', 'process-managers', 'operations']);
+/**
+ * Where a file stands (docs/architecture.md, "The layers"), from the floor up: the layers, then
+ * the read models (projections/), the bounded contexts (any other folder under src/), and the
+ * composition root (src/app.*.ts, src/main.ts and the command-line tools under src/cli/), which
+ * may import anything.
+ */
+const LAYERS = ['platform', 'event-store', 'commands', 'read-models', 'process-managers', 'operations'];
 
 const isSpec = (file) => /\.spec\.ts$/.test(file);
-const contextOf = (file) => {
+function zoneOf(file) {
+  if (file.startsWith('projections/')) return 'projections';
+  if (/^src\/[^/]+\.ts$/.test(file) || file.startsWith('src/cli/')) return 'composition';
   const match = /^src\/([^/]+)\//.exec(file);
-  return match && !LAYERS.has(match[1]) ? match[1] : null;
-};
+  if (!match) return 'outside';
+  return LAYERS.includes(match[1]) ? match[1] : 'context';
+}
+const contextOf = (file) => (zoneOf(file) === 'context' ? /^src\/([^/]+)\//.exec(file)[1] : null);
+
+/** A layer imports only itself and the layers below it (and packages). */
+function belowOrSame(layer) {
+  const allowed = new Set(LAYERS.slice(0, LAYERS.indexOf(layer) + 1));
+  return (to) => allowed.has(zoneOf(to));
+}
 
 /**
  * Each rule: which importing files it governs, and whether an import is allowed. Specs are exempt:
@@ -22,13 +37,44 @@ const contextOf = (file) => {
 const RULES = [
   {
     name: 'platform is the floor: src/platform imports nothing outside src/platform',
-    governs: (from) => from.startsWith('src/platform/'),
-    allows: (to) => to.startsWith('src/platform/'),
+    governs: (from) => zoneOf(from) === 'platform',
+    allows: belowOrSame('platform'),
+  },
+  {
+    name: 'the event store imports only the platform (a context adds upcasters through UpcasterRegistry)',
+    governs: (from) => zoneOf(from) === 'event-store',
+    allows: belowOrSame('event-store'),
+  },
+  {
+    name: 'the command path imports only the event store and the platform',
+    governs: (from) => zoneOf(from) === 'commands',
+    allows: belowOrSame('commands'),
+  },
+  {
+    // the catalogue of read models it runs is the one thing it reads above itself
+    name: 'read-models imports only the layers below it, and the catalogue projections/index.ts',
+    governs: (from) => zoneOf(from) === 'read-models',
+    allows: (to) => belowOrSame('read-models')(to) || to === 'projections/index.ts',
+  },
+  {
+    name: 'process-managers imports only the layers below it (never a context)',
+    governs: (from) => zoneOf(from) === 'process-managers',
+    allows: belowOrSame('process-managers'),
+  },
+  {
+    name: 'operations imports only the layers below it (never a context)',
+    governs: (from) => zoneOf(from) === 'operations',
+    allows: belowOrSame('operations'),
   },
   {
     name: "a context reads a read model only through that projection's queries.ts (never its entities)",
     governs: (from) => contextOf(from) !== null,
     allows: (to) => !to.startsWith('projections/') || /^projections\/[^/]+\/queries\.ts$/.test(to),
+  },
+  {
+    name: 'nothing but the composition root imports the composition root (src/app.*.ts, src/main.ts, src/cli/)',
+    governs: (from) => zoneOf(from) !== 'composition',
+    allows: (to) => zoneOf(to) !== 'composition',
   },
 ];
 

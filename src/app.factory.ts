@@ -101,7 +101,13 @@ export async function createApp(
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalInterceptors(app.get(IdempotencyInterceptor));
   // before init: the gateways bind to the adapter that is set when the app initialises
-  app.useWebSocketAdapter(new ParleyWsAdapter(app.getHttpServer(), { logger, failures: app.get(AuthFailureThrottle) }));
+  app.useWebSocketAdapter(
+    new ParleyWsAdapter(app.getHttpServer(), {
+      logger,
+      failures: app.get(AuthFailureThrottle),
+      hosts: config.publicDomain ? { domain: config.publicDomain, region: config.region } : null,
+    }),
+  );
   app.enableShutdownHooks();
   return app;
 }

@@ -1,6 +1,7 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONTEXT_TABLES } from './app.database';
+import { RegisterUpcasters } from './app.upcasters';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
 import { AgentTestsModule } from './agent-tests/agent-tests.module';
@@ -19,6 +20,7 @@ import type { Config } from './platform/config/config';
 import { OperationsModule } from './operations/operations.module';
 import { PlatformModule } from './platform/platform.module';
 import { ReadModelsModule } from './read-models/read-models.module';
+import { ProcessManagersModule } from './process-managers/process-managers.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { OutboundCallsModule } from './outbound-calls/outbound-calls.module';
 import { SmsModule } from './sms/sms.module';
@@ -40,6 +42,7 @@ export class AppModule {
         PlatformModule.forRoot(config, logger, clock, CONTEXT_TABLES),
         EventStoreModule,
         ReadModelsModule,
+        ProcessManagersModule,
         ConversationsModule,
         KeyAuthModule,
         AccountsModule,
@@ -64,6 +67,7 @@ export class AppModule {
         OpenApiModule,
         StudioModule,
       ],
+      providers: [RegisterUpcasters],
       controllers: extraControllers,
     };
   }

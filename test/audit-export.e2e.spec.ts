@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runAuditCli } from '../src/audit-export/audit-cli';
+import { runAuditCli } from '../src/cli/audit-cli';
 import {
   advanceClock,
   buildAgent,

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import WebSocket from 'ws';
 import { oneYearAhead } from './helpers/agents-fixture';
 import { startTestApp, type TestApp } from './helpers/test-app';
 import type { Json } from './helpers/json';
@@ -30,6 +31,25 @@ function call(
     );
     req.on('error', reject);
     req.end(data);
+  });
+}
+
+type Upgrade = { status: number; body: { success?: boolean; error_code?: string } | null };
+
+/** Opens a WebSocket with a given Host, as a client behind DNS would: 101 (then closes it), or the refusal's status and body. */
+function upgrade(t: TestApp, host: string, path: string): Promise<Upgrade> {
+  const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}${path}`, { headers: { host } });
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => {
+      ws.close();
+      resolve({ status: 101, body: null });
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    ws.once('error', reject);
   });
 }
 
@@ -78,5 +98,49 @@ describe('regional hosts (PUBLIC_DOMAIN)', () => {
   it('keeps operator and health routes on every host', async () => {
     expect((await call(t, 'localhost', '/healthz')).status).toBe(200);
     expect((await call(t, 'whatever', '/admin/v1/accounts', { 'x-operator-token': t.operatorToken })).status).toBe(200);
+  });
+
+  describe('on WebSocket upgrades (which never pass the HTTP hooks)', () => {
+    const PLATFORM = 'api.us-1.platform.example.test';
+    let deskPath: string;
+    beforeAll(async () => {
+      const op = { 'x-operator-token': t.operatorToken };
+      const desk = { name: 'desk', agents: 'all', permissions: ['desk'], expiresAt: oneYearAhead() };
+      const key = (await call(t, 'anything', `/admin/v1/accounts/${usAccount}/api-keys`, op, desk)).body.key;
+      deskPath = `/desk/ws?api_key=${encodeURIComponent(key)}`;
+    });
+
+    it('opens the desk (a platform route) on the platform host of its region', async () => {
+      expect((await upgrade(t, PLATFORM, deskPath)).status).toBe(101);
+      expect((await upgrade(t, `${PLATFORM}:443`, deskPath)).status).toBe(101);
+    });
+
+    it('refuses the desk on another family or region with 404, and without a region with 400, as HTTP does', async () => {
+      for (const host of [BUILD, 'api.uk-1.platform.example.test']) {
+        expect(await upgrade(t, host, deskPath)).toMatchObject({
+          status: 404,
+          body: { success: false, error_code: 'WRONG_HOST' },
+        });
+      }
+      for (const host of ['example.test', 'localhost']) {
+        expect(await upgrade(t, host, deskPath)).toMatchObject({
+          status: 400,
+          body: { success: false, error_code: 'HOST_WITHOUT_REGION' },
+        });
+      }
+      // decided on the path the upgrade is routed by: dot segments do not slip past the rule
+      expect((await upgrade(t, BUILD, `/v1/../desk/ws?api_key=x`)).body?.error_code).toBe('WRONG_HOST');
+      expect((await upgrade(t, 'localhost', `/x/../v1/anything`)).body?.error_code).toBe('HOST_WITHOUT_REGION');
+    });
+
+    it('keeps the web chat socket on every host, as its HTTP calls are', async () => {
+      for (const host of ['localhost', BUILD, PLATFORM]) {
+        // no session: refused by the chat's own admission, not by the host rule
+        expect(await upgrade(t, host, '/ws')).toMatchObject({
+          status: 400,
+          body: { error_code: 'INVALID_CONNECTION_PARAMETERS' },
+        });
+      }
+    });
   });
 });

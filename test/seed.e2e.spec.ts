@@ -9,7 +9,7 @@ import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
 import { openAppDatabase } from '../src/app.database';
 import { ReadModelRegistry } from '../src/read-models/read-model-registry';
 import { verify } from '../src/read-models/verify';
-import { seed, type SeedResult } from '../src/seed/seed';
+import { seed, type SeedResult } from '../src/cli/seed/seed';
 
 /**
  * `npm run seed` end to end: demo data through the real paths, a conversations read model equal to

@@ -10,7 +10,7 @@ import { sqlitePosition } from '../../src/event-store/sqlite/rows';
 import { ServerSecret } from '../../src/platform/auth/server-secret';
 import { catchUp } from '../../src/read-models/catch-up';
 import { openReadModel } from '../../src/read-models/open-read-model';
-import { seed } from '../../src/seed/seed';
+import { seed } from '../../src/cli/seed/seed';
 import type { BenchCase, Result } from '../lib/case';
 import type { BenchContext } from '../lib/context';
 import { startBenchApp, type BenchApp } from '../lib/http-app';

@@ -1,3 +1,4 @@
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AgentsModule } from '../agents/agents.module';
@@ -45,7 +46,7 @@ class TestRunnerLifecycle implements OnModuleInit {
 
 /** Agent tests (contract §19): test cases on branches, test runs and the runner behind the log. */
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, ConversationsModule, AgentsModule],
+  imports: [ProcessManagersModule, EventStoreModule, ReadModelsModule, ConversationsModule, AgentsModule],
   controllers: [AgentTestsController, TestRunsController],
   providers: [AgentTestsService, TestRunsService, TestRunnerLifecycle],
 })

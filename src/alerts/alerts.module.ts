@@ -7,10 +7,11 @@ import { AlertSchedule } from './alert-schedule';
 import { AlertsAdminController } from './alerts-admin.controller';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { AgentDirectoryModule } from '../agents/agent-directory.module';
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule],
+  imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule, AgentDirectoryModule],
   controllers: [AlertRulesController, AlertsAdminController],
   providers: [AlertRulesService, ApiErrorRecorder, AlertSchedule, AlertEvaluator],
   exports: [ApiErrorRecorder],

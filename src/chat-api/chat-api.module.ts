@@ -6,6 +6,7 @@ import { CONFIG, type Config } from '../platform/config/config';
 import { ProcessManagers } from '../process-managers/process-managers';
 import { Timers } from '../process-managers/timers';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { ChatApiController } from './chat-api.controller';
 import { ChatApiService } from './chat-api.service';
 import { ChatIdleTimers } from './chat-idle-timers';
@@ -30,7 +31,7 @@ class ChatApiLifecycle implements OnModuleInit {
 
 /** Chat API (contract §16): a channel over the conversation engine, channel `CHAT`, ids `CHAT-<uuid>`. */
 @Module({
-  imports: [ConversationsModule, ReadModelsModule],
+  imports: [ConversationsModule, ReadModelsModule, ProcessManagersModule],
   controllers: [ChatApiController],
   providers: [ChatApiService, ChatApiLifecycle],
 })

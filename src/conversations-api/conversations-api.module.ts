@@ -10,19 +10,22 @@ import { CONVERSATIONS_REPOSITORY, conversationsRepository } from '../../project
 import { Cursors } from './cursor';
 import { ReadableAtOnce } from './readable-at-once';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, AccountsModule],
+  imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule, AccountsModule],
   controllers: [ConversationsApiController, HandoffController],
   providers: [
     ConversationsApiService,
     ReadableAtOnce,
+    // a read model's query repository, over the serving generation (projections/conversations/queries.ts)
     {
       provide: CONVERSATIONS_REPOSITORY,
       inject: [ReadModels],
       useFactory: (readModels: ReadModels) => conversationsRepository(readModels),
     },
     Cursors,
+    // built from the configuration: an embeddings endpoint, or none
     {
       provide: SEMANTIC_RANKER,
       inject: [CONFIG],

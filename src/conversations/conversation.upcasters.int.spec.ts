@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { newTestEvent } from '../event-store/event-store.contract';
+import { ALL_UPCASTERS } from '../app.upcasters';
 import { openEventStore } from '../event-store/open-event-store';
+import { Upcasters } from '../event-store/upcasting';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { ManualClock } from '../platform/clock/clock';
 import { handleCommand } from '../commands/command-handler';
@@ -71,7 +73,7 @@ describe('TurnRecorded 1 → 2 (the worked example of docs/recipes.md)', () => {
     );
     await old.close();
 
-    const store = await openEventStore({ dataDir: dir, eventStoreSync: 'normal' });
+    const store = await openEventStore({ dataDir: dir, eventStoreSync: 'normal' }, new Upcasters(ALL_UPCASTERS));
     try {
       const [, greeting, later] = await store.readStream(stream);
       expect(greeting.metadata.schemaVersion).toBe(2);

@@ -6,8 +6,7 @@ import type { Metrics } from '../platform/metrics/metrics';
 import type { EventStore } from './event-store.port';
 import { lazyWakeEventsWithin } from './sqlite/append-waiters';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
-import { UPCASTERS } from './upcasters';
-import { Upcasters } from './upcasting';
+import type { Upcasters } from './upcasting';
 import { withUpcasting } from './upcasting-event-store';
 
 type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> &
@@ -18,11 +17,19 @@ type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> &
     >
   >;
 
-/** The adapter the configuration names (EVENT_STORE), with every upcaster applied to reads. */
-export async function openEventStore(config: StoreConfig, metrics?: Metrics, logger?: Logger): Promise<EventStore> {
+/**
+ * The adapter the configuration names (EVENT_STORE), with `upcasters` applied to every read (the
+ * app's UpcasterRegistry; a CLI or test passes `new Upcasters(ALL_UPCASTERS)`).
+ */
+export async function openEventStore(
+  config: StoreConfig,
+  upcasters: Pick<Upcasters, 'apply'>,
+  metrics?: Metrics,
+  logger?: Logger,
+): Promise<EventStore> {
   const store =
     config.eventStore === 'eventstoredb' ? await openEventStoreDb(config, logger) : await openSqlite(config, metrics);
-  const upcast = withUpcasting(store, new Upcasters(UPCASTERS));
+  const upcast = withUpcasting(store, upcasters);
   return metrics ? withAppendTiming(upcast, metrics) : upcast;
 }
 

@@ -2,7 +2,7 @@ import type { BatchHandler, EventStore, ReadAllOptions, ReadStreamOptions, Subsc
 import type { Upcasters } from './upcasting';
 
 /** Wraps any adapter so every reader (deciders, projections, audit) sees upcast events. */
-export function withUpcasting(store: EventStore, upcasters: Upcasters): EventStore {
+export function withUpcasting(store: EventStore, upcasters: Pick<Upcasters, 'apply'>): EventStore {
   const up = upcasters.apply.bind(upcasters);
   return {
     append: (streamId, events, expected) => store.append(streamId, events, expected),

@@ -18,7 +18,7 @@ export class Upcasters {
   /** by event type, then by the version each upcaster lifts from */
   private readonly byType = new Map<string, Map<number, Upcaster>>();
 
-  constructor(upcasters: Upcaster[] = []) {
+  constructor(upcasters: readonly Upcaster[] = []) {
     for (const upcaster of upcasters) {
       const versions = this.byType.get(upcaster.type) ?? new Map<number, Upcaster>();
       if (versions.has(upcaster.fromVersion))

@@ -16,6 +16,7 @@ import { ExternalEventsService } from './external-events.service';
 import { keepRawBodies } from './raw-body';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 
 @Injectable()
 class ExternalEventsLifecycle implements OnModuleInit {
@@ -46,11 +47,12 @@ class ExternalEventsLifecycle implements OnModuleInit {
 
 /** External events (contract §9): the webhook, and the process manager that binds deliveries. */
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, ConversationsModule],
+  imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule, ConversationsModule],
   controllers: [ExternalEventsController],
   providers: [
     ExternalEventsService,
     ExternalEventsLifecycle,
+    // built from the configuration: EXTERNAL_EVENTS_MAX_BIND_DELAY_MS
     {
       provide: BindPacer,
       inject: [CONFIG, Clock],

@@ -1,3 +1,4 @@
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { AgentsModule } from '../agents/agents.module';
 import { AgentDirectoryModule } from '../agents/agent-directory.module';
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
@@ -25,6 +26,7 @@ class InboundCallsLifecycle implements OnModuleInit {
 
 @Module({
   imports: [
+    ProcessManagersModule,
     EventStoreModule,
     ReadModelsModule,
     ConversationsModule,

@@ -1,6 +1,8 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import type { ServerSecret } from '../platform/auth/server-secret';
-import type { Clock } from '../platform/clock/clock';
+import { ServerSecret } from '../platform/auth/server-secret';
+import { Clock } from '../platform/clock/clock';
+import { CONFIG, type Config } from '../platform/config/config';
 import type { MessagingConnector } from './connectors';
 
 const ISSUER = 'parley';
@@ -23,14 +25,18 @@ export class InvalidAccessToken extends Error {}
  * derived from the server secret, so every process of one installation verifies every other's
  * tokens, and times (iat, exp) follow the platform clock like every other rule.
  */
+@Injectable()
 export class AccessTokens {
   private readonly key: Uint8Array;
+  /** MESSAGING_TOKEN_TTL_S */
+  readonly ttlS: number;
 
   constructor(
     secret: ServerSecret,
     private readonly clock: Clock,
-    readonly ttlS: number,
+    @Inject(CONFIG) config: Config,
   ) {
+    this.ttlS = config.messaging.tokenTtlS;
     this.key = new Uint8Array(Buffer.from(secret.digest('parley:messaging-access-token:v1'), 'hex'));
   }
 

@@ -1,24 +1,25 @@
-import type { Logger } from 'pino';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Environment } from '../agents/agent.events';
-import type { ConversationEngine } from '../conversations/engine/conversation-engine';
+import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import {
   conversationStream,
   type EndReason as ConversationEndReason,
   type TurnData,
 } from '../conversations/conversation.events';
-import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import type { AgentDirectory } from '../platform/auth/agent-directory';
-import type { Clock } from '../platform/clock/clock';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
+import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
+import { Clock } from '../platform/clock/clock';
+import { CONFIG, type Config } from '../platform/config/config';
 import type { CommandContext } from '../commands/command-context';
 import { DomainError } from '../platform/errors/domain-error';
 import { derivedUuid } from '../platform/ids/derived-id';
-import type { IdGenerator } from '../platform/ids/ids';
-import type { ReadModels } from '../read-models/read-models.service';
+import { IdGenerator } from '../platform/ids/ids';
+import { ReadModels } from '../read-models/read-models.service';
 import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
 import { messagingSessionsQueries, type MessagingSessionsQueries } from '../../projections/messaging-sessions/queries';
-import type { ConnectorDirectory } from './connectors';
-import type { DeskAvailability } from './desk/desk-availability';
-import type { SessionCommands } from './session-commands';
+import { ConnectorDirectory } from './connectors';
+import { DeskAvailability } from './desk/desk-availability';
+import { SessionCommands } from './session-commands';
 import type { SessionState, TurnOutcome } from './session.decider';
 import { SYSTEM_MESSAGES } from './system-messages';
 import { chunkText, transient, type WireEvent } from './wire';
@@ -37,20 +38,6 @@ export class MessagingFailure extends Error {
   }
 }
 
-export interface TurnDeps {
-  store: EventStore;
-  clock: Clock;
-  ids: IdGenerator;
-  engine: ConversationEngine;
-  sessions: SessionCommands;
-  connectors: ConnectorDirectory;
-  agents: AgentDirectory;
-  desk: DeskAvailability;
-  readModels: ReadModels;
-  logger: Logger;
-  maxConcurrentTurns: number;
-}
-
 /** Where transient events of a turn (thinking, chunks) go: the session's sockets on this process. */
 export type TransientSink = (event: WireEvent) => void;
 
@@ -60,14 +47,29 @@ export type TransientSink = (event: WireEvent) => void;
  * starts) is recorded like every channel's, so the Conversations API shows it; the session stream
  * records what the user saw.
  */
+@Injectable()
 export class AgentTurns {
-  private readonly agents: AgentsQueries;
-  private readonly sessions: MessagingSessionsQueries;
+  private readonly agentRows: AgentsQueries;
+  private readonly sessionRows: MessagingSessionsQueries;
+  /** MESSAGING_MAX_CONCURRENT_TURNS */
+  private readonly maxConcurrentTurns: number;
   private inFlight = 0;
 
-  constructor(private readonly d: TurnDeps) {
-    this.agents = agentsQueries(d.readModels);
-    this.sessions = messagingSessionsQueries(d.readModels);
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly engine: ConversationEngine,
+    private readonly sessions: SessionCommands,
+    private readonly connectors: ConnectorDirectory,
+    @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
+    private readonly desk: DeskAvailability,
+    private readonly readModels: ReadModels,
+    @Inject(CONFIG) config: Config,
+  ) {
+    this.agentRows = agentsQueries(readModels);
+    this.sessionRows = messagingSessionsQueries(readModels);
+    this.maxConcurrentTurns = config.messaging.maxConcurrentTurns;
   }
 
   get turnsInFlight(): number {
@@ -77,8 +79,8 @@ export class AgentTurns {
   /** REQUEST_SERVICE_AGENT_JOIN: starts a conversation and greets. */
   async join(session: SessionState, context: CommandContext): Promise<void> {
     return this.gated(async () => {
-      const connector = await this.d.connectors.get(session.connectorId);
-      if (!connector || (await this.d.agents.accountOf(connector.agentId)) === null)
+      const connector = await this.connectors.get(session.connectorId);
+      if (!connector || (await this.agents.accountOf(connector.agentId)) === null)
         throw new MessagingFailure(SYSTEM_MESSAGES.connectorNotFound);
       const environment = connector.environment as Environment;
       const { conversationId, deploymentId, agentName, greeting } = await this.startConversation(
@@ -88,15 +90,15 @@ export class AgentTurns {
       ).catch((error: unknown) => {
         throw new MessagingFailure(SYSTEM_MESSAGES.unableToStart, error);
       });
-      const now = this.d.clock.nowIso();
-      await this.d.sessions.execute(
+      const now = this.clock.nowIso();
+      await this.sessions.execute(
         session.sessionId,
         {
           type: 'JoinServiceAgent',
           conversationId,
           deploymentId,
           agentName,
-          greeting: greeting ? { messageId: this.d.ids.uuid(), text: greeting, responseSuggestions: [] } : null,
+          greeting: greeting ? { messageId: this.ids.uuid(), text: greeting, responseSuggestions: [] } : null,
           now,
         },
         context,
@@ -105,9 +107,9 @@ export class AgentTurns {
   }
 
   private async startConversation(agentId: string, environment: Environment, context: CommandContext) {
-    const conversationId = `WEBCHAT-${this.d.ids.uuid()}`;
-    const started = await this.d.engine.start({ conversationId, agentId, environment, channel: 'WEBCHAT' }, context);
-    const agentName = (await this.agents.nameOf(agentId)).row?.name ?? 'Assistant';
+    const conversationId = `WEBCHAT-${this.ids.uuid()}`;
+    const started = await this.engine.start({ conversationId, agentId, environment, channel: 'WEBCHAT' }, context);
+    const agentName = (await this.agentRows.nameOf(agentId)).row?.name ?? 'Assistant';
     return { conversationId, deploymentId: started.deploymentId, agentName, greeting: started.greeting.agentResponse };
   }
 
@@ -123,18 +125,18 @@ export class AgentTurns {
   ): Promise<void> {
     return this.gated(async () => {
       const conversationId = session.conversationId!;
-      const conversation = await this.d.engine.peek(conversationId);
+      const conversation = await this.engine.peek(conversationId);
       if (!conversation.exists || conversation.ended) throw new MessagingFailure(SYSTEM_MESSAGES.conversationNotFound);
-      const now = this.d.clock.nowIso();
+      const now = this.clock.nowIso();
       // Shown only when the answer is slow to come (a model call): an instant answer needs no
       // indicator, and at a thousand messages a second the extra frame is a tenth of the socket work.
       const thinking = setTimeout(
-        () => sink(transient(this.d.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_THINKING', this.d.clock.nowIso(), {})),
+        () => sink(transient(this.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_THINKING', this.clock.nowIso(), {})),
         THINKING_AFTER_MS,
       );
       let result;
       try {
-        result = await this.d.engine.think(conversation, {
+        result = await this.engine.think(conversation, {
           text: user.text,
           metadata: user.custom !== undefined ? { custom: user.custom } : {},
           receivedAt: now,
@@ -144,13 +146,13 @@ export class AgentTurns {
       } finally {
         clearTimeout(thinking);
       }
-      const messageId = this.d.ids.uuid();
+      const messageId = this.ids.uuid();
       const text = result.turn.agentResponse;
       if (session.streamingEnabled) {
         const chunks = chunkText(text);
         chunks.forEach((piece, i) =>
           sink(
-            transient(this.d.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_MESSAGE_CHUNK', now, {
+            transient(this.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_MESSAGE_CHUNK', now, {
               message_id: messageId,
               text: piece,
               chunk_index: i,
@@ -162,14 +164,14 @@ export class AgentTurns {
       const outcome = await this.outcomeOf(session, result.effects);
       try {
         await Promise.all([
-          this.d.engine.record(conversationId, result, context),
-          this.d.sessions.execute(
+          this.engine.record(conversationId, result, context),
+          this.sessions.execute(
             session.sessionId,
             {
               type: 'RecordAgentTurn',
               conversationId,
               user: {
-                messageId: this.d.ids.uuid(),
+                messageId: this.ids.uuid(),
                 text: user.text,
                 ...(user.custom !== undefined ? { custom: user.custom } : {}),
               },
@@ -198,10 +200,10 @@ export class AgentTurns {
   async pushDelayed(event: RecordedEvent<TurnData>): Promise<void> {
     const conversationId = event.streamId.slice(conversationStream('').length);
     // the join that tied the session to the conversation precedes the turn in the log
-    await this.d.readModels.waitFor(event.position, ['messaging-sessions']);
-    const sessionId = (await this.sessions.sessionOf(conversationId)).row?.id;
+    await this.readModels.waitFor(event.position, ['messaging-sessions']);
+    const sessionId = (await this.sessionRows.sessionOf(conversationId)).row?.id;
     if (!sessionId) return;
-    const { state: session } = await this.d.sessions.current(sessionId);
+    const { state: session } = await this.sessions.current(sessionId);
     if (session.phase !== 'agent' || session.conversationId !== conversationId) return;
     const outcome = await this.outcomeOf(session, await this.effectsOf(event));
     const context: CommandContext = {
@@ -215,13 +217,13 @@ export class AgentTurns {
       text: event.data.agentResponse,
       responseSuggestions: [],
     };
-    const pushed = await this.d.sessions.execute(
+    const pushed = await this.sessions.execute(
       sessionId,
-      { type: 'PushDelayedAgentMessage', conversationId, reply, outcome, now: this.d.clock.nowIso() },
+      { type: 'PushDelayedAgentMessage', conversationId, reply, outcome, now: this.clock.nowIso() },
       context,
     );
     if (pushed.events.length === 0) return;
-    await this.d.engine.acknowledgeDelayed(conversationId, event.data.turnIndex, {
+    await this.engine.acknowledgeDelayed(conversationId, event.data.turnIndex, {
       ...context,
       idempotencyKey: `delayed:ack:${event.id}`,
     });
@@ -231,7 +233,7 @@ export class AgentTurns {
   private async effectsOf(
     turn: RecordedEvent,
   ): Promise<{ handoff: { destination: string; reason: string } | null; ended: boolean }> {
-    const after = await this.d.store.readStream(turn.streamId, { fromRevision: turn.revision + 1n, maxCount: 32 });
+    const after = await this.store.readStream(turn.streamId, { fromRevision: turn.revision + 1n, maxCount: 32 });
     const effects = { handoff: null as { destination: string; reason: string } | null, ended: false };
     for (const e of after) {
       if (e.type === 'TurnRecorded' || e.metadata.causationId !== turn.metadata.causationId) break;
@@ -243,7 +245,7 @@ export class AgentTurns {
 
   /** Ends the service agent's conversation with the session (no-op when it already ended). */
   async endConversation(conversationId: string, reason: ConversationEndReason, context: CommandContext): Promise<void> {
-    await this.d.engine.end(conversationId, reason, context);
+    await this.engine.end(conversationId, reason, context);
   }
 
   private async outcomeOf(
@@ -252,15 +254,15 @@ export class AgentTurns {
   ): Promise<TurnOutcome> {
     if (effects.handoff) {
       const { destination, reason } = effects.handoff;
-      const failure = await this.d.desk.check(session.accountId, session.agentId, destination, this.d.clock.nowMs());
-      return { kind: 'handoff', handoffId: this.d.ids.uuid(), destination, reason, failure };
+      const failure = await this.desk.check(session.accountId, session.agentId, destination, this.clock.nowMs());
+      return { kind: 'handoff', handoffId: this.ids.uuid(), destination, reason, failure };
     }
     return effects.ended ? { kind: 'ended' } : { kind: 'continue' };
   }
 
   /** Past `maxConcurrentTurns` turns at once, new ones are refused at once rather than queued behind them. */
   private async gated<T>(work: () => Promise<T>): Promise<T> {
-    if (this.inFlight >= this.d.maxConcurrentTurns) throw new MessagingFailure(SYSTEM_MESSAGES.highLoad);
+    if (this.inFlight >= this.maxConcurrentTurns) throw new MessagingFailure(SYSTEM_MESSAGES.highLoad);
     this.inFlight++;
     try {
       return await work();

@@ -1,27 +1,16 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
-import type { RateLimiter } from '../platform/auth/rate-limiter';
-import type { Clock } from '../platform/clock/clock';
-import type { IdGenerator } from '../platform/ids/ids';
+import { RateLimiter } from '../platform/auth/rate-limiter';
+import { Clock } from '../platform/clock/clock';
+import { CONFIG, type Config } from '../platform/config/config';
+import { IdGenerator } from '../platform/ids/ids';
 import type { HandshakeGate } from '../platform/ws/handshake-gate';
-import { InvalidAccessToken, type AccessClaims, type AccessTokens } from './access-tokens';
-import type { AgentTurns } from './agent-turns';
+import { AccessTokens, InvalidAccessToken, type AccessClaims } from './access-tokens';
+import { AgentTurns } from './agent-turns';
 import { httpError } from './http-errors';
-import type { SessionCommands } from './session-commands';
+import { SessionCommands } from './session-commands';
 import { isExpired } from './session.decider';
-import type { SocketHub } from './socket-hub';
-
-export interface ChatAdmissionDeps {
-  hub: SocketHub;
-  sessions: SessionCommands;
-  tokens: AccessTokens;
-  turns: AgentTurns;
-  /** handshakes per session */
-  limiter: RateLimiter;
-  clock: Clock;
-  ids: IdGenerator;
-  idleMs: number;
-  maxConnectionsPerSession: number;
-}
+import { SocketHub } from './socket-hub';
 
 /** What an admitted chat handshake carries into its socket. */
 export interface ChatAdmitted {
@@ -44,8 +33,26 @@ export function parseCursor(raw: string | null): number {
  * so the handshake answers 404 as the timer would have. An admitted handshake holds one of the
  * session's connection slots until its socket opens or it is abandoned.
  */
+@Injectable()
 export class ChatAdmission implements HandshakeGate<ChatAdmitted> {
-  constructor(private readonly d: ChatAdmissionDeps) {}
+  /** handshakes per session (MESSAGING_RATE_LIMIT_PER_SESSION) */
+  private readonly limiter: RateLimiter;
+  private readonly idleMs: number;
+  private readonly maxConnectionsPerSession: number;
+
+  constructor(
+    private readonly hub: SocketHub,
+    private readonly sessions: SessionCommands,
+    private readonly tokens: AccessTokens,
+    private readonly turns: AgentTurns,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(CONFIG) config: Config,
+  ) {
+    this.limiter = new RateLimiter(config.messaging.rateLimitPerSession);
+    this.idleMs = config.messaging.sessionIdleS * 1000;
+    this.maxConnectionsPerSession = config.messaging.maxConnectionsPerSession;
+  }
 
   async admit(_request: IncomingMessage, url: URL): Promise<ChatAdmitted> {
     const sessionId = url.searchParams.get('session_id');
@@ -53,32 +60,32 @@ export class ChatAdmission implements HandshakeGate<ChatAdmitted> {
     if (!sessionId || !token) throw httpError('invalidParameters');
     let claims: AccessClaims;
     try {
-      claims = await this.d.tokens.verify(token);
+      claims = await this.tokens.verify(token);
     } catch (error) {
       if (error instanceof InvalidAccessToken) throw httpError('authenticationFailed');
       throw error;
     }
     if (!SESSION_ID.test(sessionId)) throw httpError('sessionNotFound');
-    const { state } = await this.d.sessions.current(sessionId);
+    const { state } = await this.sessions.current(sessionId);
     if (!state.exists || state.phase === 'ended') throw httpError('sessionNotFound');
     if (state.connectorId !== claims.connectorId) throw httpError('authenticationFailed');
-    if (isExpired(state, this.d.clock.nowMs(), this.d.idleMs)) {
-      const context = { actor: `messaging:${claims.tokenId}`, correlationId: this.d.ids.uuid() };
-      await this.d.sessions.execute(
+    if (isExpired(state, this.clock.nowMs(), this.idleMs)) {
+      const context = { actor: `messaging:${claims.tokenId}`, correlationId: this.ids.uuid() };
+      await this.sessions.execute(
         sessionId,
-        { type: 'ExpireIfIdle', idleMs: this.d.idleMs, now: this.d.clock.nowIso() },
+        { type: 'ExpireIfIdle', idleMs: this.idleMs, now: this.clock.nowIso() },
         context,
       );
       if (state.phase === 'agent' && state.conversationId)
-        await this.d.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
+        await this.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
       throw httpError('sessionNotFound');
     }
-    this.d.limiter.take(sessionId);
-    if (!this.d.hub.reserve(sessionId, this.d.maxConnectionsPerSession)) throw httpError('connectionLimit');
+    this.limiter.take(sessionId);
+    if (!this.hub.reserve(sessionId, this.maxConnectionsPerSession)) throw httpError('connectionLimit');
     return { sessionId, claims, cursor: parseCursor(url.searchParams.get('cursor')) };
   }
 
   abandon(admitted: ChatAdmitted): void {
-    this.d.hub.release(admitted.sessionId);
+    this.hub.release(admitted.sessionId);
   }
 }

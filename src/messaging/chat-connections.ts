@@ -1,25 +1,18 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
-import type { EventStore } from '../event-store/event-store.port';
-import type { Clock } from '../platform/clock/clock';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Clock } from '../platform/clock/clock';
 import { atDeadline } from '../platform/clock/deadline';
-import type { IdGenerator } from '../platform/ids/ids';
+import { IdGenerator } from '../platform/ids/ids';
+import { LOGGER } from '../platform/logging/logger';
 import type { ChatAdmitted } from './chat-admission';
-import type { ChatMessages, ChatSocket } from './chat-messages';
+import { ChatMessages, type ChatSocket } from './chat-messages';
 import { CLOSE_CREDENTIAL_EXPIRED } from './close-codes';
 import { MAX_BUFFERED_BYTES } from './limits';
 import { sessionStream } from './session.events';
-import type { SocketHub } from './socket-hub';
+import { SocketHub } from './socket-hub';
 import { sequenceOf, toWire, transient } from './wire';
-
-export interface ChatConnectionsDeps {
-  hub: SocketHub;
-  messages: ChatMessages;
-  store: EventStore;
-  clock: Clock;
-  ids: IdGenerator;
-  logger: Logger;
-}
 
 /** One open chat socket: its hub entry, the token it was opened with, and whether it has ended. */
 interface Connection {
@@ -38,10 +31,18 @@ interface Connection {
  * the first frame after it (which is not acted on); the client fetches a new token and resumes
  * with its cursor.
  */
+@Injectable()
 export class ChatConnections {
   private readonly open = new WeakMap<WebSocket, Connection>();
 
-  constructor(private readonly d: ChatConnectionsDeps) {}
+  constructor(
+    private readonly hub: SocketHub,
+    private readonly messages: ChatMessages,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
 
   async opened(ws: WebSocket, { sessionId, claims, cursor }: ChatAdmitted): Promise<void> {
     const socket: ChatSocket = {
@@ -67,7 +68,7 @@ export class ChatConnections {
       },
       close: (code, reason) => ws.close(code, reason),
     };
-    this.d.hub.add(socket);
+    this.hub.add(socket);
     const connection: Connection = {
       socket,
       expiresAtMs: claims.expiresAtMs,
@@ -76,33 +77,33 @@ export class ChatConnections {
       expire: () => {
         if (connection.ended) return;
         connection.ended = true;
-        this.d.hub.remove(socket);
+        this.hub.remove(socket);
         ws.close(CLOSE_CREDENTIAL_EXPIRED.code, CLOSE_CREDENTIAL_EXPIRED.reason);
       },
     };
-    const cancelExpiry = atDeadline(this.d.clock, claims.expiresAtMs, connection.expire);
+    const cancelExpiry = atDeadline(this.clock, claims.expiresAtMs, connection.expire);
     this.open.set(ws, connection);
     ws.on('pong', () => (connection.alive = true));
     ws.once('close', () => {
       connection.ended = true;
       cancelExpiry();
-      this.d.hub.remove(socket);
+      this.hub.remove(socket);
     });
     try {
       const stream = sessionStream(sessionId);
-      const history = (await this.d.store.readStream(stream, { fromRevision: BigInt(cursor) })).map(toWire);
+      const history = (await this.store.readStream(stream, { fromRevision: BigInt(cursor) })).map(toWire);
       if (history.length === 0 && cursor > 0) {
         // a cursor past the end claims events that do not exist yet: count from the real end, or they would be skipped
-        const [last] = await this.d.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+        const [last] = await this.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
         socket.lastSequence = Math.min(cursor, last ? sequenceOf(last.revision) : 0);
       }
-      this.d.hub.finishReplay(
+      this.hub.finishReplay(
         socket,
-        transient(this.d.ids.uuid(), 'EVENT_TYPE_EVENT_BATCH', this.d.clock.nowIso(), { events: history }),
+        transient(this.ids.uuid(), 'EVENT_TYPE_EVENT_BATCH', this.clock.nowIso(), { events: history }),
         history,
       );
     } catch (error) {
-      this.d.logger.error({ err: error, sessionId }, 'could not replay a session');
+      this.logger.error({ err: error, sessionId }, 'could not replay a session');
       ws.close(1011, 'could not replay the session');
     }
   }
@@ -112,11 +113,11 @@ export class ChatConnections {
     const connection = this.open.get(ws);
     if (!connection || connection.ended) return;
     // the timer may not have run yet: a frame sent on an expired token is refused, never acted on
-    if (this.d.clock.nowMs() >= connection.expiresAtMs) return connection.expire();
+    if (this.clock.nowMs() >= connection.expiresAtMs) return connection.expire();
     const { socket } = connection;
-    this.d.messages
+    this.messages
       .handle(socket, raw)
-      .catch((error: unknown) => this.d.logger.error({ err: error, sessionId: socket.sessionId }, 'chat frame failed'));
+      .catch((error: unknown) => this.logger.error({ err: error, sessionId: socket.sessionId }, 'chat frame failed'));
   }
 
   /** Finds connections that died without a close: one that did not answer the previous ping is dropped. */

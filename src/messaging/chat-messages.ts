@@ -1,34 +1,25 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { RateLimiter } from '../platform/auth/rate-limiter';
-import type { Clock } from '../platform/clock/clock';
+import { RateLimiter } from '../platform/auth/rate-limiter';
+import { Clock } from '../platform/clock/clock';
+import { CONFIG, type Config } from '../platform/config/config';
 import type { CommandContext } from '../commands/command-context';
 import { KeyedQueue } from '../commands/keyed-queue';
 import { DomainError } from '../platform/errors/domain-error';
-import type { IdGenerator } from '../platform/ids/ids';
-import { MessagingFailure, type AgentTurns } from './agent-turns';
+import { IdGenerator } from '../platform/ids/ids';
+import { LOGGER } from '../platform/logging/logger';
+import { AgentTurns, MessagingFailure } from './agent-turns';
 import { isRejected, parseClientMessage, type ClientMessage } from './client-message';
-import type { SessionCommands } from './session-commands';
+import { DeskConnections } from './desk/desk-connections';
+import { SessionCommands } from './session-commands';
 import { isExpired, type SessionState } from './session.decider';
-import type { HubSocket, SocketHub } from './socket-hub';
+import { SocketHub, type HubSocket } from './socket-hub';
 import { SYSTEM_MESSAGES } from './system-messages';
-import { systemMessage, transient, type WireEvent } from './wire';
+import { systemMessage, transient } from './wire';
 
 /** A chat socket: who opened it, on which session. */
 export interface ChatSocket extends HubSocket {
   readonly tokenId: string;
-}
-
-export interface ChatMessagesDeps {
-  hub: SocketHub;
-  sessions: SessionCommands;
-  turns: AgentTurns;
-  limiter: RateLimiter;
-  clock: Clock;
-  ids: IdGenerator;
-  logger: Logger;
-  idleMs: number;
-  /** user typing, for the desk agent holding the session */
-  onUserTyping: (sessionId: string, event: WireEvent) => void;
 }
 
 const DOMAIN_MESSAGES: Record<string, string> = {
@@ -42,38 +33,55 @@ const DOMAIN_MESSAGES: Record<string, string> = {
  * as SYSTEM_MESSAGE at error level with the frame's `metadata.custom`; the socket stays open.
  * Frames that change the session run one at a time per session, in arrival order.
  */
+@Injectable()
 export class ChatMessages {
   private readonly queue = new KeyedQueue();
+  /** frames per session (MESSAGING_RATE_LIMIT_PER_SESSION) */
+  private readonly limiter: RateLimiter;
+  private readonly idleMs: number;
 
-  constructor(private readonly d: ChatMessagesDeps) {}
+  constructor(
+    private readonly hub: SocketHub,
+    private readonly sessions: SessionCommands,
+    private readonly turns: AgentTurns,
+    /** user typing goes to the desk agent holding the session */
+    private readonly desk: DeskConnections,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CONFIG) config: Config,
+  ) {
+    this.limiter = new RateLimiter(config.messaging.rateLimitPerSession);
+    this.idleMs = config.messaging.sessionIdleS * 1000;
+  }
 
   async handle(socket: ChatSocket, raw: string): Promise<void> {
     const message = parseClientMessage(raw);
     if (isRejected(message)) return this.tell(socket, message.error, message.custom);
     if (message.kind !== 'EVENT_TYPE_HEARTBEAT') {
       try {
-        this.d.limiter.take(socket.sessionId);
+        this.limiter.take(socket.sessionId);
       } catch {
         return this.tell(socket, SYSTEM_MESSAGES.rateLimited, message.custom);
       }
     }
-    const now = this.d.clock.nowIso();
+    const now = this.clock.nowIso();
     switch (message.kind) {
       case 'EVENT_TYPE_HEARTBEAT':
-        return this.d.hub.sendTo(
+        return this.hub.sendTo(
           socket,
-          transient(this.d.ids.uuid(), 'EVENT_TYPE_HEARTBEAT', now, message.payload, message.custom),
+          transient(this.ids.uuid(), 'EVENT_TYPE_HEARTBEAT', now, message.payload, message.custom),
         );
       case 'EVENT_TYPE_USER_TYPING': {
         const event = transient(
-          this.d.ids.uuid(),
+          this.ids.uuid(),
           'EVENT_TYPE_USER_TYPING',
           now,
           { state: message.state },
           message.custom,
         );
-        this.d.hub.deliverTransient(socket.sessionId, event, socket);
-        this.d.onUserTyping(socket.sessionId, event);
+        this.hub.deliverTransient(socket.sessionId, event, socket);
+        this.desk.onUserTyping(socket.sessionId, event);
         return;
       }
       default:
@@ -84,25 +92,25 @@ export class ChatMessages {
   }
 
   private async command(socket: ChatSocket, message: ClientMessage): Promise<void> {
-    const context: CommandContext = { actor: `messaging:${socket.tokenId}`, correlationId: this.d.ids.uuid() };
+    const context: CommandContext = { actor: `messaging:${socket.tokenId}`, correlationId: this.ids.uuid() };
     const state = await this.session(socket.sessionId, context);
     switch (message.kind) {
       case 'EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN':
-        if (state.phase === 'open') await this.d.turns.join(state, context);
+        if (state.phase === 'open') await this.turns.join(state, context);
         return;
       case 'EVENT_TYPE_USER_MESSAGE':
         return this.userMessage(socket, state, message, context);
       case 'EVENT_TYPE_USER_END_SESSION':
-        await this.d.sessions.execute(
+        await this.sessions.execute(
           state.sessionId,
-          { type: 'EndSession', reason: 'REASON_USER_END', now: this.d.clock.nowIso() },
+          { type: 'EndSession', reason: 'REASON_USER_END', now: this.clock.nowIso() },
           context,
         );
         if (state.phase === 'agent' && state.conversationId)
-          await this.d.turns
+          await this.turns
             .endConversation(state.conversationId, 'user', context)
             .catch((error: unknown) =>
-              this.d.logger.warn({ err: error }, 'could not end the conversation of an ended session'),
+              this.logger.warn({ err: error }, 'could not end the conversation of an ended session'),
             );
         return;
     }
@@ -121,15 +129,13 @@ export class ChatMessages {
           state.conversationId === null ? SYSTEM_MESSAGES.conversationIdNotFound : SYSTEM_MESSAGES.conversationNotFound,
         );
       case 'agent':
-        return this.d.turns.respond(state, user, context, (event) =>
-          this.d.hub.deliverTransient(socket.sessionId, event),
-        );
+        return this.turns.respond(state, user, context, (event) => this.hub.deliverTransient(socket.sessionId, event));
       default:
         // queued or live: the message is for the person at the desk (who sees the queue's history on accepting)
         try {
-          await this.d.sessions.execute(
+          await this.sessions.execute(
             state.sessionId,
-            { type: 'RecordUserMessage', user: { messageId: this.d.ids.uuid(), ...user }, now: this.d.clock.nowIso() },
+            { type: 'RecordUserMessage', user: { messageId: this.ids.uuid(), ...user }, now: this.clock.nowIso() },
             context,
           );
         } catch (error) {
@@ -147,19 +153,19 @@ export class ChatMessages {
   private async session(sessionId: string, context: CommandContext): Promise<SessionState> {
     let state: SessionState;
     try {
-      state = (await this.d.sessions.current(sessionId)).state;
+      state = (await this.sessions.current(sessionId)).state;
     } catch (error) {
       throw new MessagingFailure(SYSTEM_MESSAGES.unableToRetrieveSession, error);
     }
     if (!state.exists || state.phase === 'ended') throw new MessagingFailure(SYSTEM_MESSAGES.sessionNotFound);
-    if (isExpired(state, this.d.clock.nowMs(), this.d.idleMs)) {
-      await this.d.sessions.execute(
+    if (isExpired(state, this.clock.nowMs(), this.idleMs)) {
+      await this.sessions.execute(
         sessionId,
-        { type: 'ExpireIfIdle', idleMs: this.d.idleMs, now: this.d.clock.nowIso() },
+        { type: 'ExpireIfIdle', idleMs: this.idleMs, now: this.clock.nowIso() },
         context,
       );
       if (state.phase === 'agent' && state.conversationId)
-        await this.d.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
+        await this.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
       throw new MessagingFailure(SYSTEM_MESSAGES.sessionNotFound);
     }
     return state;
@@ -167,16 +173,16 @@ export class ChatMessages {
 
   private fail(socket: ChatSocket, error: unknown, custom: unknown): void {
     if (error instanceof MessagingFailure) {
-      if (error.cause) this.d.logger.warn({ err: error.cause, sessionId: socket.sessionId }, error.systemMessage);
+      if (error.cause) this.logger.warn({ err: error.cause, sessionId: socket.sessionId }, error.systemMessage);
       return this.tell(socket, error.systemMessage, custom);
     }
     if (error instanceof DomainError && DOMAIN_MESSAGES[error.code])
       return this.tell(socket, DOMAIN_MESSAGES[error.code], custom);
-    this.d.logger.error({ err: error, sessionId: socket.sessionId }, 'messaging frame failed');
+    this.logger.error({ err: error, sessionId: socket.sessionId }, 'messaging frame failed');
     this.tell(socket, SYSTEM_MESSAGES.encounteredError, custom);
   }
 
   private tell(socket: ChatSocket, message: string, custom?: unknown): void {
-    this.d.hub.sendTo(socket, systemMessage(this.d.ids.uuid(), this.d.clock.nowIso(), message, custom));
+    this.hub.sendTo(socket, systemMessage(this.ids.uuid(), this.clock.nowIso(), message, custom));
   }
 }

@@ -1,34 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { RateLimiter } from '../platform/auth/rate-limiter';
-import type { Clock } from '../platform/clock/clock';
+import { RateLimiter } from '../platform/auth/rate-limiter';
+import { Clock } from '../platform/clock/clock';
+import { CONFIG, type Config, type MessagingConfig } from '../platform/config/config';
 import type { CommandContext } from '../commands/command-context';
 import { DomainError } from '../platform/errors/domain-error';
-import type { IdGenerator } from '../platform/ids/ids';
-import { InvalidAccessToken, type AccessClaims, type AccessTokens } from './access-tokens';
-import type { ConnectorDirectory, MessagingConnector } from './connectors';
+import { IdGenerator } from '../platform/ids/ids';
+import { LOGGER } from '../platform/logging/logger';
+import { AccessTokens, InvalidAccessToken, type AccessClaims } from './access-tokens';
+import { ConnectorDirectory, type MessagingConnector } from './connectors';
 import { hostMatches } from './host-match';
 import { httpError } from './http-errors';
-import type { SessionCommands } from './session-commands';
+import { SessionCommands } from './session-commands';
 import { bearerToken, parseSessionRequest } from './session-request';
 import { MAX_MESSAGE_BYTES } from './limits';
-
-export interface MessagingHttpDeps {
-  connectors: ConnectorDirectory;
-  tokens: AccessTokens;
-  sessions: SessionCommands;
-  /** session creations per access token */
-  limiter: RateLimiter;
-  clock: Clock;
-  ids: IdGenerator;
-  logger: Logger;
-  limits: { maxConnectionsPerSession: number; sessionIdleS: number; handoffTimeoutS: number };
-}
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
 
 /** POST /api/v1/access-token and POST /api/v1/sessions: every error row of interface.md's two tables. */
+@Injectable()
 export class MessagingHttpService {
-  constructor(private readonly d: MessagingHttpDeps) {}
+  /** session creations per access token (MESSAGING_RATE_LIMIT_PER_SESSION) */
+  private readonly limiter: RateLimiter;
+  /** what a new session's capabilities announce */
+  private readonly limits: Pick<MessagingConfig, 'maxConnectionsPerSession' | 'sessionIdleS' | 'handoffTimeoutS'>;
+
+  constructor(
+    private readonly connectors: ConnectorDirectory,
+    private readonly tokens: AccessTokens,
+    private readonly sessions: SessionCommands,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CONFIG) config: Config,
+  ) {
+    const { rateLimitPerSession, maxConnectionsPerSession, sessionIdleS, handoffTimeoutS } = config.messaging;
+    this.limiter = new RateLimiter(rateLimitPerSession);
+    this.limits = { maxConnectionsPerSession, sessionIdleS, handoffTimeoutS };
+  }
 
   /** The connector behind X-Token, for a page on X-Host: the access-token route's authentication. */
   async connectorFor(
@@ -38,7 +47,7 @@ export class MessagingHttpService {
     const token = first(rawToken);
     const host = first(rawHost);
     if (!token || !host) throw httpError('missingAuthHeaders');
-    const connector = await this.d.connectors.byToken(token);
+    const connector = await this.connectors.byToken(token);
     if (!connector) throw httpError('connectorTokenUnknown');
     if (!connector.hostDomain) throw httpError('connectorMissingHost');
     if (!hostMatches(host, connector.hostDomain)) throw httpError('connectorHostMismatch');
@@ -47,10 +56,10 @@ export class MessagingHttpService {
 
   async issueToken(connector: MessagingConnector) {
     try {
-      const issued = await this.d.tokens.issue(connector, this.d.ids.uuid());
+      const issued = await this.tokens.issue(connector, this.ids.uuid());
       return { access_token: issued.token, expires_in: issued.expiresIn, token_type: 'Bearer' };
     } catch (error) {
-      this.d.logger.error({ err: error, connectorId: connector.id }, 'could not sign an access token');
+      this.logger.error({ err: error, connectorId: connector.id }, 'could not sign an access token');
       throw httpError('tokenCreationFailed');
     }
   }
@@ -62,11 +71,11 @@ export class MessagingHttpService {
 
   async createSession(claims: AccessClaims, body: unknown, context: CommandContext) {
     const request = parseSessionRequest(body);
-    this.d.limiter.take(claims.tokenId);
-    const sessionId = this.d.ids.uuid();
-    const { limits } = this.d;
+    this.limiter.take(claims.tokenId);
+    const sessionId = this.ids.uuid();
+    const { limits } = this;
     try {
-      await this.d.sessions.execute(
+      await this.sessions.execute(
         sessionId,
         {
           type: 'StartSession',
@@ -89,14 +98,14 @@ export class MessagingHttpService {
               idle_timeout_s: limits.sessionIdleS,
               handoff_timeout_s: limits.handoffTimeoutS,
             },
-            at: this.d.clock.nowIso(),
+            at: this.clock.nowIso(),
           },
         },
         { ...context, actor: `messaging:${claims.tokenId}` },
       );
     } catch (error) {
       if (error instanceof DomainError && error.status < 500) throw error;
-      this.d.logger.error({ err: error }, 'could not create a messaging session');
+      this.logger.error({ err: error }, 'could not create a messaging session');
       throw httpError('sessionCreationFailed');
     }
     return { session_id: sessionId };
@@ -104,7 +113,7 @@ export class MessagingHttpService {
 
   private async claims(token: string): Promise<AccessClaims> {
     try {
-      return await this.d.tokens.verify(token);
+      return await this.tokens.verify(token);
     } catch (error) {
       if (error instanceof InvalidAccessToken) throw httpError('invalidAccessToken');
       throw error;

@@ -1,21 +1,9 @@
 import { BeforeApplicationShutdown, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import { ConversationsModule } from '../conversations/conversations.module';
-import { ConversationEngine } from '../conversations/engine/conversation-engine';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
-import { KeyAuthenticator } from '../platform/auth/key-authenticator';
-import { RateLimiter } from '../platform/auth/rate-limiter';
-import { ServerSecret } from '../platform/auth/server-secret';
-import { Clock } from '../platform/clock/clock';
-import { CONFIG, type Config } from '../platform/config/config';
-import { IdGenerator } from '../platform/ids/ids';
-import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../process-managers/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
-import { Timers } from '../process-managers/timers';
 import { AccessTokens } from './access-tokens';
 import { AgentTurns } from './agent-turns';
 import { ChatAdmission } from './chat-admission';
@@ -40,6 +28,7 @@ import { SessionTimers } from './session-timers';
 import { SocketHub } from './socket-hub';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { AgentDirectoryModule } from '../agents/agent-directory.module';
 import { KeyAuthModule } from '../accounts/key-auth.module';
 
@@ -99,198 +88,32 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 
 /** The messaging channel (contract §14): access tokens, sessions, the chat and desk WebSockets, the demo page. */
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, KeyAuthModule, ConversationsModule],
+  imports: [
+    EventStoreModule,
+    ReadModelsModule,
+    ProcessManagersModule,
+    AgentDirectoryModule,
+    KeyAuthModule,
+    ConversationsModule,
+  ],
   controllers: [MessagingHttpController, ChatDemoController],
-  // The gateways and services below still take an options object from a factory (contract
-  // settings and rate limiters built from the configuration among their dependencies).
   providers: [
     SessionCommands,
     ConnectorDirectory,
-    {
-      provide: AccessTokens,
-      inject: [ServerSecret, Clock, CONFIG],
-      useFactory: (secret: ServerSecret, clock: Clock, config: Config) =>
-        new AccessTokens(secret, clock, config.messaging.tokenTtlS),
-    },
+    AccessTokens,
     SocketHub,
     DeskHub,
     DeskQueue,
     DeskAvailability,
     SessionFeed,
-    {
-      provide: AgentTurns,
-      inject: [
-        EVENT_STORE,
-        Clock,
-        IdGenerator,
-        ConversationEngine,
-        SessionCommands,
-        ConnectorDirectory,
-        AGENT_DIRECTORY,
-        DeskAvailability,
-        ReadModels,
-        LOGGER,
-        CONFIG,
-      ],
-      useFactory: (
-        store: EventStore,
-        clock: Clock,
-        ids: IdGenerator,
-        engine: ConversationEngine,
-        sessions: SessionCommands,
-        connectors: ConnectorDirectory,
-        agents: AgentDirectory,
-        desk: DeskAvailability,
-        readModels: ReadModels,
-        logger: Logger,
-        config: Config,
-      ) =>
-        new AgentTurns({
-          store,
-          clock,
-          ids,
-          engine,
-          sessions,
-          connectors,
-          agents,
-          desk,
-          readModels,
-          logger,
-          maxConcurrentTurns: config.messaging.maxConcurrentTurns,
-        }),
-    },
-    {
-      provide: MessagingHttpService,
-      inject: [ConnectorDirectory, AccessTokens, SessionCommands, Clock, IdGenerator, LOGGER, CONFIG],
-      useFactory: (
-        connectors: ConnectorDirectory,
-        tokens: AccessTokens,
-        sessions: SessionCommands,
-        clock: Clock,
-        ids: IdGenerator,
-        logger: Logger,
-        config: Config,
-      ) =>
-        new MessagingHttpService({
-          connectors,
-          tokens,
-          sessions,
-          limiter: new RateLimiter(config.messaging.rateLimitPerSession),
-          clock,
-          ids,
-          logger,
-          limits: {
-            maxConnectionsPerSession: config.messaging.maxConnectionsPerSession,
-            sessionIdleS: config.messaging.sessionIdleS,
-            handoffTimeoutS: config.messaging.handoffTimeoutS,
-          },
-        }),
-    },
-    {
-      provide: DeskAdmission,
-      inject: [KeyAuthenticator, DeskHub, CONFIG],
-      useFactory: (keys: KeyAuthenticator, hub: DeskHub, config: Config) =>
-        new DeskAdmission({ keys, hub, maxSocketsPerKey: config.messaging.maxDeskSocketsPerKey }),
-    },
-    {
-      provide: DeskConnections,
-      inject: [
-        KeyAuthenticator,
-        DeskHub,
-        SocketHub,
-        DeskQueue,
-        SessionCommands,
-        EVENT_STORE,
-        Clock,
-        IdGenerator,
-        LOGGER,
-      ],
-      useFactory: (
-        keys: KeyAuthenticator,
-        hub: DeskHub,
-        chats: SocketHub,
-        queue: DeskQueue,
-        sessions: SessionCommands,
-        store: EventStore,
-        clock: Clock,
-        ids: IdGenerator,
-        logger: Logger,
-      ) => new DeskConnections({ keys, hub, chats, queue, sessions, store, clock, ids, logger }),
-    },
-    {
-      provide: ChatMessages,
-      inject: [SocketHub, SessionCommands, AgentTurns, DeskConnections, Clock, IdGenerator, LOGGER, CONFIG],
-      useFactory: (
-        hub: SocketHub,
-        sessions: SessionCommands,
-        turns: AgentTurns,
-        desk: DeskConnections,
-        clock: Clock,
-        ids: IdGenerator,
-        logger: Logger,
-        config: Config,
-      ) =>
-        new ChatMessages({
-          hub,
-          sessions,
-          turns,
-          limiter: new RateLimiter(config.messaging.rateLimitPerSession),
-          clock,
-          ids,
-          logger,
-          idleMs: config.messaging.sessionIdleS * 1000,
-          onUserTyping: (sessionId, event) => desk.onUserTyping(sessionId, event),
-        }),
-    },
-    {
-      provide: ChatAdmission,
-      inject: [SocketHub, SessionCommands, AccessTokens, AgentTurns, Clock, IdGenerator, CONFIG],
-      useFactory: (
-        hub: SocketHub,
-        sessions: SessionCommands,
-        tokens: AccessTokens,
-        turns: AgentTurns,
-        clock: Clock,
-        ids: IdGenerator,
-        config: Config,
-      ) =>
-        new ChatAdmission({
-          hub,
-          sessions,
-          tokens,
-          turns,
-          limiter: new RateLimiter(config.messaging.rateLimitPerSession),
-          clock,
-          ids,
-          idleMs: config.messaging.sessionIdleS * 1000,
-          maxConnectionsPerSession: config.messaging.maxConnectionsPerSession,
-        }),
-    },
-    {
-      provide: ChatConnections,
-      inject: [SocketHub, ChatMessages, EVENT_STORE, Clock, IdGenerator, LOGGER],
-      useFactory: (
-        hub: SocketHub,
-        messages: ChatMessages,
-        store: EventStore,
-        clock: Clock,
-        ids: IdGenerator,
-        logger: Logger,
-      ) => new ChatConnections({ hub, messages, store, clock, ids, logger }),
-    },
-    {
-      provide: SessionTimers,
-      inject: [Timers, SessionCommands, AgentTurns, Clock, CONFIG],
-      useFactory: (timers: Timers, sessions: SessionCommands, turns: AgentTurns, clock: Clock, config: Config) =>
-        new SessionTimers(
-          timers,
-          sessions,
-          turns,
-          clock,
-          config.messaging.sessionIdleS * 1000,
-          config.messaging.handoffTimeoutS * 1000,
-        ),
-    },
+    AgentTurns,
+    MessagingHttpService,
+    DeskAdmission,
+    DeskConnections,
+    ChatMessages,
+    ChatAdmission,
+    ChatConnections,
+    SessionTimers,
     ChatGateway,
     DeskGateway,
     ConnectorTokenGuard,

@@ -1,11 +1,13 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { RecordedEvent } from '../event-store/event-store.port';
-import type { Clock } from '../platform/clock/clock';
+import { Clock } from '../platform/clock/clock';
+import { CONFIG, type Config } from '../platform/config/config';
 import type { CommandContext } from '../commands/command-context';
 import { DomainError } from '../platform/errors/domain-error';
 import type { ProcessManager } from '../process-managers/process-manager';
-import type { DueTimer, Timers } from '../process-managers/timers';
-import type { AgentTurns } from './agent-turns';
-import type { SessionCommands } from './session-commands';
+import { Timers, type DueTimer } from '../process-managers/timers';
+import { AgentTurns } from './agent-turns';
+import { SessionCommands } from './session-commands';
 import { SESSION_STREAM_PREFIX, type SessionEventData } from './session.events';
 
 const EXPIRY = 'messaging-session-expiry';
@@ -26,15 +28,21 @@ interface HandoffPayload {
  * idempotency key. One expiry timer per session at a time: when it fires early (the session saw
  * events since), it schedules the next at the new deadline instead of one timer per event.
  */
+@Injectable()
 export class SessionTimers {
+  private readonly idleMs: number;
+  private readonly handoffTimeoutMs: number;
+
   constructor(
     private readonly timers: Timers,
     private readonly sessions: SessionCommands,
     private readonly turns: AgentTurns,
     private readonly clock: Clock,
-    private readonly idleMs: number,
-    private readonly handoffTimeoutMs: number,
-  ) {}
+    @Inject(CONFIG) config: Config,
+  ) {
+    this.idleMs = config.messaging.sessionIdleS * 1000;
+    this.handoffTimeoutMs = config.messaging.handoffTimeoutS * 1000;
+  }
 
   register(): void {
     this.timers.handle(EXPIRY, (timer) => this.expire(timer));

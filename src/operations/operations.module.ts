@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { ClockController } from './clock.controller';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
@@ -15,7 +16,7 @@ export class OperationsModule {
   static forRoot(options: { testClock: boolean }): DynamicModule {
     return {
       module: OperationsModule,
-      imports: [EventStoreModule, ReadModelsModule],
+      imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule],
       controllers: [HealthController, MetricsController, ...(options.testClock ? [ClockController] : [])],
     };
   }

@@ -18,6 +18,7 @@ import { SipCarrier } from './sip/sip-carrier';
 import { WATCHDOG_OWNER } from './watchdog';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { AgentDirectoryModule } from '../agents/agent-directory.module';
 import { AgentsModule } from '../agents/agents.module';
 
@@ -69,6 +70,7 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
   imports: [
     EventStoreModule,
     ReadModelsModule,
+    ProcessManagersModule,
     AgentDirectoryModule,
     AgentsModule,
     ConversationsModule,

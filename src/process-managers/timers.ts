@@ -1,6 +1,9 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { In, type DataSource } from 'typeorm';
-import type { Clock } from '../platform/clock/clock';
+import { Clock } from '../platform/clock/clock';
+import { PLATFORM_DB } from '../platform/database/platform-database';
+import { LOGGER } from '../platform/logging/logger';
 import { TimerRecord } from '../platform/database/platform.entities';
 import { DeadLetterStore, errorText } from '../read-models/dead-letters';
 import { isReadModelLagging } from '../read-models/read-model-lagging';
@@ -38,6 +41,9 @@ export interface TimerRetryPolicy {
 
 export const TIMER_RETRY: TimerRetryPolicy = { baseMs: RETRY_MS, attempts: 5, transientMs: RETRY_MS };
 
+/** Binds another retry policy than TIMER_RETRY (tests that retry in milliseconds); the app binds none. */
+export const TIMER_RETRY_POLICY = Symbol('TimerRetryPolicy');
+
 /** One timer's failures in this process: how many in a row, and when it may run again (Date.now()). */
 interface Failing {
   failures: number;
@@ -55,6 +61,7 @@ interface Failing {
  * logs forever; `npm run projections -- retry <owner> <id>` re-arms it. A transient failure (a
  * database busy, a read model catching up) is retried about every second, however long it lasts.
  */
+@Injectable()
 export class Timers {
   private handlers = new Map<string, TimerHandler>();
   private wakeTimer: NodeJS.Timeout | null = null;
@@ -69,11 +76,11 @@ export class Timers {
   private deadKnown = true;
 
   constructor(
-    private readonly platform: DataSource,
+    @Inject(PLATFORM_DB) private readonly platform: DataSource,
     private readonly clock: Clock,
-    private readonly logger: Logger,
-    readonly deadLetters: DeadLetterStore = new DeadLetterStore(platform),
-    private readonly retry: TimerRetryPolicy = TIMER_RETRY,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Optional() readonly deadLetters: DeadLetterStore = new DeadLetterStore(platform),
+    @Optional() @Inject(TIMER_RETRY_POLICY) private readonly retry: TimerRetryPolicy = TIMER_RETRY,
   ) {
     this.claims = timerClaims(platform);
   }

@@ -1,6 +1,8 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
+import { PLATFORM_DB } from '../platform/database/platform-database';
 import { portableSql } from './portable-sql';
 
 /** What set something aside: a read model's projection, a process manager (events), or a timer's owner. */
@@ -109,10 +111,11 @@ const fromRow = (r: Row): DeadLetter => ({
  * set aside so that one bad event never stops it for every tenant. Only where an event is, what
  * type it has and why it failed is kept; never its data, which may hold secrets.
  */
+@Injectable()
 export class DeadLetterStore {
   private readonly listeners = new Set<(recorded: DeadLetterRecorded) => void>();
 
-  constructor(private readonly platform: DataSource) {}
+  constructor(@Inject(PLATFORM_DB) private readonly platform: DataSource) {}
 
   /** Called after each dead letter is recorded (the /metrics counter). */
   onRecorded(listener: (recorded: DeadLetterRecorded) => void): () => void {

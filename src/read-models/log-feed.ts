@@ -1,9 +1,11 @@
-import type {
-  BatchHandler,
-  EventStore,
-  RecordedEvent,
-  SubscribeOptions,
-  Subscription,
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  EVENT_STORE,
+  type BatchHandler,
+  type EventStore,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
 } from '../event-store/event-store.port';
 import { START, type Position } from '../event-store/position';
 import { FanOut, type Inbox, type Receiver } from './fan-out';
@@ -24,6 +26,7 @@ const DEFAULT_BATCH = 1000;
  * behind (after a restore, or with every read model new) catch up together on a second, shared
  * read, so that a rebuild does not hold back the read models that are up to date.
  */
+@Injectable()
 export class LogFeed {
   private live: FanOut | null = null;
   private catchUp: FanOut | null = null;
@@ -31,7 +34,9 @@ export class LogFeed {
   private started = false;
   private stopped = false;
 
-  constructor(private readonly store: Pick<EventStore, 'subscribeToAll' | 'headPosition' | 'countAfter'>) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: Pick<EventStore, 'subscribeToAll' | 'headPosition' | 'countAfter'>,
+  ) {}
 
   /** Batches the shared reads have read (tests: one read per commit, whatever the number of subscribers). */
   get reads(): number {

@@ -27,6 +27,7 @@ import { SmsController } from './sms.controller';
 import { SMS_RATE_LIMITER, SmsService } from './sms.service';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { AgentDirectoryModule } from '../agents/agent-directory.module';
 import { AgentsModule } from '../agents/agents.module';
 
@@ -67,9 +68,17 @@ class SmsLifecycle implements OnModuleInit {
 
 /** SMS (contract §11): the API, the inbound webhook, sessions on durable timers, the carrier port. */
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AgentsModule, ConversationsModule],
+  imports: [
+    EventStoreModule,
+    ReadModelsModule,
+    ProcessManagersModule,
+    AgentDirectoryModule,
+    AgentsModule,
+    ConversationsModule,
+  ],
   controllers: [SmsController, SmsAdminController],
   providers: [
+    // built from the configuration: the carrier SMS_CARRIER names
     {
       provide: SMS_CARRIER,
       inject: [CONFIG],
@@ -78,6 +87,7 @@ class SmsLifecycle implements OnModuleInit {
         return carrier.kind === 'http' ? new HttpSmsCarrier(carrier) : new EmbeddedSmsCarrier();
       },
     },
+    // built from the configuration: SMS_RATE_LIMIT_PER_PROJECT
     {
       provide: SMS_RATE_LIMITER,
       inject: [CONFIG],

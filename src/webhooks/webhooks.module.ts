@@ -28,6 +28,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { webhookEventsProcessManager } from './webhook-events.process-manager';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { ProcessManagersModule } from '../process-managers/process-managers.module';
 
 /** Registers the process manager that fills the outbox, and runs the worker that empties it. */
 @Injectable()
@@ -63,11 +64,12 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
 }
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule],
+  imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule],
   controllers: [WebhookEndpointsController],
   providers: [
     // SQLite or PostgreSQL, as the platform database is
     { provide: WebhookOutbox, inject: [PLATFORM_DB], useFactory: (db: DataSource) => openWebhookOutbox(db) },
+    // a read model's query repository (projections/webhook-endpoints)
     {
       provide: SubscribedEndpoints,
       inject: [ReadModels],

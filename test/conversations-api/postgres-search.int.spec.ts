@@ -22,7 +22,7 @@ import {
   generationSchema,
   openPostgresReadModel,
 } from '../../src/read-models/postgres/open-postgres-read-model';
-import { seed } from '../../src/seed/seed';
+import { seed } from '../../src/cli/seed/seed';
 import { filters } from './list-filters';
 import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
 import { patient } from '../support/patience';

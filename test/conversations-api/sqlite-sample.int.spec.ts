@@ -7,7 +7,7 @@ import { SqliteConversationsRepository } from '../../projections/conversations/s
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { catchUp } from '../../src/read-models/catch-up';
 import { openReadModel } from '../../src/read-models/open-read-model';
-import { seed } from '../../src/seed/seed';
+import { seed } from '../../src/cli/seed/seed';
 import { filters } from './list-filters';
 import { patient } from '../support/patience';
 

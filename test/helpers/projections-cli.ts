@@ -1,5 +1,5 @@
 import { CONFIG, type Config } from '../../src/platform/config/config';
-import { runCli } from '../../src/read-models/cli/projections-cli';
+import { runCli } from '../../src/cli/projections-cli';
 import type { TestApp } from './test-app';
 
 const VARIABLES = ['DATA_DIR', 'READ_MODEL_DB', 'DATABASE_URL'] as const;

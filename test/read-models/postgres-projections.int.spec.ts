@@ -12,7 +12,7 @@ import {
   generationSchema,
   openPostgresReadModel,
 } from '../../src/read-models/postgres/open-postgres-read-model';
-import { seed } from '../../src/seed/seed';
+import { seed } from '../../src/cli/seed/seed';
 import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
 const binaries = postgresBinariesOrSkip(

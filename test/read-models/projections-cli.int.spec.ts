@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
-import { runCli } from '../../src/read-models/cli/projections-cli';
+import { runCli } from '../../src/cli/projections-cli';
 import { appendCounterEvents, counterProjection } from '../fixtures/counter-projection';
 import { ReadSide } from '../fixtures/read-side-harness';
 import { describeOnPostgres, type PostgresServer } from '../support/postgres-server';

@@ -27,6 +27,19 @@ const clean = {
   'projections/keys/queries.ts': "import { k } from '../../src/accounts/key-lookup';\nexport const q = k;\n",
   'projections/keys/keys.entities.ts': 'export class KeyRow {}\n',
   'src/agents/agents.ts': "import { q } from '../../projections/keys/queries';\nexport const a = q;\n",
+  // each layer on the ones below it
+  'src/event-store/port.ts': "import { now } from '../platform/clock';\nexport const read = now;\n",
+  'src/commands/handle.ts': "import { read } from '../event-store/port';\nexport const handle = read;\n",
+  'projections/index.ts': "import { q } from './keys/queries';\nexport const ALL = [q];\n",
+  'src/read-models/runner.ts':
+    "import { handle } from '../commands/handle';\nimport { ALL } from '../../projections/index';\nexport const run = [handle, ALL];\n",
+  'src/process-managers/timers.ts': "import { run } from '../read-models/runner';\nexport const timers = run;\n",
+  'src/operations/health.ts': "import { timers } from '../process-managers/timers';\nexport const health = timers;\n",
+  // the composition root and its command-line tools may import anything
+  'src/app.module.ts':
+    "import { a } from './agents/agents';\nimport { health } from './operations/health';\nexport const app = [a, health];\n",
+  'src/cli/tool.ts':
+    "import { app } from '../app.module';\nimport { KeyRow } from '../../projections/keys/keys.entities';\nexport const tool = [app, KeyRow];\n",
 };
 
 describe('scripts/check-imports.js', () => {
@@ -62,6 +75,45 @@ describe('scripts/check-imports.js', () => {
         "import { KeyRow } from '../../projections/keys/keys.entities';\nexport const r = KeyRow;\n",
     });
     expect(out).toContain('LAYER src/agents/rows.ts imports projections/keys/keys.entities.ts');
+    expect(status).toBe(1);
+  });
+
+  it('fails when a layer imports upward: the event store a context, read-models the process managers', () => {
+    const { status, out } = checkTree({
+      ...clean,
+      'src/event-store/upcasters.ts': "import { k } from '../accounts/key-lookup';\nexport const u = [k];\n",
+      'src/read-models/module.ts': "import { timers } from '../process-managers/timers';\nexport const m = timers;\n",
+      'src/commands/cached.ts': "import { run } from '../read-models/runner';\nexport const c = run;\n",
+      'src/process-managers/binding.ts': "import { a } from '../agents/agents';\nexport const b = a;\n",
+    });
+    expect(out).toContain('LAYER src/event-store/upcasters.ts imports src/accounts/key-lookup.ts');
+    expect(out).toContain('LAYER src/read-models/module.ts imports src/process-managers/timers.ts');
+    expect(out).toContain('LAYER src/commands/cached.ts imports src/read-models/runner.ts');
+    expect(out).toContain('LAYER src/process-managers/binding.ts imports src/agents/agents.ts');
+    expect(out).toContain('4 layer violation(s)');
+    expect(status).toBe(1);
+  });
+
+  it('fails when read-models imports a projection other than the catalogue, or a layer the composition root', () => {
+    const { status, out } = checkTree({
+      ...clean,
+      'src/read-models/rows.ts':
+        "import { KeyRow } from '../../projections/keys/keys.entities';\nexport const r = KeyRow;\n",
+      'src/read-models/cli.ts': "import { app } from '../app.module';\nexport const cli = app;\n",
+    });
+    expect(out).toContain('LAYER src/read-models/rows.ts imports projections/keys/keys.entities.ts');
+    expect(out).toContain('LAYER src/read-models/cli.ts imports src/app.module.ts');
+    expect(status).toBe(1);
+  });
+
+  it('fails when a context imports the composition root or a command-line tool', () => {
+    const { status, out } = checkTree({
+      ...clean,
+      'src/seed/seed.ts':
+        "import { app } from '../app.module';\nimport { tool } from '../cli/tool';\nexport const s = [app, tool];\n",
+    });
+    expect(out).toContain('LAYER src/seed/seed.ts imports src/app.module.ts');
+    expect(out).toContain('LAYER src/seed/seed.ts imports src/cli/tool.ts');
     expect(status).toBe(1);
   });
 

@@ -6,6 +6,7 @@ import type { ServedContent } from '../../agents/deployment-content';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { eventTurn } from '../../external-events/event-turn';
 import { ManualClock } from '../../platform/clock/clock';
+import { IdGenerator } from '../../platform/ids/ids';
 import { AggregateCache } from '../../commands/aggregate-cache';
 import { AgentRuntime } from '../../runtime/agent-runtime';
 import { conversationStream } from '../conversation.events';
@@ -68,20 +69,16 @@ describe('ConversationEngine on a real SQLite log', () => {
   const clock = new ManualClock(Date.parse('2026-03-01T10:00:00Z'));
   const context = { actor: 'test', correlationId: 'c1' };
   let n = 0;
-  const newId = () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+  const ids = new (class extends IdGenerator {
+    uuid = () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+    short = () => String(++n);
+  })();
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-engine-'));
     store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
     deployments = new OneDeployment();
-    engine = new ConversationEngine({
-      store,
-      clock,
-      newId,
-      deployments,
-      runtime: new AgentRuntime(null),
-      cache: new AggregateCache(100),
-    });
+    engine = new ConversationEngine(store, clock, ids, deployments, new AgentRuntime(null), new AggregateCache(100));
   });
   afterEach(async () => {
     await store.close();
@@ -195,7 +192,14 @@ describe('ConversationEngine on a real SQLite log', () => {
       receivedAt: clock.nowIso(),
     };
     const respond = (served: ServedContent, state: Record<string, unknown>, language: string) =>
-      eventTurn({ name: 'refund_check', topics: served.topics, state, receivedAt: event.receivedAt, language, newId });
+      eventTurn({
+        name: 'refund_check',
+        topics: served.topics,
+        state,
+        receivedAt: event.receivedAt,
+        language,
+        newId: ids.uuid,
+      });
     expect(
       await engine.receiveExternalEvent('AS_CHAT_3', event, () => ({ status: 'approved' }), respond, context),
     ).toBe(true);

@@ -1,12 +1,15 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { Environment } from '../../agents/agent.events';
 import type { ServedContent } from '../../agents/deployment-content';
-import type { EventStore } from '../../event-store/event-store.port';
-import type { Clock } from '../../platform/clock/clock';
+import { EVENT_STORE, type EventStore } from '../../event-store/event-store.port';
+import { Clock } from '../../platform/clock/clock';
 import type { AggregateCache } from '../../commands/aggregate-cache';
 import type { CommandContext } from '../../commands/command-context';
 import { handleCommand, load, peek } from '../../commands/command-handler';
 import { DomainError } from '../../platform/errors/domain-error';
-import type { AgentRuntime, TurnResult } from '../../runtime/agent-runtime';
+import { IdGenerator } from '../../platform/ids/ids';
+import { AgentRuntime, type TurnResult } from '../../runtime/agent-runtime';
+import { ConversationCache } from '../conversation-cache';
 import {
   conversationDecider,
   type ConversationCommand,
@@ -29,20 +32,11 @@ import {
   type Opening,
 } from './conversation-opening';
 
-/** What the engine reads of a deployment (DeploymentContent in the app). */
+/** What the engine reads of a deployment (DeploymentContent in the app, bound by ConversationsModule). */
+export const CONTENT_SOURCE = Symbol('ContentSource');
 export interface ContentSource {
   activeDeploymentId(agentId: string, environment: Environment): Promise<string | null>;
   ofDeployment(agentId: string, deploymentId: string): Promise<ServedContent>;
-}
-
-export interface EngineDeps {
-  store: EventStore;
-  clock: Clock;
-  newId: () => string;
-  deployments: ContentSource;
-  runtime: AgentRuntime;
-  /** folded conversation states, shared by every writer of conversation streams in the process */
-  cache: AggregateCache;
 }
 
 export interface StartRequest extends Omit<Opening, 'startedAt'> {
@@ -91,14 +85,25 @@ const notFound = () => new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation 
  * calls and their results back; what is recorded, and how, is decided here and by the
  * conversation decider, so every channel's audit record has one shape.
  */
+@Injectable()
 export class ConversationEngine {
-  constructor(private readonly d: EngineDeps) {}
+  private readonly newId = () => this.ids.uuid();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(CONTENT_SOURCE) private readonly deployments: ContentSource,
+    private readonly runtime: AgentRuntime,
+    /** folded conversation states, shared by every writer of conversation streams in the process */
+    @Inject(ConversationCache) private readonly cache: AggregateCache,
+  ) {}
 
   /** Starts a conversation on a deployment (the environment's active one unless named) with the agent's greeting. */
   async start(request: StartRequest, context: CommandContext): Promise<StartedConversation> {
     const content = await this.contentFor(request);
-    const opening = { ...request, startedAt: request.startedAt ?? this.d.clock.nowIso() };
-    const { command, greeting } = startCommand(this.d.runtime, content, opening, this.d.newId, request.line);
+    const opening = { ...request, startedAt: request.startedAt ?? this.clock.nowIso() };
+    const { command, greeting } = startCommand(this.runtime, content, opening, this.newId, request.line);
     const after = await this.execute(request.conversationId, command, context);
     return {
       conversationId: request.conversationId,
@@ -115,8 +120,8 @@ export class ConversationEngine {
     input: UserInput,
     context: CommandContext,
   ): Promise<TurnResult> {
-    const content = await this.d.deployments.ofDeployment(request.agentId, request.deploymentId);
-    const opening = { ...request, startedAt: request.startedAt ?? this.d.clock.nowIso() };
+    const content = await this.deployments.ofDeployment(request.agentId, request.deploymentId);
+    const opening = { ...request, startedAt: request.startedAt ?? this.clock.nowIso() };
     const result = await this.answer(content, initialStateOf(opening, content), content.languageCode, input);
     await this.execute(request.conversationId, startWithTurnCommand(content, opening, result), context);
     return result;
@@ -125,21 +130,21 @@ export class ConversationEngine {
   /** The conversation as this process last saw it (no read when cached): for checking a request before a command. */
   peek(conversationId: string): Promise<ConversationState> {
     return peek<ConversationState, never>(
-      this.d.store,
+      this.store,
       conversationStream(conversationId),
       conversationDecider as never,
-      this.d.cache,
+      this.cache,
     );
   }
 
   /** The conversation with everything appended to it so far (reads what came after the cached state). */
   async current(conversationId: string): Promise<ConversationState> {
-    return (await load(this.d.store, conversationStream(conversationId), conversationDecider, this.d.cache)).state;
+    return (await load(this.store, conversationStream(conversationId), conversationDecider, this.cache)).state;
   }
 
   /** The agent's answer to the user's input, not yet recorded (a channel may record it with its own events). */
   async think(conversation: ConversationState, input: UserInput): Promise<TurnResult> {
-    const content = await this.d.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
+    const content = await this.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
     return this.answer(content, conversation.state, conversation.language, input);
   }
 
@@ -165,8 +170,8 @@ export class ConversationEngine {
   async say(conversationId: string, line: AgentLine, at: string, context: CommandContext): Promise<void> {
     const conversation = await this.current(conversationId);
     if (!conversation.exists || conversation.ended) return;
-    const content = await this.d.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
-    const turn = agentLineTurn(this.d.runtime, content, conversation.state, at, this.d.newId, line);
+    const content = await this.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
+    const turn = agentLineTurn(this.runtime, content, conversation.state, at, this.newId, line);
     await this.record(conversationId, { turn, effects: NO_EFFECTS }, context);
   }
 
@@ -175,7 +180,7 @@ export class ConversationEngine {
     conversationId: string,
     reason: EndReason,
     context: CommandContext,
-    at = this.d.clock.nowIso(),
+    at = this.clock.nowIso(),
   ): Promise<ConversationState | null> {
     try {
       return (await this.execute(conversationId, { type: 'EndConversation', reason, now: at }, context)).state;
@@ -189,7 +194,7 @@ export class ConversationEngine {
   acknowledgeDelayed(conversationId: string, turnIndex: number, context: CommandContext) {
     return this.execute(
       conversationId,
-      { type: 'AcknowledgeDelayedResponse', turnIndex, now: this.d.clock.nowIso() },
+      { type: 'AcknowledgeDelayedResponse', turnIndex, now: this.clock.nowIso() },
       context,
     );
   }
@@ -212,7 +217,7 @@ export class ConversationEngine {
     const payload = payloadOf();
     let response: AgentTurn | null = null;
     if (conversation.ended === null) {
-      const content = await this.d.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
+      const content = await this.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
       const before = conversation.state.external_events;
       const events = { ...(before !== null && typeof before === 'object' ? before : {}), [event.name]: payload };
       response = respond(content, { ...conversation.state, external_events: events }, conversation.language);
@@ -224,9 +229,9 @@ export class ConversationEngine {
   private async contentFor(request: StartRequest): Promise<ServedContent> {
     const environment = request.environment as Environment;
     const deploymentId =
-      request.deploymentId ?? (await this.d.deployments.activeDeploymentId(request.agentId, environment));
+      request.deploymentId ?? (await this.deployments.activeDeploymentId(request.agentId, environment));
     if (!deploymentId) throw new NoActiveDeploymentError(environment);
-    return this.d.deployments.ofDeployment(request.agentId, deploymentId);
+    return this.deployments.ofDeployment(request.agentId, deploymentId);
   }
 
   private answer(
@@ -235,26 +240,26 @@ export class ConversationEngine {
     language: string,
     input: UserInput,
   ): Promise<TurnResult> {
-    return this.d.runtime.respond(content, {
+    return this.runtime.respond(content, {
       text: input.text,
       state,
       asrLangCode: input.asrLangCode ?? language,
       ttsLangCode: input.ttsLangCode ?? language,
       metadata: input.metadata ?? {},
-      receivedAt: input.receivedAt ?? this.d.clock.nowIso(),
-      newId: this.d.newId,
+      receivedAt: input.receivedAt ?? this.clock.nowIso(),
+      newId: this.newId,
     });
   }
 
   private execute(conversationId: string, command: ConversationCommand, context: CommandContext) {
     return handleCommand(
-      this.d.store,
-      this.d.clock,
+      this.store,
+      this.clock,
       conversationStream(conversationId),
       conversationDecider,
       command,
       context,
-      this.d.cache,
+      this.cache,
     );
   }
 }

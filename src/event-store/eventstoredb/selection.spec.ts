@@ -2,6 +2,7 @@ import os from 'node:os';
 import { UnavailableError } from '@kurrent/kurrentdb-client';
 import { ConfigError, loadConfig } from '../../platform/config/config';
 import { openEventStore } from '../open-event-store';
+import { Upcasters } from '../upcasting';
 
 describe('choosing the EventStoreDB adapter (EVENT_STORE=eventstoredb)', () => {
   it('stays sqlite by default, with no connection string', () => {
@@ -54,6 +55,6 @@ describe('choosing the EventStoreDB adapter (EVENT_STORE=eventstoredb)', () => {
       DATA_DIR: os.tmpdir(),
       LOG_LEVEL: 'silent',
     });
-    await expect(openEventStore(config)).rejects.toBeInstanceOf(UnavailableError);
+    await expect(openEventStore(config, new Upcasters())).rejects.toBeInstanceOf(UnavailableError);
   });
 });

@@ -1,16 +1,11 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
-import type { KeyAuthenticator } from '../../platform/auth/key-authenticator';
+import { KeyAuthenticator } from '../../platform/auth/key-authenticator';
 import type { KeyRecord } from '../../platform/auth/key-principal';
 import { DomainError, forbidden } from '../../platform/errors/domain-error';
 import type { HandshakeGate } from '../../platform/ws/handshake-gate';
-import type { DeskHub } from './desk-hub';
-
-export interface DeskAdmissionDeps {
-  keys: KeyAuthenticator;
-  hub: DeskHub;
-  /** open desk sockets per key on this process (MESSAGING_MAX_DESK_SOCKETS_PER_KEY) */
-  maxSocketsPerKey: number;
-}
+import { CONFIG, type Config } from '../../platform/config/config';
+import { DeskHub } from './desk-hub';
 
 /** What an admitted desk handshake carries into its socket. */
 export interface DeskAdmitted {
@@ -26,17 +21,27 @@ export interface DeskAdmitted {
  * permission, 429 past the key's socket cap. An admitted handshake holds one of the key's slots
  * until its socket opens or it is abandoned.
  */
+@Injectable()
 export class DeskAdmission implements HandshakeGate<DeskAdmitted> {
-  constructor(private readonly d: DeskAdmissionDeps) {}
+  /** open desk sockets per key on this process (MESSAGING_MAX_DESK_SOCKETS_PER_KEY) */
+  private readonly maxSocketsPerKey: number;
+
+  constructor(
+    private readonly keys: KeyAuthenticator,
+    private readonly hub: DeskHub,
+    @Inject(CONFIG) config: Config,
+  ) {
+    this.maxSocketsPerKey = config.messaging.maxDeskSocketsPerKey;
+  }
 
   async admit(request: IncomingMessage, url: URL): Promise<DeskAdmitted> {
     const header = request.headers['x-api-key'];
     const value = url.searchParams.get('api_key') ?? (Array.isArray(header) ? header[0] : header);
-    const key = await this.d.keys.authenticate(value ?? undefined, 'api_key');
+    const key = await this.keys.authenticate(value ?? undefined, 'api_key');
     if (!key.permissions.includes('desk')) throw forbidden('this key lacks the desk permission', 'PERMISSION_DENIED');
     const agentName = url.searchParams.get('agent_name')?.trim().slice(0, 64) || key.name;
-    const max = this.d.maxSocketsPerKey;
-    if (!this.d.hub.reserve(key.id, max))
+    const max = this.maxSocketsPerKey;
+    if (!this.hub.reserve(key.id, max))
       throw new DomainError(
         'CONNECTION_LIMIT_EXCEEDED',
         `desk connection limit exceeded for this key (${max} open)`,
@@ -46,6 +51,6 @@ export class DeskAdmission implements HandshakeGate<DeskAdmitted> {
   }
 
   abandon(admitted: DeskAdmitted): void {
-    this.d.hub.release(admitted.key.id);
+    this.hub.release(admitted.key.id);
   }
 }

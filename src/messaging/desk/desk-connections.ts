@@ -1,36 +1,26 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
-import type { EventStore, RecordedEvent } from '../../event-store/event-store.port';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../event-store/event-store.port';
 import { andThen, type Awaitable } from '../../platform/awaitable';
-import type { KeyAuthenticator } from '../../platform/auth/key-authenticator';
+import { KeyAuthenticator } from '../../platform/auth/key-authenticator';
 import { keyCanReachAgent, type KeyRecord } from '../../platform/auth/key-principal';
-import type { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../platform/clock/clock';
 import { atDeadline } from '../../platform/clock/deadline';
 import type { CommandContext } from '../../commands/command-context';
 import { DomainError } from '../../platform/errors/domain-error';
-import type { IdGenerator } from '../../platform/ids/ids';
+import { IdGenerator } from '../../platform/ids/ids';
+import { LOGGER } from '../../platform/logging/logger';
 import { CLOSE_CREDENTIAL_EXPIRED, CLOSE_CREDENTIAL_REVOKED, type CredentialClose } from '../close-codes';
 import { MAX_BUFFERED_BYTES } from '../limits';
-import type { SessionCommands } from '../session-commands';
+import { SessionCommands } from '../session-commands';
 import { sessionStream } from '../session.events';
-import type { SocketHub } from '../socket-hub';
+import { SocketHub } from '../socket-hub';
 import { toWire, transient, type WireEvent } from '../wire';
 import type { DeskAdmitted } from './desk-admission';
-import type { DeskHub, DeskSocket } from './desk-hub';
+import { DeskHub, type DeskSocket } from './desk-hub';
 import { parseDeskFrame, type DeskCommand } from './desk-protocol';
-import type { DeskQueue } from './desk-queue';
-
-export interface DeskConnectionsDeps {
-  keys: KeyAuthenticator;
-  hub: DeskHub;
-  chats: SocketHub;
-  queue: DeskQueue;
-  sessions: SessionCommands;
-  store: EventStore;
-  clock: Clock;
-  ids: IdGenerator;
-  logger: Logger;
-}
+import { DeskQueue } from './desk-queue';
 
 /** Session events that change the queue a desk sees. */
 const QUEUE_EVENTS = new Set([
@@ -59,10 +49,22 @@ const DESK_ERRORS: Record<string, string> = {
  * model's event), when the key's `expiresAt` passes on the platform clock, and whenever a frame
  * finds the key no longer usable; a frame arriving once the close has begun is dropped unread.
  */
+@Injectable()
 export class DeskConnections {
   private readonly open = new WeakMap<WebSocket, { socket: DeskSocket; admitted: DeskAdmitted }>();
 
-  constructor(private readonly d: DeskConnectionsDeps) {}
+  constructor(
+    private readonly keys: KeyAuthenticator,
+    private readonly hub: DeskHub,
+    /** the chat sockets, for what the desk says to a session */
+    private readonly chats: SocketHub,
+    private readonly queue: DeskQueue,
+    private readonly sessions: SessionCommands,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
 
   /** One client frame, as text. */
   frame(ws: WebSocket, raw: string): void {
@@ -71,44 +73,44 @@ export class DeskConnections {
     if (!connection || connection.socket.ended) return;
     const { socket, admitted } = connection;
     this.onFrame(socket, admitted.key, admitted.keyValue, raw).catch((error: unknown) => {
-      this.d.logger.error({ err: error }, 'desk frame failed');
+      this.logger.error({ err: error }, 'desk frame failed');
       socket.send(JSON.stringify({ type: 'ERROR', message: 'encountered an error' }));
     });
   }
 
   /** After the api-keys read model applied a batch: a deleted key's sockets close at once, before the DELETE answers. */
   onKeyEvents(batch: RecordedEvent[]): void {
-    if (this.d.hub.empty) return;
+    if (this.hub.empty) return;
     for (const event of batch) {
       if (event.type !== 'ApiKeyDeleted') continue;
-      for (const socket of this.d.hub.socketsOf((event.data as { keyId: string }).keyId))
+      for (const socket of this.hub.socketsOf((event.data as { keyId: string }).keyId))
         socket.end(CLOSE_CREDENTIAL_REVOKED.code, CLOSE_CREDENTIAL_REVOKED.reason);
     }
   }
 
   /** Feed listener: events of sessions held by a key with sockets here go to those sockets. */
   onSessionEvents(sessionId: string, events: WireEvent[], recorded: RecordedEvent[]): void {
-    if (this.d.hub.empty) return;
+    if (this.hub.empty) return;
     recorded.forEach((event, i) => {
       if (event.type === 'MessagingHandoffAccepted')
-        this.d.hub.hold(sessionId, (event.data as { liveAgentId: string }).liveAgentId);
-      const keyId = this.d.hub.holder(sessionId);
+        this.hub.hold(sessionId, (event.data as { liveAgentId: string }).liveAgentId);
+      const keyId = this.hub.holder(sessionId);
       if (!keyId) return;
-      this.d.hub.sendToKey(keyId, { type: 'SESSION_EVENT', session_id: sessionId, event: events[i] });
-      if (event.type === 'MessagingLiveAgentLeft' || event.type === 'MessagingSessionEnded') this.d.hub.drop(sessionId);
+      this.hub.sendToKey(keyId, { type: 'SESSION_EVENT', session_id: sessionId, event: events[i] });
+      if (event.type === 'MessagingLiveAgentLeft' || event.type === 'MessagingSessionEnded') this.hub.drop(sessionId);
     });
   }
 
   /** User typing: shown to the desk agent holding the session on this process. */
   onUserTyping(sessionId: string, event: WireEvent): void {
-    const keyId = this.d.hub.holder(sessionId);
-    if (keyId) this.d.hub.sendToKey(keyId, { type: 'SESSION_EVENT', session_id: sessionId, event });
+    const keyId = this.hub.holder(sessionId);
+    if (keyId) this.hub.sendToKey(keyId, { type: 'SESSION_EVENT', session_id: sessionId, event });
   }
 
   /** After the messaging-sessions read model applied a batch: shows each desk its queue if it changed. */
   onReadModelApplied(batch: RecordedEvent[]): void {
-    if (this.d.hub.empty || !batch.some((event) => QUEUE_EVENTS.has(event.type))) return;
-    for (const socket of this.d.hub.sockets()) this.showQueue(socket, 'QUEUE_UPDATED');
+    if (this.hub.empty || !batch.some((event) => QUEUE_EVENTS.has(event.type))) return;
+    for (const socket of this.hub.sockets()) this.showQueue(socket, 'QUEUE_UPDATED');
   }
 
   opened(ws: WebSocket, admitted: DeskAdmitted): void {
@@ -133,30 +135,30 @@ export class DeskConnections {
         if (ended) return;
         ended = true;
         cancelExpiry();
-        this.d.hub.remove(socket);
+        this.hub.remove(socket);
         ws.close(code, reason);
       },
     };
-    this.d.hub.add(socket);
-    cancelExpiry = atDeadline(this.d.clock, key.expiresAtMs, () =>
+    this.hub.add(socket);
+    cancelExpiry = atDeadline(this.clock, key.expiresAtMs, () =>
       socket.end(CLOSE_CREDENTIAL_EXPIRED.code, CLOSE_CREDENTIAL_EXPIRED.reason),
     );
     this.open.set(ws, { socket, admitted });
     ws.once('close', () => {
       ended = true;
       cancelExpiry();
-      this.d.hub.remove(socket);
+      this.hub.remove(socket);
     });
     // a key deleted while the handshake was under way was announced before this socket was in the hub
     this.keyStillUsable(socket, keyValue)
       .then((usable) => usable && this.ready(socket, key, agentName))
-      .catch((error: unknown) => this.d.logger.error({ err: error }, 'desk could not re-check its key'));
+      .catch((error: unknown) => this.logger.error({ err: error }, 'desk could not re-check its key'));
   }
 
   private ready(socket: DeskSocket, key: KeyRecord, agentName: string): void {
     this.logFailure(
-      andThen(this.d.queue.heldBy(key.id), (held) => {
-        for (const sessionId of held) this.d.hub.hold(sessionId, key.id);
+      andThen(this.queue.heldBy(key.id), (held) => {
+        for (const sessionId of held) this.hub.hold(sessionId, key.id);
         socket.send(JSON.stringify({ type: 'DESK_READY', agent_id: key.id, agent_name: agentName, sessions: held }));
         this.showQueue(socket, 'QUEUE_UPDATED');
       }),
@@ -172,7 +174,7 @@ export class DeskConnections {
     if (socket.ended) return false;
     let close: CredentialClose | null = null;
     try {
-      const key = await this.d.keys.authenticate(keyValue, 'api_key');
+      const key = await this.keys.authenticate(keyValue, 'api_key');
       if (key.id !== socket.keyId || !key.permissions.includes('desk')) close = CLOSE_CREDENTIAL_REVOKED;
     } catch (error) {
       if (!(error instanceof DomainError) || error.status !== 401) throw error;
@@ -193,7 +195,7 @@ export class DeskConnections {
           ...(command.sessionId ? { session_id: command.sessionId } : {}),
         }),
       );
-    const context: CommandContext = { actor: key.id, correlationId: this.d.ids.uuid() };
+    const context: CommandContext = { actor: key.id, correlationId: this.ids.uuid() };
     try {
       await this.run(socket, key, command, context);
     } catch (error) {
@@ -210,21 +212,21 @@ export class DeskConnections {
 
   private async run(socket: DeskSocket, key: KeyRecord, command: DeskCommand, context: CommandContext): Promise<void> {
     const { sessionId } = command;
-    const { state } = await this.d.sessions.current(sessionId);
+    const { state } = await this.sessions.current(sessionId);
     // another account's session, or an agent outside the key's scope, is as good as absent
     if (!state.exists || state.accountId !== key.accountId || !keyCanReachAgent(key, state.agentId))
       throw new DomainError('SESSION_NOT_FOUND', 'session not found', 404);
-    const now = this.d.clock.nowIso();
+    const now = this.clock.nowIso();
     switch (command.type) {
       case 'ACCEPT': {
-        await this.d.sessions.execute(
+        await this.sessions.execute(
           sessionId,
           { type: 'AcceptHandoff', liveAgentId: key.id, agentName: socket.agentName, now },
           context,
         );
-        this.d.hub.hold(sessionId, key.id);
-        const history = (await this.d.store.readStream(sessionStream(sessionId))).map(toWire);
-        this.d.hub.sendToKey(key.id, {
+        this.hub.hold(sessionId, key.id);
+        const history = (await this.store.readStream(sessionStream(sessionId))).map(toWire);
+        this.hub.sendToKey(key.id, {
           type: 'SESSION_ACCEPTED',
           session_id: sessionId,
           agent_id: state.agentId,
@@ -233,32 +235,32 @@ export class DeskConnections {
         return;
       }
       case 'MESSAGE':
-        await this.d.sessions.execute(
+        await this.sessions.execute(
           sessionId,
-          { type: 'SendLiveAgentMessage', liveAgentId: key.id, messageId: this.d.ids.uuid(), text: command.text, now },
+          { type: 'SendLiveAgentMessage', liveAgentId: key.id, messageId: this.ids.uuid(), text: command.text, now },
           context,
         );
         return;
       case 'TYPING':
         if (state.phase !== 'live' || state.liveAgent?.id !== key.id)
           throw new DomainError('NOT_THE_LIVE_AGENT', 'you do not hold this session', 409);
-        this.d.chats.deliverTransient(
+        this.chats.deliverTransient(
           sessionId,
-          transient(this.d.ids.uuid(), 'EVENT_TYPE_LIVE_AGENT_TYPING', now, {
+          transient(this.ids.uuid(), 'EVENT_TYPE_LIVE_AGENT_TYPING', now, {
             agent_name: state.liveAgent.name,
             state: command.state,
           }),
         );
         return;
       case 'LEAVE':
-        await this.d.sessions.execute(sessionId, { type: 'LeaveAsLiveAgent', liveAgentId: key.id, now }, context);
+        await this.sessions.execute(sessionId, { type: 'LeaveAsLiveAgent', liveAgentId: key.id, now }, context);
         return;
     }
   }
 
   private showQueue(socket: DeskSocket, type: 'QUEUE_UPDATED'): void {
     this.logFailure(
-      andThen(this.d.queue.queued(socket.accountId, socket.agents), (queue) => {
+      andThen(this.queue.queued(socket.accountId, socket.agents), (queue) => {
         const json = JSON.stringify(queue);
         if (json === socket.lastQueue) return;
         socket.lastQueue = json;
@@ -270,6 +272,6 @@ export class DeskConnections {
   /** A read that answered later (PostgreSQL) and failed: logged, as a synchronous one would throw to its caller. */
   private logFailure(work: Awaitable<void>): void {
     if (work instanceof Promise)
-      work.catch((error: unknown) => this.d.logger.error({ err: error }, 'desk could not read the queue'));
+      work.catch((error: unknown) => this.logger.error({ err: error }, 'desk could not read the queue'));
   }
 }

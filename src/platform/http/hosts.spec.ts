@@ -13,6 +13,9 @@ describe('host routing (contract §1)', () => {
     expect(familyOf('/admin/v1/accounts')).toBe('any');
     expect(familyOf('/healthz')).toBe('any');
     expect(familyOf('/api/v1/sessions')).toBe('any');
+    // the sockets: the desk (an account key, the handoffs) is a platform route; the web chat answers anywhere
+    expect(familyOf('/desk/ws')).toBe('platform');
+    expect(familyOf('/ws')).toBe('any');
   });
 
   it('serves each family on its own host of this region', () => {

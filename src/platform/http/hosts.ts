@@ -2,8 +2,11 @@
  * Host routing of contract §1. Without PUBLIC_DOMAIN every API answers on every host. With it, the
  * build APIs answer only on `api.<region>.<domain>` and the platform APIs only on
  * `api.<region-with-suffix>.platform.<domain>`, for this process's region; the wrong family or
- * region is 404, a host without a region prefix is 400. Operator, health and messaging routes are
- * not in either family and answer on any host.
+ * region is 404, a host without a region prefix is 400. Operator, health and the web chat's routes
+ * (its HTTP calls and `/ws`, reached from customers' pages) are in neither family and answer on any
+ * host. The live-agent desk's socket is a platform route: it is opened with an account's API key
+ * and serves the handoffs of running conversations, like the platform's handoff API. The rule is
+ * applied to HTTP requests (an onRequest hook) and to WebSocket upgrades (ParleyWsAdapter) alike.
  */
 export const PLATFORM_REGION: Record<string, string> = { us: 'us-1', uk: 'uk-1', eu: 'euw-1', studio: 'us-1' };
 
@@ -16,12 +19,14 @@ const BUILD_PREFIXES = [
   '/v1/api-keys/',
 ];
 const VERSIONED = /^\/v[123]\//;
+/** Platform routes outside the versioned paths. */
+const PLATFORM_PATHS = new Set(['/desk/ws']);
 
 export type ApiFamily = 'build' | 'platform' | 'any';
 
 export function familyOf(path: string): ApiFamily {
   if (BUILD_PREFIXES.some((prefix) => path.startsWith(prefix))) return 'build';
-  return VERSIONED.test(path) ? 'platform' : 'any';
+  return VERSIONED.test(path) || PLATFORM_PATHS.has(path) ? 'platform' : 'any';
 }
 
 export type HostVerdict = { ok: true } | { ok: false; status: 400 | 404; code: string; message: string };

@@ -123,6 +123,7 @@ describe('ParleyWsAdapter', () => {
         logger: pino({ level: 'silent' }),
         // one refused credential per address, refilling slowly: the throttle test spends it last
         failures: new AuthFailureThrottle(0.001, 1),
+        hosts: null,
       }),
     );
     await app.listen(0, '127.0.0.1');

@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { AuthFailureThrottle } from '../auth/auth-failure-throttle';
 import { DomainError } from '../errors/domain-error';
 import { correlationIdFor } from '../http/correlation';
+import { checkHost } from '../http/hosts';
 import type { HandshakeGate } from './handshake-gate';
 import { refuseUpgrade } from './refuse-upgrade';
 import { WS_MAX_FRAME_BYTES } from './ws-limits';
@@ -39,6 +40,8 @@ export interface ParleyWsAdapterDeps {
   logger: Logger;
   /** failed-credential throttle per client address, shared with HTTP */
   failures: AuthFailureThrottle;
+  /** PUBLIC_DOMAIN and REGION: the host rule of HTTP routes (http/hosts.ts) applies to upgrades too; null: any host */
+  hosts: { domain: string; region: string } | null;
 }
 
 const normalizePath = (path: string) => `/${path.replace(/^\/+|\/+$/g, '')}`;
@@ -48,7 +51,9 @@ const normalizePath = (path: string) => `/${path.replace(/^\/+|\/+$/g, '')}`;
  * on: Nest's adapter destroys a refused or unknown-path upgrade without a word, while here every
  * refusal is a real HTTP status with the error envelope (contract §2). A handshake is decided by
  * the gateway's gate before `ws` completes it, so a refused client never holds a socket; the
- * failed-login throttle applies as on HTTP. Frames larger than 128 KiB close the socket (1009).
+ * failed-login throttle applies as on HTTP. An upgrade never passes Fastify's hooks, so the host
+ * rule (PUBLIC_DOMAIN) is applied here, with the refusal an HTTP request gets. Frames larger than
+ * 128 KiB close the socket (1009).
  */
 export class ParleyWsAdapter extends WsAdapter {
   private readonly servers = new Map<string, WebSocketServer>();
@@ -112,6 +117,13 @@ export class ParleyWsAdapter extends WsAdapter {
       url = new URL(request.url ?? '/', 'http://localhost');
     } catch {
       return refuseUpgrade(socket, new DomainError('BAD_REQUEST', 'malformed request target', 400), correlationId);
+    }
+    if (this.deps.hosts) {
+      // on the path that routes the upgrade: a raw path with dot segments must not slip past its family
+      const { domain, region } = this.deps.hosts;
+      const verdict = checkHost(request.headers.host, url.pathname, domain, region);
+      if (!verdict.ok)
+        return refuseUpgrade(socket, new DomainError(verdict.code, verdict.message, verdict.status), correlationId);
     }
     const server = this.servers.get(url.pathname);
     const gate = server && gates.get(server);

@@ -5,14 +5,16 @@ import { DEFAULT_DATA_ACCESS, type DataAccessConfig } from '../accounts/data-acc
 import { accountStream } from '../accounts/account.events';
 import type { AgentEvent } from '../agents/agent.events';
 import { agentStream } from '../agents/agent.events';
+import { ALL_UPCASTERS } from '../app.upcasters';
 import { openEventStore } from '../event-store/open-event-store';
+import { Upcasters } from '../event-store/upcasting';
 import type { EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { loadConfig } from '../platform/config/config';
 import { agentRef, tryParseAgentId } from '../platform/ids/prefixed-ids';
-import { chainLine, GENESIS, verifyChain } from './digest-chain';
-import { isoInstant } from './export-query';
-import { projectEvents } from './project-events';
+import { chainLine, GENESIS, verifyChain } from '../audit-export/digest-chain';
+import { isoInstant } from '../audit-export/export-query';
+import { projectEvents } from '../audit-export/project-events';
 
 const USAGE = `usage: npm run audit -- export --project <id> [--from <ISO time>] [--to <ISO time>] --out <file>
        npm run audit -- verify <file>
@@ -48,7 +50,7 @@ export async function runAuditCli(argv: string[], out: Out = process.stdout): Pr
     out.write(`not a project id: ${options.project}\n`);
     return 2;
   }
-  const store = await openEventStore(loadConfig());
+  const store = await openEventStore(loadConfig(), new Upcasters(ALL_UPCASTERS));
   try {
     const config = await dataAccessOf(store, agentId);
     if (!config) {

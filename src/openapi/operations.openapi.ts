@@ -1,8 +1,8 @@
-import { routeDocs } from '../openapi/route-docs';
-import { arr, int, map, nullable, obj, oneOf, str, time } from '../openapi/schema-helpers';
-import { ClockController } from './clock.controller';
-import { HealthController } from './health.controller';
-import { MetricsController } from './metrics.controller';
+import { routeDocs } from './route-docs';
+import { arr, int, map, nullable, obj, oneOf, str, time } from './schema-helpers';
+import { ClockController } from '../operations/clock.controller';
+import { HealthController } from '../operations/health.controller';
+import { MetricsController } from '../operations/metrics.controller';
 
 const part = obj({ health: oneOf('ok', 'degraded') }, { name: str, deadLetters: nullable(int), error: nullable(str) });
 

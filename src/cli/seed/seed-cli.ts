@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { seed } from './seed';
-import { makeDataDirPrivate } from '../platform/database/private-data-dir';
+import { makeDataDirPrivate } from '../../platform/database/private-data-dir';
 
 const USAGE =
   'usage: npm run seed -- --conversations N [--agents 1..3] [--days 90] [--seed 1] [--concurrency 256] [--live-share 0.8] [--data-dir DIR]';

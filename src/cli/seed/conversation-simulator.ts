@@ -1,8 +1,8 @@
-import type { ServedContent } from '../agents/deployment-content';
-import type { Channel, TurnData } from '../conversations/conversation.events';
-import type { ConversationCommand, TurnEffects } from '../conversations/conversation.decider';
-import { startCommand } from '../conversations/engine/conversation-opening';
-import type { AgentRuntime } from '../runtime/agent-runtime';
+import type { ServedContent } from '../../agents/deployment-content';
+import type { Channel, TurnData } from '../../conversations/conversation.events';
+import type { ConversationCommand, TurnEffects } from '../../conversations/conversation.decider';
+import { startCommand } from '../../conversations/engine/conversation-opening';
+import type { AgentRuntime } from '../../runtime/agent-runtime';
 import { CLOSINGS, DEMO_TOPICS, OFF_TOPIC } from './demo-knowledge';
 import type { Prng } from './prng';
 

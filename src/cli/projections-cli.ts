@@ -1,18 +1,20 @@
 import 'reflect-metadata';
-import { ALL_PROJECTIONS } from '../../../projections';
-import { openEventStore } from '../../event-store/open-event-store';
-import { ConfigError, loadConfig } from '../../platform/config/config';
-import { makeDataDirPrivate } from '../../platform/database/private-data-dir';
-import { openAppDatabase } from '../../app.database';
-import type { Projection } from '../projection';
-import { generationStorage } from '../generation-storage';
-import { ReadModelRegistry } from '../read-model-registry';
-import { rebuild } from '../rebuild';
-import { readModelStatus } from '../status';
-import { verify } from '../verify';
-import { retryProjectionDeadLetters } from '../retry-dead-letters';
-import { rearmDeadTimers } from '../../process-managers/rearm-dead-timers';
-import { isPosition, type Position } from '../../event-store/position';
+import { ALL_PROJECTIONS } from '../../projections';
+import { ALL_UPCASTERS } from '../app.upcasters';
+import { openEventStore } from '../event-store/open-event-store';
+import { Upcasters } from '../event-store/upcasting';
+import { ConfigError, loadConfig } from '../platform/config/config';
+import { makeDataDirPrivate } from '../platform/database/private-data-dir';
+import { openAppDatabase } from '../app.database';
+import type { Projection } from '../read-models/projection';
+import { generationStorage } from '../read-models/generation-storage';
+import { ReadModelRegistry } from '../read-models/read-model-registry';
+import { rebuild } from '../read-models/rebuild';
+import { readModelStatus } from '../read-models/status';
+import { verify } from '../read-models/verify';
+import { retryProjectionDeadLetters } from '../read-models/retry-dead-letters';
+import { rearmDeadTimers } from '../process-managers/rearm-dead-timers';
+import { isPosition, type Position } from '../event-store/position';
 
 const COMMANDS = ['status', 'rebuild', 'verify', 'dead-letters', 'retry'];
 
@@ -54,7 +56,7 @@ export async function runCli(
   const config = loadConfig();
   // a rebuild writes new generation files: private like the rest of the data
   makeDataDirPrivate(config.dataDir);
-  const store = await openEventStore(config);
+  const store = await openEventStore(config, new Upcasters(ALL_UPCASTERS));
   const platform = await openAppDatabase(config.dataDir, config.databaseUrl);
   const registry = new ReadModelRegistry(platform, generationStorage(config));
   const print = (value: unknown, text: string) => out.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);

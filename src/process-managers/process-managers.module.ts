@@ -1,0 +1,68 @@
+import { BeforeApplicationShutdown, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { CONFIG, type Config } from '../platform/config/config';
+import { PLATFORM_DB } from '../platform/database/platform-database';
+import { LOGGER } from '../platform/logging/logger';
+import { DeadLetterStore } from '../read-models/dead-letters';
+import { LogFeed } from '../read-models/log-feed';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { ReadModels } from '../read-models/read-models.service';
+import { sharedLeases } from '../read-models/shared-leases';
+import { ProcessManagers } from './process-managers';
+import { Timers } from './timers';
+
+/**
+ * Starts everything behind the log in order: the read models and the process managers subscribe
+ * first, so the one log feed starts where all of them need it (log-feed.ts); then the timers.
+ * It lives here, above the read models, because it is the one place that knows both.
+ */
+@Injectable()
+class BehindTheLogLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly processManagers: ProcessManagers,
+    private readonly timers: Timers,
+    private readonly feed: LogFeed,
+  ) {}
+
+  async onApplicationBootstrap() {
+    await this.readModels.start();
+    await this.processManagers.start();
+    await this.feed.start();
+    this.timers.start();
+  }
+
+  async beforeApplicationShutdown() {
+    await this.timers.stop();
+    await this.processManagers.stop();
+    await this.readModels.stop();
+    await this.feed.stop();
+  }
+}
+
+/** Process managers and durable timers: the work that reacts to the log and the clock. */
+@Module({
+  imports: [EventStoreModule, ReadModelsModule],
+  providers: [
+    {
+      provide: ProcessManagers,
+      inject: [EVENT_STORE, PLATFORM_DB, LOGGER, CONFIG, DeadLetterStore, LogFeed],
+      // built from the configuration: on a shared PostgreSQL platform database, each manager runs in one process at a time
+      useFactory: (
+        store: EventStore,
+        db: DataSource,
+        logger: Logger,
+        config: Config,
+        deadLetters: DeadLetterStore,
+        feed: LogFeed,
+      ) => new ProcessManagers(store, db, logger, sharedLeases(config), deadLetters, feed),
+    },
+    Timers,
+    BehindTheLogLifecycle,
+  ],
+  exports: [ProcessManagers, Timers],
+})
+export class ProcessManagersModule {}
