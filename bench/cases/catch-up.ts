@@ -16,7 +16,7 @@ import type { BenchContext } from '../lib/context';
 import { caughtUp } from '../lib/caught-up';
 import { removeDb } from '../lib/paths';
 import { startThreadProfiles, type ThreadProfile } from '../lib/cost/thread-profiles';
-import { threadCpuMs, cpuBetween } from '../lib/thread-cpu';
+import { cpuBetween, namedThreadCpuMs, threadCpuMs } from '../lib/thread-cpu';
 import { dataset } from './conversations';
 
 interface CatchUpFigures {
@@ -87,6 +87,7 @@ async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
     );
     const began = performance.now();
     const cpuBefore = threadCpuMs();
+    const namedBefore = namedThreadCpuMs();
     await readModels.start();
     await profiledThreads('catch-up.all', () =>
       caughtUp(
@@ -97,6 +98,7 @@ async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
     );
     const allSeconds = (performance.now() - began) / 1000;
     const all = cpuBetween(cpuBefore, threadCpuMs());
+    ctx.log(`catch-up: CPU ms by thread: ${threadsNote(namedBefore, namedThreadCpuMs())}`);
     await readModels.stop();
     await platform.destroy();
 
@@ -120,6 +122,17 @@ async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
       aloneCpu: { main: perEvent(aloneCpu.mainMs, events), others: perEvent(aloneCpu.othersMs, events) },
     };
   });
+}
+
+/** The threads that used CPU between two samples, busiest first (the workers are all named `node`: by id). */
+function threadsNote(before: ReturnType<typeof namedThreadCpuMs>, after: ReturnType<typeof namedThreadCpuMs>): string {
+  if (!before || !after) return 'n/a';
+  return [...after]
+    .map(([tid, { name, ms }]) => ({ tid, name, ms: ms - (before.get(tid)?.ms ?? 0) }))
+    .filter((t) => t.ms > 0)
+    .sort((a, b) => b.ms - a.ms)
+    .map((t) => `${t.tid === process.pid ? 'main' : `${t.name}#${t.tid}`} ${t.ms}`)
+    .join(', ');
 }
 
 function cpuNote(cpu: CatchUpFigures['allCpu']): string {

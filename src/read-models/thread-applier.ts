@@ -48,25 +48,28 @@ export const APP_PROJECTIONS: ProjectionCatalog = {
 };
 
 /**
- * The process's one apply thread (apply-thread.ts), shared by the runners of its SQLite read
- * models. It applies the projections of its catalog; `accepts` says which. A thread that died is
- * started again on the next call: its runners retry from their checkpoints, which the thread had
- * committed with their rows.
+ * The process's apply threads (apply-thread.ts), shared by the runners of its SQLite read models:
+ * one for the projections that declare `applyApart` (a cost per event that would hold the others
+ * back: the conversations' full-text index) and one for the rest, so a catch-up of every read model
+ * runs on two cores. It applies the projections of its catalog; `accepts` says which. A thread that
+ * died is started again on the next call: its runners retry from their checkpoints, which the
+ * thread had committed with their rows.
  */
 export class ApplyThread {
-  private calls: WorkerCalls<ApplyReply> | null = null;
+  private readonly lanes: Lane[];
+  private readonly laneOfFile = new Map<string, Lane>();
   private closed = false;
   private known: Projection[] | null = null;
-  /** What crossed to the thread in batch messages (tests: each event once, whatever the runners). */
+  /** What crossed to the threads in batch messages (tests: each event once per thread, whatever the runners). */
   readonly sent = { messages: 0, parts: 0, events: 0 };
-  /** The batches runners handed over in this turn of the event loop, sent together at its end. */
-  private waiting: Waiting[] | null = null;
 
   constructor(
     private readonly catalog: ProjectionCatalog = APP_PROJECTIONS,
     /** each runner's pause after a batch, for the next to gather (batch-applier.ts) */
     readonly gatherMs = DEFAULT_GATHER_MS,
-  ) {}
+  ) {
+    this.lanes = [new Lane(catalog, this.sent), new Lane(catalog, this.sent)];
+  }
 
   /**
    * The thread can apply this projection: it is the very definition the catalog exports (a
@@ -77,16 +80,46 @@ export class ApplyThread {
     return this.known.includes(projection);
   }
 
-  /** Creates the generation file when it does not exist yet, and opens it on the thread. */
+  /** Creates the generation file when it does not exist yet, and opens it on its thread. */
   async open(projection: Projection, file: string): Promise<BatchApplier> {
     if (!this.accepts(projection))
       throw new Error(`the apply thread cannot apply ${projection.name}: not one of the app's projections`);
+    this.laneOfFile.set(file, this.lanes[projection.applyApart ? 1 : 0]);
     await this.call({ op: 'open', name: projection.name, file });
     return new ThreadApplier(this, projection.name, file);
   }
 
   async call(request: Call): Promise<void> {
     if (this.closed) throw new Error('the read-model apply thread is closed');
+    const lane = this.laneOfFile.get(request.file) ?? this.lanes[0];
+    if (request.op === 'close') this.laneOfFile.delete(request.file);
+    return lane.call(request);
+  }
+
+  /** Lets the threads finish what they were given, close their files and exit. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.lanes.map((lane) => lane.close()));
+  }
+
+  /** Kills the threads mid-work, as a crash would (tests: the runners must recover). */
+  async crash(): Promise<void> {
+    await Promise.all(this.lanes.map((lane) => lane.crash()));
+  }
+}
+
+/** One apply thread, started on first use, and the batches waiting to cross to it. */
+class Lane {
+  private calls: WorkerCalls<ApplyReply> | null = null;
+  /** The batches runners handed over in this turn of the event loop, sent together at its end. */
+  private waiting: Waiting[] | null = null;
+
+  constructor(
+    private readonly catalog: ProjectionCatalog,
+    private readonly sent: ApplyThread['sent'],
+  ) {}
+
+  async call(request: Call): Promise<void> {
     if (request.op === 'apply') return this.gather(request);
     // what was handed over before this reaches the thread before it (a close after a file's last batch)
     this.send();
@@ -163,16 +196,13 @@ export class ApplyThread {
     return this.calls;
   }
 
-  /** Lets the thread finish what it was given, close its files and exit. */
   async close(): Promise<void> {
-    this.closed = true;
     this.send();
     const calls = this.calls;
     this.calls = null;
     if (calls && !calls.broken) await calls.close({ op: 'exit' });
   }
 
-  /** Kills the thread mid-work, as a crash would (tests: the runners must recover). */
   async crash(): Promise<void> {
     await this.calls?.terminate();
   }
