@@ -15,6 +15,8 @@ import type { BenchCase } from '../lib/case';
 import type { BenchContext } from '../lib/context';
 import { caughtUp } from '../lib/caught-up';
 import { removeDb } from '../lib/paths';
+import { startThreadProfiles, type ThreadProfile } from '../lib/cost/thread-profiles';
+import { cpuBetween, namedThreadCpuMs, threadCpuMs } from '../lib/thread-cpu';
 import { dataset } from './conversations';
 
 interface CatchUpFigures {
@@ -22,6 +24,26 @@ interface CatchUpFigures {
   allSeconds: number;
   aloneSeconds: number;
   conversations: number;
+  /** CPU µs per event while every read model caught up: the event loop's, and every other thread's */
+  allCpu: { main: number | null; others: number | null };
+  aloneCpu: { main: number | null; others: number | null };
+}
+
+const perEvent = (ms: number | null, events: number) => (ms === null ? null : (ms * 1000) / events);
+
+/** `BENCH_CPU_PROFILE=<dir>`: every thread's profile of the phase, written there. */
+async function profiledThreads<T>(label: string, phase: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (!dir) return phase();
+  const stop = await startThreadProfiles(Number(process.env.BENCH_CPU_PROFILE_INTERVAL_US) || 1000);
+  try {
+    return await phase();
+  } finally {
+    const profiles: ThreadProfile[] = await stop();
+    fs.mkdirSync(dir, { recursive: true });
+    for (const p of profiles)
+      fs.writeFileSync(path.join(dir, `${label}.${p.thread}.${Date.now()}.cpuprofile`), JSON.stringify(p.profile));
+  }
 }
 
 /** A copy of the seeded log in a fresh data dir: no read model, no checkpoint, nothing in the platform database. */
@@ -64,13 +86,19 @@ async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
       `catch-up: every read model (${ALL_PROJECTIONS.length}) from the start of ${events.toLocaleString('en-US')} events`,
     );
     const began = performance.now();
+    const cpuBefore = threadCpuMs();
+    const namedBefore = namedThreadCpuMs();
     await readModels.start();
-    await caughtUp(
-      readModels,
-      head,
-      ALL_PROJECTIONS.map((p) => p.name),
+    await profiledThreads('catch-up.all', () =>
+      caughtUp(
+        readModels,
+        head,
+        ALL_PROJECTIONS.map((p) => p.name),
+      ),
     );
     const allSeconds = (performance.now() - began) / 1000;
+    const all = cpuBetween(cpuBefore, threadCpuMs());
+    ctx.log(`catch-up: CPU ms by thread: ${threadsNote(namedBefore, namedThreadCpuMs())}`);
     await readModels.stop();
     await platform.destroy();
 
@@ -78,13 +106,38 @@ async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
     removeDb(file);
     const source = await openReadModel(conversationsProjection, file);
     const alone = performance.now();
-    await catchUp(source, conversationsProjection, store);
+    const aloneBefore = threadCpuMs();
+    await profiledThreads('catch-up.alone', () => catchUp(source, conversationsProjection, store));
     const aloneSeconds = (performance.now() - alone) / 1000;
+    const aloneCpu = cpuBetween(aloneBefore, threadCpuMs());
     await source.destroy();
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
-    return { events, allSeconds, aloneSeconds, conversations: data.conversations };
+    return {
+      events,
+      allSeconds,
+      aloneSeconds,
+      conversations: data.conversations,
+      allCpu: { main: perEvent(all.mainMs, events), others: perEvent(all.othersMs, events) },
+      aloneCpu: { main: perEvent(aloneCpu.mainMs, events), others: perEvent(aloneCpu.othersMs, events) },
+    };
   });
+}
+
+/** The threads that used CPU between two samples, busiest first (the workers are all named `node`: by id). */
+function threadsNote(before: ReturnType<typeof namedThreadCpuMs>, after: ReturnType<typeof namedThreadCpuMs>): string {
+  if (!before || !after) return 'n/a';
+  return [...after]
+    .map(([tid, { name, ms }]) => ({ tid, name, ms: ms - (before.get(tid)?.ms ?? 0) }))
+    .filter((t) => t.ms > 0)
+    .sort((a, b) => b.ms - a.ms)
+    .map((t) => `${t.tid === process.pid ? 'main' : `${t.name}#${t.tid}`} ${t.ms}`)
+    .join(', ');
+}
+
+function cpuNote(cpu: CatchUpFigures['allCpu']): string {
+  if (cpu.main === null || cpu.others === null) return 'n/a';
+  return `${cpu.main.toFixed(0)} µs event loop + ${cpu.others.toFixed(0)} µs other threads`;
 }
 
 export const catchUpCases: BenchCase[] = [
@@ -96,8 +149,8 @@ export const catchUpCases: BenchCase[] = [
       return {
         figure: f.events / f.allSeconds,
         unit: 'events/s',
-        note: `${ALL_PROJECTIONS.length} read models from the start together (log feed, apply thread), ${f.events.toLocaleString('en-US')} events of ${f.conversations.toLocaleString('en-US')} seeded conversations, ${f.allSeconds.toFixed(1)} s`,
-        details: { events: f.events, seconds: f.allSeconds },
+        note: `${ALL_PROJECTIONS.length} read models from the start together (log feed, apply thread), ${f.events.toLocaleString('en-US')} events of ${f.conversations.toLocaleString('en-US')} seeded conversations, ${f.allSeconds.toFixed(1)} s; CPU per event ${cpuNote(f.allCpu)}`,
+        details: { events: f.events, seconds: f.allSeconds, cpuUsPerEvent: f.allCpu },
       };
     },
   },
@@ -108,8 +161,8 @@ export const catchUpCases: BenchCase[] = [
       return {
         figure: f.events / f.aloneSeconds,
         unit: 'events/s',
-        note: `diagnostic: the conversations read model alone over the same log (catchUp, inline), ${f.aloneSeconds.toFixed(1)} s`,
-        details: { events: f.events, seconds: f.aloneSeconds },
+        note: `diagnostic: the conversations read model alone over the same log (catchUp, inline), ${f.aloneSeconds.toFixed(1)} s; CPU per event ${cpuNote(f.aloneCpu)}`,
+        details: { events: f.events, seconds: f.aloneSeconds, cpuUsPerEvent: f.aloneCpu },
       };
     },
   },

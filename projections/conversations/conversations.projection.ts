@@ -94,4 +94,6 @@ export const conversationsProjection = defineProjection({
      END`,
   ],
   postgresSetup: CONVERSATIONS_POSTGRES_SETUP,
+  // its turns' full-text index costs more per event than every other read model together
+  applyApart: true,
 });

@@ -7,15 +7,42 @@ import type { Projection } from './projection';
  * own: the thread's side and the caller's side (thread-applier.ts) both import it, not each other.
  */
 
-export type ApplyRequest = { id: number; file: string } & (
-  | { op: 'open'; name: string }
-  | { op: 'apply'; name: string; events: PortableEvent[]; last: Position }
-  | { op: 'checkpoint'; name: string; position: Position }
-  | { op: 'close' }
-);
+export type ApplyRequest =
+  | ({ id: number; file: string } & (
+      { op: 'open'; name: string } | { op: 'checkpoint'; name: string; position: Position } | { op: 'close' }
+    ))
+  | ApplyBatches;
+
+/**
+ * The batches of every runner that applied in one turn of the event loop, in one message: each
+ * event once (runners share a batch of the log), parsed once on the thread, each part naming its
+ * events by index.
+ */
+export interface ApplyBatches {
+  id: number;
+  op: 'apply';
+  events: PortableEvent[];
+  parts: ApplyPart[];
+}
+
+/** One runner's batch: one transaction of its file, with its checkpoint at `last`. */
+export interface ApplyPart {
+  name: string;
+  file: string;
+  /** its events, as indices into the message's `events`, in log order */
+  indices: number[];
+  last: Position;
+}
 
 /** `transient`: the failure is the database's, not the events' (transient-failure.ts): codes do not cross threads. */
-export type ApplyReply = { id: number } | { id: number; failure: string; transient: boolean };
+export interface ApplyFailure {
+  failure: string;
+  transient: boolean;
+}
+
+/** A batch message's reply carries one outcome per part, null when it committed. */
+export type ApplyReply =
+  { id: number } | ({ id: number } & ApplyFailure) | { id: number; parts: Array<ApplyFailure | null> };
 
 /**
  * Where the thread finds the projections it applies: functions do not cross threads, so it loads

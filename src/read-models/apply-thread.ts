@@ -7,6 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
+import type { RecordedEvent } from '../event-store/event-store.port';
 import { applyBatch, writeCheckpoint } from './apply-batch';
 import { lowerThisThreadsPriority } from '../platform/threads/thread-priority';
 import { openReadModel } from './open-read-model';
@@ -14,6 +15,8 @@ import { fromPortable } from './portable-events';
 import type { Projection } from './projection';
 import {
   catalogProjections,
+  type ApplyBatches,
+  type ApplyFailure,
   type ApplyReply,
   type ApplyRequest,
   type ProjectionCatalog,
@@ -30,7 +33,7 @@ const projections = new Map(
 );
 /** Open generations by file; opened on first use, so a restarted thread picks up where its runners are. */
 const sources = new Map<string, Promise<DataSource>>();
-/** Each file's requests one after another: a checkpoint never lands inside a batch's transaction. */
+/** Each file's requests one after another. */
 const queues = new Map<string, Promise<unknown>>();
 
 function projectionNamed(name: string): Projection {
@@ -49,7 +52,24 @@ function sourceFor(file: string, projection: Projection): Promise<DataSource> {
   return source;
 }
 
-async function handle(request: ApplyRequest): Promise<void> {
+/** Runs `work` after every earlier request of this file: a checkpoint never lands inside a batch's transaction. */
+function onFile<T>(file: string, work: () => Promise<T>): Promise<T> {
+  const queued = (queues.get(file) ?? Promise.resolve()).catch(() => undefined).then(work);
+  queues.set(file, queued);
+  // the queue outlives no request: the last one removes it
+  void queued
+    .catch(() => undefined)
+    .then(() => {
+      if (queues.get(file) === queued) queues.delete(file);
+    });
+  return queued;
+}
+
+function failureOf(error: unknown): ApplyFailure {
+  return { failure: error instanceof Error ? error.message : String(error), transient: isTransientFailure(error) };
+}
+
+async function handle(request: Exclude<ApplyRequest, ApplyBatches>): Promise<void> {
   if (request.op === 'close') {
     const source = sources.get(request.file);
     sources.delete(request.file);
@@ -59,8 +79,27 @@ async function handle(request: ApplyRequest): Promise<void> {
   }
   const projection = projectionNamed(request.name);
   const source = await sourceFor(request.file, projection);
-  if (request.op === 'apply') await applyBatch(source, projection, request.events.map(fromPortable), request.last);
-  else if (request.op === 'checkpoint') await writeCheckpoint(source, projection, request.position);
+  if (request.op === 'checkpoint') await writeCheckpoint(source, projection, request.position);
+}
+
+/**
+ * Every part of the message in its file's queue, each event parsed once whatever the number of
+ * parts naming it (on first use: a row that does not parse fails only the parts that name it).
+ * One reply when all are done, so runners that share a batch of the log take their next one
+ * together, and it crosses once again.
+ */
+function applyBatches(request: ApplyBatches): Promise<Array<ApplyFailure | null>> {
+  const parsed: Array<RecordedEvent | undefined> = new Array(request.events.length);
+  const eventAt = (i: number) => (parsed[i] ??= fromPortable(request.events[i]));
+  return Promise.all(
+    request.parts.map((part) =>
+      onFile(part.file, async () => {
+        const projection = projectionNamed(part.name);
+        const source = await sourceFor(part.file, projection);
+        await applyBatch(source, projection, part.indices.map(eventAt), part.last);
+      }).then(() => null, failureOf),
+    ),
+  );
 }
 
 port.on('message', (request: ApplyRequest | { op: 'exit' }) => {
@@ -70,21 +109,12 @@ port.on('message', (request: ApplyRequest | { op: 'exit' }) => {
       .finally(() => port.close());
     return;
   }
-  const queued = (queues.get(request.file) ?? Promise.resolve()).catch(() => undefined).then(() => handle(request));
-  queues.set(request.file, queued);
-  queued.then(
+  if (request.op === 'apply') {
+    void applyBatches(request).then((parts) => port.postMessage({ id: request.id, parts } satisfies ApplyReply));
+    return;
+  }
+  onFile(request.file, () => handle(request)).then(
     () => port.postMessage({ id: request.id } satisfies ApplyReply),
-    (error: unknown) =>
-      port.postMessage({
-        id: request.id,
-        failure: error instanceof Error ? error.message : String(error),
-        transient: isTransientFailure(error),
-      } satisfies ApplyReply),
+    (error: unknown) => port.postMessage({ id: request.id, ...failureOf(error) } satisfies ApplyReply),
   );
-  // the queue outlives no request: the last one removes it
-  void queued
-    .catch(() => undefined)
-    .then(() => {
-      if (queues.get(request.file) === queued) queues.delete(request.file);
-    });
 });

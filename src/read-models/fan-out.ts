@@ -12,10 +12,17 @@ export interface Receiver {
   failed(error: unknown): void;
 }
 
-/** Events a fan-out reads at once. */
-const READ_BATCH = 1000;
-/** A receiver this many events behind holds the fan-out's reads back: memory stays bounded. */
-const HIGH_WATER = 5000;
+/** How a fan-out reads and hands out: the live feed's, unless told otherwise. */
+export interface FanOutSizes {
+  /** events read at once */
+  read: number;
+  /** a receiver takes at least this many of what gathered in its inbox at once (its own batch size if larger) */
+  take: number;
+  /** a receiver this many events behind holds the fan-out's reads back: memory stays bounded */
+  highWater: number;
+}
+
+export const LIVE_SIZES: FanOutSizes = { read: 1000, take: 0, highWater: 5000 };
 /** Batches of no type a receiver wakes for reach it this late at most, or once this many gathered (append-waiters.ts). */
 const LAZY_MS = 50;
 const LAZY_EVENTS = 500;
@@ -43,6 +50,7 @@ export class FanOut {
     private readonly store: Pick<EventStore, 'subscribeToAll'>,
     after: Position,
     private readonly onEmpty: () => void = () => undefined,
+    readonly sizes: FanOutSizes = LIVE_SIZES,
   ) {
     this.readThrough = after;
   }
@@ -53,7 +61,7 @@ export class FanOut {
 
   start(): void {
     const subscription = this.store.subscribeToAll(
-      { after: this.readThrough, maxBatchSize: READ_BATCH, wakeFor: (type) => this.wakes(type) },
+      { after: this.readThrough, maxBatchSize: this.sizes.read, wakeFor: (type) => this.wakes(type) },
       (batch) => this.onBatch(batch),
     );
     this.subscription = subscription;
@@ -95,7 +103,7 @@ export class FanOut {
 
   /** An inbox took from its queue: the read may go on. */
   drained(): void {
-    if (this.room && ![...this.inboxes].some((inbox) => inbox.queued >= HIGH_WATER)) {
+    if (this.room && ![...this.inboxes].some((inbox) => inbox.queued >= this.sizes.highWater)) {
       const room = this.room;
       this.room = null;
       room();
@@ -132,7 +140,7 @@ export class FanOut {
     this.reads++;
     this.readThrough = batch[batch.length - 1].position;
     for (const inbox of [...this.inboxes]) inbox.push(batch);
-    while (this.subscription && [...this.inboxes].some((inbox) => inbox.queued >= HIGH_WATER))
+    while (this.subscription && [...this.inboxes].some((inbox) => inbox.queued >= this.sizes.highWater))
       await new Promise<void>((resolve) => (this.room = resolve));
   }
 }
@@ -145,7 +153,7 @@ export class Inbox {
   private running = false;
 
   constructor(
-    private readonly fanOut: FanOut,
+    readonly fanOut: FanOut,
     readonly receiver: Receiver,
     /** events at or before this were delivered elsewhere (or are before the receiver's checkpoint) */
     private after: Position,
@@ -180,7 +188,7 @@ export class Inbox {
 
   /** The queued batches joined, up to the receiver's batch size (a larger batch is split). */
   private take(): RecordedEvent[] {
-    const max = this.receiver.maxBatchSize;
+    const max = Math.max(this.receiver.maxBatchSize, this.fanOut.sizes.take);
     let out: RecordedEvent[] = [];
     while (this.queue.length > 0 && out.length < max) {
       const next = this.queue[0];

@@ -34,6 +34,11 @@ export interface Projection {
   setup?: string[];
   /** The same for a generation on PostgreSQL (postgres/open-postgres-read-model.ts). */
   postgresSetup?: string[];
+  /**
+   * SQLite: applied on an apply thread of its own, beside the other read models' (thread-applier.ts):
+   * for a read model whose cost per event is several times the others' together.
+   */
+  applyApart?: boolean;
 }
 
 const NAME = /^[a-z][a-z0-9-]{0,62}$/;

@@ -2,7 +2,7 @@ import { newTestEvent } from '../../src/event-store/event-store.contract';
 import { readCheckpoint } from '../../src/read-models/apply-batch';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { ApplyThread } from '../../src/read-models/thread-applier';
-import { COUNTER_CATALOG, COUNTERS, POISONED } from '../fixtures/counter-catalog';
+import { COUNTER_CATALOG, COUNTERS, COUNTERS_APART, COUNTERS_TOO, POISONED } from '../fixtures/counter-catalog';
 import {
   INCREMENTED,
   actualCounters,
@@ -62,6 +62,51 @@ describe('the read-model apply thread', () => {
     expect(heard).toHaveLength(600);
     expect(heard[heard.length - 1].position).toBe(head);
     expect((await readModels.status())[0]).toMatchObject({ state: 'serving', error: null });
+  });
+
+  it('read models that share the batches of the log get them in one message each: every event crosses once, parsed once', async () => {
+    const thread = new CountingThread(COUNTER_CATALOG);
+    const store = await side.openStore();
+    const names = ['counters', 'counters-too', 'poisoned'];
+    const { readModels } = await side.startReadModels([COUNTERS, COUNTERS_TOO, POISONED], {
+      store,
+      applyThread: thread,
+    });
+    const head = await appendCounterEvents(store, { events: 900, streams: 9, ignoredEvery: 4, chunk: 30 });
+    await readModels.waitFor(head, names);
+
+    const expected = await expectedFromLog(store);
+    for (const name of names) {
+      expect(await actualCounters(readModels.source(name))).toEqual({
+        lines: expected.lines,
+        counters: expected.counters,
+      });
+      expect(thread.applied(name)).toBe(expected.lines);
+    }
+    // three runners' batches, each handled event sent once: the runners take their batches together
+    expect(thread.sent.parts).toBeGreaterThanOrEqual(2 * thread.sent.messages);
+    expect(thread.sent.events).toBe(expected.lines);
+  });
+
+  it('a read model that applies apart gets a thread of its own: the batch crosses to each thread once', async () => {
+    const thread = new CountingThread(COUNTER_CATALOG);
+    const store = await side.openStore();
+    const names = ['counters', 'counters-too', 'counters-apart'];
+    const { readModels } = await side.startReadModels([COUNTERS, COUNTERS_TOO, COUNTERS_APART], {
+      store,
+      applyThread: thread,
+    });
+    const head = await appendCounterEvents(store, { events: 600, streams: 6, ignoredEvery: 4, chunk: 30 });
+    await readModels.waitFor(head, names);
+
+    const expected = await expectedFromLog(store);
+    for (const name of names)
+      expect(await actualCounters(readModels.source(name))).toEqual({
+        lines: expected.lines,
+        counters: expected.counters,
+      });
+    // once to the shared thread (counters, counters-too), once to counters-apart's
+    expect(thread.sent.events).toBe(2 * expected.lines);
   });
 
   it('applies a projection its catalog does not hold on the calling thread', async () => {

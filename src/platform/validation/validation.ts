@@ -1,5 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
+import { flatDtoBuilder } from './flat-dto';
 
 type Row = { field: string; message: string };
 
@@ -29,21 +30,32 @@ const isPlainObject = (value: unknown) => typeof value === 'object' && value !==
 
 /**
  * DTOs are validated at the edge; the first problem names its field in the message. A body that
- * is not a JSON object (an array, a string, null) is refused before class-transformer sees it.
+ * is not a JSON object (an array, a string, null) is refused before class-transformer sees it. A
+ * body a flat DTO accepts is built by its compiled check (flat-dto.ts), a hot route's every
+ * request; whatever it does not accept goes through the full pipe, which says why.
  */
 class EdgeValidationPipe extends ValidationPipe {
+  /** false: every body takes the full pipe (tests compare the two) */
+  compiledDtos = true;
+
   override async transform(value: unknown, metadata: ArgumentMetadata) {
-    if (metadata.type === 'body' && value !== undefined && !isPlainObject(value) && this.toValidate(metadata)) {
-      throw new DomainError('VALIDATION_ERROR', 'the body must be a JSON object', 400, null, [
-        { field: 'body', message: 'the body must be a JSON object' },
-      ]);
+    if (metadata.type === 'body' && value !== undefined && this.toValidate(metadata)) {
+      if (!isPlainObject(value)) {
+        throw new DomainError('VALIDATION_ERROR', 'the body must be a JSON object', 400, null, [
+          { field: 'body', message: 'the body must be a JSON object' },
+        ]);
+      }
+      if (this.compiledDtos && Object.getPrototypeOf(value) === Object.prototype) {
+        const dto = flatDtoBuilder(metadata.metatype as new () => object)?.(value as Record<string, unknown>);
+        if (dto) return dto;
+      }
     }
     return super.transform(value, metadata);
   }
 }
 
-export function createValidationPipe(): ValidationPipe {
-  return new EdgeValidationPipe({
+export function createValidationPipe(options: { compiledDtos?: boolean } = {}): ValidationPipe {
+  const pipe = new EdgeValidationPipe({
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,
@@ -54,4 +66,6 @@ export function createValidationPipe(): ValidationPipe {
       return new DomainError('VALIDATION_ERROR', message, 400, null, rows);
     },
   });
+  pipe.compiledDtos = options.compiledDtos ?? true;
+  return pipe;
 }
