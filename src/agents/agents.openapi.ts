@@ -137,6 +137,22 @@ export const deploymentsDocs = routeDocs(DeploymentsController, 'deployments', {
       },
     },
   },
+  served: {
+    summary: 'The behavior and topics a deployment serves (main at its version), to compare two',
+    errors: [404],
+    responses: {
+      200: {
+        description: 'Its content',
+        schema: obj({
+          deploymentId: str,
+          environment: oneOf('sandbox', 'pre-release', 'live'),
+          version: int,
+          behavior: str,
+          topics: arr(ref('Topic')),
+        }),
+      },
+    },
+  },
   promote: {
     summary: 'Promote a deployment to the next (or a named) environment',
     errors: [404, 409, 422],

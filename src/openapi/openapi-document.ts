@@ -111,7 +111,7 @@ export function buildOpenApiDocument(
   for (const table of tables) docs.set(table.controller, table);
   const paths: Record<string, Record<string, Operation>> = {};
   for (const route of routes) {
-    if (route.method === 'HEAD' || route.method === 'ALL') continue;
+    if (route.method === 'HEAD' || route.method === 'ALL' || route.excluded) continue;
     const table = docs.get(route.controller);
     const doc = table?.routes[route.handler];
     const operation = operationFor(route, doc, table?.tag, schemas, settings);

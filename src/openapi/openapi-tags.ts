@@ -13,8 +13,18 @@ export const TAGS = [
   },
   { name: 'outbound-calls', description: 'Outbound calls (`outbound_calling`, `X-Service-Auth-Token`)' },
   { name: 'sms', description: 'SMS: outbound (`sms`, `X-Service-Auth-Token`) and the signed carrier webhook' },
+  {
+    name: 'inbound-calls',
+    description: 'Inbound calls on the embedded carrier (operator) and DNI reservations (`dni`)',
+  },
+  { name: 'concurrency', description: 'Concurrent calls (`conversations`) and the account limit (operator sets it)' },
   { name: 'alerts', description: 'Alert rules and firing alerts (`alerts`)' },
   { name: 'webhook-endpoints', description: 'Webhook endpoints and their deliveries (`alerts`, `agents: "all"`)' },
+  { name: 'agent-tests', description: 'Agent test cases on a branch, and the test runs of deployments (`agents`)' },
+  {
+    name: 'audit-export',
+    description: "A project's audit trail as NDJSON, one event a line (`conversations`)",
+  },
   { name: 'messaging', description: 'Web chat: access tokens and sessions (connector token, then bearer)' },
   { name: 'platform', description: 'Health, readiness, metrics, the test clock' },
   { name: 'reference', description: 'This document and its browsable form' },

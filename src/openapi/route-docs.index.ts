@@ -1,5 +1,11 @@
 import { accountAgentsDocs, agentDocs, branchesDocs, deploymentsDocs } from '../agents/agents.openapi';
 import { adminDocs, apiKeySelfDocs, apiKeysDocs, dataAccessDocs } from '../accounts/accounts.openapi';
+import { agentTestsDocs, testRunsDocs } from '../agent-tests/agent-tests.openapi';
+import { auditExportDocs } from '../audit-export/audit-export.openapi';
+import { callLimitsDocs } from '../call-limits/call-limits.openapi';
+import { concurrencyDocs } from '../concurrency/concurrency.openapi';
+import { dniDocs } from '../dni/dni.openapi';
+import { inboundCallsDocs } from '../inbound-calls/inbound-calls.openapi';
 import { alertRulesDocs, alertsAdminDocs } from '../alerts/alerts.openapi';
 import { chatApiDocs } from '../chat-api/chat-api.openapi';
 import { conversationsApiDocs, handoffDocs } from '../conversations-api/conversations-api.openapi';
@@ -36,8 +42,15 @@ export const ROUTE_DOCS: RouteDocTable[] = [
   externalEventsDocs,
   outboundCallsDocs,
   smsDocs,
+  inboundCallsDocs,
+  dniDocs,
+  concurrencyDocs,
+  callLimitsDocs,
   alertRulesDocs,
   webhookEndpointsDocs,
+  agentTestsDocs,
+  testRunsDocs,
+  auditExportDocs,
   messagingHttpDocs,
   chatDemoDocs,
   healthDocs,

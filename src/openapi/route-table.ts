@@ -9,6 +9,7 @@ import {
 } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { ModulesContainer } from '@nestjs/core';
+import { DECORATORS } from '@nestjs/swagger';
 import type { AuthRequirement } from '../platform/auth/auth-requirement';
 
 /**
@@ -40,6 +41,8 @@ export interface DeclaredRoute {
   contentType?: string;
   auth?: { header: string; requirement: AuthRequirement };
   guards: Type[];
+  /** `@ApiExcludeController()` or `@ApiExcludeEndpoint()`: served, but not an API route of the document */
+  excluded?: boolean;
 }
 
 /** Nest's Fastify adapter reads a route's Fastify `config` from this metadata (key.guard.ts writes it). */
@@ -63,6 +66,7 @@ function routesOf(controller: Type): DeclaredRoute[] {
   const routes: DeclaredRoute[] = [];
   const prefixes = asArray(Reflect.getMetadata(PATH_METADATA, controller));
   const prototype = controller.prototype as Record<string, unknown>;
+  const controllerExcluded = isExcluded(Reflect.getMetadata(DECORATORS.API_EXCLUDE_CONTROLLER, controller));
   for (const name of Object.getOwnPropertyNames(prototype)) {
     const handler = prototype[name];
     if (name === 'constructor' || typeof handler !== 'function') continue;
@@ -111,11 +115,17 @@ function routesOf(controller: Type): DeclaredRoute[] {
         contentType: headers.find((h) => h.name.toLowerCase() === 'content-type')?.value,
         auth: config?.parleyAuth,
         guards,
+        excluded:
+          controllerExcluded || isExcluded(Reflect.getMetadata(DECORATORS.API_EXCLUDE_ENDPOINT, handler)) || undefined,
       });
     });
   }
   return routes;
 }
+
+/** @nestjs/swagger stores `[true]` for the controller, `{disable: true}` for an endpoint. */
+const isExcluded = (value: unknown): boolean =>
+  Array.isArray(value) ? value[0] === true : (value as { disable?: boolean } | undefined)?.disable === true;
 
 const asArray = (value: unknown): string[] =>
   value === undefined ? [''] : Array.isArray(value) ? value.map(String) : [String(value)];

@@ -46,6 +46,23 @@ export class OpenApiAnswers {
     const mediaType = response.content[type] ? type : Object.keys(response.content)[0];
     const media = response.content[mediaType];
     if (!media?.schema) return [];
+    const pointer = ['paths', template, verb, 'responses', key, 'content', mediaType, 'schema']
+      .map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1'))
+      .join('/');
+    // NDJSON: the schema is that of one line, and every line must match it
+    if (mediaType === 'application/x-ndjson') {
+      const lines = text.split('\n').filter((line) => line.length > 0);
+      if (lines.length === 0) return [`${where}: documented as NDJSON, the body has no line`];
+      return lines.flatMap((line, index) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch {
+          return [`${where}: line ${index + 1} is not JSON`];
+        }
+        return this.validate(pointer, value).map((e) => `${where}: line ${index + 1}${e}`);
+      });
+    }
     let body: unknown = text;
     if (/json/.test(mediaType)) {
       try {
@@ -54,19 +71,21 @@ export class OpenApiAnswers {
         return [`${where}: documented as ${mediaType}, the body is not JSON`];
       }
     }
-    const pointer = ['paths', template, verb, 'responses', key, 'content', mediaType, 'schema']
-      .map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1'))
-      .join('/');
+    return this.validate(pointer, body).map((e) => `${where}:${e}`);
+  }
+
+  /** The schema at `pointer` of the document against a value: its first errors, empty when it matches. */
+  private validate(pointer: string, value: unknown): string[] {
     const id = `openapi.json#/${pointer}`;
     let validate = this.compiled.get(id);
     if (!validate) {
       validate = this.ajv.compile({ $ref: id });
       this.compiled.set(id, validate);
     }
-    if (validate(body)) return [];
+    if (validate(value)) return [];
     return (validate.errors ?? [])
       .slice(0, 5)
-      .map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message} ${e.params ? JSON.stringify(e.params) : ''}`);
+      .map((e) => ` ${e.instancePath || '(body)'} ${e.message} ${e.params ? JSON.stringify(e.params) : ''}`);
   }
 }
 
