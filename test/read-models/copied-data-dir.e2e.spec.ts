@@ -5,6 +5,10 @@ import Database from 'better-sqlite3';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { createAccount, op } from '../helpers/keys-fixtures';
 import { eventually } from '../helpers/conversations-fixture';
+import { accountsProjection } from '../../projections/accounts/accounts.projection';
+
+/** The accounts read model's first generation file, at whatever version the model is now. */
+const ACCOUNTS_FILE = `v${accountsProjection.version}.g1.sqlite`;
 
 /**
  * A data dir that is copied, moved or restored from a backup is a whole deployment: its read
@@ -81,8 +85,8 @@ describe('a data dir copied elsewhere (SQLite read models)', () => {
     await stop(copied);
 
     // the original's read model never saw the copy's account, and it still serves its own
-    expect(namesIn(path.join(original, 'read-models', 'accounts', 'v1.g1.sqlite'))).toEqual(['Before the copy']);
-    expect(namesIn(path.join(copy, 'read-models', 'accounts', 'v1.g1.sqlite'))).toEqual([
+    expect(namesIn(path.join(original, 'read-models', 'accounts', ACCOUNTS_FILE))).toEqual(['Before the copy']);
+    expect(namesIn(path.join(copy, 'read-models', 'accounts', ACCOUNTS_FILE))).toEqual([
       'Before the copy',
       'Only in the copy',
     ]);
@@ -111,13 +115,10 @@ describe('a data dir copied elsewhere (SQLite read models)', () => {
     await eventually(async () => expect(await accountNames(moved)).toEqual(['Added after the move', 'Kept']));
     await stop(moved);
     // applied into the files under the data dir: nothing was built at the old place, no second generation here
-    expect(namesIn(path.join(dir, 'read-models', 'accounts', 'v1.g1.sqlite'))).toEqual([
-      'Added after the move',
-      'Kept',
-    ]);
+    expect(namesIn(path.join(dir, 'read-models', 'accounts', ACCOUNTS_FILE))).toEqual(['Added after the move', 'Kept']);
     expect(fs.existsSync(before)).toBe(false);
     expect(fs.readdirSync(path.join(dir, 'read-models', 'accounts')).filter((f) => f.endsWith('.sqlite'))).toEqual([
-      'v1.g1.sqlite',
+      ACCOUNTS_FILE,
     ]);
   });
 });
