@@ -11,7 +11,7 @@ import {
 } from './sms/sms-fixture';
 
 const ROUNDS = 20;
-const SIM = { pickUp: 1, answerAfter: 3, listen: 5 };
+const SIM = { pickUp: 1, answerAfter: 3, busyAfter: 2, listen: 5 };
 
 /**
  * Contract §2: a conversation id an answer hands out is readable through the Conversations API as
@@ -73,6 +73,20 @@ describe('conversation ids are readable at once (contract §2)', () => {
       statuses.push(r.status);
     }
     expect(statuses).toEqual(Array(ROUNDS).fill(200));
+  });
+
+  it('an outbound call that never connected (busy) once its status is failure: ended, no turn', async () => {
+    const answers: Array<[number, boolean, number]> = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const sid = (await placeCall(t, calls.token, { to_number: '+15005550002' })).body.call_sid;
+      await advanceClock(t, SIM.pickUp + SIM.busyAfter);
+      await statusBecomes(t, calls.token, sid, 'failure');
+      const r = await request(`${t.url}/v3/${calls.accountId}/${calls.agentId}/conversations/${sid}`, {
+        headers: { 'x-api-key': calls.token },
+      });
+      answers.push([r.status, r.body.in_progress, r.body.num_turns]);
+    }
+    expect(answers).toEqual(Array(ROUNDS).fill([200, false, 0]));
   });
 
   it('still answers 404 for ids that do not exist, without waiting', async () => {

@@ -48,4 +48,16 @@ describe('alert-samples projection', () => {
     expect(await queries.sum(project, 'api_errors', from, to)).toBe(2);
     expect(await queries.sum(project, 'function_errors', from, to)).toBe(0);
   });
+
+  it('a call that never connected is a call, not a crash', async () => {
+    await rm.given(
+      {
+        stream,
+        type: 'ConversationStarted',
+        data: { conversationId: 'c1', accountId: 'acme', agentId: 'ag1', startedAt: '2026-05-01T00:00:00.000Z' },
+      },
+      { stream, type: 'ConversationEnded', data: { reason: 'not_connected', endedAt: '2026-05-01T00:00:30.000Z' } },
+    );
+    expect(await rm.rows('SELECT kind, value FROM sample ORDER BY id')).toEqual([{ kind: 'call', value: 1 }]);
+  });
 });

@@ -78,4 +78,42 @@ describe('conversations projection', () => {
       'We open at nine.',
     ]);
   });
+
+  it('given a call that never connected: an ended conversation with no turn, its outcome in state', async () => {
+    const call = 'conversation-OUT-1';
+    await rm.given(
+      {
+        stream: call,
+        type: 'ConversationStarted',
+        data: {
+          conversationId: 'OUT-1',
+          accountId: 'acme',
+          agentId: 'ag1',
+          deploymentId: 'd1',
+          version: 1,
+          environment: 'sandbox',
+          channel: 'VOICE-SIP',
+          fromNumber: '+15550100001',
+          toNumber: '+15005550002',
+          variantId: '',
+          variantName: '',
+          language: 'en-GB',
+          startedAt: at(0),
+        },
+      },
+      { stream: call, type: 'StateChanged', data: { changes: { call_status: 'failure', failure_reason: 'busy' } } },
+      { stream: call, type: 'ConversationEnded', data: { reason: 'not_connected', endedAt: at(3) } },
+    );
+    expect(await rm.rows('SELECT id, in_progress, num_turns FROM conversation')).toEqual([
+      { id: 'OUT-1', in_progress: 0, num_turns: 0 },
+    ]);
+    const queries = new SqliteConversationsRepository(() => rm.source);
+    expect(await queries.one('ag1', 'OUT-1')).toMatchObject({
+      endedAt: at(3),
+      endReason: 'not_connected',
+      numTurns: 0,
+      state: { call_status: 'failure', failure_reason: 'busy' },
+    });
+    expect(await queries.turns('OUT-1', false)).toEqual([]);
+  });
 });

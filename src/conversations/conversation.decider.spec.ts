@@ -118,4 +118,24 @@ describe('conversation decider', () => {
     });
     expect(own.find((e) => e.type === 'HandoffRequested')?.data).toMatchObject({ sharedId: 'mine' });
   });
+
+  it('a call that never connected starts and ends at once, without a turn, its outcome in state', () => {
+    const call = { ...started, conversationId: 'OUT-1', channel: 'VOICE-SIP' as const };
+    const outcome = { call_status: 'failure', failure_reason: 'busy' };
+    const events = when([], { type: 'RecordNotConnected', started: call, initialState: outcome, endedAt: AT });
+    expect(events.map((e) => e.type)).toEqual(['ConversationStarted', 'StateChanged', 'ConversationEnded']);
+    expect(events[2].data).toEqual({ reason: 'not_connected', endedAt: AT });
+    const s = fold(events);
+    expect(s).toMatchObject({ exists: true, turns: 0, ended: 'not_connected', state: outcome });
+    // a replay finds it there; nothing can be said on it afterwards
+    expect(() =>
+      when(events, { type: 'RecordNotConnected', started: call, initialState: outcome, endedAt: AT }),
+    ).toThrow(expect.objectContaining({ code: 'CONVERSATION_EXISTS' }));
+    expect(() => when(events, { type: 'RecordTurn', turn: turn('hello?'), effects: none })).toThrow(
+      expect.objectContaining({ status: 410 }),
+    );
+    expect(() => when(start, { type: 'RecordNotConnected', started, initialState: {}, endedAt: AT })).toThrow(
+      expect.objectContaining({ status: 409 }),
+    );
+  });
 });

@@ -57,6 +57,16 @@ export type ConversationCommand =
       response: { turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects } | null;
     }
   | { type: 'AcknowledgeDelayedResponse'; turnIndex: number; now: string }
+  /**
+   * A call that never connected (busy, no answer, refused at the door): recorded as a conversation
+   * that started and ended without an agent turn, so the id its call answer handed out reads like any other.
+   */
+  | {
+      type: 'RecordNotConnected';
+      started: Started;
+      initialState: Record<string, unknown>;
+      endedAt: string;
+    }
   /** A conversation the user opens with a message (inbound SMS): its first turn is the answer to it, not a greeting. */
   | {
       type: 'StartConversationWithTurn';
@@ -179,6 +189,15 @@ function decide(command: ConversationCommand, s: ConversationState): Conversatio
           : []),
         turnRecorded({ ...command.turn, turnIndex: 0 }),
         ...effectsEvents(command.effects, command.turn.agentResponseAt, command.initialState),
+      ];
+    case 'RecordNotConnected':
+      if (s.exists) throw conflict('CONVERSATION_EXISTS', 'conversation already exists');
+      return [
+        { type: 'ConversationStarted', data: command.started },
+        ...(Object.keys(command.initialState).length
+          ? [{ type: 'StateChanged' as const, data: { changes: command.initialState } }]
+          : []),
+        { type: 'ConversationEnded', data: { reason: 'not_connected', endedAt: command.endedAt } },
       ];
     case 'RecordTurn':
       if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);

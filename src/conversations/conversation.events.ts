@@ -3,7 +3,8 @@ import type { DomainEvent } from '../commands/decider';
 export type Channel = 'CHAT' | 'WEBCHAT' | 'VOICE-SIP' | 'SMS';
 /** What a conversation's record may name: a channel, or `TEST`, an agent test run's conversation (contract §19) that no API lists. */
 export type RecordedChannel = Channel | 'TEST';
-export type EndReason = 'user' | 'agent' | 'handoff' | 'timeout' | 'crash';
+/** `not_connected`: a call that failed before anyone answered (busy, no answer, refused): no agent turn was made. */
+export type EndReason = 'user' | 'agent' | 'handoff' | 'timeout' | 'crash' | 'not_connected';
 
 export interface FunctionEvent {
   name: string;

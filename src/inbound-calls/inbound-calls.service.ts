@@ -43,8 +43,9 @@ const callNotFound = () => notFound('CALL_NOT_FOUND', 'no such inbound call');
  * Inbound calls (contract §18), the call channel's adapter over the conversation engine: a call to
  * a provisioned number rings (its line taken under the account's limit), is answered with the
  * agent's greeting on that number's environment, takes each utterance as a user turn, and ends
- * when the caller or the agent hangs up. Every step is an event of the call's stream and its
- * conversation's; a durable watchdog ends a call whose process died and gives its line back.
+ * when the caller or the agent hangs up; a call refused (the account's limit, no deployment) is a
+ * conversation that started and ended without a turn. Every step is an event of the call's stream
+ * and its conversation's; a durable watchdog ends a call whose process died and gives its line back.
  */
 @Injectable()
 export class InboundCallsService {
@@ -184,9 +185,29 @@ export class InboundCallsService {
     context: CommandContext,
     heldLine: boolean,
   ): Promise<CallAnswer> {
-    await this.command(call.callSid, { type: 'Fail', reason, now: this.clock.nowIso() }, context);
+    const now = this.clock.nowIso();
+    await this.command(call.callSid, { type: 'Fail', reason, now }, context);
+    // the answer hands out the call_sid, so the refused call is a conversation too (contract §2)
+    await this.engine.recordNotConnected(
+      {
+        conversationId: call.callSid,
+        accountId: call.accountId,
+        agentId: call.agentId,
+        environment: call.environment,
+        channel: 'VOICE-SIP',
+        callerNumber: call.from,
+        agentNumber: call.to,
+        fromNumber: call.from,
+        toNumber: call.to,
+        startedAt: call.at,
+        endedAt: now,
+        outcome: { callStatus: 'failed', failureReason: reason },
+      },
+      context,
+    );
     if (heldLine) await this.lines.release(call.accountId, call.callSid, context);
     await this.timers.cancel(`${INBOUND_WATCHDOG}:${call.callSid}`);
+    await this.readable(call.callSid);
     return { call_sid: call.callSid, status: 'failed', reason };
   }
 

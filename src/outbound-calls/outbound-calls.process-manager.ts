@@ -20,7 +20,8 @@ export interface OutboundCallsDeps {
 /**
  * Moves a call from the log to the network and back: a queued call is handed to the carrier; an
  * answered one becomes a conversation with the agent's greeting; an ended one ends its
- * conversation and gives the account's line back. A replay after a crash re-runs these: the
+ * conversation (or, never answered, is recorded as one that ended unconnected) and gives the
+ * account's line back. A replay after a crash re-runs these: the
  * carrier is only handed calls still queued, and the rest is keyed by the triggering event.
  */
 export function outboundCallsProcessManager({
@@ -49,6 +50,7 @@ export function outboundCallsProcessManager({
       OutboundCallEnded: async (event: RecordedEvent<Data<'OutboundCallEnded'>>) => {
         const state = await stateOf(event.data.callSid);
         if (state.answeredAt) await conversations.end(state.call, event.data.hungUpBy, event.data.at, event);
+        else await conversations.notConnected(state.call, event.data.reason, event.data.at, event);
         await releaseLine(state.call.accountId, state.call.callSid, event);
       },
     },

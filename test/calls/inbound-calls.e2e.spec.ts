@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expectEnvelope, request, startTestApp, type TestApp } from '../helpers/test-app';
-import { callAccount, inboundCall, limits, op, setLimit, type CallAccount } from './calls-fixture';
+import { callAccount, inboundCall, limits, op, provision, setLimit, type CallAccount } from './calls-fixture';
 
 const IN_SID = /^IN-[0-9a-f-]{36}$/;
 
@@ -89,8 +89,18 @@ describe('inbound calls and the account limit (contract §17, §18)', () => {
     expect(held.body.status).toBe('in-progress');
     expect((await limits(t, globex.accountId, globex.key)).body).toEqual({ concurrent_calls: 1, in_progress: 1 });
 
-    const refused = await inboundCall(t, { from: '+15557654321', to: globex.number, utterances: [] });
+    const refused = await inboundCall(t, { from: '+15557654321', to: globex.number, utterances: ['hello?'] });
     expect(refused.body).toMatchObject({ status: 'failed', reason: 'concurrent-call-limit' });
+    // its call_sid was handed out: a conversation at once, started and ended with no turn (contract §2)
+    const unconnected = await conversation(globex, refused.body.call_sid);
+    expect(unconnected.status).toBe(200);
+    expect(unconnected.body).toMatchObject({ channel: 'VOICE-SIP', num_turns: 0, in_progress: false, turns: [] });
+    expect(unconnected.body.state).toMatchObject({
+      call_status: 'failed',
+      failure_reason: 'concurrent-call-limit',
+      caller_number: '+15557654321',
+      agent_number: globex.number,
+    });
     const outbound = await request(`${t.url}/v1/outbound-calling`, {
       headers: { 'X-Service-Auth-Token': globex.key },
       body: { to_number: '+15551234567' },
@@ -110,6 +120,24 @@ describe('inbound calls and the account limit (contract §17, §18)', () => {
     });
     expect(hungUp.body).toMatchObject({ call_sid: held.body.call_sid, status: 'ended' });
     expect((await limits(t, globex.accountId, globex.key)).body).toEqual({ concurrent_calls: 1, in_progress: 0 });
+  });
+
+  it('a number whose environment has no deployment: failed, and still a conversation readable at once', async () => {
+    await provision(t, acme.agentId, '+15550100777', 'live');
+    const r = await inboundCall(t, { from: '+15557654321', to: '+15550100777', utterances: ['anyone there?'] });
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual({ call_sid: expect.stringMatching(IN_SID), status: 'failed', reason: 'no-deployment' });
+    const c = await conversation(acme, r.body.call_sid);
+    expect(c.status).toBe(200);
+    expect(c.body).toMatchObject({ environment: 'live', num_turns: 0, in_progress: false, turns: [] });
+    expect(c.body.state).toMatchObject({ call_status: 'failed', failure_reason: 'no-deployment' });
+    const events = await request(
+      `${t.url}/v3/${acme.accountId}/${acme.agentId}/conversations/${r.body.call_sid}/events`,
+      {
+        headers: { 'x-api-key': acme.key },
+      },
+    );
+    expect(events.body.events.at(-1)).toMatchObject({ type: 'ConversationEnded', data: { reason: 'not_connected' } });
   });
 
   it('limits: 400 on bad bodies, 404 for an unknown account, 401/403 for keys', async () => {

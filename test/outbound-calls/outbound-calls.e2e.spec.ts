@@ -124,7 +124,28 @@ describe('outbound calls on the embedded carrier (contract §10)', () => {
     expect(r.body.state).toMatchObject({ ticket: '991', channel: 'VOICE-SIP' });
   });
 
-  it('+15005550002 is busy: failure, reason busy, and no conversation', async () => {
+  /** Read once, right after the status said failure (contract §2: no retry, no transient 404). */
+  const unconnectedConversation = async (sid: string, reason: string) => {
+    const base = `${t.url}/v3/${acme.accountId}/${acme.agentId}/conversations/${sid}`;
+    const r = await request(`${base}?include_context_state=true`, { headers: { 'x-api-key': acme.token } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      id: sid,
+      channel: 'VOICE-SIP',
+      from_number: CALLER,
+      num_turns: 0,
+      in_progress: false,
+      turns: [],
+    });
+    expect(r.body.state).toMatchObject({ channel: 'VOICE-SIP', call_status: 'failure', failure_reason: reason });
+    const events = await request(`${base}/events`, { headers: { 'x-api-key': acme.token } });
+    expect(events.status).toBe(200);
+    const types = events.body.events.map((e: { type: string }) => e.type);
+    expect(types).toEqual(['ConversationStarted', 'StateChanged', 'ConversationEnded']);
+    expect(events.body.events[2].data).toMatchObject({ reason: 'not_connected' });
+  };
+
+  it('+15005550002 is busy: failure, reason busy, readable at once as a conversation with no turn', async () => {
     const sid = (await placeCall(t, acme.token, { to_number: '+15005550002' })).body.call_sid;
     await advanceClock(t, SIM.pickUp);
     await statusBecomes(t, acme.token, sid, 'calling');
@@ -134,7 +155,10 @@ describe('outbound calls on the embedded carrier (contract §10)', () => {
       status: 'failure',
       reason: 'busy',
     });
-    expect(await store.readStream(conversationStream(sid))).toEqual([]);
+    await unconnectedConversation(sid, 'busy');
+    // no greeting was heard, so none was recorded
+    const recorded = await store.readStream(conversationStream(sid));
+    expect(recorded.filter((e) => e.type === 'TurnRecorded')).toEqual([]);
   });
 
   it('+15005550001 never connects: calling for the whole ring timeout, then failure no-answer', async () => {
@@ -147,6 +171,7 @@ describe('outbound calls on the embedded carrier (contract §10)', () => {
       status: 'failure',
       reason: 'no-answer',
     });
+    await unconnectedConversation(sid, 'no-answer');
   });
 
   it('keeps the status for 2 hours after the end on the platform clock, then answers 404', async () => {

@@ -136,6 +136,32 @@ describe('ConversationEngine on a real SQLite log', () => {
     expect(await types('AS_CHAT_1')).toEqual([]);
   });
 
+  it('records a call that never connected: started and ended, no greeting, on the deployment or on none', async () => {
+    const call = {
+      agentId: 'agent-1',
+      accountId: 'acct-1',
+      environment: 'sandbox',
+      channel: 'VOICE-SIP' as const,
+      callerNumber: '+15005550002',
+      agentNumber: '+15550100',
+      startedAt: '2026-03-01T09:59:50.000Z',
+      endedAt: '2026-03-01T10:00:00.000Z',
+      outcome: { callStatus: 'failure', failureReason: 'busy' },
+    };
+    const busy = await engine.recordNotConnected({ ...call, conversationId: 'OUT-1' }, context);
+    expect(busy).toMatchObject({ turns: 0, ended: 'not_connected', deploymentId: 'dep-1', language: 'en-GB' });
+    expect(busy.state).toMatchObject({ channel: 'VOICE-SIP', call_status: 'failure', failure_reason: 'busy' });
+    expect(await types('OUT-1')).toEqual(['ConversationStarted', 'StateChanged', 'ConversationEnded']);
+
+    // refused because nothing is deployed: still recorded, naming no deployment
+    deployments.active = null;
+    const refused = await engine.recordNotConnected(
+      { ...call, conversationId: 'IN-1', outcome: { callStatus: 'failed', failureReason: 'no-deployment' } },
+      context,
+    );
+    expect(refused).toMatchObject({ accountId: 'acct-1', deploymentId: '', ended: 'not_connected', turns: 0 });
+  });
+
   it('answers a turn from the retrieved topic and records what its actions did', async () => {
     await engine.start(
       { conversationId: 'AS_CHAT_2', agentId: 'agent-1', environment: 'sandbox', channel: 'CHAT' },

@@ -25,6 +25,7 @@ import {
 import {
   agentLineTurn,
   initialStateOf,
+  notConnectedCommand,
   startCommand,
   startWithTurnCommand,
   NO_EFFECTS,
@@ -47,6 +48,15 @@ export interface StartRequest extends Omit<Opening, 'startedAt'> {
   startedAt?: string;
   /** a first line of the channel's own instead of the agent's greeting */
   line?: AgentLine;
+}
+
+/** A call that failed before anyone answered, as its conversation records it. */
+export interface NotConnectedRequest extends Omit<StartRequest, 'line'> {
+  accountId: string;
+  /** when the call failed; the conversation ends then */
+  endedAt: string;
+  /** the call API's own words: its status (`failure`, `failed`) and why */
+  outcome: { callStatus: string; failureReason: string };
 }
 
 /** What the user said (or keyed) for one turn. */
@@ -112,6 +122,23 @@ export class ConversationEngine {
       greeting: greeting.turn,
       state: after.state,
     };
+  }
+
+  /**
+   * Records a call that never connected as a conversation that started and ended with no agent
+   * turn (contract §2: its id was handed out, so it must read). It names the deployment that would
+   * have answered (the environment's active one unless named), or none when there is none.
+   */
+  async recordNotConnected(request: NotConnectedRequest, context: CommandContext): Promise<ConversationState> {
+    const environment = request.environment as Environment;
+    const deploymentId =
+      request.deploymentId ?? (await this.deployments.activeDeploymentId(request.agentId, environment));
+    const deployment = deploymentId
+      ? await this.deployments.ofDeployment(request.agentId, deploymentId)
+      : { accountId: request.accountId, agentId: request.agentId, deploymentId: '', version: 0, languageCode: '' };
+    const opening = { ...request, startedAt: request.startedAt ?? this.clock.nowIso() };
+    const command = notConnectedCommand(deployment, opening, request.outcome, request.endedAt);
+    return (await this.execute(request.conversationId, command, context)).state;
   }
 
   /** Starts a conversation the user opens with a message (inbound SMS): its first turn answers it. */

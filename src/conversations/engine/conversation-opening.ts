@@ -22,8 +22,14 @@ export interface Opening {
   attributes?: Record<string, unknown>;
 }
 
+/** What a conversation's record names of the deployment it ran on. */
+export type DeploymentIdentity = Pick<
+  ServedContent,
+  'accountId' | 'agentId' | 'deploymentId' | 'version' | 'languageCode'
+>;
+
 /** The state a conversation starts with, the same keys on every channel. */
-export function initialStateOf(opening: Opening, content: ServedContent): Record<string, unknown> {
+export function initialStateOf(opening: Opening, content: DeploymentIdentity): Record<string, unknown> {
   return {
     ...opening.attributes,
     conversation_id: opening.conversationId,
@@ -35,7 +41,7 @@ export function initialStateOf(opening: Opening, content: ServedContent): Record
   };
 }
 
-export function startedOf(opening: Opening, content: ServedContent): Started {
+export function startedOf(opening: Opening, content: DeploymentIdentity): Started {
   return {
     conversationId: opening.conversationId,
     accountId: content.accountId,
@@ -77,6 +83,29 @@ export function startCommand(
   return {
     command: { type: 'StartConversation', started: startedOf(opening, content), initialState, greeting: greeting.turn },
     greeting,
+  };
+}
+
+/**
+ * The command that records a call which never connected: the usual start and initial state plus
+ * the call's outcome (`call_status`, `failure_reason`), ended at once and without a greeting,
+ * since no one heard one. `deployment` has blank ids when none was active to answer.
+ */
+export function notConnectedCommand(
+  deployment: DeploymentIdentity,
+  opening: Opening,
+  outcome: { callStatus: string; failureReason: string },
+  endedAt: string,
+): Extract<ConversationCommand, { type: 'RecordNotConnected' }> {
+  return {
+    type: 'RecordNotConnected',
+    started: startedOf(opening, deployment),
+    initialState: {
+      ...initialStateOf(opening, deployment),
+      call_status: outcome.callStatus,
+      failure_reason: outcome.failureReason,
+    },
+    endedAt,
   };
 }
 
