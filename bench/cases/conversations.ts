@@ -94,7 +94,7 @@ interface Timed {
 }
 
 /** One GET on a keep-alive agent, timed to the first body byte and to the end; the body is counted, not kept. */
-function get(agent: http.Agent, url: string, headers: Record<string, string>): Promise<Timed> {
+export function get(agent: http.Agent, url: string, headers: Record<string, string>): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     let firstByteMs = -1;

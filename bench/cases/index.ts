@@ -3,11 +3,13 @@ import { agentsCases } from './agents-build';
 import { alertsCases } from './alerts';
 import { catchUpCases } from './catch-up';
 import { ceilingCases } from './ceiling';
+import { concurrencyCases } from './concurrency';
 import { conversationsCases } from './conversations';
 import { debugChatCases } from './debug-chat';
 import { debugChatCostCases } from './debug-chat-cost';
 import { externalEventsCases } from './external-events';
 import { httpAuthCases } from './http-auth';
+import { inboundCallsCases } from './inbound-calls';
 import { messagingCases } from './messaging';
 import { peerCases } from './peer';
 import { postgresCases } from './postgres';
@@ -41,9 +43,12 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'retrieval', cases: retrievalCases },
   { name: 'debug-chat', cases: [...debugChatCases, ...debugChatCostCases] },
   { name: 'messaging', cases: messagingCases },
+  { name: 'inbound-calls', cases: inboundCallsCases },
   { name: 'conversations', cases: conversationsCases },
   // after conversations: it reads the same seeded log (bench/data/), which that group seeds once
   { name: 'catch-up', cases: catchUpCases },
+  // the concurrency series over the same seeded log (and its read model, built there the first time)
+  { name: 'concurrency', cases: concurrencyCases },
   { name: 'alerts', cases: alertsCases },
   { name: 'external-events', cases: externalEventsCases },
   // only with --backend postgres: a PostgreSQL server is started for them
