@@ -116,7 +116,13 @@ describeSip('the SIP carrier against sipp as the callee (UDP, 127.0.0.1)', () =>
     expect(sipp).toMatchObject({ code: 0 });
     expect(status).toEqual({ call_sid: sid, status: 'failure', reason: 'busy' });
     expect((await store.readStream(outboundCallStream(sid))).at(-1)!.data).toMatchObject({ sipStatus: 486 });
-    expect(await store.readStream(conversationStream(sid))).toEqual([]);
+    // no one answered: a conversation with no agent turn, ended as not connected (contract §2, §10)
+    const conversation = await eventually(
+      () => store.readStream(conversationStream(sid)),
+      (e) => e.at(-1)?.type === 'ConversationEnded',
+    );
+    expect(conversation.map((e) => e.type)).not.toContain('TurnRecorded');
+    expect(conversation.at(-1)!.data).toMatchObject({ reason: 'not_connected' });
   }, 120_000);
 
   it('rings past the ring timeout → CANCEL, 487, ACK → failure no-answer', async () => {
