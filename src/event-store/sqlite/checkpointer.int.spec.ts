@@ -60,7 +60,9 @@ describe('the event log checkpointer thread', () => {
     // commit. How large a share depends on how fast the writers fill the WAL between its 100 ms
     // rounds: more than half on a slow day here, 4,351-4,575 frames on a fast one.
     expect(stats.framesCopied).toBeGreaterThan(1500);
-    expect(largest).toBeLessThan(24 * MIB);
+    // bounded: twice the writers' 16 MiB checkpoint mark at most, well under the 48 MiB written (when
+    // the machine is loaded, a round of the thread may hold the WAL a while past the mark)
+    expect(largest).toBeLessThan(32 * MIB);
     // what was copied is the log: a reader of the database file alone sees every event
     await store.close();
     stores.length = 0;
@@ -91,7 +93,9 @@ describe('the event log checkpointer thread', () => {
       await store.append('s-lone', [newTestEvent('Big', { payload })]);
       if (i % 64 === 0) largest = Math.max(largest, walBytes(file));
     }
-    expect(largest).toBeLessThan(24 * MIB);
+    // bounded: twice the writers' 16 MiB checkpoint mark at most, well under the 48 MiB written (when
+    // the machine is loaded, a round of the thread may hold the WAL a while past the mark)
+    expect(largest).toBeLessThan(32 * MIB);
     expect(await store.readAll({ maxCount: 1 })).toHaveLength(1);
   });
 
