@@ -76,33 +76,4 @@ module.exports = tseslint.config(
     files: ['studio/vite.config.mjs'],
     languageOptions: { globals: nodeGlobals },
   },
-  {
-    // Studio runs in the browser (studio/src): its globals, not Node's; its Vite config runs in Node.
-    files: ['studio/src/**/*.{ts,tsx}'],
-    languageOptions: {
-      globals: Object.fromEntries(
-        [
-          'window',
-          'document',
-          'sessionStorage',
-          'fetch',
-          'URL',
-          'URLSearchParams',
-          'performance',
-          'console',
-          'setTimeout',
-          'clearTimeout',
-          'IntersectionObserver',
-          'PopStateEvent',
-          'HTMLDivElement',
-          'WebSocket',
-          'navigator',
-        ].map((name) => [name, 'readonly']),
-      ),
-    },
-  },
-  {
-    files: ['studio/vite.config.mjs'],
-    languageOptions: { globals: nodeGlobals },
-  },
 );
