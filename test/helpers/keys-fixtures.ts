@@ -1,20 +1,11 @@
+import { PERMISSIONS } from '../../src/platform/auth/permissions';
 import { request, type JsonResponse, type TestApp } from './test-app';
 import type { Json } from './json';
 
 /** Fixtures for the accounts / API keys / auth suites: accounts, keys and agents over HTTP. */
 
-export const ALL_PERMISSIONS = [
-  'conversations',
-  'handoff',
-  'external_events',
-  'agents',
-  'alerts',
-  'outbound_calling',
-  'sms',
-  'keys',
-  'desk',
-  'chat',
-] as const;
+/** Every permission a key can hold: the key guard's own list. */
+export const ALL_PERMISSIONS = PERMISSIONS;
 
 export const op = (t: TestApp) => ({ 'x-operator-token': t.operatorToken });
 export const withKey = (key: string, extra: Record<string, string> = {}) => ({ 'x-api-key': key, ...extra });
