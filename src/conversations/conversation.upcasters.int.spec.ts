@@ -10,6 +10,7 @@ import { ManualClock } from '../platform/clock/clock';
 import { handleCommand } from '../commands/command-handler';
 import { conversationDecider } from './conversation.decider';
 import { conversationStream, type TurnData } from './conversation.events';
+import { turnV1 } from '../../test/helpers/turn-v1';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const started = {
@@ -27,31 +28,7 @@ const started = {
   language: 'en-GB',
   startedAt: AT,
 };
-const turn = (turnIndex: number, userInput: string): Omit<TurnData, 'apiErrors'> => ({
-  turnIndex,
-  userInput,
-  userInputAt: AT,
-  agentResponse: 'ok',
-  agentResponseAt: AT,
-  bargeIn: false,
-  isSilence: false,
-  isOod: false,
-  intents: [],
-  entities: {},
-  retrievedTopics: [],
-  retrievedSources: [],
-  citedTopic: '',
-  currentNode: '',
-  nodeTrace: [],
-  functionEvents: [],
-  functionErrors: 0,
-  llmRequests: [],
-  latency: { total_s: 0, stages: {} },
-  asrLangCode: 'en-GB',
-  ttsLangCode: 'en-GB',
-  inputMetadata: {},
-  delayedResponse: false,
-});
+const turn = turnV1;
 
 describe('TurnRecorded 1 → 2 (the worked example of docs/recipes.md)', () => {
   let dir: string;

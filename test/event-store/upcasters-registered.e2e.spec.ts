@@ -1,41 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TurnData } from '../../src/conversations/conversation.events';
 import { newTestEvent } from '../../src/event-store/event-store.contract';
 import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { turnV1 } from '../helpers/turn-v1';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const STREAM = 'conversation-AS_CHAT_old';
 
-/** A turn as a build before the LLM adapter stored it: schema version 1, no apiErrors. */
-const oldTurn: Omit<TurnData, 'apiErrors'> = {
-  turnIndex: 0,
-  userInput: '',
-  userInputAt: AT,
-  agentResponse: 'Hello',
-  agentResponseAt: AT,
-  bargeIn: false,
-  isSilence: false,
-  isOod: false,
-  intents: [],
-  entities: {},
-  retrievedTopics: [],
-  retrievedSources: [],
-  citedTopic: '',
-  currentNode: '',
-  nodeTrace: [],
-  functionEvents: [],
-  functionErrors: 0,
-  llmRequests: [],
-  latency: { total_s: 0, stages: {} },
-  asrLangCode: 'en-GB',
-  ttsLangCode: 'en-GB',
-  inputMetadata: {},
-  delayedResponse: false,
-};
+const oldTurn = turnV1(0, '', 'Hello');
 
 /** The app registers every context's upcasters on the event store it opens (src/app.upcasters.ts). */
 describe('the app reads old events upcast', () => {
