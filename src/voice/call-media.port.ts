@@ -1,0 +1,37 @@
+/**
+ * The seam between SIP signalling (src/outbound-calls/sip, inbound SIP) and a call's audio
+ * (src/voice/media, src/voice/speech): signalling negotiates SDP and says where to send RTP; the
+ * media side owns the UDP socket, the codecs and everything heard and said on the call.
+ */
+
+/** G.711 at 8 kHz: the codecs every SIP trunk speaks. */
+export type AudioCodec = 'PCMU' | 'PCMA';
+
+/** What an SDP offer/answer settled for one call's audio stream. */
+export interface NegotiatedAudio {
+  codec: AudioCodec;
+  /** the RTP payload type the far end uses for that codec (0 PCMU, 8 PCMA when static) */
+  payloadType: number;
+  /** RFC 4733 telephone-event payload type, when both sides offered it */
+  dtmfPayloadType: number | null;
+  /** where the far end said to send RTP; symmetric RTP may learn a different source later */
+  remoteAddress: string;
+  remotePort: number;
+  direction: 'sendrecv' | 'sendonly' | 'recvonly' | 'inactive';
+}
+
+/** One call's audio endpoint: a bound local RTP port, pointed at the far end once SDP settles. */
+export interface CallAudio {
+  readonly localAddress: string;
+  readonly localPort: number;
+  /** start (or, on a re-INVITE, change) sending and receiving as negotiated; inactive/sendonly = hold */
+  connect(audio: NegotiatedAudio): void;
+  close(): Promise<void>;
+}
+
+/** Opens call audio endpoints (one per call). */
+export interface CallAudioFactory {
+  open(localAddress: string): Promise<CallAudio>;
+}
+
+export const CALL_AUDIO_FACTORY = Symbol('CallAudioFactory');
