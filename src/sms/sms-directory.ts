@@ -27,9 +27,12 @@ export class SmsDirectory {
     return this.accounts.phoneNumber(agentId, environment, number);
   }
 
-  /** The agent's numbers in an environment, in a stable order (the first is the default sender). */
+  /**
+   * The agent's own numbers in an environment, in a stable order (the first is the default sender).
+   * DNI pool numbers are left out: each one stands for a reservation's caller, not for the agent.
+   */
   async numbersOf(agentId: string, environment: string): Promise<string[]> {
     const rows = await this.accounts.phoneNumbersOf(agentId, environment);
-    return rows.map((r) => r.number);
+    return rows.filter((r) => r.pool !== 'dni').map((r) => r.number);
   }
 }

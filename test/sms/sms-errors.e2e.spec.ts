@@ -125,6 +125,9 @@ describe('SMS errors', () => {
     it('404 when no number is provisioned for the environment, or nothing is deployed there', async () => {
       const sandbox = await createSmsConnector(f.t, f.account.accountId, f.agentId, 'sandbox');
       smsError(await sendOutbound(f, ok(), { 'X-TOKEN-ID': sandbox.connectorId }), 404, 'SMS_NUMBER_NOT_FOUND');
+      // a DNI pool number stands for a reservation's caller: never the agent's default sender
+      await provisionNumber(f.t, f.agentId, '+15550100003', 'sandbox', 'dni');
+      smsError(await sendOutbound(f, ok(), { 'X-TOKEN-ID': sandbox.connectorId }), 404, 'SMS_NUMBER_NOT_FOUND');
       // numbers of `sandbox` serve pre-release (contract §11), where nothing is deployed yet
       await provisionNumber(f.t, f.agentId, '+15550100002', 'sandbox');
       smsError(await sendOutbound(f, ok(), { 'X-TOKEN-ID': sandbox.connectorId }), 404, 'NO_ACTIVE_DEPLOYMENT');

@@ -91,10 +91,16 @@ export async function createSmsConnector(
   return { connectorId: r.body.connectorId, webhookSecret: r.body.webhookSecret };
 }
 
-export async function provisionNumber(t: TestApp, agentId: string, number: string, environment: string) {
+export async function provisionNumber(
+  t: TestApp,
+  agentId: string,
+  number: string,
+  environment: string,
+  pool?: 'main' | 'dni',
+) {
   expectOk(
     await request(`${t.url}/admin/v1/agents/${agentId}/phone-numbers`, {
-      body: { number, environment },
+      body: { number, environment, ...(pool ? { pool } : {}) },
       headers: op(t),
     }),
     201,
