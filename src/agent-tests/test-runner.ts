@@ -45,19 +45,48 @@ export class TestRunner {
       // the pause waits outside the handler, where stopping the app does not wait for it
       pace: pause > 0 ? { delayMs: () => Math.max(0, this.lastCaseAt + pause - Date.now()) } : undefined,
       handles: { TestRunStarted: (e) => this.advance(e), TestCaseRan: (e) => this.advance(e) },
+      onDeadLetter: (e) => this.caseCouldNotRun(e),
     };
+  }
+
+  /**
+   * A case whose run kept failing (a fault, not a refusal) was dead-lettered: record it as failed
+   * so the run goes on to its next case and finishes, instead of staying `running` for ever. The
+   * fault itself is in the dead letters, for the operator; the result names no internals.
+   */
+  private async caseCouldNotRun(event: RecordedEvent): Promise<void> {
+    const { state } = await load(this.d.store, event.streamId, testRunDecider);
+    if (!state.exists || state.finished) return;
+    const next = state.results.length;
+    if (!triggers(event, next)) return;
+    const test = state.cases[next];
+    const result: CaseResult = {
+      testId: test.id,
+      name: test.name,
+      passed: false,
+      turns: test.turns.map((step) => missed(step.user, 'the test case could not run: an internal error')),
+      conversationId: '',
+    };
+    await handleCommand(
+      this.d.store,
+      this.d.clock,
+      event.streamId,
+      testRunDecider,
+      { type: 'RecordCaseResult', index: next, result, now: this.d.clock.nowIso() },
+      {
+        actor: 'system:agent-tests',
+        correlationId: state.testRunId,
+        causationId: event.id,
+        idempotencyKey: `${event.id}:dead-letter`,
+      },
+    );
   }
 
   private async advance(event: RecordedEvent): Promise<void> {
     const { state } = await load(this.d.store, event.streamId, testRunDecider);
     if (!state.exists || state.finished) return;
     const next = state.results.length;
-    const trigger = event as unknown as TestRunEvent;
-    const newest =
-      trigger.type === 'TestRunStarted'
-        ? next === 0
-        : trigger.type === 'TestCaseRan' && trigger.data.index === next - 1;
-    if (!newest) return;
+    if (!triggers(event, next)) return;
     const context: CommandContext = {
       actor: 'system:agent-tests',
       correlationId: state.testRunId,
@@ -135,6 +164,14 @@ export class TestRunner {
     }
     return outcome();
   }
+}
+
+/** Whether the event is the run's newest, the one that runs case `next` (older ones move nothing). */
+function triggers(event: RecordedEvent, next: number): boolean {
+  const trigger = event as unknown as TestRunEvent;
+  return trigger.type === 'TestRunStarted'
+    ? next === 0
+    : trigger.type === 'TestCaseRan' && trigger.data.index === next - 1;
 }
 
 const missed = (user: string, failure: string): TurnOutcome => ({

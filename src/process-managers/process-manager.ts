@@ -41,6 +41,12 @@ export interface ProcessManager {
    * this bounds how long a manager with costly handlers keeps the event loop from requests.
    */
   maxBatchSize?: number;
+  /**
+   * Optional: told once an event of this manager is dead-lettered, so a workflow waiting on it can
+   * record that it will not come (a test run marks the case failed rather than stay `running`).
+   * Its own failure is logged, never thrown: the event is already set aside.
+   */
+  onDeadLetter?: (event: RecordedEvent<never>, error: unknown) => Promise<void>;
 }
 
 /** An event handed to its type's handler: the lookup by type is what makes it that handler's. */
@@ -281,6 +287,15 @@ export class ProcessManagerRunner {
       },
       'dead-lettered an event the process manager cannot handle; skipping it (npm run projections -- dead-letters)',
     );
+    if (this.manager.onDeadLetter)
+      await this.manager
+        .onDeadLetter(routed(event), failure)
+        .catch((error: unknown) =>
+          this.logger.error(
+            { processManager: this.manager.name, position: event.position, error: errorText(error) },
+            'the process manager could not record a dead-lettered event in its workflow',
+          ),
+        );
   }
 
   /**
