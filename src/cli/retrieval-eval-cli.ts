@@ -9,7 +9,8 @@ const USAGE = `usage: npm run eval -- [--split dev|heldout|all] [--set <dir>] [-
   the best threshold of a sweep.
   --split    which questions: dev (tuning), heldout (every third, run at the end) or all (default)
   --assert   exit code 1 unless in-domain top-1 >= ${pct(0.9)} and out-of-domain precision >= ${pct(0.9)}
-  --misses   also list every question answered wrongly`;
+  --misses   also list every question answered wrongly
+  --sweep    also print the sweep, threshold by threshold`;
 
 /** The bars of the --assert mode (issue 35). */
 export const MIN_TOP1 = 0.9;
@@ -36,10 +37,12 @@ export async function runRetrievalEvalCli(argv: string[], out: Out = process.std
   let dir: string | undefined;
   let assert = false;
   let misses = false;
+  let showSweep = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--assert') assert = true;
     else if (arg === '--misses') misses = true;
+    else if (arg === '--sweep') showSweep = true;
     else if (arg === '--split' && ['dev', 'heldout', 'all'].includes(argv[i + 1])) split = argv[++i] as Split | 'all';
     else if (arg === '--set' && argv[i + 1]) dir = argv[++i];
     else {
@@ -65,7 +68,14 @@ export async function runRetrievalEvalCli(argv: string[], out: Out = process.std
       out.write(`${line(`[${part}]`, metricsOf(outcomes.filter((o) => o.split === part)))}\n`);
   out.write(`${line('ALL', overall)}\n`);
 
-  const { best } = sweep(outcomes);
+  const { points, best } = sweep(outcomes);
+  if (showSweep) for (const p of points) out.write(`${line(`  at ${p.threshold.toFixed(2)}`, p.metrics)}\n`);
+  const passing = points.filter((p) => p.metrics.top1 >= MIN_TOP1 && p.metrics.oodPrecision >= MIN_OOD_PRECISION);
+  out.write(
+    passing.length
+      ? `thresholds meeting both bars: ${passing.map((p) => p.threshold.toFixed(2)).join(' ')}\n`
+      : 'no threshold meets both bars\n',
+  );
   out.write(`best threshold (most questions right): ${best.threshold.toFixed(2)}\n`);
   out.write(`${line('  at best', best.metrics)}\n`);
 

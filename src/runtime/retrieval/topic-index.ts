@@ -182,10 +182,13 @@ export class TopicIndex {
     const terms = this.resolve(this.analyseQuery(query));
     const known = terms.filter((t) => t.candidates.length > 0);
     if (known.length === 0) return [];
-    // An unknown word weighs as much as an average known word of this query: it dilutes the match.
-    const averageKnown = known.reduce((sum, t) => sum + t.weight, 0) / known.length;
+    // An unknown word weighs as much as an average known content word of this query (filler aside),
+    // or as the rarest known word when the query has no other: it dilutes the match.
+    const content = known.filter((t) => t.scale === 1);
+    const unknownWeight =
+      content.length > 0 ? content.reduce((sum, t) => sum + t.weight, 0) / content.length : this.bm25.maxIdf;
     let totalWeight = 0;
-    for (const t of terms) totalWeight += Number.isNaN(t.weight) ? averageKnown : t.weight;
+    for (const t of terms) totalWeight += Number.isNaN(t.weight) ? unknownWeight : t.weight;
     if (totalWeight <= 0) return [];
 
     const { scores, covered, stamp, termBest, termCover, touched, termDocs } = this;
@@ -295,8 +298,15 @@ export class TopicIndex {
         if (id !== undefined && id !== exact) candidates.push({ termId: id, discount: SYNONYM_DISCOUNT });
       }
       if (candidates.length > 0) {
-        const weight = exact !== undefined ? this.bm25.idf(exact) : Math.max(...candidates.map((c) => this.bm25.idf(c.termId)));
+        const weight =
+          exact !== undefined ? this.bm25.idf(exact) : Math.max(...candidates.map((c) => this.bm25.idf(c.termId)));
         out.push({ weight: weight * scale, scale, candidates });
+        continue;
+      }
+      const parts = this.splitCompound(surface);
+      if (parts) {
+        for (const id of parts)
+          out.push({ weight: this.bm25.idf(id), scale: 1, candidates: [{ termId: id, discount: 1 }] });
         continue;
       }
       const fuzzy = this.resolveFuzzy(surface, stem);
@@ -304,6 +314,18 @@ export class TopicIndex {
       out.push(fuzzy);
     }
     return out;
+  }
+
+  /** An unknown word written as two known ones run together ("highchairs"): their term ids. */
+  private splitCompound(surface: string): [number, number] | null {
+    if (surface.length < 7 || !/^[a-z]+$/.test(surface)) return null;
+    for (let i = 3; i <= surface.length - 3; i++) {
+      const head = this.bm25.termId(stem(surface.slice(0, i)));
+      if (head === undefined) continue;
+      const tail = this.bm25.termId(stem(surface.slice(i)));
+      if (tail !== undefined) return [head, tail];
+    }
+    return null;
   }
 
   private resolveFuzzy(surface: string, stem: string): QueryTerm {
