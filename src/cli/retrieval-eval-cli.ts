@@ -3,18 +3,19 @@ import { answerAt, metricsOf, sweep, type Metrics, type Outcome } from './retrie
 import { defaultSetDir, loadEvalSet, type Split } from './retrieval-eval/eval-set';
 import { runEval } from './retrieval-eval/run-eval';
 
+/** The bars of the --assert mode (issue 35). */
+export const MIN_TOP1 = 0.9;
+export const MIN_OOD_PRECISION = 0.9;
+
 const USAGE = `usage: npm run eval -- [--split dev|heldout|all] [--set <dir>] [--assert] [--misses]
   Asks every labelled question of the evaluation set (eval/agents/*.json) through the embedded
   runtime and prints in-domain top-1 accuracy, out-of-domain precision and recall, per agent, and
   the best threshold of a sweep.
   --split    which questions: dev (tuning), heldout (every third, run at the end) or all (default)
-  --assert   exit code 1 unless in-domain top-1 >= ${pct(0.9)} and out-of-domain precision >= ${pct(0.9)}
+  --assert   exit code 1 unless in-domain top-1 >= ${pct(MIN_TOP1)} and out-of-domain precision >= ${pct(MIN_OOD_PRECISION)}
+             (--min-top1 <0..1> and --min-precision <0..1> move the bars)
   --misses   also list every question answered wrongly
   --sweep    also print the sweep, threshold by threshold`;
-
-/** The bars of the --assert mode (issue 35). */
-export const MIN_TOP1 = 0.9;
-export const MIN_OOD_PRECISION = 0.9;
 
 type Out = { write(text: string): unknown };
 
@@ -38,6 +39,10 @@ export async function runRetrievalEvalCli(argv: string[], out: Out = process.std
   let assert = false;
   let misses = false;
   let showSweep = false;
+  let minTop1 = MIN_TOP1;
+  let minPrecision = MIN_OOD_PRECISION;
+  const ratio = (text: string | undefined) =>
+    text !== undefined && /^(0(\.\d+)?|1(\.0+)?)$/.test(text) ? Number(text) : null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--assert') assert = true;
@@ -45,6 +50,8 @@ export async function runRetrievalEvalCli(argv: string[], out: Out = process.std
     else if (arg === '--sweep') showSweep = true;
     else if (arg === '--split' && ['dev', 'heldout', 'all'].includes(argv[i + 1])) split = argv[++i] as Split | 'all';
     else if (arg === '--set' && argv[i + 1]) dir = argv[++i];
+    else if (arg === '--min-top1' && ratio(argv[i + 1]) !== null) minTop1 = ratio(argv[++i])!;
+    else if (arg === '--min-precision' && ratio(argv[i + 1]) !== null) minPrecision = ratio(argv[++i])!;
     else {
       out.write(`${USAGE}\n`);
       return 2;
@@ -70,7 +77,7 @@ export async function runRetrievalEvalCli(argv: string[], out: Out = process.std
 
   const { points, best } = sweep(outcomes);
   if (showSweep) for (const p of points) out.write(`${line(`  at ${p.threshold.toFixed(2)}`, p.metrics)}\n`);
-  const passing = points.filter((p) => p.metrics.top1 >= MIN_TOP1 && p.metrics.oodPrecision >= MIN_OOD_PRECISION);
+  const passing = points.filter((p) => p.metrics.top1 >= minTop1 && p.metrics.oodPrecision >= minPrecision);
   out.write(
     passing.length
       ? `thresholds meeting both bars: ${passing.map((p) => p.threshold.toFixed(2)).join(' ')}\n`
@@ -93,9 +100,9 @@ export async function runRetrievalEvalCli(argv: string[], out: Out = process.std
 
   if (!assert) return 0;
   const failures: string[] = [];
-  if (overall.top1 < MIN_TOP1) failures.push(`in-domain top-1 ${pct(overall.top1)} < ${pct(MIN_TOP1)}`);
-  if (overall.oodPrecision < MIN_OOD_PRECISION)
-    failures.push(`out-of-domain precision ${pct(overall.oodPrecision)} < ${pct(MIN_OOD_PRECISION)}`);
+  if (overall.top1 < minTop1) failures.push(`in-domain top-1 ${pct(overall.top1)} < ${pct(minTop1)}`);
+  if (overall.oodPrecision < minPrecision)
+    failures.push(`out-of-domain precision ${pct(overall.oodPrecision)} < ${pct(minPrecision)}`);
   out.write(failures.length ? `FAIL: ${failures.join('; ')}\n` : 'PASS\n');
   return failures.length ? 1 : 0;
 }

@@ -24,7 +24,7 @@ export interface Metrics {
   top1: number;
   /** In-domain questions whose best retrieved topic is the labelled one, threshold aside. */
   retrievalTop1: number;
-  /** Of the questions answered "none", the share labelled none (1 when none were). */
+  /** Of the questions answered "none", the share labelled none (0 when none were, unless none were labelled so). */
   oodPrecision: number;
   /** Of the questions labelled none, the share answered "none" (1 when none were). */
   oodRecall: number;
@@ -65,7 +65,8 @@ export function metricsOf(outcomes: readonly Outcome[], answer: (o: Outcome) => 
     outOfDomain: labelledNone,
     top1: share(top1, inDomain),
     retrievalTop1: share(retrievalTop1, inDomain),
-    oodPrecision: share(rightNone, answeredNone),
+    // Refusing nothing is no precision at all when there were questions to refuse.
+    oodPrecision: answeredNone === 0 ? (labelledNone === 0 ? 1 : 0) : rightNone / answeredNone,
     oodRecall: share(rightNone, labelledNone),
     accuracy: share(top1 + rightNone, outcomes.length),
   };

@@ -31,7 +31,7 @@ export interface IndexableTopic {
  * user said (by weight) to be about the topic; one exact word of two is 0.5, one misspelled word
  * alone is 0.5–0.75, a lone short word one edit from a known one is 0.35 (not enough).
  */
-export const OUT_OF_DOMAIN_CONFIDENCE = 0.4;
+export const OUT_OF_DOMAIN_CONFIDENCE = 0.22;
 
 export const DEFAULT_LIMIT = 5;
 
@@ -45,7 +45,7 @@ const FIELDS = [
 /** What a misspelled term is worth next to an exact one, by edit distance (and word length). */
 export function fuzzyDiscount(distance: number, length: number): number {
   if (distance === 0) return 1;
-  if (distance === 1) return length >= 5 ? 0.75 : 0.35; // a short word one edit away is often another word
+  if (distance === 1) return length >= 5 ? 0.75 : 0.2; // a short word one edit away is often another word
   return 0.5;
 }
 
@@ -182,11 +182,11 @@ export class TopicIndex {
     const terms = this.resolve(this.analyseQuery(query));
     const known = terms.filter((t) => t.candidates.length > 0);
     if (known.length === 0) return [];
-    // An unknown word weighs as much as an average known content word of this query (filler aside),
-    // or as the rarest known word when the query has no other: it dilutes the match.
+    // Filler alone finds nothing. An unknown word weighs as much as an average known content word of
+    // this query: it dilutes the match.
     const content = known.filter((t) => t.scale === 1);
-    const unknownWeight =
-      content.length > 0 ? content.reduce((sum, t) => sum + t.weight, 0) / content.length : this.bm25.maxIdf;
+    if (content.length === 0) return [];
+    const unknownWeight = content.reduce((sum, t) => sum + t.weight, 0) / content.length;
     let totalWeight = 0;
     for (const t of terms) totalWeight += Number.isNaN(t.weight) ? unknownWeight : t.weight;
     if (totalWeight <= 0) return [];
