@@ -7,7 +7,7 @@
 import { Bm25Index, DEFAULT_B, DEFAULT_K1, type Bm25Parts } from './bm25';
 import { FuzzyIndex, maxDistanceFor, type FuzzyParts } from './fuzzy';
 import { FILLER, SYNONYMS } from './synonyms';
-import { analyse, stem, stems, tokenise, type Term } from './text';
+import { isStopword, stem, stems, tokenise, type Term } from './text';
 
 export interface SearchHit {
   topicId: string;
@@ -269,11 +269,13 @@ export class TopicIndex {
    * parts it explains then do not count as unknown words.
    */
   private analyseQuery(query: string): Array<Term & { explained?: boolean }> {
-    const terms: Array<Term & { explained?: boolean }> = analyse(query);
     const words = tokenise(query);
+    const terms: Array<Term & { explained?: boolean }> = [];
+    for (const surface of words) if (!isStopword(surface)) terms.push({ surface, stem: stem(surface) });
+    const latin = words.map((w) => /^[a-z]+$/.test(w));
     for (let i = 0; i + 1 < words.length; i++) {
+      if (!latin[i] || !latin[i + 1]) continue;
       const surface = words[i] + words[i + 1];
-      if (!/^[a-z]+$/.test(surface)) continue;
       const joined = stem(surface);
       if (this.bm25.termId(joined) === undefined && !SYNONYMS.has(joined)) continue;
       for (const t of terms) if (t.surface === words[i] || t.surface === words[i + 1]) t.explained = true;
