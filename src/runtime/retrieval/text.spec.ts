@@ -1,4 +1,4 @@
-import { analyse, isStopword, normalise, stem, stems, tokenise } from './text';
+import { analyse, hyphenJoined, isStopword, normalise, stem, stems, tokenise } from './text';
 
 describe('normalise', () => {
   it('folds case and strips accents (NFKD)', () => {
@@ -74,5 +74,13 @@ describe('stem', () => {
 
   it('matches accented and plain spellings once normalised', () => {
     expect(stems('remboursément')).toEqual(stems('remboursement'));
+  });
+});
+
+describe('hyphenJoined', () => {
+  it('gives the joined form of hyphenated words, which stems also indexes', () => {
+    expect(hyphenJoined('Wi-Fi and check-in, not 24-7')).toEqual(['wifi', 'checkin']);
+    expect(hyphenJoined('no hyphen here')).toEqual([]);
+    expect(stems('Wi-Fi')).toEqual(['wi', 'fi', 'wifi']);
   });
 });

@@ -150,6 +150,22 @@ export interface Term {
  * Normalised, stopword-free words with their stems, in text order (repeats kept). A caller analysing
  * many texts passes a `stemCache` (surface → stem) it keeps for the batch: stemming dominates otherwise.
  */
+const HYPHENATED = /([\p{L}\p{N}]+)[-\u2010\u2011]([\p{L}\p{N}]+)/gu;
+
+/**
+ * The joined forms of a text's hyphenated words ("Wi-Fi" → "wifi", "check-in" → "checkin"), which
+ * customers often type as one word; tokenise keeps the parts.
+ */
+export function hyphenJoined(text: string): string[] {
+  if (!text.includes('-') && !text.includes('\u2010') && !text.includes('\u2011')) return [];
+  const out: string[] = [];
+  for (const match of text.matchAll(HYPHENATED)) {
+    const joined = normalise(match[1] + match[2]);
+    if (/^[a-z]+$/.test(joined)) out.push(joined);
+  }
+  return out;
+}
+
 export function analyse(text: string, stemCache?: Map<string, string>): Term[] {
   const out: Term[] = [];
   for (const surface of tokenise(text)) {
@@ -170,7 +186,7 @@ export function analyse(text: string, stemCache?: Map<string, string>): Term[] {
  */
 export function stems(text: string, stemCache: Map<string, string> = new Map()): string[] {
   const out: string[] = [];
-  for (const surface of tokenise(text)) {
+  for (const surface of [...tokenise(text), ...hyphenJoined(text)]) {
     if (STOPWORDS.has(surface)) continue;
     let s = stemCache.get(surface);
     if (s === undefined) {

@@ -107,6 +107,40 @@ describe('TopicIndex', () => {
     expect(kb.search('mark')[0].confidence).toBe(1);
   });
 
+  it("meets a topic through a customer's synonym, at a discount", () => {
+    const kb = TopicIndex.build([
+      topic('hours', 'Opening hours', 'We open at 9am and close at 6pm.', ['when are you open']),
+      topic('kids', 'Children', 'Children eat for free on Sundays.', ['menu for children']),
+    ]);
+    const shut = kb.search('what time do you shut')[0];
+    expect(shut.topicId).toBe('hours');
+    expect(shut.confidence).toBeGreaterThanOrEqual(OUT_OF_DOMAIN_CONFIDENCE);
+    expect(shut.confidence).toBeLessThan(kb.search('what time do you close')[0].confidence);
+    expect(kb.search('do kids eat free')[0].topicId).toBe('kids');
+  });
+
+  it('lets filler words neither find a topic on their own nor count against one', () => {
+    const kb = TopicIndex.build([
+      topic('hours', 'Opening hours', 'Tell us when you need us: we open at 9am.', ['when are you open']),
+    ]);
+    // "need" and "tell" are in the topic, but a question made of them and an unknown word is not about it
+    const hit = kb.search('tell me what you need for the weather')[0];
+    expect(hit === undefined || hit.confidence < OUT_OF_DOMAIN_CONFIDENCE).toBe(true);
+    // filler around a real match does not drag it below the threshold
+    expect(kb.search('I really need to know if you are open today')[0].confidence).toBeGreaterThan(0.5);
+  });
+
+  it('meets hyphenated and run-together words either way', () => {
+    const kb = TopicIndex.build([
+      topic('wifi', 'Wi-Fi password', 'The Wi-Fi password is on the router.', ['wifi key']),
+      topic('chairs', 'Children', 'We have high chairs for babies.', ['kids menu']),
+      topic('join', 'Joining', 'Sign up in the app.', ['how do I sign up']),
+    ]);
+    expect(kb.search('wifi password')[0].confidence).toBe(1);
+    expect(kb.search('have you got highchairs')[0].topicId).toBe('chairs');
+    expect(kb.search('can I signup online')[0].topicId).toBe('join');
+  });
+
   it('ranks the better topic first when two share words', () => {
     // Both mention refund; only one is about it.
     const hits = index.search('refund');

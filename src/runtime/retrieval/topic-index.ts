@@ -6,7 +6,8 @@
  */
 import { Bm25Index, DEFAULT_B, DEFAULT_K1, type Bm25Parts } from './bm25';
 import { FuzzyIndex, maxDistanceFor, type FuzzyParts } from './fuzzy';
-import { analyse, stems, type Term } from './text';
+import { FILLER, SYNONYMS } from './synonyms';
+import { isStopword, stem, stems, tokenise, type Term } from './text';
 
 export interface SearchHit {
   topicId: string;
@@ -30,7 +31,7 @@ export interface IndexableTopic {
  * user said (by weight) to be about the topic; one exact word of two is 0.5, one misspelled word
  * alone is 0.5–0.75, a lone short word one edit from a known one is 0.35 (not enough).
  */
-export const OUT_OF_DOMAIN_CONFIDENCE = 0.4;
+export const OUT_OF_DOMAIN_CONFIDENCE = 0.22;
 
 export const DEFAULT_LIMIT = 5;
 
@@ -44,16 +45,27 @@ const FIELDS = [
 /** What a misspelled term is worth next to an exact one, by edit distance (and word length). */
 export function fuzzyDiscount(distance: number, length: number): number {
   if (distance === 0) return 1;
-  if (distance === 1) return length >= 5 ? 0.75 : 0.35; // a short word one edit away is often another word
+  if (distance === 1) return length >= 5 ? 0.75 : 0.2; // a short word one edit away is often another word
   return 0.5;
 }
 
 /** At most this many vocabulary terms stand in for one unknown query word. */
 const MAX_FUZZY_CANDIDATES = 3;
 
+/** What a synonym is worth next to the word itself: a near miss, like a one-edit misspelling. */
+export const SYNONYM_DISCOUNT = 0.8;
+
+/** What a filler word ("need", "today") weighs next to a content word, in score and confidence. */
+export const FILLER_WEIGHT = 0.25;
+
 interface QueryTerm {
-  /** Weight of the term in the confidence denominator. */
+  /**
+   * Weight of the term in the confidence denominator; for a word the index does not know, NaN
+   * (it weighs as an average known word) or 0 (filler: it does not count).
+   */
   weight: number;
+  /** Multiplies the term's score (filler words count less). */
+  scale: number;
   /** Indexed terms standing for it (one, exact, for a known term), each with its discount. */
   candidates: Array<{ termId: number; discount: number }>;
 }
@@ -167,18 +179,22 @@ export class TopicIndex {
   /** Topics matching `query`, best first; empty when nothing matches. */
   search(query: string, limit = DEFAULT_LIMIT): SearchHit[] {
     if (this.ids.length === 0 || limit <= 0) return [];
-    const terms = this.resolve(analyse(query));
+    const terms = this.resolve(this.analyseQuery(query));
     const known = terms.filter((t) => t.candidates.length > 0);
     if (known.length === 0) return [];
-    // An unknown word weighs as much as an average known word of this query: it dilutes the match.
-    const averageKnown = known.reduce((sum, t) => sum + t.weight, 0) / known.length;
+    // Filler alone finds nothing. An unknown word weighs as much as an average known content word of
+    // this query: it dilutes the match.
+    const content = known.filter((t) => t.scale === 1);
+    if (content.length === 0) return [];
+    const unknownWeight = content.reduce((sum, t) => sum + t.weight, 0) / content.length;
     let totalWeight = 0;
-    for (const t of terms) totalWeight += t.candidates.length > 0 ? t.weight : averageKnown;
+    for (const t of terms) totalWeight += Number.isNaN(t.weight) ? unknownWeight : t.weight;
+    if (totalWeight <= 0) return [];
 
     const { scores, covered, stamp, termBest, termCover, touched, termDocs } = this;
     let touchedCount = 0;
     for (const term of known) {
-      if (term.candidates.length === 1 && term.candidates[0].discount === 1) {
+      if (term.candidates.length === 1 && term.candidates[0].discount === 1 && term.scale === 1) {
         const id = term.candidates[0].termId;
         const w = this.bm25.idf(id);
         const { docs, weights } = this.bm25.postings(id);
@@ -194,7 +210,7 @@ export class TopicIndex {
       const mark = ++this.stampCounter;
       let termCount = 0;
       for (const { termId, discount } of term.candidates) {
-        const w = this.bm25.idf(termId) * discount;
+        const w = this.bm25.idf(termId) * discount * term.scale;
         const { docs, weights } = this.bm25.postings(termId);
         for (let i = 0; i < docs.length; i++) {
           const d = docs[i];
@@ -247,25 +263,75 @@ export class TopicIndex {
     return hits;
   }
 
+  /**
+   * The query's terms (text.ts `analyse`), plus two neighbouring words written as one when the index
+   * or the synonyms know the joined word ("sign up" → "signup", "high chairs" → "highchairs"); the
+   * parts it explains then do not count as unknown words.
+   */
+  private analyseQuery(query: string): Array<Term & { explained?: boolean }> {
+    const words = tokenise(query);
+    const terms: Array<Term & { explained?: boolean }> = [];
+    for (const surface of words) if (!isStopword(surface)) terms.push({ surface, stem: stem(surface) });
+    const latin = words.map((w) => /^[a-z]+$/.test(w));
+    for (let i = 0; i + 1 < words.length; i++) {
+      if (!latin[i] || !latin[i + 1]) continue;
+      const surface = words[i] + words[i + 1];
+      const joined = stem(surface);
+      if (this.bm25.termId(joined) === undefined && !SYNONYMS.has(joined)) continue;
+      for (const t of terms) if (t.surface === words[i] || t.surface === words[i + 1]) t.explained = true;
+      terms.push({ surface, stem: joined });
+    }
+    return terms;
+  }
+
   /** The query's distinct terms, each mapped to indexed terms: exactly, or through the fuzzy index. */
-  private resolve(analysed: Term[]): QueryTerm[] {
+  private resolve(analysed: Array<Term & { explained?: boolean }>): QueryTerm[] {
     const out: QueryTerm[] = [];
     const seen = new Set<string>();
-    for (const { surface, stem } of analysed) {
+    for (const { surface, stem, explained } of analysed) {
       if (seen.has(stem)) continue;
       seen.add(stem);
+      const scale = FILLER.has(stem) ? FILLER_WEIGHT : 1;
+      const candidates: QueryTerm['candidates'] = [];
       const exact = this.bm25.termId(stem);
-      if (exact !== undefined) {
-        out.push({ weight: this.bm25.idf(exact), candidates: [{ termId: exact, discount: 1 }] });
+      if (exact !== undefined) candidates.push({ termId: exact, discount: 1 });
+      for (const synonym of SYNONYMS.get(stem) ?? []) {
+        const id = this.bm25.termId(synonym);
+        if (id !== undefined && id !== exact) candidates.push({ termId: id, discount: SYNONYM_DISCOUNT });
+      }
+      if (candidates.length > 0) {
+        const weight =
+          exact !== undefined ? this.bm25.idf(exact) : Math.max(...candidates.map((c) => this.bm25.idf(c.termId)));
+        out.push({ weight: weight * scale, scale, candidates });
         continue;
       }
-      out.push(this.resolveFuzzy(surface, stem));
+      const parts = this.splitCompound(surface);
+      if (parts) {
+        for (const id of parts)
+          out.push({ weight: this.bm25.idf(id), scale: 1, candidates: [{ termId: id, discount: 1 }] });
+        continue;
+      }
+      const fuzzy = this.resolveFuzzy(surface, stem);
+      if (fuzzy.candidates.length === 0) fuzzy.weight = scale < 1 || explained || /^\d+$/.test(surface) ? 0 : NaN;
+      out.push(fuzzy);
     }
     return out;
   }
 
+  /** An unknown word written as two known ones run together ("highchairs"): their term ids. */
+  private splitCompound(surface: string): [number, number] | null {
+    if (surface.length < 7 || !/^[a-z]+$/.test(surface)) return null;
+    for (let i = 3; i <= surface.length - 3; i++) {
+      const head = this.bm25.termId(stem(surface.slice(0, i)));
+      if (head === undefined) continue;
+      const tail = this.bm25.termId(stem(surface.slice(i)));
+      if (tail !== undefined) return [head, tail];
+    }
+    return null;
+  }
+
   private resolveFuzzy(surface: string, stem: string): QueryTerm {
-    const none: QueryTerm = { weight: 0, candidates: [] };
+    const none: QueryTerm = { weight: 0, scale: 1, candidates: [] };
     if (/\d/.test(surface)) return none;
     const best = new Map<number, number>(); // term id → smallest distance
     const consider = (word: string) => {
@@ -286,6 +352,6 @@ export class TopicIndex {
     const chosen = ids.slice(0, MAX_FUZZY_CANDIDATES);
     const discount = fuzzyDiscount(nearest, surface.length);
     const weight = Math.max(...chosen.map((id) => this.bm25.idf(id)));
-    return { weight, candidates: chosen.map((termId) => ({ termId, discount })) };
+    return { weight, scale: 1, candidates: chosen.map((termId) => ({ termId, discount })) };
   }
 }
