@@ -45,7 +45,9 @@ export interface DigestCredentials {
 }
 
 const hash = (algorithm: DigestChallenge['algorithm'], text: string) =>
-  createHash(algorithm === 'MD5' ? 'md5' : 'sha256').update(text).digest('hex');
+  createHash(algorithm === 'MD5' ? 'md5' : 'sha256')
+    .update(text)
+    .digest('hex');
 
 /** The `response` value: KD(H(A1), nonce[:nc:cnonce:qop]:H(A2)). */
 export function digestResponse(

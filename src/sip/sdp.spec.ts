@@ -170,7 +170,11 @@ describe('SDP offer/answer', () => {
     expect(offer).toContain('a=rtpmap:101 telephone-event/8000\r\n');
     expect(offer).toContain('a=sendrecv\r\n');
     expect(buildOffer(LOCAL, 'RTP/SAVP', 'KEY')).toContain('m=audio 40000 RTP/SAVP 0 8 101\r\n');
-    expect(readAnswer(parseSdp(ASTERISK)!)).toMatchObject({ codec: 'PCMA', remotePort: 10000, remoteAddress: '10.0.0.5' });
+    expect(readAnswer(parseSdp(ASTERISK)!)).toMatchObject({
+      codec: 'PCMA',
+      remotePort: 10000,
+      remoteAddress: '10.0.0.5',
+    });
     expect(readAnswer(parseSdp(sdp('v=0', 'c=IN IP4 1.2.3.4', 'm=audio 0 RTP/AVP 0'))!)).toBeNull();
   });
 });

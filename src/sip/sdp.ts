@@ -222,7 +222,11 @@ export function buildOffer(local: LocalAudio, profile: 'RTP/AVP' | 'RTP/SAVP', c
  * §6), the chosen one with its codec (and telephone-event when offered), every other one declined
  * with port 0; our direction mirrors the offerer's.
  */
-export function buildAnswer(local: LocalAudio, offer: SessionDescription, verdict: OfferVerdict & { ok: true }): string {
+export function buildAnswer(
+  local: LocalAudio,
+  offer: SessionDescription,
+  verdict: OfferVerdict & { ok: true },
+): string {
   const lines = header(local);
   for (const [index, media] of offer.media.entries()) {
     if (index !== verdict.index) {
@@ -243,7 +247,11 @@ export function buildAnswer(local: LocalAudio, offer: SessionDescription, verdic
 }
 
 /** The old signalling-only offer, for when no media side is wired: an `inactive` stream on the discard port. */
-export function buildInactiveOffer(local: Omit<LocalAudio, 'port'>, profile: 'RTP/AVP' | 'RTP/SAVP', crypto: string | null) {
+export function buildInactiveOffer(
+  local: Omit<LocalAudio, 'port'>,
+  profile: 'RTP/AVP' | 'RTP/SAVP',
+  crypto: string | null,
+) {
   return finish([
     ...header({ ...local, port: 9 }),
     // port 9 (discard): RFC 4566 allows any port for an inactive stream; 0 would refuse the stream
