@@ -186,6 +186,8 @@ export class InboundSipCall {
     const sdp = this.describe();
     if (this.verdict) this.audio?.connect(this.verdict.audio);
     this.sendFinal(this.invite, 200, 'OK', { sdp, headers: this.dialogHeaders() });
+    // the platform began stopping while the conversation started: the call is hung up at once
+    if (this.stopping) return this.hangUp('platform');
     if (this.audio) {
       const call = ringing.call;
       this.deps.voice
@@ -351,6 +353,8 @@ export class InboundSipCall {
   private refuse(status: number, reason: string, headers: Array<[string, string]> = []): void {
     this.phase = 'refused';
     this.sendFinal(this.invite, status, reason, { headers });
+    // everything the refusal records is recorded by now; only the ACK is still awaited
+    this.finished();
   }
 
   /**
@@ -449,7 +453,6 @@ export class InboundSipCall {
   }
 
   private forgetSoon(ms: number): void {
-    if (this.phase === 'refused') this.finished();
     const timer = setTimeout(() => this.deps.forget(this.callId), ms);
     timer.unref();
   }

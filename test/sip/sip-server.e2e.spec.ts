@@ -36,6 +36,8 @@ describeSip('the SIP user agent server against sipp as the caller (and the trunk
         SIP_TRUNK_USERNAME: 'parley',
         SIP_TRUNK_PASSWORD: 's3cret-pass',
         OUTBOUND_RING_TIMEOUT_S: '10',
+        // small, so the test of a full platform (503) needs only two calls
+        SIP_MAX_CALLS: '2',
       },
       undefined,
       [],
@@ -159,6 +161,84 @@ describeSip('the SIP user agent server against sipp as the caller (and the trunk
     expectSipp(await runCaller({ xml: refusedCallXml(480) }, { port: sipPort, service: '15550100777' }));
   }, 90_000);
 
+  it("a DNI pool number: the call carries the reservation's attributes", async () => {
+    await provision(t, acme.agentId, '+15550100101', 'dev', 'dni');
+    const reserved = await request(`${t.url}/v1/conversations/dni-reservation`, {
+      headers: { 'x-api-key': acme.key },
+      body: { attributes: { shared_id: 'visit-sip', page: '/pricing' }, client_env: 'sandbox' },
+    });
+    expect(reserved.body.dni).toBe('+15550100101');
+    const before = voice.calls.length;
+    expectSipp(await runCaller({ builtin: 'uac' }, { port: sipPort, service: reserved.body.dni }));
+    const c = await conversation(acme, voice.calls[before].conversationId);
+    expect(c.body.state.dni).toEqual({ shared_id: 'visit-sip', page: '/pricing' });
+  }, 60_000);
+
+  it('the platform full (SIP_MAX_CALLS calls on this process): 503 with Retry-After, then room again', async () => {
+    const before = voice.calls.length;
+    const callers = [0, 1].map(() =>
+      runCaller({ file: 'parley-hangs-up.xml' }, { port: sipPort, service: acme.number }),
+    );
+    await eventually(
+      async () => voice.calls.length,
+      (n) => n >= before + 2,
+      20_000,
+    );
+    expectSipp(await runCaller({ xml: refusedCallXml(503) }, { port: sipPort, service: acme.number }));
+    await Promise.all(voice.calls.slice(before).map((call) => call.hangUp()));
+    for (const caller of callers) expectSipp(await caller);
+    expectSipp(await runCaller({ builtin: 'uac' }, { port: sipPort, service: acme.number }));
+  }, 60_000);
+
+  it('UDP: the 200 OK is retransmitted until the ACK; a retransmitted INVITE or BYE gets its answer again', async () => {
+    const ua = await udpAgent();
+    const callId = `retrans-${Date.now()}`;
+    const head = (method: string, cseq: number, toTag = '') =>
+      `${method} sip:${acme.number}@127.0.0.1:${sipPort} SIP/2.0\r\nVia: SIP/2.0/UDP 127.0.0.1:${ua.port};branch=z9hG4bK${method}${cseq}\r\nFrom: <sip:+15557654321@127.0.0.1>;tag=caller\r\nTo: <sip:${acme.number}@127.0.0.1>${toTag}\r\nCall-ID: ${callId}\r\nCSeq: ${cseq} ${method}\r\nContact: <sip:caller@127.0.0.1:${ua.port}>\r\n`;
+    const sdp = 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 4000 RTP/AVP 8\r\n';
+    const invite = `${head('INVITE', 1)}Content-Type: application/sdp\r\nContent-Length: ${sdp.length}\r\n\r\n${sdp}`;
+    const oks = () => ua.received.filter((m) => /^SIP\/2\.0 200 OK/.test(m) && / INVITE\r\n/.test(m));
+    try {
+      ua.send(invite);
+      // the first 200, then again at T1 and 3·T1 while no ACK comes
+      await eventually(
+        async () => oks().length,
+        (n) => n >= 3,
+        10_000,
+      );
+      expect(new Set(oks()).size).toBe(1);
+      const toTag = /\r\nTo: [^\r]*(;tag=[^;\r]+)/.exec(oks()[0])![1];
+      expect(oks()[0]).toContain('m=audio');
+      ua.send(invite);
+      await eventually(
+        async () => oks().length,
+        (n) => n >= 4,
+        5_000,
+      );
+      ua.send(`${head('ACK', 1, toTag)}Content-Length: 0\r\n\r\n`);
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const afterAck = oks().length;
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(oks().length).toBe(afterAck);
+      const bye = `${head('BYE', 2, toTag)}Content-Length: 0\r\n\r\n`;
+      const byeOks = () => ua.received.filter((m) => /^SIP\/2\.0 200 OK/.test(m) && / BYE\r\n/.test(m));
+      ua.send(bye);
+      await eventually(
+        async () => byeOks().length,
+        (n) => n >= 1,
+        5_000,
+      );
+      ua.send(bye);
+      await eventually(
+        async () => byeOks().length,
+        (n) => n >= 2,
+        5_000,
+      );
+    } finally {
+      ua.close();
+    }
+  }, 60_000);
+
   it('OPTIONS is answered 200 with what Parley allows', async () => {
     expectSipp(await runCaller({ file: 'options.xml' }, { port: sipPort, service: acme.number }));
   }, 60_000);
@@ -189,6 +269,20 @@ describeSip('the SIP user agent server against sipp as the caller (and the trunk
     ]);
     expect(voice.calls.at(-1)).toMatchObject({ direction: 'outbound' });
   }, 60_000);
+
+  /** A bare UDP user agent: sends what the test writes, keeps every datagram it gets. */
+  async function udpAgent() {
+    const socket = dgram.createSocket('udp4');
+    const received: string[] = [];
+    socket.on('message', (m) => received.push(m.toString()));
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    return {
+      port: socket.address().port,
+      received,
+      send: (text: string) => socket.send(text, sipPort, '127.0.0.1'),
+      close: () => socket.close(),
+    };
+  }
 
   describe('hostile input', () => {
     async function udpExchange(payloads: Array<string | Buffer>, waitMs = 700): Promise<string[]> {

@@ -68,8 +68,13 @@ export function runCaller(
   );
 }
 
-/** A caller whose INVITE gets one final failure `status` (and nothing else but 100/180), which it ACKs. */
+/** A caller whose INVITE gets one final failure `status` (and nothing else but 100/180), which it ACKs; a 503 must carry Retry-After. */
 export function refusedCallXml(status: number): string {
+  // a 503 must say when to come back
+  const check =
+    status === 503
+      ? '<action><ereg regexp="[0-9]+" search_in="hdr" header="Retry-After:" check_it="true" assign_to="retry"/></action>'
+      : '';
   return `<?xml version="1.0" encoding="ISO-8859-1" ?>
 <scenario name="refused ${status}">
   <send retrans="500">
@@ -96,7 +101,7 @@ export function refusedCallXml(status: number): string {
   </send>
   <recv response="100" optional="true"/>
   <recv response="180" optional="true"/>
-  <recv response="${status}"/>
+  <recv response="${status}">${check}</recv>
   <send>
     <![CDATA[
       ACK sip:[service]@[remote_ip]:[remote_port] SIP/2.0
@@ -109,6 +114,7 @@ export function refusedCallXml(status: number): string {
       Content-Length: 0
     ]]>
   </send>
+  ${status === 503 ? '<Reference variables="retry"/>' : ''}
 </scenario>
 `;
 }
