@@ -69,12 +69,14 @@ type Phase = 'inviting' | 'cancelling' | 'connected' | 'hanging-up' | 'done';
 const MAX_CHALLENGES = 2;
 
 /**
- * One outbound call as a SIP user agent client over UDP, on its own socket connected to the trunk
- * (so every datagram on it is this call's). INVITE with an inactive SDP offer and the metadata as
- * `X-` headers; 1xx stop the retransmissions (180/183: ringing); a 2xx is ACKed and the call is
- * connected; a failure is ACKed and mapped to a reason; no final answer within the ring timeout
- * CANCELs (or, before any provisional answer, gives up). Connected, it waits `holdMs` for the
- * callee's BYE, then sends its own. Network timers are the wall clock's: a SIP peer knows no other.
+ * One outbound call as a SIP user agent client, on its own connection to the trunk (a connected
+ * UDP socket or a TCP connection, so every message on it is this call's). INVITE with an SDP offer
+ * on the call audio's port (an inactive one without a media side) and the metadata as `X-`
+ * headers; a 401/407 is answered with digest credentials; 1xx stop the retransmissions (180/183:
+ * ringing); a 2xx is ACKed, the call connected and its audio handed to the voice side; a failure
+ * is ACKed and mapped to a reason; no final answer within the ring timeout CANCELs (or, before any
+ * provisional answer, gives up). Without audio, connected, it waits `holdMs` for the callee's BYE,
+ * then sends its own. Network timers are the wall clock's: a SIP peer knows no other.
  */
 export class SipCall {
   private channel: SipChannel | null = null;
@@ -293,8 +295,14 @@ export class SipCall {
     const answer = parseSdp(response.body);
     const negotiated = answer ? readAnswer(answer) : null;
     if (!negotiated) {
-      this.logger.warn({ callSid: this.call.callSid }, 'the callee answered without an SDP answer Parley can take');
-      return this.hangUp();
+      // e.g. an RTP/SAVP answer to an SRTP offer: the media side speaks RTP/AVP only, so the call
+      // carries no audio and goes on as a signalling-only call would
+      this.logger.warn(
+        { callSid: this.call.callSid },
+        'the callee answered without an RTP/AVP G.711 stream Parley can take: no audio on this call',
+      );
+      this.after(this.options.holdMs, () => this.hangUp());
+      return;
     }
     const audio = this.audio!;
     audio.connect(negotiated);
