@@ -1,5 +1,6 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
+import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
 import { SipServer } from '../../src/sip/sip-server';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { callAccount, inboundCall, limits, op, provision, setLimit, type CallAccount } from '../calls/calls-fixture';
@@ -268,6 +269,10 @@ describeSip('the SIP user agent server against sipp as the caller (and the trunk
       expect.objectContaining({ codec: 'PCMA', payloadType: 8, dtmfPayloadType: 101, direction: 'sendrecv' }),
     ]);
     expect(voice.calls.at(-1)).toMatchObject({ direction: 'outbound' });
+    // the trunk's password is configuration only: no event carries it
+    const events = await t.app.get<EventStore>(EVENT_STORE).readAll({ maxCount: 100_000 });
+    expect(events.length).toBeGreaterThan(0);
+    expect(JSON.stringify(events.map((e) => [e.type, e.data, e.metadata]))).not.toContain('s3cret-pass');
   }, 60_000);
 
   /** A bare UDP user agent: sends what the test writes, keeps every datagram it gets. */
@@ -349,8 +354,8 @@ describeSip('the SIP user agent server against sipp as the caller (and the trunk
       );
       expect(answers.length).toBeGreaterThan(50);
       expect(answers.length).toBeLessThan(250);
-      // the bucket refills
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // the bucket refills (one token every 1/50 s)
+      await new Promise((resolve) => setTimeout(resolve, 300));
       expect((await udpExchange([options()]))[0]).toMatch(/^SIP\/2\.0 200 OK/);
     }, 30_000);
   });
