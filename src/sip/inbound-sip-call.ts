@@ -82,8 +82,8 @@ export class InboundSipCall {
   private cancelled = false;
   private stopping = false;
   private wake: (() => void) | null = null;
-  /** the last final response to an INVITE (initial or re-INVITE), resent to its retransmissions */
-  private lastInvite: { branch: string | null; cseq: number; text: string; acked: boolean } | null = null;
+  /** final responses to INVITEs (initial, re-INVITEs) by CSeq: resent to retransmissions, waiting for their ACK */
+  private readonly finals = new Map<number, { branch: string | null; text: string; acked: boolean }>();
   private lastProvisional: string | null = null;
   private localCseq = 0;
   private bye: { branch: string; acked: boolean } | null = null;
@@ -206,9 +206,9 @@ export class InboundSipCall {
     }
   }
 
-  /** A retransmitted INVITE: the same answer again (RFC 3261 §17.2.1). */
+  /** A retransmitted initial INVITE: the same answer again (RFC 3261 §17.2.1). */
   onInviteRetransmission(): void {
-    const text = this.lastInvite?.text ?? this.lastProvisional;
+    const text = this.finals.get(cseqOf(this.invite)!.seq)?.text ?? this.lastProvisional;
     if (text) this.peer.send(text);
   }
 
@@ -221,10 +221,10 @@ export class InboundSipCall {
   }
 
   onAck(ack: SipRequest): void {
-    const cseq = cseqOf(ack)?.seq;
-    if (!this.lastInvite || this.lastInvite.cseq !== cseq) return;
-    this.lastInvite.acked = true;
-    if (this.phase === 'answered') this.phase = 'confirmed';
+    const final = this.finals.get(cseqOf(ack)?.seq ?? -1);
+    if (!final || final.acked) return;
+    final.acked = true;
+    if (this.phase === 'answered' && cseqOf(ack)!.seq === cseqOf(this.invite)!.seq) this.phase = 'confirmed';
     if (this.phase === 'refused') return this.forgetSoon(0);
     // a delayed offer: we offered in the 200, the caller answers in the ACK
     if (!this.verdict && sdpBody(ack)) {
@@ -286,9 +286,14 @@ export class InboundSipCall {
   private reinvite(request: SipRequest): void {
     const branch = branchOf(request);
     const cseq = cseqOf(request)!.seq;
-    if (this.lastInvite && this.lastInvite.branch === branch && this.lastInvite.cseq === cseq)
-      return this.onInviteRetransmission();
-    if (this.phase === 'answered' || (this.lastInvite && !this.lastInvite.acked))
+    const earlier = this.finals.get(cseq);
+    if (earlier) {
+      // the same re-INVITE again: its answer again; another one reusing a CSeq is out of order
+      if (earlier.branch === branch) this.peer.send(earlier.text);
+      else this.sendFinal(request, 500, 'Server Internal Error', { headers: [['Retry-After', '1']] }, false);
+      return;
+    }
+    if (this.phase === 'answered' || [...this.finals.values()].some((f) => !f.acked && f.text.startsWith('SIP/2.0 2')))
       return this.sendFinal(request, 491, 'Request Pending');
     if (this.phase !== 'confirmed') return this.sendFinal(request, 481, 'Call/Transaction Does Not Exist');
     if (!sdpBody(request)) {
@@ -362,10 +367,17 @@ export class InboundSipCall {
    * 2·T1, … (capped at T2) until the ACK comes (§17.2.1, §13.3.1.4); no ACK within 64·T1 ends
    * the call (a 2xx: with a BYE).
    */
-  private sendFinal(request: SipRequest, status: number, reason: string, extras: ResponseExtras = {}): void {
+  private sendFinal(
+    request: SipRequest,
+    status: number,
+    reason: string,
+    extras: ResponseExtras = {},
+    remember = true,
+  ): void {
     const text = this.send(buildResponse(request, status, reason, { toTag: this.localTag, ...extras }));
-    const sent = { branch: branchOf(request), cseq: cseqOf(request)!.seq, text, acked: false };
-    this.lastInvite = sent;
+    const sent = { branch: branchOf(request), text, acked: false };
+    if (!remember) return;
+    this.finals.set(cseqOf(request)!.seq, sent);
     if (this.peer.transport === 'UDP') {
       let interval = T1_MS;
       const again = () => {

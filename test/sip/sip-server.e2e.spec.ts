@@ -191,7 +191,7 @@ describeSip('the SIP user agent server against sipp as the caller (and the trunk
     expectSipp(await runCaller({ builtin: 'uac' }, { port: sipPort, service: acme.number }));
   }, 60_000);
 
-  it('UDP: the 200 OK is retransmitted until the ACK; a retransmitted INVITE or BYE gets its answer again', async () => {
+  it('UDP: the 200 OK is retransmitted until the ACK (a re-INVITE before it: 491); retransmitted INVITE and BYE answered again', async () => {
     const ua = await udpAgent();
     const callId = `retrans-${Date.now()}`;
     const head = (method: string, cseq: number, toTag = '') =>
@@ -216,12 +216,30 @@ describeSip('the SIP user agent server against sipp as the caller (and the trunk
         (n) => n >= 4,
         5_000,
       );
+      // a re-INVITE before the 200 is ACKed: 491, and the 200 still waits for its own ACK
+      const reinvite = (cseq: number) =>
+        `${head('INVITE', cseq, toTag)}Content-Type: application/sdp\r\nContent-Length: ${sdp.length}\r\n\r\n${sdp}`;
+      ua.send(reinvite(2));
+      await eventually(
+        async () => ua.received.filter((m) => /^SIP\/2\.0 491 /.test(m)).length,
+        (n) => n >= 1,
+        5_000,
+      );
+      ua.send(`${head('ACK', 2, toTag)}Content-Length: 0\r\n\r\n`);
       ua.send(`${head('ACK', 1, toTag)}Content-Length: 0\r\n\r\n`);
       await new Promise((resolve) => setTimeout(resolve, 2500));
       const afterAck = oks().length;
       await new Promise((resolve) => setTimeout(resolve, 2500));
       expect(oks().length).toBe(afterAck);
-      const bye = `${head('BYE', 2, toTag)}Content-Length: 0\r\n\r\n`;
+      // confirmed: a re-INVITE now is answered 200
+      ua.send(reinvite(3));
+      await eventually(
+        async () => ua.received.filter((m) => /^SIP\/2\.0 200 OK/.test(m) && /CSeq: 3 INVITE/.test(m)).length,
+        (n) => n >= 1,
+        5_000,
+      );
+      ua.send(`${head('ACK', 3, toTag)}Content-Length: 0\r\n\r\n`);
+      const bye = `${head('BYE', 4, toTag)}Content-Length: 0\r\n\r\n`;
       const byeOks = () => ua.received.filter((m) => /^SIP\/2\.0 200 OK/.test(m) && / BYE\r\n/.test(m));
       ua.send(bye);
       await eventually(
