@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { Clock } from './platform/clock/clock';
 import type { Config } from './platform/config/config';
+import type { VoiceSeam } from './sip/voice-seam.module';
 import { KeyGate } from './platform/auth/key.guard';
 import { makeDataDirPrivate } from './platform/database/private-data-dir';
 import { EnvelopeExceptionFilter } from './platform/errors/exception.filter';
@@ -29,6 +30,8 @@ export async function createApp(
   logger: Logger,
   clock?: Clock,
   extraControllers: Type[] = [],
+  /** the call audio and voice side SIP hands calls to (src/sip/voice-seam.module.ts); none: signalling only */
+  voice: VoiceSeam = {},
 ): Promise<NestFastifyApplication> {
   const notPrivate = makeDataDirPrivate(config.dataDir);
   if (notPrivate.length > 0)
@@ -78,7 +81,7 @@ export async function createApp(
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, logger, clock, extraControllers),
+    AppModule.forRoot(config, logger, clock, extraControllers, voice),
     adapter,
     {
       logger: new PinoNestLogger(logger),

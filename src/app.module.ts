@@ -29,13 +29,23 @@ import { CallLimitsModule } from './call-limits/call-limits.module';
 import { ConcurrencyModule } from './concurrency/concurrency.module';
 import { DniModule } from './dni/dni.module';
 import { InboundCallsModule } from './inbound-calls/inbound-calls.module';
+import { SipServerModule } from './sip/sip-server.module';
+import { VoiceSeamModule, type VoiceSeam } from './sip/voice-seam.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { StudioModule } from './studio/studio.module';
 
 @Module({})
 export class AppModule {
   /** `extraControllers`: mounted beside the app's own (benchmarks mount A/B probe routes). */
-  static forRoot(config: Config, logger: Logger, clock?: Clock, extraControllers: Type[] = []): DynamicModule {
+  static forRoot(
+    config: Config,
+    logger: Logger,
+    clock?: Clock,
+    extraControllers: Type[] = [],
+    voice: VoiceSeam = {},
+  ): DynamicModule {
+    // one instance for both SIP modules (outbound carrier, inbound server)
+    const voiceSeam = VoiceSeamModule.forRoot(voice);
     return {
       module: AppModule,
       imports: [
@@ -52,7 +62,7 @@ export class AppModule {
         ConversationsApiModule,
         AlertsModule,
         WebhooksModule,
-        OutboundCallsModule,
+        OutboundCallsModule.forRoot(voiceSeam),
         ExternalEventsModule,
         MessagingModule,
         SmsModule,
@@ -62,6 +72,7 @@ export class AppModule {
         ConcurrencyModule,
         DniModule,
         InboundCallsModule,
+        SipServerModule.forRoot(voiceSeam),
         AgentTestsModule,
         AuditExportModule,
         OpenApiModule,

@@ -1,8 +1,8 @@
 import type { Decider, DomainEvent } from '../commands/decider';
 import { conflict } from '../platform/errors/domain-error';
 
-/** Why a call never reached the agent. */
-export type InboundFailure = 'concurrent-call-limit' | 'no-deployment';
+/** Why a call never reached the agent; `cancelled`: it stopped ringing first (a SIP CANCEL, the platform stopping). */
+export type InboundFailure = 'concurrent-call-limit' | 'no-deployment' | 'cancelled';
 export type HungUpBy = 'caller' | 'agent' | 'platform';
 
 export interface RingingCall {

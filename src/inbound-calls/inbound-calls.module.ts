@@ -37,5 +37,6 @@ class InboundCallsLifecycle implements OnModuleInit {
   ],
   controllers: [InboundCallsController],
   providers: [InboundCallsService, InboundCallsLifecycle],
+  exports: [InboundCallsService],
 })
 export class InboundCallsModule {}

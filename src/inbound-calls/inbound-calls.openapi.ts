@@ -5,7 +5,7 @@ import { InboundCallsController } from './inbound-calls.controller';
 const call = {
   call_sid: str,
   status: oneOf('in-progress', 'ended', 'failed'),
-  reason: nullable(oneOf('concurrent-call-limit', 'no-deployment')),
+  reason: nullable(oneOf('concurrent-call-limit', 'no-deployment', 'cancelled')),
 };
 const answer = obj(call);
 const status = obj({ ...call, from: str, to: str });

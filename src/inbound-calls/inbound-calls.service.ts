@@ -37,6 +37,15 @@ export interface CallAnswer {
   reason: InboundFailure | null;
 }
 
+/** A ringing call: the call and the pool of the number it rang (`dni` numbers answer with a reservation). */
+export interface Ringing {
+  ok: true;
+  call: RingingCall;
+  pool: string;
+}
+export type RingOutcome = Ringing | { ok: false; answer: CallAnswer };
+export type AnswerOutcome = { ok: true } | { ok: false; answer: CallAnswer };
+
 const callNotFound = () => notFound('CALL_NOT_FOUND', 'no such inbound call');
 
 /**
@@ -67,9 +76,41 @@ export class InboundCallsService {
   }
 
   async receive(dto: SimulateInboundCallDto, context: CommandContext): Promise<CallAnswer> {
-    const route = await this.accounts.phoneNumberRoute(dto.to);
+    const ringing = await this.ring(dto.from, dto.to, context);
+    if (!ringing.ok) return ringing.answer;
+    const { call } = ringing;
+    const answered = await this.answer(ringing, context);
+    if (!answered.ok) return answered.answer;
+    try {
+      let endedBy: HungUpBy | null = null;
+      for (const text of dto.utterances) {
+        const { state } = await this.engine.respond(call.callSid, { text }, context);
+        // the agent ended the call (an end or a handoff): the rest of the script is not heard
+        if (state.ended) {
+          endedBy = 'agent';
+          break;
+        }
+      }
+      if (endedBy === null && (dto.hang_up ?? true)) endedBy = 'caller';
+      if (endedBy) await this.finish(call, endedBy, context);
+      await this.readable(call.callSid);
+      return { call_sid: call.callSid, status: endedBy ? 'ended' : 'in-progress', reason: null };
+    } catch (error) {
+      // whatever broke, the call ends and its line is given back
+      await this.finish(call, 'platform', context);
+      throw error;
+    }
+  }
+
+  /**
+   * A call to `to` rings: its number's agent is found (404 PHONE_NUMBER_NOT_FOUND otherwise) and a
+   * line taken under the account's limit; a call past the limit is refused and recorded as failed.
+   * The simulator and the SIP server both start here.
+   */
+  async ring(from: string, to: string, context: CommandContext): Promise<RingOutcome> {
+    const route = await this.accounts.phoneNumberRoute(to);
     if (!route || (await this.agents.accountOf(route.agentId)) !== route.accountId)
-      throw notFound('PHONE_NUMBER_NOT_FOUND', `${dto.to} is not provisioned for any agent`);
+      throw notFound('PHONE_NUMBER_NOT_FOUND', `${to} is not provisioned for any agent`);
     const environment = DEPLOYMENT_FOR_NUMBER_ENVIRONMENT[route.environment as NumberEnvironment];
     const callSid = `IN-${this.ids.uuid()}`;
     const call: RingingCall = {
@@ -77,8 +118,8 @@ export class InboundCallsService {
       accountId: route.accountId,
       agentId: route.agentId,
       environment,
-      from: dto.from,
-      to: dto.to,
+      from,
+      to,
       at: this.clock.nowIso(),
     };
     // Scheduled before the line is taken: should the process die with the call, the watchdog ends it.
@@ -93,51 +134,54 @@ export class InboundCallsService {
       await this.lines.take(call.accountId, callSid, context);
     } catch (error) {
       if (error instanceof DomainError && error.code === 'CONCURRENT_CALL_LIMIT')
-        return this.fail(call, 'concurrent-call-limit', context, false);
+        return { ok: false, answer: await this.fail(call, 'concurrent-call-limit', context, false) };
       throw error;
     }
+    return { ok: true, call, pool: route.pool };
+  }
+
+  /**
+   * The ringing call is answered by its environment's deployment: the conversation starts with the
+   * greeting (and the DNI reservation's attributes). No deployment: refused and recorded as failed.
+   * Any other failure ends the call (its line given back) and is thrown.
+   */
+  async answer(ringing: Ringing, context: CommandContext): Promise<AnswerOutcome> {
+    const { call } = ringing;
     try {
-      const deploymentId = await this.deployments.activeDeploymentId(call.agentId, environment as Environment);
-      if (!deploymentId) return await this.fail(call, 'no-deployment', context, true);
-      const reservation = route.pool === 'dni' ? await this.dni.reservationOf(call.agentId, environment, dto.to) : null;
+      const deploymentId = await this.deployments.activeDeploymentId(call.agentId, call.environment as Environment);
+      if (!deploymentId) return { ok: false, answer: await this.fail(call, 'no-deployment', context, true) };
+      const reservation =
+        ringing.pool === 'dni' ? await this.dni.reservationOf(call.agentId, call.environment, call.to) : null;
       await this.command(
-        callSid,
+        call.callSid,
         { type: 'Answer', deploymentId, dniReservationId: reservation?.reservationId ?? '', now: this.clock.nowIso() },
         context,
       );
       await this.engine.start(
         {
-          conversationId: callSid,
+          conversationId: call.callSid,
           agentId: call.agentId,
           deploymentId,
-          environment,
+          environment: call.environment,
           channel: 'VOICE-SIP',
-          callerNumber: dto.from,
-          agentNumber: dto.to,
-          fromNumber: dto.from,
-          toNumber: dto.to,
+          callerNumber: call.from,
+          agentNumber: call.to,
+          fromNumber: call.from,
+          toNumber: call.to,
           ...(reservation ? { attributes: { dni: reservation.attributes } } : {}),
         },
         context,
       );
-      let endedBy: HungUpBy | null = null;
-      for (const text of dto.utterances) {
-        const { state } = await this.engine.respond(callSid, { text }, context);
-        // the agent ended the call (an end or a handoff): the rest of the script is not heard
-        if (state.ended) {
-          endedBy = 'agent';
-          break;
-        }
-      }
-      if (endedBy === null && (dto.hang_up ?? true)) endedBy = 'caller';
-      if (endedBy) await this.finish(call, endedBy, context);
-      await this.readable(callSid);
-      return { call_sid: callSid, status: endedBy ? 'ended' : 'in-progress', reason: null };
+      return { ok: true };
     } catch (error) {
-      // whatever broke, the call ends and its line is given back
       await this.finish(call, 'platform', context);
       throw error;
     }
+  }
+
+  /** The call stopped ringing before it was answered (the caller's CANCEL, the platform stopping). */
+  async cancel(call: RingingCall, context: CommandContext): Promise<CallAnswer> {
+    return this.fail(call, 'cancelled', context, true);
   }
 
   /** The caller hangs up a call left open (`hang_up: false`). */
@@ -166,7 +210,8 @@ export class InboundCallsService {
     });
   }
 
-  private async finish(call: RingingCall, hungUpBy: HungUpBy, context: CommandContext): Promise<void> {
+  /** The call ends (a no-op for one already over): the conversation ends, the line is given back. */
+  async finish(call: RingingCall, hungUpBy: HungUpBy, context: CommandContext): Promise<void> {
     const now = this.clock.nowIso();
     await this.command(call.callSid, { type: 'End', hungUpBy, now }, context);
     await this.engine.end(

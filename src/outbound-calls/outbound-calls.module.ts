@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CallLimitsModule } from '../call-limits/call-limits.module';
 import { ConversationsModule } from '../conversations/conversations.module';
@@ -21,6 +21,8 @@ import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { AgentDirectoryModule } from '../agents/agent-directory.module';
 import { AgentsModule } from '../agents/agents.module';
+import { CALL_AUDIO_FACTORY, type CallAudioFactory } from '../voice/call-media.port';
+import { VOICE_CALLS, type VoiceCalls } from '../voice/voice-calls.port';
 
 const system = (cause: string) => ({
   actor: 'system:outbound-calls',
@@ -66,33 +68,47 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
   }
 }
 
-@Module({
-  imports: [
-    EventStoreModule,
-    ReadModelsModule,
-    ProcessManagersModule,
-    AgentDirectoryModule,
-    AgentsModule,
-    ConversationsModule,
-    CallLimitsModule,
-  ],
-  controllers: [OutboundCallsController],
-  providers: [
-    { provide: CALL_PROGRESS, useClass: CallProgressRecorder },
-    // the carrier the configuration names: SIP, or the simulator
-    {
-      provide: CARRIER,
-      inject: [CONFIG, Timers, CALL_PROGRESS, LOGGER],
-      useFactory: (config: Config, timers: Timers, progress: CallProgressRecorder, logger: Logger): Carrier => {
-        const { sip, ringTimeoutS } = config.outboundCalls;
-        return sip
-          ? new SipCarrier({ ...sip, ringTimeoutS }, progress, logger)
-          : new SimulatedCarrier(timers, progress, ringTimeoutS);
-      },
-    },
-    CallConversations,
-    OutboundCallsService,
-    OutboundCallsLifecycle,
-  ],
-})
-export class OutboundCallsModule {}
+@Module({})
+export class OutboundCallsModule {
+  /** `voice`: AppModule's VoiceSeamModule (the SIP carrier's call audio and voice side). */
+  static forRoot(voice: DynamicModule): DynamicModule {
+    return {
+      module: OutboundCallsModule,
+      imports: [
+        voice,
+        EventStoreModule,
+        ReadModelsModule,
+        ProcessManagersModule,
+        AgentDirectoryModule,
+        AgentsModule,
+        ConversationsModule,
+        CallLimitsModule,
+      ],
+      controllers: [OutboundCallsController],
+      providers: [
+        { provide: CALL_PROGRESS, useClass: CallProgressRecorder },
+        // the carrier the configuration names: SIP, or the simulator
+        {
+          provide: CARRIER,
+          inject: [CONFIG, Timers, CALL_PROGRESS, LOGGER, CALL_AUDIO_FACTORY, VOICE_CALLS],
+          useFactory: (
+            config: Config,
+            timers: Timers,
+            progress: CallProgressRecorder,
+            logger: Logger,
+            audio: CallAudioFactory | null,
+            voice: VoiceCalls,
+          ): Carrier => {
+            const { sip, ringTimeoutS } = config.outboundCalls;
+            return sip
+              ? new SipCarrier({ ...sip, ringTimeoutS }, progress, logger, { audio, voice })
+              : new SimulatedCarrier(timers, progress, ringTimeoutS);
+          },
+        },
+        CallConversations,
+        OutboundCallsService,
+        OutboundCallsLifecycle,
+      ],
+    };
+  }
+}

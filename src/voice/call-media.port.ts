@@ -17,6 +17,10 @@ export interface NegotiatedAudio {
   /** where the far end said to send RTP; symmetric RTP may learn a different source later */
   remoteAddress: string;
   remotePort: number;
+  /**
+   * the far end's direction as its SDP said it (c=0.0.0.0 reads as inactive): sendonly or inactive
+   * = it holds the call (send nothing); recvonly = it only listens; sendrecv = talk both ways
+   */
   direction: 'sendrecv' | 'sendonly' | 'recvonly' | 'inactive';
 }
 

@@ -6,6 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino from 'pino';
 import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/platform/config/config';
+import type { VoiceSeam } from '../../src/sip/voice-seam.module';
 import { appDatabaseEnv, dropAppDatabase } from './app-database';
 import { SLOW_MACHINE_ENV } from '../support/patience';
 import type { Json } from './json';
@@ -33,6 +34,7 @@ export async function startTestApp(
   env: Record<string, string> = {},
   dataDir?: string,
   extraControllers: Type[] = [],
+  voice: VoiceSeam = {},
 ): Promise<TestApp> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const operatorToken = env.OPERATOR_TOKEN ?? 'test-operator-token-0123456789';
@@ -52,6 +54,7 @@ export async function startTestApp(
     pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     undefined,
     extraControllers,
+    voice,
   );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();

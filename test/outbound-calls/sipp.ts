@@ -43,8 +43,8 @@ export interface SippRun {
   kill(): void;
 }
 
-/** Runs one scenario of ./sipp as a UAS on 127.0.0.1:`port`, for exactly one call. */
-export async function runCallee(scenario: string, port: number): Promise<SippRun> {
+/** Runs one scenario of ./sipp as a UAS on 127.0.0.1:`port` (UDP, or TCP with `t1`), for exactly one call. */
+export async function runCallee(scenario: string, port: number, transport: 'u1' | 't1' = 'u1'): Promise<SippRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sipp-'));
   const child = spawn(
     'sipp',
@@ -64,6 +64,8 @@ export async function runCallee(scenario: string, port: number): Promise<SippRun
       '-trace_err',
       '-mp',
       String(port + 2),
+      '-t',
+      transport,
     ],
     {
       cwd: dir,

@@ -1,28 +1,26 @@
 import { randomBytes } from 'node:crypto';
+import { buildInactiveOffer, buildOffer } from '../../sip/sdp';
 import type { Encryption } from '../outbound-call.events';
 
 /**
- * The SDP offer of a call without media: the platform has no audio path yet, so it offers an
- * `inactive` audio stream (a valid offer that no side sends RTP on) in the profile the call's
- * `encryption` asks for: SRTP → RTP/SAVP with a fresh SDES key, RTP → RTP/AVP.
+ * The SDP offer of an outbound call, in the profile the call's `encryption` asks for: SRTP →
+ * RTP/SAVP with a fresh SDES key, RTP → RTP/AVP. With the call audio's port (`audioPort`) it
+ * offers PCMU, PCMA and telephone-event `sendrecv`; without a media side wired (null) it offers
+ * an `inactive` stream no side sends RTP on.
  */
-export function sdpOffer(localIp: string, sessionId: string, encryption: Encryption): string {
-  const ipVersion = localIp.includes(':') ? 'IP6' : 'IP4';
+export function sdpOffer(
+  localIp: string,
+  sessionId: string,
+  encryption: Encryption,
+  audioPort: number | null = null,
+): string {
   const srtp = encryption.endsWith('/SRTP');
-  const lines = [
-    'v=0',
-    `o=parley ${sessionId} ${sessionId} IN ${ipVersion} ${localIp}`,
-    's=Parley',
-    `c=IN ${ipVersion} ${localIp}`,
-    't=0 0',
-    // port 9 (discard): RFC 4566 allows any port for an inactive stream; 0 would refuse the stream
-    `m=audio 9 ${srtp ? 'RTP/SAVP' : 'RTP/AVP'} 0 8`,
-    'a=rtpmap:0 PCMU/8000',
-    'a=rtpmap:8 PCMA/8000',
-    ...(srtp ? [`a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${randomBytes(30).toString('base64')}`] : []),
-    'a=inactive',
-  ];
-  return `${lines.join('\r\n')}\r\n`;
+  const profile = srtp ? 'RTP/SAVP' : 'RTP/AVP';
+  const crypto = srtp ? randomBytes(30).toString('base64') : null;
+  const local = { address: localIp, sessionId, version: 1 };
+  return audioPort === null
+    ? buildInactiveOffer(local, profile, crypto)
+    : buildOffer({ ...local, port: audioPort }, profile, crypto);
 }
 
 /** The `X-` headers that carry a call's metadata to the callee. */

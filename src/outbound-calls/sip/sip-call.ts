@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import dgram from 'node:dgram';
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
+import { authorization, parseChallenge } from '../../sip/digest';
+import { parseSdp, readAnswer } from '../../sip/sdp';
+import { openChannel, type SipChannel } from '../../sip/sip-transport';
+import type { CallAudio, CallAudioFactory } from '../../voice/call-media.port';
+import type { VoiceCalls } from '../../voice/voice-calls.port';
 import type { CallProgress } from '../carrier.port';
 import type { FailureReason, QueuedCall } from '../outbound-call.events';
 import { metadataHeaders, sdpOffer } from './sdp';
@@ -29,8 +33,18 @@ export interface SipOptions {
   trunkHost: string;
   trunkPort: number;
   ringTimeoutS: number;
-  /** after the answer: how long to wait for the callee to hang up before the agent does */
+  /** without a media side: after the answer, how long to wait for the callee to hang up before the agent does */
   holdMs: number;
+  transport?: 'udp' | 'tcp';
+  /** digest credentials for a trunk that challenges; the password is never logged */
+  username?: string | null;
+  password?: string | null;
+}
+
+/** The call's audio and the voice side it is handed to once answered; no audio: signalling only. */
+export interface SipVoice {
+  audio: CallAudioFactory | null;
+  voice: VoiceCalls | null;
 }
 
 /** RFC 3261 timers: T1 (RTT estimate), T2 (cap of non-INVITE retransmissions), 64·T1 (transaction timeout). */
@@ -51,16 +65,25 @@ const unique = () => randomBytes(8).toString('hex');
 
 type Phase = 'inviting' | 'cancelling' | 'connected' | 'hanging-up' | 'done';
 
+/** A trunk may challenge an INVITE this many times (a stale nonce) before the call is given up. */
+const MAX_CHALLENGES = 2;
+
 /**
- * One outbound call as a SIP user agent client over UDP, on its own socket connected to the trunk
- * (so every datagram on it is this call's). INVITE with an inactive SDP offer and the metadata as
- * `X-` headers; 1xx stop the retransmissions (180/183: ringing); a 2xx is ACKed and the call is
- * connected; a failure is ACKed and mapped to a reason; no final answer within the ring timeout
- * CANCELs (or, before any provisional answer, gives up). Connected, it waits `holdMs` for the
- * callee's BYE, then sends its own. Network timers are the wall clock's: a SIP peer knows no other.
+ * One outbound call as a SIP user agent client, on its own connection to the trunk (a connected
+ * UDP socket or a TCP connection, so every message on it is this call's). INVITE with an SDP offer
+ * on the call audio's port (an inactive one without a media side) and the metadata as `X-`
+ * headers; a 401/407 is answered with digest credentials; 1xx stop the retransmissions (180/183:
+ * ringing); a 2xx is ACKed, the call connected and its audio handed to the voice side; a failure
+ * is ACKed and mapped to a reason; no final answer within the ring timeout CANCELs (or, before any
+ * provisional answer, gives up). Without audio, connected, it waits `holdMs` for the callee's BYE,
+ * then sends its own. Network timers are the wall clock's: a SIP peer knows no other.
  */
 export class SipCall {
-  private socket: dgram.Socket | null = null;
+  private channel: SipChannel | null = null;
+  private audio: CallAudio | null = null;
+  private inviteCseq = 1;
+  private challenges = 0;
+  private sdp = '';
   private phase: Phase = 'inviting';
   private dialog!: DialogIds;
   private invite!: SipRequest;
@@ -78,17 +101,30 @@ export class SipCall {
     private readonly options: SipOptions,
     private readonly progress: CallProgress,
     private readonly logger: Logger,
+    private readonly media: SipVoice = { audio: null, voice: null },
   ) {}
 
   async start(): Promise<void> {
     try {
-      this.socket = await this.open();
+      this.channel = await openChannel(
+        this.options.transport === 'tcp' ? 'TCP' : 'UDP',
+        this.options.trunkHost,
+        this.options.trunkPort,
+        (text) => this.onMessage(text),
+        (error) => this.onSocketError(error),
+      );
     } catch (error) {
       this.logger.warn({ err: error, callSid: this.call.callSid }, 'SIP trunk unreachable');
       return this.end('unreachable', null, null);
     }
-    const local = this.socket.address();
-    const localHost = local.family === 'IPv6' ? `[${local.address}]` : local.address;
+    const local = { address: this.channel.localAddress, port: this.channel.localPort };
+    const localHost = isIP(local.address) === 6 ? `[${local.address}]` : local.address;
+    try {
+      this.audio = this.media.audio ? await this.media.audio.open(local.address) : null;
+    } catch (error) {
+      this.logger.error({ err: error, callSid: this.call.callSid }, 'opening call audio failed');
+      return this.end('error', null, null);
+    }
     const trunk = isIP(this.options.trunkHost) === 6 ? `[${this.options.trunkHost}]` : this.options.trunkHost;
     const remoteUri = `sip:${this.call.toNumber}@${trunk}:${this.options.trunkPort}`;
     this.dialog = {
@@ -99,11 +135,12 @@ export class SipCall {
       remoteTag: null,
       remoteTarget: remoteUri,
       localAddress: `${localHost}:${local.port}`,
+      transport: this.channel.transport,
     };
-    const sdp = sdpOffer(local.address, String(Date.now()), this.call.encryption);
-    this.invite = buildInvite(this.dialog, this.inviteBranch, metadataHeaders(this.call.metadata), sdp);
+    this.sdp = sdpOffer(local.address, String(Date.now()), this.call.encryption, this.audio?.localPort ?? null);
+    this.invite = buildInvite(this.dialog, this.inviteBranch, metadataHeaders(this.call.metadata), this.sdp);
     this.report(() => this.progress.dialing(this.call.callSid));
-    this.retransmit(this.invite, () => this.phase === 'inviting' && !this.provisional, false);
+    this.sendInvite();
     // no answer at all to the INVITE: the far end is not there
     this.after(TRANSACTION_TIMEOUT_MS, () => {
       if (this.phase === 'inviting' && !this.provisional) this.end('no-answer', null, null);
@@ -113,28 +150,45 @@ export class SipCall {
 
   /** Shutdown: hang up what can be hung up, report the call over, close the socket. */
   async abort(): Promise<void> {
-    if (this.phase === 'connected') this.send(buildBye(this.dialog, newBranch(unique()), 2));
+    if (this.phase === 'connected') this.send(buildBye(this.dialog, newBranch(unique()), this.inviteCseq + 1));
     else if (this.phase === 'inviting' && this.provisional)
-      this.send(buildCancel(this.dialog, this.invite.uri, this.inviteBranch));
+      this.send(buildCancel(this.dialog, this.invite.uri, this.inviteBranch, this.inviteCseq));
     this.end('error', this.phase === 'connected' ? 'agent' : null, null);
     await this.done;
   }
 
-  private open(): Promise<dgram.Socket> {
-    const family = isIP(this.options.trunkHost) === 6 ? 'udp6' : 'udp4';
-    const socket = dgram.createSocket(family);
-    return new Promise((resolve, reject) => {
-      socket.once('error', reject);
-      socket.bind(0, () => {
-        socket.connect(this.options.trunkPort, this.options.trunkHost, () => {
-          socket.off('error', reject);
-          // ICMP port unreachable arrives as an error on a connected socket
-          socket.on('error', (error) => this.onSocketError(error));
-          socket.on('message', (data) => this.onMessage(data.toString('utf8')));
-          resolve(socket);
-        });
-      });
-    });
+  /** The INVITE, retransmitted over UDP until the trunk says anything (over TCP the stream is reliable). */
+  private sendInvite(): void {
+    const invite = this.invite;
+    const pending = () => this.phase === 'inviting' && !this.provisional && this.invite === invite;
+    if (this.channel?.transport === 'TCP') this.send(invite);
+    else this.retransmit(invite, pending, false);
+  }
+
+  /**
+   * 401/407: the trunk wants digest credentials (RFC 3261 §22.2). The failure is ACKed like any
+   * other; the INVITE goes again with the next CSeq, a new branch and the answer to the challenge.
+   */
+  private answerChallenge(response: SipResponse): boolean {
+    const { username, password } = this.options;
+    if (!username || !password || this.challenges >= MAX_CHALLENGES) return false;
+    const proxy = response.status === 407;
+    const challenge = parseChallenge(headerOf(response, proxy ? 'proxy-authenticate' : 'www-authenticate'));
+    if (!challenge) return false;
+    this.challenges++;
+    this.inviteCseq++;
+    this.inviteBranch = newBranch(unique());
+    const credentials = authorization(challenge, { username, password }, 'INVITE', this.invite.uri);
+    this.invite = buildInvite(
+      this.dialog,
+      this.inviteBranch,
+      [...metadataHeaders(this.call.metadata), [proxy ? 'Proxy-Authorization' : 'Authorization', credentials]],
+      this.sdp,
+      this.inviteCseq,
+    );
+    this.provisional = false;
+    this.sendInvite();
+    return true;
   }
 
   private onSocketError(error: Error): void {
@@ -174,6 +228,21 @@ export class SipCall {
   }
 
   private onInviteResponse(response: SipResponse): void {
+    const seq = cseqOf(response)!.seq;
+    if (seq !== this.inviteCseq) {
+      // a retransmitted challenge of an earlier INVITE: ACK it again, nothing else
+      if (response.status >= 300)
+        this.send(
+          buildAck(
+            { ...this.dialog, remoteTag: tagOf(headerOf(response, 'to')) },
+            this.invite.uri,
+            branchOf(response) ?? this.inviteBranch,
+            false,
+            seq,
+          ),
+        );
+      return;
+    }
     if (response.status < 200) {
       if (this.phase !== 'inviting' && this.phase !== 'cancelling') return;
       this.provisional = true;
@@ -188,24 +257,68 @@ export class SipCall {
       if (this.phase === 'done') return;
       this.dialog.remoteTag = tag;
       this.dialog.remoteTarget = uriOf(headerOf(response, 'contact')) ?? this.dialog.remoteTarget;
-      this.ackFor2xx = buildAck(this.dialog, this.invite.uri, newBranch(unique()), true);
+      this.ackFor2xx = buildAck(this.dialog, this.invite.uri, newBranch(unique()), true, this.inviteCseq);
       this.send(this.ackFor2xx);
       const cancelled = this.phase === 'cancelling';
       this.phase = 'connected';
       this.report(() => this.progress.answered(this.call.callSid));
       // answered just as we gave up ringing: the line is open, so it is hung up properly
       if (cancelled) return this.hangUp();
+      if (this.audio) return this.connectAudio(response);
       // no media: the greeting would play here; the callee may hang up first
       this.after(this.options.holdMs, () => this.hangUp());
       return;
     }
     // failure: ACK it within its transaction (also each retransmission of it)
-    this.dialog.remoteTag ??= tag;
     this.send(
-      buildAck({ ...this.dialog, remoteTag: tag }, this.invite.uri, branchOf(response) ?? this.inviteBranch, false),
+      buildAck(
+        { ...this.dialog, remoteTag: tag },
+        this.invite.uri,
+        branchOf(response) ?? this.inviteBranch,
+        false,
+        this.inviteCseq,
+      ),
     );
+    if (
+      (response.status === 401 || response.status === 407) &&
+      this.phase === 'inviting' &&
+      this.answerChallenge(response)
+    )
+      return;
+    this.dialog.remoteTag ??= tag;
     if (this.phase === 'inviting' || this.phase === 'cancelling')
       this.end(failureReasonFor(response.status), null, response.status);
+  }
+
+  /** The callee's answer says where its RTP goes: the call audio connects there and the voice side takes the call. */
+  private connectAudio(response: SipResponse): void {
+    const answer = parseSdp(response.body);
+    const negotiated = answer ? readAnswer(answer) : null;
+    if (!negotiated) {
+      // e.g. an RTP/SAVP answer to an SRTP offer: the media side speaks RTP/AVP only, so the call
+      // carries no audio and goes on as a signalling-only call would
+      this.logger.warn(
+        { callSid: this.call.callSid },
+        'the callee answered without an RTP/AVP G.711 stream Parley can take: no audio on this call',
+      );
+      this.after(this.options.holdMs, () => this.hangUp());
+      return;
+    }
+    const audio = this.audio!;
+    audio.connect(negotiated);
+    this.media.voice
+      ?.attach({
+        conversationId: this.call.callSid,
+        accountId: this.call.accountId,
+        agentId: this.call.agentId,
+        direction: 'outbound',
+        audio,
+        hangUp: async () => this.hangUp(),
+        ended: this.done,
+      })
+      .catch((error: unknown) =>
+        this.logger.error({ err: error, callSid: this.call.callSid }, 'the voice side failed to take the call'),
+      );
   }
 
   private ringTimeout(): void {
@@ -213,7 +326,7 @@ export class SipCall {
     if (!this.provisional) return this.end('no-answer', null, null);
     // a CANCEL is only allowed once the callee has said something (RFC 3261 §9.1)
     this.phase = 'cancelling';
-    const cancel = buildCancel(this.dialog, this.invite.uri, this.inviteBranch);
+    const cancel = buildCancel(this.dialog, this.invite.uri, this.inviteBranch, this.inviteCseq);
     this.retransmit(cancel, () => this.phase === 'cancelling', true);
     this.after(CANCEL_WAIT_MS, () => {
       if (this.phase === 'cancelling') this.end('no-answer', null, null);
@@ -223,7 +336,7 @@ export class SipCall {
   private hangUp(): void {
     if (this.phase !== 'connected') return;
     this.phase = 'hanging-up';
-    this.bye = buildBye(this.dialog, newBranch(unique()), 2);
+    this.bye = buildBye(this.dialog, newBranch(unique()), this.inviteCseq + 1);
     this.retransmit(this.bye, () => this.phase === 'hanging-up', true);
     // no answer to the BYE: the dialog is over for us anyway
     this.after(TRANSACTION_TIMEOUT_MS, () => {
@@ -240,17 +353,24 @@ export class SipCall {
     // linger briefly so a retransmitted final response still gets its ACK, then close
     const linger = setTimeout(
       () => {
-        this.socket?.close();
-        this.reports.finally(() => this.finished());
+        this.channel?.close();
+        const audio = this.audio;
+        this.audio = null;
+        void Promise.resolve(audio?.close())
+          .catch((error: unknown) =>
+            this.logger.warn({ err: error, callSid: this.call.callSid }, 'closing call audio failed'),
+          )
+          .finally(() => this.reports.finally(() => this.finished()));
       },
       sipStatus !== null || hungUpBy === 'callee' ? T1_MS : 0,
     );
     linger.unref();
   }
 
-  /** Sends now, then again at T1, 2·T1, … (capped at T2 for non-INVITE) while `pending()` holds. */
+  /** Sends now, then (over UDP) again at T1, 2·T1, … (capped at T2 for non-INVITE) while `pending()` holds. */
   private retransmit(message: SipMessage, pending: () => boolean, capped: boolean): void {
     this.send(message);
+    if (this.channel?.transport === 'TCP') return;
     let interval = T1_MS;
     const again = () => {
       if (!pending()) return;
@@ -271,7 +391,7 @@ export class SipCall {
 
   private send(message: SipMessage): void {
     try {
-      this.socket?.send(serialize(message));
+      this.channel?.send(serialize(message));
     } catch (error) {
       this.logger.warn({ err: error, callSid: this.call.callSid }, 'SIP send failed');
     }

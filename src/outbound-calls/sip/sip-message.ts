@@ -126,11 +126,17 @@ export interface DialogIds {
   remoteTarget: string;
   /** our Contact and Via sent-by, `host:port` */
   localAddress: string;
+  /** the transport in our Via (UDP unless said) */
+  transport?: 'UDP' | 'TCP';
 }
 
-const via = (d: DialogIds, branch: string) => `SIP/2.0/UDP ${d.localAddress};branch=${branch};rport`;
+const via = (d: DialogIds, branch: string) =>
+  `SIP/2.0/${d.transport ?? 'UDP'} ${d.localAddress};branch=${branch};rport`;
 const to = (d: DialogIds) => `<${d.remoteUri}>${d.remoteTag ? `;tag=${d.remoteTag}` : ''}`;
 const from = (d: DialogIds) => `<${d.localUri}>;tag=${d.localTag}`;
+/** Our Contact: where requests inside the dialog reach us, on the transport we use. */
+export const contact = (d: Pick<DialogIds, 'localAddress' | 'transport'>) =>
+  `<sip:parley@${d.localAddress}${d.transport === 'TCP' ? ';transport=tcp' : ''}>`;
 
 /** A new transaction's branch: RFC 3261's magic cookie, then something unique. */
 export const newBranch = (unique: string) => `z9hG4bK${unique}`;
@@ -140,6 +146,7 @@ export function buildInvite(
   branch: string,
   extraHeaders: Array<[string, string]>,
   sdp: string,
+  cseq = 1,
 ): SipRequest {
   return {
     kind: 'request',
@@ -151,8 +158,8 @@ export function buildInvite(
       ['From', from(d)],
       ['To', to(d)],
       ['Call-ID', d.callId],
-      ['CSeq', '1 INVITE'],
-      ['Contact', `<sip:parley@${d.localAddress}>`],
+      ['CSeq', `${cseq} INVITE`],
+      ['Contact', contact(d)],
       ['Allow', 'INVITE, ACK, CANCEL, BYE, OPTIONS'],
       ['User-Agent', 'Parley'],
       ...extraHeaders,
@@ -167,7 +174,7 @@ export function buildInvite(
  * (RFC 3261 §13.2.2.4); for a failure it belongs to the INVITE transaction: same branch, same URI
  * (§17.1.1.3).
  */
-export function buildAck(d: DialogIds, inviteUri: string, branch: string, success: boolean): SipRequest {
+export function buildAck(d: DialogIds, inviteUri: string, branch: string, success: boolean, cseq = 1): SipRequest {
   return {
     kind: 'request',
     method: 'ACK',
@@ -178,14 +185,14 @@ export function buildAck(d: DialogIds, inviteUri: string, branch: string, succes
       ['From', from(d)],
       ['To', to(d)],
       ['Call-ID', d.callId],
-      ['CSeq', '1 ACK'],
+      ['CSeq', `${cseq} ACK`],
     ],
     body: '',
   };
 }
 
 /** CANCEL of the pending INVITE: its URI, branch and CSeq number, no To tag (§9.1). */
-export function buildCancel(d: DialogIds, inviteUri: string, branch: string): SipRequest {
+export function buildCancel(d: DialogIds, inviteUri: string, branch: string, cseq = 1): SipRequest {
   return {
     kind: 'request',
     method: 'CANCEL',
@@ -196,7 +203,7 @@ export function buildCancel(d: DialogIds, inviteUri: string, branch: string): Si
       ['From', from(d)],
       ['To', `<${d.remoteUri}>`],
       ['Call-ID', d.callId],
-      ['CSeq', '1 CANCEL'],
+      ['CSeq', `${cseq} CANCEL`],
     ],
     body: '',
   };
@@ -219,8 +226,29 @@ export function buildBye(d: DialogIds, branch: string, cseq: number): SipRequest
   };
 }
 
+export interface ResponseExtras {
+  /** our tag, added to To when the request's To has none (§8.2.6.2: every response but 100 of a dialog-creating request) */
+  toTag?: string;
+  headers?: Array<[string, string]>;
+  /** an SDP body (Content-Type application/sdp) */
+  sdp?: string;
+}
+
 /** A response to a request we received: its Via, From, To, Call-ID and CSeq copied back (§8.2.6.2). */
-export function buildResponse(request: SipRequest, status: number, reason: string): SipResponse {
-  const copied = request.headers.filter(([name]) => ['via', 'from', 'to', 'call-id', 'cseq'].includes(canonical(name)));
-  return { kind: 'response', status, reason, headers: copied, body: '' };
+export function buildResponse(
+  request: SipRequest,
+  status: number,
+  reason: string,
+  extras: ResponseExtras = {},
+): SipResponse {
+  const copied = request.headers
+    .filter(([name]) => ['via', 'from', 'to', 'call-id', 'cseq'].includes(canonical(name)))
+    .map(([name, value]): [string, string] =>
+      canonical(name) === 'to' && extras.toTag && tagOf(value) === null
+        ? [name, `${value};tag=${extras.toTag}`]
+        : [name, value],
+    );
+  const headers = [...copied, ...(extras.headers ?? [])];
+  if (extras.sdp !== undefined) headers.push(['Content-Type', 'application/sdp']);
+  return { kind: 'response', status, reason, headers, body: extras.sdp ?? '' };
 }

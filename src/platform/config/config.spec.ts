@@ -74,6 +74,11 @@ describe('loadConfig', () => {
     [{ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: 'trunk.example.com' }, 'SIP_TRUNK'],
     [{ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: 'trunk.example.com:99999' }, 'SIP_TRUNK'],
     [{ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: '127.0.0.1:5060', SIP_HOLD_MS: '-1' }, 'SIP_HOLD_MS'],
+    [{ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: '127.0.0.1:5060', SIP_TRUNK_TRANSPORT: 'tls' }, 'SIP_TRUNK_TRANSPORT'],
+    [{ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: '127.0.0.1:5060', SIP_TRUNK_USERNAME: 'u' }, 'SIP_TRUNK_PASSWORD'],
+    [{ SIP_LISTEN_PORT: '70000' }, 'SIP_LISTEN_PORT'],
+    [{ SIP_LISTEN_PORT: '5060', SIP_LISTEN_HOST: '0.0.0.0' }, 'SIP_PUBLIC_HOST'],
+    [{ SIP_LISTEN_PORT: '5060', SIP_LISTEN_HOST: 'a b' }, 'SIP_LISTEN_HOST'],
   ])('rejects %p naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^invalid configuration: ${variable} `));
@@ -139,13 +144,47 @@ describe('loadConfig', () => {
       carrier: 'sip',
       maxConcurrentPerAccount: 3,
       ringTimeoutS: 20,
-      sip: { trunkHost: 'trunk.example.com', trunkPort: 5060, holdMs: 0 },
+      sip: {
+        trunkHost: 'trunk.example.com',
+        trunkPort: 5060,
+        holdMs: 0,
+        transport: 'udp',
+        username: null,
+        password: null,
+      },
     });
     expect(loadConfig({ OUTBOUND_CARRIER: 'sip', SIP_TRUNK: '[::1]:5070' }).outboundCalls.sip).toEqual({
       trunkHost: '::1',
       trunkPort: 5070,
       holdMs: 2000,
+      transport: 'udp',
+      username: null,
+      password: null,
     });
+    expect(
+      loadConfig({
+        OUTBOUND_CARRIER: 'sip',
+        SIP_TRUNK: '127.0.0.1:5070',
+        SIP_TRUNK_TRANSPORT: 'TCP',
+        SIP_TRUNK_USERNAME: 'parley',
+        SIP_TRUNK_PASSWORD: 's3cret',
+      }).outboundCalls.sip,
+    ).toMatchObject({ transport: 'tcp', username: 'parley', password: 's3cret' });
+  });
+
+  it('the SIP server is off unless SIP_LISTEN_PORT is set; its public host must be reachable', () => {
+    expect(loadConfig({}).sipServer).toBeNull();
+    expect(loadConfig({ SIP_LISTEN_PORT: '0' }).sipServer).toEqual({
+      host: '127.0.0.1',
+      port: 0,
+      publicHost: '127.0.0.1',
+      answerDelayMs: 0,
+      maxCalls: 200,
+      ratePerSource: 50,
+    });
+    expect(
+      loadConfig({ SIP_LISTEN_PORT: '5060', SIP_LISTEN_HOST: '0.0.0.0', SIP_PUBLIC_HOST: 'sip.example.com' }).sipServer,
+    ).toMatchObject({ host: '0.0.0.0', port: 5060, publicHost: 'sip.example.com' });
   });
 
   it('puts the platform database on PostgreSQL with READ_MODEL_DB=postgres and DATABASE_URL, never echoing the URL', () => {

@@ -66,10 +66,36 @@ export interface Config {
     /** an unanswered call gives up after this long (no-answer) */
     ringTimeoutS: number;
     /** the SIP trunk; set exactly when the carrier is `sip` */
-    sip: { trunkHost: string; trunkPort: number; holdMs: number } | null;
+    sip: SipTrunkConfig | null;
   };
+  /** The SIP user agent server that answers inbound calls (docs/sip.md); null: off. */
+  sipServer: SipServerConfig | null;
   /** Binding external events behind the webhook (src/external-events/bind-pacer.ts). */
   externalEvents: { maxBindDelayMs: number };
+}
+
+export interface SipTrunkConfig {
+  trunkHost: string;
+  trunkPort: number;
+  holdMs: number;
+  transport: 'udp' | 'tcp';
+  /** digest credentials for a trunk that challenges (401/407); the password is a secret: never logged */
+  username: string | null;
+  password: string | null;
+}
+
+export interface SipServerConfig {
+  /** where it listens, UDP and TCP on the same port (0: any free port, for tests) */
+  host: string;
+  port: number;
+  /** the address put in Via, Contact and SDP (what callers reach); the listen host unless set */
+  publicHost: string;
+  /** how long an inbound call rings (180) before it is answered */
+  answerDelayMs: number;
+  /** calls this process carries at once; past it a new INVITE gets 503 (the platform is full) */
+  maxCalls: number;
+  /** SIP messages per second one source address may send (bursts to twice that); past it they are dropped */
+  ratePerSource: number;
 }
 
 /** SMS (contract §11): the per-project rate of outbound requests and the carrier adapter that sends. */
@@ -215,13 +241,47 @@ function outboundCallsConfig(env: Env): Config['outboundCalls'] {
       `must be host:port of the SIP trunk when OUTBOUND_CARRIER=sip (got ${JSON.stringify(env.SIP_TRUNK ?? '')})`,
     );
   }
+  const username = env.SIP_TRUNK_USERNAME || null;
+  const password = env.SIP_TRUNK_PASSWORD || null;
+  if ((username === null) !== (password === null))
+    throw new ConfigError(
+      username ? 'SIP_TRUNK_PASSWORD' : 'SIP_TRUNK_USERNAME',
+      'must be set together with the other (digest credentials for the trunk)',
+    );
   return {
     ...common,
     sip: {
       trunkHost: trunk[1].replace(/^\[|\]$/g, ''),
       trunkPort: Number(trunk[2]),
       holdMs: integer(env, 'SIP_HOLD_MS', 2000, 0, 600_000),
+      transport: oneOf(env, 'SIP_TRUNK_TRANSPORT', ['udp', 'tcp'] as const, 'udp'),
+      username,
+      password,
     },
+  };
+}
+
+function sipServerConfig(env: Env): SipServerConfig | null {
+  if (env.SIP_LISTEN_PORT === undefined || env.SIP_LISTEN_PORT === '') return null;
+  const port = integer(env, 'SIP_LISTEN_PORT', 5060, 0, 65535);
+  const host = env.SIP_LISTEN_HOST || '127.0.0.1';
+  if (!/^[A-Za-z0-9.:-]+$/.test(host))
+    throw new ConfigError('SIP_LISTEN_HOST', `must be an address to listen on (got ${JSON.stringify(host)})`);
+  const publicHost = env.SIP_PUBLIC_HOST || host;
+  if (!/^[A-Za-z0-9.:-]+$/.test(publicHost))
+    throw new ConfigError('SIP_PUBLIC_HOST', `must be a host or address (got ${JSON.stringify(publicHost)})`);
+  if (publicHost === '0.0.0.0' || publicHost === '::')
+    throw new ConfigError(
+      'SIP_PUBLIC_HOST',
+      'must be set to the address callers reach when SIP_LISTEN_HOST listens on every interface',
+    );
+  return {
+    host,
+    port,
+    publicHost,
+    answerDelayMs: integer(env, 'SIP_ANSWER_DELAY_MS', 0, 0, 60_000),
+    maxCalls: integer(env, 'SIP_MAX_CALLS', 200, 1, 100_000),
+    ratePerSource: integer(env, 'SIP_RATE_PER_SOURCE', 50, 1, 1_000_000),
   };
 }
 
@@ -323,6 +383,7 @@ export function loadConfig(env: Env = process.env): Config {
     llm: llmConfig(env),
     embeddings: embeddingsConfig(env),
     outboundCalls: outboundCallsConfig(env),
+    sipServer: sipServerConfig(env),
     sms: smsConfig(env),
     externalEvents: {
       maxBindDelayMs: integer(env, 'EXTERNAL_EVENTS_MAX_BIND_DELAY_MS', 30_000, 0, 3_600_000),
