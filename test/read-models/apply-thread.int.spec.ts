@@ -17,7 +17,7 @@ import { ReadSide } from '../fixtures/read-side-harness';
 class CountingThread extends ApplyThread {
   readonly requests: Array<{ op: string; name?: string; events?: number }> = [];
 
-  override call(request: Parameters<ApplyThread['call']>[0]): Promise<void> {
+  override call(request: Parameters<ApplyThread['call']>[0]): ReturnType<ApplyThread['call']> {
     this.requests.push({
       op: request.op,
       name: 'name' in request ? request.name : undefined,
