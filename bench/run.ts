@@ -6,7 +6,7 @@ import path from 'node:path';
 import { CASE_GROUPS } from './cases';
 import { parseArgs, type BenchArgs } from './lib/args';
 import type { BenchCase } from './lib/case';
-import { createContext } from './lib/context';
+import { createContext, EARLIER_FIGURES_ENV } from './lib/context';
 import { secondsSince } from './lib/measure';
 import { repoRoot } from './lib/paths';
 import { watchMachine } from './lib/machine-conditions';
@@ -34,7 +34,7 @@ async function main(): Promise<number> {
   const start = process.hrtime.bigint();
   const conditions = watchMachine();
   const outcomes: CaseOutcome[] = [];
-  for (const group of groups) outcomes.push(...(await spawnGroup(group.name, group.cases)));
+  for (const group of groups) outcomes.push(...(await spawnGroup(group.name, group.cases, outcomes)));
 
   const figures = new Map(outcomes.map((o) => [o.name, o.figure] as const));
   const report: Report = {
@@ -56,12 +56,16 @@ async function main(): Promise<number> {
 }
 
 /** A group in a fresh `node --expose-gc` with the same arguments; a crash marks its cases broken. */
-function spawnGroup(name: string, cases: BenchCase[]): Promise<CaseOutcome[]> {
+function spawnGroup(name: string, cases: BenchCase[], earlier: CaseOutcome[]): Promise<CaseOutcome[]> {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-group-')), 'outcomes.json');
   const argv = [...process.execArgv, __filename, ...process.argv.slice(2), '--group', name, '--out', out];
   const started = process.hrtime.bigint();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'inherit', 'inherit'] });
+    const env = {
+      ...process.env,
+      [EARLIER_FIGURES_ENV]: JSON.stringify(Object.fromEntries(earlier.map((o) => [o.name, o.figure]))),
+    };
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'inherit', 'inherit'], env });
     const finish = (failure: string | null) => {
       let outcomes: CaseOutcome[] | null;
       try {

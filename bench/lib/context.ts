@@ -20,7 +20,12 @@ export interface BenchContext {
   selected(caseName: string): boolean;
   /** A progress line on stderr, so the table on stdout stays clean. */
   log(line: string): void;
+  /** The figure a case of an earlier group of this run measured (a note can state a target's ratio), or null. */
+  earlierFigure(caseName: string): number | null;
 }
+
+/** How run.ts hands a group the figures of the groups before it: a JSON object, case name to figure. */
+export const EARLIER_FIGURES_ENV = 'BENCH_EARLIER_FIGURES';
 
 export function createContext(
   quick: boolean,
@@ -29,6 +34,7 @@ export function createContext(
 ): BenchContext & { dispose(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
   const fixtures = new Map<string, Promise<unknown>>();
+  const earlier = JSON.parse(process.env[EARLIER_FIGURES_ENV] ?? '{}') as Record<string, number | null>;
   let counter = 0;
   return {
     quick,
@@ -41,6 +47,7 @@ export function createContext(
     },
     selected,
     log: (line) => process.stderr.write(`  · ${line}\n`),
+    earlierFigure: (caseName) => earlier[caseName] ?? null,
     dispose: () =>
       process.env.BENCH_KEEP ? process.stderr.write(`kept ${dir}\n`) : fs.rmSync(dir, { recursive: true, force: true }),
   };

@@ -69,6 +69,21 @@ const CONVERSATION_EVENTS: Array<ConversationEvent['type']> = [
   'ConversationEnded',
 ];
 
+/** What keeps the turns' full-text index (an external-content FTS5 table) in step with their rows. */
+const TURN_FTS_TRIGGERS = [
+  `CREATE TRIGGER turn_fts_insert AFTER INSERT ON conversation_turn BEGIN
+       INSERT INTO turn_fts (rowid, user_input, agent_response) VALUES (new.id, new.user_input, new.agent_response);
+     END`,
+  `CREATE TRIGGER turn_fts_delete AFTER DELETE ON conversation_turn BEGIN
+       INSERT INTO turn_fts (turn_fts, rowid, user_input, agent_response) VALUES ('delete', old.id, old.user_input, old.agent_response);
+     END`,
+  `CREATE TRIGGER turn_fts_update AFTER UPDATE ON conversation_turn BEGIN
+       INSERT INTO turn_fts (turn_fts, rowid, user_input, agent_response) VALUES ('delete', old.id, old.user_input, old.agent_response);
+       INSERT INTO turn_fts (rowid, user_input, agent_response) VALUES (new.id, new.user_input, new.agent_response);
+     END`,
+];
+const TURN_FTS_TRIGGER_NAMES = ['turn_fts_insert', 'turn_fts_delete', 'turn_fts_update'];
+
 /**
  * Conversations and their turns: the Conversations and Handoff APIs' read model. Turn texts are
  * indexed for full-text search (FTS5, Porter stemming, accents folded; on PostgreSQL tsvector and
@@ -82,17 +97,13 @@ export const conversationsProjection = defineProjection({
   setup: [
     `CREATE VIRTUAL TABLE turn_fts USING fts5(user_input, agent_response, content='conversation_turn', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')`,
     `CREATE VIRTUAL TABLE turn_vocab USING fts5vocab(turn_fts, 'row')`,
-    `CREATE TRIGGER turn_fts_insert AFTER INSERT ON conversation_turn BEGIN
-       INSERT INTO turn_fts (rowid, user_input, agent_response) VALUES (new.id, new.user_input, new.agent_response);
-     END`,
-    `CREATE TRIGGER turn_fts_delete AFTER DELETE ON conversation_turn BEGIN
-       INSERT INTO turn_fts (turn_fts, rowid, user_input, agent_response) VALUES ('delete', old.id, old.user_input, old.agent_response);
-     END`,
-    `CREATE TRIGGER turn_fts_update AFTER UPDATE ON conversation_turn BEGIN
-       INSERT INTO turn_fts (turn_fts, rowid, user_input, agent_response) VALUES ('delete', old.id, old.user_input, old.agent_response);
-       INSERT INTO turn_fts (rowid, user_input, agent_response) VALUES (new.id, new.user_input, new.agent_response);
-     END`,
+    ...TURN_FTS_TRIGGERS,
   ],
+  // a generation built from the start indexes its turns in one pass once caught up (bulk-build.ts)
+  bulkBuild: {
+    leaveOut: TURN_FTS_TRIGGER_NAMES.map((name) => `DROP TRIGGER IF EXISTS ${name}`),
+    build: [`INSERT INTO turn_fts (turn_fts) VALUES ('rebuild')`, ...TURN_FTS_TRIGGERS],
+  },
   postgresSetup: CONVERSATIONS_POSTGRES_SETUP,
   // its turns' full-text index costs more per event than every other read model together
   applyApart: true,

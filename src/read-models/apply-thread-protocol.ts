@@ -9,7 +9,10 @@ import type { Projection } from './projection';
 
 export type ApplyRequest =
   | ({ id: number; file: string } & (
-      { op: 'open'; name: string } | { op: 'checkpoint'; name: string; position: Position } | { op: 'close' }
+      | { op: 'open'; name: string }
+      | { op: 'checkpoint'; name: string; position: Position }
+      | { op: 'bulk-begin' | 'bulk-end'; name: string }
+      | { op: 'close' }
     ))
   | ApplyBatches;
 
@@ -42,7 +45,7 @@ export interface ApplyFailure {
 
 /** A batch message's reply carries one outcome per part, null when it committed. */
 export type ApplyReply =
-  { id: number } | ({ id: number } & ApplyFailure) | { id: number; parts: Array<ApplyFailure | null> };
+  { id: number; done?: boolean } | ({ id: number } & ApplyFailure) | { id: number; parts: Array<ApplyFailure | null> };
 
 /**
  * Where the thread finds the projections it applies: functions do not cross threads, so it loads

@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { applyBatch, writeCheckpoint } from './apply-batch';
+import { beginBulkBuild, endBulkBuild, resumeBulkBuild } from './bulk-build';
 import { lowerThisThreadsPriority } from '../platform/threads/thread-priority';
 import { openReadModel } from './open-read-model';
 import { fromPortable } from './portable-events';
@@ -45,7 +46,10 @@ function projectionNamed(name: string): Projection {
 function sourceFor(file: string, projection: Projection): Promise<DataSource> {
   let source = sources.get(file);
   if (!source) {
-    source = openReadModel(projection, file);
+    source = openReadModel(projection, file).then(async (opened) => {
+      await resumeBulkBuild(opened);
+      return opened;
+    });
     sources.set(file, source);
     source.catch(() => sources.delete(file));
   }
@@ -69,7 +73,8 @@ function failureOf(error: unknown): ApplyFailure {
   return { failure: error instanceof Error ? error.message : String(error), transient: isTransientFailure(error) };
 }
 
-async function handle(request: Exclude<ApplyRequest, ApplyBatches>): Promise<void> {
+/** What the request did, when it has something to say (bulk-end: whether the generation was in the bulk mode). */
+async function handle(request: Exclude<ApplyRequest, ApplyBatches>): Promise<boolean | undefined> {
   if (request.op === 'close') {
     const source = sources.get(request.file);
     sources.delete(request.file);
@@ -80,6 +85,8 @@ async function handle(request: Exclude<ApplyRequest, ApplyBatches>): Promise<voi
   const projection = projectionNamed(request.name);
   const source = await sourceFor(request.file, projection);
   if (request.op === 'checkpoint') await writeCheckpoint(source, projection, request.position);
+  if (request.op === 'bulk-begin') await beginBulkBuild(source, projection);
+  if (request.op === 'bulk-end') return endBulkBuild(source, projection);
 }
 
 /**
@@ -114,7 +121,7 @@ port.on('message', (request: ApplyRequest | { op: 'exit' }) => {
     return;
   }
   onFile(request.file, () => handle(request)).then(
-    () => port.postMessage({ id: request.id } satisfies ApplyReply),
+    (done) => port.postMessage({ id: request.id, done } satisfies ApplyReply),
     (error: unknown) => port.postMessage({ id: request.id, ...failureOf(error) } satisfies ApplyReply),
   );
 });

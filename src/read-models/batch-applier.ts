@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { applyBatch, writeCheckpoint } from './apply-batch';
+import { beginBulkBuild, endBulkBuild } from './bulk-build';
 import type { Projection } from './projection';
 
 /**
@@ -18,6 +19,10 @@ export interface BatchApplier {
   apply(events: RecordedEvent[], last: Position): Promise<void>;
   /** Moves the checkpoint alone (batches that held nothing for this projection). */
   saveCheckpoint(position: Position): Promise<void>;
+  /** A generation about to be built from the start: leave out what is cheaper built in one pass (bulk-build.ts). */
+  beginBulk(): Promise<void>;
+  /** Before the generation serves: build what the bulk mode left out; true if it was in it. */
+  endBulk(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -36,6 +41,14 @@ export class InlineApplier implements BatchApplier {
 
   async saveCheckpoint(position: Position): Promise<void> {
     if (this.source.isInitialized) await writeCheckpoint(this.source, this.projection, position);
+  }
+
+  async beginBulk(): Promise<void> {
+    await beginBulkBuild(this.source, this.projection);
+  }
+
+  endBulk(): Promise<boolean> {
+    return endBulkBuild(this.source, this.projection);
   }
 
   async close(): Promise<void> {}

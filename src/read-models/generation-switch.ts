@@ -3,7 +3,9 @@ import type { DataSource } from 'typeorm';
 import type { EventStore } from '../event-store/event-store.port';
 import { comparePositions, START, type Position } from '../event-store/position';
 import type { ReadModelGeneration } from '../platform/database/platform.entities';
+import { readCheckpoint } from './apply-batch';
 import { InlineApplier, type BatchApplier } from './batch-applier';
+import { resumeBulkBuild } from './bulk-build';
 import type { OpenGeneration } from './generation-storage';
 import { GenerationNotBuiltError } from './generation-not-built';
 import type { Projection } from './projection';
@@ -128,9 +130,21 @@ export class GenerationSwitch {
     } else {
       this.opened = await this.registry.storage.open(this.projection, generation.file, leader ? 'apply' : 'follow');
       this.applier = leader ? new InlineApplier(this.opened.writer, this.projection) : null;
+      if (leader) await resumeBulkBuild(this.opened.writer);
     }
     this.reader = this.opened.reader;
     this.generation = generation;
+  }
+
+  /**
+   * A generation this leader builds from the start of the log leaves out what is cheaper built in
+   * one pass, and builds it before it serves (bulk-build.ts, activateIfCaughtUp). One that serves,
+   * or that was built part of the way in the row-by-row mode, stays in it.
+   */
+  async prepareBuild(): Promise<void> {
+    if (!this.applier || !this.reader || this.generation?.status !== 'building') return;
+    if ((await readCheckpoint(this.reader, this.projection.name)) !== START) return;
+    await this.applier.beginBulk();
   }
 
   async close(): Promise<void> {
@@ -160,6 +174,9 @@ export class GenerationSwitch {
     // A rebuild elsewhere may have activated a newer generation meanwhile: follow it instead.
     const active = await this.registry.active(this.projection.name, this.projection.version);
     if (active && active.generation > this.generation.generation) return false;
+    // what a build from the start left out, built before anyone reads it; the log may have moved
+    // on meanwhile: the next batch activates it then
+    if (this.applier && (await this.applier.endBulk()) && position < (await this.store.headPosition())) return false;
     await this.registry.activate(
       this.projection.name,
       this.projection.version,

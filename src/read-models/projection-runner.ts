@@ -166,6 +166,7 @@ export class ProjectionRunner {
 
   private async attach(generation: ReadModelGeneration): Promise<void> {
     await this.generations.open(generation, this.lease.leader);
+    await this.generations.prepareBuild();
     await this.loop.begin();
     // Nothing to catch up on (an empty log): no batch will come to tell us, so look now.
     await this.activateIfCaughtUp();

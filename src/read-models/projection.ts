@@ -35,6 +35,13 @@ export interface Projection {
   /** The same for a generation on PostgreSQL (postgres/open-postgres-read-model.ts). */
   postgresSetup?: string[];
   /**
+   * SQLite: what a generation built from the start of the log leaves out while it catches up
+   * (`leaveOut`, e.g. dropping the triggers that feed a full-text index row by row) and builds in
+   * one pass before it serves (`build`, e.g. the index's `rebuild` and the triggers again): see
+   * bulk-build.ts. Both run in one transaction each; `build` must leave the same tables as `setup`.
+   */
+  bulkBuild?: { leaveOut: string[]; build: string[] };
+  /**
    * SQLite: applied on an apply thread of its own, beside the other read models' (thread-applier.ts):
    * for a read model whose cost per event is several times the others' together.
    */

@@ -1,4 +1,5 @@
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import { beginBulkBuild, endBulkBuild } from './bulk-build';
 import { catchUp } from './catch-up';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
@@ -42,11 +43,14 @@ export async function rebuild(
     deadLettered++;
   };
   try {
+    // nobody reads the new generation before it is activated: its full-text index is built in one pass (bulk-build.ts)
+    await beginBulkBuild(opened.writer, projection);
     for (;;) {
       const result = await catchUp(opened.writer, projection, store, { onPoison });
       events += result.events;
       if (result.position >= (await store.headPosition())) break;
     }
+    await endBulkBuild(opened.writer, projection);
   } catch (error) {
     await opened.close();
     await registry.retire(projection.name, projection.version, generation.generation);

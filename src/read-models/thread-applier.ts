@@ -89,7 +89,8 @@ export class ApplyThread {
     return new ThreadApplier(this, projection.name, file);
   }
 
-  async call(request: Call): Promise<void> {
+  /** Resolves with what the thread said the request did (bulk-end: whether it built anything). */
+  async call(request: Call): Promise<boolean | undefined> {
     if (this.closed) throw new Error('the read-model apply thread is closed');
     const lane = this.laneOfFile.get(request.file) ?? this.lanes[0];
     if (request.op === 'close') this.laneOfFile.delete(request.file);
@@ -119,12 +120,13 @@ class Lane {
     private readonly sent: ApplyThread['sent'],
   ) {}
 
-  async call(request: Call): Promise<void> {
-    if (request.op === 'apply') return this.gather(request);
+  async call(request: Call): Promise<boolean | undefined> {
+    if (request.op === 'apply') return this.gather(request).then(() => undefined);
     // what was handed over before this reaches the thread before it (a close after a file's last batch)
     this.send();
     const reply = await this.worker().call(request);
     if ('failure' in reply) throw failure(reply);
+    return 'done' in reply ? reply.done : undefined;
   }
 
   /**
@@ -224,15 +226,23 @@ class ThreadApplier implements BatchApplier {
     this.gatherMs = thread.gatherMs;
   }
 
-  apply(events: RecordedEvent[], last: Position): Promise<void> {
-    return this.thread.call({ op: 'apply', name: this.name, file: this.file, events, last });
+  async apply(events: RecordedEvent[], last: Position): Promise<void> {
+    await this.thread.call({ op: 'apply', name: this.name, file: this.file, events, last });
   }
 
-  saveCheckpoint(position: Position): Promise<void> {
-    return this.thread.call({ op: 'checkpoint', name: this.name, file: this.file, position });
+  async saveCheckpoint(position: Position): Promise<void> {
+    await this.thread.call({ op: 'checkpoint', name: this.name, file: this.file, position });
   }
 
-  close(): Promise<void> {
-    return this.thread.call({ op: 'close', file: this.file });
+  async beginBulk(): Promise<void> {
+    await this.thread.call({ op: 'bulk-begin', name: this.name, file: this.file });
+  }
+
+  async endBulk(): Promise<boolean> {
+    return (await this.thread.call({ op: 'bulk-end', name: this.name, file: this.file })) === true;
+  }
+
+  async close(): Promise<void> {
+    await this.thread.call({ op: 'close', file: this.file });
   }
 }

@@ -2,7 +2,14 @@ import { newTestEvent } from '../../src/event-store/event-store.contract';
 import { readCheckpoint } from '../../src/read-models/apply-batch';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { ApplyThread } from '../../src/read-models/thread-applier';
-import { COUNTER_CATALOG, COUNTERS, COUNTERS_APART, COUNTERS_TOO, POISONED } from '../fixtures/counter-catalog';
+import {
+  COUNTER_CATALOG,
+  COUNTERS,
+  COUNTERS_APART,
+  COUNTERS_BULK,
+  COUNTERS_TOO,
+  POISONED,
+} from '../fixtures/counter-catalog';
 import {
   INCREMENTED,
   actualCounters,
@@ -17,7 +24,7 @@ import { ReadSide } from '../fixtures/read-side-harness';
 class CountingThread extends ApplyThread {
   readonly requests: Array<{ op: string; name?: string; events?: number }> = [];
 
-  override call(request: Parameters<ApplyThread['call']>[0]): Promise<void> {
+  override call(request: Parameters<ApplyThread['call']>[0]): ReturnType<ApplyThread['call']> {
     this.requests.push({
       op: request.op,
       name: 'name' in request ? request.name : undefined,
@@ -221,5 +228,34 @@ describe('the read-model apply thread', () => {
     await readModels.waitFor(head, ['counters']);
     await stop();
     await expect(thread.call({ op: 'close', file: 'anything' })).rejects.toThrow(/closed/);
+  });
+
+  it('a generation built from the start leaves out its bulk part, builds it before it serves, then goes on row by row', async () => {
+    const thread = new CountingThread(COUNTER_CATALOG);
+    const store = await side.openStore();
+    const head = await appendCounterEvents(store, { events: 600, streams: 7, ignoredEvery: 5, chunk: 20 });
+    const { readModels } = await side.startReadModels([COUNTERS_BULK], { store, applyThread: thread });
+    await readModels.waitFor(head, ['counters-bulk']);
+
+    const ops = thread.requests.filter((r) => r.name === 'counters-bulk').map((r) => r.op);
+    expect(ops.indexOf('bulk-begin')).toBeGreaterThanOrEqual(0);
+    expect(ops.indexOf('bulk-begin')).toBeLessThan(ops.indexOf('apply'));
+    expect(ops.lastIndexOf('bulk-end')).toBeGreaterThan(ops.lastIndexOf('apply'));
+    const source = readModels.source('counters-bulk');
+    const copied = async () =>
+      (await source.query('SELECT stream_id, revision FROM line_copy ORDER BY stream_id, revision')) as unknown[];
+    const lines = async () =>
+      (await source.query('SELECT stream_id, revision FROM line ORDER BY stream_id, revision')) as unknown[];
+    expect(await copied()).toEqual(await lines());
+    expect((await lines()).length).toBe((await expectedFromLog(store)).lines);
+    expect(
+      await source.query(`SELECT name FROM sqlite_master WHERE name LIKE 'bulk%' OR name = 'line_copy_insert'`),
+    ).toEqual([{ name: 'line_copy_insert' }]);
+
+    // serving: the trigger keeps the copy as each batch lands
+    const more = await appendCounterEvents(store, { events: 60, streams: 3, prefix: 'later' });
+    await readModels.waitFor(more, ['counters-bulk']);
+    expect(await copied()).toEqual(await lines());
+    expect((await copied()).length).toBe((await expectedFromLog(store)).lines);
   });
 });
