@@ -1,12 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { loadHosts } from '../api/config';
 import type { Conversation } from '../api/types';
+import type { FeedNotice } from './merge-notice';
 import { describeClose, openSocket } from './socket';
 
-export interface FeedNotice {
-  type: 'CONVERSATION_STARTED' | 'CONVERSATION_UPDATED' | 'CONVERSATION_ENDED';
-  conversation: Conversation;
-}
+export type { FeedNotice };
 
 /** Reconnects after a drop, slower each time, up to this. */
 const MAX_BACKOFF_MS = 30_000;

@@ -97,7 +97,12 @@ export function deskReducer(state: DeskState, frame: Record<string, unknown>): D
     case 'SESSION_ACCEPTED': {
       const id = String(frame.session_id);
       const history = (frame.history as Array<WireEvent | null>) ?? [];
-      const session = history.reduce(append, state.held[id] ?? fresh(id));
+      // the accept's own events may have come on the feed before its history: history first, then
+      // whatever came that the history did not hold yet
+      const before = state.held[id] ?? fresh(id);
+      const told = history.reduce(append, { ...before, lines: [] });
+      const seen = new Set(told.lines.map((l) => l.id));
+      const session = { ...told, lines: [...told.lines, ...before.lines.filter((l) => !seen.has(l.id))] };
       const order = state.order.includes(id) ? state.order : [...state.order, id];
       return { ...state, held: { ...state.held, [id]: { ...session, ended: false } }, order };
     }

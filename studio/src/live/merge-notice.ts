@@ -1,5 +1,10 @@
 import type { Conversation } from '../api/types';
-import type { FeedNotice } from './conversation-feed';
+
+/** A notice of /studio/ws (docs/sockets.md). */
+export interface FeedNotice {
+  type: 'CONVERSATION_STARTED' | 'CONVERSATION_UPDATED' | 'CONVERSATION_ENDED';
+  conversation: Conversation;
+}
 
 /** The list's filters as far as a new conversation can be checked against them in the page. */
 export interface ListShape {

@@ -34,6 +34,25 @@ const DEFAULTS: Filters = {
   sample: false,
 };
 
+/** An ISO instant as a datetime-local value (this browser's time zone), or '' when it is not one. */
+function localValue(iso: string | null): string {
+  const ms = iso ? Date.parse(iso) : NaN;
+  if (Number.isNaN(ms)) return '';
+  return new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+/** Filters a link can carry (`?client_env=live&end=<ISO>`): a view to share, or to open deep in a long history. */
+function filtersFromUrl(): Filters {
+  const q = new URLSearchParams(window.location.search);
+  const env = q.get('client_env');
+  return {
+    ...DEFAULTS,
+    client_env: env && (ENVIRONMENTS as readonly string[]).includes(env) ? env : DEFAULTS.client_env,
+    start: localValue(q.get('start')),
+    end: localValue(q.get('end')),
+  };
+}
+
 /** A datetime-local value as the API's ISO instant. */
 const iso = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
@@ -62,8 +81,8 @@ function toQuery(f: Filters): Query {
 
 export function Conversations({ agentId }: { agentId: string }) {
   const { api, session } = useStudio();
-  const [draft, setDraft] = useState<Filters>(DEFAULTS);
-  const [filters, setFilters] = useState<Filters>(DEFAULTS);
+  const [draft, setDraft] = useState<Filters>(filtersFromUrl);
+  const [filters, setFilters] = useState<Filters>(filtersFromUrl);
   const [rows, setRows] = useState<Conversation[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [done, setDone] = useState(false);
@@ -98,7 +117,12 @@ export function Conversations({ agentId }: { agentId: string }) {
         const query = { ...toQuery(filters), cursor: from ?? undefined };
         const page = await api.conversations(session.accountId!, agentId, query);
         if (mine !== generation.current) return; // the filters changed meanwhile
-        setRows((r) => (reset ? page.conversations : [...r, ...page.conversations]));
+        // a live notice may already have put one of the page's rows on screen
+        setRows((r) => {
+          if (reset) return page.conversations;
+          const shown = new Set(r.map((c) => c.id));
+          return [...r, ...page.conversations.filter((c) => !shown.has(c.id))];
+        });
         setCursor(page.cursor);
         setDone(!page.cursor || page.conversations.length === 0 || filters.sample);
       } catch (e) {

@@ -8,6 +8,8 @@ import './desk.css';
 
 type Status = 'connecting' | 'connected' | { closed: string };
 
+const WHO = { user: 'User', bot: 'Agent', live: 'You', info: '' } as const;
+
 /**
  * The live-agent desk (`/studio/desk`): a person signed in with a `desk` key sees the handoff queue
  * as it changes (another desk's accept takes a session out of it), accepts, reads the history,
@@ -155,11 +157,7 @@ function Conversation({ session, send }: { session: HeldSession; send: (frame: R
       <ol className="desk-lines" aria-live="polite" aria-label="Conversation with the user">
         {session.lines.map((line) => (
           <li key={line.id} className={`desk-line ${line.who}`} data-who={line.who}>
-            {line.who !== 'info' && (
-              <span className="sr-only">
-                {line.who === 'user' ? 'User: ' : line.who === 'bot' ? 'Agent: ' : 'You: '}
-              </span>
-            )}
+            {line.who !== 'info' && <span className="who">{WHO[line.who]}</span>}
             {line.text}
           </li>
         ))}
@@ -170,7 +168,7 @@ function Conversation({ session, send }: { session: HeldSession; send: (frame: R
       {session.ended ? (
         <p className="hint">This conversation is no longer yours.</p>
       ) : (
-        <form onSubmit={submit} className="row" aria-label="Reply">
+        <form onSubmit={submit} className="row" aria-label="Reply to the user">
           <label htmlFor="desk-reply" className="sr-only">
             Reply
           </label>
