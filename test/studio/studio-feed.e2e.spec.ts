@@ -2,7 +2,9 @@ import WebSocket from 'ws';
 import {
   buildAgent,
   foreignAccount,
+  advanceClock,
   issueKey,
+  platformNow,
   say,
   startChat,
   startConversationsFixture,
@@ -185,5 +187,13 @@ describe('Studio live conversations feed /studio/ws', () => {
     });
     expect(deleted.status).toBe(204);
     expect(await feed.closed).toEqual({ code: 4403, reason: 'credential revoked' });
+  });
+
+  it('closes with 4401 when its key expires on the platform clock', async () => {
+    const soon = new Date((await platformNow(f.t)) + 3_600_000).toISOString();
+    const feed = await Feed.open(f, (await operatorKey(f.t, f.accountId, { expiresAt: soon })).key);
+    await feed.next((m) => m.type === 'FEED_READY');
+    await advanceClock(f.t, 3_601);
+    expect(await feed.closed).toEqual({ code: 4401, reason: 'credential expired' });
   });
 });

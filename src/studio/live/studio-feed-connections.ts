@@ -6,7 +6,9 @@ import type { ConversationSummary } from '../../conversations/conversation-view'
 import { renderConversation, type RenderOptions } from '../../conversations-api/render';
 import type { RecordedEvent } from '../../event-store/event-store.port';
 import { CLOSE_CREDENTIAL_EXPIRED, CLOSE_CREDENTIAL_REVOKED } from '../../messaging/close-codes';
+import { KeyAuthenticator } from '../../platform/auth/key-authenticator';
 import { keyCanReachAgent } from '../../platform/auth/key-principal';
+import { DomainError } from '../../platform/errors/domain-error';
 import { Clock } from '../../platform/clock/clock';
 import { atDeadline } from '../../platform/clock/deadline';
 import { accountRef, agentRef } from '../../platform/ids/prefixed-ids';
@@ -40,6 +42,7 @@ const RENDER: RenderOptions = {
 export class StudioFeedConnections implements OnModuleInit {
   constructor(
     private readonly hub: StudioFeedHub,
+    private readonly keys: KeyAuthenticator,
     private readonly readModels: ReadModels,
     @Inject(CONVERSATIONS_REPOSITORY) private readonly conversations: ConversationsRepository,
     private readonly dataAccess: DataAccessService,
@@ -80,13 +83,30 @@ export class StudioFeedConnections implements OnModuleInit {
       cancelExpiry();
       this.hub.remove(socket);
     });
-    socket.send(
-      JSON.stringify({
-        type: 'FEED_READY',
-        account_id: accountRef(key.accountId),
-        project_id: agentId === null ? null : agentRef(agentId),
-      }),
-    );
+    const ready = JSON.stringify({
+      type: 'FEED_READY',
+      account_id: accountRef(key.accountId),
+      project_id: agentId === null ? null : agentRef(agentId),
+    });
+    // a key deleted while the handshake was under way was announced before this socket was in the hub
+    this.recheck(socket, admitted.keyValue)
+      .then((usable) => {
+        if (usable) socket.send(ready);
+      })
+      .catch((error: unknown) => this.logger.error({ err: error }, 'studio feed could not re-check its key'));
+  }
+
+  /** False, with the socket closed as the key's state says, when the key is no longer usable. */
+  private async recheck(socket: FeedSocket, keyValue: string): Promise<boolean> {
+    try {
+      await this.keys.authenticate(keyValue, 'x-api-key');
+      return true;
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.status !== 401) throw error;
+      const close = error.code === 'API_KEY_EXPIRED' ? CLOSE_CREDENTIAL_EXPIRED : CLOSE_CREDENTIAL_REVOKED;
+      socket.end(close.code, close.reason);
+      return false;
+    }
   }
 
   /** A client frame: `{"type":"PING"}` answers PONG (a liveness check through proxies); anything else is ignored. */
