@@ -19,6 +19,9 @@ import { feedNotices } from './feed-notices';
 import type { FeedAdmitted } from './studio-feed-admission';
 import { StudioFeedHub, type FeedSocket } from './studio-feed-hub';
 
+/** Conversations read per query when a batch changed many (SQLite bounds a statement's parameters). */
+const SUMMARIES_PER_READ = 500;
+
 /** A client that stops reading is dropped once this much waits for it. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
@@ -126,7 +129,11 @@ export class StudioFeedConnections implements OnModuleInit {
   private async notify(batch: RecordedEvent[]): Promise<void> {
     const notices = feedNotices(batch);
     if (notices.size === 0) return;
-    const summaries = await this.conversations.summaries([...notices.keys()]);
+    // a catch-up batch may touch thousands of conversations: read them a bounded group at a time
+    const ids = [...notices.keys()];
+    const summaries: ConversationSummary[] = [];
+    for (let i = 0; i < ids.length; i += SUMMARIES_PER_READ)
+      summaries.push(...(await this.conversations.summaries(ids.slice(i, i + SUMMARIES_PER_READ))));
     const configs = new Map<string, ReturnType<DataAccessService['config']>>();
     const configOf = (agentId: string) => {
       let config = configs.get(agentId);
