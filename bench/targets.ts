@@ -1,3 +1,5 @@
+import { JS_BUDGET_KB, PAGE_BUDGET_MS } from './lib/studio-bundle';
+
 /**
  * The foundation's performance targets, each a ratio of two figures measured in the same run
  * (absolute figures move ±15–25% between runs on this shared machine; ratios much less).
@@ -98,6 +100,11 @@ export const LIMITS: Limit[] = [
   { name: 'concurrency.series-7d.p50', atMost: 50 },
   { name: 'external-events.delivery.p99', atMost: 20 },
   { name: 'external-events.bind.p99', atMost: 50 },
+  // Studio (issue 34): the conversations page shows 100 rows within 1 s of navigation, at the top
+  // and deep in the history; its JavaScript stays within 300 KB gzipped.
+  { name: 'studio.conversations.first-100-rows', atMost: PAGE_BUDGET_MS },
+  { name: 'studio.conversations.deep-100-rows', atMost: PAGE_BUDGET_MS },
+  { name: 'studio.bundle.js-gzip', atMost: JS_BUDGET_KB },
 ];
 
 export interface LimitOutcome extends Limit {

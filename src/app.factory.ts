@@ -14,6 +14,7 @@ import { CORRELATION_HEADER, correlationIdFor } from './platform/http/correlatio
 import { registerBodyParsers } from './platform/http/body-parsers';
 import { answerClientError, answerFrameworkError } from './platform/http/edge-errors';
 import { checkHost } from './platform/http/hosts';
+import { corsVerdict } from './platform/http/studio-cors';
 import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
 import { PinoNestLogger, redactUrl } from './platform/logging/logger';
 import { ApiErrorRecorder } from './alerts/api-error-recorder';
@@ -55,6 +56,36 @@ export async function createApp(
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header(CORRELATION_HEADER, request.id);
   });
+  if (config.studioOrigins.length > 0) {
+    // before the host rule: a refused preflight is about its origin, whatever host it went to
+    const allowed = new Set(config.studioOrigins);
+    fastify.addHook('onRequest', (request, reply, done) => {
+      const requested = request.headers['access-control-request-method'];
+      const verdict = corsVerdict(
+        request.method,
+        request.headers.origin,
+        typeof requested === 'string' ? requested : undefined,
+        allowed,
+      );
+      if (verdict.kind === 'none') return done();
+      if (verdict.kind === 'allow') {
+        reply.headers(verdict.headers);
+        return done();
+      }
+      if (verdict.kind === 'preflight') reply.code(204).headers(verdict.headers).send();
+      else
+        reply
+          .code(403)
+          .header('content-type', 'application/json; charset=utf-8')
+          .send(
+            errorEnvelope(
+              String(request.id),
+              'ORIGIN_NOT_ALLOWED',
+              'this origin may not call the API (STUDIO_ORIGINS)',
+            ),
+          );
+    });
+  }
   if (config.publicDomain) {
     const domain = config.publicDomain;
     fastify.addHook('onRequest', (request, reply, done) => {

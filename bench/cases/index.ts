@@ -17,6 +17,7 @@ import { projectionCases } from './projection-rebuild';
 import { retrievalCases } from './retrieval';
 import { storeAppendCases } from './store-append';
 import { storeReadCases } from './store-read';
+import { studioCases } from './studio';
 
 /**
  * Every case, in the order they run, in groups. A group runs in a process of its own (run.ts):
@@ -45,6 +46,8 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'messaging', cases: messagingCases },
   { name: 'inbound-calls', cases: inboundCallsCases },
   { name: 'conversations', cases: conversationsCases },
+  // Studio's conversations page in headless Chromium, over the same seeded dataset
+  { name: 'studio', cases: studioCases },
   // after conversations: it reads the same seeded log (bench/data/), which that group seeds once
   { name: 'catch-up', cases: catchUpCases },
   // the concurrency series over the same seeded log (and its read model, built there the first time)

@@ -10,6 +10,8 @@ import { AgentPage } from './pages/Agent';
 import { Agents } from './pages/Agents';
 import { ConversationView } from './pages/ConversationView';
 import { Conversations } from './pages/Conversations';
+import { Desk } from './pages/desk/Desk';
+import { FiringAlerts } from './pages/desk/FiringAlerts';
 import { Operator } from './pages/Operator';
 import { SignIn } from './pages/SignIn';
 
@@ -26,7 +28,9 @@ export function App() {
   const signIn = (next: Session) => {
     saveSession(next);
     setSession(next);
-    navigate(next.mode === 'operator' ? '/operator' : '/agents');
+    // a desk-only key has nothing to build: it signs in to the desk (as does anyone who opened /desk)
+    const desk = next.permissions.includes('desk') && (!next.permissions.includes('agents') || route.path === '/desk');
+    navigate(next.mode === 'operator' ? '/operator' : desk ? '/desk' : '/agents');
   };
   const signOut = () => {
     saveSession(null);
@@ -44,6 +48,8 @@ export function App() {
         <strong>Parley Studio</strong>
         <nav aria-label="Main">
           {session.mode === 'key' && <Link to="/agents">Agents</Link>}
+          {session.mode === 'key' && session.permissions.includes('alerts') && <Link to="/alerts/firing">Firing</Link>}
+          {session.mode === 'key' && session.permissions.includes('desk') && <Link to="/desk">Desk</Link>}
           {session.mode === 'operator' && <Link to="/operator">Accounts</Link>}
         </nav>
         <span className="who">
@@ -62,6 +68,8 @@ export function App() {
 
 function Routes({ path, session }: { path: string; session: Session }) {
   if (session.mode === 'operator') return <Operator />;
+  if (path === '/desk') return <Desk />;
+  if (path === '/alerts/firing') return <FiringAlerts />;
   let m: Record<string, string> | null;
   if ((m = match('/agents/:agentId/conversations/:conversationId', path)))
     return <ConversationView agentId={m.agentId} conversationId={m.conversationId} />;

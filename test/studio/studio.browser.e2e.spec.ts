@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { AgentsClient } from '../helpers/agents-fixture';
+import { operatorKey } from '../helpers/keys-fixtures';
+import { createConnector } from '../messaging/messaging-fixture';
 import { request } from '../helpers/test-app';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { patient } from '../support/patience';
@@ -12,7 +15,10 @@ const { buildStudio } = require('../../scripts/build-studio');
 /**
  * Studio in headless Chromium (Debian's `chromium`, driven by playwright-core, as the chat demo's
  * test): a person signs in, builds an agent, resolves a merge conflict, promotes, chats, finds the
- * conversation and travels through its history. Screenshots of the main pages go to docs/images/.
+ * conversation and travels through its history, watches the list update live, sees a firing alert,
+ * and answers a handoff from the desk while the user's /chat/demo page receives the reply (issue 34).
+ * The platform clock is frozen (PARLEY_TEST_CLOCK) so an alert round fires on the chats just made.
+ * Screenshots of the main pages go to docs/images/.
  * Without a Chromium it is skipped with a loud note, and fails under CI=true.
  */
 const CANDIDATES = [
@@ -60,7 +66,7 @@ suite('Studio in headless Chromium', () => {
     if (!executablePath) throw new Error(`CI=true but no Chromium at ${CANDIDATES.join(', ')}`);
     buildStudio({ root: ROOT, out: path.join(ROOT, 'dist'), silent: true });
     fs.mkdirSync(IMAGES, { recursive: true });
-    t = await startTestApp();
+    t = await startTestApp({ PARLEY_TEST_CLOCK: '1', DEBUG_CHAT_TIMEOUT_S: '86400' });
     browser = await chromium.launch({
       executablePath,
       headless: true,
@@ -256,8 +262,8 @@ suite('Studio in headless Chromium', () => {
     await page.getByText('Refunds take 5 days.').waitFor(WAIT);
   }, 120_000);
 
-  it('loads more conversations on the cursor as the list scrolls', async () => {
-    for (let i = 0; i < 55; i++) {
+  it('loads more conversations on the cursor as the list scrolls, and merges new ones live', async () => {
+    for (let i = 0; i < 105; i++) {
       const started = await api('POST', `/v1/agents/${agentId}/debug-chat`, { clientEnv: 'sandbox' });
       expect(started.status).toBe(201);
     }
@@ -266,11 +272,128 @@ suite('Studio in headless Chromium', () => {
     await page.getByLabel('Search').selectOption('');
     await page.getByRole('button', { name: 'Apply' }).click();
     const rows = page.locator('tr[data-conversation]');
-    await countIs(rows, 50);
+    await countIs(rows, 100);
     await page.locator('.sentinel').scrollIntoViewIfNeeded();
-    await countIs(rows, 55);
+    await countIs(rows, 105);
     const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-conversation')));
-    expect(new Set(ids).size).toBe(55);
+    expect(new Set(ids).size).toBe(105);
+
+    // no reload, no polling: a conversation started elsewhere appears on top, and its turn shows
+    await page.getByTestId('live-status').filter({ hasText: 'Live' }).waitFor(WAIT);
+    const started = await api('POST', `/v1/agents/${agentId}/debug-chat`, { clientEnv: 'sandbox' });
+    const liveId = started.body.conversationId as string;
+    const row = page.locator(`tr[data-conversation="${liveId}"]`);
+    await row.waitFor(WAIT);
+    expect(await rows.first().getAttribute('data-conversation')).toBe(liveId);
+    // the greeting is its first turn
+    expect(await row.locator('td').nth(3).textContent()).toBe('1');
+    const turn = await api('POST', `/v1/agents/${agentId}/debug-chat/${liveId}`, {
+      clientEnv: 'sandbox',
+      message: 'how do refunds work?',
+    });
+    expect(turn.status).toBe(200);
+    await until('the live turn count', async () => (await row.locator('td').nth(3).textContent()) === '2');
+    await countIs(rows, 106);
     expect(errors).toEqual([]);
-  }, 180_000);
+  }, 240_000);
+
+  it('shows a firing alert', async () => {
+    const rule = await api('POST', '/v1/alert-rules', {
+      name: 'Busy sandbox',
+      project_id: agentId,
+      metric: 'call_volume',
+      operator: '>=',
+      threshold_value: 1,
+      window_duration: '5m',
+    });
+    expect(rule.status).toBe(201);
+    // the frozen clock: the chats above are inside the round's window
+    const round = await request(`${t.url}/admin/v1/alerts/evaluate`, {
+      method: 'POST',
+      body: {},
+      headers: { 'x-operator-token': t.operatorToken },
+    });
+    expect(round.status).toBe(200);
+    await page.getByRole('link', { name: 'Firing' }).click();
+    await page.getByRole('heading', { name: 'Firing now' }).waitFor(WAIT);
+    const firing = page.locator(`tr[data-alert-rule="${rule.body.id}"]`);
+    await firing.waitFor(WAIT);
+    expect(await firing.locator('[data-field="state"]').textContent()).toBe('firing');
+    expect(await firing.textContent()).toContain('Busy sandbox');
+    await shot('alerts-firing');
+  }, 60_000);
+
+  it('answers a handoff from the desk while the user’s /chat/demo page receives the reply', async () => {
+    // the agent hands off on request, a messaging connector for the demo page, two desk keys
+    const client = new AgentsClient(t, { accountId, accountSlug: accountId.replace(/^ws-/, ''), key, keyId: '' });
+    await client.shipChange(agentId, 'handoff', (branchId) =>
+      client.addTopic(agentId, branchId, {
+        name: 'Speak to a human',
+        content: 'Let me put you through to a colleague.',
+        queries: ['talk to a person', 'human agent please'],
+        actions: 'handoff destination=support reason="asked for a human"',
+      }),
+    );
+    const connector = await createConnector(t, accountId, agentId, 'sandbox', '127.0.0.1');
+    const dana = (await operatorKey(t, accountId, { name: 'Dana', permissions: ['desk'] })).key as string;
+    const sam = (await operatorKey(t, accountId, { name: 'Sam', permissions: ['desk'] })).key as string;
+
+    const signIn = async (secret: string) => {
+      const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+      const desk = await context.newPage();
+      desk.setDefaultTimeout(patient(15_000));
+      desk.on('pageerror', (error) => errors.push(error.message));
+      await desk.goto(`${t.url}/studio/desk`);
+      await desk.getByLabel('API key', { exact: true }).fill(secret);
+      await desk.getByRole('button', { name: 'Sign in' }).click();
+      await desk.getByRole('heading', { name: 'Desk' }).waitFor(WAIT);
+      await desk.getByTestId('desk-status').filter({ hasText: 'Connected as' }).waitFor(WAIT);
+      return desk;
+    };
+    const danaDesk = await signIn(dana);
+    const samDesk = await signIn(sam);
+    // the key never went into a URL: sockets carry it as a subprotocol
+    expect(danaDesk.url()).not.toContain(dana);
+
+    const user = await (await browser.newContext()).newPage();
+    user.on('pageerror', (error) => errors.push(error.message));
+    await user.goto(`${t.url}/chat/demo?connector=${encodeURIComponent(connector.connectorToken)}`);
+    const bubble = (kind: string, text: string) => user.locator(`#log .msg[data-kind="${kind}"]`, { hasText: text });
+    await bubble('agent', 'Hello! How can I help?').waitFor(WAIT);
+    await user.fill('#text', 'human agent please');
+    await user.click('#send');
+    await user.locator('#log .info', { hasText: 'Connecting you to a person' }).waitFor(WAIT);
+
+    // both desks see it waiting; Dana takes it, and it leaves Sam's queue
+    const waiting = (desk: Page) => desk.locator('tr[data-queued]');
+    await waiting(danaDesk).first().waitFor(WAIT);
+    await waiting(samDesk).first().waitFor(WAIT);
+    await danaDesk.getByRole('button', { name: 'Accept asked for a human' }).click();
+    await countIs(waiting(samDesk), 0);
+    await countIs(waiting(danaDesk), 0);
+    // the history came with the accept
+    await danaDesk.locator('.desk-line.user', { hasText: 'human agent please' }).waitFor(WAIT);
+    await user.locator('#log .info', { hasText: 'Dana joined' }).waitFor(WAIT);
+
+    // typing both ways
+    await user.locator('#text').pressSequentially('thank');
+    await danaDesk.getByTestId('user-typing').filter({ hasText: 'The user is typing' }).waitFor(WAIT);
+    await danaDesk.getByRole('textbox', { name: 'Reply' }).pressSequentially('Hello, Dana');
+    await user.locator('#typing', { hasText: 'Dana is typing' }).waitFor(WAIT);
+    await danaDesk.getByRole('textbox', { name: 'Reply' }).pressSequentially(' here.');
+    await danaDesk.getByRole('button', { name: 'Send' }).click();
+    await bubble('live', 'Hello, Dana here.').waitFor(WAIT);
+    await danaDesk.locator('.desk-line.live', { hasText: 'Hello, Dana here.' }).waitFor(WAIT);
+
+    await user.fill('#text', 'thanks Dana');
+    await user.click('#send');
+    await danaDesk.locator('.desk-line.user', { hasText: 'thanks Dana' }).waitFor(WAIT);
+    expect(await samDesk.locator('.desk-line', { hasText: 'thanks Dana' }).count()).toBe(0);
+    await danaDesk.screenshot({ path: path.join(IMAGES, 'studio-desk.png'), fullPage: true });
+
+    await danaDesk.getByRole('button', { name: 'End', exact: true }).click();
+    await user.locator('#log .info', { hasText: 'Dana left' }).waitFor(WAIT);
+    await danaDesk.getByText('This conversation is no longer yours.').waitFor(WAIT);
+    expect(errors).toEqual([]);
+  }, 240_000);
 });

@@ -4,6 +4,7 @@ import { KeyAuthenticator } from '../../platform/auth/key-authenticator';
 import type { KeyRecord } from '../../platform/auth/key-principal';
 import { DomainError, forbidden } from '../../platform/errors/domain-error';
 import type { HandshakeGate } from '../../platform/ws/handshake-gate';
+import { keyFromSubprotocols } from '../../platform/ws/key-subprotocol';
 import { CONFIG, type Config } from '../../platform/config/config';
 import { DeskHub } from './desk-hub';
 
@@ -17,7 +18,7 @@ export interface DeskAdmitted {
 
 /**
  * Decides a `/desk/ws?api_key=` handshake (the `x-api-key` header works too for clients that can
- * set one): 401 for a missing, unknown, deleted or expired key, 403 without the `desk`
+ * set one, and a browser's `parley, parley.key.<key>` subprotocols keep it out of the URL): 401 for a missing, unknown, deleted or expired key, 403 without the `desk`
  * permission, 429 past the key's socket cap. An admitted handshake holds one of the key's slots
  * until its socket opens or it is abandoned.
  */
@@ -36,7 +37,8 @@ export class DeskAdmission implements HandshakeGate<DeskAdmitted> {
 
   async admit(request: IncomingMessage, url: URL): Promise<DeskAdmitted> {
     const header = request.headers['x-api-key'];
-    const value = url.searchParams.get('api_key') ?? (Array.isArray(header) ? header[0] : header);
+    const value =
+      url.searchParams.get('api_key') ?? keyFromSubprotocols(request) ?? (Array.isArray(header) ? header[0] : header);
     const key = await this.keys.authenticate(value ?? undefined, 'api_key');
     if (!key.permissions.includes('desk')) throw forbidden('this key lacks the desk permission', 'PERMISSION_DENIED');
     const agentName = url.searchParams.get('agent_name')?.trim().slice(0, 64) || key.name;

@@ -1,6 +1,7 @@
 import { SubscribeMessage, WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { chooseSubprotocol } from '../../platform/ws/key-subprotocol';
 import { gateHandshakes, RAW_FRAME } from '../../platform/ws/parley-ws-adapter';
 import { DeskAdmission, type DeskAdmitted } from './desk-admission';
 import { DeskConnections } from './desk-connections';
@@ -10,7 +11,7 @@ import { DeskConnections } from './desk-connections';
  * handshake is decided by DeskAdmission during the HTTP upgrade; an open socket and its frames
  * (`{type, session_id, ...}`, arriving whole as RAW_FRAME) are DeskConnections'.
  */
-@WebSocketGateway({ path: '/desk/ws' })
+@WebSocketGateway({ path: '/desk/ws', handleProtocols: chooseSubprotocol })
 export class DeskGateway implements OnGatewayInit, OnGatewayConnection {
   private server: WebSocketServer | null = null;
 

@@ -18,6 +18,18 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe(path.resolve('./data'));
   });
 
+  it('lets Studio call the API cross-origin from studio.<PUBLIC_DOMAIN>, or from the STUDIO_ORIGINS given', () => {
+    expect(loadConfig({}).studioOrigins).toEqual([]);
+    expect(loadConfig({ PUBLIC_DOMAIN: 'example.com' }).studioOrigins).toEqual([
+      'https://studio.example.com',
+      'http://studio.example.com',
+    ]);
+    expect(loadConfig({ STUDIO_ORIGINS: 'https://console.example.org' }).studioOrigins).toEqual([
+      'https://console.example.org',
+    ]);
+    expect(() => loadConfig({ STUDIO_ORIGINS: '*' })).toThrow(/^invalid configuration: STUDIO_ORIGINS /);
+  });
+
   it('reads every variable it knows', () => {
     const config = loadConfig({
       PORT: '9000',

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { studioOrigins } from '../http/studio-cors';
 
 /** Everything the process reads from its environment, validated once at start. */
 export interface Config {
@@ -29,6 +30,8 @@ export interface Config {
   publicDomain: string | null;
   /** Where Studio's built files are (STUDIO_DIR); null: dist/studio beside the app. */
   studioDir: string | null;
+  /** Origins whose pages may call the API from a browser (STUDIO_ORIGINS; default Studio's host under PUBLIC_DOMAIN). */
+  studioOrigins: string[];
   /** How long a command's response waits for the read models it reads (read-your-writes). */
   readYourWritesTimeoutMs: number;
   /** /readyz answers 503 while a projection is more than this many events behind the log. */
@@ -297,6 +300,16 @@ function publicDomain(env: Env): string | null {
   return value;
 }
 
+function studioOriginsOf(env: Env): string[] {
+  const origins = studioOrigins(env.STUDIO_ORIGINS, publicDomain(env));
+  if ('invalid' in origins)
+    throw new ConfigError(
+      'STUDIO_ORIGINS',
+      `must be comma-separated origins such as https://studio.example.com (got ${JSON.stringify(origins.invalid)})`,
+    );
+  return origins;
+}
+
 function serverSecret(env: Env): string | null {
   const value = env.SERVER_SECRET || null;
   if (value !== null && value.length < 32) throw new ConfigError('SERVER_SECRET', 'must be at least 32 characters');
@@ -367,6 +380,7 @@ export function loadConfig(env: Env = process.env): Config {
     region: oneOf(env, 'REGION', ['us', 'uk', 'eu', 'studio'] as const, 'us'),
     publicDomain: publicDomain(env),
     studioDir: env.STUDIO_DIR ? path.resolve(env.STUDIO_DIR) : null,
+    studioOrigins: studioOriginsOf(env),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000, 1, 60000),
     readyMaxLagEvents: integer(env, 'READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
     serverSecret: serverSecret(env),

@@ -3,9 +3,12 @@ import { useStudio } from '../api/context';
 import type { Query } from '../api/http';
 import { ENVIRONMENTS, type Conversation } from '../api/types';
 import { ErrorNote, Link, shortTime } from '../ui';
+import { useConversationFeed, type FeedNotice } from '../live/conversation-feed';
+import { mergeNotice } from '../live/merge-notice';
 
 const CHANNELS = ['CHAT', 'WEBCHAT', 'VOICE-SIP', 'SMS'];
-const PAGE = 50;
+/** a first screen of rows in one request (the bench measures the first 100 on screen) */
+const PAGE = 100;
 
 interface Filters {
   client_env: string;
@@ -30,6 +33,25 @@ const DEFAULTS: Filters = {
   turn_type: '',
   sample: false,
 };
+
+/** An ISO instant as a datetime-local value (this browser's time zone), or '' when it is not one. */
+function localValue(iso: string | null): string {
+  const ms = iso ? Date.parse(iso) : NaN;
+  if (Number.isNaN(ms)) return '';
+  return new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+/** Filters a link can carry (`?client_env=live&end=<ISO>`): a view to share, or to open deep in a long history. */
+function filtersFromUrl(): Filters {
+  const q = new URLSearchParams(window.location.search);
+  const env = q.get('client_env');
+  return {
+    ...DEFAULTS,
+    client_env: env && (ENVIRONMENTS as readonly string[]).includes(env) ? env : DEFAULTS.client_env,
+    start: localValue(q.get('start')),
+    end: localValue(q.get('end')),
+  };
+}
 
 /** A datetime-local value as the API's ISO instant. */
 const iso = (local: string) => (local ? new Date(local).toISOString() : undefined);
@@ -59,8 +81,8 @@ function toQuery(f: Filters): Query {
 
 export function Conversations({ agentId }: { agentId: string }) {
   const { api, session } = useStudio();
-  const [draft, setDraft] = useState<Filters>(DEFAULTS);
-  const [filters, setFilters] = useState<Filters>(DEFAULTS);
+  const [draft, setDraft] = useState<Filters>(filtersFromUrl);
+  const [filters, setFilters] = useState<Filters>(filtersFromUrl);
   const [rows, setRows] = useState<Conversation[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [done, setDone] = useState(false);
@@ -68,6 +90,23 @@ export function Conversations({ agentId }: { agentId: string }) {
   const [error, setError] = useState<unknown>(null);
   const generation = useRef(0);
   const sentinel = useRef<HTMLDivElement | null>(null);
+  // live: conversations that start or change while the list is open are merged in as they happen
+  const onNotice = useCallback(
+    (notice: FeedNotice) => {
+      const q = toQuery(filters);
+      const shape = {
+        client_env: filters.client_env,
+        channels: filters.channels,
+        in_progress: filters.in_progress,
+        start: q.start_time as string | undefined,
+        end: q.end_time as string | undefined,
+        ranked: Boolean(q.query_type) || filters.sample,
+      };
+      setRows((r) => mergeNotice(r, notice, shape));
+    },
+    [filters],
+  );
+  const live = useConversationFeed(session.secret, agentId, onNotice);
 
   const load = useCallback(
     async (from: string | null, reset: boolean) => {
@@ -78,7 +117,12 @@ export function Conversations({ agentId }: { agentId: string }) {
         const query = { ...toQuery(filters), cursor: from ?? undefined };
         const page = await api.conversations(session.accountId!, agentId, query);
         if (mine !== generation.current) return; // the filters changed meanwhile
-        setRows((r) => (reset ? page.conversations : [...r, ...page.conversations]));
+        // a live notice may already have put one of the page's rows on screen
+        setRows((r) => {
+          if (reset) return page.conversations;
+          const shown = new Set(r.map((c) => c.id));
+          return [...r, ...page.conversations.filter((c) => !shown.has(c.id))];
+        });
         setCursor(page.cursor);
         setDone(!page.cursor || page.conversations.length === 0 || filters.sample);
       } catch (e) {
@@ -119,6 +163,9 @@ export function Conversations({ agentId }: { agentId: string }) {
         <Link to="/agents">Agents</Link> / <Link to={`/agents/${agentId}`}>{agentId}</Link> /
       </p>
       <h1 id="conversations-title">Conversations</h1>
+      <p className="hint" data-testid="live-status">
+        {live === 'live' ? 'Live: new and changed conversations appear as they happen.' : live}
+      </p>
       <form onSubmit={apply} className="filters" aria-label="Filter conversations">
         <label>
           Environment
