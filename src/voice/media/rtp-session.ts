@@ -158,8 +158,9 @@ export class RtpSession implements SpeakingAudio {
   /** one 20 ms step: play out one received frame, send one frame */
   private frame(): void {
     if (this.listening) {
-      const heard = this.jitter.pop();
-      if (heard) for (const listener of this.audioListeners) listener(heard);
+      // silence while the buffer fills or the far end sends nothing: listeners keep a clock
+      const heard = this.jitter.pop() ?? new Int16Array(FRAME_SAMPLES);
+      for (const listener of this.audioListeners) listener(heard);
     }
     if (!this.sending || !this.audio || !this.remote) return; // on hold: queued speech waits
     const digit = this.audio.dtmfPayloadType !== null ? this.digits.shift() : undefined;
