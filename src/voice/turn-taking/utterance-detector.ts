@@ -14,7 +14,9 @@ export interface UtteranceDetectorOptions {
   maxUtteranceMs?: number;
 }
 
-export type UtteranceEvent = { type: 'speech-start' } | { type: 'utterance'; pcm: Int16Array } | { type: 'discarded' };
+export type UtteranceEvent =
+  /** `pcm`: what was heard so far (the pre-roll and the frames that started speech) */
+  { type: 'speech-start'; pcm: Int16Array[] } | { type: 'utterance'; pcm: Int16Array } | { type: 'discarded' };
 
 const FRAME_MS = 20;
 const START_FRAMES = 3;
@@ -61,7 +63,7 @@ export class UtteranceDetector {
       this.frames = this.preRoll.splice(0);
       this.speechFrames = this.run;
       this.silence = 0;
-      return [{ type: 'speech-start' }];
+      return [{ type: 'speech-start', pcm: [...this.frames] }];
     }
     this.frames.push(frame);
     if (speech) {
