@@ -50,6 +50,19 @@ describe('RtpSession on 127.0.0.1', () => {
     expect(a.localPort).not.toBe(b.localPort);
   });
 
+  it('refuses to open when every port of the range is taken, and a closed session stays quiet', async () => {
+    const tiny = new RtpCallAudioFactory(loadVoiceConfig({ RTP_PORT_MIN: '31900', RTP_PORT_MAX: '31901' }));
+    const only = await tiny.open('127.0.0.1');
+    try {
+      await expect(tiny.open('127.0.0.1')).rejects.toThrow(/no free RTP port in 31900-31901/);
+    } finally {
+      await only.close();
+    }
+    only.connect(towards(a));
+    expect(await only.play(tone(160))).toBe(false);
+    await only.close(); // twice is fine
+  });
+
   it.each(['PCMU', 'PCMA'] as const)(
     '%s: what one plays the other hears, with comfort silence around it',
     async (codec) => {
@@ -64,11 +77,12 @@ describe('RtpSession on 127.0.0.1', () => {
       const started = Date.now();
       expect(await a.play(tone(8000), () => (firstPacketAt = Date.now()))).toBe(true);
       // a second of audio is paced in 20 ms frames, not sent at once
-      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(800);
       expect(firstPacketAt).toBeGreaterThan(0);
-      await until(() => heard.some((f) => f.some((s) => Math.abs(s) > 4000)));
-      const loud = heard.filter((f) => f.some((s) => Math.abs(s) > 4000));
-      expect(loud.length).toBeGreaterThanOrEqual(40); // most of the 50 frames, even on a loaded machine
+      // most of the 50 frames arrive, even on a loaded machine (the far end plays them out later)
+      const loud = () => heard.filter((f) => f.some((s) => Math.abs(s) > 4000)).length;
+      await until(() => loud() >= 40);
+      expect(loud()).toBeLessThanOrEqual(51);
     },
   );
 

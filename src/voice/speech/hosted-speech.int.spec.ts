@@ -70,6 +70,7 @@ let base = '';
 let wsUrl = '';
 beforeAll(async () => {
   await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
+  if (!streaming.address()) await new Promise((r) => streaming.once('listening', r));
   base = `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1`;
   wsUrl = `ws://127.0.0.1:${(streaming.address() as AddressInfo).port}`;
 });

@@ -1,9 +1,13 @@
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
 import { patient } from '../../../test/support/patience';
 import type { NegotiatedAudio } from '../call-media.port';
 import { RtpCallAudioFactory } from '../media/rtp-call-audio-factory';
 import type { RtpSession } from '../media/rtp-session';
 import { EspeakSynthesizer } from '../speech/espeak-synthesizer';
 import { PocketsphinxRecognizer } from '../speech/pocketsphinx-recognizer';
+import type { SpeechRecognizer } from '../speech/speech.port';
+import { WebSocketRecognizer } from '../speech/websocket-recognizer';
 import { loadVoiceConfig } from '../voice-config';
 import { UtteranceDetector } from './utterance-detector';
 import type { HangUpReason, UserTurnInput, VoiceDialogue } from './voice-dialogue.port';
@@ -104,8 +108,12 @@ describe('VoiceLoop over RTP with the embedded speech engines', () => {
     await caller.close();
   });
 
-  const startLoop = (dialogue: VoiceDialogue, options: Partial<ConstructorParameters<typeof VoiceLoop>[4]> = {}) => {
-    loop = new VoiceLoop(agent, dialogue, asr, tts, {
+  const startLoop = (
+    dialogue: VoiceDialogue,
+    options: Partial<ConstructorParameters<typeof VoiceLoop>[4]> = {},
+    recognizer: SpeechRecognizer = asr,
+  ) => {
+    loop = new VoiceLoop(agent, dialogue, recognizer, tts, {
       endOfUtteranceMs: 500,
       silencePromptMs: 60_000,
       silencePromptsBeforeHangUp: 2,
@@ -177,5 +185,32 @@ describe('VoiceLoop over RTP with the embedded speech engines', () => {
     await until('the prompt to be heard', () => heard.length >= 2);
     expect(await asr.recognize(heard[1], { phrases: HEARD_PHRASES })).toBe('are you still there');
     expect(dialogue.inputs).toHaveLength(0);
+  });
+
+  it('feeds a streaming recogniser while the caller speaks', async () => {
+    // a local stand-in for a hosted streaming recognition service: it answers how much audio it
+    // had been sent by the time the caller stopped
+    const service = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((r) => service.once('listening', r));
+    try {
+      service.on('connection', (socket) => {
+        let bytes = 0;
+        socket.on('message', (data, binary) => {
+          if (binary) bytes += (data as Buffer).length;
+          else if ((JSON.parse(data.toString()) as { type: string }).type === 'end')
+            socket.send(JSON.stringify({ type: 'final', text: `heard ${Math.round(bytes / 16000)} seconds` }));
+        });
+      });
+      const url = `ws://127.0.0.1:${(service.address() as AddressInfo).port}`;
+      const dialogue = new TextDialogue(() => 'Thank you.');
+      startLoop(dialogue, {}, new WebSocketRecognizer(url, null));
+      await until('the greeting', () => heard.length >= 1);
+      await caller.play(await tts.synthesize('What are your opening hours? I would like to know them please.'));
+      await until('a turn', () => dialogue.inputs.length >= 1, patient(30_000));
+      // about 3 s of speech plus the pre-roll and the end-of-utterance pause
+      expect(dialogue.inputs[0].text).toMatch(/^heard [2-5] seconds$/);
+    } finally {
+      await new Promise((r) => service.close(r));
+    }
   });
 });
