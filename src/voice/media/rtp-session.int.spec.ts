@@ -2,6 +2,8 @@ import dgram from 'node:dgram';
 import { patient } from '../../../test/support/patience';
 import type { NegotiatedAudio } from '../call-media.port';
 import { loadVoiceConfig } from '../voice-config';
+import { encodeG711 } from './g711';
+import { rms } from './resample';
 import { buildRtp } from './rtp-packet';
 import { RtpCallAudioFactory } from './rtp-call-audio-factory';
 import type { RtpSession } from './rtp-session';
@@ -85,6 +87,34 @@ describe('RtpSession on 127.0.0.1', () => {
       expect(loud()).toBeLessThanOrEqual(51);
     },
   );
+
+  it('hears a far end that sends 30 ms packets, re-cut into 20 ms frames', async () => {
+    const far = dgram.createSocket('udp4');
+    await new Promise<void>((r) => far.bind(0, '127.0.0.1', r));
+    try {
+      a.connect(towards(b, { remotePort: (far.address() as { port: number }).port }));
+      const heard: Int16Array[] = [];
+      a.onAudio((frame) => heard.push(frame));
+      const pcm = tone(8000);
+      const payloads: Buffer[] = [];
+      for (let at = 0; at < pcm.length; at += 240)
+        payloads.push(Buffer.from(encodeG711('PCMU', pcm.subarray(at, at + 240))));
+      for (let i = 0; i < payloads.length; i++) {
+        far.send(
+          buildRtp({ payloadType: 0, sequence: i, timestamp: i * 240, ssrc: 9, marker: i === 0, payload: payloads[i] }),
+          a.localPort,
+          '127.0.0.1',
+        );
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      // frames of the tone throughout (no gap where a packet boundary fell)
+      const loud = () => heard.filter((f) => rms(f) > 5000).length;
+      await until(() => loud() >= 45);
+      expect(loud()).toBeLessThanOrEqual(51);
+    } finally {
+      far.close();
+    }
+  });
 
   it('stopPlayback cuts speech short and resolves its play with false', async () => {
     a.connect(towards(b));

@@ -8,7 +8,7 @@ import type { SpeakingAudio } from './speaking-audio';
 
 export const FRAME_MS = 20;
 export const FRAME_SAMPLES = 160; // 20 ms at 8 kHz
-/** frames the receiver holds before playing out: 60 ms absorbs ordinary network jitter */
+/** packets the receiver holds before playing out: 60 ms at 20 ms a packet absorbs ordinary jitter */
 const JITTER_DEPTH = 3;
 /** after a stall (a busy event loop), catch up at most this many frames, then resynchronise */
 const MAX_CATCH_UP = 5;
@@ -44,6 +44,11 @@ export class RtpSession implements SpeakingAudio {
   private readonly queue: Playing[] = [];
   private readonly digits: { payload: Uint8Array; marker: boolean; timestamp: number; done?: () => void }[] = [];
   private jitter: JitterBuffer<Int16Array> = this.newJitterBuffer();
+  /** the length of the far end's packets (its ptime), for the silence that stands in for a lost one */
+  private packetSamples = FRAME_SAMPLES;
+  /** samples out of the jitter buffer not yet played out (packets need not be 20 ms long) */
+  private readonly playout: Int16Array[] = [];
+  private playoutSamples = 0;
   private farSsrc: number | null = null;
   private readonly dtmf = new DtmfReceiver();
   private readonly audioListeners = new Set<(frame: Int16Array) => void>();
@@ -131,7 +136,7 @@ export class RtpSession implements SpeakingAudio {
   }
 
   private newJitterBuffer(): JitterBuffer<Int16Array> {
-    return new JitterBuffer<Int16Array>(JITTER_DEPTH, () => new Int16Array(FRAME_SAMPLES));
+    return new JitterBuffer<Int16Array>(JITTER_DEPTH, () => new Int16Array(this.packetSamples));
   }
 
   private get sending(): boolean {
@@ -159,7 +164,7 @@ export class RtpSession implements SpeakingAudio {
   private frame(): void {
     if (this.listening) {
       // silence while the buffer fills or the far end sends nothing: listeners keep a clock
-      const heard = this.jitter.pop() ?? new Int16Array(FRAME_SAMPLES);
+      const heard = this.nextHeard();
       for (const listener of this.audioListeners) listener(heard);
     }
     if (!this.sending || !this.audio || !this.remote) return; // on hold: queued speech waits
@@ -174,6 +179,29 @@ export class RtpSession implements SpeakingAudio {
     this.send(this.audio.payloadType, this.nextSpeech(this.audio.codec), this.marker, this.timestamp);
     this.marker = false;
     this.timestamp = (this.timestamp + FRAME_SAMPLES) >>> 0;
+  }
+
+  /** 20 ms of what the far end said, re-cut from its packets whatever their length */
+  private nextHeard(): Int16Array {
+    while (this.playoutSamples < FRAME_SAMPLES) {
+      const packet = this.jitter.pop();
+      if (!packet) break;
+      this.playout.push(packet);
+      this.playoutSamples += packet.length;
+    }
+    const frame = new Int16Array(FRAME_SAMPLES);
+    if (this.playoutSamples < FRAME_SAMPLES) return frame; // still filling, or nothing sent
+    let at = 0;
+    while (at < FRAME_SAMPLES) {
+      const head = this.playout[0];
+      const take = Math.min(head.length, FRAME_SAMPLES - at);
+      frame.set(head.subarray(0, take), at);
+      at += take;
+      if (take === head.length) this.playout.shift();
+      else this.playout[0] = head.subarray(take);
+    }
+    this.playoutSamples -= FRAME_SAMPLES;
+    return frame;
   }
 
   private nextSpeech(codec: AudioCodec): Uint8Array {
@@ -231,11 +259,12 @@ export class RtpSession implements SpeakingAudio {
     if (packet.ssrc !== this.farSsrc) {
       this.farSsrc = packet.ssrc;
       this.jitter = this.newJitterBuffer();
+      this.playout.length = 0;
+      this.playoutSamples = 0;
     }
-    if (packet.payload.length === 0 || packet.payload.length > 4 * FRAME_SAMPLES) return;
-    const pcm = decodeG711(audio.codec, packet.payload);
-    const frame = new Int16Array(FRAME_SAMPLES);
-    frame.set(pcm.subarray(0, FRAME_SAMPLES));
-    this.jitter.push(packet.sequence, frame);
+    // 10 to 80 ms of audio: any ptime a trunk uses; anything else is not a voice packet
+    if (packet.payload.length < 80 || packet.payload.length > 4 * FRAME_SAMPLES) return;
+    this.packetSamples = packet.payload.length;
+    this.jitter.push(packet.sequence, decodeG711(audio.codec, packet.payload));
   }
 }
