@@ -20,7 +20,10 @@ export function SecretOnce({ label, secret, onDone }: { label: string; secret: s
   return (
     <div className="callout" role="status">
       <p>
-        {label} (shown once; store it now): <code id="secret-once" data-testid="secret-once">{secret}</code>
+        {label} (shown once; store it now):{' '}
+        <code id="secret-once" data-testid="secret-once">
+          {secret}
+        </code>
       </p>
       <div className="row">
         <button type="button" onClick={copy}>

@@ -75,6 +75,12 @@ export class ParleyApi {
   provisionNumber = (agentId: string, body: Schemas['ProvisionPhoneNumberDto']) =>
     this.http.call('post', '/admin/v1/agents/{agentId}/phone-numbers', { path: { agentId }, body });
 
+  // operator: the read side (what `npm run projections` shows)
+  readModels = () => this.http.call('get', '/admin/v1/read-models');
+  rebuild = (name: string) => this.http.call('post', '/admin/v1/read-models/{name}/rebuild', { path: { name } });
+  deadLetters = (status?: 'open' | 'retry' | 'resolved' | 'all') =>
+    this.http.call('get', '/admin/v1/dead-letters', { query: { status } });
+
   // agents
   agents = (accountId: string) => this.http.call('get', '/v1/accounts/{accountId}/agents', { path: { accountId } });
   createAgent = (accountId: string, name: string, greeting: string) =>

@@ -194,6 +194,57 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/admin/v1/dead-letters': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The events read models and process managers, and the timers, set aside */
+    get: operations['ReadModelsAdmin_listDeadLetters'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/read-models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read models: what each serves and its lag, every generation (a building one shows a rebuild), the rebuilds asked for */
+    get: operations['ReadModelsAdmin_status'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/read-models/{name}/rebuild': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Rebuild a read model from the log beside the live one, then switch to it (runs in the background) */
+    post: operations['ReadModelsAdmin_rebuild'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/sms/messages': {
     parameters: {
       query?: never;
@@ -1614,6 +1665,24 @@ export type components = {
       /** @enum {unknown} */
       pool?: 'main' | 'dni';
     };
+    RebuildJob: {
+      error: string | null;
+      /** Format: date-time */
+      finishedAt: string | null;
+      name: string;
+      report: {
+        deadLettered: number;
+        events: number;
+        generation: number;
+        ms: number;
+        name: string;
+        version: number;
+      } | null;
+      /** Format: date-time */
+      startedAt: string;
+      /** @enum {unknown} */
+      state: 'running' | 'done' | 'failed';
+    };
     RespondChatDto: {
       conversation_id: string;
       message?: string;
@@ -2572,6 +2641,209 @@ export interface operations {
       };
       /** @description Body larger than 1 MiB */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  ReadModelsAdmin_listDeadLetters: {
+    parameters: {
+      query?: {
+        /** @description one consumer */
+        name?: string;
+        /** @description default open */
+        status?: 'open' | 'retry' | 'resolved' | 'all';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The dead letters */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deadLetters: {
+              attempts: number;
+              error: string;
+              eventId: string;
+              eventType: string;
+              firstFailedAt: string;
+              generation: number | null;
+              /** @enum {unknown} */
+              kind: 'projection' | 'process-manager' | 'timer';
+              lastFailedAt: string;
+              name: string;
+              position: string;
+              resolvedAt: string | null;
+              retriedAt: string | null;
+              /** @enum {unknown} */
+              status: 'open' | 'retry' | 'resolved';
+              streamId: string;
+              version: number | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  ReadModelsAdmin_status: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The read side of this process */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            events: number | null;
+            generations: {
+              current: boolean;
+              generation: number;
+              lagEvents: number | null;
+              name: string;
+              position: string;
+              status: string;
+              version: number;
+            }[];
+            readModels: {
+              deadLetters: number | null;
+              degraded: boolean;
+              error: string | null;
+              generation: number | null;
+              lagEvents: number | null;
+              name: string;
+              position: string;
+              /** @enum {unknown} */
+              role: 'leader' | 'follower';
+              /** @enum {unknown} */
+              state: 'starting' | 'building' | 'serving' | 'failed' | 'stopped';
+              version: number;
+            }[];
+            rebuilds: components['schemas']['RebuildJob'][];
+          };
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  ReadModelsAdmin_rebuild: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rebuild, under way */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RebuildJob'];
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -25,6 +25,9 @@ export type DataAccess = Schemas['DataAccessDto'];
 export type AlertRule = Schemas['AlertRule'];
 export type FiringAlert = AnswerOf<'get', '/v1/alerts'>['data'][number];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type ReadModelsStatus = AnswerOf<'get', '/admin/v1/read-models'>;
+export type RebuildJob = Schemas['RebuildJob'];
+export type DeadLetter = AnswerOf<'get', '/admin/v1/dead-letters'>['deadLetters'][number];
 export type WebhookDelivery = AnswerOf<'get', '/v1/webhook-endpoints/{endpointId}/deliveries'>['data'][number];
 
 export type TopicInput = Omit<Topic, 'id'>;

@@ -152,7 +152,8 @@ function RuleForm({
   const [input, setInput] = useState<RuleInput>(rule ?? BLANK);
   const [enabled, setEnabled] = useState(true);
   const action = useAction();
-  const set = <K extends keyof RuleInput>(name: K, value: RuleInput[K]) => setInput((now) => ({ ...now, [name]: value }));
+  const set = <K extends keyof RuleInput>(name: K, value: RuleInput[K]) =>
+    setInput((now) => ({ ...now, [name]: value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

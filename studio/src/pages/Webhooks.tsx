@@ -35,7 +35,8 @@ export function Webhooks() {
     if (!window.confirm(`Rotate the signing secret of ${endpoint.name || endpoint.url}? The old one stops at once.`))
       return;
     const rotated = await action.run(() => api.rotateWebhookSecret(endpoint.id));
-    if (rotated) setSecret({ label: `New signing secret of ${endpoint.name || endpoint.url}`, value: rotated.signing_secret });
+    if (rotated)
+      setSecret({ label: `New signing secret of ${endpoint.name || endpoint.url}`, value: rotated.signing_secret });
   };
 
   return (
@@ -46,7 +47,8 @@ export function Webhooks() {
         endpoint={editing}
         onSaved={(saved, created) => {
           setEditing(null);
-          if (created) setSecret({ label: `Signing secret of ${saved.name || saved.url}`, value: saved.signing_secret });
+          if (created)
+            setSecret({ label: `Signing secret of ${saved.name || saved.url}`, value: saved.signing_secret });
           endpoints.reload();
         }}
         onCancel={() => setEditing(null)}
