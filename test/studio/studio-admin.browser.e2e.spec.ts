@@ -78,7 +78,16 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
       name: 'Support',
       responseSettings: { greeting: 'Hello!' },
     });
-    expect(agent.status).toBe(201);
+    expect(agent.status).toBe(200);
+    // a merge deploys to sandbox, where the debug chat below starts a conversation
+    const agentId = agent.body.agentId;
+    const branch = await api('POST', `/v1/agents/${agentId}/branches`, { branchName: 'first' });
+    expect(branch.status).toBe(201);
+    await api('PATCH', `/v1/agents/${agentId}/branches/${branch.body.branchId}/behavior`, { behavior: 'Be brief.' });
+    const merged = await api('POST', `/v1/agents/${agentId}/branches/${branch.body.branchId}/merge`, {
+      deploymentMessage: 'first',
+    });
+    expect(merged.status).toBeLessThan(300);
 
     browser = await chromium.launch({
       executablePath,
@@ -109,7 +118,7 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
 
     const form = page.getByRole('form', { name: 'Create a key' });
     await form.getByLabel('Name').fill('reporting');
-    await form.getByLabel('handoff').check();
+    await form.getByLabel('alerts').check();
     await form.getByRole('button', { name: 'Create key' }).click();
     const secret = (await page.getByTestId('secret-once').textContent())!;
     expect(secret).toMatch(/^sk_/);
@@ -123,7 +132,7 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
     // the new key works, with what the form asked for
     const self = await request(`${t.url}/v1/api-keys/self`, { headers: { 'x-api-key': secret } });
     expect(self.body).toMatchObject({ name: 'reporting', agents: 'all' });
-    expect([...self.body.permissions].sort()).toEqual(['conversations', 'handoff']);
+    expect([...self.body.permissions].sort()).toEqual(['alerts', 'conversations']);
     // the list shows it masked
     const row = page.getByRole('row').filter({ hasText: 'reporting' });
     expect(await row.getByRole('cell').nth(1).textContent()).not.toBe(secret);
@@ -152,7 +161,7 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
     await page.getByText('Saved.').waitFor(WAIT);
     const agents = (await api('GET', `/v1/accounts/${accountId}/agents`)).body;
     const access = await api('GET', `/v1/accounts/${accountId}/agents/${agents[0].agentId}/data-access`);
-    expect(access.body).toEqual({ response_metrics: ['CALL_COMPLETED'], show_transcripts: true });
+    expect(access.body).toMatchObject({ response_metrics: ['CALL_COMPLETED'], show_transcripts: true });
   }, 60_000);
 
   it('creates a webhook endpoint, its signing secret shown once', async () => {
@@ -211,7 +220,10 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
       return (await deliveries.count()) > 0 && (await deliveries.getByText('alerts.triggered').count()) > 0;
     });
     const first = deliveries.getByRole('row').nth(1);
-    expect(await first.textContent()).toContain('503');
+    // the receiver answered 503: the attempt failed and a retry is due (contract §13)
+    const cells = await first.getByRole('cell').allTextContents();
+    expect(cells).toEqual(expect.arrayContaining(['alerts.triggered', '1', '503']));
+    expect(cells[6]).toMatch(/\d/);
     await shot(page, 'webhooks');
   }, 90_000);
 
@@ -241,6 +253,11 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
     const job = status.rebuilds.find((r: { name: string }) => r.name === 'accounts');
     expect(job).toMatchObject({ state: 'done' });
     expect(job.report.generation).toBeGreaterThan(before);
+    // the page keeps polling until the runner serves the generation the rebuild made
+    await until(
+      'the new generation in the table',
+      async () => Number(await row.getByRole('cell').nth(1).textContent()) === job.report.generation,
+    );
     await shot(operatorPage, 'read-models');
     await operatorPage.close();
   }, 90_000);

@@ -16,7 +16,7 @@ export function ReadModels() {
   const status = useLoad(() => api.readModels(), [api]);
   const letters = useLoad(() => api.deadLetters(), [api]);
   const action = useAction();
-  const running = status.data?.rebuilds.some((job) => job.state === 'running') ?? false;
+  const running = status.data ? rebuildUnderWay(status.data) : false;
   const { reload } = status;
   useEffect(() => {
     if (!running) return;
@@ -124,6 +124,24 @@ export function ReadModels() {
         )}
       </section>
     </section>
+  );
+}
+
+/** How long after a rebuild ends the page keeps asking, waiting for the runner to serve the new generation. */
+const SWITCH_WAIT_MS = 15_000;
+
+/**
+ * A rebuild runs, or has ended and the runner has not switched to its generation yet (it follows
+ * within a second): the page keeps polling until the table shows what the rebuild made.
+ */
+function rebuildUnderWay(status: ReadModelsStatus): boolean {
+  return status.rebuilds.some(
+    (job) =>
+      job.state === 'running' ||
+      (job.state === 'done' &&
+        job.report !== null &&
+        status.readModels.find((r) => r.name === job.name)?.generation !== job.report.generation &&
+        Date.now() - Date.parse(job.finishedAt ?? '') < SWITCH_WAIT_MS),
   );
 }
 
