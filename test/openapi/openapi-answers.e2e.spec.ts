@@ -76,6 +76,7 @@ function seedsFor(ids: Record<string, string>): Record<string, AnswerSeed> {
     },
     'GET /v1/:accountId/:projectId/handoff_state': { query: { id: ids.handedOff } },
     'POST /admin/v1/read-models/:name/rebuild': { path: { name: 'accounts' } },
+    'GET /v1/alert-rules/:ruleId': { path: { ruleId: ids.alertingRuleId } },
   };
 }
 
@@ -144,6 +145,17 @@ async function addAnswerFixtures(world: FuzzWorld): Promise<void> {
   ).id;
 
   const operator = { 'x-operator-token': t.operatorToken };
+  // a rule in the alert state (the debug chats above are calls): its answer is checked against the document too
+  ids.alertingRuleId = (
+    await send('POST', '/v1/alert-rules', {
+      name: 'any call',
+      metric: 'call_volume',
+      operator: '>',
+      threshold_value: 0,
+      window_duration: '5m',
+    })
+  ).id;
+  await send('POST', '/admin/v1/alerts/evaluate', {}, operator);
   ids.inboundCallSid = (
     await send(
       'POST',

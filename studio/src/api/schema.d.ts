@@ -1332,7 +1332,7 @@ export type components = {
       /** Format: date-time */
       created_at: string;
       /** @enum {unknown} */
-      current_state: 'ok' | 'alerting' | 'no_data' | 'unknown';
+      current_state: 'ok' | 'alert' | 'no_data' | 'unknown';
       current_value: number | null;
       enabled: boolean;
       id: string;
@@ -7339,7 +7339,7 @@ export interface operations {
         metric?:
           'turn_latency_p50' | 'turn_latency_p95' | 'api_errors' | 'function_errors' | 'call_crashes' | 'call_volume';
         project_id?: string;
-        state?: 'ok' | 'alerting' | 'no_data' | 'unknown';
+        state?: 'ok' | 'alert' | 'no_data' | 'unknown';
       };
       header?: never;
       path?: never;

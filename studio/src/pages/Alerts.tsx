@@ -58,7 +58,7 @@ export function Alerts() {
         {firing.data && firing.data.data.length > 0 && (
           <ul aria-label="Firing alerts">
             {firing.data.data.map((a) => (
-              <li key={a.alert_rule_id} className="state-alerting">
+              <li key={a.alert_rule_id} className="state-alert">
                 {a.name}: {a.metric} {a.current_value ?? '?'} {a.operator} {a.threshold_value} over {a.window_duration}{' '}
                 ({agentName(a.project_id)}), since {shortTime(a.since ?? '')}
               </li>
@@ -163,6 +163,7 @@ function RuleForm({
     );
     if (done) {
       setInput(BLANK);
+      setEnabled(true);
       onDone();
     }
   };
