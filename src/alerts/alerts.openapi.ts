@@ -1,10 +1,10 @@
 import { ref, routeDocs } from '../openapi/route-docs';
 import { arr, bool, int, nullable, num, obj, oneOf, str, time } from '../openapi/schema-helpers';
-import { METRICS, OPERATORS, WINDOWS } from './alert-rule.events';
+import { METRICS, OPERATORS, WINDOWS, type AlertState } from './alert-rule.events';
 import { AlertRulesController } from './alert-rules.controller';
 import { AlertsAdminController } from './alerts-admin.controller';
 
-const STATES = ['ok', 'alerting', 'no_data', 'unknown'];
+const STATES: AlertState[] = ['ok', 'alert', 'no_data', 'unknown'];
 const rule = obj({
   id: str,
   name: str,

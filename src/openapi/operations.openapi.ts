@@ -1,5 +1,6 @@
-import { routeDocs } from './route-docs';
+import { ref, routeDocs } from './route-docs';
 import { arr, int, map, nullable, obj, oneOf, str, time } from './schema-helpers';
+import { ReadModelsAdminController } from '../operations/read-models-admin.controller';
 import { ClockController } from '../operations/clock.controller';
 import { HealthController } from '../operations/health.controller';
 import { MetricsController } from '../operations/metrics.controller';
@@ -51,3 +52,98 @@ export const clockDocs = routeDocs(ClockController, 'platform', {
     responses: { 200: { description: 'The platform time now', schema: obj({ now: time }) } },
   },
 });
+
+const rebuildJob = obj({
+  name: str,
+  state: oneOf('running', 'done', 'failed'),
+  startedAt: time,
+  finishedAt: nullable(time),
+  report: nullable(
+    obj({ name: str, version: int, generation: int, events: int, deadLettered: int, ms: { type: 'number' } }),
+  ),
+  error: nullable(str),
+});
+
+export const readModelsAdminDocs = routeDocs(
+  ReadModelsAdminController,
+  'operator',
+  {
+    status: {
+      summary:
+        'Read models: what each serves and its lag, every generation (a building one shows a rebuild), the rebuilds asked for',
+      responses: {
+        200: {
+          description: 'The read side of this process',
+          schema: obj({
+            events: nullable(int),
+            readModels: arr(
+              obj({
+                name: str,
+                version: int,
+                generation: nullable(int),
+                state: oneOf('starting', 'building', 'serving', 'failed', 'stopped'),
+                role: oneOf('leader', 'follower'),
+                position: str,
+                error: nullable(str),
+                lagEvents: nullable(int),
+                deadLetters: nullable(int),
+                degraded: { type: 'boolean' },
+              }),
+            ),
+            generations: arr(
+              obj({
+                name: str,
+                version: int,
+                generation: int,
+                status: str,
+                current: { type: 'boolean' },
+                position: str,
+                lagEvents: nullable(int),
+              }),
+            ),
+            rebuilds: arr(ref('RebuildJob')),
+          }),
+        },
+      },
+    },
+    rebuild: {
+      summary: 'Rebuild a read model from the log beside the live one, then switch to it (runs in the background)',
+      errors: [404, 409],
+      responses: { 202: { description: 'The rebuild, under way', schema: ref('RebuildJob') } },
+    },
+    listDeadLetters: {
+      summary: 'The events read models and process managers, and the timers, set aside',
+      query: [
+        { name: 'status', schema: oneOf('open', 'retry', 'resolved', 'all'), description: 'default open' },
+        { name: 'name', schema: str, description: 'one consumer' },
+      ],
+      responses: {
+        200: {
+          description: 'The dead letters',
+          schema: obj({
+            deadLetters: arr(
+              obj({
+                kind: oneOf('projection', 'process-manager', 'timer'),
+                name: str,
+                position: str,
+                version: nullable(int),
+                generation: nullable(int),
+                streamId: str,
+                eventId: str,
+                eventType: str,
+                error: str,
+                firstFailedAt: str,
+                lastFailedAt: str,
+                attempts: int,
+                status: oneOf('open', 'retry', 'resolved'),
+                retriedAt: nullable(str),
+                resolvedAt: nullable(str),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+  },
+  { RebuildJob: rebuildJob },
+);

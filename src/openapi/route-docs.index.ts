@@ -13,7 +13,7 @@ import { debugChatDocs } from '../debug-chat/debug-chat.openapi';
 import { externalEventsDocs } from '../external-events/external-events.openapi';
 import { chatDemoDocs, messagingHttpDocs } from '../messaging/messaging.openapi';
 import { outboundCallsDocs } from '../outbound-calls/outbound-calls.openapi';
-import { clockDocs, healthDocs, metricsDocs } from './operations.openapi';
+import { clockDocs, healthDocs, metricsDocs, readModelsAdminDocs } from './operations.openapi';
 import { smsAdminDocs, smsDocs } from '../sms/sms.openapi';
 import { webhookEndpointsDocs } from '../webhooks/webhooks.openapi';
 import { openApiDocs } from './openapi.openapi';
@@ -27,6 +27,7 @@ import type { RouteDocTable } from './route-docs';
 export const ROUTE_DOCS: RouteDocTable[] = [
   adminDocs,
   alertsAdminDocs,
+  readModelsAdminDocs,
   smsAdminDocs,
   apiKeysDocs,
   apiKeySelfDocs,

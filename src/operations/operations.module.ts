@@ -5,9 +5,10 @@ import { ProcessManagersModule } from '../process-managers/process-managers.modu
 import { ClockController } from './clock.controller';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
+import { ReadModelsAdminController } from './read-models-admin.controller';
 
 /**
- * The operator's routes about the process itself: health, metrics and the test clock. They read
+ * The operator's routes about the process itself: health, metrics, the read models and the test clock. They read
  * the store, the read models and the timers, so they sit above those layers, not in platform/.
  */
 @Module({})
@@ -17,7 +18,12 @@ export class OperationsModule {
     return {
       module: OperationsModule,
       imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule],
-      controllers: [HealthController, MetricsController, ...(options.testClock ? [ClockController] : [])],
+      controllers: [
+        HealthController,
+        MetricsController,
+        ReadModelsAdminController,
+        ...(options.testClock ? [ClockController] : []),
+      ],
     };
   }
 }

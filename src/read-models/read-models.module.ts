@@ -13,6 +13,7 @@ import { generationStorage } from './generation-storage';
 import { LogFeed } from './log-feed';
 import { ReadModelRegistry } from './read-model-registry';
 import { ReadModels } from './read-models.service';
+import { RebuildJobs } from './rebuild-jobs';
 import { sharedLeases } from './shared-leases';
 import { ApplyThread } from './thread-applier';
 
@@ -68,7 +69,13 @@ class DeadLetterCounter implements OnModuleInit {
           feed,
         ),
     },
+    {
+      provide: RebuildJobs,
+      inject: [EVENT_STORE, ReadModelRegistry],
+      // the operator API's rebuilds, of the same catalogue the runners apply
+      useFactory: (store: EventStore, registry: ReadModelRegistry) => new RebuildJobs(ALL_PROJECTIONS, store, registry),
+    },
   ],
-  exports: [ReadModels, ReadModelRegistry, DeadLetterStore, LogFeed],
+  exports: [ReadModels, ReadModelRegistry, DeadLetterStore, LogFeed, RebuildJobs],
 })
 export class ReadModelsModule {}

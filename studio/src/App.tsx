@@ -12,7 +12,10 @@ import { ConversationView } from './pages/ConversationView';
 import { Conversations } from './pages/Conversations';
 import { Desk } from './pages/desk/Desk';
 import { FiringAlerts } from './pages/desk/FiringAlerts';
-import { Operator } from './pages/Operator';
+import { Alerts } from './pages/Alerts';
+import { Keys } from './pages/Keys';
+import { OperatorRoutes } from './pages/OperatorRoutes';
+import { Webhooks } from './pages/Webhooks';
 import { SignIn } from './pages/SignIn';
 
 export function App() {
@@ -48,9 +51,11 @@ export function App() {
         <strong>Parley Studio</strong>
         <nav aria-label="Main">
           {session.mode === 'key' && <Link to="/agents">Agents</Link>}
+          {session.mode === 'key' && <KeyNav />}
           {session.mode === 'key' && session.permissions.includes('alerts') && <Link to="/alerts/firing">Firing</Link>}
           {session.mode === 'key' && session.permissions.includes('desk') && <Link to="/desk">Desk</Link>}
           {session.mode === 'operator' && <Link to="/operator">Accounts</Link>}
+          {session.mode === 'operator' && <Link to="/operator/read-models">Read models</Link>}
         </nav>
         <span className="who">
           {session.mode === 'operator' ? 'operator' : `key ${session.label} · ${session.accountId}`}
@@ -67,9 +72,12 @@ export function App() {
 }
 
 function Routes({ path, session }: { path: string; session: Session }) {
-  if (session.mode === 'operator') return <Operator />;
+  if (session.mode === 'operator') return <OperatorRoutes path={path} />;
   if (path === '/desk') return <Desk />;
   if (path === '/alerts/firing') return <FiringAlerts />;
+  if (path === '/keys') return <Keys accountId={session.accountId!} />;
+  if (path === '/alerts') return <Alerts />;
+  if (path === '/webhooks') return <Webhooks />;
   let m: Record<string, string> | null;
   if ((m = match('/agents/:agentId/conversations/:conversationId', path)))
     return <ConversationView agentId={m.agentId} conversationId={m.conversationId} />;
@@ -82,4 +90,15 @@ function Routes({ path, session }: { path: string; session: Session }) {
   }
   if ((m = match('/agents/:agentId', path))) return <AgentPage agentId={m.agentId} tab="branches" />;
   return <Agents />;
+}
+
+/** Keys, alerts and webhook endpoints: account-wide pages beside the agents. */
+function KeyNav() {
+  return (
+    <>
+      <Link to="/keys">Keys</Link>
+      <Link to="/alerts">Alerts</Link>
+      <Link to="/webhooks">Webhooks</Link>
+    </>
+  );
 }

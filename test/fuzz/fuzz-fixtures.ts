@@ -175,6 +175,9 @@ async function populate(t: TestApp): Promise<FuzzWorld> {
       connectorId: sms.body.connectorId,
       // GET /docs/:file (the API reference's swagger-ui files)
       file: 'init.js',
+      // POST /admin/v1/read-models/:name/rebuild: not a real read model on purpose; a rebuild's
+      // switch briefly leaves its read model unreadable (503), which would fail the next routes
+      name: 'fuzz-read-model',
     },
     close: () => t.close(),
   };

@@ -52,6 +52,7 @@ export function routeSeeds(ids: Record<string, string>): Record<string, RouteSee
     'POST /admin/v1/agents/:agentId/phone-numbers': { body: { number: '+15550109999', environment: 'sandbox' } },
     'PUT /admin/v1/agents/:agentId/settings': { body: { chunked_streaming: false } },
     'GET /admin/v1/sms/messages': { query: { number: AGENT_NUMBER }, queryNames: ['number'] },
+    'GET /admin/v1/dead-letters': { query: { status: 'all' }, queryNames: ['status', 'name'] },
     'POST /api/v1/sessions': { body: { streaming_enabled: false, platform: 'web' } },
     'POST /v1/accounts/:accountId/api-keys': {
       body: { name: 'fuzzed key', agents: [ids.agentId], permissions: ['conversations'], expiresAt: future },

@@ -1,25 +1,21 @@
 import { Http, type Credentials, type Hosts, type Query } from './http';
+import type { components } from './schema';
 import type {
-  Account,
-  Agent,
   AuditEvent,
-  Branch,
   ConflictResolution,
   Conversation,
   ConversationPage,
-  CreatedKey,
   DebugTurn,
-  Deployment,
-  DeploymentContent,
   Environment,
-  KeySelf,
-  MergeResult,
-  Topic,
   TopicInput,
 } from './types';
 
+type Schemas = components['schemas'];
+
 /**
- * Studio's API client: one method per route it uses, each naming the route's path template.
+ * Studio's API client: one method per route it uses, each naming the route's path template of
+ * /openapi.json. `http.call` checks the template, the body and the answer against the generated
+ * types (schema.d.ts), so a route whose document changes breaks the build here, not in a page.
  * Only the public API: Studio has no route of its own beyond its files and config.
  */
 export class ParleyApi {
@@ -30,58 +26,100 @@ export class ParleyApi {
   }
 
   // keys and accounts
-  self = () => this.http.request<KeySelf>('GET', '/v1/api-keys/self');
-  accounts = () => this.http.request<{ accounts: Account[] }>('GET', '/admin/v1/accounts');
-  createAccount = (name: string, region: string) =>
-    this.http.request<Account>('POST', '/admin/v1/accounts', { body: { name, region } });
-  issueKey = (
-    accountId: string,
-    body: { name: string; agents: 'all' | string[]; permissions: string[]; expiresAt: string },
-  ) => this.http.request<CreatedKey>('POST', '/admin/v1/accounts/{accountId}/api-keys', { path: { accountId }, body });
+  self = () => this.http.call('get', '/v1/api-keys/self');
+  accounts = () => this.http.call('get', '/admin/v1/accounts');
+  createAccount = (name: string, region: Schemas['CreateAccountDto']['region']) =>
+    this.http.call('post', '/admin/v1/accounts', { body: { name, region } });
+  issueKey = (accountId: string, body: Schemas['CreateApiKeyDto']) =>
+    this.http.call('post', '/admin/v1/accounts/{accountId}/api-keys', { path: { accountId }, body });
+  keys = (accountId: string) => this.http.call('get', '/v1/accounts/{accountId}/api-keys', { path: { accountId } });
+  createKey = (accountId: string, body: Schemas['CreateApiKeyDto']) =>
+    this.http.call('post', '/v1/accounts/{accountId}/api-keys', { path: { accountId }, body });
+  renameKey = (accountId: string, keyId: string, name: string) =>
+    this.http.call('patch', '/v1/accounts/{accountId}/api-keys/{keyId}', {
+      path: { accountId, keyId },
+      body: { name },
+    });
+  deleteKey = (accountId: string, keyId: string) =>
+    this.http.call('delete', '/v1/accounts/{accountId}/api-keys/{keyId}', { path: { accountId, keyId } });
+  dataAccess = (accountId: string, agentId: string) =>
+    this.http.call('get', '/v1/accounts/{accountId}/agents/{agentId}/data-access', { path: { accountId, agentId } });
+  setDataAccess = (accountId: string, agentId: string, body: Schemas['DataAccessDto']) =>
+    this.http.call('put', '/v1/accounts/{accountId}/agents/{agentId}/data-access', {
+      path: { accountId, agentId },
+      body,
+    });
+
+  // alerts and webhook endpoints
+  alertRules = () => this.http.call('get', '/v1/alert-rules');
+  createAlertRule = (body: Schemas['CreateAlertRuleDto']) => this.http.call('post', '/v1/alert-rules', { body });
+  editAlertRule = (ruleId: string, body: Schemas['PatchAlertRuleDto']) =>
+    this.http.call('patch', '/v1/alert-rules/{ruleId}', { path: { ruleId }, body });
+  deleteAlertRule = (ruleId: string) => this.http.call('delete', '/v1/alert-rules/{ruleId}', { path: { ruleId } });
+  firing = () => this.http.call('get', '/v1/alerts');
+  webhookEndpoints = () => this.http.call('get', '/v1/webhook-endpoints');
+  createWebhookEndpoint = (body: Schemas['CreateWebhookEndpointDto']) =>
+    this.http.call('post', '/v1/webhook-endpoints', { body });
+  editWebhookEndpoint = (endpointId: string, body: Schemas['PatchWebhookEndpointDto']) =>
+    this.http.call('patch', '/v1/webhook-endpoints/{endpointId}', { path: { endpointId }, body });
+  deleteWebhookEndpoint = (endpointId: string) =>
+    this.http.call('delete', '/v1/webhook-endpoints/{endpointId}', { path: { endpointId } });
+  rotateWebhookSecret = (endpointId: string) =>
+    this.http.call('post', '/v1/webhook-endpoints/{endpointId}/rotate-secret', { path: { endpointId } });
+  webhookDeliveries = (endpointId: string) =>
+    this.http.call('get', '/v1/webhook-endpoints/{endpointId}/deliveries', { path: { endpointId } });
+
+  // operator: connectors and phone numbers
+  createConnector = (accountId: string, body: Schemas['CreateConnectorDto']) =>
+    this.http.call('post', '/admin/v1/accounts/{accountId}/connectors', { path: { accountId }, body });
+  provisionNumber = (agentId: string, body: Schemas['ProvisionPhoneNumberDto']) =>
+    this.http.call('post', '/admin/v1/agents/{agentId}/phone-numbers', { path: { agentId }, body });
+
+  // operator: the read side (what `npm run projections` shows)
+  readModels = () => this.http.call('get', '/admin/v1/read-models');
+  rebuild = (name: string) => this.http.call('post', '/admin/v1/read-models/{name}/rebuild', { path: { name } });
+  deadLetters = (status?: 'open' | 'retry' | 'resolved' | 'all') =>
+    this.http.call('get', '/admin/v1/dead-letters', { query: { status } });
 
   // agents
-  agents = (accountId: string) =>
-    this.http.request<Agent[]>('GET', '/v1/accounts/{accountId}/agents', { path: { accountId } });
+  agents = (accountId: string) => this.http.call('get', '/v1/accounts/{accountId}/agents', { path: { accountId } });
   createAgent = (accountId: string, name: string, greeting: string) =>
-    this.http.request<Agent>('POST', '/v1/accounts/{accountId}/agents', {
+    this.http.call('post', '/v1/accounts/{accountId}/agents', {
       path: { accountId },
       body: { name, responseSettings: { greeting } },
     });
-  agent = (agentId: string) => this.http.request<Agent>('GET', '/v1/agents/{agentId}', { path: { agentId } });
-  deleteAgent = (agentId: string) => this.http.request<void>('DELETE', '/v1/agents/{agentId}', { path: { agentId } });
+  agent = (agentId: string) => this.http.call('get', '/v1/agents/{agentId}', { path: { agentId } });
+  deleteAgent = (agentId: string) => this.http.call('delete', '/v1/agents/{agentId}', { path: { agentId } });
 
   // branches
-  branches = (agentId: string) =>
-    this.http.request<{ branches: Branch[] }>('GET', '/v1/agents/{agentId}/branches', { path: { agentId } });
+  branches = (agentId: string) => this.http.call('get', '/v1/agents/{agentId}/branches', { path: { agentId } });
   createBranch = (agentId: string, branchName: string) =>
-    this.http.request<Branch>('POST', '/v1/agents/{agentId}/branches', { path: { agentId }, body: { branchName } });
+    this.http.call('post', '/v1/agents/{agentId}/branches', { path: { agentId }, body: { branchName } });
   deleteBranch = (agentId: string, branchId: string) =>
-    this.http.request<void>('DELETE', '/v1/agents/{agentId}/branches/{branchId}', { path: { agentId, branchId } });
+    this.http.call('delete', '/v1/agents/{agentId}/branches/{branchId}', { path: { agentId, branchId } });
   behavior = (agentId: string, branchId: string) =>
-    this.http.request<{ behavior: string }>('GET', '/v1/agents/{agentId}/branches/{branchId}/behavior', {
-      path: { agentId, branchId },
-    });
+    this.http.call('get', '/v1/agents/{agentId}/branches/{branchId}/behavior', { path: { agentId, branchId } });
   editBehavior = (agentId: string, branchId: string, behavior: string) =>
-    this.http.request<unknown>('PATCH', '/v1/agents/{agentId}/branches/{branchId}/behavior', {
+    this.http.call('patch', '/v1/agents/{agentId}/branches/{branchId}/behavior', {
       path: { agentId, branchId },
       body: { behavior },
     });
   topics = (agentId: string, branchId: string) =>
-    this.http.request<Topic[]>('GET', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics', {
+    this.http.call('get', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics', {
       path: { agentId, branchId },
     });
   addTopic = (agentId: string, branchId: string, topic: TopicInput) =>
-    this.http.request<Topic>('POST', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics', {
+    this.http.call('post', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics', {
       path: { agentId, branchId },
       body: topic,
     });
   editTopic = (agentId: string, branchId: string, topicId: string, patch: Partial<TopicInput>) =>
-    this.http.request<void>('PATCH', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics/{topicId}', {
+    this.http.call('patch', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics/{topicId}', {
       path: { agentId, branchId, topicId },
       body: patch,
     });
   removeTopic = (agentId: string, branchId: string, topicId: string) =>
-    this.http.request<void>('DELETE', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics/{topicId}', {
+    this.http.call('delete', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics/{topicId}', {
       path: { agentId, branchId, topicId },
     });
   merge = (
@@ -89,39 +127,32 @@ export class ParleyApi {
     branchId: string,
     body: { deploymentMessage?: string; conflictResolutions?: ConflictResolution[] },
   ) =>
-    this.http.request<MergeResult>('POST', '/v1/agents/{agentId}/branches/{branchId}/merge', {
+    this.http.call('post', '/v1/agents/{agentId}/branches/{branchId}/merge', {
       path: { agentId, branchId },
       body,
     });
 
   // deployments
   deployments = (agentId: string, environment?: Environment) =>
-    this.http.request<{ deployments: Deployment[] }>('GET', '/v1/agents/{agentId}/deployments', {
-      path: { agentId },
-      query: { environment },
-    });
+    this.http.call('get', '/v1/agents/{agentId}/deployments', { path: { agentId }, query: { environment } });
   activeDeployments = (agentId: string) =>
-    this.http.request<{ activeDeployments: Record<Environment, Deployment | null> }>(
-      'GET',
-      '/v1/agents/{agentId}/deployments/active',
-      { path: { agentId } },
-    );
+    this.http.call('get', '/v1/agents/{agentId}/deployments/active', { path: { agentId } });
   deploymentContent = (agentId: string, deploymentId: string) =>
-    this.http.request<DeploymentContent>('GET', '/v1/agents/{agentId}/deployments/{deploymentId}/content', {
+    this.http.call('get', '/v1/agents/{agentId}/deployments/{deploymentId}/content', {
       path: { agentId, deploymentId },
     });
   promote = (agentId: string, deploymentId: string, targetEnvironment?: Environment) =>
-    this.http.request<{ deployment: Deployment }>('POST', '/v1/agents/{agentId}/deployments/{deploymentId}/promote', {
+    this.http.call('post', '/v1/agents/{agentId}/deployments/{deploymentId}/promote', {
       path: { agentId, deploymentId },
       body: targetEnvironment ? { targetEnvironment } : {},
     });
   rollback = (agentId: string, deploymentId: string) =>
-    this.http.request<{ deployment: Deployment }>('POST', '/v1/agents/{agentId}/deployments/{deploymentId}/rollback', {
+    this.http.call('post', '/v1/agents/{agentId}/deployments/{deploymentId}/rollback', {
       path: { agentId, deploymentId },
       body: {},
     });
 
-  // debug chat
+  // debug chat: the document types `metadata` loosely; Studio reads the fields contract §7 names
   startChat = (agentId: string, clientEnv: Environment) =>
     this.http.request<DebugTurn>('POST', '/v1/agents/{agentId}/debug-chat', { path: { agentId }, body: { clientEnv } });
   chatTurn = (agentId: string, conversationId: string, clientEnv: Environment, message: string) =>
@@ -130,15 +161,15 @@ export class ParleyApi {
       body: { clientEnv, message },
     });
 
-  // conversations (v3)
+  // conversations (v3): the agent is the path's projectId
   conversations = (accountId: string, agentId: string, query: Query) =>
-    this.http.request<ConversationPage>('GET', '/v3/{accountId}/{agentId}/conversations', {
-      path: { accountId, agentId },
+    this.http.request<ConversationPage>('GET', '/v3/{accountId}/{projectId}/conversations', {
+      path: { accountId, projectId: agentId },
       query,
     });
   conversation = (accountId: string, agentId: string, conversationId: string, asOf?: string | number) =>
-    this.http.request<Conversation>('GET', '/v3/{accountId}/{agentId}/conversations/{conversationId}', {
-      path: { accountId, agentId, conversationId },
+    this.http.request<Conversation>('GET', '/v3/{accountId}/{projectId}/conversations/{conversationId}', {
+      path: { accountId, projectId: agentId, conversationId },
       query: {
         include_latency: true,
         include_turn_metadata: true,
@@ -149,9 +180,7 @@ export class ParleyApi {
   conversationEvents = (accountId: string, agentId: string, conversationId: string) =>
     this.http.request<{ events: AuditEvent[] }>(
       'GET',
-      '/v3/{accountId}/{agentId}/conversations/{conversationId}/events',
-      {
-        path: { accountId, agentId, conversationId },
-      },
+      '/v3/{accountId}/{projectId}/conversations/{conversationId}/events',
+      { path: { accountId, projectId: agentId, conversationId } },
     );
 }

@@ -1,5 +1,31 @@
 import { familyOf } from '../../../src/platform/http/hosts';
+import type { paths } from './schema';
 import type { ErrorEnvelope } from './types';
+
+/** The methods of the document's path items, as openapi-typescript names them. */
+export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+
+/** The path templates of /openapi.json that have an operation for `M`. */
+export type PathOf<M extends Method> = {
+  [P in keyof paths]: undefined extends paths[P][M] ? never : P;
+}[keyof paths];
+
+type Operation<M extends Method, P extends PathOf<M>> = NonNullable<paths[P][M]>;
+type Json<R> = R extends { content: { 'application/json': infer J } } ? J : void;
+type Success<R> = { [S in keyof R]: S extends 200 | 201 | 202 | 204 ? Json<R[S]> : never }[keyof R];
+
+/** The JSON of the route's 2xx answer (void for 204), as the document declares it. */
+export type AnswerOf<M extends Method, P extends PathOf<M>> =
+  Operation<M, P> extends { responses: infer R } ? Success<R> : never;
+
+/** The JSON body the route takes, as the document declares it (never when it takes none). */
+export type BodyOf<M extends Method, P extends PathOf<M>> = JsonBody<RequestBodyOf<Operation<M, P>>>;
+type RequestBodyOf<O> = O extends { requestBody?: infer R } ? NonNullable<R> : never;
+type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+
+/** The options of a typed call: the body is checked against the document; path and query are filled as given. */
+export type CallOptions<M extends Method, P extends PathOf<M>> = Omit<RequestOptions, 'body'> &
+  ([BodyOf<M, P>] extends [never] ? { body?: undefined } : { body: BodyOf<M, P> });
 
 /** Who is signed in: an API key (`x-api-key`) or the operator token (`x-operator-token`). */
 export interface Credentials {
@@ -70,6 +96,15 @@ export class Http {
     if (family === 'build') return this.hosts.build ?? '';
     if (family === 'platform') return this.hosts.platform ?? '';
     return '';
+  }
+
+  /** A call typed by the OpenAPI document: `path` must be one of its templates, the body and answer its schemas. */
+  call<M extends Method, P extends PathOf<M>>(
+    method: M,
+    template: P,
+    ...[options]: [BodyOf<M, P>] extends [never] ? [CallOptions<M, P>?] : [CallOptions<M, P>]
+  ): Promise<AnswerOf<M, P>> {
+    return this.request<AnswerOf<M, P>>(method.toUpperCase(), template, options);
   }
 
   async request<T>(method: string, template: string, options: RequestOptions = {}): Promise<T> {

@@ -1,66 +1,34 @@
+import type { AnswerOf } from './http';
+import type { components } from './schema';
+
 /**
- * The shapes Studio reads, written by hand from docs/api and contract §4-§8 until the OpenAPI
- * document exists; then these names become aliases of the generated schemas (see docs/studio.md).
+ * The shapes Studio reads. Where /openapi.json has a schema, the name is an alias of the generated
+ * type (schema.d.ts); the rest are written from docs/api and contract §4-§8 because the document
+ * types them loosely (debug-chat metadata, v3 conversations, audit events).
  */
+type Schemas = components['schemas'];
+
 export type Environment = 'sandbox' | 'pre-release' | 'live';
 export const ENVIRONMENTS: Environment[] = ['sandbox', 'pre-release', 'live'];
 
-export interface ErrorEnvelope {
-  success: false;
-  error: string;
-  error_id: string;
-  error_code: string;
-  error_message: string;
-  data: unknown;
-  errors?: Array<{ field: string; message: string }>;
-}
-
-export interface KeySelf {
-  id: string;
-  accountId: string;
-  name: string;
-  agents: 'all' | string[];
-  permissions: string[];
-  expiresAt: string;
-  key: string;
-}
-
-export interface Account {
-  accountId: string;
-  name: string;
-  region: string;
-  createdAt: string;
-}
-
-export interface CreatedKey extends KeySelf {
-  createdAt: string;
-}
-
-export interface Agent {
-  agentId: string;
-  agentName: string;
-  accountId: string;
-  responseSettings?: { greeting: string; languageCode?: string };
-  createdAt?: string;
-  [more: string]: unknown;
-}
-
-export interface Branch {
-  branchId: string;
-  branchName: string;
-  sequenceId: string | number;
-  status: 'open' | 'merged';
-  createdAt: string;
-}
-
-export interface Topic {
-  id: string;
-  name: string;
-  content: string;
-  actions: string;
-  exampleQueries: { queries: string[] };
-  isActive: boolean;
-}
+export type ErrorEnvelope = Schemas['ErrorEnvelope'];
+export type KeySelf = Schemas['ApiKey'];
+export type CreatedKey = Schemas['ApiKey'];
+export type ApiKey = Schemas['ApiKey'];
+export type Permission = ApiKey['permissions'][number];
+export type Account = AnswerOf<'get', '/admin/v1/accounts'>['accounts'][number];
+export type Agent = Schemas['Agent'];
+export type Branch = Schemas['Branch'];
+export type Topic = Schemas['Topic'];
+export type Deployment = Schemas['Deployment'];
+export type DataAccess = Schemas['DataAccessDto'];
+export type AlertRule = Schemas['AlertRule'];
+export type FiringAlert = AnswerOf<'get', '/v1/alerts'>['data'][number];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type ReadModelsStatus = AnswerOf<'get', '/admin/v1/read-models'>;
+export type RebuildJob = Schemas['RebuildJob'];
+export type DeadLetter = AnswerOf<'get', '/admin/v1/dead-letters'>['deadLetters'][number];
+export type WebhookDelivery = AnswerOf<'get', '/v1/webhook-endpoints/{endpointId}/deliveries'>['data'][number];
 
 export type TopicInput = Omit<Topic, 'id'>;
 
@@ -82,18 +50,6 @@ export interface MergeResult {
   sequence: string;
   message: string;
   testRunIds: string[];
-}
-
-export interface Deployment {
-  id: string;
-  accountId: string;
-  agentId: string;
-  environment: Environment;
-  version: number;
-  artifactVersion?: unknown;
-  createdBy: string;
-  createdAt: string;
-  message: string;
 }
 
 export interface DeploymentContent {

@@ -1,15 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import { useStudio } from '../api/context';
-import { ErrorNote, shortTime, useAction, useLoad } from '../ui';
+import type { ParleyApi } from '../api/client';
+import type { Permission } from '../api/types';
+import { ErrorNote, Link, shortTime, useAction, useLoad } from '../ui';
 
-const KEY_PERMISSIONS = ['agents', 'conversations', 'keys', 'alerts', 'handoff', 'desk'];
+const KEY_PERMISSIONS: Permission[] = ['agents', 'conversations', 'keys', 'alerts', 'handoff', 'desk'];
+type Region = Parameters<ParleyApi['createAccount']>[1];
+const REGIONS: Region[] = ['us', 'uk', 'eu', 'studio'];
 
 /** Operator mode: accounts, and a key issued for one (shown once) that can be used to sign in. */
 export function Operator() {
   const { api, signIn } = useStudio();
   const accounts = useLoad(() => api.accounts(), [api]);
   const [name, setName] = useState('');
-  const [region, setRegion] = useState('us');
+  const [region, setRegion] = useState<Region>('us');
   const create = useAction();
   const issue = useAction();
   const [issued, setIssued] = useState<{ accountId: string; key: string; permissions: string[] } | null>(null);
@@ -38,8 +42,8 @@ export function Operator() {
         </label>
         <label>
           Region
-          <select value={region} onChange={(e) => setRegion(e.target.value)}>
-            {['us', 'uk', 'eu', 'studio'].map((r) => (
+          <select value={region} onChange={(e) => setRegion(e.target.value as Region)}>
+            {REGIONS.map((r) => (
               <option key={r}>{r}</option>
             ))}
           </select>
@@ -90,7 +94,8 @@ export function Operator() {
               <td>{a.name}</td>
               <td>{a.region}</td>
               <td>{shortTime(a.createdAt)}</td>
-              <td>
+              <td className="actions">
+                <Link to={`/operator/accounts/${encodeURIComponent(a.accountId)}`}>Manage {a.name}</Link>
                 <button type="button" onClick={() => issueKey(a.accountId)} disabled={issue.busy}>
                   Issue a Studio key for {a.name}
                 </button>

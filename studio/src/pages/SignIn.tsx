@@ -18,7 +18,13 @@ export function SignIn({ hosts, onSignIn }: { hosts: Hosts; onSignIn: (session: 
       const api = new ParleyApi({ mode, secret: value }, hosts);
       if (mode === 'key') {
         const self = await api.self();
-        onSignIn({ mode, secret: value, accountId: self.accountId, permissions: self.permissions, label: self.name });
+        onSignIn({
+          mode,
+          secret: value,
+          accountId: self.accountId ?? null,
+          permissions: self.permissions,
+          label: self.name,
+        });
       } else {
         await api.accounts();
         onSignIn({ mode, secret: value, accountId: null, permissions: [], label: 'operator' });
