@@ -26,9 +26,13 @@ export function parametersProblem(schema: unknown): string | null {
   const problem = schemaProblem(schema, 'parameters', 0);
   if (problem) return problem;
   const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  for (const name of Object.keys(properties))
+  for (const name of Object.keys(properties)) {
     if (!NAME.test(name))
       return `parameters.properties.${name}: an argument name is letters, digits and _ (at most 64)`;
+    // `call_function name=<tool> fallback="..."`: these two select the tool and say what a failure answers
+    if (name === 'name' || name === 'fallback')
+      return `parameters.properties.${name}: "${name}" is reserved by call_function`;
+  }
   return null;
 }
 
