@@ -5,6 +5,7 @@ import { RegisterUpcasters } from './app.upcasters';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
 import { AgentTestsModule } from './agent-tests/agent-tests.module';
+import { AgentToolsModule } from './agents/tools/agent-tools.module';
 import { AuditExportModule } from './audit-export/audit-export.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { ConversationsModule } from './conversations/conversations.module';
@@ -74,6 +75,7 @@ export class AppModule {
         InboundCallsModule,
         SipServerModule.forRoot(voiceSeam),
         AgentTestsModule,
+        AgentToolsModule,
         AuditExportModule,
         OpenApiModule,
         StudioModule,

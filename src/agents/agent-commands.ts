@@ -37,7 +37,8 @@ export class AgentCommands {
       this.cache,
     );
     // agent-tests: a branch's test cases, and main's after a merge, are read back at once too
-    await this.readModels.waitFor(result.position, ['agents', 'agent-tests']);
+    // agent-tools likewise for tools (contract §20)
+    await this.readModels.waitFor(result.position, ['agents', 'agent-tests', 'agent-tools']);
     return { events: result.events, state: result.state };
   }
 }

@@ -12,6 +12,14 @@ import {
   type TopicContent,
 } from './agent.events';
 import { applyChanges, threeWayMerge, type Content, type Resolution } from './merge';
+import {
+  decideTool,
+  isToolCommand,
+  toolNamesOf,
+  withTool,
+  withoutTool,
+  type AgentToolCommand,
+} from './agent-tools.decider';
 
 export interface Branch {
   id: string;
@@ -23,6 +31,8 @@ export interface Branch {
   topicNames: ReadonlyMap<string, string>;
   /** test case id → name, likewise */
   testNames: ReadonlyMap<string, string>;
+  /** tool id → name, likewise (agent-tools.decider.ts) */
+  toolNames?: ReadonlyMap<string, string>;
 }
 
 export interface AgentState {
@@ -38,9 +48,12 @@ export interface AgentState {
   deployments: ReadonlyMap<string, DeploymentRecord>;
   active: Readonly<Partial<Record<Environment, string>>>;
   artifactVersion: number;
+  /** the agent's tool secret was issued (contract §20) */
+  hasToolSecret?: boolean;
 }
 
 export type AgentCommand =
+  | AgentToolCommand
   | {
       type: 'CreateAgent';
       agentId: string;
@@ -143,6 +156,7 @@ function evolve(state: AgentState, event: AgentEvent): AgentState {
         content,
         topicNames,
         testNames,
+        toolNames: toolNamesOf(content),
       };
       return { ...withBranch(state, branch), branchNames: new Set(state.branchNames).add(event.data.branchName) };
     }
@@ -204,6 +218,21 @@ function evolve(state: AgentState, event: AgentEvent): AgentState {
     }
     case 'DeploymentActivated':
       return { ...state, active: { ...state.active, [event.data.environment]: event.data.deploymentId } };
+    // agent tools (contract §20): agent-tools.decider.ts
+    case 'ToolAdded':
+      return withBranch(state, withTool(state.branches.get(event.data.branchId)!, event.data.tool));
+    case 'ToolEdited': {
+      const branch = state.branches.get(event.data.branchId)!;
+      const previous = (branch.toolNames ?? toolNamesOf(branch.content)).get(event.data.tool.id);
+      return withBranch(state, withTool(branch, event.data.tool, previous));
+    }
+    case 'ToolRemoved':
+      return withBranch(
+        state,
+        withoutTool(state.branches.get(event.data.branchId)!, event.data.toolId, event.data.name),
+      );
+    case 'ToolSecretIssued':
+      return { ...state, hasToolSecret: true };
   }
 }
 
@@ -224,6 +253,10 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
   }
   if (!state.exists || state.deleted) throw notFound('AGENT_NOT_FOUND', 'agent not found');
   const agentId = state.agentId;
+  if (isToolCommand(command))
+    return decideTool(command, { agentId, hasToolSecret: state.hasToolSecret === true }, (branchId) =>
+      openBranch(state, branchId),
+    );
   switch (command.type) {
     case 'DeleteAgent':
       return [{ type: 'AgentDeleted', data: { agentId, accountId: state.accountId, deletedAt: command.now } }];

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../commands/decider';
+import type { AgentToolEvent, Tool } from './agent-tools.events';
 
 export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -64,9 +65,12 @@ export interface MergeChanges {
   removed: string[];
   /** test cases changed on main (absent in merges recorded before agent tests: none changed) */
   tests?: { upserted: TestCase[]; removed: string[] };
+  /** agent tools changed on main (contract §20; absent: none changed) */
+  tools?: { upserted: Tool[]; removed: string[] };
 }
 
 export type AgentEvent =
+  | AgentToolEvent
   | DomainEvent<
       'AgentCreated',
       { agentId: string; accountId: string; name: string; greeting: string; languageCode: string; createdAt: string }

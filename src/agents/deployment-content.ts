@@ -4,6 +4,8 @@ import { notFound } from '../platform/errors/domain-error';
 import { ReadModels } from '../read-models/read-models.service';
 import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
 import type { Environment, Topic } from './agent.events';
+import type { Tool } from './agent-tools.events';
+import { agentToolsQueries, type AgentToolsQueries } from '../../projections/agent-tools/queries';
 
 /** Everything a conversation needs from the deployment it runs on. */
 export interface ServedContent {
@@ -16,6 +18,8 @@ export interface ServedContent {
   languageCode: string;
   behavior: string;
   topics: Topic[];
+  /** agent tools main had at the deployment's version (contract §20; headers sealed); absent: none */
+  tools?: Tool[];
 }
 
 /**
@@ -28,12 +32,14 @@ export class DeploymentContent {
   private readonly cache = new Map<string, { behavior: string; topics: Topic[] }>();
   private readonly served = new Map<string, ServedContent>();
   private readonly queries: AgentsQueries;
+  private readonly toolQueries: AgentToolsQueries;
 
   constructor(
     readModels: ReadModels,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
   ) {
     this.queries = agentsQueries(readModels);
+    this.toolQueries = agentToolsQueries(readModels);
   }
 
   async ofDeployment(agentId: string, deploymentId: string): Promise<ServedContent> {
@@ -62,6 +68,7 @@ export class DeploymentContent {
       greeting: agent.greeting,
       languageCode: agent.languageCode,
       ...content,
+      tools: await this.toolQueries.toolsAt(agentId, deployment.version),
     };
   }
 

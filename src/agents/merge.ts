@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { MergeChanges, TestCase, TestCaseContent, Topic, TopicContent } from './agent.events';
+import type { Tool } from './agent-tools.events';
+import { mergeTools } from './tool-merge';
 
 /** What a branch or main holds at one moment. Topics and test cases by name: a merge matches them by name. */
 export interface Content {
   behavior: string;
   topics: ReadonlyMap<string, Topic>;
   tests: ReadonlyMap<string, TestCase>;
+  /** agent tools (contract §20); absent reads as none */
+  tools?: ReadonlyMap<string, Tool>;
 }
 
-export type Path = ['behavior'] | ['topics', string] | ['tests', string];
+export type Path = ['behavior'] | ['topics', string] | ['tests', string] | ['tools', string];
 
 export interface Conflict {
   path: Path;
@@ -110,10 +114,21 @@ export function threeWayMerge(
     else if (ot) changes.removed.push(name);
   }
   const tests = mergeTests(base, ours, theirs, settle, conflicts);
+  const none = new Map<string, Tool>();
+  const tools = mergeTools(
+    { base: base.tools ?? none, ours: ours.tools ?? none, theirs: theirs.tools ?? none },
+    (name) => settle.get(`tools\u0000${name}`),
+    conflicts,
+  );
   if (conflicts.length > 0) return { ok: false, conflicts };
   changes.upserted = assignIds(ours.topics, chosenByName, changes.removed);
   if (tests.chosen.length > 0 || tests.removed.length > 0)
     changes.tests = { upserted: assignIds(ours.tests, tests.chosen, tests.removed), removed: tests.removed };
+  if (tools.chosen.length > 0 || tools.removed.length > 0)
+    changes.tools = {
+      upserted: assignIds(ours.tools ?? none, tools.chosen, tools.removed),
+      removed: tools.removed,
+    };
   return { ok: true, changes };
 }
 
@@ -213,12 +228,16 @@ function toTopicContent(name: string, value: unknown): TopicContent | undefined 
 /** Main after a merge: the same maps, with the changes applied (one copy, linear). */
 export function applyChanges(main: Content, changes: MergeChanges): Content {
   const tests = changes.tests ? applyNamed(main.tests, changes.tests.upserted, changes.tests.removed) : main.tests;
+  const tools = changes.tools
+    ? applyNamed(main.tools ?? new Map<string, Tool>(), changes.tools.upserted, changes.tools.removed)
+    : main.tools;
   if (changes.upserted.length === 0 && changes.removed.length === 0)
-    return { ...main, behavior: changes.behavior ?? main.behavior, tests };
+    return { ...main, behavior: changes.behavior ?? main.behavior, tests, ...(tools ? { tools } : {}) };
   return {
     behavior: changes.behavior ?? main.behavior,
     topics: applyNamed(main.topics, changes.upserted, changes.removed),
     tests,
+    ...(tools ? { tools } : {}),
   };
 }
 

@@ -104,6 +104,7 @@ export function evolveSummary(
     case 'ExternalEventAwaited':
     case 'ExternalEventReceived':
     case 'DelayedResponseDelivered':
+    case 'ToolCalled':
       return summary;
     case 'HandoffRequested':
       return {

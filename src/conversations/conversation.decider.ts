@@ -1,6 +1,12 @@
 import type { Decider } from '../commands/decider';
 import { conflict, DomainError } from '../platform/errors/domain-error';
-import type { ConversationEvent, EndReason, ExternalEventReceivedData, TurnData } from './conversation.events';
+import type {
+  ConversationEvent,
+  EndReason,
+  ExternalEventReceivedData,
+  ToolCallData,
+  TurnData,
+} from './conversation.events';
 import { turnRecorded } from './conversation.events';
 
 export interface ConversationState {
@@ -35,6 +41,8 @@ export interface TurnEffects {
   awaited: Array<{ name: string; eventId: string }>;
   handoff: { destination: string; reason: string; sharedId: string; data: Record<string, unknown> } | null;
   ended: boolean;
+  /** agent tool calls of the turn, recorded as ToolCalled events (contract §20); absent: none */
+  toolCalls?: ToolCallData[];
 }
 
 export type ConversationCommand =
@@ -158,6 +166,7 @@ function effectsEvents(
 ): ConversationEvent[] {
   const events: ConversationEvent[] = [];
   const handoff = withDniSharedId(effects.handoff, { ...state, ...effects.stateChanges });
+  for (const call of effects.toolCalls ?? []) events.push({ type: 'ToolCalled', data: call });
   if (Object.keys(effects.stateChanges).length > 0)
     events.push({ type: 'StateChanged', data: { changes: effects.stateChanges } });
   for (const metric of effects.metrics) events.push({ type: 'MetricLogged', data: metric });

@@ -89,7 +89,27 @@ export type ConversationEvent =
   /** An awaited external event's payload bound to the conversation (src/external-events). `body`: the bytes as delivered, base64. */
   | DomainEvent<'ExternalEventReceived', ExternalEventReceivedData>
   /** A delayed response (an agent turn made for an external event) was handed to the debug chat client. */
-  | DomainEvent<'DelayedResponseDelivered', { turnIndex: number; deliveredAt: string }>;
+  | DomainEvent<'DelayedResponseDelivered', { turnIndex: number; deliveredAt: string }>
+  /** An agent tool was called during the turn recorded next to it (contract §20). */
+  | DomainEvent<'ToolCalled', ToolCallData>;
+
+/**
+ * One agent tool call, as the audit keeps it: which tool, a digest of the request body (never the
+ * arguments or the headers themselves), the outcome and how long it took.
+ */
+export interface ToolCallData {
+  tool: string;
+  toolId: string;
+  /** hex SHA-256 of the JSON body sent (empty when no request was made: breaker open, refused arguments) */
+  requestDigest: string;
+  status: 'ok' | 'error';
+  /** the endpoint's HTTP status, null when no answer came */
+  httpStatus: number | null;
+  /** the error class: `http_<status>`, `timeout`, `connect_failed`, `tls_failed`, `address_refused`, `invalid_json`, `breaker_open`, ... */
+  error?: string;
+  latencyMs: number;
+  calledAt: string;
+}
 
 export interface ExternalEventReceivedData {
   eventId: string;

@@ -21,6 +21,7 @@ export const TAGS = [
   { name: 'alerts', description: 'Alert rules and firing alerts (`alerts`)' },
   { name: 'webhook-endpoints', description: 'Webhook endpoints and their deliveries (`alerts`, `agents: "all"`)' },
   { name: 'agent-tests', description: 'Agent test cases on a branch, and the test runs of deployments (`agents`)' },
+  { name: 'agent-tools', description: "Agent tools on a branch and the agent's tool secret (`agents`)" },
   {
     name: 'audit-export',
     description: "A project's audit trail as NDJSON, one event a line (`conversations`)",

@@ -1,6 +1,7 @@
 import { accountAgentsDocs, agentDocs, branchesDocs, deploymentsDocs } from '../agents/agents.openapi';
 import { adminDocs, apiKeySelfDocs, apiKeysDocs, dataAccessDocs } from '../accounts/accounts.openapi';
 import { agentTestsDocs, testRunsDocs } from '../agent-tests/agent-tests.openapi';
+import { agentToolsDocs, toolSecretDocs } from '../agents/tools/agent-tools.openapi';
 import { auditExportDocs } from '../audit-export/audit-export.openapi';
 import { callLimitsDocs } from '../call-limits/call-limits.openapi';
 import { concurrencyDocs } from '../concurrency/concurrency.openapi';
@@ -51,6 +52,8 @@ export const ROUTE_DOCS: RouteDocTable[] = [
   webhookEndpointsDocs,
   agentTestsDocs,
   testRunsDocs,
+  agentToolsDocs,
+  toolSecretDocs,
   auditExportDocs,
   messagingHttpDocs,
   chatDemoDocs,

@@ -2,11 +2,14 @@ import type { ServedContent } from '../agents/deployment-content';
 import type { TurnEffects } from '../conversations/conversation.decider';
 import type { TurnData } from '../conversations/conversation.events';
 import { parseActions } from './actions/parse-actions';
-import { runActions, type ActionInput } from './actions/run-actions';
+import { runActionsAsync, type ActionInput, type ActionOutcome } from './actions/run-actions';
+import { renderValue } from './actions/templating';
 import type { LlmClient } from './llm/llm-client';
 import { ACTION_TOOLS, buildMessages } from './llm/prompt';
 import { OUT_OF_DOMAIN_CONFIDENCE } from './retrieval/topic-index';
 import { TopicIndexes } from './topic-indexes';
+import type { ToolCaller } from './tools/tool-caller';
+import { joinOutcomes, modelToolSpecs, splitToolCalls, toolResultMessages } from './tools/model-tools';
 
 /** Topics this sure or better go to the model as context. */
 const CONTEXT_CONFIDENCE = 0.2;
@@ -47,6 +50,7 @@ export class AgentRuntime {
   constructor(
     private readonly llm: LlmClient | null = null,
     private readonly indexes: TopicIndexes = new TopicIndexes(),
+    private readonly tools: ToolCaller | null = null,
   ) {}
 
   /** The greeting also starts building the deployment's retrieval index, for the turns to come. */
@@ -75,24 +79,57 @@ export class AgentRuntime {
     let agentResponse = silence ? SILENCE_RESPONSE : cited ? cited.content : FALLBACK_RESPONSE;
     const llmRequests: TurnData['llmRequests'] = [];
     let toolCalls: ActionInput[] = [];
+    // agent tools (contract §20): the deployment's, callable by call_function and by the model
+    const functions = this.tools?.functionsFor(content);
+    let modelCalls: ActionOutcome | null = null;
     if (this.llm && !silence) {
       const context = hits
         .filter((h) => h.confidence >= CONTEXT_CONFIDENCE)
         .slice(0, 3)
         .map((h) => topics.get(h.topicId)!);
-      const completion = await this.llm.complete(buildMessages(content.behavior, context, text), ACTION_TOOLS);
+      const messages = buildMessages(content.behavior, context, text);
+      const completion = await this.llm.complete(messages, [...ACTION_TOOLS, ...modelToolSpecs(content.tools)]);
       if ('error' in completion) llmRequests.push(completion.error);
       else {
         llmRequests.push(completion.request);
         if (completion.text) agentResponse = completion.text;
-        toolCalls = completion.toolCalls;
+        const split = splitToolCalls(completion.toolCalls, content.tools);
+        toolCalls = split.actions;
+        if (split.toolActions.length > 0) {
+          // one round trip: the tools' answers go back to the model, which answers from them
+          modelCalls = await runActionsAsync(split.toolActions, {
+            state: { ...input.state },
+            newId: input.newId,
+            functions,
+          });
+          const followUp = await this.llm.complete(
+            [...messages, ...toolResultMessages(completion, split.toolCallIds, modelCalls)],
+            [],
+          );
+          if ('error' in followUp) llmRequests.push(followUp.error);
+          else {
+            llmRequests.push(followUp.request);
+            if (followUp.text) agentResponse = followUp.text;
+          }
+        }
       }
     }
     const t2 = performance.now();
 
     const parsed = cited?.actions ? parseActions(cited.actions) : null;
     const actions = [...(parsed?.actions ?? []), ...toolCalls];
-    const outcome = actions.length ? runActions(actions, { state: { ...input.state }, newId: input.newId }) : null;
+    const ran = actions.length
+      ? await runActionsAsync(actions, {
+          state: modelCalls ? modelCalls.state : { ...input.state },
+          newId: input.newId,
+          functions,
+        })
+      : null;
+    const outcome = joinOutcomes(modelCalls, ran);
+    // a failed call_function with a `fallback` answers with it; otherwise `$state.…` in the topic's text reads the state after the actions
+    if (outcome?.fallback !== undefined) agentResponse = outcome.fallback;
+    else if (cited && agentResponse === cited.content && agentResponse.includes('$state.'))
+      agentResponse = renderValue(agentResponse, outcome?.state ?? input.state);
     // A line that does not parse is a function error of this turn, like an unknown action.
     const invalid = (parsed?.errors ?? []).map((e) => ({
       name: 'invalid_action',
@@ -137,6 +174,7 @@ export class AgentRuntime {
           awaited: outcome.awaitedEvents,
           handoff: outcome.handoff ? { ...outcome.handoff, sharedId: outcome.handoff.sharedId ?? '' } : null,
           ended: outcome.ended,
+          ...(functions?.calls.length ? { toolCalls: functions.calls } : {}),
         }
       : noEffects();
     return { turn, effects, state: outcome ? outcome.state : { ...input.state } };

@@ -87,6 +87,13 @@ async function populate(t: TestApp): Promise<FuzzWorld> {
     turns: [{ user: 'refund please', expect: { topic: 'Refunds' } }],
   });
   expectOk(testCase, 201);
+  const tool = await api.post(`/v1/agents/${agentId}/branches/${branch.branchId}/tools`, {
+    name: 'order_status',
+    description: 'Looks an order up',
+    url: 'https://tools.example.com/orders',
+    parameters: { type: 'object', properties: { order: { type: 'string' } } },
+  });
+  expectOk(tool, 201);
 
   const chat = await api.post(`/v1/agents/${agentId}/debug-chat`, { clientEnv: 'sandbox' });
   expectOk(chat, [200, 201]);
@@ -165,6 +172,7 @@ async function populate(t: TestApp): Promise<FuzzWorld> {
       branchId: branch.branchId,
       topicId: topic.id,
       testId: testCase.body.id,
+      toolId: tool.body.id,
       testRunId: shipped.testRunIds[0],
       deploymentId: sandbox.id,
       conversationId: chat.body.conversationId,

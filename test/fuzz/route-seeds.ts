@@ -84,6 +84,19 @@ export function routeSeeds(ids: Record<string, string>): Record<string, RouteSee
         isActive: true,
       },
     },
+    'POST /v1/agents/:agentId/branches/:branchId/tools': {
+      body: {
+        name: 'fuzzed_tool',
+        description: 'A fuzzed tool',
+        url: 'https://tools.example.com/fuzz',
+        parameters: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
+        headers: { Authorization: 'Bearer fuzz' },
+        timeout_ms: 1000,
+      },
+    },
+    'PATCH /v1/agents/:agentId/branches/:branchId/tools/:toolId': {
+      body: { description: 'changed', timeout_ms: 2000 },
+    },
     'POST /v1/agents/:agentId/branches/:branchId/merge': {
       body: { deploymentMessage: 'fuzz merge', conflictResolutions: [{ path: ['behavior'], strategy: 'ours' }] },
     },

@@ -57,6 +57,8 @@ export interface Config {
   webhookAllowHttp: boolean;
   /** The messaging channel (web chat): token lifetime, session idle expiry, per-session limits, the desk's handoff timeout. */
   messaging: MessagingConfig;
+  /** Agent tools (contract §20): the per-tool circuit breaker, and a CA the outbound client trusts in tests. */
+  tools: ToolsConfig;
   /** An OpenAI-compatible chat endpoint; null: the embedded runtime answers alone. */
   llm: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
   /** An OpenAI-compatible embeddings endpoint; null: semantic search ranks with the embedded default. */
@@ -395,6 +397,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
     messaging: messagingConfig(env),
     llm: llmConfig(env),
+    tools: toolsConfig(env),
     embeddings: embeddingsConfig(env),
     outboundCalls: outboundCallsConfig(env),
     sipServer: sipServerConfig(env),
@@ -402,6 +405,28 @@ export function loadConfig(env: Env = process.env): Config {
     externalEvents: {
       maxBindDelayMs: integer(env, 'EXTERNAL_EVENTS_MAX_BIND_DELAY_MS', 30_000, 0, 3_600_000),
     },
+  };
+}
+
+export interface ToolsConfig {
+  /** consecutive failed calls of one tool that open its breaker */
+  breakerFailures: number;
+  /** how long an open breaker refuses calls before it lets one through (half-open) */
+  breakerCooldownS: number;
+  /**
+   * OUTBOUND_TEST_CA_FILE: a PEM certificate tool calls trust besides the system's, so tests can
+   * stand up a local HTTPS receiver. Read only with WEBHOOK_ALLOW_HTTP=1 (the loopback test
+   * allowance): a production process never trusts it.
+   */
+  testCaFile: string | null;
+}
+
+function toolsConfig(env: Env): ToolsConfig {
+  return {
+    breakerFailures: integer(env, 'TOOL_BREAKER_FAILURES', 5, 1, 1000),
+    breakerCooldownS: integer(env, 'TOOL_BREAKER_COOLDOWN_S', 30, 1, 3600),
+    testCaFile:
+      flag(env, 'WEBHOOK_ALLOW_HTTP') && env.OUTBOUND_TEST_CA_FILE ? path.resolve(env.OUTBOUND_TEST_CA_FILE) : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import { rootCertificates } from 'node:tls';
 import type { LookupFunction, Socket } from 'node:net';
 import { addressKind, refusedAddress } from './address-rules';
 import { classifySocketError, type OutboundErrorClass } from './outbound-errors';
@@ -41,6 +42,8 @@ export interface OutboundOptions {
   /** Loopback hosts allowed, over http too (WEBHOOK_ALLOW_HTTP=1); private ranges never. */
   allowLoopback: boolean;
   resolve?: Resolver;
+  /** A PEM certificate trusted besides the system's roots (a test receiver's; config.tools.testCaFile). */
+  extraCa?: string;
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -60,9 +63,11 @@ export const isOutboundError = (result: OutboundResult): result is { error: Outb
  */
 export class OutboundHttp {
   private readonly resolve: Resolver;
+  private readonly ca: string[] | undefined;
 
   constructor(private readonly options: OutboundOptions) {
     this.resolve = options.resolve ?? systemResolver;
+    this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
   }
 
   async send(request: OutboundRequest): Promise<OutboundResult> {
@@ -74,7 +79,7 @@ export class OutboundHttp {
     const startedAt = Date.now();
     const pinned = await this.pin(url.hostname, request.timeoutMs);
     if ('error' in pinned) return pinned;
-    return exchange(url, method, request, pinned, Math.max(1, request.timeoutMs - (Date.now() - startedAt)));
+    return exchange(url, method, request, pinned, Math.max(1, request.timeoutMs - (Date.now() - startedAt)), this.ca);
   }
 
   /** The address to connect to: the literal, or the first address of the name once all of them pass. */
@@ -108,6 +113,7 @@ function exchange(
   request: OutboundRequest,
   pinned: ResolvedAddress,
   timeoutMs: number,
+  ca: string[] | undefined,
 ): Promise<OutboundResult> {
   return new Promise((resolve) => {
     let settled = false;
@@ -135,6 +141,7 @@ function exchange(
         method,
         agent: false,
         lookup,
+        ...(tls && ca ? { ca } : {}),
         headers: { ...request.headers, 'content-length': String(Buffer.byteLength(body)) },
       });
     } catch {

@@ -4,12 +4,15 @@
  * error. It must not throw; if one does, the runner records a function error anyway.
  */
 
-export type FunctionResult = { ok: true; result: Record<string, unknown> } | { ok: false; error: string };
+export type FunctionResult =
+  /** `stored`: the answer to keep in state under `functions.<name>` (agent tools, contract §20) */
+  { ok: true; result: Record<string, unknown>; stored?: { value: unknown } } | { ok: false; error: string };
 
+/** A built-in answers at once; an agent tool (src/runtime/tools) answers later, over the network. */
 export type BuiltinFunction = (
   args: Readonly<Record<string, string>>,
   state: Readonly<Record<string, unknown>>,
-) => FunctionResult;
+) => FunctionResult | Promise<FunctionResult>;
 
 export const BUILTIN_FUNCTIONS: ReadonlyMap<string, BuiltinFunction> = new Map<string, BuiltinFunction>([
   /** Returns its arguments: a harmless function to try the plumbing with. */

@@ -1,5 +1,6 @@
 import { parseActions } from './parse-actions';
-import { runActions, type ActionContext } from './run-actions';
+import type { FunctionResult } from './functions';
+import { runActions, runActionsAsync, type ActionContext } from './run-actions';
 
 const BUILT_INS = {
   conversation_id: 'conv_1',
@@ -275,5 +276,41 @@ describe('runActions', () => {
   it('accepts actions without line numbers', () => {
     const out = runActions([{ name: 'log_metric', args: { name: 'm', value: 'v' } }], context());
     expect(out.functionEvents).toEqual([{ name: 'log_metric', args: { name: 'm', value: 'v' }, status: 'ok' }]);
+  });
+});
+
+describe('runActionsAsync (agent tools, contract §20)', () => {
+  const tool = (result: FunctionResult) => ({
+    get: (name: string) => (name === 'lookup' ? async () => result : undefined),
+  });
+
+  it('awaits a function, stores its answer under functions.<name> and reads it in later actions', async () => {
+    const out = await runActionsAsync(
+      [
+        { name: 'call_function', args: { name: 'lookup', order: '1' } },
+        { name: 'set_state', args: { key: 'eta', value: '$state.functions.lookup.eta' } },
+      ],
+      {
+        state: {},
+        newId: () => 'id',
+        functions: tool({ ok: true, result: { eta: 'Monday' }, stored: { value: { eta: 'Monday' } } }),
+      },
+    );
+    expect(out.state).toEqual({ functions: { lookup: { eta: 'Monday' } }, eta: 'Monday' });
+    expect(out.functionErrors).toBe(0);
+    expect(out.fallback).toBeUndefined();
+  });
+
+  it('a failing call is a function error and names its fallback; the sync runner refuses async functions', async () => {
+    const actions = [{ name: 'call_function', args: { name: 'lookup', fallback: 'Try later.' } }];
+    const failed = await runActionsAsync(actions, {
+      state: {},
+      newId: () => 'id',
+      functions: tool({ ok: false, error: 'lookup: timeout' }),
+    });
+    expect(failed).toMatchObject({ functionErrors: 1, fallback: 'Try later.' });
+    expect(failed.functionEvents[0]).toMatchObject({ status: 'error', error: 'lookup: timeout' });
+    const sync = runActions(actions, { state: {}, newId: () => 'id', functions: tool({ ok: true, result: {} }) });
+    expect(sync).toMatchObject({ functionErrors: 1, fallback: 'Try later.' });
   });
 });

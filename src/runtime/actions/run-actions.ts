@@ -5,8 +5,11 @@
  * still run, except that `handoff` and `end_conversation` end the agent's part: nothing after them
  * runs (or is recorded). Argument values go through `renderValue` (`$state.key`) before use, against
  * the state as earlier actions of the same run left it.
+ *
+ * `runActions` answers at once and refuses functions that answer later; `runActionsAsync` awaits
+ * them (agent tools, contract §20). Both drive one generator, so the rules are written once.
  */
-import { findFunction, type BuiltinFunction } from './functions';
+import { findFunction, type BuiltinFunction, type FunctionResult } from './functions';
 import { readPath, renderValue } from './templating';
 
 export interface ActionInput {
@@ -49,6 +52,8 @@ export interface ActionOutcome {
   sms: Array<{ text: string }>;
   /** Function events with status 'error'. */
   functionErrors: number;
+  /** The `fallback` text of a `call_function` that failed: the turn answers with it (contract §20). */
+  fallback?: string;
 }
 
 export interface ActionContext {
@@ -67,6 +72,7 @@ export const READ_ONLY_STATE_KEYS: ReadonlySet<string> = new Set([
   'agent_number',
   'external_event_ids',
   'external_events',
+  'functions',
 ]);
 
 export const EXTERNAL_EVENT_IDS_KEY = 'external_event_ids';
@@ -122,7 +128,37 @@ function isKeyPath(key: string): boolean {
   return KEY_PATH.test(key) && !key.split('.').includes('__proto__');
 }
 
+/** Runs the actions; a function that answers later is a function error here (use runActionsAsync). */
 export function runActions(actions: readonly ActionInput[], context: ActionContext): ActionOutcome {
+  const run = steps(actions, context);
+  let step = run.next();
+  while (!step.done) {
+    step.value.catch(() => undefined); // not awaited: its outcome is not wanted
+    step = run.next({ ok: false, error: 'this function answers asynchronously and cannot run here' });
+  }
+  return step.value;
+}
+
+/** Runs the actions, awaiting functions that answer later (one at a time, in order). */
+export async function runActionsAsync(actions: readonly ActionInput[], context: ActionContext): Promise<ActionOutcome> {
+  const run = steps(actions, context);
+  let step = run.next();
+  while (!step.done) {
+    let result: FunctionResult;
+    try {
+      result = await step.value;
+    } catch (error) {
+      result = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    step = run.next(result);
+  }
+  return step.value;
+}
+
+function* steps(
+  actions: readonly ActionInput[],
+  context: ActionContext,
+): Generator<Promise<FunctionResult>, ActionOutcome, FunctionResult> {
   const functions = context.functions ?? { get: findFunction };
   let state: Record<string, unknown> = { ...context.state };
   const changedKeys = new Set<string>();
@@ -204,10 +240,15 @@ export function runActions(actions: readonly ActionInput[], context: ActionConte
           const name = required(args, 'name');
           const fn = functions.get(name);
           if (fn === undefined) throw new ActionError(`unknown function "${name}"`);
-          const fnArgs = Object.fromEntries(Object.entries(args).filter(([key]) => key !== 'name'));
-          const result = fn(fnArgs, state);
+          // `fallback` is what the turn says when the call fails (below), not an argument of the function
+          const fnArgs = Object.fromEntries(
+            Object.entries(args).filter(([key]) => key !== 'name' && key !== 'fallback'),
+          );
+          const answer = fn(fnArgs, state);
+          const result: FunctionResult = answer instanceof Promise ? yield answer : answer;
           if (!result.ok) throw new ActionError(result.error);
           event.result = result.result;
+          if (result.stored) write(['functions', name], result.stored.value);
           break;
         }
         default:
@@ -216,6 +257,8 @@ export function runActions(actions: readonly ActionInput[], context: ActionConte
     } catch (error) {
       event.status = 'error';
       event.error = error instanceof Error ? error.message : String(error);
+      const fallback = action.name === 'call_function' ? optional(args, 'fallback') : undefined;
+      if (fallback !== undefined && fallback !== '') outcome.fallback ??= fallback;
       stop = false;
     }
     outcome.functionEvents.push(event);

@@ -8,25 +8,33 @@ export interface LlmConfig {
 }
 
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** an assistant message that called tools (echoed back with their results: one round trip) */
+  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  /** a `tool` message: the call it answers */
+  tool_call_id?: string;
 }
 
 export interface ToolSpec {
   name: string;
   description: string;
-  parameters: string[];
+  /** argument names (each a string), or a JSON Schema object (agent tools, contract §20) */
+  parameters: string[] | Record<string, unknown>;
 }
 
 export interface Completion {
   text: string;
-  toolCalls: Array<{ name: string; args: Record<string, string> }>;
+  toolCalls: Array<{ id: string; name: string; args: Record<string, string> }>;
   request: LlmRequest;
 }
 
 interface ChatCompletionResponse {
   choices?: Array<{
-    message?: { content?: string | null; tool_calls?: Array<{ function?: { name?: string; arguments?: string } }> };
+    message?: {
+      content?: string | null;
+      tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }>;
+    };
   }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
@@ -71,10 +79,12 @@ export class LlmClient {
                   function: {
                     name: t.name,
                     description: t.description,
-                    parameters: {
-                      type: 'object',
-                      properties: Object.fromEntries(t.parameters.map((p) => [p, { type: 'string' }])),
-                    },
+                    parameters: Array.isArray(t.parameters)
+                      ? {
+                          type: 'object',
+                          properties: Object.fromEntries(t.parameters.map((p) => [p, { type: 'string' }])),
+                        }
+                      : t.parameters,
                   },
                 })),
               }
@@ -86,10 +96,11 @@ export class LlmClient {
       const body = (await response.json()) as ChatCompletionResponse;
       const message = body.choices?.[0]?.message;
       if (!message) return { error: request('error', { error: 'no choice in the response' }) };
-      const toolCalls = (message.tool_calls ?? []).flatMap((call) => {
+      const toolCalls = (message.tool_calls ?? []).flatMap((call, i) => {
         const name = call.function?.name;
         if (!name) return [];
-        return [{ name, args: stringArgs(call.function?.arguments) }];
+        const id = typeof call.id === 'string' && call.id ? call.id : `call_${i}`;
+        return [{ id, name, args: stringArgs(call.function?.arguments) }];
       });
       return {
         text: message.content ?? '',
