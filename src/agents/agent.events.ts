@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../commands/decider';
+import type { RuntimeSettings } from './runtime-settings';
 
 export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -64,6 +65,8 @@ export interface MergeChanges {
   removed: string[];
   /** test cases changed on main (absent in merges recorded before agent tests: none changed) */
   tests?: { upserted: TestCase[]; removed: string[] };
+  /** main's runtime settings, whole, when the merge changed them (absent: unchanged) */
+  settings?: RuntimeSettings;
 }
 
 export type AgentEvent =
@@ -86,6 +89,11 @@ export type AgentEvent =
   | DomainEvent<
       'TestCaseRemoved',
       { agentId: string; branchId: string; testId: string; name: string; removedAt: string }
+    >
+  // runtime settings (runtime-settings.ts): the branch's whole settings after the edit
+  | DomainEvent<
+      'RuntimeSettingsEdited',
+      { agentId: string; branchId: string; settings: RuntimeSettings; editedAt: string }
     >
   | DomainEvent<
       'BranchMerged',

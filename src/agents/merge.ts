@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { MergeChanges, TestCase, TestCaseContent, Topic, TopicContent } from './agent.events';
+import type { RuntimeSettings } from './runtime-settings';
+import { mergeSettings } from './settings-merge';
 
 /** What a branch or main holds at one moment. Topics and test cases by name: a merge matches them by name. */
 export interface Content {
   behavior: string;
   topics: ReadonlyMap<string, Topic>;
   tests: ReadonlyMap<string, TestCase>;
+  /** runtime settings (runtime-settings.ts): only the fields set */
+  settings: RuntimeSettings;
 }
 
-export type Path = ['behavior'] | ['topics', string] | ['tests', string];
+export type Path = ['behavior'] | ['topics', string] | ['tests', string] | ['settings', string];
 
 export interface Conflict {
   path: Path;
@@ -110,7 +114,9 @@ export function threeWayMerge(
     else if (ot) changes.removed.push(name);
   }
   const tests = mergeTests(base, ours, theirs, settle, conflicts);
+  const settings = mergeSettings(base.settings, ours.settings, theirs.settings, settle, conflicts);
   if (conflicts.length > 0) return { ok: false, conflicts };
+  if (settings) changes.settings = settings;
   changes.upserted = assignIds(ours.topics, chosenByName, changes.removed);
   if (tests.chosen.length > 0 || tests.removed.length > 0)
     changes.tests = { upserted: assignIds(ours.tests, tests.chosen, tests.removed), removed: tests.removed };
@@ -213,12 +219,14 @@ function toTopicContent(name: string, value: unknown): TopicContent | undefined 
 /** Main after a merge: the same maps, with the changes applied (one copy, linear). */
 export function applyChanges(main: Content, changes: MergeChanges): Content {
   const tests = changes.tests ? applyNamed(main.tests, changes.tests.upserted, changes.tests.removed) : main.tests;
+  const settings = changes.settings ?? main.settings;
   if (changes.upserted.length === 0 && changes.removed.length === 0)
-    return { ...main, behavior: changes.behavior ?? main.behavior, tests };
+    return { ...main, behavior: changes.behavior ?? main.behavior, tests, settings };
   return {
     behavior: changes.behavior ?? main.behavior,
     topics: applyNamed(main.topics, changes.upserted, changes.removed),
     tests,
+    settings,
   };
 }
 
