@@ -13,6 +13,7 @@ import { smsSessionsProjection } from './sms-sessions/sms-sessions.projection';
 import { concurrencyProjection } from './concurrency/concurrency.projection';
 import { agentTestsProjection } from './agent-tests/agent-tests.projection';
 import { testRunsProjection } from './test-runs/test-runs.projection';
+import { agentSettingsProjection } from './agent-settings/agent-settings.projection';
 
 /** Every read model of the app. The server runs them; `npm run projections` drives them. */
 export const ALL_PROJECTIONS: Projection[] = [
@@ -30,4 +31,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   concurrencyProjection,
   agentTestsProjection,
   testRunsProjection,
+  agentSettingsProjection,
 ];

@@ -36,8 +36,8 @@ export class AgentCommands {
       context,
       this.cache,
     );
-    // agent-tests: a branch's test cases, and main's after a merge, are read back at once too
-    await this.readModels.waitFor(result.position, ['agents', 'agent-tests']);
+    // agent-tests, agent-settings: a branch's test cases and settings, and main's after a merge, are read back at once too
+    await this.readModels.waitFor(result.position, ['agents', 'agent-tests', 'agent-settings']);
     return { events: result.events, state: result.state };
   }
 }

@@ -3,7 +3,9 @@ import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-dir
 import { notFound } from '../platform/errors/domain-error';
 import { ReadModels } from '../read-models/read-models.service';
 import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
+import { agentSettingsQueries, type AgentSettingsQueries } from '../../projections/agent-settings/queries';
 import type { Environment, Topic } from './agent.events';
+import type { RuntimeSettings } from './runtime-settings';
 
 /** Everything a conversation needs from the deployment it runs on. */
 export interface ServedContent {
@@ -16,6 +18,8 @@ export interface ServedContent {
   languageCode: string;
   behavior: string;
   topics: Topic[];
+  /** the runtime settings of main at the deployment's sequence: only the fields set (the runtime fills the defaults) */
+  settings?: RuntimeSettings;
 }
 
 /**
@@ -25,15 +29,17 @@ export interface ServedContent {
  */
 @Injectable()
 export class DeploymentContent {
-  private readonly cache = new Map<string, { behavior: string; topics: Topic[] }>();
+  private readonly cache = new Map<string, { behavior: string; topics: Topic[]; settings: RuntimeSettings }>();
   private readonly served = new Map<string, ServedContent>();
   private readonly queries: AgentsQueries;
+  private readonly settings: AgentSettingsQueries;
 
   constructor(
     readModels: ReadModels,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
   ) {
     this.queries = agentsQueries(readModels);
+    this.settings = agentSettingsQueries(readModels);
   }
 
   async ofDeployment(agentId: string, deploymentId: string): Promise<ServedContent> {
@@ -76,7 +82,8 @@ export class DeploymentContent {
     const cached = this.cache.get(key);
     if (cached) return cached;
     const row = await this.queries.mainVersionOrFail(agentId, sequence);
-    const content = { behavior: row.behavior, topics: JSON.parse(row.topics) as Topic[] };
+    const settings = await this.settings.ofMainVersion(agentId, sequence);
+    const content = { behavior: row.behavior, topics: JSON.parse(row.topics) as Topic[], settings };
     if (this.cache.size > 500) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, content);
     return content;

@@ -1,6 +1,8 @@
 import { accountAgentsDocs, agentDocs, branchesDocs, deploymentsDocs } from '../agents/agents.openapi';
 import { adminDocs, apiKeySelfDocs, apiKeysDocs, dataAccessDocs } from '../accounts/accounts.openapi';
 import { agentTestsDocs, testRunsDocs } from '../agent-tests/agent-tests.openapi';
+import { runtimeSettingsDocs } from '../agents/runtime-settings.openapi';
+import { llmEndpointsDocs } from '../runtime/endpoints/llm-endpoints.openapi';
 import { auditExportDocs } from '../audit-export/audit-export.openapi';
 import { callLimitsDocs } from '../call-limits/call-limits.openapi';
 import { concurrencyDocs } from '../concurrency/concurrency.openapi';
@@ -28,12 +30,14 @@ export const ROUTE_DOCS: RouteDocTable[] = [
   adminDocs,
   alertsAdminDocs,
   smsAdminDocs,
+  llmEndpointsDocs,
   apiKeysDocs,
   apiKeySelfDocs,
   dataAccessDocs,
   accountAgentsDocs,
   agentDocs,
   branchesDocs,
+  runtimeSettingsDocs,
   deploymentsDocs,
   debugChatDocs,
   chatApiDocs,

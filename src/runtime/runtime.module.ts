@@ -1,7 +1,7 @@
 import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
-import { CONFIG, type Config } from '../platform/config/config';
 import { AgentRuntime } from './agent-runtime';
-import { LlmClient } from './llm/llm-client';
+import { LlmEndpointsModule } from './endpoints/llm-endpoints.module';
+import { ModelRouter } from './llm/model-router';
 import { TopicIndexBuilder } from './retrieval/topic-index-builder';
 import { TopicIndexes } from './topic-indexes';
 
@@ -10,14 +10,16 @@ import { TopicIndexes } from './topic-indexes';
  * process, so a deployment's retrieval index is built once whichever channel asks first.
  */
 @Module({
+  imports: [LlmEndpointsModule],
   providers: [
     TopicIndexBuilder,
-    // the LLM client exists only when the configuration names one
+    ModelRouter,
+    // the runtime is built from the index thread's build function (a value, not a class to inject)
     {
       provide: AgentRuntime,
-      inject: [CONFIG, TopicIndexBuilder],
-      useFactory: (config: Config, builder: TopicIndexBuilder) =>
-        new AgentRuntime(config.llm ? new LlmClient(config.llm) : null, new TopicIndexes(builder.build)),
+      inject: [ModelRouter, TopicIndexBuilder],
+      useFactory: (models: ModelRouter, builder: TopicIndexBuilder) =>
+        new AgentRuntime(models, new TopicIndexes(builder.build)),
     },
   ],
   exports: [AgentRuntime],
