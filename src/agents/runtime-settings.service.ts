@@ -59,7 +59,8 @@ export class RuntimeSettingsService {
 
   async put(agentId: string, rawBranchId: string, dto: RuntimeSettingsDto, context: CommandContext) {
     const branchId = branchIdOf(rawBranchId);
-    const changes = { ...dto } as RuntimeSettingsPatch;
+    // plain data: the DTO instances carry every declared field, the absent ones as undefined
+    const changes = JSON.parse(JSON.stringify(dto)) as RuntimeSettingsPatch;
     // an endpoint must exist when it is named (the operator may delete it later: the turn then falls back)
     const named = endpointsOf(applySettingsPatch({}, changes));
     if (named.length > 0) {

@@ -107,7 +107,8 @@ export function checkSetting<F extends SettingsField>(field: F, value: unknown):
       for (const [env, model] of Object.entries(value)) {
         if (!(ENVIRONMENTS as readonly string[]).includes(env))
           throw invalidField(`environment_models.${env}`, `environment_models keys must be ${ENVIRONMENTS.join(', ')}`);
-        if (model !== null) out[env as Environment] = checkModel(`environment_models.${env}`, model);
+        if (model !== null && model !== undefined)
+          out[env as Environment] = checkModel(`environment_models.${env}`, model);
       }
       return (Object.keys(out).length ? out : undefined) as RuntimeSettings[F];
     }
@@ -122,7 +123,7 @@ export function applySettingsPatch(current: RuntimeSettings, patch: RuntimeSetti
       throw invalidField(key, `${key} is not a runtime setting`);
   const next: Record<string, unknown> = {};
   for (const field of SETTINGS_FIELDS) {
-    const value = field in patch ? checkSetting(field, patch[field]) : current[field];
+    const value = patch[field] !== undefined ? checkSetting(field, patch[field]) : current[field];
     if (value !== undefined) next[field] = value;
   }
   return next as RuntimeSettings;
