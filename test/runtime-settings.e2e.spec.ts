@@ -152,14 +152,14 @@ describe('runtime settings per agent', () => {
     expect(lenient.metadata.citedTopic).toBe('Opening hours');
   });
 
-  it('answers small talk without retrieval; a goodbye ends the conversation; off, it is out of domain', async () => {
+  it('answers small talk no topic answers; a goodbye ends the conversation; off, it is out of domain', async () => {
     const hello = await say('hi there');
     expect(hello.response).toBe('Hello! How can I help you today?');
-    expect(hello.metadata.retrievedTopics).toEqual([]);
+    expect(hello.metadata.citedTopic).toBe('');
     expect(hello.conversationEnded).toBe(false);
     const bye = await say('ok thanks bye');
     expect(bye.response).toBe('Goodbye, and thank you for getting in touch!');
-    expect(bye.metadata.nodeTrace).toEqual(['start', 'small_talk:goodbye']);
+    expect(bye.metadata.nodeTrace).toEqual(['start', 'retrieval', 'small_talk:goodbye']);
     expect(bye.conversationEnded).toBe(true);
 
     await client.shipChange(agentId, 'no-small-talk', (branchId) => put(branchId, { small_talk: false }));

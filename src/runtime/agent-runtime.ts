@@ -43,8 +43,8 @@ const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
 /**
  * What answers in every channel, with the runtime settings the deployment carries (threshold,
  * fallback text, small talk, model; absent ones at their defaults). Small talk (a greeting, thanks,
- * a goodbye) is answered politely without retrieval; a goodbye ends the conversation. Otherwise it
- * retrieves the deployment's active topics for the input (BM25 over names, example queries and
+ * a goodbye: small-talk.ts) that no topic answers gets a polite reply, with no model call; a goodbye
+ * ends the conversation. Otherwise it retrieves the deployment's active topics for the input (BM25 over names, example queries and
  * content, built once per deployment: topic-indexes.ts) and cites the best one at or above the
  * agent's threshold. Embedded (no model): answers with the cited topic's content. With a model
  * (llm/model-router.ts): the model answers from `behavior` and the retrieved topics, streaming its
@@ -103,19 +103,6 @@ export class AgentRuntime {
     const text = input.text.trim();
     const settings = content.settings ?? {};
     const smallTalk = (settings.small_talk ?? RUNTIME_DEFAULTS.small_talk) && text ? detectSmallTalk(text) : null;
-    if (smallTalk) {
-      const node = `small_talk:${smallTalk}`;
-      const turn: Omit<TurnData, 'turnIndex'> = {
-        ...this.emptyTurn(input.receivedAt, input.asrLangCode, input.ttsLangCode),
-        userInput: input.text,
-        agentResponse: SMALL_TALK_REPLIES[smallTalk],
-        currentNode: node,
-        nodeTrace: ['start', node],
-        inputMetadata: input.metadata,
-        latency: { total_s: seconds(performance.now() - t0), stages: { retrieval: 0, generation: 0, actions: 0 } },
-      };
-      return { turn, effects: { ...noEffects(), ended: smallTalk === 'goodbye' }, state: { ...input.state } };
-    }
     const threshold = settings.confidence_threshold ?? RUNTIME_DEFAULTS.confidence_threshold;
     const fallback = settings.fallback_text ?? RUNTIME_DEFAULTS.fallback_text;
     const { index, topics } = await this.indexes.of(content);
@@ -124,6 +111,23 @@ export class AgentRuntime {
 
     const best = hits[0];
     const cited = best && best.confidence >= threshold ? topics.get(best.topicId) : undefined;
+    // An agent's own topic for it (a goodbye that ends with actions) wins; otherwise small talk is
+    // answered politely rather than called out of domain.
+    if (smallTalk && !cited) {
+      const node = `small_talk:${smallTalk}`;
+      const turn: Omit<TurnData, 'turnIndex'> = {
+        ...this.emptyTurn(input.receivedAt, input.asrLangCode, input.ttsLangCode),
+        userInput: input.text,
+        agentResponse: SMALL_TALK_REPLIES[smallTalk],
+        retrievedTopics: hits.map((h) => h.name),
+        retrievedSources: hits.map((h) => h.topicId),
+        currentNode: node,
+        nodeTrace: ['start', 'retrieval', node],
+        inputMetadata: input.metadata,
+        latency: { total_s: seconds(t1 - t0), stages: { retrieval: seconds(t1 - t0), generation: 0, actions: 0 } },
+      };
+      return { turn, effects: { ...noEffects(), ended: smallTalk === 'goodbye' }, state: { ...input.state } };
+    }
     const silence = text.length === 0;
     let agentResponse = silence ? SILENCE_RESPONSE : cited ? cited.content : fallback;
     const llmRequests: TurnData['llmRequests'] = [];
