@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../commands/decider';
-import type { RuntimeSettings } from './runtime-settings';
+import type { RuntimeSettings } from './runtime-settings.types';
 
 export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MergeChanges, TestCase, TestCaseContent, Topic, TopicContent } from './agent.events';
-import type { RuntimeSettings } from './runtime-settings';
+import type { RuntimeSettings } from './runtime-settings.types';
 import { mergeSettings } from './settings-merge';
 
 /** What a branch or main holds at one moment. Topics and test cases by name: a merge matches them by name. */

@@ -1,34 +1,14 @@
 import { invalidField } from '../platform/validation/field-checks';
 import { ENVIRONMENTS, type Environment } from './agent.events';
+import {
+  MODEL_PROVIDERS,
+  type ModelProvider,
+  type ModelSettings,
+  type RuntimeSettings,
+  type RuntimeSettingsPatch,
+} from './runtime-settings.types';
 
-/** Who serves the model: every provider but `embedded` speaks the OpenAI-compatible chat protocol. */
-export const MODEL_PROVIDERS = ['openai', 'openai_compatible', 'embedded'] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
-
-/** The model an agent answers with. `endpoint` names an operator's endpoint; absent: LLM_BASE_URL. */
-export interface ModelSettings {
-  provider: ModelProvider;
-  model?: string;
-  temperature?: number;
-  max_tokens?: number;
-  endpoint?: string;
-}
-
-/**
- * An agent's runtime settings as a branch holds them: only what was set. An absent field means the
- * platform's default, so a default that improves (the retrieval threshold) reaches every agent
- * that never chose its own.
- */
-export interface RuntimeSettings {
-  confidence_threshold?: number;
-  fallback_text?: string;
-  small_talk?: boolean;
-  model?: ModelSettings;
-  environment_models?: Partial<Record<Environment, ModelSettings>>;
-}
-
-/** A change to the settings: a named field is set, `null` puts back the default, an absent one stays. */
-export type RuntimeSettingsPatch = { [K in keyof RuntimeSettings]?: RuntimeSettings[K] | null };
+export * from './runtime-settings.types';
 
 export const SETTINGS_FIELDS = [
   'confidence_threshold',

@@ -1,4 +1,3 @@
-import type { Conflict, Resolution } from './merge';
 import { checkSetting, SETTINGS_FIELDS, settingKey, type RuntimeSettings } from './runtime-settings';
 
 /**
@@ -12,8 +11,9 @@ export function mergeSettings(
   base: RuntimeSettings,
   ours: RuntimeSettings,
   theirs: RuntimeSettings,
-  settle: ReadonlyMap<string, Resolution>,
-  conflicts: Conflict[],
+  settle: ReadonlyMap<string, { strategy: 'ours' | 'theirs' | 'base'; value?: unknown }>,
+  /** merge.ts's conflicts (its types are not imported: merge.ts imports this file) */
+  conflicts: { push(conflict: { path: ['settings', string]; ours: unknown; theirs: unknown; base: unknown }): unknown },
 ): RuntimeSettings | undefined {
   const next: Record<string, unknown> = {};
   let changed = false;
