@@ -22,9 +22,9 @@ export class LlmEndpointsController {
     return this.endpoints.list();
   }
 
-  @Delete(':name')
+  @Delete(':endpointName')
   @HttpCode(204)
-  async delete(@Param('name') name: string, @Req() request: FastifyRequest) {
+  async delete(@Param('endpointName') name: string, @Req() request: FastifyRequest) {
     await this.endpoints.delete(name, requestContext(request));
   }
 }
