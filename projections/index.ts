@@ -14,6 +14,7 @@ import { concurrencyProjection } from './concurrency/concurrency.projection';
 import { agentTestsProjection } from './agent-tests/agent-tests.projection';
 import { testRunsProjection } from './test-runs/test-runs.projection';
 import { agentToolsProjection } from './agent-tools/agent-tools.projection';
+import { agentSettingsProjection } from './agent-settings/agent-settings.projection';
 
 /** Every read model of the app. The server runs them; `npm run projections` drives them. */
 export const ALL_PROJECTIONS: Projection[] = [
@@ -32,4 +33,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   agentTestsProjection,
   testRunsProjection,
   agentToolsProjection,
+  agentSettingsProjection,
 ];

@@ -36,9 +36,9 @@ export class AgentCommands {
       context,
       this.cache,
     );
-    // agent-tests: a branch's test cases, and main's after a merge, are read back at once too
-    // agent-tools likewise for tools (contract §20)
-    await this.readModels.waitFor(result.position, ['agents', 'agent-tests', 'agent-tools']);
+    // agent-tests, agent-settings, agent-tools: a branch's test cases, settings and tools, and main's
+    // after a merge, are read back at once too
+    await this.readModels.waitFor(result.position, ['agents', 'agent-tests', 'agent-settings', 'agent-tools']);
     return { events: result.events, state: result.state };
   }
 }

@@ -20,6 +20,7 @@ import {
   withoutTool,
   type AgentToolCommand,
 } from './agent-tools.decider';
+import { applySettingsPatch, sameSettings, type RuntimeSettingsPatch } from './runtime-settings';
 
 export interface Branch {
   id: string;
@@ -73,6 +74,7 @@ export type AgentCommand =
   | { type: 'AddTestCase'; branchId: string; test: TestCase; now: string }
   | { type: 'EditTestCase'; branchId: string; testId: string; changes: Partial<TestCaseContent>; now: string }
   | { type: 'RemoveTestCase'; branchId: string; testId: string; now: string }
+  | { type: 'EditRuntimeSettings'; branchId: string; changes: RuntimeSettingsPatch; now: string }
   | {
       type: 'MergeBranch';
       branchId: string;
@@ -96,7 +98,7 @@ export type AgentCommand =
 export const MAIN = 'main';
 export const MAIN_IS_READ_ONLY = 'main cannot be updated directly; edit a branch and merge it';
 
-const EMPTY: Content = { behavior: '', topics: new Map(), tests: new Map() };
+const EMPTY: Content = { behavior: '', topics: new Map(), tests: new Map(), settings: {} };
 
 const initialState = (): AgentState => ({
   exists: false,
@@ -197,6 +199,10 @@ function evolve(state: AgentState, event: AgentEvent): AgentState {
       const testNames = new Map(branch.testNames);
       testNames.delete(event.data.testId);
       return withBranch(state, { ...branch, content: { ...branch.content, tests }, testNames });
+    }
+    case 'RuntimeSettingsEdited': {
+      const branch = state.branches.get(event.data.branchId)!;
+      return withBranch(state, { ...branch, content: { ...branch.content, settings: event.data.settings } });
     }
     case 'BranchMerged': {
       const main = applyChanges(state.snapshots.get(state.mainSequence)!, event.data.changes);
@@ -416,6 +422,14 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
         promotedFrom: source.deploymentId,
       };
       return [{ type: 'DeploymentCreated', data: { agentId, accountId: state.accountId, deployment } }];
+    }
+    case 'EditRuntimeSettings': {
+      const branch = openBranch(state, command.branchId);
+      const settings = applySettingsPatch(branch.content.settings, command.changes);
+      if (sameSettings(settings, branch.content.settings)) return [];
+      return [
+        { type: 'RuntimeSettingsEdited', data: { agentId, branchId: branch.id, settings, editedAt: command.now } },
+      ];
     }
     case 'Rollback': {
       const target = state.deployments.get(command.deploymentId);

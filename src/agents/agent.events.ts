@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../commands/decider';
 import type { AgentToolEvent, Tool } from './agent-tools.events';
+import type { RuntimeSettings } from './runtime-settings.types';
 
 export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -67,6 +68,8 @@ export interface MergeChanges {
   tests?: { upserted: TestCase[]; removed: string[] };
   /** agent tools changed on main (contract §20; absent: none changed) */
   tools?: { upserted: Tool[]; removed: string[] };
+  /** main's runtime settings, whole, when the merge changed them (absent: unchanged) */
+  settings?: RuntimeSettings;
 }
 
 export type AgentEvent =
@@ -90,6 +93,11 @@ export type AgentEvent =
   | DomainEvent<
       'TestCaseRemoved',
       { agentId: string; branchId: string; testId: string; name: string; removedAt: string }
+    >
+  // runtime settings (runtime-settings.ts): the branch's whole settings after the edit
+  | DomainEvent<
+      'RuntimeSettingsEdited',
+      { agentId: string; branchId: string; settings: RuntimeSettings; editedAt: string }
     >
   | DomainEvent<
       'BranchMerged',

@@ -10,11 +10,28 @@ import { AgentsService } from './agents.service';
 import { BranchesController } from './branches.controller';
 import { DeploymentContent } from './deployment-content';
 import { DeploymentsController } from './deployments.controller';
+import { LlmEndpointsModule } from '../runtime/endpoints/llm-endpoints.module';
+import { RuntimeSettingsController } from './runtime-settings.controller';
+import { RuntimeSettingsService } from './runtime-settings.service';
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule, AccountsModule, TestRunsModule],
-  controllers: [AccountAgentsController, AgentController, BranchesController, DeploymentsController],
-  providers: [AgentCommands, AgentsService, DeploymentContent],
+  imports: [
+    EventStoreModule,
+    ReadModelsModule,
+    AgentDirectoryModule,
+    AccountsModule,
+    TestRunsModule,
+    // runtime settings: the model endpoints their names refer to
+    LlmEndpointsModule,
+  ],
+  controllers: [
+    AccountAgentsController,
+    AgentController,
+    BranchesController,
+    DeploymentsController,
+    RuntimeSettingsController,
+  ],
+  providers: [AgentCommands, AgentsService, DeploymentContent, RuntimeSettingsService],
   exports: [DeploymentContent, AgentsService, AgentCommands],
 })
 export class AgentsModule {}

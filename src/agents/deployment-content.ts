@@ -3,9 +3,11 @@ import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-dir
 import { notFound } from '../platform/errors/domain-error';
 import { ReadModels } from '../read-models/read-models.service';
 import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
+import { agentSettingsQueries, type AgentSettingsQueries } from '../../projections/agent-settings/queries';
 import type { Environment, Topic } from './agent.events';
 import type { Tool } from './agent-tools.events';
 import { agentToolsQueries, type AgentToolsQueries } from '../../projections/agent-tools/queries';
+import type { RuntimeSettings } from './runtime-settings';
 
 /** Everything a conversation needs from the deployment it runs on. */
 export interface ServedContent {
@@ -20,6 +22,8 @@ export interface ServedContent {
   topics: Topic[];
   /** agent tools main had at the deployment's version (contract §20; headers sealed); absent: none */
   tools?: Tool[];
+  /** the runtime settings of main at the deployment's sequence: only the fields set (the runtime fills the defaults) */
+  settings?: RuntimeSettings;
 }
 
 /**
@@ -29,10 +33,11 @@ export interface ServedContent {
  */
 @Injectable()
 export class DeploymentContent {
-  private readonly cache = new Map<string, { behavior: string; topics: Topic[] }>();
+  private readonly cache = new Map<string, { behavior: string; topics: Topic[]; settings: RuntimeSettings }>();
   private readonly served = new Map<string, ServedContent>();
   private readonly queries: AgentsQueries;
   private readonly toolQueries: AgentToolsQueries;
+  private readonly settings: AgentSettingsQueries;
 
   constructor(
     readModels: ReadModels,
@@ -40,6 +45,7 @@ export class DeploymentContent {
   ) {
     this.queries = agentsQueries(readModels);
     this.toolQueries = agentToolsQueries(readModels);
+    this.settings = agentSettingsQueries(readModels);
   }
 
   async ofDeployment(agentId: string, deploymentId: string): Promise<ServedContent> {
@@ -83,7 +89,8 @@ export class DeploymentContent {
     const cached = this.cache.get(key);
     if (cached) return cached;
     const row = await this.queries.mainVersionOrFail(agentId, sequence);
-    const content = { behavior: row.behavior, topics: JSON.parse(row.topics) as Topic[] };
+    const settings = await this.settings.ofMainVersion(agentId, sequence);
+    const content = { behavior: row.behavior, topics: JSON.parse(row.topics) as Topic[], settings };
     if (this.cache.size > 500) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, content);
     return content;

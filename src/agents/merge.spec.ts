@@ -17,6 +17,7 @@ const content = (behavior: string, topics: Topic[]): Content => ({
   behavior,
   topics: new Map(topics.map((t) => [t.name, t])),
   tests: new Map(),
+  settings: {},
 });
 
 /** `n` topics, as main holds them after a merge (its own objects). */

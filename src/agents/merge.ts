@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { MergeChanges, TestCase, TestCaseContent, Topic, TopicContent } from './agent.events';
 import type { Tool } from './agent-tools.events';
 import { mergeTools } from './tool-merge';
+import type { RuntimeSettings } from './runtime-settings.types';
+import { mergeSettings } from './settings-merge';
 
 /** What a branch or main holds at one moment. Topics and test cases by name: a merge matches them by name. */
 export interface Content {
@@ -10,9 +12,11 @@ export interface Content {
   tests: ReadonlyMap<string, TestCase>;
   /** agent tools (contract §20); absent reads as none */
   tools?: ReadonlyMap<string, Tool>;
+  /** runtime settings (runtime-settings.ts): only the fields set */
+  settings: RuntimeSettings;
 }
 
-export type Path = ['behavior'] | ['topics', string] | ['tests', string] | ['tools', string];
+export type Path = ['behavior'] | ['topics', string] | ['tests', string] | ['tools', string] | ['settings', string];
 
 export interface Conflict {
   path: Path;
@@ -120,7 +124,9 @@ export function threeWayMerge(
     (name) => settle.get(`tools\u0000${name}`),
     conflicts,
   );
+  const settings = mergeSettings(base.settings, ours.settings, theirs.settings, settle, conflicts);
   if (conflicts.length > 0) return { ok: false, conflicts };
+  if (settings) changes.settings = settings;
   changes.upserted = assignIds(ours.topics, chosenByName, changes.removed);
   if (tests.chosen.length > 0 || tests.removed.length > 0)
     changes.tests = { upserted: assignIds(ours.tests, tests.chosen, tests.removed), removed: tests.removed };
@@ -231,13 +237,15 @@ export function applyChanges(main: Content, changes: MergeChanges): Content {
   const tools = changes.tools
     ? applyNamed(main.tools ?? new Map<string, Tool>(), changes.tools.upserted, changes.tools.removed)
     : main.tools;
+  const settings = changes.settings ?? main.settings;
   if (changes.upserted.length === 0 && changes.removed.length === 0)
-    return { ...main, behavior: changes.behavior ?? main.behavior, tests, ...(tools ? { tools } : {}) };
+    return { ...main, behavior: changes.behavior ?? main.behavior, tests, settings, ...(tools ? { tools } : {}) };
   return {
     behavior: changes.behavior ?? main.behavior,
     topics: applyNamed(main.topics, changes.upserted, changes.removed),
     tests,
     ...(tools ? { tools } : {}),
+    settings,
   };
 }
 

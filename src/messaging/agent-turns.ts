@@ -38,8 +38,12 @@ export class MessagingFailure extends Error {
   }
 }
 
-/** Where transient events of a turn (thinking, chunks) go: the session's sockets on this process. */
-export type TransientSink = (event: WireEvent) => void;
+/**
+ * Where transient events of a turn (thinking, chunks) go: the session's sockets on this process.
+ * `live`: a piece of the model's answer as it writes it, sent at once rather than held for the
+ * stored answer (held-chunks.ts), so the first words show while the rest is written.
+ */
+export type TransientSink = (event: WireEvent, live?: boolean) => void;
 
 /**
  * The service agent on a messaging session: the web chat's adapter over the conversation engine.
@@ -134,32 +138,47 @@ export class AgentTurns {
         () => sink(transient(this.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_THINKING', this.clock.nowIso(), {})),
         THINKING_AFTER_MS,
       );
+      const messageId = this.ids.uuid();
+      let streamed = 0;
+      const chunk = (text: string, isComplete: boolean, live: boolean) =>
+        sink(
+          transient(this.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_MESSAGE_CHUNK', this.clock.nowIso(), {
+            message_id: messageId,
+            text,
+            chunk_index: streamed++,
+            is_complete: isComplete,
+          }),
+          live,
+        );
+      // the model's text goes out as it comes: the first piece stops the thinking indicator
+      const onChunk = session.streamingEnabled
+        ? (text: string) => {
+            clearTimeout(thinking);
+            chunk(text, false, true);
+          }
+        : undefined;
       let result;
       try {
-        result = await this.engine.think(conversation, {
-          text: user.text,
-          metadata: user.custom !== undefined ? { custom: user.custom } : {},
-          receivedAt: now,
-        });
+        result = await this.engine.think(
+          conversation,
+          {
+            text: user.text,
+            metadata: user.custom !== undefined ? { custom: user.custom } : {},
+            receivedAt: now,
+          },
+          onChunk,
+        );
       } catch (error) {
         throw new MessagingFailure(SYSTEM_MESSAGES.troubleResponding, error);
       } finally {
         clearTimeout(thinking);
       }
-      const messageId = this.ids.uuid();
       const text = result.turn.agentResponse;
-      if (session.streamingEnabled) {
-        const chunks = chunkText(text);
-        chunks.forEach((piece, i) =>
-          sink(
-            transient(this.ids.uuid(), 'EVENT_TYPE_SERVICE_AGENT_MESSAGE_CHUNK', now, {
-              message_id: messageId,
-              text: piece,
-              chunk_index: i,
-              is_complete: i === chunks.length - 1,
-            }),
-          ),
-        );
+      if (session.streamingEnabled && streamed > 0) chunk('', true, true);
+      else if (session.streamingEnabled) {
+        // an answer that was not written piece by piece (no model) is sent in pieces after the fact
+        const pieces = chunkText(text);
+        pieces.forEach((piece, i) => chunk(piece, i === pieces.length - 1, false));
       }
       const outcome = await this.outcomeOf(session, result.effects);
       try {

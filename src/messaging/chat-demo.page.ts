@@ -107,7 +107,13 @@ export const CHAT_DEMO_PAGE = `<!doctype html>
         else line('agent', p.text, { seq: event.sequence });
         break;
       }
-      case 'EVENT_TYPE_USER_MESSAGE': line('user', p.text, { seq: event.sequence }); break;
+      case 'EVENT_TYPE_USER_MESSAGE': {
+        // a model's answer streams before the question is stored: the question goes above it
+        const div = line('user', p.text, { seq: event.sequence });
+        const streaming = $('log').querySelector('[data-streaming]');
+        if (streaming) $('log').insertBefore(div, streaming);
+        break;
+      }
       case 'EVENT_TYPE_SERVICE_AGENT_TRIGGERED_HANDOFF': line('info', 'Connecting you to a person…'); break;
       case 'EVENT_TYPE_HANDOFF_ACCEPTED': line('info', 'A person accepted the chat'); break;
       case 'EVENT_TYPE_HANDOFF_FAILED': state.joined = false; break;

@@ -129,7 +129,9 @@ export class ChatMessages {
           state.conversationId === null ? SYSTEM_MESSAGES.conversationIdNotFound : SYSTEM_MESSAGES.conversationNotFound,
         );
       case 'agent':
-        return this.turns.respond(state, user, context, (event) => this.hub.deliverTransient(socket.sessionId, event));
+        return this.turns.respond(state, user, context, (event, live) =>
+          live ? this.hub.deliverLive(socket.sessionId, event) : this.hub.deliverTransient(socket.sessionId, event),
+        );
       default:
         // queued or live: the message is for the person at the desk (who sees the queue's history on accepting)
         try {

@@ -127,6 +127,18 @@ export class SocketHub {
     for (const socket of set) if (socket !== except) this.sendOne(socket, event, frame);
   }
 
+  /**
+   * A piece of an answer the model is still writing, to every socket of the session at once: not
+   * held for the stored answer (the user's message and the answer are stored when it is done), so
+   * the first words show as soon as the model sends them. The stored answer then replaces them.
+   */
+  deliverLive(sessionId: string, event: WireEvent): void {
+    const set = this.sockets.get(sessionId);
+    if (!set) return;
+    const frame = JSON.stringify(event);
+    for (const socket of set) this.sendOne(socket, event, frame);
+  }
+
   /** One socket only (answers to its own frames), in order with what it is sent from the feed. */
   sendTo(socket: HubSocket, event: WireEvent): void {
     this.sendOne(socket, event, JSON.stringify(event));

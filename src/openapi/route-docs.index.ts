@@ -2,6 +2,8 @@ import { accountAgentsDocs, agentDocs, branchesDocs, deploymentsDocs } from '../
 import { adminDocs, apiKeySelfDocs, apiKeysDocs, dataAccessDocs } from '../accounts/accounts.openapi';
 import { agentTestsDocs, testRunsDocs } from '../agent-tests/agent-tests.openapi';
 import { agentToolsDocs, toolSecretDocs } from '../agents/tools/agent-tools.openapi';
+import { runtimeSettingsDocs } from '../agents/runtime-settings.openapi';
+import { llmEndpointsDocs } from '../runtime/endpoints/llm-endpoints.openapi';
 import { auditExportDocs } from '../audit-export/audit-export.openapi';
 import { callLimitsDocs } from '../call-limits/call-limits.openapi';
 import { concurrencyDocs } from '../concurrency/concurrency.openapi';
@@ -30,12 +32,14 @@ export const ROUTE_DOCS: RouteDocTable[] = [
   alertsAdminDocs,
   readModelsAdminDocs,
   smsAdminDocs,
+  llmEndpointsDocs,
   apiKeysDocs,
   apiKeySelfDocs,
   dataAccessDocs,
   accountAgentsDocs,
   agentDocs,
   branchesDocs,
+  runtimeSettingsDocs,
   deploymentsDocs,
   debugChatDocs,
   chatApiDocs,

@@ -4,9 +4,12 @@ import type { TurnData } from '../conversations/conversation.events';
 import { parseActions } from './actions/parse-actions';
 import { runActionsAsync, type ActionInput, type ActionOutcome } from './actions/run-actions';
 import { renderValue } from './actions/templating';
-import type { LlmClient } from './llm/llm-client';
+import { ChunkStream } from './chunk-stream';
+import { LlmClient } from './llm/llm-client';
+import type { ModelSource } from './llm/model-router';
 import { ACTION_TOOLS, buildMessages } from './llm/prompt';
-import { OUT_OF_DOMAIN_CONFIDENCE } from './retrieval/topic-index';
+import { RUNTIME_DEFAULTS } from './runtime-defaults';
+import { detectSmallTalk, SMALL_TALK_REPLIES } from './small-talk';
 import { TopicIndexes } from './topic-indexes';
 import type { ToolCaller } from './tools/tool-caller';
 import { joinOutcomes, modelToolSpecs, splitToolCalls, toolResultMessages } from './tools/model-tools';
@@ -14,7 +17,7 @@ import { joinOutcomes, modelToolSpecs, splitToolCalls, toolResultMessages } from
 /** Topics this sure or better go to the model as context. */
 const CONTEXT_CONFIDENCE = 0.2;
 
-export const FALLBACK_RESPONSE = "I'm sorry, I can't help with that. Could you rephrase your question?";
+export { FALLBACK_RESPONSE } from './runtime-defaults';
 export const SILENCE_RESPONSE = "Sorry, I didn't catch that. Could you say it again?";
 
 export interface TurnInput {
@@ -28,6 +31,9 @@ export interface TurnInput {
   newId: () => string;
 }
 
+/** Pieces of the answer as the model writes them (only a model answer streams). */
+export type OnChunk = (text: string) => void;
+
 export interface TurnResult {
   turn: Omit<TurnData, 'turnIndex'>;
   effects: TurnEffects;
@@ -38,20 +44,50 @@ export interface TurnResult {
 const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
 
 /**
- * What answers in every channel. Retrieves the deployment's active topics for the input (BM25
- * over names, example queries and content, built once per deployment: topic-indexes.ts) and cites the best one above
- * the out-of-domain threshold. Embedded (no model): answers with the cited topic's content. With
- * an LLM: the model answers from `behavior` and the retrieved topics and may call the actions as
- * tools; a failed or slow model call falls back to the embedded answer and counts as an API error.
- * The cited topic's actions run either way. Stages are timed with the monotonic clock. The caller
- * appends the result.
+ * What answers in every channel, with the runtime settings the deployment carries (threshold,
+ * fallback text, small talk, model; absent ones at their defaults). Small talk (a greeting, thanks,
+ * a goodbye: small-talk.ts) that no topic answers gets a polite reply, with no model call; a goodbye
+ * ends the conversation. Otherwise it retrieves the deployment's active topics for the input (BM25 over names, example queries and
+ * content, built once per deployment: topic-indexes.ts) and cites the best one at or above the
+ * agent's threshold. Embedded (no model): answers with the cited topic's content. With a model
+ * (llm/model-router.ts): the model answers from `behavior` and the retrieved topics, streaming its
+ * text to `onChunk`, and may call the actions as tools; a failed or slow model call falls back to
+ * the embedded answer and counts as an API error. The cited topic's actions run either way.
+ * Stages are timed with the monotonic clock (`first_token`: when the model's first text came).
+ * The caller appends the result.
  */
 export class AgentRuntime {
+  private readonly models: ModelSource;
+
   constructor(
-    private readonly llm: LlmClient | null = null,
+    models: LlmClient | ModelSource | null = null,
     private readonly indexes: TopicIndexes = new TopicIndexes(),
     private readonly tools: ToolCaller | null = null,
-  ) {}
+  ) {
+    const fixed = models instanceof LlmClient || models === null ? models : undefined;
+    this.models = fixed !== undefined ? { clientFor: () => Promise.resolve(fixed) } : (models as ModelSource);
+  }
+
+  /** The answer as a stream of text pieces (the model's as it writes; otherwise the whole answer once) and the turn. */
+  stream(content: ServedContent, input: TurnInput): { chunks: AsyncIterable<string>; result: Promise<TurnResult> } {
+    const chunks = new ChunkStream();
+    let streamed = false;
+    const result = this.respond(content, input, (text) => {
+      streamed = true;
+      chunks.push(text);
+    }).then(
+      (turn) => {
+        if (!streamed) chunks.push(turn.turn.agentResponse);
+        chunks.end();
+        return turn;
+      },
+      (error: unknown) => {
+        chunks.end();
+        throw error;
+      },
+    );
+    return { chunks, result };
+  }
 
   /** The greeting also starts building the deployment's retrieval index, for the turns to come. */
   greet(content: ServedContent, input: Omit<TurnInput, 'text' | 'metadata'>): TurnResult {
@@ -66,29 +102,60 @@ export class AgentRuntime {
     return { turn, effects: noEffects(), state: { ...input.state } };
   }
 
-  async respond(content: ServedContent, input: TurnInput): Promise<TurnResult> {
+  async respond(content: ServedContent, input: TurnInput, onChunk?: OnChunk): Promise<TurnResult> {
     const t0 = performance.now();
     const text = input.text.trim();
+    const settings = content.settings ?? {};
+    const smallTalk = (settings.small_talk ?? RUNTIME_DEFAULTS.small_talk) && text ? detectSmallTalk(text) : null;
+    const threshold = settings.confidence_threshold ?? RUNTIME_DEFAULTS.confidence_threshold;
+    const fallback = settings.fallback_text ?? RUNTIME_DEFAULTS.fallback_text;
     const { index, topics } = await this.indexes.of(content);
     const hits = text ? index.search(text, 5) : [];
     const t1 = performance.now();
 
     const best = hits[0];
-    const cited = best && best.confidence >= OUT_OF_DOMAIN_CONFIDENCE ? topics.get(best.topicId) : undefined;
+    const cited = best && best.confidence >= threshold ? topics.get(best.topicId) : undefined;
+    // An agent's own topic for it (a goodbye that ends with actions) wins; otherwise small talk is
+    // answered politely rather than called out of domain.
+    if (smallTalk && !cited) {
+      const node = `small_talk:${smallTalk}`;
+      const turn: Omit<TurnData, 'turnIndex'> = {
+        ...this.emptyTurn(input.receivedAt, input.asrLangCode, input.ttsLangCode),
+        userInput: input.text,
+        agentResponse: SMALL_TALK_REPLIES[smallTalk],
+        retrievedTopics: hits.map((h) => h.name),
+        retrievedSources: hits.map((h) => h.topicId),
+        currentNode: node,
+        nodeTrace: ['start', 'retrieval', node],
+        inputMetadata: input.metadata,
+        latency: { total_s: seconds(t1 - t0), stages: { retrieval: seconds(t1 - t0), generation: 0, actions: 0 } },
+      };
+      return { turn, effects: { ...noEffects(), ended: smallTalk === 'goodbye' }, state: { ...input.state } };
+    }
     const silence = text.length === 0;
-    let agentResponse = silence ? SILENCE_RESPONSE : cited ? cited.content : FALLBACK_RESPONSE;
+    let agentResponse = silence ? SILENCE_RESPONSE : cited ? cited.content : fallback;
     const llmRequests: TurnData['llmRequests'] = [];
     let toolCalls: ActionInput[] = [];
     // agent tools (contract §20): the deployment's, callable by call_function and by the model
     const functions = this.tools?.functionsFor(content);
     let modelCalls: ActionOutcome | null = null;
-    if (this.llm && !silence) {
+    let firstTokenAt: number | null = null;
+    const model = silence ? null : await this.models.clientFor(content);
+    if (model && !(model instanceof LlmClient)) llmRequests.push(model.unavailable);
+    else if (model) {
       const context = hits
-        .filter((h) => h.confidence >= CONTEXT_CONFIDENCE)
+        .filter((h) => h.confidence >= Math.min(CONTEXT_CONFIDENCE, threshold))
         .slice(0, 3)
         .map((h) => topics.get(h.topicId)!);
       const messages = buildMessages(content.behavior, context, text);
-      const completion = await this.llm.complete(messages, [...ACTION_TOOLS, ...modelToolSpecs(content.tools)]);
+      const completion = await model.complete(
+        messages,
+        [...ACTION_TOOLS, ...modelToolSpecs(content.tools)],
+        (piece) => {
+          firstTokenAt ??= performance.now();
+          onChunk?.(piece);
+        },
+      );
       if ('error' in completion) llmRequests.push(completion.error);
       else {
         llmRequests.push(completion.request);
@@ -102,9 +169,10 @@ export class AgentRuntime {
             newId: input.newId,
             functions,
           });
-          const followUp = await this.llm.complete(
+          const followUp = await model.complete(
             [...messages, ...toolResultMessages(completion, split.toolCallIds, modelCalls)],
             [],
+            (piece) => onChunk?.(piece),
           );
           if ('error' in followUp) llmRequests.push(followUp.error);
           else {
@@ -164,7 +232,12 @@ export class AgentRuntime {
       inputMetadata: input.metadata,
       latency: {
         total_s: seconds(t3 - t0),
-        stages: { retrieval: seconds(t1 - t0), generation: seconds(t2 - t1), actions: seconds(t3 - t2) },
+        stages: {
+          retrieval: seconds(t1 - t0),
+          generation: seconds(t2 - t1),
+          actions: seconds(t3 - t2),
+          ...(firstTokenAt !== null ? { first_token: seconds(firstTokenAt - t0) } : {}),
+        },
       },
     };
     const effects: TurnEffects = outcome

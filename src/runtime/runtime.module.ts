@@ -1,7 +1,7 @@
 import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
-import { CONFIG, type Config } from '../platform/config/config';
 import { AgentRuntime } from './agent-runtime';
-import { LlmClient } from './llm/llm-client';
+import { LlmEndpointsModule } from './endpoints/llm-endpoints.module';
+import { ModelRouter } from './llm/model-router';
 import { TopicIndexBuilder } from './retrieval/topic-index-builder';
 import { TopicIndexes } from './topic-indexes';
 import { ReadModelsModule } from '../read-models/read-models.module';
@@ -13,16 +13,17 @@ import { ToolCaller } from './tools/tool-caller';
  */
 @Module({
   // the read models: ToolCaller reads the agent's tool secret
-  imports: [ReadModelsModule],
+  imports: [ReadModelsModule, LlmEndpointsModule],
   providers: [
     TopicIndexBuilder,
     ToolCaller,
-    // the LLM client exists only when the configuration names one
+    ModelRouter,
+    // the runtime is built from the index thread's build function (a value, not a class to inject)
     {
       provide: AgentRuntime,
-      inject: [CONFIG, TopicIndexBuilder, ToolCaller],
-      useFactory: (config: Config, builder: TopicIndexBuilder, tools: ToolCaller) =>
-        new AgentRuntime(config.llm ? new LlmClient(config.llm) : null, new TopicIndexes(builder.build), tools),
+      inject: [ModelRouter, TopicIndexBuilder, ToolCaller],
+      useFactory: (models: ModelRouter, builder: TopicIndexBuilder, tools: ToolCaller) =>
+        new AgentRuntime(models, new TopicIndexes(builder.build), tools),
     },
   ],
   exports: [AgentRuntime],

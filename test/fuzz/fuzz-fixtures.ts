@@ -124,6 +124,13 @@ async function populate(t: TestApp): Promise<FuzzWorld> {
   });
   expectOk(endpoint, 201);
 
+  // a model endpoint no agent names: DELETE fuzzes it, the app never calls it
+  const llmEndpoint = await request(`${t.url}/admin/v1/llm-endpoints`, {
+    body: { name: 'fuzz-model', base_url: 'https://example.com/parley-fuzz-llm' },
+    headers: operator,
+  });
+  expectOk(llmEndpoint, 201);
+
   const messaging = await request(`${t.url}/admin/v1/accounts/${accountId}/connectors`, {
     body: { agentId, kind: 'messaging', environment: 'sandbox', hostDomain: 'example.com' },
     headers: operator,
@@ -178,6 +185,7 @@ async function populate(t: TestApp): Promise<FuzzWorld> {
       conversationId: chat.body.conversationId,
       ruleId: rule.body.id,
       endpointId: endpoint.body.id,
+      endpointName: llmEndpoint.body.name,
       keyId: victim.id,
       callSid: call.body.call_sid,
       connectorId: sms.body.connectorId,

@@ -8,7 +8,7 @@ import type { CommandContext } from '../../commands/command-context';
 import { handleCommand, load, peek } from '../../commands/command-handler';
 import { DomainError } from '../../platform/errors/domain-error';
 import { IdGenerator } from '../../platform/ids/ids';
-import { AgentRuntime, type TurnResult } from '../../runtime/agent-runtime';
+import { AgentRuntime, type OnChunk, type TurnInput, type TurnResult } from '../../runtime/agent-runtime';
 import { ConversationCache } from '../conversation-cache';
 import {
   conversationDecider,
@@ -169,10 +169,26 @@ export class ConversationEngine {
     return (await load(this.store, conversationStream(conversationId), conversationDecider, this.cache)).state;
   }
 
-  /** The agent's answer to the user's input, not yet recorded (a channel may record it with its own events). */
-  async think(conversation: ConversationState, input: UserInput): Promise<TurnResult> {
+  /**
+   * The agent's answer to the user's input, not yet recorded (a channel may record it with its own
+   * events). `onChunk` gets the model's text as it writes it, for a channel that shows it at once.
+   */
+  async think(conversation: ConversationState, input: UserInput, onChunk?: OnChunk): Promise<TurnResult> {
     const content = await this.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
-    return this.answer(content, conversation.state, conversation.language, input);
+    return this.answer(content, conversation.state, conversation.language, input, onChunk);
+  }
+
+  /**
+   * `think` as an async iterable of the answer's text pieces (the model's as it writes them, else
+   * the whole answer once) beside the turn to record: for channels that speak while the model
+   * writes (voice).
+   */
+  async thinkStream(
+    conversation: ConversationState,
+    input: UserInput,
+  ): Promise<{ chunks: AsyncIterable<string>; result: Promise<TurnResult> }> {
+    const content = await this.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
+    return this.runtime.stream(content, this.turnInput(conversation.state, conversation.language, input));
   }
 
   /** Records a turn `think` produced, with what it led to (state, metrics, a handoff, an end). */
@@ -266,8 +282,13 @@ export class ConversationEngine {
     state: Readonly<Record<string, unknown>>,
     language: string,
     input: UserInput,
+    onChunk?: OnChunk,
   ): Promise<TurnResult> {
-    return this.runtime.respond(content, {
+    return this.runtime.respond(content, this.turnInput(state, language, input), onChunk);
+  }
+
+  private turnInput(state: Readonly<Record<string, unknown>>, language: string, input: UserInput): TurnInput {
+    return {
       text: input.text,
       state,
       asrLangCode: input.asrLangCode ?? language,
@@ -275,7 +296,7 @@ export class ConversationEngine {
       metadata: input.metadata ?? {},
       receivedAt: input.receivedAt ?? this.clock.nowIso(),
       newId: this.newId,
-    });
+    };
   }
 
   private execute(conversationId: string, command: ConversationCommand, context: CommandContext) {

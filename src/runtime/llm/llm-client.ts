@@ -1,10 +1,14 @@
 import type { LlmRequest } from '../../conversations/conversation.events';
+import { readSse } from './sse';
 
 export interface LlmConfig {
   baseUrl: string;
   apiKey: string | null;
   model: string;
   timeoutMs: number;
+  /** sent only when set (the agent's model settings) */
+  temperature?: number;
+  maxTokens?: number;
 }
 
 export interface ChatMessage {
@@ -27,23 +31,40 @@ export interface Completion {
   text: string;
   toolCalls: Array<{ id: string; name: string; args: Record<string, string> }>;
   request: LlmRequest;
+  /** ms from the request to the first piece of text the model sent; null when it sent none */
+  firstTokenMs: number | null;
+}
+
+/** A piece of the answer, as the model sends it. */
+export type OnDelta = (text: string) => void;
+
+interface ChatMessageBody {
+  content?: string | null;
+  tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }>;
 }
 
 interface ChatCompletionResponse {
+  choices?: Array<{ message?: ChatMessageBody }>;
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+interface ChatCompletionChunk {
   choices?: Array<{
-    message?: {
+    delta?: {
       content?: string | null;
-      tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }>;
+      tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>;
     };
   }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
 /**
  * An OpenAI-compatible `/v1/chat/completions` client (the hosted model is a boundary this project
- * cannot run; tests stand up a small server speaking the protocol). Never throws: a failure or a
- * timeout comes back as a completion with an error request, and the caller falls back. The API key
- * goes in the Authorization header only; it is never recorded.
+ * cannot run; tests stand up a small server speaking the protocol). It asks for a stream
+ * (`stream: true`, server-sent events) and hands each piece of text to `onDelta` as it arrives, so
+ * a channel can show the answer while the model writes it; a server that answers with one JSON
+ * body instead is read whole. Never throws: a failure or a timeout comes back as an error request,
+ * and the caller falls back. The API key goes in the Authorization header only; it is never recorded.
  */
 export class LlmClient {
   constructor(private readonly config: LlmConfig) {}
@@ -52,7 +73,11 @@ export class LlmClient {
     return this.config.model;
   }
 
-  async complete(messages: ChatMessage[], tools: ToolSpec[]): Promise<Completion | { error: LlmRequest }> {
+  async complete(
+    messages: ChatMessage[],
+    tools: ToolSpec[],
+    onDelta?: OnDelta,
+  ): Promise<Completion | { error: LlmRequest }> {
     const started = performance.now();
     const request = (status: LlmRequest['status'], extra: Partial<LlmRequest> = {}): LlmRequest => ({
       model: this.config.model,
@@ -67,51 +92,24 @@ export class LlmClient {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
+          accept: 'text/event-stream, application/json',
           ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
         },
-        body: JSON.stringify({
-          model: this.config.model,
-          messages,
-          ...(tools.length
-            ? {
-                tools: tools.map((t) => ({
-                  type: 'function',
-                  function: {
-                    name: t.name,
-                    description: t.description,
-                    parameters: Array.isArray(t.parameters)
-                      ? {
-                          type: 'object',
-                          properties: Object.fromEntries(t.parameters.map((p) => [p, { type: 'string' }])),
-                        }
-                      : t.parameters,
-                  },
-                })),
-              }
-            : {}),
-        }),
+        body: JSON.stringify(this.body(messages, tools)),
         signal: AbortSignal.timeout(this.config.timeoutMs),
       });
       if (!response.ok) return { error: request('error', { error: `HTTP ${response.status}` }) };
-      const body = (await response.json()) as ChatCompletionResponse;
-      const message = body.choices?.[0]?.message;
-      if (!message) return { error: request('error', { error: 'no choice in the response' }) };
-      const toolCalls = (message.tool_calls ?? []).flatMap((call, i) => {
-        const name = call.function?.name;
-        if (!name) return [];
-        const id = typeof call.id === 'string' && call.id ? call.id : `call_${i}`;
-        return [{ id, name, args: stringArgs(call.function?.arguments) }];
-      });
+      const streamed = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+      const answer = streamed ? await readStream(response, started, onDelta) : await readWhole(response);
+      if ('error' in answer) return { error: request('error', { error: answer.error }) };
       return {
-        text: message.content ?? '',
-        toolCalls,
-        request: request('ok', {
-          promptTokens: body.usage?.prompt_tokens ?? null,
-          completionTokens: body.usage?.completion_tokens ?? null,
-        }),
+        text: answer.text,
+        toolCalls: answer.toolCalls,
+        firstTokenMs: answer.firstTokenMs,
+        request: request('ok', { promptTokens: answer.promptTokens, completionTokens: answer.completionTokens }),
       };
     } catch (error) {
-      // fetch rejects with a DOMException named TimeoutError when the signal fires
+      // fetch (and a body read) rejects with a DOMException named TimeoutError when the signal fires
       const name = (error as { name?: unknown })?.name;
       const timedOut = name === 'TimeoutError' || name === 'AbortError';
       return {
@@ -121,6 +119,112 @@ export class LlmClient {
       };
     }
   }
+
+  private body(messages: ChatMessage[], tools: ToolSpec[]) {
+    return {
+      model: this.config.model,
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(this.config.temperature !== undefined ? { temperature: this.config.temperature } : {}),
+      ...(this.config.maxTokens !== undefined ? { max_tokens: this.config.maxTokens } : {}),
+      ...(tools.length
+        ? {
+            tools: tools.map((t) => ({
+              type: 'function',
+              function: {
+                name: t.name,
+                description: t.description,
+                parameters: Array.isArray(t.parameters)
+                  ? {
+                      type: 'object',
+                      properties: Object.fromEntries(t.parameters.map((p) => [p, { type: 'string' }])),
+                    }
+                  : t.parameters,
+              },
+            })),
+          }
+        : {}),
+    };
+  }
+}
+
+interface Answer {
+  text: string;
+  toolCalls: Completion['toolCalls'];
+  promptTokens: number | null;
+  completionTokens: number | null;
+  firstTokenMs: number | null;
+}
+
+async function readWhole(response: Response): Promise<Answer | { error: string }> {
+  const body = (await response.json()) as ChatCompletionResponse;
+  const message = body.choices?.[0]?.message;
+  if (!message) return { error: 'no choice in the response' };
+  return {
+    text: message.content ?? '',
+    toolCalls: toolCallsOf(message.tool_calls ?? []),
+    promptTokens: body.usage?.prompt_tokens ?? null,
+    completionTokens: body.usage?.completion_tokens ?? null,
+    firstTokenMs: null,
+  };
+}
+
+/** The chunks of a streamed answer: text deltas joined, tool calls assembled by index, usage from the last. */
+async function readStream(response: Response, started: number, onDelta?: OnDelta): Promise<Answer | { error: string }> {
+  let text = '';
+  let firstTokenMs: number | null = null;
+  let usage: ChatCompletionChunk['usage'] = null;
+  let sawChoice = false;
+  const calls = new Map<number, { id: string; name: string; arguments: string }>();
+  for await (const data of readSse(response)) {
+    if (data === '[DONE]') break;
+    let chunk: ChatCompletionChunk;
+    try {
+      chunk = JSON.parse(data) as ChatCompletionChunk;
+    } catch {
+      return { error: 'a stream chunk is not JSON' };
+    }
+    if (chunk.usage) usage = chunk.usage;
+    const delta = chunk.choices?.[0]?.delta;
+    if (!delta) continue;
+    sawChoice = true;
+    if (typeof delta.content === 'string' && delta.content.length > 0) {
+      firstTokenMs ??= Math.round((performance.now() - started) * 10) / 10;
+      text += delta.content;
+      onDelta?.(delta.content);
+    }
+    for (const call of delta.tool_calls ?? []) {
+      const index = call.index ?? 0;
+      const current = calls.get(index) ?? { id: '', name: '', arguments: '' };
+      calls.set(index, {
+        id: current.id || (call.id ?? ''),
+        name: current.name + (call.function?.name ?? ''),
+        arguments: current.arguments + (call.function?.arguments ?? ''),
+      });
+    }
+  }
+  if (!sawChoice) return { error: 'no choice in the response' };
+  return {
+    text,
+    toolCalls: toolCallsOf(
+      [...calls.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([, f]) => ({ id: f.id, function: { name: f.name, arguments: f.arguments } })),
+    ),
+    promptTokens: usage?.prompt_tokens ?? null,
+    completionTokens: usage?.completion_tokens ?? null,
+    firstTokenMs,
+  };
+}
+
+function toolCallsOf(calls: NonNullable<ChatMessageBody['tool_calls']>): Completion['toolCalls'] {
+  return calls.flatMap((call, i) => {
+    const name = call.function?.name;
+    if (!name) return [];
+    const id = typeof call.id === 'string' && call.id ? call.id : `call_${i}`;
+    return [{ id, name, args: stringArgs(call.function?.arguments) }];
+  });
 }
 
 function stringArgs(raw: string | undefined): Record<string, string> {

@@ -1,0 +1,57 @@
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { Optional, OptionalOrNull } from '../../platform/validation/optional';
+import {
+  ENDPOINT_NAME,
+  ENDPOINT_NAME_RULE,
+  MAX_FALLBACK_TEXT,
+  MAX_TOKENS_LIMIT,
+  MODEL_PROVIDERS,
+  type ModelProvider,
+} from '../runtime-settings';
+
+export class ModelSettingsDto {
+  @IsIn(MODEL_PROVIDERS as unknown as string[], { message: `provider must be one of ${MODEL_PROVIDERS.join(', ')}` })
+  provider: ModelProvider;
+  @Optional() @IsString() @MinLength(1) @MaxLength(200) model?: string;
+  @Optional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(2) temperature?: number;
+  @Optional() @IsInt() @Min(1) @Max(MAX_TOKENS_LIMIT) max_tokens?: number;
+  @Optional()
+  @IsString()
+  @Matches(ENDPOINT_NAME, { message: `endpoint must be ${ENDPOINT_NAME_RULE}` })
+  endpoint?: string;
+}
+
+/** One model per environment; `null` (or absent) runs the agent's `model` there. */
+export class EnvironmentModelsDto {
+  @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => ModelSettingsDto) sandbox?: ModelSettingsDto | null;
+  @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => ModelSettingsDto) 'pre-release'?: ModelSettingsDto | null;
+  @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => ModelSettingsDto) live?: ModelSettingsDto | null;
+}
+
+/** PUT settings: a named field is set, `null` puts back its default, an absent one is left as it is. */
+export class RuntimeSettingsDto {
+  @OptionalOrNull() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) confidence_threshold?:
+    number | null;
+  @OptionalOrNull() @IsString() @MinLength(1) @MaxLength(MAX_FALLBACK_TEXT) fallback_text?: string | null;
+  @OptionalOrNull() @IsBoolean() small_talk?: boolean | null;
+  @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => ModelSettingsDto) model?: ModelSettingsDto | null;
+  @OptionalOrNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => EnvironmentModelsDto)
+  environment_models?: EnvironmentModelsDto | null;
+}

@@ -1,0 +1,132 @@
+import { invalidField } from '../platform/validation/field-checks';
+import { ENVIRONMENTS, type Environment } from './agent.events';
+import {
+  MODEL_PROVIDERS,
+  type ModelProvider,
+  type ModelSettings,
+  type RuntimeSettings,
+  type RuntimeSettingsPatch,
+} from './runtime-settings.types';
+
+export * from './runtime-settings.types';
+
+export const SETTINGS_FIELDS = [
+  'confidence_threshold',
+  'fallback_text',
+  'small_talk',
+  'model',
+  'environment_models',
+] as const satisfies ReadonlyArray<keyof RuntimeSettings>;
+export type SettingsField = (typeof SETTINGS_FIELDS)[number];
+
+export const MAX_FALLBACK_TEXT = 2000;
+export const MAX_TOKENS_LIMIT = 32_768;
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function checkModel(field: string, value: unknown): ModelSettings {
+  if (!isObject(value)) throw invalidField(field, `${field} must be an object`);
+  const known = new Set(['provider', 'model', 'temperature', 'max_tokens', 'endpoint']);
+  for (const key of Object.keys(value))
+    if (!known.has(key)) throw invalidField(`${field}.${key}`, `${field}.${key} is not a model setting`);
+  const { provider, model, temperature, max_tokens, endpoint } = value;
+  if (typeof provider !== 'string' || !(MODEL_PROVIDERS as readonly string[]).includes(provider))
+    throw invalidField(`${field}.provider`, `${field}.provider must be one of ${MODEL_PROVIDERS.join(', ')}`);
+  const out: ModelSettings = { provider: provider as ModelProvider };
+  if (model !== undefined) {
+    if (typeof model !== 'string' || model.trim().length === 0 || model.length > 200)
+      throw invalidField(`${field}.model`, `${field}.model must be a string of 1 to 200 characters`);
+    out.model = model;
+  } else if (provider !== 'embedded')
+    throw invalidField(`${field}.model`, `${field}.model is required unless the provider is embedded`);
+  if (temperature !== undefined) {
+    if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0 || temperature > 2)
+      throw invalidField(`${field}.temperature`, `${field}.temperature must be a number from 0 to 2`);
+    out.temperature = temperature;
+  }
+  if (max_tokens !== undefined) {
+    if (!Number.isSafeInteger(max_tokens) || (max_tokens as number) < 1 || (max_tokens as number) > MAX_TOKENS_LIMIT)
+      throw invalidField(`${field}.max_tokens`, `${field}.max_tokens must be an integer from 1 to ${MAX_TOKENS_LIMIT}`);
+    out.max_tokens = max_tokens as number;
+  }
+  if (endpoint !== undefined) {
+    if (typeof endpoint !== 'string' || !ENDPOINT_NAME.test(endpoint))
+      throw invalidField(`${field}.endpoint`, `${field}.endpoint must be an endpoint name (${ENDPOINT_NAME_RULE})`);
+    out.endpoint = endpoint;
+  }
+  return out;
+}
+
+export const ENDPOINT_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+export const ENDPOINT_NAME_RULE = 'lowercase letters, digits, - and _, 1 to 63 characters';
+
+/**
+ * One setting's value, checked (null: the default, returned as undefined). The DTO refuses bad
+ * input at the door; the decider and a merge's explicit resolution values pass here too, so no
+ * malformed setting is ever recorded.
+ */
+export function checkSetting<F extends SettingsField>(field: F, value: unknown): RuntimeSettings[F] | undefined {
+  if (value === null || value === undefined) return undefined;
+  switch (field) {
+    case 'confidence_threshold':
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1)
+        throw invalidField(field, 'confidence_threshold must be a number from 0 to 1');
+      return value as RuntimeSettings[F];
+    case 'fallback_text':
+      if (typeof value !== 'string' || value.trim().length === 0 || value.length > MAX_FALLBACK_TEXT)
+        throw invalidField(field, `fallback_text must be a string of 1 to ${MAX_FALLBACK_TEXT} characters`);
+      return value as RuntimeSettings[F];
+    case 'small_talk':
+      if (typeof value !== 'boolean') throw invalidField(field, 'small_talk must be a boolean');
+      return value as RuntimeSettings[F];
+    case 'model':
+      return checkModel('model', value) as RuntimeSettings[F];
+    case 'environment_models': {
+      if (!isObject(value)) throw invalidField(field, 'environment_models must be an object');
+      const out: Partial<Record<Environment, ModelSettings>> = {};
+      for (const [env, model] of Object.entries(value)) {
+        if (!(ENVIRONMENTS as readonly string[]).includes(env))
+          throw invalidField(`environment_models.${env}`, `environment_models keys must be ${ENVIRONMENTS.join(', ')}`);
+        if (model !== null && model !== undefined)
+          out[env as Environment] = checkModel(`environment_models.${env}`, model);
+      }
+      return (Object.keys(out).length ? out : undefined) as RuntimeSettings[F];
+    }
+  }
+  throw invalidField(field, `${String(field)} is not a runtime setting`);
+}
+
+/** The settings after a patch, every field checked; the same object's fields in a fixed order. */
+export function applySettingsPatch(current: RuntimeSettings, patch: RuntimeSettingsPatch): RuntimeSettings {
+  for (const key of Object.keys(patch))
+    if (!(SETTINGS_FIELDS as readonly string[]).includes(key))
+      throw invalidField(key, `${key} is not a runtime setting`);
+  const next: Record<string, unknown> = {};
+  for (const field of SETTINGS_FIELDS) {
+    const value = patch[field] !== undefined ? checkSetting(field, patch[field]) : current[field];
+    if (value !== undefined) next[field] = value;
+  }
+  return next as RuntimeSettings;
+}
+
+/** Key-order independent form of a setting's value, to compare two sides of a merge. */
+export function settingKey(value: unknown): string {
+  const canonical = (v: unknown): unknown =>
+    isObject(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, canonical(v[k])]),
+        )
+      : v;
+  return value === undefined ? 'undefined' : JSON.stringify(canonical(value));
+}
+
+export const sameSettings = (a: RuntimeSettings, b: RuntimeSettings) =>
+  SETTINGS_FIELDS.every((f) => settingKey(a[f]) === settingKey(b[f]));
+
+/** Every endpoint name the settings refer to (the service checks each exists before recording). */
+export function endpointsOf(settings: RuntimeSettings): string[] {
+  const models = [settings.model, ...Object.values(settings.environment_models ?? {})];
+  return [...new Set(models.flatMap((m) => (m?.endpoint ? [m.endpoint] : [])))];
+}

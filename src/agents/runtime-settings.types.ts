@@ -1,0 +1,31 @@
+/* The shapes of an agent's runtime settings (runtime-settings.ts checks and merges them). */
+
+/** Who serves the model: every provider but `embedded` speaks the OpenAI-compatible chat protocol. */
+export const MODEL_PROVIDERS = ['openai', 'openai_compatible', 'embedded'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+/** The model an agent answers with. `endpoint` names an operator's endpoint; absent: LLM_BASE_URL. */
+export interface ModelSettings {
+  provider: ModelProvider;
+  model?: string;
+  temperature?: number;
+  max_tokens?: number;
+  endpoint?: string;
+}
+
+/**
+ * An agent's runtime settings as a branch holds them: only what was set. An absent field means the
+ * platform's default, so a default that improves (the retrieval threshold) reaches every agent
+ * that never chose its own.
+ */
+export interface RuntimeSettings {
+  confidence_threshold?: number;
+  fallback_text?: string;
+  small_talk?: boolean;
+  model?: ModelSettings;
+  /** by environment (agent.events.ts ENVIRONMENTS; named here as strings so the events can import this file) */
+  environment_models?: Partial<Record<'sandbox' | 'pre-release' | 'live', ModelSettings>>;
+}
+
+/** A change to the settings: a named field is set, `null` puts back the default, an absent one stays. */
+export type RuntimeSettingsPatch = { [K in keyof RuntimeSettings]?: RuntimeSettings[K] | null };
