@@ -1,3 +1,4 @@
+import { OUT_OF_DOMAIN_CONFIDENCE } from '../src/runtime/retrieval/topic-index';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EVENT_STORE, type EventStore } from '../src/event-store/event-store.port';
@@ -83,7 +84,7 @@ describe('runtime settings per agent', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       settings: {
-        confidence_threshold: 0.4,
+        confidence_threshold: OUT_OF_DOMAIN_CONFIDENCE,
         fallback_text: "I'm sorry, I can't help with that. Could you rephrase your question?",
         small_talk: true,
         model: null,
@@ -100,7 +101,7 @@ describe('runtime settings per agent', () => {
     expect(r.body.settings).toMatchObject({ confidence_threshold: 0.9, fallback_text: 'Please call the front desk.' });
     expect(r.body.customized).toEqual(['confidence_threshold', 'fallback_text']);
     const after = await put(branchId, { confidence_threshold: null });
-    expect(after.body.settings.confidence_threshold).toBe(0.4);
+    expect(after.body.settings.confidence_threshold).toBe(OUT_OF_DOMAIN_CONFIDENCE);
     expect((await settingsOf(branchId)).body.customized).toEqual(['fallback_text']);
     await client.delete(`/v1/agents/${agentId}/branches/${branchId}`);
   });
