@@ -211,6 +211,41 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/admin/v1/llm-endpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The model endpoints */
+    get: operations['LlmEndpoints_list'];
+    put?: never;
+    /** Add a model endpoint agents may name (its API key is stored sealed and never shown) */
+    post: operations['LlmEndpoints_add'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/llm-endpoints/{endpointName}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a model endpoint (turns of agents naming it fall back to their embedded answer) */
+    delete: operations['LlmEndpoints_delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/read-models': {
     parameters: {
       query?: never;
@@ -757,6 +792,24 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/v1/agents/{agentId}/branches/{branchId}/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An agent's runtime settings on a branch (`main` included), defaults filled in */
+    get: operations['RuntimeSettings_get'];
+    /** Change runtime settings on a branch: a named field is set, `null` restores its default */
+    put: operations['RuntimeSettings_put'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/{agentId}/branches/{branchId}/tests': {
     parameters: {
       query?: never;
@@ -792,6 +845,43 @@ export type paths = {
     head?: never;
     /** Change a test case */
     patch: operations['AgentTests_edit'];
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/branches/{branchId}/tools': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A branch's tools (header values never shown) */
+    get: operations['AgentTools_list'];
+    put?: never;
+    /** Add a tool (a name is unique per branch; not on `main`); the agent's first tool shows the tool secret once */
+    post: operations['AgentTools_add'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/branches/{branchId}/tools/{toolId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One tool */
+    get: operations['AgentTools_get'];
+    put?: never;
+    post?: never;
+    /** Remove a tool */
+    delete: operations['AgentTools_remove'];
+    options?: never;
+    head?: never;
+    /** Change a tool (`headers` replaces the whole object) */
+    patch: operations['AgentTools_edit'];
     trace?: never;
   };
   '/v1/agents/{agentId}/debug-chat': {
@@ -913,6 +1003,23 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/v1/agents/{agentId}/rotate-tool-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new tool secret, shown in full this once; the old one signs nothing from now on */
+    post: operations['ToolSecret_rotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/{agentId}/test-runs': {
     parameters: {
       query?: never;
@@ -939,6 +1046,23 @@ export type paths = {
     };
     /** One test run, with each case's turns */
     get: operations['TestRuns_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agents/{agentId}/tool-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The agent's tool secret, masked (it signs every tool call) */
+    get: operations['ToolSecret_get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1312,6 +1436,11 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
   schemas: {
+    AddLlmEndpointDto: {
+      api_key?: string;
+      base_url: string;
+      name: string;
+    };
     AdvanceClockDto: {
       seconds: number;
     };
@@ -1327,6 +1456,22 @@ export type components = {
     };
     AgentSettingsDto: {
       chunked_streaming: boolean;
+    };
+    AgentTool: {
+      description: string;
+      headers: {
+        [key: string]: '***';
+      };
+      id: string;
+      /** @enum {unknown} */
+      method: 'POST';
+      name: string;
+      parameters: {
+        [key: string]: unknown;
+      };
+      signing_secret?: string;
+      timeout_ms: number;
+      url: string;
     };
     AlertRule: {
       /** Format: date-time */
@@ -1508,6 +1653,16 @@ export type components = {
       state?: Record<string, never>;
       turns: components['schemas']['TestTurnDto'][];
     };
+    CreateToolDto: {
+      description: string;
+      headers?: unknown;
+      /** @enum {unknown} */
+      method?: 'POST';
+      name: string;
+      parameters: Record<string, never>;
+      timeout_ms?: number;
+      url: string;
+    };
     CreateTopicDto: {
       actions?: string;
       content: string;
@@ -1560,6 +1715,11 @@ export type components = {
       client_env?: 'sandbox' | 'pre-release' | 'live';
       ttl_s?: number;
     };
+    EnvironmentModelsDto: {
+      live?: components['schemas']['ModelSettingsDto'];
+      'pre-release'?: components['schemas']['ModelSettingsDto'];
+      sandbox?: components['schemas']['ModelSettingsDto'];
+    };
     /**
      * @example {
      *       "success": false,
@@ -1596,6 +1756,14 @@ export type components = {
       conflictResolutions?: components['schemas']['ConflictResolutionDto'][];
       deploymentMessage?: string;
     };
+    ModelSettingsDto: {
+      endpoint?: string;
+      max_tokens?: number;
+      model?: string;
+      /** @enum {unknown} */
+      provider: 'openai' | 'openai_compatible' | 'embedded';
+      temperature?: number;
+    };
     OutboundSmsDto: {
       agent_number?: string;
       message: string;
@@ -1624,6 +1792,16 @@ export type components = {
       name?: string;
       state?: Record<string, never>;
       turns?: components['schemas']['TestTurnDto'][];
+    };
+    PatchToolDto: {
+      description?: string;
+      headers?: unknown;
+      /** @enum {unknown} */
+      method?: 'POST';
+      name?: string;
+      parameters?: Record<string, never>;
+      timeout_ms?: number;
+      url?: string;
     };
     PatchTopicDto: {
       actions?: string;
@@ -1693,6 +1871,13 @@ export type components = {
     };
     RollbackDto: {
       deploymentMessage?: string;
+    };
+    RuntimeSettingsDto: {
+      confidence_threshold?: number | null;
+      environment_models?: components['schemas']['EnvironmentModelsDto'];
+      fallback_text?: string | null;
+      model?: components['schemas']['ModelSettingsDto'];
+      small_talk?: boolean | null;
     };
     SetLimitsDto: {
       concurrent_calls: number;
@@ -2408,7 +2593,7 @@ export interface operations {
         content: {
           'application/json': {
             call_sid: string;
-            reason: ('concurrent-call-limit' | 'no-deployment') | null;
+            reason: ('concurrent-call-limit' | 'no-deployment' | 'cancelled') | null;
             /** @enum {unknown} */
             status: 'in-progress' | 'ended' | 'failed';
           };
@@ -2481,7 +2666,7 @@ export interface operations {
           'application/json': {
             call_sid: string;
             from: string;
-            reason: ('concurrent-call-limit' | 'no-deployment') | null;
+            reason: ('concurrent-call-limit' | 'no-deployment' | 'cancelled') | null;
             /** @enum {unknown} */
             status: 'in-progress' | 'ended' | 'failed';
             to: string;
@@ -2546,7 +2731,7 @@ export interface operations {
           'application/json': {
             call_sid: string;
             from: string;
-            reason: ('concurrent-call-limit' | 'no-deployment') | null;
+            reason: ('concurrent-call-limit' | 'no-deployment' | 'cancelled') | null;
             /** @enum {unknown} */
             status: 'in-progress' | 'ended' | 'failed';
             to: string;
@@ -2713,6 +2898,190 @@ export interface operations {
       };
       /** @description Missing, unknown, deleted or expired credential */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  LlmEndpoints_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every endpoint, by name */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            endpoints: {
+              base_url: string;
+              /** Format: date-time */
+              created_at: string;
+              has_api_key: boolean;
+              name: string;
+            }[];
+          };
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  LlmEndpoints_add: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "acme-llm",
+         *       "base_url": "https://llm.example.com",
+         *       "api_key": "sk-…"
+         *     }
+         */
+        'application/json': components['schemas']['AddLlmEndpointDto'];
+      };
+    };
+    responses: {
+      /** @description The endpoint */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            base_url: string;
+            /** Format: date-time */
+            created_at: string;
+            has_api_key: boolean;
+            name: string;
+          };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  LlmEndpoints_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        endpointName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -5993,6 +6362,248 @@ export interface operations {
       };
     };
   };
+  RuntimeSettings_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        branchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The settings, and which fields the agent set */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            customized: ('confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models')[];
+            settings: {
+              confidence_threshold: number;
+              environment_models: {
+                [key: string]: {
+                  endpoint?: string;
+                  max_tokens?: number;
+                  model?: string;
+                  /** @enum {unknown} */
+                  provider: 'openai' | 'openai_compatible' | 'embedded';
+                  temperature?: number;
+                };
+              };
+              fallback_text: string;
+              model: {
+                endpoint?: string;
+                max_tokens?: number;
+                model?: string;
+                /** @enum {unknown} */
+                provider: 'openai' | 'openai_compatible' | 'embedded';
+                temperature?: number;
+              } | null;
+              small_talk: boolean;
+            };
+          };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  RuntimeSettings_put: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        branchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "confidence_threshold": 0.3,
+         *       "fallback_text": "Please call the front desk.",
+         *       "small_talk": true
+         *     }
+         */
+        'application/json': components['schemas']['RuntimeSettingsDto'];
+      };
+    };
+    responses: {
+      /** @description The settings after the change */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            customized: ('confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models')[];
+            settings: {
+              confidence_threshold: number;
+              environment_models: {
+                [key: string]: {
+                  endpoint?: string;
+                  max_tokens?: number;
+                  model?: string;
+                  /** @enum {unknown} */
+                  provider: 'openai' | 'openai_compatible' | 'embedded';
+                  temperature?: number;
+                };
+              };
+              fallback_text: string;
+              model: {
+                endpoint?: string;
+                max_tokens?: number;
+                model?: string;
+                /** @enum {unknown} */
+                provider: 'openai' | 'openai_compatible' | 'embedded';
+                temperature?: number;
+              } | null;
+              small_talk: boolean;
+            };
+          };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Refused by the rules of the resource */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   AgentTests_list: {
     parameters: {
       query?: never;
@@ -6377,6 +6988,492 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['PatchTestCaseDto'];
+      };
+    };
+    responses: {
+      /** @description Changed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Refused by the rules of the resource */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  AgentTools_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        branchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tools */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentTool'][];
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  AgentTools_add: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        branchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "order_status",
+         *       "description": "Looks an order up by its number",
+         *       "url": "https://tools.example.com/orders/status",
+         *       "parameters": {
+         *         "type": "object",
+         *         "properties": {
+         *           "order": {
+         *             "type": "string"
+         *           }
+         *         },
+         *         "required": [
+         *           "order"
+         *         ]
+         *       },
+         *       "headers": {
+         *         "Authorization": "Bearer t0ken"
+         *       },
+         *       "timeout_ms": 3000
+         *     }
+         */
+        'application/json': components['schemas']['CreateToolDto'];
+      };
+    };
+    responses: {
+      /** @description The tool */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentTool'];
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Refused by the rules of the resource */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  AgentTools_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        branchId: string;
+        toolId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tool */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentTool'];
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  AgentTools_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        branchId: string;
+        toolId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Refused by the rules of the resource */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  AgentTools_edit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        branchId: string;
+        toolId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PatchToolDto'];
       };
     };
     responses: {
@@ -7175,6 +8272,84 @@ export interface operations {
       };
     };
   };
+  ToolSecret_rotate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new secret */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            signing_secret: string;
+          };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   TestRuns_list: {
     parameters: {
       query?: {
@@ -7274,6 +8449,86 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TestRun'];
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  ToolSecret_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The secret, masked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            issued_at: string;
+            signing_secret: string;
+          };
         };
       };
       /** @description Bad input (the field is named in the message) */
