@@ -37,10 +37,19 @@ function seedsFor(ids: Record<string, string>): Record<string, AnswerSeed> {
   const carrier = '/admin/v1/carrier/inbound-calls';
   const hour = 3600_000;
   // the world's branch is merged by the merge route early in the run; these edit a branch left open
-  const open = { branchId: ids.openBranchId, topicId: ids.openTopicId, testId: ids.openTestId };
+  const open = { branchId: ids.openBranchId, topicId: ids.openTopicId, testId: ids.openTestId, toolId: ids.openToolId };
   const tests = '/v1/agents/:agentId/branches/:branchId/tests';
+  const tools = '/v1/agents/:agentId/branches/:branchId/tools';
+  const seeds = routeSeeds(ids);
   return {
-    ...routeSeeds(ids),
+    ...seeds,
+    [`POST ${tools}`]: { ...seeds[`POST ${tools}`], path: open },
+    [`PATCH ${tools}/:toolId`]: { ...seeds[`PATCH ${tools}/:toolId`], path: open },
+    [`DELETE ${tools}/:toolId`]: { path: open },
+    'PUT /v1/agents/:agentId/branches/:branchId/settings': {
+      ...seeds['PUT /v1/agents/:agentId/branches/:branchId/settings'],
+      path: open,
+    },
     [`POST ${chat}/create`]: { body: { client_env: 'sandbox', message: 'when do you open' } },
     [`POST ${chat}/respond`]: { body: { conversation_id: ids.chatToRespond, message: 'when do you open' } },
     [`PUT ${chat}/close`]: { body: { conversation_id: ids.chatToClose } },
@@ -141,6 +150,14 @@ async function addAnswerFixtures(world: FuzzWorld): Promise<void> {
     await send('POST', `${agent}/branches/${open.branchId}/tests`, {
       name: 'asks about parking',
       turns: [{ user: 'parking', expect: { topic: 'Parking' } }],
+    })
+  ).id;
+  ids.openToolId = (
+    await send('POST', `${agent}/branches/${open.branchId}/tools`, {
+      name: 'parking_lookup',
+      description: 'Finds a parking space',
+      url: 'https://tools.example.com/parking',
+      parameters: { type: 'object', properties: { plate: { type: 'string' } } },
     })
   ).id;
 
