@@ -1,0 +1,241 @@
+import dgram from 'node:dgram';
+import type { AudioCodec, NegotiatedAudio } from '../call-media.port';
+import { DtmfReceiver, digitPackets } from './dtmf';
+import { decodeG711, encodeG711, silenceByte } from './g711';
+import { JitterBuffer } from './jitter-buffer';
+import { buildRtp, parseRtp } from './rtp-packet';
+import type { SpeakingAudio } from './speaking-audio';
+
+export const FRAME_MS = 20;
+export const FRAME_SAMPLES = 160; // 20 ms at 8 kHz
+/** frames the receiver holds before playing out: 60 ms absorbs ordinary network jitter */
+const JITTER_DEPTH = 3;
+/** after a stall (a busy event loop), catch up at most this many frames, then resynchronise */
+const MAX_CATCH_UP = 5;
+
+interface Playing {
+  pcm: Int16Array;
+  offset: number;
+  started: boolean;
+  onFirstPacket?: () => void;
+  done: (completed: boolean) => void;
+}
+
+interface Remote {
+  address: string;
+  port: number;
+}
+
+/**
+ * One call's RTP endpoint (RFC 3550) on a bound UDP socket: G.711 both ways in 20 ms frames paced
+ * by a drift-correcting timer, comfort silence whenever nothing is said (it keeps NAT bindings and
+ * the far end's jitter buffer alive), RFC 4733 digits, and symmetric RTP: the first valid packet
+ * after connect() names the far end's real address, and packets from anywhere else are ignored.
+ * `direction` is the far end's, as its SDP said: sendonly/inactive put us on hold (we stop sending).
+ */
+export class RtpSession implements SpeakingAudio {
+  private audio: NegotiatedAudio | null = null;
+  private remote: Remote | null = null;
+  private latched = false;
+  private readonly ssrc = Math.floor(Math.random() * 0xffffffff) >>> 0;
+  private sequence = Math.floor(Math.random() * 0xffff);
+  private timestamp = Math.floor(Math.random() * 0xffffffff) >>> 0;
+  private marker = true;
+  private readonly queue: Playing[] = [];
+  private readonly digits: { payload: Uint8Array; marker: boolean; timestamp: number; done?: () => void }[] = [];
+  private jitter: JitterBuffer<Int16Array> = this.newJitterBuffer();
+  private farSsrc: number | null = null;
+  private readonly dtmf = new DtmfReceiver();
+  private readonly audioListeners = new Set<(frame: Int16Array) => void>();
+  private readonly dtmfListeners = new Set<(digit: string) => void>();
+  private timer: NodeJS.Timeout | null = null;
+  private nextTick = 0;
+  private closed = false;
+  readonly stats = { sent: 0, received: 0, ignored: 0 };
+
+  constructor(
+    private readonly socket: dgram.Socket,
+    readonly localAddress: string,
+    readonly localPort: number,
+  ) {
+    socket.on('message', (data, from) => this.receive(data, from));
+    // a malformed datagram or an ICMP unreachable must not take the process down
+    socket.on('error', () => undefined);
+  }
+
+  connect(audio: NegotiatedAudio): void {
+    if (this.closed) return;
+    const moved =
+      !this.audio || this.audio.remoteAddress !== audio.remoteAddress || this.audio.remotePort !== audio.remotePort;
+    if (this.audio && this.audio.codec !== audio.codec) this.jitter = this.newJitterBuffer();
+    this.audio = { ...audio };
+    if (moved) {
+      this.remote = { address: audio.remoteAddress, port: audio.remotePort };
+      this.latched = false;
+    }
+    if (!this.timer) {
+      this.nextTick = Date.now();
+      this.schedule();
+    }
+  }
+
+  onAudio(listener: (frame: Int16Array) => void): () => void {
+    this.audioListeners.add(listener);
+    return () => this.audioListeners.delete(listener);
+  }
+
+  onDtmf(listener: (digit: string) => void): () => void {
+    this.dtmfListeners.add(listener);
+    return () => this.dtmfListeners.delete(listener);
+  }
+
+  play(pcm: Int16Array, onFirstPacket?: () => void): Promise<boolean> {
+    if (this.closed || pcm.length === 0) return Promise.resolve(!this.closed);
+    return new Promise((done) => this.queue.push({ pcm, offset: 0, started: false, onFirstPacket, done }));
+  }
+
+  stopPlayback(): void {
+    for (const item of this.queue.splice(0)) item.done(false);
+    this.marker = true;
+  }
+
+  get speaking(): boolean {
+    return this.queue.length > 0;
+  }
+
+  sendDigits(digits: string): Promise<void> {
+    const dtmfOk = this.audio?.dtmfPayloadType != null;
+    if (!dtmfOk || this.closed || digits.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      let startAt = this.timestamp;
+      for (const digit of digits) {
+        const packets = digitPackets(digit);
+        // one event per digit: every packet carries the timestamp of its start (RFC 4733 §2.5.1.2)
+        packets.forEach((p) => this.digits.push({ ...p, timestamp: startAt }));
+        startAt += FRAME_SAMPLES * (packets.length + 3); // the digit, then a 60 ms pause
+        for (let gap = 0; gap < 3; gap++)
+          this.digits.push({ payload: new Uint8Array(0), marker: false, timestamp: -1 });
+      }
+      this.digits[this.digits.length - 1].done = resolve;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.stopPlayback();
+    for (const d of this.digits.splice(0)) d.done?.();
+    await new Promise<void>((resolve) => this.socket.close(() => resolve()));
+  }
+
+  private newJitterBuffer(): JitterBuffer<Int16Array> {
+    return new JitterBuffer<Int16Array>(JITTER_DEPTH, () => new Int16Array(FRAME_SAMPLES));
+  }
+
+  private get sending(): boolean {
+    return this.audio !== null && (this.audio.direction === 'sendrecv' || this.audio.direction === 'recvonly');
+  }
+
+  private get listening(): boolean {
+    return this.audio !== null && (this.audio.direction === 'sendrecv' || this.audio.direction === 'sendonly');
+  }
+
+  private schedule(): void {
+    this.nextTick += FRAME_MS;
+    this.timer = setTimeout(() => this.tick(), Math.max(0, this.nextTick - Date.now()));
+  }
+
+  private tick(): void {
+    if (this.closed) return;
+    const behind = Math.floor((Date.now() - this.nextTick) / FRAME_MS);
+    if (behind > MAX_CATCH_UP) this.nextTick += behind * FRAME_MS;
+    for (let frames = Math.min(behind, MAX_CATCH_UP) + 1; frames > 0; frames--) this.frame();
+    this.schedule();
+  }
+
+  /** one 20 ms step: play out one received frame, send one frame */
+  private frame(): void {
+    if (this.listening) {
+      // silence while the buffer fills or the far end sends nothing: listeners keep a clock
+      const heard = this.jitter.pop() ?? new Int16Array(FRAME_SAMPLES);
+      for (const listener of this.audioListeners) listener(heard);
+    }
+    if (!this.sending || !this.audio || !this.remote) return; // on hold: queued speech waits
+    const digit = this.audio.dtmfPayloadType !== null ? this.digits.shift() : undefined;
+    if (digit) digit.done?.();
+    if (digit && digit.timestamp >= 0) {
+      this.send(this.audio.dtmfPayloadType as number, digit.payload, digit.marker, digit.timestamp);
+      this.timestamp = (this.timestamp + FRAME_SAMPLES) >>> 0;
+      this.marker = true;
+      return;
+    }
+    this.send(this.audio.payloadType, this.nextSpeech(this.audio.codec), this.marker, this.timestamp);
+    this.marker = false;
+    this.timestamp = (this.timestamp + FRAME_SAMPLES) >>> 0;
+  }
+
+  private nextSpeech(codec: AudioCodec): Uint8Array {
+    const item = this.queue[0];
+    if (!item) return new Uint8Array(FRAME_SAMPLES).fill(silenceByte(codec));
+    const chunk = new Int16Array(FRAME_SAMPLES);
+    chunk.set(item.pcm.subarray(item.offset, item.offset + FRAME_SAMPLES));
+    item.offset += FRAME_SAMPLES;
+    if (!item.started) {
+      item.started = true;
+      item.onFirstPacket?.();
+    }
+    if (item.offset >= item.pcm.length) {
+      this.queue.shift();
+      // resolve once this frame is on the wire (send() below runs in the same tick)
+      queueMicrotask(() => item.done(true));
+    }
+    return encodeG711(codec, chunk);
+  }
+
+  private send(payloadType: number, payload: Uint8Array, marker: boolean, timestamp: number): void {
+    if (!this.remote) return;
+    const packet = buildRtp({ payloadType, sequence: this.sequence, timestamp, ssrc: this.ssrc, marker, payload });
+    this.sequence = (this.sequence + 1) & 0xffff;
+    this.stats.sent++;
+    this.socket.send(packet, this.remote.port, this.remote.address);
+  }
+
+  private receive(data: Buffer, from: dgram.RemoteInfo): void {
+    const audio = this.audio;
+    const packet = audio ? parseRtp(data) : null;
+    if (
+      !audio ||
+      !packet ||
+      (packet.payloadType !== audio.payloadType && packet.payloadType !== audio.dtmfPayloadType)
+    ) {
+      this.stats.ignored++;
+      return;
+    }
+    if (!this.latched) {
+      // symmetric RTP: behind NAT the far end's packets come from where it can be reached
+      this.remote = { address: from.address, port: from.port };
+      this.latched = true;
+    } else if (!this.remote || from.address !== this.remote.address || from.port !== this.remote.port) {
+      this.stats.ignored++;
+      return;
+    }
+    this.stats.received++;
+    if (!this.listening) return;
+    if (packet.payloadType === audio.dtmfPayloadType) {
+      const digit = this.dtmf.accept(packet.timestamp, packet.payload);
+      if (digit) for (const listener of this.dtmfListeners) listener(digit);
+      return;
+    }
+    if (packet.ssrc !== this.farSsrc) {
+      this.farSsrc = packet.ssrc;
+      this.jitter = this.newJitterBuffer();
+    }
+    if (packet.payload.length === 0 || packet.payload.length > 4 * FRAME_SAMPLES) return;
+    const pcm = decodeG711(audio.codec, packet.payload);
+    const frame = new Int16Array(FRAME_SAMPLES);
+    frame.set(pcm.subarray(0, FRAME_SAMPLES));
+    this.jitter.push(packet.sequence, frame);
+  }
+}

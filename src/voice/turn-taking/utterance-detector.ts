@@ -1,0 +1,97 @@
+import { rms } from '../media/resample';
+
+/**
+ * Voice activity and end of utterance, frame by frame (20 ms at 8 kHz): a frame is speech when its
+ * energy stands well above an adaptive noise floor (the quiet frames' level);
+ * speech starts after a few speech frames in a row, and an utterance ends after `endSilenceMs` of
+ * non-speech. Pure and clock-free: time is counted in frames.
+ */
+export interface UtteranceDetectorOptions {
+  endSilenceMs: number;
+  /** speech shorter than this is a click or a cough, not an utterance */
+  minSpeechMs?: number;
+  /** an utterance this long ends even if the caller has not paused */
+  maxUtteranceMs?: number;
+}
+
+export type UtteranceEvent =
+  /** `pcm`: what was heard so far (the pre-roll and the frames that started speech) */
+  { type: 'speech-start'; pcm: Int16Array[] } | { type: 'utterance'; pcm: Int16Array } | { type: 'discarded' };
+
+const FRAME_MS = 20;
+const START_FRAMES = 3;
+/** frames kept from before speech was detected, so the utterance's first syllable is not cut */
+const PRE_ROLL_FRAMES = 10;
+/** the floor never drops below this (a digital-silence line would make every click speech) */
+const MIN_FLOOR = 60;
+/** speech is this many times the floor, and at least MIN_SPEECH_LEVEL */
+const SPEECH_RATIO = 3;
+const MIN_SPEECH_LEVEL = 300;
+
+export class UtteranceDetector {
+  private floor = MIN_FLOOR;
+  private speaking = false;
+  private run = 0;
+  private silence = 0;
+  private speechFrames = 0;
+  private readonly preRoll: Int16Array[] = [];
+  private frames: Int16Array[] = [];
+
+  constructor(private readonly options: UtteranceDetectorOptions) {}
+
+  get inSpeech(): boolean {
+    return this.speaking;
+  }
+
+  isSpeech(frame: Int16Array): boolean {
+    return rms(frame) > Math.max(this.floor * SPEECH_RATIO, MIN_SPEECH_LEVEL);
+  }
+
+  push(frame: Int16Array): UtteranceEvent[] {
+    const level = rms(frame);
+    const speech = this.isSpeech(frame);
+    // minimum tracking: the floor drops to quiet frames at once and creeps up under steady sound,
+    // so a noisy line stops counting as speech after a second or two
+    if (level < this.floor) this.floor = Math.max(MIN_FLOOR, this.floor * 0.7 + level * 0.3);
+    else this.floor *= 1.02;
+    if (!this.speaking) {
+      this.preRoll.push(frame);
+      if (this.preRoll.length > PRE_ROLL_FRAMES) this.preRoll.shift();
+      this.run = speech ? this.run + 1 : 0;
+      if (this.run < START_FRAMES) return [];
+      this.speaking = true;
+      this.frames = this.preRoll.splice(0);
+      this.speechFrames = this.run;
+      this.silence = 0;
+      return [{ type: 'speech-start', pcm: [...this.frames] }];
+    }
+    this.frames.push(frame);
+    if (speech) {
+      this.speechFrames++;
+      this.silence = 0;
+    } else {
+      this.silence++;
+    }
+    const ended = this.silence * FRAME_MS >= this.options.endSilenceMs;
+    const tooLong = this.frames.length * FRAME_MS >= (this.options.maxUtteranceMs ?? 15_000);
+    if (!ended && !tooLong) return [];
+    return [this.end()];
+  }
+
+  /** forget a half-heard utterance (the agent took the turn some other way, the call ended) */
+  reset(): void {
+    this.speaking = false;
+    this.run = 0;
+    this.frames = [];
+    this.preRoll.length = 0;
+  }
+
+  private end(): UtteranceEvent {
+    const frames = this.frames;
+    this.reset();
+    if (this.speechFrames * FRAME_MS < (this.options.minSpeechMs ?? 200)) return { type: 'discarded' };
+    const pcm = new Int16Array(frames.length * frames[0].length);
+    frames.forEach((f, i) => pcm.set(f, i * f.length));
+    return { type: 'utterance', pcm };
+  }
+}

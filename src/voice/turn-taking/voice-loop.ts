@@ -1,0 +1,237 @@
+import type { SpeakingAudio } from '../media/speaking-audio';
+import { sentencesOf } from '../speech/sentences';
+import type { RecognitionStream, SpeechRecognizer, SpeechSynthesizer } from '../speech/speech.port';
+import { UtteranceDetector } from './utterance-detector';
+import type { AgentAnswer, HangUpReason, SpokenLatency, UserTurnInput, VoiceDialogue } from './voice-dialogue.port';
+
+export interface VoiceLoopOptions {
+  endOfUtteranceMs: number;
+  silencePromptMs: number;
+  /** prompts said into silence before the loop hangs up */
+  silencePromptsBeforeHangUp: number;
+  silencePrompt?: string;
+  /** what callers are likely to say: recognition hints (the agent's example queries, small talk) */
+  phrases?: readonly string[];
+  /** digits are sent as one turn after this pause, or at once on '#' */
+  dtmfInterDigitMs?: number;
+  now?: () => number;
+}
+
+/** One user turn as the loop saw it: the input and its speech stages. */
+export interface VoiceTurnRecord {
+  text?: string;
+  dtmf?: string;
+  bargeIn: boolean;
+  asr_ms: number;
+  tts_ms?: number;
+  first_audio_ms?: number;
+}
+
+/**
+ * Turn-taking on one call: speaks the greeting, hears each utterance (voice activity, end of
+ * utterance after a pause), recognises it, hands it to the dialogue as a user turn and speaks the
+ * answer sentence by sentence as it arrives. The caller speaking or pressing a key over an answer
+ * stops it (barge-in, flagged on the next turn); digits are user input; silence gets a prompt, and
+ * repeated silence a hang-up.
+ */
+export class VoiceLoop {
+  readonly turns: VoiceTurnRecord[] = [];
+  private readonly detector: UtteranceDetector;
+  private readonly unsubscribe: (() => void)[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private speech: AbortController | null = null;
+  private stream: RecognitionStream | null = null;
+  private bargedIn = false;
+  private silenceTimer: NodeJS.Timeout | null = null;
+  private silentPrompts = 0;
+  private digits = '';
+  private digitTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private finished!: (reason: HangUpReason) => void;
+  /** resolves with the reason the loop ended */
+  readonly done = new Promise<HangUpReason>((resolve) => (this.finished = resolve));
+  private readonly now: () => number;
+
+  constructor(
+    private readonly audio: SpeakingAudio,
+    private readonly dialogue: VoiceDialogue,
+    private readonly recognizer: SpeechRecognizer,
+    private readonly synthesizer: SpeechSynthesizer,
+    private readonly options: VoiceLoopOptions,
+  ) {
+    this.detector = new UtteranceDetector({ endSilenceMs: options.endOfUtteranceMs });
+    this.now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    this.unsubscribe.push(this.audio.onAudio((frame) => this.hear(frame)));
+    this.unsubscribe.push(this.audio.onDtmf((digit) => this.digit(digit)));
+    this.enqueue(async () => {
+      await this.speak(this.dialogue.greet(), null, null);
+    });
+  }
+
+  /** end the loop without a hang-up of its own (the caller hung up, the call was transferred) */
+  stop(): void {
+    this.end('stopped', false);
+  }
+
+  private hear(frame: Int16Array): void {
+    if (this.stopped) return;
+    if (this.stream && this.detector.inSpeech) this.stream.write(frame);
+    for (const event of this.detector.push(frame)) {
+      if (event.type === 'speech-start') {
+        this.callerActive();
+        if (this.recognizer.stream) {
+          this.stream = this.recognizer.stream({ phrases: this.options.phrases });
+          for (const f of event.pcm) this.stream.write(f);
+        }
+      } else if (event.type === 'discarded') {
+        this.stream?.cancel();
+        this.stream = null;
+        this.armSilence();
+      } else {
+        const endedAt = this.now();
+        const stream = this.stream;
+        this.stream = null;
+        this.enqueue(() => this.utterance(event.pcm, stream, endedAt));
+      }
+    }
+  }
+
+  private digit(digit: string): void {
+    if (this.stopped) return;
+    this.callerActive();
+    this.digits += digit;
+    if (this.digitTimer) clearTimeout(this.digitTimer);
+    const send = () => {
+      const dtmf = this.digits;
+      this.digits = '';
+      this.digitTimer = null;
+      const endedAt = this.now();
+      this.enqueue(() => this.turn({ dtmf, bargeIn: this.takeBargeIn(), latency: { asr_ms: 0 } }, endedAt));
+    };
+    if (digit === '#') send();
+    else this.digitTimer = setTimeout(send, this.options.dtmfInterDigitMs ?? 1500);
+  }
+
+  /** the caller spoke or pressed a key: no silence prompt, and whatever the agent says stops */
+  private callerActive(): void {
+    this.clearSilence();
+    this.silentPrompts = 0;
+    if (this.speech) {
+      this.speech.abort();
+      this.speech = null;
+      this.audio.stopPlayback();
+      this.bargedIn = true;
+    }
+  }
+
+  private takeBargeIn(): boolean {
+    const bargeIn = this.bargedIn;
+    this.bargedIn = false;
+    return bargeIn;
+  }
+
+  private async utterance(pcm: Int16Array, stream: RecognitionStream | null, endedAt: number): Promise<void> {
+    const started = this.now();
+    // an engine that fails hears nothing; the caller is asked again by the silence prompt
+    const text = await (
+      stream ? stream.finish() : this.recognizer.recognize(pcm, { phrases: this.options.phrases })
+    ).catch(() => '');
+    if (this.stopped) return;
+    if (!text) return this.armSilence();
+    await this.turn({ text, bargeIn: this.takeBargeIn(), latency: { asr_ms: this.now() - started } }, endedAt);
+  }
+
+  private async turn(input: UserTurnInput, endedAt: number): Promise<void> {
+    if (this.stopped) return;
+    const record: VoiceTurnRecord = {
+      text: input.text,
+      dtmf: input.dtmf,
+      bargeIn: input.bargeIn,
+      asr_ms: input.latency.asr_ms,
+    };
+    this.turns.push(record);
+    const spoken = await this.speak(this.dialogue.userTurn(input), endedAt, record);
+    if (spoken) this.dialogue.answerSpoken?.(spoken);
+  }
+
+  /**
+   * Says an answer sentence by sentence: each is synthesised as soon as the dialogue has produced
+   * it and queued behind the one playing, so the first is heard while the rest is generated.
+   */
+  private async speak(
+    answer: Promise<AgentAnswer>,
+    fromMs: number | null,
+    record: VoiceTurnRecord | null,
+  ): Promise<SpokenLatency | null> {
+    const controller = new AbortController();
+    this.speech = controller;
+    const plays: Promise<boolean>[] = [];
+    let ttsMs: number | null = null;
+    let firstAudioAt: number | null = null;
+    try {
+      for await (const sentence of sentencesOf(await answer)) {
+        if (controller.signal.aborted || this.stopped) break;
+        const started = this.now();
+        const pcm = await this.synthesizer.synthesize(sentence, controller.signal).catch(() => null);
+        if (controller.signal.aborted || this.stopped) break;
+        if (!pcm?.length) continue;
+        if (ttsMs === null) ttsMs = this.now() - started;
+        const first = plays.length === 0;
+        plays.push(this.audio.play(pcm, first ? () => (firstAudioAt = this.now()) : undefined));
+      }
+      await Promise.all(plays);
+    } catch {
+      // a dialogue that fails mid-answer: say what was said, then listen again
+    }
+    if (this.speech === controller) this.speech = null;
+    if (!controller.signal.aborted) this.armSilence();
+    if (ttsMs === null || firstAudioAt === null) return null;
+    const spoken = { tts_ms: ttsMs, first_audio_ms: fromMs === null ? 0 : firstAudioAt - fromMs };
+    if (record) Object.assign(record, spoken);
+    return spoken;
+  }
+
+  private armSilence(): void {
+    this.clearSilence();
+    if (this.stopped || this.speech || this.detector.inSpeech) return;
+    this.silenceTimer = setTimeout(() => this.silence(), this.options.silencePromptMs);
+  }
+
+  private clearSilence(): void {
+    if (this.silenceTimer) clearTimeout(this.silenceTimer);
+    this.silenceTimer = null;
+  }
+
+  private silence(): void {
+    this.silenceTimer = null;
+    if (this.silentPrompts >= this.options.silencePromptsBeforeHangUp) {
+      this.end('silence', true);
+      return;
+    }
+    this.silentPrompts++;
+    const prompt = this.options.silencePrompt ?? 'Are you still there?';
+    this.enqueue(async () => {
+      await this.speak(Promise.resolve(prompt), null, null);
+    });
+  }
+
+  private end(reason: HangUpReason, hangUp: boolean): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.clearSilence();
+    if (this.digitTimer) clearTimeout(this.digitTimer);
+    this.unsubscribe.splice(0).forEach((off) => off());
+    this.speech?.abort();
+    this.stream?.cancel();
+    this.audio.stopPlayback();
+    const said = hangUp ? this.dialogue.hangUp(reason).catch(() => undefined) : Promise.resolve();
+    void said.then(() => this.finished(reason));
+  }
+
+  private enqueue(step: () => Promise<void>): void {
+    this.chain = this.chain.then(step).catch(() => undefined);
+  }
+}
