@@ -60,7 +60,8 @@ export class EngineVoiceDialogue implements VoiceDialogue {
     await this.flush();
     const conversation = await this.engine.current(this.conversationId);
     if (!conversation.exists || conversation.ended) return '';
-    const text = input.text ?? input.dtmf ?? '';
+    // keyed input reads as its digits; the '#' that ended the entry is not part of it (the turn's `dtmf` keeps it)
+    const text = input.text ?? (input.dtmf && input.dtmf !== '#' ? input.dtmf.replace(/#$/, '') : (input.dtmf ?? ''));
     const result = await this.engine.think(conversation, {
       text,
       ...(input.dtmf ? { metadata: { dtmf: input.dtmf } } : {}),

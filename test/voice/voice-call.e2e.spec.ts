@@ -62,7 +62,9 @@ describeSpeech('a voice call over SIP and RTP, end to end', () => {
       RTP_PORT_MIN: '35002',
       RTP_PORT_MAX: '36000',
       VOICE_END_OF_UTTERANCE_MS: '500',
-      VOICE_SILENCE_PROMPT_MS: '60000',
+      // one prompt after 5 s of silence, then a hang-up: long enough for the other tests' callers to speak
+      VOICE_SILENCE_PROMPT_MS: '5000',
+      VOICE_SILENCE_PROMPTS: '1',
     });
     t = await startTestApp({ PARLEY_TEST_CLOCK: '1', SIP_LISTEN_PORT: '0' });
     sipPort = t.app.get(SipServer).address()!.port;
@@ -97,52 +99,102 @@ describeSpeech('a voice call over SIP and RTP, end to end', () => {
     process.env = saved;
   });
 
+  const headers = () => ({ 'x-api-key': key });
+  const base = () => `${t.url}/v3/${accountId}/${agentId}/conversations`;
+  const uas: TestSipUa[] = [];
+  afterEach(async () => {
+    await Promise.all(uas.splice(0).map((ua) => ua.close()));
+  });
+
+  /** a caller (its own number, to find its conversation) who hears Parley's utterances */
+  async function dial(from: string) {
+    const ua = await TestSipUa.open({ min: 36002, max: 37000 });
+    uas.push(ua);
+    const heard: Int16Array[] = [];
+    const detector = new UtteranceDetector({ endSilenceMs: 700 });
+    ua.audio.onAudio((frame) => {
+      for (const e of detector.push(frame)) if (e.type === 'utterance') heard.push(e.pcm);
+    });
+    expect(await ua.call(sipPort, NUMBER, from)).toBe(200);
+    await until('the greeting', () => heard.length >= 1, patient(20_000));
+    return { ua, heard };
+  }
+
+  /** the caller's conversation once it matches, with its turns' latency */
+  async function conversationOf(from: string, ready: (c: { in_progress: boolean; num_turns: number }) => boolean) {
+    const id = await until(
+      `the conversation of ${from}`,
+      async () => {
+        const r = await request(`${base()}?client_env=sandbox`, { headers: headers() });
+        const c =
+          r.status === 200 ? r.body.conversations.find((x: { from_number: string }) => x.from_number === from) : null;
+        return c && ready(c) ? (c.id as string) : null;
+      },
+      patient(15_000),
+    );
+    const r = await request(`${base()}/${id}?include_latency=true`, { headers: headers() });
+    expect(r.status).toBe(200);
+    return r.body;
+  }
+
   it(
     'hears the question and answers it from the right topic, in audio; the turn records its speech stages',
     async () => {
-      const ua = await TestSipUa.open({ min: 36002, max: 37000 });
-      try {
-        const heard: Int16Array[] = [];
-        const detector = new UtteranceDetector({ endSilenceMs: 700 });
-        ua.audio.onAudio((frame) => {
-          for (const e of detector.push(frame)) if (e.type === 'utterance') heard.push(e.pcm);
-        });
-        expect(await ua.call(sipPort, NUMBER)).toBe(200);
+      const question = await tts.synthesize('What are your opening hours?');
+      const { ua, heard } = await dial('+15557770001');
+      expect(await asr.recognize(heard[0], { phrases: HEARD })).toBe('hello how can i help');
 
-        await until('the greeting', () => heard.length >= 1, patient(20_000));
-        expect(await asr.recognize(heard[0], { phrases: HEARD })).toBe('hello how can i help');
+      await ua.audio.play(question);
+      await until('the answer', () => heard.length >= 2, patient(30_000));
+      const answer = await asr.recognize(heard[1], { phrases: HEARD });
+      expect(answer).toContain('nine to five');
 
-        await ua.audio.play(await tts.synthesize('What are your opening hours?'));
-        await until('the answer', () => heard.length >= 2, patient(30_000));
-        const answer = await asr.recognize(heard[1], { phrases: HEARD });
-        expect(answer).toContain('nine to five');
+      await ua.hangUp();
+      const c = await conversationOf('+15557770001', (x) => !x.in_progress && x.num_turns === 2);
+      expect(c).toMatchObject({ channel: 'VOICE-SIP', in_progress: false });
+      const [greeting, turn] = c.turns;
+      expect(greeting.agent_response).toBe(GREETING);
+      expect(turn.user_input).toBe('what are your opening hours');
+      expect(turn.agent_response).toBe(HOURS);
+      expect(turn.barge_in).toBe(false);
+      expect(turn).not.toHaveProperty('dtmf');
+      const stages = turn.latency.stages;
+      for (const stage of ['asr', 'tts', 'first_audio', 'retrieval']) expect(stages[stage]).toBeGreaterThan(0);
+      expect(stages.first_audio).toBeLessThan(patient(5));
+    },
+    patient(60_000),
+  );
 
-        await ua.hangUp();
-        const base = `${t.url}/v3/${accountId}/${agentId}/conversations`;
-        const headers = { 'x-api-key': key };
-        const id = await until(
-          'the conversation, ended',
-          async () => {
-            const r = await request(`${base}?client_env=sandbox`, { headers });
-            const c = r.status === 200 ? r.body.conversations[0] : null;
-            return c && c.in_progress === false && c.num_turns === 2 ? (c.id as string) : null;
-          },
-          patient(15_000),
-        );
-        const { body: list } = await request(`${base}/${id}?include_latency=true`, { headers });
-        expect(list).toMatchObject({ channel: 'VOICE-SIP' });
-        const [greeting, turn] = list.turns;
-        expect(greeting.agent_response).toBe(GREETING);
-        expect(turn.user_input).toBe('what are your opening hours');
-        expect(turn.agent_response).toBe(HOURS);
-        expect(turn.barge_in).toBe(false);
-        expect(turn).not.toHaveProperty('dtmf');
-        const stages = turn.latency.stages;
-        for (const stage of ['asr', 'tts', 'first_audio', 'retrieval']) expect(stages[stage]).toBeGreaterThan(0);
-        expect(stages.first_audio).toBeLessThan(patient(5));
-      } finally {
-        await ua.close();
-      }
+  it(
+    'keypad digits are a user turn recorded with `dtmf`',
+    async () => {
+      const { ua } = await dial('+15557770002');
+      await ua.audio.sendDigits('12#');
+      // the turn is recorded once its answer was said, while the call goes on
+      const c = await conversationOf('+15557770002', (x) => x.num_turns === 2);
+      const turn = c.turns[1];
+      // `dtmf` is what was keyed; the input the agent read is the digits without the closing '#'
+      expect(turn).toMatchObject({ user_input: '12', dtmf: '12#', barge_in: false });
+      expect(turn.latency.stages.asr).toBe(0);
+      await ua.hangUp();
+    },
+    patient(60_000),
+  );
+
+  it(
+    'a caller who says nothing is prompted, then hung up on (Parley sends the BYE)',
+    async () => {
+      const { ua, heard } = await dial('+15557770003');
+      const started = Date.now();
+      await Promise.race([
+        ua.hungUpByParley,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('no BYE from Parley')), patient(30_000)).unref()),
+      ]);
+      // 5 s of silence, the prompt, 5 s more
+      expect(Date.now() - started).toBeGreaterThan(8000);
+      expect(await asr.recognize(heard[1], { phrases: HEARD })).toBe('are you still there');
+      const c = await conversationOf('+15557770003', (x) => !x.in_progress);
+      expect(c.num_turns).toBe(1);
     },
     patient(60_000),
   );
