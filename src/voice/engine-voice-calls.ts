@@ -18,6 +18,8 @@ import { VOICE_CONFIG, type VoiceConfig } from './voice-config';
 
 /** What callers say besides the agent's topics: recognition hints next to the example queries. */
 export const SMALL_TALK = ['hello', 'hi', 'yes', 'no', 'thank you', 'thanks', 'goodbye', 'bye', 'okay'];
+/** how long attach waits for the call's conversation to exist (outbound calls start it asynchronously) */
+const CONVERSATION_WAIT_MS = 5000;
 /** how long a goodbye may still be playing before the call is hung up anyway */
 const GOODBYE_MAX_MS = 20_000;
 
@@ -91,7 +93,13 @@ export class EngineVoiceCalls implements VoiceCalls {
 
   /** the deployment's active topics' example queries and small talk (none known yet: small talk) */
   private async phrasesOf(conversationId: string): Promise<string[]> {
-    const conversation = await this.engine.current(conversationId).catch(() => null);
+    // an outbound call's conversation is started by its process manager, maybe just after the answer
+    const until = Date.now() + CONVERSATION_WAIT_MS;
+    let conversation = await this.engine.current(conversationId).catch(() => null);
+    while (!conversation?.exists && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      conversation = await this.engine.current(conversationId).catch(() => null);
+    }
     if (!conversation?.exists) return SMALL_TALK;
     const key = `${conversation.agentId}/${conversation.deploymentId}`;
     let phrases = this.phrases.get(key);
