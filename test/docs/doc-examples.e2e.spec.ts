@@ -30,6 +30,7 @@ const OTHER_DOCS = [
   'docs/sip.md',
   'docs/sockets.md',
   'docs/security.md',
+  'docs/voice.md',
 ];
 
 /** The docs/api files in the order of their index's table. */
