@@ -38,6 +38,7 @@ const turn = obj(
     user_input_datetime: nullable(time),
     agent_response_datetime: nullable(time),
     barge_in: bool,
+    dtmf: str,
     intents: arr(any),
     entities: map(),
     is_ood: bool,

@@ -36,6 +36,7 @@ function renderTurn(t: TurnView, o: RenderOptions): Record<string, unknown> {
     user_input: text(o.version, t.userInput),
     user_input_datetime: text(o.version, t.userInputAt),
     barge_in: t.bargeIn,
+    ...(t.dtmf ? { dtmf: t.dtmf } : {}),
     agent_response: text(o.version, t.agentResponse),
     agent_response_datetime: text(o.version, t.agentResponseAt),
     intents: t.intents,

@@ -42,6 +42,8 @@ export interface TurnView {
   agentResponse: string;
   agentResponseAt: string;
   bargeIn: boolean;
+  /** voice calls: the keypad digits the input was */
+  dtmf?: string;
   isOod: boolean;
   isSilence: boolean;
   intents: string[];
@@ -133,6 +135,7 @@ export function turnView(t: TurnData): TurnView {
     agentResponse: t.agentResponse,
     agentResponseAt: t.agentResponseAt,
     bargeIn: t.bargeIn,
+    ...(t.dtmf ? { dtmf: t.dtmf } : {}),
     isOod: t.isOod,
     isSilence: t.isSilence,
     intents: t.intents,

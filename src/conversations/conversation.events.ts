@@ -56,6 +56,8 @@ export interface TurnData {
   inputMetadata: Record<string, unknown>;
   /** the answer carries the result of an external event that arrived meanwhile */
   delayedResponse: boolean;
+  /** voice calls: the keypad digits this turn's input was (RFC 4733), absent for speech and text */
+  dtmf?: string;
 }
 
 export type ConversationEvent =

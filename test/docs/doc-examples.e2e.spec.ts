@@ -31,6 +31,7 @@ const OTHER_DOCS = [
   'docs/sockets.md',
   'docs/security.md',
   'docs/studio.md',
+  'docs/voice.md',
 ];
 
 /** The docs/api files in the order of their index's table. */

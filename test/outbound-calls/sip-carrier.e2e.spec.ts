@@ -27,14 +27,20 @@ describeSip('the SIP carrier against sipp as the callee (UDP, 127.0.0.1)', () =>
 
   beforeAll(async () => {
     port = await freeUdpPort();
-    // a 2 s ring timeout keeps the no-answer cases short; the agent stays on 1.5 s for the callee's BYE
-    t = await startTestApp({
-      PARLEY_TEST_CLOCK: '1',
-      OUTBOUND_CARRIER: 'sip',
-      SIP_TRUNK: `127.0.0.1:${port}`,
-      OUTBOUND_RING_TIMEOUT_S: '2',
-      SIP_HOLD_MS: '1500',
-    });
+    // a 2 s ring timeout keeps the no-answer cases short; the agent stays on 1.5 s for the callee's BYE.
+    // Signalling only (`audio: null`): these are the carrier's SIP cases, without speech.
+    t = await startTestApp(
+      {
+        PARLEY_TEST_CLOCK: '1',
+        OUTBOUND_CARRIER: 'sip',
+        SIP_TRUNK: `127.0.0.1:${port}`,
+        OUTBOUND_RING_TIMEOUT_S: '2',
+        SIP_HOLD_MS: '1500',
+      },
+      undefined,
+      [],
+      { audio: null },
+    );
     store = t.app.get<EventStore>(EVENT_STORE);
     acme = await callingAccount(t, 'Acme', GREETING, '+15550100001');
   });

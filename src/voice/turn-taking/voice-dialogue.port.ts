@@ -22,6 +22,9 @@ export interface VoiceDialogue {
   greet(): Promise<AgentAnswer>;
   userTurn(input: UserTurnInput): Promise<AgentAnswer>;
   hangUp(reason: HangUpReason): Promise<void>;
-  /** optional: each answer's speech latency, to record on its turn */
-  answerSpoken?(latency: SpokenLatency): void;
+  /**
+   * optional: called once each user turn's answer is over, with its speech latency (null when none
+   * of it reached the line: cut off by barge-in before its first audio, nothing to say)
+   */
+  answerSpoken?(latency: SpokenLatency | null): void;
 }

@@ -154,7 +154,7 @@ export class VoiceLoop {
     };
     this.turns.push(record);
     const spoken = await this.speak(this.dialogue.userTurn(input), endedAt, record);
-    if (spoken) this.dialogue.answerSpoken?.(spoken);
+    this.dialogue.answerSpoken?.(spoken);
   }
 
   /**
