@@ -132,10 +132,26 @@ suite('Studio Tools and Tests tabs, and test runs beside deployments, in headles
     expect(await saved.getByTestId('headers-set').textContent()).toBe('set: Authorization');
     expect(await page.content()).not.toContain('t0ken-secret');
 
+    // an edit that leaves the headers alone keeps them; a second tool is added and deleted
+    await saved.getByLabel('Description').fill('Looks an order up by number');
+    await saved.getByRole('button', { name: 'Save tool' }).click();
+    const scratch = page.getByRole('form', { name: 'New tool' });
+    // the New tool panel stays open after an add
+    if (!(await scratch.isVisible())) await page.getByText('New tool', { exact: true }).click();
+    await scratch.getByLabel('Name', { exact: true }).fill('scratch');
+    await scratch.getByLabel('Description').fill('to be deleted');
+    await scratch.getByLabel('URL (https)').fill('https://127.0.0.1:9/scratch');
+    await scratch.getByRole('button', { name: 'Add tool' }).click();
+    await page.locator('[data-tool="scratch"]').waitFor(WAIT);
+    await page.locator('[data-tool="scratch"] summary').click();
+    await page.locator('[data-tool="scratch"]').getByRole('button', { name: 'Delete tool' }).click();
+    await page.locator('[data-tool="scratch"]').waitFor({ state: 'detached', ...WAIT });
+
     const tools = await api('GET', `/v1/agents/${agentId}/branches/${branchId}/tools`);
     expect(tools.body).toEqual([
       expect.objectContaining({
         name: 'order_status',
+        description: 'Looks an order up by number',
         url: 'https://127.0.0.1:9/orders/status',
         timeout_ms: 4000,
         headers: { Authorization: '***' },
@@ -160,10 +176,22 @@ suite('Studio Tools and Tests tabs, and test runs beside deployments, in headles
     };
     await add('asks for hours', 'when are you open', 'Opening hours', '9');
     await add('expects midnight', 'opening hours', 'Opening hours', 'midnight');
+    // edit: a second turn on the passing case; delete: a scratch case
+    const hours = page.locator('[data-test="asks for hours"]');
+    await hours.locator('summary').click();
+    await hours.getByRole('button', { name: 'Add a turn' }).click();
+    await hours.getByRole('group', { name: 'Turn 2' }).getByLabel('User says').fill('opening hours');
+    await hours.getByRole('button', { name: 'Save test' }).click();
+    await page.locator('[data-test="asks for hours"] summary', { hasText: '2 turns' }).waitFor(WAIT);
+    await add('scratch', 'hello', '', '');
+    await page.locator('[data-test="scratch"] summary').click();
+    await page.locator('[data-test="scratch"]').getByRole('button', { name: 'Delete test' }).click();
+    await page.locator('[data-test="scratch"]').waitFor({ state: 'detached', ...WAIT });
     const tests = await api('GET', `/v1/agents/${agentId}/branches/${branchId}/tests`);
     expect(tests.body.map((c: { name: string }) => c.name)).toEqual(['asks for hours', 'expects midnight']);
     expect(tests.body[0].turns).toEqual([
       { user: 'when are you open', expect: { topic: 'Opening hours', contains: '9' } },
+      { user: 'opening hours' },
     ]);
 
     await page.getByRole('button', { name: 'Merge', exact: true }).click();
