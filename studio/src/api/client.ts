@@ -132,6 +132,36 @@ export class ParleyApi {
       body,
     });
 
+  // tools and test cases on a branch (contract §19, §20); tool headers are write-only
+  tools = (agentId: string, branchId: string) =>
+    this.http.call('get', '/v1/agents/{agentId}/branches/{branchId}/tools', { path: { agentId, branchId } });
+  addTool = (agentId: string, branchId: string, body: Schemas['CreateToolDto']) =>
+    this.http.call('post', '/v1/agents/{agentId}/branches/{branchId}/tools', { path: { agentId, branchId }, body });
+  editTool = (agentId: string, branchId: string, toolId: string, body: Schemas['PatchToolDto']) =>
+    this.http.call('patch', '/v1/agents/{agentId}/branches/{branchId}/tools/{toolId}', {
+      path: { agentId, branchId, toolId },
+      body,
+    });
+  removeTool = (agentId: string, branchId: string, toolId: string) =>
+    this.http.call('delete', '/v1/agents/{agentId}/branches/{branchId}/tools/{toolId}', {
+      path: { agentId, branchId, toolId },
+    });
+  tests = (agentId: string, branchId: string) =>
+    this.http.call('get', '/v1/agents/{agentId}/branches/{branchId}/tests', { path: { agentId, branchId } });
+  addTest = (agentId: string, branchId: string, body: Schemas['CreateTestCaseDto']) =>
+    this.http.call('post', '/v1/agents/{agentId}/branches/{branchId}/tests', { path: { agentId, branchId }, body });
+  editTest = (agentId: string, branchId: string, testId: string, body: Schemas['PatchTestCaseDto']) =>
+    this.http.call('patch', '/v1/agents/{agentId}/branches/{branchId}/tests/{testId}', {
+      path: { agentId, branchId, testId },
+      body,
+    });
+  removeTest = (agentId: string, branchId: string, testId: string) =>
+    this.http.call('delete', '/v1/agents/{agentId}/branches/{branchId}/tests/{testId}', {
+      path: { agentId, branchId, testId },
+    });
+  testRuns = (agentId: string, deploymentId: string) =>
+    this.http.call('get', '/v1/agents/{agentId}/test-runs', { path: { agentId }, query: { deploymentId } });
+
   // deployments
   deployments = (agentId: string, environment?: Environment) =>
     this.http.call('get', '/v1/agents/{agentId}/deployments', { path: { agentId }, query: { environment } });

@@ -30,6 +30,12 @@ export type RebuildJob = Schemas['RebuildJob'];
 export type DeadLetter = AnswerOf<'get', '/admin/v1/dead-letters'>['deadLetters'][number];
 export type WebhookDelivery = AnswerOf<'get', '/v1/webhook-endpoints/{endpointId}/deliveries'>['data'][number];
 
+export type AgentTool = Schemas['AgentTool'];
+export type TestCase = Schemas['TestCase'];
+export type TestTurn = Schemas['TestTurnDto'];
+export type TestExpectation = Schemas['TestExpectationDto'];
+export type TestRun = Schemas['TestRun'];
+
 export type TopicInput = Omit<Topic, 'id'>;
 
 export type ResolutionStrategy = 'ours' | 'theirs' | 'base';

@@ -3,7 +3,11 @@ import { useStudio } from '../api/context';
 import type { Topic } from '../api/types';
 import { ErrorNote, useAction, useLoad } from '../ui';
 import { MergePanel } from './MergePanel';
+import { TestsTab } from './TestsTab';
+import { ToolsTab } from './ToolsTab';
 import { TopicEditor } from './TopicEditor';
+
+const SECTIONS = ['Topics', 'Tools', 'Tests'] as const;
 
 /** A branch's behavior and topics; main and merged branches are shown read-only (the API refuses writes). */
 export function BranchEditor(props: {
@@ -20,6 +24,7 @@ export function BranchEditor(props: {
   const [text, setText] = useState('');
   const [saved, setSaved] = useState(false);
   const save = useAction();
+  const [section, setSection] = useState<(typeof SECTIONS)[number]>('Topics');
   useEffect(() => {
     if (behavior.data) setText(behavior.data.behavior);
   }, [behavior.data]);
@@ -38,7 +43,23 @@ export function BranchEditor(props: {
       <h2>
         Branch <code>{props.branchName}</code> {readOnly && <span className="badge">read-only</span>}
       </h2>
-      <section aria-labelledby="behavior-title">
+      <div className="tabs" role="tablist" aria-label="Branch sections">
+        {SECTIONS.map((s) => (
+          <button
+            key={s}
+            type="button"
+            role="tab"
+            aria-selected={section === s}
+            className={section === s ? 'tab current' : 'tab'}
+            onClick={() => setSection(s)}
+          >
+            {s}
+          </button>
+        ))}
+      </div>
+      {section === 'Tools' && <ToolsTab agentId={agentId} branchId={branchId} readOnly={readOnly} />}
+      {section === 'Tests' && <TestsTab agentId={agentId} branchId={branchId} readOnly={readOnly} />}
+      <section aria-labelledby="behavior-title" hidden={section !== 'Topics'}>
         <h3 id="behavior-title">Behavior</h3>
         <label htmlFor="behavior" className="sr-only">
           Behavior
@@ -62,7 +83,7 @@ export function BranchEditor(props: {
         {saved && <span role="status"> Saved.</span>}
         <ErrorNote error={save.error ?? behavior.error} />
       </section>
-      <section aria-labelledby="topics-title">
+      <section aria-labelledby="topics-title" hidden={section !== 'Topics'}>
         <h3 id="topics-title">Topics</h3>
         <ErrorNote error={topics.error} />
         {topics.data?.map((topic: Topic) => (

@@ -3,6 +3,7 @@ import { useStudio } from '../api/context';
 import { ENVIRONMENTS, type Deployment, type Environment } from '../api/types';
 import { diffContent, type ContentDiff } from '../diff';
 import { ErrorNote, shortTime, useAction, useLoad } from '../ui';
+import { TestRunStatus } from './TestRunStatus';
 
 const NEXT: Partial<Record<Environment, Environment>> = { sandbox: 'pre-release', 'pre-release': 'live' };
 
@@ -61,6 +62,7 @@ export function Deployments({ agentId }: { agentId: string }) {
                     <div className="hint">
                       {shortTime(d.createdAt)} by {d.createdBy}
                     </div>
+                    <TestRunStatus agentId={agentId} deploymentId={d.id} />
                     <div className="row">
                       {NEXT[env] && (
                         <button type="button" onClick={() => promote(d, NEXT[env]!)} disabled={action.busy}>
