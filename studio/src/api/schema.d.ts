@@ -1571,6 +1571,7 @@ export type components = {
         /** Format: date-time */
         agent_response_datetime?: string | null;
         barge_in?: boolean;
+        dtmf?: string;
         entities?: {
           [key: string]: unknown;
         };
