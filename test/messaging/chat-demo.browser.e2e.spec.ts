@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { browserSuite, launchChromium } from '../support/chromium';
 import { advanceClock, operatorKey } from '../helpers/keys-fixtures';
 import { patient } from '../support/patience';
 import {
@@ -31,21 +31,7 @@ interface DemoPage {
   location: { href: string };
 }
 
-const CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-].filter((p): p is string => !!p);
-const executablePath = CANDIDATES.find((p) => fs.existsSync(p));
-const underCi = process.env.CI === 'true' || process.env.CI === '1';
-
-if (!executablePath && !underCi) {
-  process.stderr.write(
-    `\n!!! chat-demo browser test SKIPPED: no Chromium at ${CANDIDATES.join(', ')} (apt-get install -y chromium, or set CHROMIUM_PATH)\n\n`,
-  );
-}
-const suite = executablePath || underCi ? describe : describe.skip;
+const suite = browserSuite('chat-demo browser test');
 
 suite('chat demo page in headless Chromium', () => {
   let f: MessagingFixture;
@@ -90,20 +76,12 @@ suite('chat demo page in headless Chromium', () => {
     );
 
   beforeAll(async () => {
-    if (!executablePath)
-      throw new Error(
-        `CI=true but no Chromium was found at ${CANDIDATES.join(', ')}: .ci/run must install the Debian chromium package`,
-      );
     // a short token lifetime: the page must renew it (4401) well within the session's idle expiry
     f = await startMessagingFixture({ MESSAGING_TOKEN_TTL_S: '60' });
     connectorToken = (await createConnector(f.t, f.account.accountId, f.agentId, 'sandbox', '127.0.0.1'))
       .connectorToken;
     deskKey = (await operatorKey(f.t, f.account.accountId, { name: 'Dana', permissions: ['desk'] })).key;
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
   }, 180_000);
   afterAll(async () => {

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { browserSuite, launchChromium } from '../support/chromium';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { patient } from '../support/patience';
 
@@ -8,21 +8,7 @@ import { patient } from '../support/patience';
  * test does): swagger-ui loads from the app's own files under its content security policy, reads
  * /openapi.json and shows the API families. Skipped with a note without a Chromium, except under CI.
  */
-const CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-].filter((p): p is string => !!p);
-const executablePath = CANDIDATES.find((p) => fs.existsSync(p));
-const underCi = process.env.CI === 'true' || process.env.CI === '1';
-
-if (!executablePath && !underCi) {
-  process.stderr.write(
-    `\n!!! /docs browser test SKIPPED: no Chromium at ${CANDIDATES.join(', ')} (apt-get install -y chromium, or set CHROMIUM_PATH)\n\n`,
-  );
-}
-const suite = executablePath || underCi ? describe : describe.skip;
+const suite = browserSuite('/docs browser test');
 
 suite('/docs in headless Chromium (issue 34)', () => {
   let t: TestApp;
@@ -32,11 +18,7 @@ suite('/docs in headless Chromium (issue 34)', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     // a script or style the content security policy blocks is a console error

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { browserSuite, launchChromium } from '../support/chromium';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { patient } from '../support/patience';
 
@@ -16,18 +17,7 @@ const { buildStudio } = require('../../scripts/build-studio');
  * deliveries show their retries, and the operator's read models rebuilt from the page. Screenshots
  * go to docs/images/. Without a Chromium it is skipped with a loud note, and fails under CI=true.
  */
-const CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-].filter((p): p is string => !!p);
-const executablePath = CANDIDATES.find((p) => fs.existsSync(p));
-const underCi = process.env.CI === 'true' || process.env.CI === '1';
-if (!executablePath && !underCi) {
-  process.stderr.write(`\n!!! Studio admin browser test SKIPPED: no Chromium at ${CANDIDATES.join(', ')}\n\n`);
-}
-const suite = executablePath || underCi ? describe : describe.skip;
+const suite = browserSuite('Studio admin browser test');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const IMAGES = path.join(ROOT, 'docs', 'images');
@@ -53,7 +43,6 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
     request(`${t.url}${p}`, { method, body, headers: { 'x-operator-token': t.operatorToken } });
 
   beforeAll(async () => {
-    if (!executablePath) throw new Error(`CI=true but no Chromium at ${CANDIDATES.join(', ')}`);
     buildStudio({ root: ROOT, out: path.join(ROOT, 'dist'), silent: true });
     fs.mkdirSync(IMAGES, { recursive: true });
     // a webhook receiver that always fails, so a delivery is retried
@@ -89,11 +78,7 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
     });
     expect(merged.status).toBeLessThan(300);
 
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: VIEWPORT });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
     page = await context.newPage();

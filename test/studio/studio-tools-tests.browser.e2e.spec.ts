@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { browserSuite, launchChromium } from '../support/chromium';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { patient } from '../support/patience';
 
@@ -14,18 +15,7 @@ const { buildStudio } = require('../../scripts/build-studio');
  * result, one case passing and one failing with the API's own words. Screenshot
  * docs/images/studio-tools.png. Without a Chromium it is skipped loudly, and fails under CI=true.
  */
-const CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-].filter((p): p is string => !!p);
-const executablePath = CANDIDATES.find((p) => fs.existsSync(p));
-const underCi = process.env.CI === 'true' || process.env.CI === '1';
-if (!executablePath && !underCi) {
-  process.stderr.write(`\n!!! Studio tools/tests browser test SKIPPED: no Chromium at ${CANDIDATES.join(', ')}\n\n`);
-}
-const suite = executablePath || underCi ? describe : describe.skip;
+const suite = browserSuite('Studio tools/tests browser test');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const IMAGES = path.join(ROOT, 'docs', 'images');
@@ -44,7 +34,6 @@ suite('Studio Tools and Tests tabs, and test runs beside deployments, in headles
     request(`${t.url}${p}`, { method, body, headers: { 'x-api-key': key } });
 
   beforeAll(async () => {
-    if (!executablePath) throw new Error(`CI=true but no Chromium at ${CANDIDATES.join(', ')}`);
     buildStudio({ root: ROOT, out: path.join(ROOT, 'dist'), silent: true });
     fs.mkdirSync(IMAGES, { recursive: true });
     // loopback tool URLs are allowed only with WEBHOOK_ALLOW_HTTP=1; the tool is never called here
@@ -83,11 +72,7 @@ suite('Studio Tools and Tests tabs, and test runs beside deployments, in headles
     });
     expect(topic.status).toBeLessThan(300);
 
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     page.setDefaultTimeout(patient(15_000));
     page.on('pageerror', (error) => errors.push(error.message));

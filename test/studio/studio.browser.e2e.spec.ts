@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import { browserSuite, launchChromium } from '../support/chromium';
 import { AgentsClient } from '../helpers/agents-fixture';
 import { operatorKey } from '../helpers/keys-fixtures';
 import { createConnector } from '../messaging/messaging-fixture';
@@ -21,18 +22,7 @@ const { buildStudio } = require('../../scripts/build-studio');
  * Screenshots of the main pages go to docs/images/.
  * Without a Chromium it is skipped with a loud note, and fails under CI=true.
  */
-const CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-].filter((p): p is string => !!p);
-const executablePath = CANDIDATES.find((p) => fs.existsSync(p));
-const underCi = process.env.CI === 'true' || process.env.CI === '1';
-if (!executablePath && !underCi) {
-  process.stderr.write(`\n!!! Studio browser test SKIPPED: no Chromium at ${CANDIDATES.join(', ')}\n\n`);
-}
-const suite = executablePath || underCi ? describe : describe.skip;
+const suite = browserSuite('Studio browser test');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const IMAGES = path.join(ROOT, 'docs', 'images');
@@ -63,15 +53,10 @@ suite('Studio in headless Chromium', () => {
   const goto = (p: string) => page.goto(`${t.url}/studio${p}`);
 
   beforeAll(async () => {
-    if (!executablePath) throw new Error(`CI=true but no Chromium at ${CANDIDATES.join(', ')}`);
     buildStudio({ root: ROOT, out: path.join(ROOT, 'dist'), silent: true });
     fs.mkdirSync(IMAGES, { recursive: true });
     t = await startTestApp({ PARLEY_TEST_CLOCK: '1', DEBUG_CHAT_TIMEOUT_S: '86400' });
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
     page.setDefaultTimeout(patient(15_000));
     page.on('pageerror', (error) => errors.push(error.message));
