@@ -106,7 +106,6 @@ export class AgentRuntime {
     const t0 = performance.now();
     const text = input.text.trim();
     const settings = content.settings ?? {};
-    const smallTalk = (settings.small_talk ?? RUNTIME_DEFAULTS.small_talk) && text ? detectSmallTalk(text) : null;
     const threshold = settings.confidence_threshold ?? RUNTIME_DEFAULTS.confidence_threshold;
     const fallback = settings.fallback_text ?? RUNTIME_DEFAULTS.fallback_text;
     const { index, topics } = await this.indexes.of(content);
@@ -116,8 +115,10 @@ export class AgentRuntime {
     const best = hits[0];
     const cited = best && best.confidence >= threshold ? topics.get(best.topicId) : undefined;
     // An agent's own topic for it (a goodbye that ends with actions) wins; otherwise small talk is
-    // answered politely rather than called out of domain.
-    if (smallTalk && !cited) {
+    // answered politely rather than called out of domain. Checked only then: most turns cite a topic.
+    const smallTalk =
+      !cited && text && (settings.small_talk ?? RUNTIME_DEFAULTS.small_talk) ? detectSmallTalk(text) : null;
+    if (smallTalk) {
       const node = `small_talk:${smallTalk}`;
       const turn: Omit<TurnData, 'turnIndex'> = {
         ...this.emptyTurn(input.receivedAt, input.asrLangCode, input.ttsLangCode),
