@@ -6,7 +6,7 @@ import { startThreadProfiles, type ThreadProfile } from '../lib/cost/thread-prof
 import type { ChatDriverResult } from '../lib/chat-driver';
 import { repoRoot } from '../lib/paths';
 import { namedThreadCpuMs } from '../lib/thread-cpu';
-import { CONVERSATIONS, openChats, runDriver, TOPICS } from './debug-chat';
+import { CONVERSATIONS, openChats, runDriver, TOPICS, warmUp } from './debug-chat';
 
 /**
  * Where a debug-chat turn's CPU goes: the same load as debug-chat.turns on an app of its own, run
@@ -19,6 +19,7 @@ async function costOfATurn(ctx: Parameters<BenchCase['run']>[0]) {
   const intervalUs = Number(process.env.BENCH_CPU_PROFILE_INTERVAL_US) || 1000;
   const { app, plan } = await openChats(ctx, 'debug-chat-cost');
   try {
+    await warmUp(plan, ctx.file('debug-chat-cost-warm-up.json'));
     const stop = await startThreadProfiles(intervalUs);
     // each thread's CPU over the window, read inside it: starting and stopping the profiler are not the turns'
     const cpuBefore = namedThreadCpuMs();

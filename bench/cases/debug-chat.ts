@@ -11,6 +11,13 @@ import type { ChatDriverResult, ChatPlan } from '../lib/chat-driver';
 
 export const CONVERSATIONS = 32;
 export const TOPICS = 500;
+/**
+ * Turns served before a measured window: V8 tiers a function up by its calls, so the first few
+ * thousand turns pay for compiling (on V8's helper threads, beside the two cores' real work) and for
+ * unoptimised code. The figures are a server's steady state (bench/README.md, "JIT warm-up").
+ */
+export const WARM_UP_TURNS = 5000;
+const WARM_UP_MAX_S = 30;
 
 interface ChatFigures {
   turnsPerSecond: number;
@@ -43,7 +50,8 @@ interface ChatSetup {
 
 /**
  * A server with an agent of 500 topics in sandbox and 32 open debug-chat conversations, each warmed
- * by one turn (index build, JIT): what both the throughput and the cost cases load.
+ * by one turn (the index's build): what both the throughput and the cost cases load (each warms the
+ * JIT with warmUp before it measures).
  */
 export async function openChats(ctx: BenchContext, label: string): Promise<ChatSetup> {
   const app = await startBenchApp(ctx.file(label));
@@ -87,7 +95,7 @@ export async function openChats(ctx: BenchContext, label: string): Promise<ChatS
         }),
       ),
     );
-    // warm-up: index build, JIT
+    // the first turn of each builds the deployment's index
     await Promise.all(
       conversations.map((c) =>
         app.call('POST', `/v1/agents/${agent.agentId}/debug-chat/${c.conversationId}`, h, {
@@ -155,7 +163,20 @@ async function chatLoad(ctx: BenchContext): Promise<{ debug: ChatFigures; chatAp
   });
 }
 
+/** Runs the load untimed until WARM_UP_TURNS turns are served (bounded by WARM_UP_MAX_S); returns the turns. */
+export async function warmUp(plan: ChatPlan, planFile: string, turns = WARM_UP_TURNS): Promise<number> {
+  const started = performance.now();
+  let served = 0;
+  while (served < turns && performance.now() - started < WARM_UP_MAX_S * 1000) {
+    const r = await runDriver(planFile, { ...plan, seconds: 1 });
+    if (r.failures > 0) throw new Error(`warm-up: ${r.failures} turns failed, first: ${r.firstFailure}`);
+    served += r.turns;
+  }
+  return served;
+}
+
 async function measure(name: string, plan: ChatPlan, planFile: string): Promise<ChatFigures> {
+  await warmUp(plan, planFile);
   const { result: r, mainMs, othersMs } = await cpuDuring(() => profiled(name, () => runDriver(planFile, plan)));
   if (r.failures > 0) throw new Error(`${name}: ${r.failures} turns failed, first: ${r.firstFailure}`);
   const perTurn = (ms: number | null) => (ms === null ? null : (ms * 1000) / r.turns);
