@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { SipServer } from '../../src/sip/sip-server';
 import type { VoiceSeam } from '../../src/sip/voice-seam.module';
 import { EspeakSynthesizer } from '../../src/voice/speech/espeak-synthesizer';
@@ -42,6 +43,9 @@ type Engines = 'embedded' | 'stubbed';
 
 interface Level extends LevelOutcome {
   p50: number;
+  meanWaitMs: number;
+  /** the server's event-loop delay over the level, p99 ms: a late timer delays every 20 ms frame behind it */
+  loopDelayP99Ms: number;
   p95: number;
   calls: number;
   callSeconds: number;
@@ -226,7 +230,9 @@ async function runLevel(
   };
   const threadsBefore = threadCpuMs();
   const childrenBefore = childrenCpuMs();
-  const driven = await runCallers(ctx.file(`voice-plan-${tag}.json`), plan);
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  const driven = await runCallers(ctx.file(`voice-plan-${tag}.json`), plan).finally(() => loopDelay.disable());
   const { mainMs, othersMs } = cpuBetween(threadsBefore, threadCpuMs());
   const childrenAfter = childrenCpuMs();
   const waitsMs = driven.calls.flatMap((c) => c.waitsMs);
@@ -241,11 +247,16 @@ async function runLevel(
   return {
     ...outcome,
     p50: percentile(waitsMs, 0.5),
+    meanWaitMs: waitsMs.reduce((sum, w) => sum + w, 0) / waitsMs.length,
+    loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
     p95: p95Of(outcome),
     callSeconds,
     serverCpuMsPerCallSecond: perCallSecond(mainMs === null || othersMs === null ? null : mainMs + othersMs),
+    // the callers' process is one of the finished children too: what is left is the speech engines'
     speechCpuMsPerCallSecond: perCallSecond(
-      childrenBefore === null || childrenAfter === null ? null : childrenAfter - childrenBefore,
+      childrenBefore === null || childrenAfter === null
+        ? null
+        : Math.max(0, childrenAfter - childrenBefore - driven.cpuMs),
     ),
     stagesMs,
     turnsRead,
@@ -321,18 +332,26 @@ const ms = (v: number | null | undefined, digits = 0) =>
 
 function table(engines: Engines, f: Figures): string {
   const rows = [
-    `voice.calls.${engines}: per level (wait = caller's last utterance packet → first voiced answer packet; stages: Conversations API means)`,
-    '| calls | turns | p50 ms | p95 ms | unanswered | server CPU ms per call-s | speech engines CPU ms per call-s | asr | retrieval | generation | tts | first_audio |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `voice.calls.${engines}: per level (wait = caller's last utterance packet → first voiced answer packet; stages: Conversations API means, ms; the rest: mean wait − end of utterance − first_audio)`,
+    '| calls | turns | p50 ms | p95 ms | unanswered | server CPU ms per call-s | speech engines CPU ms per call-s | asr | retrieval | generation | tts | first_audio | end of utterance | the rest | server loop delay p99 |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...f.levels.map(
       (l) =>
         `| ${l.calls}${holds(l, VOICE_P95_LIMIT_MS) ? '' : ' ✗'} | ${l.waitsMs.length + l.unanswered} | ${ms(l.p50)} | ${ms(l.p95)} | ${l.unanswered} | ${ms(l.serverCpuMsPerCallSecond, 1)} | ${ms(l.speechCpuMsPerCallSecond, 1)} | ` +
         STAGES.map((s) => ms(l.stagesMs[s], 1)).join(' | ') +
-        ' |',
+        ` | ${END_OF_UTTERANCE_MS} | ${ms(restMs(l), 1)} | ${ms(l.loopDelayP99Ms, 1)} |`,
     ),
   ];
   return rows.join('\n');
 }
+
+/**
+ * The mean wait's part that no stage names: the caller's wait is the end-of-utterance silence, then
+ * first_audio (detection → first packet sent); the rest is the server's jitter buffer (3 frames),
+ * the network, and timers firing late on a busy machine.
+ */
+const restMs = (l: Level) =>
+  l.stagesMs.first_audio === undefined ? null : l.meanWaitMs - END_OF_UTTERANCE_MS - l.stagesMs.first_audio;
 
 /** the level the figure reports: the largest that held, or the first when none did */
 const reported = (f: Figures) => f.levels.find((l) => l.calls === f.held) ?? f.levels[0];
