@@ -96,6 +96,10 @@ export const LIMITS: Limit[] = [
   // back (a loss also breaks inbound-calls.200-at-once); the rate floor is far under what it does.
   { name: 'inbound-calls.200-at-once.lost', atMost: 0 },
   { name: 'inbound-calls.200-at-once', atLeast: 10 },
+  // Voice (issue 36): end of the caller's utterance → first agent audio within 1.5 s at p95, at the
+  // number of concurrent calls each case reports (report-only otherwise: that number is the finding).
+  { name: 'voice.calls.embedded.p95', atMost: 1500 },
+  { name: 'voice.calls.stubbed.p95', atMost: 1500 },
   // Concurrency (issue 33): a week of 5-minute intervals over the seeded dataset, any filter or slice.
   { name: 'concurrency.series-7d.p50', atMost: 50 },
   { name: 'external-events.delivery.p99', atMost: 20 },

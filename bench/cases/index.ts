@@ -18,6 +18,7 @@ import { retrievalCases } from './retrieval';
 import { storeAppendCases } from './store-append';
 import { storeReadCases } from './store-read';
 import { studioCases } from './studio';
+import { voiceCases } from './voice';
 
 /**
  * Every case, in the order they run, in groups. A group runs in a process of its own (run.ts):
@@ -45,6 +46,8 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'debug-chat', cases: [...debugChatCases, ...debugChatCostCases] },
   { name: 'messaging', cases: messagingCases },
   { name: 'inbound-calls', cases: inboundCallsCases },
+  // concurrent SIP calls with audio (issue 36): real-time audio, so its length is the calls', not the machine's
+  { name: 'voice', cases: voiceCases },
   { name: 'conversations', cases: conversationsCases },
   // Studio's conversations page in headless Chromium, over the same seeded dataset
   { name: 'studio', cases: studioCases },

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Type } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino from 'pino';
 import { createApp } from '../../src/app.factory';
 import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
@@ -7,6 +8,7 @@ import { comparePositions } from '../../src/event-store/position';
 import { loadConfig } from '../../src/platform/config/config';
 import { ProcessManagers } from '../../src/process-managers/process-managers';
 import { ReadModels } from '../../src/read-models/read-models.service';
+import type { VoiceSeam } from '../../src/sip/voice-seam.module';
 import { withDeadline } from './measure';
 
 /** How long settled() waits before it fails, naming what had not caught up (BENCH_SETTLE_DEADLINE_MS overrides). */
@@ -15,6 +17,8 @@ const SETTLE_DEADLINE_MS = Number(process.env.BENCH_SETTLE_DEADLINE_MS) || 10 * 
 export interface BenchApp {
   url: string;
   operatorToken: string;
+  /** the Nest application itself (a case that needs one of its parts, e.g. the SIP server's port) */
+  nest: NestFastifyApplication;
   close(): Promise<void>;
   /** Resolves once every read model and process manager has reached the log's head (startup catch-up done). */
   settled(): Promise<void>;
@@ -30,6 +34,7 @@ export async function startBenchApp(
   dir: string,
   env: Record<string, string> = {},
   extraControllers: Type[] = [],
+  voice: VoiceSeam = {},
 ): Promise<BenchApp> {
   fs.mkdirSync(dir, { recursive: true });
   const operatorToken = 'bench-operator-token-0123456789';
@@ -41,13 +46,14 @@ export async function startBenchApp(
     ...passedThrough(),
     ...env,
   });
-  const app = await createApp(config, pino({ level: 'silent' }), undefined, extraControllers);
+  const app = await createApp(config, pino({ level: 'silent' }), undefined, extraControllers, voice);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
     operatorToken,
+    nest: app,
     close: () => app.close(),
     async settled() {
       const head = await app.get<EventStore>(EVENT_STORE).headPosition();

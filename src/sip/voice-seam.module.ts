@@ -6,6 +6,12 @@ import { CONFIG, type Config } from '../platform/config/config';
 import { CALL_AUDIO_FACTORY, type CallAudioFactory } from '../voice/call-media.port';
 import { EngineVoiceCalls } from '../voice/engine-voice-calls';
 import { RtpCallAudioFactory } from '../voice/media/rtp-call-audio-factory';
+import {
+  SPEECH_RECOGNIZER,
+  SPEECH_SYNTHESIZER,
+  type SpeechRecognizer,
+  type SpeechSynthesizer,
+} from '../voice/speech/speech.port';
 import { VoiceModule } from '../voice/voice.module';
 import { VOICE_CALLS, type VoiceCalls } from '../voice/voice-calls.port';
 import { VOICE_CONFIG, type VoiceConfig } from '../voice/voice-config';
@@ -21,6 +27,11 @@ export interface VoiceSeam {
   audio?: CallAudioFactory | null;
   /** absent: EngineVoiceCalls (speech over the conversation engine) when there is call audio, else SilentVoiceCalls */
   calls?: VoiceCalls;
+  /**
+   * absent: the engines the configuration names (VoiceModule); given: these instead, for the calls
+   * EngineVoiceCalls answers (the bench's stubs, which measure the platform without speech engines)
+   */
+  speech?: { recognizer: SpeechRecognizer; synthesizer: SpeechSynthesizer };
 }
 
 const sipConfigured = (config: Config) => config.sipServer !== null || config.outboundCalls.sip !== null;
@@ -38,6 +49,13 @@ export class VoiceSeamModule {
       imports: [VoiceModule, EventStoreModule, AgentsModule, ConversationsModule],
       providers: [
         EngineVoiceCalls,
+        // provided here, they win over VoiceModule's for EngineVoiceCalls (a module's own providers first)
+        ...(seam.speech
+          ? [
+              { provide: SPEECH_RECOGNIZER, useValue: seam.speech.recognizer },
+              { provide: SPEECH_SYNTHESIZER, useValue: seam.speech.synthesizer },
+            ]
+          : []),
         {
           provide: CALL_AUDIO_FACTORY,
           inject: [CONFIG, VOICE_CONFIG],
