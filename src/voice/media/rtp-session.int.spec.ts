@@ -116,6 +116,42 @@ describe('RtpSession on 127.0.0.1', () => {
     }
   });
 
+  it('after its event loop stalls, hears what arrived meanwhile at once instead of falling behind for good', async () => {
+    const far = dgram.createSocket('udp4');
+    await new Promise<void>((r) => far.bind(0, '127.0.0.1', r));
+    try {
+      a.connect(towards(b, { remotePort: (far.address() as { port: number }).port }));
+      // loud frames heard in one synchronous run of the session's clock
+      const bursts: number[] = [];
+      let burst = 0;
+      a.onAudio((frame) => {
+        if (rms(frame) <= 5000) return;
+        if (burst === 0) queueMicrotask(() => (bursts.push(burst), (burst = 0)));
+        burst++;
+      });
+      const payload = Buffer.from(encodeG711('PCMU', tone(160)));
+      const send = (i: number) =>
+        new Promise<void>((r) =>
+          far.send(
+            buildRtp({ payloadType: 0, sequence: i, timestamp: i * 160, ssrc: 7, marker: i === 0, payload }),
+            a.localPort,
+            '127.0.0.1',
+            () => r(),
+          ),
+        );
+      // 20 frames of tone reach the socket while the event loop is busy for 600 ms: the clock resyncs
+      // first, then reads them
+      for (let i = 0; i < 20; i++) await send(i);
+      const busyUntil = Date.now() + 600;
+      while (Date.now() < busyUntil);
+      await until(() => bursts.reduce((sum, n) => sum + n, 0) >= 20);
+      // before: one frame a tick from there on, the buffer 17 frames (340 ms) deep for the rest of the call
+      expect(Math.max(...bursts)).toBeGreaterThanOrEqual(14);
+    } finally {
+      far.close();
+    }
+  });
+
   it('stopPlayback cuts speech short and resolves its play with false', async () => {
     a.connect(towards(b));
     b.connect(towards(a));

@@ -157,16 +157,15 @@ export class RtpSession implements SpeakingAudio {
     const behind = Math.floor((Date.now() - this.nextTick) / FRAME_MS);
     if (behind > MAX_CATCH_UP) this.nextTick += behind * FRAME_MS;
     for (let frames = Math.min(behind, MAX_CATCH_UP) + 1; frames > 0; frames--) this.frame();
+    // What the far end sent through a stall is read after the resync: hear the excess now, or every
+    // later word of the call would reach the listeners that much late (sending just resyncs).
+    if (this.listening && this.jitter.size > 2 * JITTER_DEPTH) while (this.jitter.size > JITTER_DEPTH) this.hear();
     this.schedule();
   }
 
   /** one 20 ms step: play out one received frame, send one frame */
   private frame(): void {
-    if (this.listening) {
-      // silence while the buffer fills or the far end sends nothing: listeners keep a clock
-      const heard = this.nextHeard();
-      for (const listener of this.audioListeners) listener(heard);
-    }
+    if (this.listening) this.hear();
     if (!this.sending || !this.audio || !this.remote) return; // on hold: queued speech waits
     const digit = this.audio.dtmfPayloadType !== null ? this.digits.shift() : undefined;
     if (digit) digit.done?.();
@@ -179,6 +178,12 @@ export class RtpSession implements SpeakingAudio {
     this.send(this.audio.payloadType, this.nextSpeech(this.audio.codec), this.marker, this.timestamp);
     this.marker = false;
     this.timestamp = (this.timestamp + FRAME_SAMPLES) >>> 0;
+  }
+
+  /** hands the listeners the next 20 ms heard: silence while the buffer fills or the far end sends nothing (listeners keep a clock) */
+  private hear(): void {
+    const heard = this.nextHeard();
+    for (const listener of this.audioListeners) listener(heard);
   }
 
   /** 20 ms of what the far end said, re-cut from its packets whatever their length */
