@@ -6,6 +6,7 @@ import { CONFIG, type Config } from '../platform/config/config';
 import { CALL_AUDIO_FACTORY, type CallAudioFactory } from '../voice/call-media.port';
 import { EngineVoiceCalls } from '../voice/engine-voice-calls';
 import { RtpCallAudioFactory } from '../voice/media/rtp-call-audio-factory';
+import { RecordingsModule } from '../voice/recording/recordings.module';
 import { VoiceModule } from '../voice/voice.module';
 import { VOICE_CALLS, type VoiceCalls } from '../voice/voice-calls.port';
 import { VOICE_CONFIG, type VoiceConfig } from '../voice/voice-config';
@@ -35,7 +36,7 @@ export class VoiceSeamModule {
   static forRoot(seam: VoiceSeam = {}): DynamicModule {
     return {
       module: VoiceSeamModule,
-      imports: [VoiceModule, EventStoreModule, AgentsModule, ConversationsModule],
+      imports: [VoiceModule, EventStoreModule, AgentsModule, ConversationsModule, RecordingsModule],
       providers: [
         EngineVoiceCalls,
         {
