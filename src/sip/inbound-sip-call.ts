@@ -352,7 +352,10 @@ export class InboundSipCall {
     if (this.holdTimer) return;
     this.holdTimer = setTimeout(() => {
       this.holdTimer = null;
-      this.deps.logger.info({ callSid: this.callSid, limitMs: this.deps.holdLimitMs }, 'call held too long: hanging up');
+      this.deps.logger.info(
+        { callSid: this.callSid, limitMs: this.deps.holdLimitMs },
+        'call held too long: hanging up',
+      );
       this.hangUp('hold-limit').catch((error: unknown) =>
         this.deps.logger.error({ err: error, callSid: this.callSid }, 'ending an inbound SIP call failed'),
       );

@@ -38,8 +38,7 @@ export class RecordingController {
     if (!access.showTranscripts || !keyOf(request)?.permissions.includes('conversations')) throw noRecording();
     if (!CONVERSATION_ID.test(conversationId)) throw noRecording();
     const [started] = (await this.store.readStream(conversationStream(conversationId), { maxCount: 1 })) as unknown as
-      | ConversationEvent[]
-      | [];
+      ConversationEvent[] | [];
     if (!started || started.type !== 'ConversationStarted' || started.data.agentId !== agentId) throw noRecording();
     const recording = await this.recordings.open(conversationId);
     if (!recording) throw noRecording();
