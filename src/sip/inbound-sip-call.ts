@@ -473,7 +473,8 @@ export class InboundSipCall {
     if (this.holdTimer) clearTimeout(this.holdTimer);
     this.holdTimer = null;
     try {
-      await this.drainVoice();
+      // a stopping platform hangs up at once; any other end first records the turn in hand
+      if (hungUpBy !== 'platform') await this.drainVoice();
       if (this.ringing) await this.deps.inbound.finish(this.ringing.call, hungUpBy, this.context);
     } finally {
       await this.closeAudio();

@@ -24,6 +24,8 @@ const RATE = 8000;
 const CHANNELS = 2;
 /** conversation ids are `IN-<uuid>`, `OUT-…`: anything else names no file */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** one second of the two channels */
+const WRITE_BYTES = RATE * CHANNELS * 2;
 
 /** One recording being written as the call goes: sealed piece by piece, kept only once finished. */
 export interface RecordingWriter extends RecordingSink {
@@ -92,13 +94,25 @@ export class CallRecordings {
     out.on('error', (error) => (failed ??= error));
     out.write(Buffer.concat([MAGIC, iv]));
     let finished = false;
+    // a second of audio per write, not fifty small ones
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = () => {
+      if (pendingBytes > 0 && !failed) out.write(cipher.update(Buffer.concat(pending)));
+      pending = [];
+      pendingBytes = 0;
+    };
     return {
       write: (stereo) => {
-        if (!finished && !failed) out.write(cipher.update(stereo));
+        if (finished || failed) return;
+        pending.push(stereo);
+        pendingBytes += stereo.length;
+        if (pendingBytes >= WRITE_BYTES) flush();
       },
       finish: async () => {
         if (finished) return;
         finished = true;
+        flush();
         out.write(cipher.final());
         out.end(cipher.getAuthTag());
         await new Promise<void>((resolve) => out.on('close', () => resolve()));
