@@ -80,8 +80,8 @@ export class TestSipUa {
     this.send(buildBye(this.dialog, newBranch(randomUUID()), ++this.cseq));
   }
 
-  /** A re-INVITE that holds the call (`a=sendonly`, or `a=inactive`); resolves with the final status. */
-  hold(direction: 'sendonly' | 'inactive' = 'sendonly'): Promise<number> {
+  /** A re-INVITE that holds the call (`a=sendonly`, `a=inactive`) or resumes it (`a=sendrecv`); resolves with the final status. */
+  hold(direction: 'sendonly' | 'inactive' | 'sendrecv' = 'sendonly'): Promise<number> {
     const sdp = buildOffer(
       { address: '127.0.0.1', port: this.audio.localPort, sessionId: '1', version: 2 },
       'RTP/AVP',

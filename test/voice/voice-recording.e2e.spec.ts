@@ -332,6 +332,23 @@ describeSpeech('voice calls: recording, barge-in, hold limit, hang-up mid-answer
   );
 
   it(
+    'a call resumed before the hold limit goes on',
+    async () => {
+      const { ua } = await dial(PLAIN, '+15557780006');
+      expect(await ua.hold('inactive')).toBe(200);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await ua.hold('sendrecv')).toBe(200);
+      const bye = await Promise.race([
+        ua.hungUpByParley.then(() => 'bye'),
+        new Promise((r) => setTimeout(() => r('still up'), 3000)),
+      ]);
+      expect(bye).toBe('still up');
+      await ua.hangUp();
+    },
+    patient(60_000),
+  );
+
+  it(
     'a caller who hangs up while the answer plays keeps the turn; the answer is marked interrupted',
     async () => {
       const from = '+15557780005';
