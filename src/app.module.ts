@@ -32,6 +32,7 @@ import { DniModule } from './dni/dni.module';
 import { InboundCallsModule } from './inbound-calls/inbound-calls.module';
 import { SipServerModule } from './sip/sip-server.module';
 import { VoiceSeamModule, type VoiceSeam } from './sip/voice-seam.module';
+import { RecordingsModule } from './voice/recording/recordings.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { StudioModule } from './studio/studio.module';
 
@@ -74,6 +75,7 @@ export class AppModule {
         DniModule,
         InboundCallsModule,
         SipServerModule.forRoot(voiceSeam),
+        RecordingsModule,
         AgentTestsModule,
         AgentToolsModule,
         AuditExportModule,

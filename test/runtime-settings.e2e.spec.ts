@@ -89,6 +89,7 @@ describe('runtime settings per agent', () => {
         small_talk: true,
         model: null,
         environment_models: {},
+        voice: { recording: false },
       },
       customized: [],
     });

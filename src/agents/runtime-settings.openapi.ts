@@ -14,6 +14,7 @@ const settings = obj({
     small_talk: bool,
     model: nullable(model),
     environment_models: map(model),
+    voice: obj({ recording: bool }),
   }),
   customized: arr(oneOf(...SETTINGS_FIELDS)),
 });
@@ -26,7 +27,12 @@ export const runtimeSettingsDocs = routeDocs(RuntimeSettingsController, 'agents'
   },
   put: {
     summary: 'Change runtime settings on a branch: a named field is set, `null` restores its default',
-    example: { confidence_threshold: 0.3, fallback_text: 'Please call the front desk.', small_talk: true },
+    example: {
+      confidence_threshold: 0.3,
+      fallback_text: 'Please call the front desk.',
+      small_talk: true,
+      voice: { recording: true },
+    },
     errors: [404, 409, 422],
     responses: { 200: { description: 'The settings after the change', schema: settings } },
   },

@@ -28,6 +28,7 @@ export function settingsView(settings: RuntimeSettings) {
       small_talk: settings.small_talk ?? RUNTIME_DEFAULTS.small_talk,
       model: settings.model ?? null,
       environment_models: settings.environment_models ?? {},
+      voice: { recording: settings.voice?.recording ?? false },
     },
     customized: SETTINGS_FIELDS.filter((f) => settings[f] !== undefined),
   };

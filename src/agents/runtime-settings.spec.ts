@@ -180,6 +180,9 @@ describe('runtime settings validation', () => {
     ['model', { provider: 'openai', model: 'm', api_key: 'sk-1' }],
     ['environment_models', { staging: { provider: 'embedded' } }],
     ['environment_models', []],
+    ['voice', { recording: 'yes' }],
+    ['voice', { record: true }],
+    ['voice', true],
   ] as const)('refuses %s = %j', (field, value) => {
     expect(() => checkSetting(field, value)).toThrow(DomainError);
   });
@@ -187,6 +190,15 @@ describe('runtime settings validation', () => {
   it('accepts the embedded provider without a model, and drops environments set to null', () => {
     expect(checkSetting('environment_models', { live: { provider: 'embedded' }, sandbox: null })).toEqual({
       live: { provider: 'embedded' },
+    });
+  });
+
+  it('keeps voice.recording as set; an empty voice object is the default', () => {
+    expect(checkSetting('voice', { recording: true })).toEqual({ recording: true });
+    expect(checkSetting('voice', { recording: null })).toBeUndefined();
+    expect(applySettingsPatch({ small_talk: false }, { voice: { recording: false } })).toEqual({
+      small_talk: false,
+      voice: { recording: false },
     });
   });
 

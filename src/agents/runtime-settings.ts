@@ -6,6 +6,7 @@ import {
   type ModelSettings,
   type RuntimeSettings,
   type RuntimeSettingsPatch,
+  type VoiceSettings,
 } from './runtime-settings.types';
 
 export * from './runtime-settings.types';
@@ -16,6 +17,7 @@ export const SETTINGS_FIELDS = [
   'small_talk',
   'model',
   'environment_models',
+  'voice',
 ] as const satisfies ReadonlyArray<keyof RuntimeSettings>;
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
 
@@ -89,6 +91,17 @@ export function checkSetting<F extends SettingsField>(field: F, value: unknown):
           throw invalidField(`environment_models.${env}`, `environment_models keys must be ${ENVIRONMENTS.join(', ')}`);
         if (model !== null && model !== undefined)
           out[env as Environment] = checkModel(`environment_models.${env}`, model);
+      }
+      return (Object.keys(out).length ? out : undefined) as RuntimeSettings[F];
+    }
+    case 'voice': {
+      if (!isObject(value)) throw invalidField(field, 'voice must be an object');
+      const out: VoiceSettings = {};
+      for (const [key, v] of Object.entries(value)) {
+        if (key !== 'recording') throw invalidField(`voice.${key}`, `voice.${key} is not a voice setting`);
+        if (v === null || v === undefined) continue;
+        if (typeof v !== 'boolean') throw invalidField('voice.recording', 'voice.recording must be a boolean');
+        out.recording = v;
       }
       return (Object.keys(out).length ? out : undefined) as RuntimeSettings[F];
     }

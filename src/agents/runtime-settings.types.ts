@@ -25,6 +25,14 @@ export interface RuntimeSettings {
   model?: ModelSettings;
   /** by environment (agent.events.ts ENVIRONMENTS; named here as strings so the events can import this file) */
   environment_models?: Partial<Record<'sandbox' | 'pre-release' | 'live', ModelSettings>>;
+  /** phone calls (docs/voice.md) */
+  voice?: VoiceSettings;
+}
+
+/** How the agent's phone calls behave. */
+export interface VoiceSettings {
+  /** record each call's audio (both directions) under DATA_DIR; off by default: recordings are personal data */
+  recording?: boolean;
 }
 
 /** A change to the settings: a named field is set, `null` puts back the default, an absent one stays. */

@@ -39,6 +39,7 @@ const turn = obj(
     agent_response_datetime: nullable(time),
     barge_in: bool,
     dtmf: str,
+    interrupted: bool,
     intents: arr(any),
     entities: map(),
     is_ood: bool,

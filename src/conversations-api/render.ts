@@ -38,6 +38,7 @@ function renderTurn(t: TurnView, o: RenderOptions): Record<string, unknown> {
     barge_in: t.bargeIn,
     ...(t.dtmf ? { dtmf: t.dtmf } : {}),
     agent_response: text(o.version, t.agentResponse),
+    ...(t.interrupted ? { interrupted: true } : {}),
     agent_response_datetime: text(o.version, t.agentResponseAt),
     intents: t.intents,
     entities: t.entities,

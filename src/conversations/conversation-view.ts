@@ -44,6 +44,8 @@ export interface TurnView {
   bargeIn: boolean;
   /** voice calls: the keypad digits the input was */
   dtmf?: string;
+  /** voice calls: the answer was cut short (barge-in, hang-up) */
+  interrupted?: boolean;
   isOod: boolean;
   isSilence: boolean;
   intents: string[];
@@ -136,6 +138,7 @@ export function turnView(t: TurnData): TurnView {
     agentResponseAt: t.agentResponseAt,
     bargeIn: t.bargeIn,
     ...(t.dtmf ? { dtmf: t.dtmf } : {}),
+    ...(t.interrupted ? { interrupted: true } : {}),
     isOod: t.isOod,
     isSilence: t.isSilence,
     intents: t.intents,

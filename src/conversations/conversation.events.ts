@@ -58,6 +58,8 @@ export interface TurnData {
   delayedResponse: boolean;
   /** voice calls: the keypad digits this turn's input was (RFC 4733), absent for speech and text */
   dtmf?: string;
+  /** voice calls: the answer was not played to its end (the caller barged in or hung up); absent otherwise */
+  interrupted?: boolean;
 }
 
 export type ConversationEvent =

@@ -3,7 +3,8 @@ import { conflict } from '../platform/errors/domain-error';
 
 /** Why a call never reached the agent; `cancelled`: it stopped ringing first (a SIP CANCEL, the platform stopping). */
 export type InboundFailure = 'concurrent-call-limit' | 'no-deployment' | 'cancelled';
-export type HungUpBy = 'caller' | 'agent' | 'platform';
+/** `hold-limit`: the caller held the call (SIP re-INVITE) past SIP_HOLD_LIMIT_S and Parley hung up */
+export type HungUpBy = 'caller' | 'agent' | 'platform' | 'hold-limit';
 
 export interface RingingCall {
   callSid: string;

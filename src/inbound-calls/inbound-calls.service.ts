@@ -216,7 +216,7 @@ export class InboundCallsService {
     await this.command(call.callSid, { type: 'End', hungUpBy, now }, context);
     await this.engine.end(
       call.callSid,
-      hungUpBy === 'caller' ? 'user' : hungUpBy === 'agent' ? 'agent' : 'crash',
+      hungUpBy === 'caller' ? 'user' : hungUpBy === 'agent' ? 'agent' : hungUpBy === 'hold-limit' ? 'timeout' : 'crash',
       context,
       now,
     );

@@ -20,6 +20,7 @@ import { clockDocs, healthDocs, metricsDocs, readModelsAdminDocs } from './opera
 import { smsAdminDocs, smsDocs } from '../sms/sms.openapi';
 import { webhookEndpointsDocs } from '../webhooks/webhooks.openapi';
 import { openApiDocs } from './openapi.openapi';
+import { recordingDocs } from '../voice/recording/recording.openapi';
 import type { RouteDocTable } from './route-docs';
 
 /**
@@ -44,6 +45,7 @@ export const ROUTE_DOCS: RouteDocTable[] = [
   debugChatDocs,
   chatApiDocs,
   conversationsApiDocs,
+  recordingDocs,
   handoffDocs,
   externalEventsDocs,
   outboundCallsDocs,

@@ -20,7 +20,8 @@ import {
 } from '../outbound-calls/sip/sip-message';
 import { DomainError } from '../platform/errors/domain-error';
 import type { CallAudio, CallAudioFactory, NegotiatedAudio } from '../voice/call-media.port';
-import type { VoiceCalls } from '../voice/voice-calls.port';
+import type { VoiceCalls, VoiceSession } from '../voice/voice-calls.port';
+import type { HungUpBy } from '../inbound-calls/inbound-call.decider';
 import {
   buildAnswer,
   buildOffer,
@@ -39,6 +40,8 @@ const T2_MS = 4000;
 export const TRANSACTION_MS = 64 * T1_MS;
 
 export const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS';
+/** how long a call's end waits for the voice side to record the turn in hand (the caller hung up mid-answer) */
+const DRAIN_MS = 10_000;
 
 export interface InboundCallDeps {
   inbound: InboundCallsService;
@@ -51,6 +54,8 @@ export interface InboundCallDeps {
   publicHost: string;
   publicPort: number;
   answerDelayMs: number;
+  /** a call the caller holds (a=sendonly/inactive) longer than this is hung up */
+  holdLimitMs: number;
   /** called once the call is over and its last transaction can no longer need it */
   forget(callId: string): void;
 }
@@ -88,6 +93,9 @@ export class InboundSipCall {
   private localCseq = 0;
   private bye: { branch: string; acked: boolean } | null = null;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** the voice side's session, once attach resolves: drained before the conversation ends */
+  private session: Promise<VoiceSession | void> | null = null;
+  private holdTimer: NodeJS.Timeout | null = null;
   private finished!: () => void;
   readonly ended = new Promise<void>((resolve) => (this.finished = resolve));
 
@@ -184,13 +192,16 @@ export class InboundSipCall {
     }
     this.phase = 'answered';
     const sdp = this.describe();
-    if (this.verdict) this.audio?.connect(this.verdict.audio);
+    if (this.verdict) {
+      this.audio?.connect(this.verdict.audio);
+      this.watchHold(this.verdict.audio);
+    }
     this.sendFinal(this.invite, 200, 'OK', { sdp, headers: this.dialogHeaders() });
     // the platform began stopping while the conversation started: the call is hung up at once
     if (this.stopping) return this.hangUp('platform');
     if (this.audio) {
       const call = ringing.call;
-      this.deps.voice
+      this.session = this.deps.voice
         .attach({
           conversationId: call.callSid,
           accountId: call.accountId,
@@ -200,9 +211,9 @@ export class InboundSipCall {
           hangUp: () => this.hangUp(),
           ended: this.ended,
         })
-        .catch((error: unknown) =>
-          this.deps.logger.error({ err: error, callSid: call.callSid }, 'the voice side failed to take the call'),
-        );
+        .catch((error: unknown) => {
+          this.deps.logger.error({ err: error, callSid: call.callSid }, 'the voice side failed to take the call');
+        });
     }
   }
 
@@ -267,8 +278,8 @@ export class InboundSipCall {
     if (cseqOf(response)?.method === 'BYE' && response.status >= 200 && this.bye) this.bye.acked = true;
   }
 
-  /** Parley hangs up (the agent ended the call, or the platform stops): a BYE, and the call ends. */
-  async hangUp(hungUpBy: 'agent' | 'platform' = 'agent'): Promise<void> {
+  /** Parley hangs up (the agent ended the call, the hold limit, the platform stops): a BYE, and the call ends. */
+  async hangUp(hungUpBy: Exclude<HungUpBy, 'caller'> = 'agent'): Promise<void> {
     if (this.phase !== 'answered' && this.phase !== 'confirmed') return;
     this.sendBye();
     await this.end(hungUpBy);
@@ -323,6 +334,33 @@ export class InboundSipCall {
     } catch (error) {
       this.deps.logger.error({ err: error, callSid: this.callSid }, 'call audio refused the negotiated stream');
     }
+    this.watchHold(audio);
+  }
+
+  /**
+   * The caller holds the call (sendonly, inactive, c=0.0.0.0): a line and an RTP port are taken
+   * while nobody talks, so after SIP_HOLD_LIMIT_S Parley hangs up (`hold-limit`). Resuming
+   * (sendrecv) before then stops the count.
+   */
+  private watchHold(audio: NegotiatedAudio): void {
+    const held = audio.direction === 'sendonly' || audio.direction === 'inactive';
+    if (!held) {
+      if (this.holdTimer) clearTimeout(this.holdTimer);
+      this.holdTimer = null;
+      return;
+    }
+    if (this.holdTimer) return;
+    this.holdTimer = setTimeout(() => {
+      this.holdTimer = null;
+      this.deps.logger.info(
+        { callSid: this.callSid, limitMs: this.deps.holdLimitMs },
+        'call held too long: hanging up',
+      );
+      this.hangUp('hold-limit').catch((error: unknown) =>
+        this.deps.logger.error({ err: error, callSid: this.callSid }, 'ending an inbound SIP call failed'),
+      );
+    }, this.deps.holdLimitMs);
+    this.holdTimer.unref();
   }
 
   /** Our SDP: the answer to the caller's offer, or (no offer) our own. */
@@ -429,10 +467,14 @@ export class InboundSipCall {
     this.after(TRANSACTION_MS, () => (sent.acked = true));
   }
 
-  private async end(hungUpBy: 'caller' | 'agent' | 'platform'): Promise<void> {
+  private async end(hungUpBy: HungUpBy): Promise<void> {
     if (this.phase === 'done') return;
     this.phase = 'done';
+    if (this.holdTimer) clearTimeout(this.holdTimer);
+    this.holdTimer = null;
     try {
+      // a stopping platform hangs up at once; any other end first records the turn in hand
+      if (hungUpBy !== 'platform') await this.drainVoice();
       if (this.ringing) await this.deps.inbound.finish(this.ringing.call, hungUpBy, this.context);
     } finally {
       await this.closeAudio();
@@ -440,6 +482,20 @@ export class InboundSipCall {
       // kept a while so a retransmitted BYE or 200 still finds its call
       this.forgetSoon(this.peer.transport === 'UDP' ? TRANSACTION_MS : 0);
     }
+  }
+
+  /** The turn in hand is recorded while the conversation is open (bounded: a stuck engine does not hold the line). */
+  private async drainVoice(): Promise<void> {
+    if (!this.session) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_MS)));
+    const drained = this.session
+      .then((session) => session?.drain())
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error, callSid: this.callSid }, 'voice: the turn in hand was not recorded'),
+      );
+    await Promise.race([drained, late]);
+    clearTimeout(timer);
   }
 
   /** After a failure: the call's line and audio are given back whatever state it was in. */

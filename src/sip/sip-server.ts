@@ -169,6 +169,7 @@ export class SipServer implements OnApplicationBootstrap, BeforeApplicationShutd
       publicHost: this.settings!.publicHost,
       publicPort: this.port,
       answerDelayMs: this.settings!.answerDelayMs,
+      holdLimitMs: this.settings!.holdLimitMs,
       forget: (id) => {
         if (this.calls.get(id) === call) this.calls.delete(id);
       },

@@ -12,6 +12,7 @@ import {
   type SpeechRecognizer,
   type SpeechSynthesizer,
 } from '../voice/speech/speech.port';
+import { RecordingsModule } from '../voice/recording/recordings.module';
 import { VoiceModule } from '../voice/voice.module';
 import { VOICE_CALLS, type VoiceCalls } from '../voice/voice-calls.port';
 import { VOICE_CONFIG, type VoiceConfig } from '../voice/voice-config';
@@ -46,7 +47,7 @@ export class VoiceSeamModule {
   static forRoot(seam: VoiceSeam = {}): DynamicModule {
     return {
       module: VoiceSeamModule,
-      imports: [VoiceModule, EventStoreModule, AgentsModule, ConversationsModule],
+      imports: [VoiceModule, EventStoreModule, AgentsModule, ConversationsModule, RecordingsModule],
       providers: [
         EngineVoiceCalls,
         // provided here, they win over VoiceModule's for EngineVoiceCalls (a module's own providers first)

@@ -1,6 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DeploymentContent } from '../agents/deployment-content';
+import type { RuntimeSettings } from '../agents/runtime-settings';
+import type { ConversationState } from '../conversations/conversation.decider';
 import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { LOGGER } from '../platform/logging/logger';
@@ -13,8 +15,10 @@ import {
   type SpeechSynthesizer,
 } from './speech/speech.port';
 import { VoiceLoop } from './turn-taking/voice-loop';
-import type { VoiceCall, VoiceCalls } from './voice-calls.port';
+import type { VoiceCall, VoiceCalls, VoiceSession } from './voice-calls.port';
 import { VOICE_CONFIG, type VoiceConfig } from './voice-config';
+import { CallRecordings, type RecordingWriter } from './recording/call-recordings';
+import { RecordingAudio } from './recording/recording-audio';
 
 /** What callers say besides the agent's topics: recognition hints next to the example queries. */
 export const SMALL_TALK = ['hello', 'hi', 'yes', 'no', 'thank you', 'thanks', 'goodbye', 'bye', 'okay'];
@@ -44,15 +48,32 @@ export class EngineVoiceCalls implements VoiceCalls {
     @Inject(VOICE_CONFIG) private readonly config: VoiceConfig,
     @Inject(SPEECH_RECOGNIZER) private readonly recognizer: SpeechRecognizer,
     @Inject(SPEECH_SYNTHESIZER) private readonly synthesizer: SpeechSynthesizer,
+    private readonly recordings: CallRecordings,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
   ) {}
 
-  async attach(call: VoiceCall): Promise<void> {
-    const audio = call.audio;
-    if (!isSpeaking(audio)) {
+  async attach(call: VoiceCall): Promise<VoiceSession | void> {
+    if (!isSpeaking(call.audio)) {
       this.logger?.warn({ callSid: call.conversationId }, 'voice: the call audio cannot speak; the call stays silent');
       return;
     }
+    const conversation = await this.conversationOf(call.conversationId);
+    const settings = conversation
+      ? await this.deployments
+          .ofDeployment(conversation.agentId, conversation.deploymentId)
+          .then((content) => content.settings ?? {})
+          .catch(() => ({}) as RuntimeSettings)
+      : {};
+    let recording: { writer: RecordingWriter; audio: RecordingAudio } | null = null;
+    if (settings.voice?.recording) {
+      try {
+        const writer = this.recordings.start(call.conversationId);
+        recording = { writer, audio: new RecordingAudio(call.audio, writer) };
+      } catch (error) {
+        this.logger?.error({ err: error, callSid: call.conversationId }, 'voice: the call recording could not start');
+      }
+    }
+    const audio: SpeakingAudio = recording?.audio ?? call.audio;
     let loop: VoiceLoop | null = null;
     let hangingUp = false;
     const hangUp = async () => {
@@ -74,14 +95,29 @@ export class EngineVoiceCalls implements VoiceCalls {
       endOfUtteranceMs: turnTaking.endOfUtteranceMs,
       silencePromptMs: turnTaking.silencePromptMs,
       silencePromptsBeforeHangUp: turnTaking.silencePromptsBeforeHangUp,
-      phrases: await this.phrasesOf(call.conversationId),
+      phrases: await this.phrasesOf(conversation),
     });
+    const started = loop;
     void call.ended.then(() => {
       hangingUp = true;
-      loop?.stop();
+      started.stop();
       void dialogue.flush();
+      recording?.audio.detach();
+      recording?.writer
+        .finish()
+        .catch((error: unknown) =>
+          this.logger?.error({ err: error, callSid: call.conversationId }, 'voice: the call recording was lost'),
+        );
     });
     loop.start();
+    return {
+      drain: async () => {
+        hangingUp = true;
+        started.stop();
+        await started.idle();
+        await dialogue.flush();
+      },
+    };
   }
 
   /** the answer that ended the conversation is still playing: let it finish */
@@ -91,16 +127,20 @@ export class EngineVoiceCalls implements VoiceCalls {
     while (audio.speaking && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
-  /** the deployment's active topics' example queries and small talk (none known yet: small talk) */
-  private async phrasesOf(conversationId: string): Promise<string[]> {
-    // an outbound call's conversation is started by its process manager, maybe just after the answer
+  /** the call's conversation; an outbound call's is started by its process manager, maybe just after the answer */
+  private async conversationOf(conversationId: string): Promise<ConversationState | null> {
     const until = Date.now() + CONVERSATION_WAIT_MS;
     let conversation = await this.engine.current(conversationId).catch(() => null);
     while (!conversation?.exists && Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       conversation = await this.engine.current(conversationId).catch(() => null);
     }
-    if (!conversation?.exists) return SMALL_TALK;
+    return conversation?.exists ? conversation : null;
+  }
+
+  /** the deployment's active topics' example queries and small talk (none known yet: small talk) */
+  private async phrasesOf(conversation: ConversationState | null): Promise<string[]> {
+    if (!conversation) return SMALL_TALK;
     const key = `${conversation.agentId}/${conversation.deploymentId}`;
     let phrases = this.phrases.get(key);
     if (!phrases) {

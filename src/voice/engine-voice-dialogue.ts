@@ -70,8 +70,8 @@ export class EngineVoiceDialogue implements VoiceDialogue {
     return result.turn.agentResponse;
   }
 
-  answerSpoken(latency: SpokenLatency | null): void {
-    this.flush(latency);
+  answerSpoken(latency: SpokenLatency | null, interrupted: boolean): void {
+    void this.flush(latency, interrupted);
   }
 
   async hangUp(reason: HangUpReason): Promise<void> {
@@ -79,21 +79,29 @@ export class EngineVoiceDialogue implements VoiceDialogue {
     await this.hangUpCall(reason);
   }
 
-  /** records the turn waiting for its speech stages (none: its answer was not heard) */
-  flush(latency: SpokenLatency | null = null): Promise<void> {
+  /**
+   * records the turn waiting for its speech stages (none: its answer was not heard); a turn still
+   * waiting when the call ends had its answer cut short
+   */
+  flush(latency: SpokenLatency | null = null, interrupted = this.pending !== null): Promise<void> {
     const pending = this.pending;
     this.pending = null;
-    if (pending) this.recording = this.recording.then(() => this.record(pending, latency));
+    if (pending) this.recording = this.recording.then(() => this.record(pending, latency, interrupted));
     return this.recording;
   }
 
-  private async record({ result, input, index }: PendingTurn, spoken: SpokenLatency | null): Promise<void> {
+  private async record(
+    { result, input, index }: PendingTurn,
+    spoken: SpokenLatency | null,
+    interrupted: boolean,
+  ): Promise<void> {
     const stages: Record<string, number> = { ...result.turn.latency.stages, asr: seconds(input.latency.asr_ms) };
     if (spoken) Object.assign(stages, { tts: seconds(spoken.tts_ms), first_audio: seconds(spoken.first_audio_ms) });
     const turn: Omit<TurnData, 'turnIndex'> = {
       ...result.turn,
       bargeIn: input.bargeIn,
       ...(input.dtmf ? { dtmf: input.dtmf } : {}),
+      ...(interrupted && result.turn.agentResponse ? { interrupted: true } : {}),
       latency: { ...result.turn.latency, stages },
     };
     const context: CommandContext = {

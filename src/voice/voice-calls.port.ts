@@ -18,8 +18,19 @@ export interface VoiceCall {
   ended: Promise<void>;
 }
 
+/** What the voice side hands back for an attached call. */
+export interface VoiceSession {
+  /**
+   * The far end hung up: finish what is in hand (the utterance heard, the turn being answered)
+   * and record it while the conversation is still open. Signalling awaits it, bounded, before it
+   * ends the conversation.
+   */
+  drain(): Promise<void>;
+}
+
 export interface VoiceCalls {
-  attach(call: VoiceCall): Promise<void>;
+  /** resolves once the call is taken; a session when there is work to drain at its end */
+  attach(call: VoiceCall): Promise<VoiceSession | void>;
 }
 
 export const VOICE_CALLS = Symbol('VoiceCalls');

@@ -30,6 +30,8 @@ export interface VoiceConfig {
     silencePromptMs: number;
     silencePromptsBeforeHangUp: number;
   };
+  /** call recordings (an agent's `voice.recording` setting turns them on) */
+  recording: { retentionDays: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -101,6 +103,7 @@ export function loadVoiceConfig(env: Env = process.env): VoiceConfig {
       silencePromptMs: integer(env, 'VOICE_SILENCE_PROMPT_MS', 8000, 500, 120_000),
       silencePromptsBeforeHangUp: integer(env, 'VOICE_SILENCE_PROMPTS', 2, 0, 10),
     },
+    recording: { retentionDays: integer(env, 'VOICE_RECORDING_RETENTION_DAYS', 30, 1, 3650) },
   };
 }
 

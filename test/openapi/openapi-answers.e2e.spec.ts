@@ -7,6 +7,7 @@ import { routeCatalog, routeKey, type CatalogRoute } from '../fuzz/route-catalog
 import { routeSeeds, type RouteSeed } from '../fuzz/route-seeds';
 import { OpenApiAnswers, type OpenApiDoc } from '../support/openapi-answers';
 import { patient } from '../support/patience';
+import { CallRecordings } from '../../src/voice/recording/call-recordings';
 
 /**
  * The document cannot drift from the code (issue 34): every registered route is called with the
@@ -106,6 +107,14 @@ async function addAnswerFixtures(world: FuzzWorld): Promise<void> {
     return json;
   };
   const agent = `/v1/agents/${ids.agentId}`;
+  // a call recording of the world's conversation (no SIP call here): the recording route serves it
+  await send('PUT', `/v1/accounts/${ids.accountId}/agents/${ids.agentId}/data-access`, {
+    response_metrics: [],
+    show_transcripts: true,
+  });
+  const recording = t.app.get(CallRecordings).start(ids.conversationId);
+  recording.write(Buffer.alloc(160 * 4));
+  await recording.finish();
   const topic = (name: string, queries: string[], actions: string) => ({
     name,
     content: `${name}.`,

@@ -29,6 +29,8 @@ export class TestSipUa {
   /** every final response to the INVITE, and each request Parley sent */
   readonly received: SipMessage[] = [];
   private dialog!: DialogIds;
+  /** the CSeq of our last request in the dialog */
+  private cseq = 1;
   private answered: ((status: number) => void) | null = null;
   private byeFromParley: (() => void) | null = null;
   /** resolves when Parley hangs up (its BYE) */
@@ -75,7 +77,19 @@ export class TestSipUa {
   }
 
   async hangUp(): Promise<void> {
-    this.send(buildBye(this.dialog, newBranch(randomUUID()), 2));
+    this.send(buildBye(this.dialog, newBranch(randomUUID()), ++this.cseq));
+  }
+
+  /** A re-INVITE that holds the call (`a=sendonly`, `a=inactive`) or resumes it (`a=sendrecv`); resolves with the final status. */
+  hold(direction: 'sendonly' | 'inactive' | 'sendrecv' = 'sendonly'): Promise<number> {
+    const sdp = buildOffer(
+      { address: '127.0.0.1', port: this.audio.localPort, sessionId: '1', version: 2 },
+      'RTP/AVP',
+      null,
+    ).replace('a=sendrecv', `a=${direction}`);
+    const done = new Promise<number>((resolve) => (this.answered = resolve));
+    this.send(buildInvite(this.dialog, newBranch(randomUUID()), [], sdp, ++this.cseq));
+    return done;
   }
 
   async close(): Promise<void> {
@@ -103,7 +117,8 @@ export class TestSipUa {
       const negotiated = answer ? readAnswer(answer) : null;
       if (negotiated) this.audio.connect(negotiated);
     }
-    this.send(buildAck(this.dialog, this.dialog.remoteUri, newBranch(randomUUID()), message.status < 300));
+    const cseq = Number.parseInt(headerOf(message, 'cseq') ?? '1', 10);
+    this.send(buildAck(this.dialog, this.dialog.remoteUri, newBranch(randomUUID()), message.status < 300, cseq));
     this.answered?.(message.status);
     this.answered = null;
   }

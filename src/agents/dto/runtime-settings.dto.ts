@@ -42,6 +42,11 @@ export class EnvironmentModelsDto {
   @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => ModelSettingsDto) live?: ModelSettingsDto | null;
 }
 
+/** Phone calls: `recording` records each call's audio (off by default). */
+export class VoiceSettingsDto {
+  @OptionalOrNull() @IsBoolean() recording?: boolean | null;
+}
+
 /** PUT settings: a named field is set, `null` puts back its default, an absent one is left as it is. */
 export class RuntimeSettingsDto {
   @OptionalOrNull() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) confidence_threshold?:
@@ -54,4 +59,5 @@ export class RuntimeSettingsDto {
   @ValidateNested()
   @Type(() => EnvironmentModelsDto)
   environment_models?: EnvironmentModelsDto | null;
+  @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => VoiceSettingsDto) voice?: VoiceSettingsDto | null;
 }

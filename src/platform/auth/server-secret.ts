@@ -1,20 +1,31 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  timingSafeEqual,
+  type CipherGCM,
+  type DecipherGCM,
+} from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
 /**
  * The server's own secret: the HMAC key under which credential values are stored (so a stolen
  * database holds no usable key), and the AES-256-GCM key for secrets the server must read back
- * (SMS webhook secrets). From SERVER_SECRET, else `DATA_DIR/server-secret` (generated, mode 0600).
+ * (SMS webhook secrets), and a third for files sealed as they are written (call recordings). From SERVER_SECRET, else `DATA_DIR/server-secret` (generated, mode 0600).
  * Losing it invalidates every key: back it up with the data.
  */
 export class ServerSecret {
   private readonly macKey: Buffer;
   private readonly encKey: Buffer;
+  private readonly fileKey: Buffer;
 
   constructor(secret: string) {
     this.macKey = createHash('sha256').update(`mac:${secret}`).digest();
     this.encKey = createHash('sha256').update(`enc:${secret}`).digest();
+    this.fileKey = createHash('sha256').update(`file:${secret}`).digest();
   }
 
   static resolve(configured: string | undefined, dataDir: string): ServerSecret {
@@ -50,6 +61,21 @@ export class ServerSecret {
     return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(
       '.',
     );
+  }
+
+  /**
+   * AES-256-GCM over a file written piece by piece (too large to seal as one string): the caller
+   * stores the 12-byte `iv` and the cipher's auth tag beside the ciphertext.
+   */
+  fileCipher(iv: Buffer): CipherGCM {
+    return createCipheriv('aes-256-gcm', this.fileKey, iv);
+  }
+
+  /** Opens what fileCipher sealed; the stream fails at its end when the bytes or the tag were altered. */
+  fileDecipher(iv: Buffer, tag: Buffer): DecipherGCM {
+    const decipher = createDecipheriv('aes-256-gcm', this.fileKey, iv);
+    decipher.setAuthTag(tag);
+    return decipher;
   }
 
   decrypt(sealed: string): string {

@@ -193,7 +193,10 @@ describe('loadConfig', () => {
       answerDelayMs: 0,
       maxCalls: 200,
       ratePerSource: 50,
+      holdLimitMs: 900_000,
     });
+    expect(loadConfig({ SIP_LISTEN_PORT: '0', SIP_HOLD_LIMIT_S: '2' }).sipServer?.holdLimitMs).toBe(2000);
+    expect(() => loadConfig({ SIP_LISTEN_PORT: '0', SIP_HOLD_LIMIT_S: '0' })).toThrow(/SIP_HOLD_LIMIT_S/);
     expect(
       loadConfig({ SIP_LISTEN_PORT: '5060', SIP_LISTEN_HOST: '0.0.0.0', SIP_PUBLIC_HOST: 'sip.example.com' }).sipServer,
     ).toMatchObject({ host: '0.0.0.0', port: 5060, publicHost: 'sip.example.com' });

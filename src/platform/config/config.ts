@@ -101,6 +101,8 @@ export interface SipServerConfig {
   maxCalls: number;
   /** SIP messages per second one source address may send (bursts to twice that); past it they are dropped */
   ratePerSource: number;
+  /** how long the far end may hold a call (a=sendonly/inactive) before Parley hangs up */
+  holdLimitMs: number;
 }
 
 /** SMS (contract §11): the per-project rate of outbound requests and the carrier adapter that sends. */
@@ -287,6 +289,7 @@ function sipServerConfig(env: Env): SipServerConfig | null {
     answerDelayMs: integer(env, 'SIP_ANSWER_DELAY_MS', 0, 0, 60_000),
     maxCalls: integer(env, 'SIP_MAX_CALLS', 200, 1, 100_000),
     ratePerSource: integer(env, 'SIP_RATE_PER_SOURCE', 50, 1, 1_000_000),
+    holdLimitMs: integer(env, 'SIP_HOLD_LIMIT_S', 900, 1, 86_400) * 1000,
   };
 }
 

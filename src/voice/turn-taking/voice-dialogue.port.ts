@@ -24,7 +24,8 @@ export interface VoiceDialogue {
   hangUp(reason: HangUpReason): Promise<void>;
   /**
    * optional: called once each user turn's answer is over, with its speech latency (null when none
-   * of it reached the line: cut off by barge-in before its first audio, nothing to say)
+   * of it reached the line: cut off by barge-in before its first audio, nothing to say), and
+   * whether part of it was left unsaid (barge-in, the caller hung up)
    */
-  answerSpoken?(latency: SpokenLatency | null): void;
+  answerSpoken?(latency: SpokenLatency | null, interrupted: boolean): void;
 }

@@ -25,6 +25,8 @@ export interface VoiceTurnRecord {
   asr_ms: number;
   tts_ms?: number;
   first_audio_ms?: number;
+  /** the answer was not played to its end (barge-in, the call ended) */
+  interrupted?: boolean;
 }
 
 /**
@@ -74,6 +76,15 @@ export class VoiceLoop {
   /** end the loop without a hang-up of its own (the caller hung up, the call was transferred) */
   stop(): void {
     this.end('stopped', false);
+  }
+
+  /**
+   * Settles once the work in hand is done: after stop(), an utterance already heard is still
+   * recognised and handed to the dialogue (its answer, never played, is reported interrupted), so
+   * a caller who hangs up mid-turn does not lose it.
+   */
+  idle(): Promise<void> {
+    return this.chain;
   }
 
   private hear(frame: Int16Array): void {
@@ -139,13 +150,11 @@ export class VoiceLoop {
     const text = await (
       stream ? stream.finish() : this.recognizer.recognize(pcm, { phrases: this.options.phrases })
     ).catch(() => '');
-    if (this.stopped) return;
     if (!text) return this.armSilence();
     await this.turn({ text, bargeIn: this.takeBargeIn(), latency: { asr_ms: this.now() - started } }, endedAt);
   }
 
   private async turn(input: UserTurnInput, endedAt: number): Promise<void> {
-    if (this.stopped) return;
     const record: VoiceTurnRecord = {
       text: input.text,
       dtmf: input.dtmf,
@@ -153,8 +162,9 @@ export class VoiceLoop {
       asr_ms: input.latency.asr_ms,
     };
     this.turns.push(record);
-    const spoken = await this.speak(this.dialogue.userTurn(input), endedAt, record);
-    this.dialogue.answerSpoken?.(spoken);
+    const { spoken, interrupted } = await this.speak(this.dialogue.userTurn(input), endedAt, record);
+    if (interrupted) record.interrupted = true;
+    this.dialogue.answerSpoken?.(spoken, interrupted);
   }
 
   /**
@@ -165,33 +175,42 @@ export class VoiceLoop {
     answer: Promise<AgentAnswer>,
     fromMs: number | null,
     record: VoiceTurnRecord | null,
-  ): Promise<SpokenLatency | null> {
+  ): Promise<{ spoken: SpokenLatency | null; interrupted: boolean }> {
     const controller = new AbortController();
-    this.speech = controller;
+    // the loop already stopped (the caller hung up mid-turn): the answer is recorded, not said
+    if (!this.stopped) this.speech = controller;
     const plays: Promise<boolean>[] = [];
     let ttsMs: number | null = null;
     let firstAudioAt: number | null = null;
+    /** part of the answer was left unsaid: cut by barge-in, or the call ended */
+    let cut = false;
     try {
       for await (const sentence of sentencesOf(await answer)) {
-        if (controller.signal.aborted || this.stopped) break;
+        if (controller.signal.aborted || this.stopped) {
+          cut = true;
+          break;
+        }
         const started = this.now();
         const pcm = await this.synthesizer.synthesize(sentence, controller.signal).catch(() => null);
-        if (controller.signal.aborted || this.stopped) break;
+        if (controller.signal.aborted || this.stopped) {
+          cut = true;
+          break;
+        }
         if (!pcm?.length) continue;
         if (ttsMs === null) ttsMs = this.now() - started;
         const first = plays.length === 0;
         plays.push(this.audio.play(pcm, first ? () => (firstAudioAt = this.now()) : undefined));
       }
-      await Promise.all(plays);
+      if (!(await Promise.all(plays)).every(Boolean)) cut = true;
     } catch {
       // a dialogue that fails mid-answer: say what was said, then listen again
     }
     if (this.speech === controller) this.speech = null;
     if (!controller.signal.aborted) this.armSilence();
-    if (ttsMs === null || firstAudioAt === null) return null;
+    if (ttsMs === null || firstAudioAt === null) return { spoken: null, interrupted: cut };
     const spoken = { tts_ms: ttsMs, first_audio_ms: fromMs === null ? 0 : firstAudioAt - fromMs };
     if (record) Object.assign(record, spoken);
-    return spoken;
+    return { spoken, interrupted: cut };
   }
 
   private armSilence(): void {

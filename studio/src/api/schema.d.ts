@@ -1412,6 +1412,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/v3/{accountId}/{projectId}/conversations/{conversationId}/recording': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A voice call's recording: WAV, 8 kHz 16-bit PCM, two channels (left the caller, right the agent)
+     * @description Made when the agent's `voice.recording` runtime setting was on for the call, kept `VOICE_RECORDING_RETENTION_DAYS` after it. Needs the `conversations` permission and the project's transcript access (`show_transcripts`); without transcript access, or when there is no recording (never made, deleted, another project), the answer is 404.
+     */
+    get: operations['Recording_recording'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/{accountId}/{projectId}/events': {
     parameters: {
       query?: never;
@@ -1576,6 +1596,7 @@ export type components = {
           [key: string]: unknown;
         };
         intents?: unknown[];
+        interrupted?: boolean;
         is_ood?: boolean;
         is_silence?: boolean;
         latency?: {
@@ -1879,6 +1900,7 @@ export type components = {
       fallback_text?: string | null;
       model?: components['schemas']['ModelSettingsDto'];
       small_talk?: boolean | null;
+      voice?: components['schemas']['VoiceSettingsDto'];
     };
     SetLimitsDto: {
       concurrent_calls: number;
@@ -1965,6 +1987,9 @@ export type components = {
       id: string;
       isActive: boolean;
       name: string;
+    };
+    VoiceSettingsDto: {
+      recording?: boolean | null;
     };
     WebhookEndpoint: {
       /** Format: date-time */
@@ -6382,7 +6407,9 @@ export interface operations {
         };
         content: {
           'application/json': {
-            customized: ('confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models')[];
+            customized: (
+              'confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models' | 'voice'
+            )[];
             settings: {
               confidence_threshold: number;
               environment_models: {
@@ -6405,6 +6432,9 @@ export interface operations {
                 temperature?: number;
               } | null;
               small_talk: boolean;
+              voice: {
+                recording: boolean;
+              };
             };
           };
         };
@@ -6481,7 +6511,10 @@ export interface operations {
          * @example {
          *       "confidence_threshold": 0.3,
          *       "fallback_text": "Please call the front desk.",
-         *       "small_talk": true
+         *       "small_talk": true,
+         *       "voice": {
+         *         "recording": true
+         *       }
          *     }
          */
         'application/json': components['schemas']['RuntimeSettingsDto'];
@@ -6495,7 +6528,9 @@ export interface operations {
         };
         content: {
           'application/json': {
-            customized: ('confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models')[];
+            customized: (
+              'confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models' | 'voice'
+            )[];
             settings: {
               confidence_threshold: number;
               environment_models: {
@@ -6518,6 +6553,9 @@ export interface operations {
                 temperature?: number;
               } | null;
               small_talk: boolean;
+              voice: {
+                recording: boolean;
+              };
             };
           };
         };
@@ -10816,6 +10854,84 @@ export interface operations {
               type: string;
             }[];
           };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  Recording_recording: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        accountId: string;
+        conversationId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The recording */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'audio/wav': string;
         };
       };
       /** @description Bad input (the field is named in the message) */
