@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
 import { expectOk } from '../helpers/agents-fixture';
+import { operatorKey } from '../helpers/keys-fixtures';
+import { request } from '../helpers/test-app';
 import { patient } from '../support/patience';
 import { connect, joined, session, startMessagingFixture, token, type MessagingFixture } from './messaging-fixture';
 
@@ -65,7 +67,7 @@ function toolCallingModel(gapMs: number) {
   return { state, ...model };
 }
 
-describe('messaging: the answer after a model tool call streams to web chat', () => {
+describe('the answer after a model tool call: streamed to web chat, whole to the Chat API', () => {
   const model = toolCallingModel(patient(300));
   const toolBodies: string[] = [];
   const tool = serve((raw, res) => {
@@ -172,5 +174,15 @@ describe('messaging: the answer after a model tool call streams to web chat', ()
     };
     expect(turn.agentResponse).toBe(answer);
     client.close();
+  });
+
+  it('answers the Chat API whole through the same round trip (nothing streams there)', async () => {
+    const { key } = await operatorKey(f.t, f.account.accountId, { permissions: ['chat'] });
+    const r = await request(`${f.t.url}/v1/${f.account.accountId}/${f.agentId}/chat/create`, {
+      body: { client_env: 'sandbox', message: 'where is my order A-9 please?' },
+      headers: { 'x-api-key': key as string },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ response: `${PREAMBLE} ${PIECES.join('')}`, end_conversation: false });
   });
 });
