@@ -70,16 +70,22 @@ export class AgentRuntime {
     this.models = fixed !== undefined ? { clientFor: () => Promise.resolve(fixed) } : (models as ModelSource);
   }
 
-  /** The answer as a stream of text pieces (the model's as it writes; otherwise the whole answer once) and the turn. */
+  /**
+   * The answer as a stream of text pieces (the model's as it writes; otherwise the whole answer
+   * once) and the turn. When the recorded answer goes on from what streamed (a tool round trip whose
+   * final answer came whole), the rest follows; one that does not (a model that failed midway) cannot
+   * unsay what was streamed, and the turn records the answer given instead.
+   */
   stream(content: ServedContent, input: TurnInput): { chunks: AsyncIterable<string>; result: Promise<TurnResult> } {
     const chunks = new ChunkStream();
-    let streamed = false;
+    let streamed = '';
     const result = this.respond(content, input, (text) => {
-      streamed = true;
+      streamed += text;
       chunks.push(text);
     }).then(
       (turn) => {
-        if (!streamed) chunks.push(turn.turn.agentResponse);
+        const answer = turn.turn.agentResponse;
+        if (answer.startsWith(streamed)) chunks.push(answer.slice(streamed.length));
         chunks.end();
         return turn;
       },
