@@ -191,6 +191,31 @@ describe('VoiceLoop over RTP with the embedded speech engines', () => {
     expect(turn.first_audio_ms).toBeLessThan(secondWrittenAt - asked);
   });
 
+  it('takes the next turn at once when the caller barges in while the answer is still being written', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    async function* written(): AsyncGenerator<string> {
+      yield 'We are open from nine to five on weekdays. ';
+      await held; // the model is still writing when the caller cuts in
+      yield 'We are closed on public holidays.';
+    }
+    const dialogue = new TextDialogue((input) => (input.text?.includes('opening hours') ? written() : 'Goodbye.'));
+    try {
+      startLoop(dialogue);
+      await until('the greeting', () => heard.length >= 1);
+      await caller.play(await tts.synthesize('What are your opening hours?'));
+      await until('the first sentence', () => heard.length >= 2, patient(30_000));
+      await caller.play(await tts.synthesize('Stop'));
+      // a loop that waited for the rest of the cut-off answer would never take this turn
+      await until('the second turn', () => dialogue.inputs.length >= 2, patient(30_000));
+      expect(dialogue.inputs[1].bargeIn).toBe(true);
+      await until('its answer', () => heard.length >= 3, patient(30_000));
+      expect(await asr.recognize(heard[2], { phrases: [...HEARD_PHRASES, 'Goodbye.'] })).toBe('goodbye');
+    } finally {
+      release();
+    }
+  });
+
   it('takes digits as user input', async () => {
     const dialogue = new TextDialogue((input) => (input.dtmf ? `You pressed ${input.dtmf}.` : 'Sorry?'));
     startLoop(dialogue, { dtmfInterDigitMs: 800 });

@@ -159,7 +159,9 @@ export class VoiceLoop {
 
   /**
    * Says an answer sentence by sentence: each is synthesised as soon as the dialogue has produced
-   * it and queued behind the one playing, so the first is heard while the rest is generated.
+   * it and queued behind the one playing, so the first is heard while the rest is generated. A
+   * barge-in stops it at once, even while it waits for the model's next sentence: the caller's
+   * next turn does not wait for an answer they cut off.
    */
   private async speak(
     answer: Promise<AgentAnswer>,
@@ -171,8 +173,18 @@ export class VoiceLoop {
     const plays: Promise<boolean>[] = [];
     let ttsMs: number | null = null;
     let firstAudioAt: number | null = null;
+    const aborted = new Promise<null>((resolve) =>
+      controller.signal.addEventListener('abort', () => resolve(null), { once: true }),
+    );
+    let sentences: AsyncIterator<string> | null = null;
     try {
-      for await (const sentence of sentencesOf(await answer)) {
+      sentences = sentencesOf(await answer)[Symbol.asyncIterator]();
+      for (;;) {
+        const pending = sentences.next();
+        pending.catch(() => undefined); // abandoned on a barge-in: its failure is of no interest
+        const next = await Promise.race([pending, aborted]);
+        if (!next || next.done) break;
+        const sentence = next.value;
         if (controller.signal.aborted || this.stopped) break;
         const started = this.now();
         const pcm = await this.synthesizer.synthesize(sentence, controller.signal).catch(() => null);
@@ -186,6 +198,8 @@ export class VoiceLoop {
     } catch {
       // a dialogue that fails mid-answer: say what was said, then listen again
     }
+    // an answer cut off is closed; not awaited, as it ends only once its pending piece comes
+    if (controller.signal.aborted) void sentences?.return?.(undefined)?.catch(() => undefined);
     if (this.speech === controller) this.speech = null;
     if (!controller.signal.aborted) this.armSilence();
     if (ttsMs === null || firstAudioAt === null) return null;
