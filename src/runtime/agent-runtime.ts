@@ -12,6 +12,7 @@ import { RUNTIME_DEFAULTS } from './runtime-defaults';
 import { detectSmallTalk, SMALL_TALK_REPLIES } from './small-talk';
 import { TopicIndexes } from './topic-indexes';
 import type { ToolCaller } from './tools/tool-caller';
+import { FollowUpAnswer } from './tools/follow-up-answer';
 import { joinOutcomes, modelToolSpecs, splitToolCalls, toolResultMessages } from './tools/model-tools';
 
 /** Topics this sure or better go to the model as context. */
@@ -53,7 +54,8 @@ const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
  * (llm/model-router.ts): the model answers from `behavior` and the retrieved topics, streaming its
  * text to `onChunk`, and may call the actions as tools; a failed or slow model call falls back to
  * the embedded answer and counts as an API error. The cited topic's actions run either way.
- * Stages are timed with the monotonic clock (`first_token`: when the model's first text came).
+ * A tool round trip's final answer streams as well. Stages are timed with the monotonic clock
+ * (`first_token`: when the first text of the recorded answer came, the final answer's after a tool call).
  * The caller appends the result.
  */
 export class AgentRuntime {
@@ -68,16 +70,22 @@ export class AgentRuntime {
     this.models = fixed !== undefined ? { clientFor: () => Promise.resolve(fixed) } : (models as ModelSource);
   }
 
-  /** The answer as a stream of text pieces (the model's as it writes; otherwise the whole answer once) and the turn. */
+  /**
+   * The answer as a stream of text pieces (the model's as it writes; otherwise the whole answer
+   * once) and the turn. When the recorded answer goes on from what streamed (a tool round trip whose
+   * final answer came whole), the rest follows; one that does not (a model that failed midway) cannot
+   * unsay what was streamed, and the turn records the answer given instead.
+   */
   stream(content: ServedContent, input: TurnInput): { chunks: AsyncIterable<string>; result: Promise<TurnResult> } {
     const chunks = new ChunkStream();
-    let streamed = false;
+    let streamed = '';
     const result = this.respond(content, input, (text) => {
-      streamed = true;
+      streamed += text;
       chunks.push(text);
     }).then(
       (turn) => {
-        if (!streamed) chunks.push(turn.turn.agentResponse);
+        const answer = turn.turn.agentResponse;
+        if (answer.startsWith(streamed)) chunks.push(answer.slice(streamed.length));
         chunks.end();
         return turn;
       },
@@ -149,14 +157,11 @@ export class AgentRuntime {
         .slice(0, 3)
         .map((h) => topics.get(h.topicId)!);
       const messages = buildMessages(content.behavior, context, text);
-      const completion = await model.complete(
-        messages,
-        [...ACTION_TOOLS, ...modelToolSpecs(content.tools)],
-        (piece) => {
-          firstTokenAt ??= performance.now();
-          onChunk?.(piece);
-        },
-      );
+      const write = (piece: string) => {
+        firstTokenAt ??= performance.now();
+        onChunk?.(piece);
+      };
+      const completion = await model.complete(messages, [...ACTION_TOOLS, ...modelToolSpecs(content.tools)], write);
       if ('error' in completion) llmRequests.push(completion.error);
       else {
         llmRequests.push(completion.request);
@@ -170,15 +175,18 @@ export class AgentRuntime {
             newId: input.newId,
             functions,
           });
+          // The final answer streams too, after whatever the model said before its tool calls
+          // (already shown or spoken, so kept): the pieces a channel got are the answer recorded.
+          const answer = new FollowUpAnswer(completion.text, write);
           const followUp = await model.complete(
             [...messages, ...toolResultMessages(completion, split.toolCallIds, modelCalls)],
             [],
-            (piece) => onChunk?.(piece),
+            (piece) => answer.push(piece),
           );
           if ('error' in followUp) llmRequests.push(followUp.error);
           else {
             llmRequests.push(followUp.request);
-            if (followUp.text) agentResponse = followUp.text;
+            if (followUp.text) agentResponse = answer.text(followUp.text);
           }
         }
       }

@@ -16,9 +16,9 @@ const seconds = (ms: number) => Math.max(0, ms) / 1000;
 /** how long greet() waits for the call's conversation to have its greeting (outbound starts it asynchronously) */
 const GREETING_WAIT_MS = 5000;
 
-/** A voice turn the agent answered, recorded once its speech stages are known. */
+/** A voice turn the agent answers, recorded once its speech stages are known (null: the answer failed). */
 interface PendingTurn {
-  result: TurnResult;
+  result: Promise<TurnResult | null>;
   input: UserTurnInput;
   index: number;
 }
@@ -26,7 +26,8 @@ interface PendingTurn {
 /**
  * The VoiceLoop's dialogue over the conversation engine for one call: the greeting recorded when
  * the call was answered is spoken (not recorded again), each utterance or keypad entry is a user
- * turn through `engine.think`, and the turn is recorded once its answer's first audio has left,
+ * turn through `engine.thinkStream` (the loop speaks the answer sentence by sentence while the
+ * model writes it), and the turn is recorded once its answer's first audio has left,
  * so it carries the speech stages (`asr`, `tts`, `first_audio`), `barge_in` and `dtmf`. A turn
  * whose answer never reached the line (cut off, the call ended) is recorded without `tts`.
  */
@@ -62,12 +63,18 @@ export class EngineVoiceDialogue implements VoiceDialogue {
     if (!conversation.exists || conversation.ended) return '';
     // keyed input reads as its digits; the '#' that ended the entry is not part of it (the turn's `dtmf` keeps it)
     const text = input.text ?? (input.dtmf && input.dtmf !== '#' ? input.dtmf.replace(/#$/, '') : (input.dtmf ?? ''));
-    const result = await this.engine.think(conversation, {
+    // the answer's pieces as the model writes them: the loop speaks each sentence once it is complete
+    const { chunks, result } = await this.engine.thinkStream(conversation, {
       text,
       ...(input.dtmf ? { metadata: { dtmf: input.dtmf } } : {}),
     });
-    this.pending = { result, input, index: ++this.turns };
-    return result.turn.agentResponse;
+    // handled at once: the turn is recorded (or dropped) only after the answer was said
+    const settled = result.catch((error: unknown) => {
+      this.logger?.warn({ err: error, conversationId: this.conversationId }, 'voice: the agent could not answer');
+      return null;
+    });
+    this.pending = { result: settled, input, index: ++this.turns };
+    return chunks;
   }
 
   answerSpoken(latency: SpokenLatency | null, interrupted: boolean): void {
@@ -90,11 +97,10 @@ export class EngineVoiceDialogue implements VoiceDialogue {
     return this.recording;
   }
 
-  private async record(
-    { result, input, index }: PendingTurn,
-    spoken: SpokenLatency | null,
-    interrupted: boolean,
-  ): Promise<void> {
+  private async record(pending: PendingTurn, spoken: SpokenLatency | null, interrupted: boolean): Promise<void> {
+    const { input, index } = pending;
+    const result = await pending.result;
+    if (!result) return;
     const stages: Record<string, number> = { ...result.turn.latency.stages, asr: seconds(input.latency.asr_ms) };
     if (spoken) Object.assign(stages, { tts: seconds(spoken.tts_ms), first_audio: seconds(spoken.first_audio_ms) });
     const turn: Omit<TurnData, 'turnIndex'> = {

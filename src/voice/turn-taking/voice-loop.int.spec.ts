@@ -161,6 +161,61 @@ describe('VoiceLoop over RTP with the embedded speech engines', () => {
     expect(voice.turns).toHaveLength(2);
   });
 
+  it('speaks the first sentence while the rest of the answer is still being written', async () => {
+    // the dialogue writes its second sentence only once the caller has heard the first: a loop that
+    // waited for the whole answer would never speak at all
+    let firstHeard!: () => void;
+    const heardFirst = new Promise<void>((resolve) => (firstHeard = resolve));
+    let secondWrittenAt = 0;
+    async function* written(): AsyncGenerator<string> {
+      yield 'We are open from nine ';
+      yield 'to five on weekdays. We are ';
+      await heardFirst;
+      secondWrittenAt = Date.now();
+      yield 'closed on public holidays.';
+    }
+    const dialogue = new TextDialogue(() => written());
+    const voice = startLoop(dialogue);
+    await until('the greeting', () => heard.length >= 1);
+    const asked = Date.now();
+    await caller.play(await tts.synthesize('What are your opening hours?'));
+    await until('the first sentence to be heard', () => heard.length >= 2, patient(30_000));
+    firstHeard();
+    expect(await asr.recognize(heard[1], { phrases: HEARD_PHRASES })).toContain('nine to five');
+    await until('the second sentence to be heard', () => heard.length >= 3, patient(30_000));
+    expect(await asr.recognize(heard[2], { phrases: HEARD_PHRASES })).toContain('public holidays');
+    const [turn] = voice.turns;
+    expect(turn.tts_ms).toBeGreaterThan(0);
+    // the first audio left before the dialogue had written the answer's end
+    expect(turn.first_audio_ms).toBeGreaterThan(0);
+    expect(turn.first_audio_ms).toBeLessThan(secondWrittenAt - asked);
+  });
+
+  it('takes the next turn at once when the caller barges in while the answer is still being written', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    async function* written(): AsyncGenerator<string> {
+      yield 'We are open from nine to five on weekdays. ';
+      await held; // the model is still writing when the caller cuts in
+      yield 'We are closed on public holidays.';
+    }
+    const dialogue = new TextDialogue((input) => (input.text?.includes('opening hours') ? written() : 'Goodbye.'));
+    try {
+      startLoop(dialogue);
+      await until('the greeting', () => heard.length >= 1);
+      await caller.play(await tts.synthesize('What are your opening hours?'));
+      await until('the first sentence', () => heard.length >= 2, patient(30_000));
+      await caller.play(await tts.synthesize('Stop'));
+      // a loop that waited for the rest of the cut-off answer would never take this turn
+      await until('the second turn', () => dialogue.inputs.length >= 2, patient(30_000));
+      expect(dialogue.inputs[1].bargeIn).toBe(true);
+      await until('its answer', () => heard.length >= 3, patient(30_000));
+      expect(await asr.recognize(heard[2], { phrases: [...HEARD_PHRASES, 'Goodbye.'] })).toBe('goodbye');
+    } finally {
+      release();
+    }
+  });
+
   it('takes digits as user input', async () => {
     const dialogue = new TextDialogue((input) => (input.dtmf ? `You pressed ${input.dtmf}.` : 'Sorry?'));
     startLoop(dialogue, { dtmfInterDigitMs: 800 });

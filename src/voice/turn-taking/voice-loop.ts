@@ -169,7 +169,9 @@ export class VoiceLoop {
 
   /**
    * Says an answer sentence by sentence: each is synthesised as soon as the dialogue has produced
-   * it and queued behind the one playing, so the first is heard while the rest is generated.
+   * it and queued behind the one playing, so the first is heard while the rest is generated. A
+   * barge-in stops it at once, even while it waits for the model's next sentence: the caller's
+   * next turn does not wait for an answer they cut off.
    */
   private async speak(
     answer: Promise<AgentAnswer>,
@@ -184,8 +186,22 @@ export class VoiceLoop {
     let firstAudioAt: number | null = null;
     /** part of the answer was left unsaid: cut by barge-in, or the call ended */
     let cut = false;
+    const aborted = new Promise<null>((resolve) =>
+      controller.signal.addEventListener('abort', () => resolve(null), { once: true }),
+    );
+    let sentences: AsyncIterator<string> | null = null;
     try {
-      for await (const sentence of sentencesOf(await answer)) {
+      sentences = sentencesOf(await answer)[Symbol.asyncIterator]();
+      for (;;) {
+        const pending = sentences.next();
+        pending.catch(() => undefined); // abandoned on a barge-in: its failure is of no interest
+        const next = await Promise.race([pending, aborted]);
+        if (!next) {
+          cut = true;
+          break;
+        }
+        if (next.done) break;
+        const sentence = next.value;
         if (controller.signal.aborted || this.stopped) {
           cut = true;
           break;
@@ -205,6 +221,8 @@ export class VoiceLoop {
     } catch {
       // a dialogue that fails mid-answer: say what was said, then listen again
     }
+    // an answer cut off is closed; not awaited, as it ends only once its pending piece comes
+    if (controller.signal.aborted) void sentences?.return?.(undefined)?.catch(() => undefined);
     if (this.speech === controller) this.speech = null;
     if (!controller.signal.aborted) this.armSilence();
     if (ttsMs === null || firstAudioAt === null) return { spoken: null, interrupted: cut };
