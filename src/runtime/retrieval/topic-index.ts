@@ -8,6 +8,7 @@ import { Bm25Index, DEFAULT_B, DEFAULT_K1, type Bm25Parts } from './bm25';
 import { FuzzyIndex, maxDistanceFor, type FuzzyParts } from './fuzzy';
 import { FILLER, SYNONYMS } from './synonyms';
 import { isStopword, stem, stems, tokenise, type Term } from './text';
+import { thesaurus, type Relation } from './thesaurus';
 
 export interface SearchHit {
   topicId: string;
@@ -54,6 +55,12 @@ const MAX_FUZZY_CANDIDATES = 3;
 
 /** What a synonym is worth next to the word itself: a near miss, like a one-edit misspelling. */
 export const SYNONYM_DISCOUNT = 0.8;
+
+/**
+ * What a word of the general thesaurus (thesaurus.ts) is worth next to the query word, by relation:
+ * below the hand-picked synonyms, as WordNet also lists senses a customer rarely means.
+ */
+export const THESAURUS_DISCOUNT: Readonly<Record<Relation, number>> = { 3: 0.5, 2: 0.3, 1: 0.3 };
 
 /** What a filler word ("need", "today") weighs next to a content word, in score and confidence. */
 export const FILLER_WEIGHT = 0.25;
@@ -124,6 +131,7 @@ export class TopicIndex {
   }
 
   static build(topics: ReadonlyArray<IndexableTopic>): TopicIndex {
+    thesaurus(); // read once per process, by a build rather than by a turn's search
     const active = topics.filter((t) => t.isActive);
     const surfaces = new Map<string, string>(); // surface → stem, for every word of the active topics
     const docs = active.map((t) => {
@@ -162,6 +170,7 @@ export class TopicIndex {
   }
 
   static fromParts(parts: TopicIndexParts): TopicIndex {
+    thesaurus(); // this thread's copy, when the index was built on another
     return new TopicIndex(
       parts.ids,
       parts.names,
@@ -298,6 +307,11 @@ export class TopicIndex {
       for (const synonym of SYNONYMS.get(stem) ?? []) {
         const id = this.bm25.termId(synonym);
         if (id !== undefined && id !== exact) candidates.push({ termId: id, discount: SYNONYM_DISCOUNT });
+      }
+      for (const related of thesaurus().relatedStems(surface)) {
+        const id = this.bm25.termId(related.stem);
+        if (id === undefined || candidates.some((c) => c.termId === id)) continue;
+        candidates.push({ termId: id, discount: THESAURUS_DISCOUNT[related.relation] });
       }
       if (candidates.length > 0) {
         const weight =
