@@ -62,6 +62,13 @@ export const SYNONYM_DISCOUNT = 0.8;
  */
 export const THESAURUS_DISCOUNT: Readonly<Record<Relation, number>> = { 3: 0.5, 2: 0.3, 1: 0.3 };
 
+/**
+ * The share of that discount a thesaurus word adds to confidence: it mostly reorders topics the
+ * question already reaches, and seldom makes an off-topic question look answered ("bread" is
+ * also money in WordNet).
+ */
+export const THESAURUS_CONFIDENCE_SHARE = 0.4;
+
 /** What a filler word ("need", "today") weighs next to a content word, in score and confidence. */
 export const FILLER_WEIGHT = 0.25;
 
@@ -73,8 +80,11 @@ interface QueryTerm {
   weight: number;
   /** Multiplies the term's score (filler words count less). */
   scale: number;
-  /** Indexed terms standing for it (one, exact, for a known term), each with its discount. */
-  candidates: Array<{ termId: number; discount: number }>;
+  /**
+   * Indexed terms standing for it (one, exact, for a known term), each with its discount, and what
+   * it adds to confidence when that is less (`cover`, the discount when absent).
+   */
+  candidates: Array<{ termId: number; discount: number; cover?: number }>;
 }
 
 /** A built index as plain data, for a worker thread to build and post (topic-index-builder.ts). */
@@ -218,7 +228,7 @@ export class TopicIndex {
       // Several candidates for one word: a topic counts the best of them once.
       const mark = ++this.stampCounter;
       let termCount = 0;
-      for (const { termId, discount } of term.candidates) {
+      for (const { termId, discount, cover = discount } of term.candidates) {
         const w = this.bm25.idf(termId) * discount * term.scale;
         const { docs, weights } = this.bm25.postings(termId);
         for (let i = 0; i < docs.length; i++) {
@@ -228,10 +238,10 @@ export class TopicIndex {
             stamp[d] = mark;
             termDocs[termCount++] = d;
             termBest[d] = s;
-            termCover[d] = discount;
+            termCover[d] = cover;
           } else {
             if (s > termBest[d]) termBest[d] = s;
-            if (discount > termCover[d]) termCover[d] = discount;
+            if (cover > termCover[d]) termCover[d] = cover;
           }
         }
       }
@@ -311,7 +321,8 @@ export class TopicIndex {
       for (const related of thesaurus().relatedStems(surface)) {
         const id = this.bm25.termId(related.stem);
         if (id === undefined || candidates.some((c) => c.termId === id)) continue;
-        candidates.push({ termId: id, discount: THESAURUS_DISCOUNT[related.relation] });
+        const discount = THESAURUS_DISCOUNT[related.relation];
+        candidates.push({ termId: id, discount, cover: discount * THESAURUS_CONFIDENCE_SHARE });
       }
       if (candidates.length > 0) {
         const weight =
