@@ -50,10 +50,11 @@ describe('npm run eval (retrieval quality, issue 35)', () => {
   });
 
   it('holds the embedded runtime to its figures on the whole set (--assert)', async () => {
-    // The issue's bar is 90% / 90% (MIN_TOP1, MIN_OOD_PRECISION, the CLI's default). In-domain top-1
-    // is 88.5% today (docs/retrieval-eval.md), so CI holds that floor: it fails on any regression.
+    // The issue's bar is 90% / 90% (MIN_TOP1, MIN_OOD_PRECISION, the CLI's default). The runtime
+    // reaches 89.7% in-domain top-1 and 95.6% out-of-domain precision (docs/retrieval-eval.md), so CI
+    // holds those floors: it fails on any regression.
     expect([MIN_TOP1, MIN_OOD_PRECISION]).toEqual([0.9, 0.9]);
-    const { code, text } = await evalCli('--assert', '--min-top1', '0.88', '--min-precision', '0.9');
+    const { code, text } = await evalCli('--assert', '--min-top1', '0.89', '--min-precision', '0.95');
     expect(text).toMatch(/^ALL +343 q/m);
     expect(text).toContain('PASS');
     expect(code).toBe(0);

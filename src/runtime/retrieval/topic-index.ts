@@ -8,6 +8,7 @@ import { Bm25Index, DEFAULT_B, DEFAULT_K1, type Bm25Parts } from './bm25';
 import { FuzzyIndex, maxDistanceFor, type FuzzyParts } from './fuzzy';
 import { FILLER, SYNONYMS } from './synonyms';
 import { isStopword, stem, stems, tokenise, type Term } from './text';
+import { thesaurus, type Relation } from './thesaurus';
 
 export interface SearchHit {
   topicId: string;
@@ -55,6 +56,19 @@ const MAX_FUZZY_CANDIDATES = 3;
 /** What a synonym is worth next to the word itself: a near miss, like a one-edit misspelling. */
 export const SYNONYM_DISCOUNT = 0.8;
 
+/**
+ * What a word of the general thesaurus (thesaurus.ts) is worth next to the query word, by relation:
+ * below the hand-picked synonyms, as WordNet also lists senses a customer rarely means.
+ */
+export const THESAURUS_DISCOUNT: Readonly<Record<Relation, number>> = { 3: 0.5, 2: 0.3, 1: 0.3 };
+
+/**
+ * The share of that discount a thesaurus word adds to confidence: it mostly reorders topics the
+ * question already reaches, and seldom makes an off-topic question look answered ("bread" is
+ * also money in WordNet).
+ */
+export const THESAURUS_CONFIDENCE_SHARE = 0.4;
+
 /** What a filler word ("need", "today") weighs next to a content word, in score and confidence. */
 export const FILLER_WEIGHT = 0.25;
 
@@ -66,8 +80,11 @@ interface QueryTerm {
   weight: number;
   /** Multiplies the term's score (filler words count less). */
   scale: number;
-  /** Indexed terms standing for it (one, exact, for a known term), each with its discount. */
-  candidates: Array<{ termId: number; discount: number }>;
+  /**
+   * Indexed terms standing for it (one, exact, for a known term), each with its discount, and what
+   * it adds to confidence when that is less (`cover`, the discount when absent).
+   */
+  candidates: Array<{ termId: number; discount: number; cover?: number }>;
 }
 
 /** A built index as plain data, for a worker thread to build and post (topic-index-builder.ts). */
@@ -124,6 +141,7 @@ export class TopicIndex {
   }
 
   static build(topics: ReadonlyArray<IndexableTopic>): TopicIndex {
+    thesaurus(); // read once per process, by a build rather than by a turn's search
     const active = topics.filter((t) => t.isActive);
     const surfaces = new Map<string, string>(); // surface → stem, for every word of the active topics
     const docs = active.map((t) => {
@@ -162,6 +180,7 @@ export class TopicIndex {
   }
 
   static fromParts(parts: TopicIndexParts): TopicIndex {
+    thesaurus(); // this thread's copy, when the index was built on another
     return new TopicIndex(
       parts.ids,
       parts.names,
@@ -209,7 +228,7 @@ export class TopicIndex {
       // Several candidates for one word: a topic counts the best of them once.
       const mark = ++this.stampCounter;
       let termCount = 0;
-      for (const { termId, discount } of term.candidates) {
+      for (const { termId, discount, cover = discount } of term.candidates) {
         const w = this.bm25.idf(termId) * discount * term.scale;
         const { docs, weights } = this.bm25.postings(termId);
         for (let i = 0; i < docs.length; i++) {
@@ -219,10 +238,10 @@ export class TopicIndex {
             stamp[d] = mark;
             termDocs[termCount++] = d;
             termBest[d] = s;
-            termCover[d] = discount;
+            termCover[d] = cover;
           } else {
             if (s > termBest[d]) termBest[d] = s;
-            if (discount > termCover[d]) termCover[d] = discount;
+            if (cover > termCover[d]) termCover[d] = cover;
           }
         }
       }
@@ -298,6 +317,12 @@ export class TopicIndex {
       for (const synonym of SYNONYMS.get(stem) ?? []) {
         const id = this.bm25.termId(synonym);
         if (id !== undefined && id !== exact) candidates.push({ termId: id, discount: SYNONYM_DISCOUNT });
+      }
+      for (const related of thesaurus().relatedStems(surface)) {
+        const id = this.bm25.termId(related.stem);
+        if (id === undefined || candidates.some((c) => c.termId === id)) continue;
+        const discount = THESAURUS_DISCOUNT[related.relation];
+        candidates.push({ termId: id, discount, cover: discount * THESAURUS_CONFIDENCE_SHARE });
       }
       if (candidates.length > 0) {
         const weight =
