@@ -141,7 +141,13 @@ describe('operator lists: connectors and phone numbers', () => {
 
   it('refuses an API key, a wrong operator token and no credential: 401', async () => {
     const key = (await operatorKey(t, accountId)).key;
-    for (const headers of [withKey(key), { 'x-operator-token': key }, { 'x-operator-token': 'wrong' }, {}]) {
+    const refused: Array<Record<string, string>> = [
+      withKey(key),
+      { 'x-operator-token': key },
+      { 'x-operator-token': 'wrong' },
+      {},
+    ];
+    for (const headers of refused) {
       expectEnvelope(await connectors(accountId, headers), 401);
       expectEnvelope(await numbers(agentId, headers), 401);
     }
