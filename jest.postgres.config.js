@@ -23,6 +23,7 @@ const base = require('./jest.config');
 const ON_POSTGRES = [
   // platform records
   'test/accounts.e2e.spec.ts',
+  'test/operator-lists.e2e.spec.ts',
   'test/api-keys.e2e.spec.ts',
   'test/app-database.e2e.spec.ts',
   // agents, branches and deployments

@@ -24,11 +24,15 @@ export interface AccountsQueries {
   accounts(): Promise<Account[]>;
   account(accountId: string): Promise<Account | null>;
   connector(connectorId: string): Promise<Connector | null>;
+  /** An account's connectors, oldest first. */
+  connectorsOf(accountId: string): Promise<Connector[]>;
   /** The number, when it is provisioned for this agent in this environment. */
   phoneNumber(agentId: string, environment: string, number: string): Promise<PhoneNumber | null>;
   /** An agent's numbers in an environment, by number. */
   phoneNumbersOf(agentId: string, environment: string): Promise<PhoneNumber[]>;
   phoneNumbersOfAccount(accountId: string): Promise<PhoneNumber[]>;
+  /** An agent's numbers in every environment, by environment then number. */
+  phoneNumbersOfAgent(agentId: string): Promise<PhoneNumber[]>;
   /** Where a number is provisioned (the agent that answers it), in any account. */
   phoneNumberRoute(number: string): Promise<PhoneNumber | null>;
   /** Prepared (every messaging request): a connector by the digest of its token. */
@@ -68,6 +72,12 @@ class AccountsReadModel implements AccountsQueries {
     return this.source().getRepository(ConnectorRow).findOneBy({ id: connectorId });
   }
 
+  connectorsOf(accountId: string) {
+    return this.source()
+      .getRepository(ConnectorRow)
+      .find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   phoneNumber(agentId: string, environment: string, number: string) {
     return this.source().getRepository(PhoneNumberRow).findOneBy({ number, agentId, environment });
   }
@@ -80,6 +90,12 @@ class AccountsReadModel implements AccountsQueries {
 
   phoneNumbersOfAccount(accountId: string) {
     return this.source().getRepository(PhoneNumberRow).findBy({ accountId });
+  }
+
+  phoneNumbersOfAgent(agentId: string) {
+    return this.source()
+      .getRepository(PhoneNumberRow)
+      .find({ where: { agentId }, order: { environment: 'ASC', number: 'ASC' } });
   }
 
   phoneNumberRoute(number: string) {

@@ -1,11 +1,35 @@
 import { ref, routeDocs } from '../openapi/route-docs';
-import { arr, bool, obj, oneOf, str, time } from '../openapi/schema-helpers';
+import { arr, bool, nullable, obj, oneOf, str, time } from '../openapi/schema-helpers';
 import { AdminController } from './admin.controller';
 import { PERMISSIONS } from './permissions';
 import { ApiKeySelfController, ApiKeysController } from './api-keys.controller';
 import { DataAccessController } from './data-access.controller';
 
 const account = obj({ accountId: str, name: str, region: str, createdAt: time });
+const connector = obj(
+  {
+    connectorId: str,
+    accountId: str,
+    agentId: str,
+    kind: oneOf('messaging', 'sms'),
+    environment: str,
+    createdAt: time,
+  },
+  { hostDomain: nullable(str) },
+);
+const phoneNumber = obj(
+  {
+    agentId: str,
+    number: str,
+    environment: oneOf('dev', 'sandbox', 'live'),
+    pool: oneOf('main', 'dni'),
+    provisionedAt: time,
+  },
+  {
+    reserved: { type: 'boolean', description: 'DNI pool numbers only: a reservation holds it now' },
+    reservedUntil: { ...nullable(time), description: 'DNI pool numbers only: when the reservation ends' },
+  },
+);
 
 export const adminDocs = routeDocs(
   AdminController,
@@ -35,6 +59,21 @@ export const adminDocs = routeDocs(
             { connectorId: str, accountId: str, agentId: str, kind: str, environment: str, createdAt: time },
             { hostDomain: str, connectorToken: str, webhookSecret: str },
           ),
+        },
+      },
+    },
+    listConnectors: {
+      summary: "List an account's connectors (their token or webhook secret is never shown again)",
+      errors: [404],
+      responses: { 200: { description: 'Every connector, oldest first', schema: obj({ connectors: arr(connector) }) } },
+    },
+    listNumbers: {
+      summary: "List an agent's phone numbers in every environment, with DNI reservations",
+      errors: [404],
+      responses: {
+        200: {
+          description: 'Every number, by environment then number',
+          schema: obj({ phoneNumbers: arr(phoneNumber) }),
         },
       },
     },

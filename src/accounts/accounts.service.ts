@@ -14,18 +14,20 @@ import {
   type Account as AccountRow,
   type AccountsQueries,
   type Connector as ConnectorRow,
+  type PhoneNumber as PhoneNumberRow,
 } from '../../projections/accounts/queries';
 import { AccountCommands } from './account-commands';
 import { phoneNumberDecider, phoneNumberStream } from './phone-number.decider';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { handleCommand } from '../commands/command-handler';
+import { AggregateCache } from '../commands/aggregate-cache';
+import { handleCommand, load } from '../commands/command-handler';
 import type {
   AgentSettingsDto,
   CreateAccountDto,
   CreateConnectorDto,
   ProvisionPhoneNumberDto,
 } from './dto/account.dto';
-import { dniPoolDecider, dniPoolStream } from '../dni/dni-pool.decider';
+import { dniPoolDecider, dniPoolStream, reservationAt } from '../dni/dni-pool.decider';
 import {
   DEPLOYMENT_ENVIRONMENTS,
   DEPLOYMENT_FOR_NUMBER_ENVIRONMENT,
@@ -44,6 +46,8 @@ export const accountView = (row: AccountRow) => ({
 @Injectable()
 export class AccountsService {
   private readonly queries: AccountsQueries;
+  /** DNI pools folded for the numbers list: a pool stream grows by one event per reservation. */
+  private readonly pools = new AggregateCache(1000);
 
   constructor(
     private readonly commands: AccountCommands,
@@ -141,6 +145,35 @@ export class AccountsService {
     };
   }
 
+  /** An account's connectors; their token or webhook secret was shown once, at creation, and never again. */
+  async listConnectors(accountId: string) {
+    await this.get(accountId);
+    return { connectors: (await this.queries.connectorsOf(accountId)).map(connectorView) };
+  }
+
+  /** An agent's numbers in every environment; a DNI pool number says whether a reservation holds it now. */
+  async listNumbers(rawAgentId: string) {
+    const { agentId } = await this.agentOf(rawAgentId);
+    const rows = await this.queries.phoneNumbersOfAgent(agentId);
+    const now = this.clock.nowIso();
+    const numbers = [];
+    for (const row of rows) {
+      if (row.pool !== 'dni') {
+        numbers.push(phoneNumberView(row));
+        continue;
+      }
+      const environment = DEPLOYMENT_FOR_NUMBER_ENVIRONMENT[row.environment as NumberEnvironment];
+      const { state } = await load(this.store, dniPoolStream(agentId, environment), dniPoolDecider, this.pools);
+      const reservation = reservationAt(state, row.number, now);
+      numbers.push({
+        ...phoneNumberView(row),
+        reserved: reservation !== null,
+        reservedUntil: reservation?.expiresAt ?? null,
+      });
+    }
+    return { phoneNumbers: numbers };
+  }
+
   async provisionNumber(rawAgentId: string, dto: ProvisionPhoneNumberDto, context: CommandContext) {
     const { agentId, accountId } = await this.agentOf(rawAgentId);
     const pool = dto.pool ?? 'main';
@@ -217,4 +250,14 @@ export const connectorView = (
   environment: row.environment,
   hostDomain: row.hostDomain,
   createdAt: row.createdAt,
+});
+
+export const phoneNumberView = (
+  row: Pick<PhoneNumberRow, 'agentId' | 'number' | 'environment' | 'pool' | 'provisionedAt'>,
+) => ({
+  agentId: agentRef(row.agentId),
+  number: row.number,
+  environment: row.environment,
+  pool: row.pool,
+  provisionedAt: row.provisionedAt,
 });

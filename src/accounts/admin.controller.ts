@@ -45,6 +45,16 @@ export class AdminController {
     return this.accounts.createConnector(parseAccountId(accountId), body, requestContext(request));
   }
 
+  @Get('accounts/:accountId/connectors')
+  listConnectors(@Param('accountId') accountId: string) {
+    return this.accounts.listConnectors(parseAccountId(accountId));
+  }
+
+  @Get('agents/:agentId/phone-numbers')
+  listNumbers(@Param('agentId') agentId: string) {
+    return this.accounts.listNumbers(agentId);
+  }
+
   @Post('agents/:agentId/phone-numbers')
   @HttpCode(201)
   provisionNumber(

@@ -34,6 +34,7 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
   const errors: string[] = [];
   let key = '';
   let accountId = '';
+  let agentId = '';
 
   const shot = (p: Page, name: string) =>
     p.screenshot({ path: path.join(IMAGES, `studio-${name}.png`), fullPage: true });
@@ -69,7 +70,7 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
     });
     expect(agent.status).toBe(200);
     // a merge deploys to sandbox, where the debug chat below starts a conversation
-    const agentId = agent.body.agentId;
+    agentId = agent.body.agentId;
     const branch = await api('POST', `/v1/agents/${agentId}/branches`, { branchName: 'first' });
     expect(branch.status).toBe(201);
     await api('PATCH', `/v1/agents/${agentId}/branches/${branch.body.branchId}/behavior`, { behavior: 'Be brief.' });
@@ -212,7 +213,21 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
     await shot(page, 'webhooks');
   }, 90_000);
 
-  it('operator: rebuilds a read model from the page and sees it serve the new generation', async () => {
+  it("operator: lists the account's connectors and an agent's numbers, and rebuilds a read model", async () => {
+    const created = await operator('POST', `/admin/v1/accounts/${accountId}/connectors`, {
+      agentId,
+      kind: 'messaging',
+      environment: 'sandbox',
+      hostDomain: 'shop.example.com',
+    });
+    expect(created.status).toBe(201);
+    const connector = created.body;
+    const dni = await operator('POST', `/admin/v1/agents/${agentId}/phone-numbers`, {
+      number: '+15550142001',
+      environment: 'dev',
+      pool: 'dni',
+    });
+    expect(dni.status).toBe(201);
     const operatorPage = await context.newPage();
     operatorPage.on('pageerror', (error) => errors.push(error.message));
     operatorPage.on('dialog', (dialog) => void dialog.accept());
@@ -224,6 +239,26 @@ suite('Studio keys, alerts, webhooks and operator pages in headless Chromium', (
     await operatorPage.getByRole('link', { name: 'Manage Acme' }).click();
     await operatorPage.getByRole('heading', { name: 'API keys' }).waitFor(WAIT);
     await operatorPage.getByRole('cell', { name: 'studio', exact: true }).waitFor(WAIT);
+
+    // connectors made before this visit are listed, without their token
+    await operatorPage.getByRole('cell', { name: connector.connectorId, exact: true }).waitFor(WAIT);
+    expect(await operatorPage.content()).not.toContain(connector.connectorToken);
+    // an agent's numbers, a DNI one with its reservation state; then one provisioned from the page joins them
+    await operatorPage.getByLabel('Numbers of agent').fill(agentId);
+    await operatorPage.getByRole('button', { name: 'Show numbers' }).click();
+    const numbers = operatorPage.getByRole('table', { name: `Phone numbers of ${agentId}` });
+    const dniRow = numbers.getByRole('row').filter({ hasText: '+15550142001' });
+    await dniRow.getByRole('cell', { name: 'DNI pool' }).waitFor(WAIT);
+    await dniRow.getByRole('cell', { name: 'free' }).waitFor(WAIT);
+    const provision = operatorPage.getByRole('form', { name: 'Provision a phone number' });
+    await provision.getByLabel('Agent id').fill(agentId);
+    await provision.getByLabel('Number (E.164)').fill('+15550142002');
+    await provision.getByRole('button', { name: 'Provision number' }).click();
+    await numbers
+      .getByRole('row')
+      .filter({ hasText: '+15550142002' })
+      .getByRole('cell', { name: 'main number' })
+      .waitFor(WAIT);
     await shot(operatorPage, 'operator-account');
 
     await operatorPage.getByRole('link', { name: 'Read models' }).click();

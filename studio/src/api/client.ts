@@ -74,6 +74,10 @@ export class ParleyApi {
     this.http.call('post', '/admin/v1/accounts/{accountId}/connectors', { path: { accountId }, body });
   provisionNumber = (agentId: string, body: Schemas['ProvisionPhoneNumberDto']) =>
     this.http.call('post', '/admin/v1/agents/{agentId}/phone-numbers', { path: { agentId }, body });
+  connectors = (accountId: string) =>
+    this.http.call('get', '/admin/v1/accounts/{accountId}/connectors', { path: { accountId } });
+  phoneNumbers = (agentId: string) =>
+    this.http.call('get', '/admin/v1/agents/{agentId}/phone-numbers', { path: { agentId } });
 
   // operator: the read side (what `npm run projections` shows)
   readModels = () => this.http.call('get', '/admin/v1/read-models');

@@ -45,7 +45,8 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** List an account's connectors (their token or webhook secret is never shown again) */
+    get: operations['Admin_listConnectors'];
     put?: never;
     /** Create a messaging or SMS connector for an agent */
     post: operations['Admin_createConnector'];
@@ -79,7 +80,8 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** List an agent's phone numbers in every environment, with DNI reservations */
+    get: operations['Admin_listNumbers'];
     put?: never;
     /** Provision a phone number for an agent and environment */
     post: operations['Admin_provisionNumber'];
@@ -2207,6 +2209,76 @@ export interface operations {
       };
     };
   };
+  Admin_listConnectors: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        accountId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every connector, oldest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            connectors: {
+              accountId: string;
+              agentId: string;
+              connectorId: string;
+              /** Format: date-time */
+              createdAt: string;
+              environment: string;
+              hostDomain?: string | null;
+              /** @enum {unknown} */
+              kind: 'messaging' | 'sms';
+            }[];
+          };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   Admin_createConnector: {
     parameters: {
       query?: never;
@@ -2350,6 +2422,82 @@ export interface operations {
       };
       /** @description Body larger than 1 MiB */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  Admin_listNumbers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every number, by environment then number */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            phoneNumbers: {
+              agentId: string;
+              /** @enum {unknown} */
+              environment: 'dev' | 'sandbox' | 'live';
+              number: string;
+              /** @enum {unknown} */
+              pool: 'main' | 'dni';
+              /** Format: date-time */
+              provisionedAt: string;
+              /** @description DNI pool numbers only: a reservation holds it now */
+              reserved?: boolean;
+              /**
+               * Format: date-time
+               * @description DNI pool numbers only: when the reservation ends
+               */
+              reservedUntil?: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
         headers: {
           [name: string]: unknown;
         };

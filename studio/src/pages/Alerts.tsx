@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useStudio } from '../api/context';
 import type { AlertRule } from '../api/types';
+import { FormButtons } from '../components/FormRow';
+import { ListTable } from '../components/ListTable';
 import { ErrorNote, shortTime, useAction, useLoad } from '../ui';
 import './admin.css';
 
@@ -80,59 +82,66 @@ export function Alerts() {
         onCancel={() => setEditing(null)}
       />
       <ErrorNote error={action.error ?? rules.error} />
-      <table>
-        <caption className="sr-only">Alert rules</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Condition</th>
-            <th scope="col">Agent</th>
-            <th scope="col">State</th>
-            <th scope="col">Last evaluated</th>
-            <th scope="col">Enabled</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rules.data?.data.map((rule) => (
-            <tr key={rule.id}>
-              <td>{rule.name}</td>
-              <td>
+      <ListTable
+        caption="Alert rules"
+        rows={rules.data?.data}
+        rowKey={(rule) => rule.id}
+        empty="No alert rules yet."
+        columns={[
+          { header: 'Name', cell: (rule) => rule.name },
+          {
+            header: 'Condition',
+            cell: (rule) => (
+              <>
                 <code>
                   {rule.metric} {rule.operator} {rule.threshold_value}
                 </code>{' '}
                 over {rule.window_duration}
-              </td>
-              <td>{agentName(rule.project_id)}</td>
-              <td className={`state-${rule.current_state}`}>
+              </>
+            ),
+          },
+          { header: 'Agent', cell: (rule) => agentName(rule.project_id) },
+          {
+            header: 'State',
+            className: (rule) => `state-${rule.current_state}`,
+            cell: (rule) => (
+              <>
                 {rule.current_state}
                 {rule.current_value !== null && ` (${rule.current_value})`}
-              </td>
-              <td>{shortTime(rule.last_evaluated_at ?? '')}</td>
-              <td>
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={rule.enabled}
-                    disabled={action.busy}
-                    onChange={(e) => setEnabled(rule, e.target.checked)}
-                  />
-                  <span className="sr-only">Enable {rule.name}</span>
-                </label>
-              </td>
-              <td className="actions">
+              </>
+            ),
+          },
+          { header: 'Last evaluated', cell: (rule) => shortTime(rule.last_evaluated_at ?? '') },
+          {
+            header: 'Enabled',
+            cell: (rule) => (
+              <label>
+                <input
+                  type="checkbox"
+                  checked={rule.enabled}
+                  disabled={action.busy}
+                  onChange={(e) => setEnabled(rule, e.target.checked)}
+                />
+                <span className="sr-only">Enable {rule.name}</span>
+              </label>
+            ),
+          },
+          {
+            header: 'Actions',
+            className: 'actions',
+            cell: (rule) => (
+              <>
                 <button type="button" className="secondary" onClick={() => setEditing(rule)}>
                   Edit {rule.name}
                 </button>
                 <button type="button" className="danger" onClick={() => remove(rule)}>
                   Delete {rule.name}
                 </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {rules.data && rules.data.data.length === 0 && <p>No alert rules yet.</p>}
+              </>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }
@@ -229,14 +238,7 @@ function RuleForm({
             Enabled
           </label>
         )}
-        <button type="submit" disabled={action.busy}>
-          {rule ? 'Save rule' : 'Create rule'}
-        </button>
-        {rule && (
-          <button type="button" className="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
+        <FormButtons noun="rule" editing={!!rule} createVerb="Create" busy={action.busy} onCancel={onCancel} />
       </div>
       <ErrorNote error={action.error} />
     </form>

@@ -1,17 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import type { ParleyApi } from '../api/client';
 import { useStudio } from '../api/context';
+import { ListTable } from '../components/ListTable';
 import { SecretOnce } from '../secret';
-import { ErrorNote, Link, useAction } from '../ui';
+import { ErrorNote, Link, shortTime, useAction, useLoad } from '../ui';
 import { Keys } from './Keys';
 import './admin.css';
 
-type Connector = Awaited<ReturnType<ParleyApi['createConnector']>>;
+type Connector = Awaited<ReturnType<ParleyApi['connectors']>>['connectors'][number];
+type PhoneNumber = Awaited<ReturnType<ParleyApi['phoneNumbers']>>['phoneNumbers'][number];
 type NumberInput = Parameters<ParleyApi['provisionNumber']>[1];
 
 /**
- * Operator: one account's keys, and its connectors and phone numbers. The API has no list of
- * connectors or numbers yet, so the page lists what it created in this visit.
+ * Operator: one account's keys, its connectors and its agents' phone numbers, as the operator API
+ * lists them (a connector's token or secret is shown once, when it is created, never in the list).
  */
 export function OperatorAccount({ accountId }: { accountId: string }) {
   return (
@@ -32,7 +34,7 @@ function Connectors({ accountId }: { accountId: string }) {
   const [kind, setKind] = useState<'messaging' | 'sms'>('messaging');
   const [environment, setEnvironment] = useState('sandbox');
   const [hostDomain, setHostDomain] = useState('');
-  const [created, setCreated] = useState<Connector[]>([]);
+  const connectors = useLoad(() => api.connectors(accountId), [api, accountId]);
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const action = useAction();
 
@@ -47,7 +49,7 @@ function Connectors({ accountId }: { accountId: string }) {
       }),
     );
     if (!connector) return;
-    setCreated((now) => [connector, ...now]);
+    connectors.reload();
     const value = connector.connectorToken ?? connector.webhookSecret;
     if (value)
       setSecret({
@@ -96,33 +98,21 @@ function Connectors({ accountId }: { accountId: string }) {
       </form>
       <ErrorNote error={action.error} />
       {secret && <SecretOnce label={secret.label} secret={secret.value} onDone={() => setSecret(null)} />}
-      {created.length > 0 && (
-        <table>
-          <caption>Created in this visit</caption>
-          <thead>
-            <tr>
-              <th scope="col">Connector</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Agent</th>
-              <th scope="col">Environment</th>
-            </tr>
-          </thead>
-          <tbody>
-            {created.map((c) => (
-              <tr key={c.connectorId}>
-                <td>
-                  <code>{c.connectorId}</code>
-                </td>
-                <td>{c.kind}</td>
-                <td>
-                  <code>{c.agentId}</code>
-                </td>
-                <td>{c.environment}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ErrorNote error={connectors.error} />
+      <ListTable<Connector>
+        caption="Connectors of this account"
+        rows={connectors.data?.connectors}
+        rowKey={(c) => c.connectorId}
+        empty="No connectors yet."
+        columns={[
+          { header: 'Connector', cell: (c) => <code>{c.connectorId}</code> },
+          { header: 'Kind', cell: (c) => c.kind },
+          { header: 'Agent', cell: (c) => <code>{c.agentId}</code> },
+          { header: 'Environment', cell: (c) => c.environment },
+          { header: 'Host domain', cell: (c) => c.hostDomain ?? '' },
+          { header: 'Created', cell: (c) => shortTime(c.createdAt) },
+        ]}
+      />
     </section>
   );
 }
@@ -131,7 +121,12 @@ function PhoneNumbers() {
   const { api } = useStudio();
   const [agentId, setAgentId] = useState('');
   const [input, setInput] = useState<NumberInput>({ number: '+1555', environment: 'sandbox', pool: 'main' });
-  const [created, setCreated] = useState<Array<NumberInput & { agentId: string }>>([]);
+  // the operator API lists numbers per agent: the page shows those of the agent last looked up or
+  // provisioned for, read again each time (`read` counts them), so a reservation's state is current
+  const [shown, setShown] = useState<{ agentId: string; read: number } | null>(null);
+  const [lookup, setLookup] = useState('');
+  const showNumbersOf = (shownAgentId: string) =>
+    setShown((now) => ({ agentId: shownAgentId, read: (now?.read ?? 0) + 1 }));
   const action = useAction();
 
   const submit = async (event: FormEvent) => {
@@ -139,7 +134,14 @@ function PhoneNumbers() {
     const number = await action.run(() =>
       api.provisionNumber(agentId.trim(), { ...input, number: input.number.trim() }),
     );
-    if (number) setCreated((now) => [{ ...input, agentId: number.agentId }, ...now]);
+    if (number) {
+      setLookup(number.agentId);
+      showNumbersOf(number.agentId);
+    }
+  };
+  const show = (event: FormEvent) => {
+    event.preventDefault();
+    showNumbersOf(lookup.trim());
   };
 
   return (
@@ -189,31 +191,47 @@ function PhoneNumbers() {
         </button>
       </form>
       <ErrorNote error={action.error} />
-      {created.length > 0 && (
-        <table>
-          <caption>Provisioned in this visit</caption>
-          <thead>
-            <tr>
-              <th scope="col">Number</th>
-              <th scope="col">Agent</th>
-              <th scope="col">Environment</th>
-              <th scope="col">Pool</th>
-            </tr>
-          </thead>
-          <tbody>
-            {created.map((n) => (
-              <tr key={`${n.number}-${n.environment}`}>
-                <td>{n.number}</td>
-                <td>
-                  <code>{n.agentId}</code>
-                </td>
-                <td>{n.environment}</td>
-                <td>{n.pool}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <form onSubmit={show} className="row" aria-label="Show an agent's phone numbers">
+        <label>
+          Numbers of agent{' '}
+          <input value={lookup} onChange={(e) => setLookup(e.target.value)} required placeholder="PROJECT-…" />
+        </label>
+        <button type="submit" className="secondary">
+          Show numbers
+        </button>
+      </form>
+      {shown && <AgentNumbers key={`${shown.agentId}-${shown.read}`} agentId={shown.agentId} />}
     </section>
+  );
+}
+
+/** One agent's numbers in every environment; a DNI pool number says whether a reservation holds it now. */
+function AgentNumbers({ agentId }: { agentId: string }) {
+  const { api } = useStudio();
+  const numbers = useLoad(() => api.phoneNumbers(agentId), [api, agentId]);
+  return (
+    <>
+      <ErrorNote error={numbers.error} />
+      {!numbers.error && (
+        <ListTable<PhoneNumber>
+          caption={`Phone numbers of ${agentId}`}
+          showCaption
+          rows={numbers.data?.phoneNumbers}
+          rowKey={(n) => n.number}
+          empty="No phone numbers for this agent."
+          columns={[
+            { header: 'Number', cell: (n) => n.number },
+            { header: 'Environment', cell: (n) => n.environment },
+            { header: 'Pool', cell: (n) => (n.pool === 'dni' ? 'DNI pool' : 'main number') },
+            {
+              header: 'Reserved',
+              cell: (n) =>
+                n.pool !== 'dni' ? '—' : n.reserved && n.reservedUntil ? `until ${shortTime(n.reservedUntil)}` : 'free',
+            },
+            { header: 'Provisioned', cell: (n) => shortTime(n.provisionedAt) },
+          ]}
+        />
+      )}
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useStudio } from '../api/context';
 import type { TestCase } from '../api/types';
 import { emptyTurn, rowToTurn, turnToRow, type TurnRow } from '../tool-form';
+import { FormButtons, FormRow } from '../components/FormRow';
 import { ErrorNote, useAction, useLoad } from '../ui';
 
 const MAX_TURNS = 50;
@@ -94,15 +95,16 @@ function TestEditor(props: {
 
   const form = (
     <form onSubmit={submit} className="topic-form" aria-label={test ? `Test ${test.name}` : 'New test'}>
-      <label htmlFor={`${id}-name`}>Name</label>
-      <input
-        id={`${id}-name`}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        readOnly={readOnly}
-        required
-        maxLength={200}
-      />
+      <FormRow id={`${id}-name`} label="Name">
+        <input
+          id={`${id}-name`}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          readOnly={readOnly}
+          required
+          maxLength={200}
+        />
+      </FormRow>
       <ol className="turns">
         {rows.map((_, i) => (
           <li key={i}>
@@ -129,21 +131,15 @@ function TestEditor(props: {
       </ol>
       {!readOnly && (
         <div className="row">
-          <button
-            type="button"
-            onClick={() => setRows((all) => [...all, emptyTurn()])}
-            disabled={rows.length >= MAX_TURNS}
-          >
-            Add a turn
-          </button>
-          <button type="submit" disabled={action.busy || invalid}>
-            {test ? 'Save test' : 'Add test'}
-          </button>
-          {test && (
-            <button type="button" className="danger" onClick={remove}>
-              Delete test
+          <FormButtons noun="test" editing={!!test} busy={action.busy} disabled={invalid} onDelete={remove}>
+            <button
+              type="button"
+              onClick={() => setRows((all) => [...all, emptyTurn()])}
+              disabled={rows.length >= MAX_TURNS}
+            >
+              Add a turn
             </button>
-          )}
+          </FormButtons>
         </div>
       )}
       <ErrorNote error={action.error} />

@@ -2,6 +2,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useStudio } from '../api/context';
 import type { AgentTool } from '../api/types';
 import { parseHeaders, parseParameters } from '../tool-form';
+import { FormButtons, FormRow } from '../components/FormRow';
 import { ErrorNote, useAction, useLoad } from '../ui';
 
 const EXAMPLE_PARAMETERS = '{\n  "type": "object",\n  "properties": {},\n  "required": []\n}';
@@ -110,46 +111,50 @@ function ToolEditor(props: {
 
   const form = (
     <form onSubmit={submit} className="topic-form" aria-label={tool ? `Tool ${tool.name}` : 'New tool'}>
-      <label htmlFor={`${id}-name`}>Name</label>
-      <input
-        id={`${id}-name`}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        readOnly={readOnly}
-        required
-        maxLength={64}
-        pattern="[A-Za-z][A-Za-z0-9_\-]*"
-      />
-      <label htmlFor={`${id}-description`}>Description</label>
-      <input
-        id={`${id}-description`}
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
-        readOnly={readOnly}
-        required
-      />
-      <label htmlFor={`${id}-url`}>URL (https)</label>
-      <input
-        id={`${id}-url`}
-        type="url"
-        value={url}
-        onChange={(e) => setUrl(e.target.value)}
-        readOnly={readOnly}
-        aria-invalid={urlBad}
-        required
-      />
-      <label htmlFor={`${id}-parameters`}>Parameters (a JSON Schema object)</label>
-      <textarea
-        id={`${id}-parameters`}
-        className="mono"
-        rows={6}
-        value={parameters}
-        onChange={(e) => setParameters(e.target.value)}
-        readOnly={readOnly}
-        aria-invalid={!!parsedParameters.error}
-        aria-describedby={`${id}-parameters-problem`}
-        maxLength={16_384}
-      />
+      <FormRow id={`${id}-name`} label="Name">
+        <input
+          id={`${id}-name`}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          readOnly={readOnly}
+          required
+          maxLength={64}
+          pattern="[A-Za-z][A-Za-z0-9_\-]*"
+        />
+      </FormRow>
+      <FormRow id={`${id}-description`} label="Description">
+        <input
+          id={`${id}-description`}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          readOnly={readOnly}
+          required
+        />
+      </FormRow>
+      <FormRow id={`${id}-url`} label="URL (https)">
+        <input
+          id={`${id}-url`}
+          type="url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          readOnly={readOnly}
+          aria-invalid={urlBad}
+          required
+        />
+      </FormRow>
+      <FormRow id={`${id}-parameters`} label="Parameters (a JSON Schema object)">
+        <textarea
+          id={`${id}-parameters`}
+          className="mono"
+          rows={6}
+          value={parameters}
+          onChange={(e) => setParameters(e.target.value)}
+          readOnly={readOnly}
+          aria-invalid={!!parsedParameters.error}
+          aria-describedby={`${id}-parameters-problem`}
+          maxLength={16_384}
+        />
+      </FormRow>
       <p id={`${id}-parameters-problem`} className="problems" aria-live="polite">
         {parsedParameters.error && (
           <span className="error" data-severity="error">
@@ -157,17 +162,18 @@ function ToolEditor(props: {
           </span>
         )}
       </p>
-      <label htmlFor={`${id}-timeout`}>Timeout (ms, 500 to 10000)</label>
-      <input
-        id={`${id}-timeout`}
-        type="number"
-        min={500}
-        max={10_000}
-        value={timeout}
-        onChange={(e) => setTimeoutMs(e.target.value)}
-        readOnly={readOnly}
-        aria-invalid={timeoutBad}
-      />
+      <FormRow id={`${id}-timeout`} label="Timeout (ms, 500 to 10000)">
+        <input
+          id={`${id}-timeout`}
+          type="number"
+          min={500}
+          max={10_000}
+          value={timeout}
+          onChange={(e) => setTimeoutMs(e.target.value)}
+          readOnly={readOnly}
+          aria-invalid={timeoutBad}
+        />
+      </FormRow>
       <fieldset>
         <legend>Headers (write-only)</legend>
         {tool && (
@@ -183,30 +189,24 @@ function ToolEditor(props: {
         )}
         {replaceHeaders && !readOnly && (
           <>
-            <label htmlFor={`${id}-headers`}>Headers (one a line: Name: value)</label>
-            <textarea
-              id={`${id}-headers`}
-              className="mono"
-              rows={2}
-              value={headers}
-              onChange={(e) => setHeaders(e.target.value)}
-              aria-invalid={!!parsedHeaders.error}
-              autoComplete="off"
-            />
+            <FormRow id={`${id}-headers`} label="Headers (one a line: Name: value)">
+              <textarea
+                id={`${id}-headers`}
+                className="mono"
+                rows={2}
+                value={headers}
+                onChange={(e) => setHeaders(e.target.value)}
+                aria-invalid={!!parsedHeaders.error}
+                autoComplete="off"
+              />
+            </FormRow>
             {parsedHeaders.error && <span className="error">{parsedHeaders.error}</span>}
           </>
         )}
       </fieldset>
       {!readOnly && (
         <div className="row">
-          <button type="submit" disabled={action.busy || invalid}>
-            {tool ? 'Save tool' : 'Add tool'}
-          </button>
-          {tool && (
-            <button type="button" className="danger" onClick={remove}>
-              Delete tool
-            </button>
-          )}
+          <FormButtons noun="tool" editing={!!tool} busy={action.busy} disabled={invalid} onDelete={remove} />
         </div>
       )}
       <ErrorNote error={action.error} />

@@ -2,6 +2,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { checkActions, KNOWN_ACTIONS } from '../actions-help';
 import { useStudio } from '../api/context';
 import type { Topic } from '../api/types';
+import { FormButtons, FormRow } from '../components/FormRow';
 import { ErrorNote, useAction } from '../ui';
 
 /** Edits one topic (or, without `topic`, adds a new one); actions are checked as they are typed. */
@@ -71,44 +72,48 @@ export function TopicEditor(props: {
 
   const form = (
     <form onSubmit={submit} className="topic-form" aria-label={topic ? `Topic ${topic.name}` : 'New topic'}>
-      <label htmlFor={`${id}-name`}>Name</label>
-      <input
-        id={`${id}-name`}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        readOnly={readOnly}
-        required
-        maxLength={200}
-      />
-      <label htmlFor={`${id}-content`}>Content (the answer)</label>
-      <textarea
-        id={`${id}-content`}
-        rows={3}
-        value={content}
-        onChange={(e) => setContent(e.target.value)}
-        readOnly={readOnly}
-        maxLength={100_000}
-      />
-      <label htmlFor={`${id}-queries`}>Example queries (one a line)</label>
-      <textarea
-        id={`${id}-queries`}
-        rows={3}
-        value={queries}
-        onChange={(e) => setQueries(e.target.value)}
-        readOnly={readOnly}
-      />
-      <label htmlFor={`${id}-actions`}>Actions (one a line: name key=value key=&quot;quoted value&quot;)</label>
-      <textarea
-        id={`${id}-actions`}
-        className="mono"
-        rows={3}
-        value={actions}
-        onChange={(e) => setActions(e.target.value)}
-        readOnly={readOnly}
-        aria-invalid={hasErrors}
-        aria-describedby={`${id}-problems ${id}-help`}
-        maxLength={10_000}
-      />
+      <FormRow id={`${id}-name`} label="Name">
+        <input
+          id={`${id}-name`}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          readOnly={readOnly}
+          required
+          maxLength={200}
+        />
+      </FormRow>
+      <FormRow id={`${id}-content`} label="Content (the answer)">
+        <textarea
+          id={`${id}-content`}
+          rows={3}
+          value={content}
+          onChange={(e) => setContent(e.target.value)}
+          readOnly={readOnly}
+          maxLength={100_000}
+        />
+      </FormRow>
+      <FormRow id={`${id}-queries`} label="Example queries (one a line)">
+        <textarea
+          id={`${id}-queries`}
+          rows={3}
+          value={queries}
+          onChange={(e) => setQueries(e.target.value)}
+          readOnly={readOnly}
+        />
+      </FormRow>
+      <FormRow id={`${id}-actions`} label={<>Actions (one a line: name key=value key=&quot;quoted value&quot;)</>}>
+        <textarea
+          id={`${id}-actions`}
+          className="mono"
+          rows={3}
+          value={actions}
+          onChange={(e) => setActions(e.target.value)}
+          readOnly={readOnly}
+          aria-invalid={hasErrors}
+          aria-describedby={`${id}-problems ${id}-help`}
+          maxLength={10_000}
+        />
+      </FormRow>
       <ul id={`${id}-problems`} className="problems" aria-live="polite">
         {problems.map((p, i) => (
           <li key={i} className={p.severity} data-severity={p.severity}>
@@ -132,14 +137,7 @@ export function TopicEditor(props: {
       </details>
       {!readOnly && (
         <div className="row">
-          <button type="submit" disabled={action.busy || hasErrors}>
-            {topic ? 'Save topic' : 'Add topic'}
-          </button>
-          {topic && (
-            <button type="button" className="danger" onClick={remove}>
-              Delete topic
-            </button>
-          )}
+          <FormButtons noun="topic" editing={!!topic} busy={action.busy} disabled={hasErrors} onDelete={remove} />
         </div>
       )}
       <ErrorNote error={action.error} />

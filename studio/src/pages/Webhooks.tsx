@@ -3,6 +3,8 @@ import type { ParleyApi } from '../api/client';
 import { useStudio } from '../api/context';
 import type { WebhookEndpoint } from '../api/types';
 import { SecretOnce } from '../secret';
+import { FormButtons } from '../components/FormRow';
+import { ListTable } from '../components/ListTable';
 import { ErrorNote, shortTime, useAction, useLoad } from '../ui';
 import './admin.css';
 
@@ -55,27 +57,21 @@ export function Webhooks() {
       />
       {secret && <SecretOnce label={secret.label} secret={secret.value} onDone={() => setSecret(null)} />}
       <ErrorNote error={action.error ?? endpoints.error} />
-      <table>
-        <caption className="sr-only">Webhook endpoints</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">URL</th>
-            <th scope="col">Events</th>
-            <th scope="col">Enabled</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {endpoints.data?.data.map((endpoint) => (
-            <tr key={endpoint.id}>
-              <td>{endpoint.name}</td>
-              <td>
-                <code>{endpoint.url}</code>
-              </td>
-              <td>{endpoint.event_types.join(', ')}</td>
-              <td>{endpoint.enabled ? 'yes' : 'no'}</td>
-              <td className="actions">
+      <ListTable
+        caption="Webhook endpoints"
+        rows={endpoints.data?.data}
+        rowKey={(endpoint) => endpoint.id}
+        empty="No webhook endpoints yet."
+        columns={[
+          { header: 'Name', cell: (endpoint) => endpoint.name },
+          { header: 'URL', cell: (endpoint) => <code>{endpoint.url}</code> },
+          { header: 'Events', cell: (endpoint) => endpoint.event_types.join(', ') },
+          { header: 'Enabled', cell: (endpoint) => (endpoint.enabled ? 'yes' : 'no') },
+          {
+            header: 'Actions',
+            className: 'actions',
+            cell: (endpoint) => (
+              <>
                 <button
                   type="button"
                   className="secondary"
@@ -93,12 +89,11 @@ export function Webhooks() {
                 <button type="button" className="danger" onClick={() => remove(endpoint)}>
                   Delete {endpoint.name || endpoint.id}
                 </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {endpoints.data && endpoints.data.data.length === 0 && <p>No webhook endpoints yet.</p>}
+              </>
+            ),
+          },
+        ]}
+      />
       {shown && <Deliveries key={shown} endpointId={shown} />}
     </section>
   );
@@ -174,14 +169,14 @@ function EndpointForm({
         ))}
       </fieldset>
       <div className="row">
-        <button type="submit" disabled={action.busy || events.length === 0}>
-          {endpoint ? 'Save endpoint' : 'Create endpoint'}
-        </button>
-        {endpoint && (
-          <button type="button" className="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
+        <FormButtons
+          noun="endpoint"
+          editing={!!endpoint}
+          createVerb="Create"
+          busy={action.busy}
+          disabled={events.length === 0}
+          onCancel={onCancel}
+        />
       </div>
       <ErrorNote error={action.error} />
     </form>
