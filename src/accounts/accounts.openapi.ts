@@ -31,6 +31,8 @@ const phoneNumber = obj(
   },
 );
 
+const provisioned = obj({ agentId: str, number: str, environment: str, pool: oneOf('main', 'dni') });
+
 export const adminDocs = routeDocs(
   AdminController,
   'operator',
@@ -81,11 +83,8 @@ export const adminDocs = routeDocs(
       summary: 'Provision a phone number for an agent and environment',
       errors: [404, 409],
       responses: {
-        201: { description: 'The number', schema: obj({ agentId: str, number: str, environment: str }) },
-        200: {
-          description: 'Already provisioned to this agent',
-          schema: obj({ agentId: str, number: str, environment: str }),
-        },
+        201: { description: 'The number', schema: provisioned },
+        200: { description: 'Already provisioned to this agent', schema: provisioned },
       },
     },
     changeSettings: {
