@@ -304,7 +304,8 @@ export class InboundSipCall {
     }
     const offer = parseSdp(request.body);
     if (!offer) return this.sendFinal(request, 400, 'Bad SDP');
-    const verdict = negotiateOffer(offer);
+    // our SDES key stays the call's: a hold does not re-key the stream
+    const verdict = negotiateOffer(offer, undefined, this.verdict?.audio.srtp?.localKey);
     // a refused re-INVITE leaves the call as it was (§14.2)
     if (!verdict.ok)
       return this.sendFinal(request, 488, 'Not Acceptable Here', {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
 import { authorization, parseChallenge } from '../../sip/digest';
-import { parseSdp, readAnswer } from '../../sip/sdp';
+import { parseSdp, readAnswer, type OfferedKey } from '../../sip/sdp';
 import { openChannel, type SipChannel } from '../../sip/sip-transport';
 import type { CallAudio, CallAudioFactory } from '../../voice/call-media.port';
 import type { VoiceCalls } from '../../voice/voice-calls.port';
@@ -84,6 +84,7 @@ export class SipCall {
   private inviteCseq = 1;
   private challenges = 0;
   private sdp = '';
+  private offeredKey: OfferedKey | null = null;
   private phase: Phase = 'inviting';
   private dialog!: DialogIds;
   private invite!: SipRequest;
@@ -137,7 +138,9 @@ export class SipCall {
       localAddress: `${localHost}:${local.port}`,
       transport: this.channel.transport,
     };
-    this.sdp = sdpOffer(local.address, String(Date.now()), this.call.encryption, this.audio?.localPort ?? null);
+    const offer = sdpOffer(local.address, String(Date.now()), this.call.encryption, this.audio?.localPort ?? null);
+    this.sdp = offer.sdp;
+    this.offeredKey = offer.offered;
     this.invite = buildInvite(this.dialog, this.inviteBranch, metadataHeaders(this.call.metadata), this.sdp);
     this.report(() => this.progress.dialing(this.call.callSid));
     this.sendInvite();
@@ -293,13 +296,13 @@ export class SipCall {
   /** The callee's answer says where its RTP goes: the call audio connects there and the voice side takes the call. */
   private connectAudio(response: SipResponse): void {
     const answer = parseSdp(response.body);
-    const negotiated = answer ? readAnswer(answer) : null;
+    const negotiated = answer ? readAnswer(answer, this.offeredKey) : null;
     if (!negotiated) {
-      // e.g. an RTP/SAVP answer to an SRTP offer: the media side speaks RTP/AVP only, so the call
-      // carries no audio and goes on as a signalling-only call would
+      // an answer that does not keep our profile (RTP/AVP to an SRTP offer, or our SDES key
+      // refused) or no G.711: the call carries no audio and goes on as a signalling-only call would
       this.logger.warn(
-        { callSid: this.call.callSid },
-        'the callee answered without an RTP/AVP G.711 stream Parley can take: no audio on this call',
+        { callSid: this.call.callSid, srtp: this.offeredKey !== null },
+        'the callee answered without a G.711 stream in the profile Parley offered: no audio on this call',
       );
       this.after(this.options.holdMs, () => this.hangUp());
       return;
