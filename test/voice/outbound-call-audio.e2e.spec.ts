@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { CallAudio, CallAudioFactory } from '../../src/voice/call-media.port';
+import { headerOf } from '../../src/outbound-calls/sip/sip-message';
 import { RtpCallAudioFactory } from '../../src/voice/media/rtp-call-audio-factory';
 import type { RtpSession } from '../../src/voice/media/rtp-session';
 import { PocketsphinxRecognizer } from '../../src/voice/speech/pocketsphinx-recognizer';
@@ -128,6 +129,49 @@ describeSpeech('an outbound call carries the greeting, over SRTP or RTP', () => 
     expect(call.offer.media[0].proto).toBe('RTP/AVP');
     expect(call.negotiated.srtp).toBeNull();
     await hearsTheGreeting(call, heard);
+    callee.hangUp();
+    expect(await statusBecomes(t, acme.token, sid, 'success', WAIT_MS / 5)).toMatchObject({ status: 'success' });
+  }, 60_000);
+
+  it('the callee holds (re-INVITE sendonly) and resumes (sendrecv); UPDATE and INFO are answered as on inbound calls', async () => {
+    const { sid, call } = await callAndHear({});
+    await until('Parley sending', () => call.audio.stats.received > 10);
+    const parleyKey = call.negotiated.srtp!.remoteKey;
+
+    const held = await callee.reinvite('sendonly', WAIT_MS);
+    expect(held.status).toBe(200);
+    expect(held.body).toContain('m=audio');
+    expect(held.body).toContain('RTP/SAVP');
+    expect(held.body).toContain('a=recvonly');
+    // the stream keeps its keys: a hold does not re-key SRTP
+    expect(held.body).toContain(`inline:${parleyKey}`);
+    await new Promise((r) => setTimeout(r, 300));
+    const whileHeld = call.audio.stats.received;
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(call.audio.stats.received - whileHeld).toBeLessThanOrEqual(3);
+
+    // an SRTP call is not taken down to plain RTP: refused, and the call carries on as it was
+    const downgrade = await callee.reinvite('sendrecv', WAIT_MS, { plain: true });
+    expect(downgrade.status).toBe(488);
+
+    const resumed = await callee.reinvite('sendrecv', WAIT_MS);
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toContain('a=sendrecv');
+    const atResume = call.audio.stats.received;
+    await until('Parley sending again', () => call.audio.stats.received > atResume + 20);
+    expect(call.audio.stats.unauthenticated).toBe(0);
+
+    expect((await callee.request('UPDATE', WAIT_MS)).status).toBe(200);
+    const dtmf = 'Signal=5\r\nDuration=160\r\n';
+    expect((await callee.request('INFO', WAIT_MS, [['Content-Type', 'application/dtmf-relay']], dtmf)).status).toBe(
+      200,
+    );
+    const infoPackage = await callee.request('INFO', WAIT_MS, [['Info-Package', 'foo']]);
+    expect(infoPackage.status).toBe(469);
+    const unknown = await callee.request('MESSAGE', WAIT_MS);
+    expect(unknown.status).toBe(405);
+    expect(headerOf(unknown, 'allow')).toBe('INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, INFO');
+
     callee.hangUp();
     expect(await statusBecomes(t, acme.token, sid, 'success', WAIT_MS / 5)).toMatchObject({ status: 'success' });
   }, 60_000);

@@ -75,9 +75,13 @@ export class TestSipCallee {
   }
 
   /** A re-INVITE from the callee with its offer in `direction`; resolves with Parley's final response (ACKed). */
-  async reinvite(direction: 'sendonly' | 'sendrecv' | 'inactive', ms: number): Promise<SipResponse> {
+  async reinvite(
+    direction: 'sendonly' | 'sendrecv' | 'inactive',
+    ms: number,
+    { plain = false } = {},
+  ): Promise<SipResponse> {
     const call = this.current();
-    const srtp = call.negotiated.srtp;
+    const srtp = plain ? null : call.negotiated.srtp;
     const offer = buildOffer(
       { address: '127.0.0.1', port: call.audio.localPort, sessionId: '7', version: ++this.sdpVersion },
       srtp ? 'RTP/SAVP' : 'RTP/AVP',
