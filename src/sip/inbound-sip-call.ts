@@ -18,28 +18,31 @@ import {
   type SipRequest,
   type SipResponse,
 } from '../outbound-calls/sip/sip-message';
+import {
+  ALLOW,
+  answerInfo,
+  answerOptions,
+  answerReinvite,
+  answerUpdate,
+  DialogMedia,
+  hasBody,
+  InviteFinals,
+  methodNotAllowed,
+  T1_MS,
+  T2_MS,
+  takeAck,
+  TRANSACTION_MS,
+  type InDialogCall,
+} from './in-dialog';
 import { DomainError } from '../platform/errors/domain-error';
 import type { CallAudio, CallAudioFactory, NegotiatedAudio } from '../voice/call-media.port';
 import type { VoiceCalls, VoiceSession } from '../voice/voice-calls.port';
 import type { HungUpBy } from '../inbound-calls/inbound-call.decider';
-import {
-  buildAnswer,
-  buildOffer,
-  negotiateOffer,
-  parseSdp,
-  readAnswer,
-  type OfferVerdict,
-  type SessionDescription,
-} from './sdp';
 import { callerNumber, calledNumber } from './sip-requests';
 import type { SipPeer } from './sip-transport';
 
-/** RFC 3261 timers: T1 (RTT estimate), T2 (retransmission cap), 64·T1 (a transaction's life). */
-export const T1_MS = 500;
-const T2_MS = 4000;
-export const TRANSACTION_MS = 64 * T1_MS;
+export { ALLOW, T1_MS, TRANSACTION_MS };
 
-export const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS';
 /** how long a call's end waits for the voice side to record the turn in hand (the caller hung up mid-answer) */
 const DRAIN_MS = 10_000;
 
@@ -64,12 +67,12 @@ export interface InboundCallDeps {
 type Phase = 'trying' | 'ringing' | 'answering' | 'answered' | 'confirmed' | 'refused' | 'done';
 
 const unique = () => randomBytes(8).toString('hex');
-const sdpBody = (request: SipRequest) => request.body.trim().length > 0;
 
 /**
  * One inbound call as a SIP user agent server: the INVITE's server transaction (100, 180, then
  * 200 with the SDP answer, or a refusal; final responses retransmitted over UDP until ACKed), then
- * the dialog (re-INVITE for hold and resume, BYE from either side). The call itself (its ringing,
+ * the dialog (re-INVITE or UPDATE for hold and resume, INFO, BYE from either side; the in-dialog
+ * handling is shared with outbound calls, ./in-dialog.ts). The call itself (its ringing,
  * line, conversation and end) goes through InboundCallsService, the same path as the simulator.
  */
 export class InboundSipCall {
@@ -80,15 +83,13 @@ export class InboundSipCall {
   private readonly context: CommandContext;
   private ringing: Ringing | null = null;
   private audio: CallAudio | null = null;
-  private verdict: (OfferVerdict & { ok: true }) | null = null;
-  private offer: SessionDescription | null = null;
-  private readonly sessionId = String(Date.now());
-  private sdpVersion = 1;
+  /** whether the INVITE carried an offer Parley took (else ours goes in the 200) */
+  private offered: NegotiatedAudio | null = null;
+  private readonly media: DialogMedia;
+  private readonly finals: InviteFinals;
   private cancelled = false;
   private stopping = false;
   private wake: (() => void) | null = null;
-  /** final responses to INVITEs (initial, re-INVITEs) by CSeq: resent to retransmissions, waiting for their ACK */
-  private readonly finals = new Map<number, { branch: string | null; text: string; acked: boolean }>();
   private lastProvisional: string | null = null;
   private localCseq = 0;
   private bye: { branch: string; acked: boolean } | null = null;
@@ -107,6 +108,28 @@ export class InboundSipCall {
     this.callId = headerOf(invite, 'call-id')!;
     this.inviteBranch = branchOf(invite);
     this.context = { actor: 'system:sip', correlationId: this.callId };
+    this.media = new DialogMedia({
+      address: deps.publicHost,
+      sessionId: String(Date.now()),
+      port: () => this.audio?.localPort ?? null,
+      offered: null,
+      requireSrtp: false,
+    });
+    this.finals = new InviteFinals({
+      send: (text) => this.peer.send(text),
+      reliable: () => this.peer.transport !== 'UDP',
+      after: (ms, action) => this.after(ms, action),
+      over: () => this.phase === 'done',
+      unacked: (status) => {
+        if (this.phase === 'refused') return this.forgetSoon(0);
+        if (status < 300 && (this.phase === 'answered' || this.phase === 'confirmed')) {
+          this.deps.logger.warn({ callSid: this.callSid }, 'no ACK for the 200 OK: hanging up');
+          this.hangUp('platform').catch((error: unknown) =>
+            this.deps.logger.error({ err: error, callSid: this.callSid }, 'ending an inbound SIP call failed'),
+          );
+        }
+      },
+    });
   }
 
   /** Still ringing or talking: counts against the process's call capacity. */
@@ -132,15 +155,13 @@ export class InboundSipCall {
 
   private async run(): Promise<void> {
     this.send(buildResponse(this.invite, 100, 'Trying'));
-    if (sdpBody(this.invite)) {
+    if (hasBody(this.invite)) {
       const type = headerOf(this.invite, 'content-type');
       if (type && !/^application\/sdp\b/i.test(type))
         return this.refuse(415, 'Unsupported Media Type', [['Accept', 'application/sdp']]);
-      this.offer = parseSdp(this.invite.body);
-      if (!this.offer) return this.refuse(400, 'Bad SDP');
-      const verdict = negotiateOffer(this.offer);
-      if (!verdict.ok) return this.refuse(488, 'Not Acceptable Here', [['Warning', `304 parley "${verdict.why}"`]]);
-      this.verdict = verdict;
+      const taken = this.media.takeOffer(this.invite.body, false);
+      if (!taken.ok) return this.refuse(taken.status, taken.reason, taken.headers);
+      this.offered = taken.audio;
     }
     const to = calledNumber(this.invite);
     if (!to) return this.refuse(404, 'Not Found');
@@ -191,10 +212,10 @@ export class InboundSipCall {
       return this.refuse(480, 'Temporarily Unavailable');
     }
     this.phase = 'answered';
-    const sdp = this.describe();
-    if (this.verdict) {
-      this.audio?.connect(this.verdict.audio);
-      this.watchHold(this.verdict.audio);
+    const sdp = this.media.describe();
+    if (this.offered) {
+      this.audio?.connect(this.offered);
+      this.watchHold(this.offered);
     }
     this.sendFinal(this.invite, 200, 'OK', { sdp, headers: this.dialogHeaders() });
     // the platform began stopping while the conversation started: the call is hung up at once
@@ -232,17 +253,13 @@ export class InboundSipCall {
   }
 
   onAck(ack: SipRequest): void {
-    const final = this.finals.get(cseqOf(ack)?.seq ?? -1);
-    if (!final || final.acked) return;
-    final.acked = true;
-    if (this.phase === 'answered' && cseqOf(ack)!.seq === cseqOf(this.invite)!.seq) this.phase = 'confirmed';
-    if (this.phase === 'refused') return this.forgetSoon(0);
-    // a delayed offer: we offered in the 200, the caller answers in the ACK
-    if (!this.verdict && sdpBody(ack)) {
-      const answer = parseSdp(ack.body);
-      const audio = answer ? readAnswer(answer) : null;
-      if (audio) this.connect(audio);
+    if (this.phase === 'refused') {
+      if (this.finals.ack(cseqOf(ack)?.seq ?? -1)) this.forgetSoon(0);
+      return;
     }
+    // a delayed offer: we offered in the 200, the caller answers in the ACK
+    if (!takeAck(ack, this.dialogCall())) return;
+    if (this.phase === 'answered' && cseqOf(ack)!.seq === cseqOf(this.invite)!.seq) this.phase = 'confirmed';
   }
 
   /** A request inside the dialog (To carries our tag). Returns the response, or null when none is due. */
@@ -259,18 +276,30 @@ export class InboundSipCall {
         );
         return buildResponse(request, 200, 'OK');
       case 'INVITE':
-        this.reinvite(request);
+        answerReinvite(request, this.dialogCall());
         return null;
+      case 'UPDATE':
+        return answerUpdate(request, this.dialogCall());
+      case 'INFO':
+        return answerInfo(request, this.dialogCall());
       case 'OPTIONS':
-        return buildResponse(request, 200, 'OK', {
-          headers: [
-            ['Allow', ALLOW],
-            ['Accept', 'application/sdp'],
-          ],
-        });
+        return answerOptions(request);
       default:
-        return buildResponse(request, 405, 'Method Not Allowed', { headers: [['Allow', ALLOW]] });
+        return methodNotAllowed(request);
     }
+  }
+
+  /** What the dialog handling shared with outbound calls sees of this one. */
+  private dialogCall(): InDialogCall {
+    return {
+      finals: this.finals,
+      media: this.media,
+      state: () => (this.phase === 'answered' ? 'early' : this.phase === 'confirmed' ? 'confirmed' : 'gone'),
+      dialogHeaders: () => this.dialogHeaders(),
+      respond: (request, status, reason, extras, remember) => this.sendFinal(request, status, reason, extras, remember),
+      connect: (audio) => this.connect(audio),
+      resend: (text) => this.peer.send(text),
+    };
   }
 
   /** A response to our BYE. */
@@ -292,40 +321,6 @@ export class InboundSipCall {
     if (this.phase === 'answered' || this.phase === 'confirmed') await this.hangUp('platform');
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-  }
-
-  private reinvite(request: SipRequest): void {
-    const branch = branchOf(request);
-    const cseq = cseqOf(request)!.seq;
-    const earlier = this.finals.get(cseq);
-    if (earlier) {
-      // the same re-INVITE again: its answer again; another one reusing a CSeq is out of order
-      if (earlier.branch === branch) this.peer.send(earlier.text);
-      else this.sendFinal(request, 500, 'Server Internal Error', { headers: [['Retry-After', '1']] }, false);
-      return;
-    }
-    if (this.phase === 'answered' || [...this.finals.values()].some((f) => !f.acked && f.text.startsWith('SIP/2.0 2')))
-      return this.sendFinal(request, 491, 'Request Pending');
-    if (this.phase !== 'confirmed') return this.sendFinal(request, 481, 'Call/Transaction Does Not Exist');
-    if (!sdpBody(request)) {
-      // no offer: ours again in the 200, the answer comes in the ACK (§14.2)
-      this.verdict = null;
-      this.sdpVersion++;
-      return this.sendFinal(request, 200, 'OK', { sdp: this.describe(), headers: this.dialogHeaders() });
-    }
-    const offer = parseSdp(request.body);
-    if (!offer) return this.sendFinal(request, 400, 'Bad SDP');
-    const verdict = negotiateOffer(offer);
-    // a refused re-INVITE leaves the call as it was (§14.2)
-    if (!verdict.ok)
-      return this.sendFinal(request, 488, 'Not Acceptable Here', {
-        headers: [['Warning', `304 parley "${verdict.why}"`]],
-      });
-    this.offer = offer;
-    this.verdict = verdict;
-    this.sdpVersion++;
-    this.connect(verdict.audio);
-    this.sendFinal(request, 200, 'OK', { sdp: this.describe(), headers: this.dialogHeaders() });
   }
 
   private connect(audio: NegotiatedAudio): void {
@@ -363,24 +358,6 @@ export class InboundSipCall {
     this.holdTimer.unref();
   }
 
-  /** Our SDP: the answer to the caller's offer, or (no offer) our own. */
-  private describe(): string {
-    const local = {
-      address: this.deps.publicHost,
-      port: this.audio?.localPort ?? 9,
-      sessionId: this.sessionId,
-      version: this.sdpVersion,
-    };
-    if (this.offer && this.verdict) {
-      // no media side wired: signalling only, so the stream is answered inactive
-      const verdict = this.audio
-        ? this.verdict
-        : { ...this.verdict, audio: { ...this.verdict.audio, direction: 'inactive' as const } };
-      return buildAnswer(local, this.offer, verdict);
-    }
-    return buildOffer(local, 'RTP/AVP', null);
-  }
-
   private contact(): string {
     return contact({ localAddress: `${this.deps.publicHost}:${this.deps.publicPort}`, transport: this.peer.transport });
   }
@@ -400,11 +377,7 @@ export class InboundSipCall {
     this.finished();
   }
 
-  /**
-   * A final response to an INVITE: kept for its retransmissions, and over UDP sent again at T1,
-   * 2·T1, … (capped at T2) until the ACK comes (§17.2.1, §13.3.1.4); no ACK within 64·T1 ends
-   * the call (a 2xx: with a BYE).
-   */
+  /** A final response to an INVITE, with our tag: kept for its retransmissions and resent until ACKed (InviteFinals). */
   private sendFinal(
     request: SipRequest,
     status: number,
@@ -412,31 +385,7 @@ export class InboundSipCall {
     extras: ResponseExtras = {},
     remember = true,
   ): void {
-    const text = this.send(buildResponse(request, status, reason, { toTag: this.localTag, ...extras }));
-    const sent = { branch: branchOf(request), text, acked: false };
-    if (!remember) return;
-    this.finals.set(cseqOf(request)!.seq, sent);
-    if (this.peer.transport === 'UDP') {
-      let interval = T1_MS;
-      const again = () => {
-        if (sent.acked || this.phase === 'done') return;
-        this.peer.send(text);
-        interval = Math.min(interval * 2, T2_MS);
-        this.after(interval, again);
-      };
-      this.after(interval, again);
-    }
-    this.after(TRANSACTION_MS, () => {
-      if (sent.acked) return;
-      sent.acked = true;
-      if (this.phase === 'refused') return this.forgetSoon(0);
-      if (status < 300 && (this.phase === 'answered' || this.phase === 'confirmed')) {
-        this.deps.logger.warn({ callSid: this.callSid }, 'no ACK for the 200 OK: hanging up');
-        this.hangUp('platform').catch((error: unknown) =>
-          this.deps.logger.error({ err: error, callSid: this.callSid }, 'ending an inbound SIP call failed'),
-        );
-      }
-    });
+    this.finals.send(request, buildResponse(request, status, reason, { toTag: this.localTag, ...extras }), remember);
   }
 
   private sendBye(): void {

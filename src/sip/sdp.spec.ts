@@ -54,6 +54,8 @@ const ASTERISK = sdp(
 );
 
 const LOCAL = { address: '127.0.0.1', port: 40000, sessionId: '9', version: 1 };
+const KEY = Buffer.alloc(30, 3).toString('base64');
+const OURS = Buffer.alloc(30, 4).toString('base64');
 
 describe('SDP offer/answer', () => {
   it("sipp's offer: PCMU on its port, no DTMF, sendrecv by default; the answer mirrors it", () => {
@@ -62,6 +64,7 @@ describe('SDP offer/answer', () => {
     expect(verdict).toEqual({
       ok: true,
       index: 0,
+      cryptoTag: null,
       audio: {
         codec: 'PCMU',
         payloadType: 0,
@@ -69,6 +72,7 @@ describe('SDP offer/answer', () => {
         remoteAddress: '127.0.0.1',
         remotePort: 6000,
         direction: 'sendrecv',
+        srtp: null,
       },
     });
     if (!verdict.ok) throw new Error('unreachable');
@@ -135,11 +139,22 @@ describe('SDP offer/answer', () => {
     ]);
   });
 
-  it('refuses what it cannot take: Opus only, SRTP only, a refused stream, no audio at all', () => {
+  it('refuses what it cannot take: Opus only, SRTP without a usable key, DTLS-SRTP, a refused stream, no audio at all', () => {
     const opus = sdp('v=0', 'c=IN IP4 10.0.0.1', 'm=audio 5000 RTP/AVP 96', 'a=rtpmap:96 opus/48000/2');
     expect(negotiateOffer(parseSdp(opus)!)).toEqual({ ok: false, why: expect.stringContaining('codec') });
     const srtp = sdp('v=0', 'c=IN IP4 10.0.0.1', 'm=audio 5000 RTP/SAVP 0');
-    expect(negotiateOffer(parseSdp(srtp)!)).toEqual({ ok: false, why: expect.stringContaining('RTP/SAVP') });
+    expect(negotiateOffer(parseSdp(srtp)!)).toEqual({ ok: false, why: expect.stringContaining('SDES key') });
+    for (const crypto of [
+      `a=crypto:1 AES_256_CM_HMAC_SHA1_80 inline:${KEY}`, // a suite Parley does not speak
+      `a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${KEY}|2^20|1:4`, // an MKI
+      'a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:c2hvcnQ=', // a key of the wrong length
+      `a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${KEY} UNENCRYPTED_SRTP`, // a session parameter
+    ]) {
+      const offer = sdp('v=0', 'c=IN IP4 10.0.0.1', 'm=audio 5000 RTP/SAVP 0', crypto);
+      expect(negotiateOffer(parseSdp(offer)!)).toEqual({ ok: false, why: expect.stringContaining('SDES key') });
+    }
+    const dtls = sdp('v=0', 'c=IN IP4 10.0.0.1', 'm=audio 5000 UDP/TLS/RTP/SAVP 0');
+    expect(negotiateOffer(parseSdp(dtls)!)).toEqual({ ok: false, why: expect.stringContaining('UDP/TLS/RTP/SAVP') });
     const refused = sdp('v=0', 'c=IN IP4 10.0.0.1', 'm=audio 0 RTP/AVP 0');
     expect(negotiateOffer(parseSdp(refused)!).ok).toBe(false);
     const video = sdp('v=0', 'c=IN IP4 10.0.0.1', 'm=video 5000 RTP/AVP 96');
@@ -162,6 +177,49 @@ describe('SDP offer/answer', () => {
       `v=0\r\nm=audio 5000 RTP/AVP ${Array.from({ length: 100 }, (_, i) => i).join(' ')}\r\n`,
     ])
       expect(parseSdp(text)).toBeNull();
+  });
+
+  it('RTP/SAVP with SDES: the first usable key is taken (a lifetime is fine), our answer carries our key under its tag', () => {
+    const offer = sdp(
+      'v=0',
+      'c=IN IP4 10.0.0.1',
+      'm=audio 5000 RTP/SAVP 0 101',
+      'a=rtpmap:101 telephone-event/8000',
+      `a=crypto:1 AES_256_CM_HMAC_SHA1_80 inline:${KEY}`,
+      `a=crypto:2 AES_CM_128_HMAC_SHA1_32 inline:${KEY}|2^31`,
+      `a=crypto:3 AES_CM_128_HMAC_SHA1_80 inline:${KEY}`,
+    );
+    const verdict = negotiateOffer(parseSdp(offer)!, ['PCMU', 'PCMA'], OURS);
+    expect(verdict).toMatchObject({
+      ok: true,
+      cryptoTag: 2,
+      audio: { codec: 'PCMU', srtp: { suite: 'AES_CM_128_HMAC_SHA1_32', remoteKey: KEY, localKey: OURS } },
+    });
+    if (!verdict.ok) throw new Error('unreachable');
+    const answer = buildAnswer(LOCAL, parseSdp(offer)!, verdict);
+    expect(answer).toContain('m=audio 40000 RTP/SAVP 0 101\r\n');
+    expect(answer).toContain(`a=crypto:2 AES_CM_128_HMAC_SHA1_32 inline:${OURS}\r\n`);
+    // without a key of ours given, a fresh one each time
+    const fresh = negotiateOffer(parseSdp(offer)!);
+    expect(fresh.ok && fresh.audio.srtp?.localKey).toMatch(/^[A-Za-z0-9+/]{40}$/);
+    expect(fresh.ok && fresh.audio.srtp?.localKey).not.toBe(OURS);
+    // a plain stream has no keys
+    expect(negotiateOffer(parseSdp(ASTERISK)!)).toMatchObject({ cryptoTag: null, audio: { srtp: null } });
+  });
+
+  it('reads an answer in the profile it offered: RTP/SAVP accepting our tag and suite, or plain RTP/AVP', () => {
+    const offered = { tag: 1, suite: 'AES_CM_128_HMAC_SHA1_80' as const, key: OURS };
+    const savp = (crypto: string) => parseSdp(sdp('v=0', 'c=IN IP4 10.0.0.9', 'm=audio 6000 RTP/SAVP 8', crypto))!;
+    expect(readAnswer(savp(`a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${KEY}`), offered)).toMatchObject({
+      codec: 'PCMA',
+      remotePort: 6000,
+      srtp: { suite: 'AES_CM_128_HMAC_SHA1_80', remoteKey: KEY, localKey: OURS },
+    });
+    expect(readAnswer(savp(`a=crypto:2 AES_CM_128_HMAC_SHA1_80 inline:${KEY}`), offered)).toBeNull();
+    expect(readAnswer(savp(`a=crypto:1 AES_CM_128_HMAC_SHA1_32 inline:${KEY}`), offered)).toBeNull();
+    expect(readAnswer(savp(`a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${KEY}`), null)).toBeNull();
+    expect(readAnswer(parseSdp(ASTERISK)!, offered)).toBeNull();
+    expect(readAnswer(parseSdp(ASTERISK)!, null)).toMatchObject({ codec: 'PCMA', srtp: null });
   });
 
   it('our offer carries the real port, PCMU, PCMA, telephone-event and sendrecv; we read the answer the far end chose', () => {

@@ -4,6 +4,8 @@
  * media side owns the UDP socket, the codecs and everything heard and said on the call.
  */
 
+import type { SrtpSuite } from './media/srtp-context';
+
 /** G.711 at 8 kHz: the codecs every SIP trunk speaks. */
 export type AudioCodec = 'PCMU' | 'PCMA';
 
@@ -22,6 +24,17 @@ export interface NegotiatedAudio {
    * = it holds the call (send nothing); recvonly = it only listens; sendrecv = talk both ways
    */
   direction: 'sendrecv' | 'sendonly' | 'recvonly' | 'inactive';
+  /**
+   * SRTP (RFC 3711) keyed by SDES (RFC 4568) when the stream is RTP/SAVP; absent or null: plain RTP.
+   * `remoteKey` is the far end's (it protects what it sends with it), `localKey` ours; base64 of 30 bytes.
+   */
+  srtp?: SrtpKeys | null;
+}
+
+export interface SrtpKeys {
+  suite: SrtpSuite;
+  remoteKey: string;
+  localKey: string;
 }
 
 /** One call's audio endpoint: a bound local RTP port, pointed at the far end once SDP settles. */

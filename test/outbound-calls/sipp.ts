@@ -43,8 +43,13 @@ export interface SippRun {
   kill(): void;
 }
 
-/** Runs one scenario of ./sipp as a UAS on 127.0.0.1:`port` (UDP, or TCP with `t1`), for exactly one call. */
-export async function runCallee(scenario: string, port: number, transport: 'u1' | 't1' = 'u1'): Promise<SippRun> {
+/** Runs one scenario of ./sipp as a UAS on 127.0.0.1:`port` (UDP, or TCP with `t1`), for exactly one call; `extra` sipp options (`-rtp_echo`). */
+export async function runCallee(
+  scenario: string,
+  port: number,
+  transport: 'u1' | 't1' = 'u1',
+  extra: string[] = [],
+): Promise<SippRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sipp-'));
   const child = spawn(
     'sipp',
@@ -66,6 +71,7 @@ export async function runCallee(scenario: string, port: number, transport: 'u1' 
       String(port + 2),
       '-t',
       transport,
+      ...extra,
     ],
     {
       cwd: dir,

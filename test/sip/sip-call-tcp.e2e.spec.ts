@@ -39,7 +39,7 @@ function recordingProgress() {
 describeSip('an outbound SIP call over TCP (sipp as the callee on TCP)', () => {
   it('INVITE over one TCP connection (no retransmissions), answered, audio connected, BYE from the callee', async () => {
     const port = await freeUdpPort();
-    const callee = await runCallee('answer-callee-hangs-up.xml', port, 't1');
+    const callee = await runCallee('answer-savp-callee-hangs-up.xml', port, 't1');
     const { reports, progress } = recordingProgress();
     const audio = new RecordingCallAudioFactory();
     const voice = new RecordingVoiceCalls();
@@ -61,9 +61,20 @@ describeSip('an outbound SIP call over TCP (sipp as the callee on TCP)', () => {
     }
     expect(reports).toEqual(['dialing', 'ringing', 'answered', 'ended error callee null']);
     expect(audio.opened).toHaveLength(1);
-    // sipp answers PCMU on its media port, a=inactive: the far end's direction is passed on as it said
+    // sipp answers PCMU on its media port in RTP/SAVP, a=inactive: the far end's direction is passed
+    // on as it said, and the SDES keys (its own, and the one we offered) with it
     expect(audio.opened[0].connects).toEqual([
-      expect.objectContaining({ codec: 'PCMU', payloadType: 0, direction: 'inactive', remoteAddress: '127.0.0.1' }),
+      expect.objectContaining({
+        codec: 'PCMU',
+        payloadType: 0,
+        direction: 'inactive',
+        remoteAddress: '127.0.0.1',
+        srtp: {
+          suite: 'AES_CM_128_HMAC_SHA1_80',
+          remoteKey: 'AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0e',
+          localKey: expect.stringMatching(/^[A-Za-z0-9+/]{40}$/),
+        },
+      }),
     ]);
     expect(audio.opened[0].closed).toBe(true);
     expect(voice.calls).toEqual([expect.objectContaining({ conversationId: CALL.callSid, direction: 'outbound' })]);

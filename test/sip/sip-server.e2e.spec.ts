@@ -88,6 +88,7 @@ describeSip('the SIP user agent server against sipp as the caller (and the trunk
         remoteAddress: '127.0.0.1',
         remotePort: expect.any(Number),
         direction: 'sendrecv',
+        srtp: null,
       },
     ]);
     expect(recorded.closed).toBe(true);

@@ -14,7 +14,7 @@ import {
   type DialogIds,
   type SipMessage,
 } from '../../src/outbound-calls/sip/sip-message';
-import { buildOffer, parseSdp, readAnswer } from '../../src/sip/sdp';
+import { buildOffer, newSdesKey, OFFERED_CRYPTO, parseSdp, readAnswer, type OfferedKey } from '../../src/sip/sdp';
 import { RtpCallAudioFactory } from '../../src/voice/media/rtp-call-audio-factory';
 import type { RtpSession } from '../../src/voice/media/rtp-session';
 import { loadVoiceConfig } from '../../src/voice/voice-config';
@@ -33,6 +33,7 @@ export class TestSipUa {
   private cseq = 1;
   private answered: ((status: number) => void) | null = null;
   private byeFromParley: (() => void) | null = null;
+  private offered: OfferedKey | null = null;
   /** resolves when Parley hangs up (its BYE) */
   readonly hungUpByParley: Promise<void>;
 
@@ -54,8 +55,11 @@ export class TestSipUa {
     return new TestSipUa(socket, await factory.open('127.0.0.1'));
   }
 
-  /** INVITE sip:<number>@127.0.0.1:<port>; resolves with the final status (the 200 is ACKed, the audio connected) */
-  call(port: number, number: string, from = '+15557770000'): Promise<number> {
+  /**
+   * INVITE sip:<number>@127.0.0.1:<port>; resolves with the final status (the 200 is ACKed, the
+   * audio connected). `srtp`: the offer is RTP/SAVP with an SDES key, and the phone speaks SRTP.
+   */
+  call(port: number, number: string, from = '+15557770000', { srtp = false } = {}): Promise<number> {
     const local = this.socket.address();
     this.dialog = {
       callId: randomUUID(),
@@ -66,10 +70,11 @@ export class TestSipUa {
       remoteTarget: `sip:${number}@127.0.0.1:${port}`,
       localAddress: `127.0.0.1:${local.port}`,
     };
+    this.offered = srtp ? { ...OFFERED_CRYPTO, key: newSdesKey() } : null;
     const sdp = buildOffer(
       { address: '127.0.0.1', port: this.audio.localPort, sessionId: '1', version: 1 },
-      'RTP/AVP',
-      null,
+      srtp ? 'RTP/SAVP' : 'RTP/AVP',
+      this.offered?.key ?? null,
     );
     const done = new Promise<number>((resolve) => (this.answered = resolve));
     this.send(buildInvite(this.dialog, newBranch(randomUUID()), [], sdp));
@@ -114,7 +119,7 @@ export class TestSipUa {
       this.dialog.remoteTag = tagOf(headerOf(message, 'to'));
       this.dialog.remoteTarget = uriOf(headerOf(message, 'contact')) ?? this.dialog.remoteTarget;
       const answer = parseSdp(message.body);
-      const negotiated = answer ? readAnswer(answer) : null;
+      const negotiated = answer ? readAnswer(answer, this.offered) : null;
       if (negotiated) this.audio.connect(negotiated);
     }
     const cseq = Number.parseInt(headerOf(message, 'cseq') ?? '1', 10);

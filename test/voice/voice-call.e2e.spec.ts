@@ -107,7 +107,7 @@ describeSpeech('a voice call over SIP and RTP, end to end', () => {
   });
 
   /** a caller (its own number, to find its conversation) who hears Parley's utterances */
-  async function dial(from: string) {
+  async function dial(from: string, { srtp = false } = {}) {
     const ua = await TestSipUa.open({ min: 36002, max: 37000 });
     uas.push(ua);
     const heard: Int16Array[] = [];
@@ -115,7 +115,7 @@ describeSpeech('a voice call over SIP and RTP, end to end', () => {
     ua.audio.onAudio((frame) => {
       for (const e of detector.push(frame)) if (e.type === 'utterance') heard.push(e.pcm);
     });
-    expect(await ua.call(sipPort, NUMBER, from)).toBe(200);
+    expect(await ua.call(sipPort, NUMBER, from, { srtp })).toBe(200);
     await until('the greeting', () => heard.length >= 1, patient(20_000));
     return { ua, heard };
   }
@@ -161,6 +161,20 @@ describeSpeech('a voice call over SIP and RTP, end to end', () => {
       const stages = turn.latency.stages;
       for (const stage of ['asr', 'tts', 'first_audio', 'retrieval']) expect(stages[stage]).toBeGreaterThan(0);
       expect(stages.first_audio).toBeLessThan(patient(5));
+    },
+    patient(60_000),
+  );
+
+  it(
+    'an RTP/SAVP caller (SDES): answered in RTP/SAVP with a key of its own, the greeting heard through SRTP',
+    async () => {
+      const { ua, heard } = await dial('+15557770004', { srtp: true });
+      const ok = ua.received.find((m) => m.kind === 'response' && m.status === 200)!;
+      expect(ok.body).toMatch(/m=audio \d+ RTP\/SAVP 0 101\r\n/);
+      expect(ok.body).toMatch(/a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:[A-Za-z0-9+/]{40}\r\n/);
+      expect(await asr.recognize(heard[0], { phrases: HEARD })).toBe('hello how can i help');
+      expect(ua.audio.stats.unauthenticated).toBe(0);
+      await ua.hangUp();
     },
     patient(60_000),
   );

@@ -1,26 +1,28 @@
-import { randomBytes } from 'node:crypto';
-import { buildInactiveOffer, buildOffer } from '../../sip/sdp';
+import { buildInactiveOffer, buildOffer, newSdesKey, OFFERED_CRYPTO, type OfferedKey } from '../../sip/sdp';
 import type { Encryption } from '../outbound-call.events';
 
 /**
  * The SDP offer of an outbound call, in the profile the call's `encryption` asks for: SRTP →
  * RTP/SAVP with a fresh SDES key, RTP → RTP/AVP. With the call audio's port (`audioPort`) it
  * offers PCMU, PCMA and telephone-event `sendrecv`; without a media side wired (null) it offers
- * an `inactive` stream no side sends RTP on.
+ * an `inactive` stream no side sends RTP on. `offered` is the SDES key the offer carries (SRTP), for
+ * reading the answer: the media side protects what it sends with it.
  */
 export function sdpOffer(
   localIp: string,
   sessionId: string,
   encryption: Encryption,
   audioPort: number | null = null,
-): string {
+): { sdp: string; offered: OfferedKey | null } {
   const srtp = encryption.endsWith('/SRTP');
   const profile = srtp ? 'RTP/SAVP' : 'RTP/AVP';
-  const crypto = srtp ? randomBytes(30).toString('base64') : null;
+  const offered = srtp ? { ...OFFERED_CRYPTO, key: newSdesKey() } : null;
   const local = { address: localIp, sessionId, version: 1 };
-  return audioPort === null
-    ? buildInactiveOffer(local, profile, crypto)
-    : buildOffer({ ...local, port: audioPort }, profile, crypto);
+  const sdp =
+    audioPort === null
+      ? buildInactiveOffer(local, profile, offered?.key ?? null)
+      : buildOffer({ ...local, port: audioPort }, profile, offered?.key ?? null);
+  return { sdp, offered };
 }
 
 /** The `X-` headers that carry a call's metadata to the callee. */

@@ -2,9 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
 import { authorization, parseChallenge } from '../../sip/digest';
-import { parseSdp, readAnswer } from '../../sip/sdp';
+import {
+  ALLOW,
+  answerInfo,
+  answerOptions,
+  answerReinvite,
+  answerUpdate,
+  DialogMedia,
+  InviteFinals,
+  methodNotAllowed,
+  takeAck,
+  type InDialogCall,
+} from '../../sip/in-dialog';
+import { parseSdp, readAnswer, type OfferedKey } from '../../sip/sdp';
 import { openChannel, type SipChannel } from '../../sip/sip-transport';
-import type { CallAudio, CallAudioFactory } from '../../voice/call-media.port';
+import type { CallAudio, CallAudioFactory, NegotiatedAudio } from '../../voice/call-media.port';
 import type { VoiceCalls } from '../../voice/voice-calls.port';
 import type { CallProgress } from '../carrier.port';
 import type { FailureReason, QueuedCall } from '../outbound-call.events';
@@ -16,6 +28,7 @@ import {
   buildCancel,
   buildInvite,
   buildResponse,
+  contact,
   cseqOf,
   headerOf,
   newBranch,
@@ -24,6 +37,7 @@ import {
   tagOf,
   uriOf,
   type DialogIds,
+  type ResponseExtras,
   type SipMessage,
   type SipRequest,
   type SipResponse,
@@ -67,6 +81,8 @@ type Phase = 'inviting' | 'cancelling' | 'connected' | 'hanging-up' | 'done';
 
 /** A trunk may challenge an INVITE this many times (a stale nonce) before the call is given up. */
 const MAX_CHALLENGES = 2;
+/** answers to the callee's non-INVITE requests kept for their retransmissions (§17.2.2) */
+const MAX_REMEMBERED = 32;
 
 /**
  * One outbound call as a SIP user agent client, on its own connection to the trunk (a connected
@@ -76,7 +92,9 @@ const MAX_CHALLENGES = 2;
  * ringing); a 2xx is ACKed, the call connected and its audio handed to the voice side; a failure
  * is ACKed and mapped to a reason; no final answer within the ring timeout CANCELs (or, before any
  * provisional answer, gives up). Without audio, connected, it waits `holdMs` for the callee's BYE,
- * then sends its own. Network timers are the wall clock's: a SIP peer knows no other.
+ * then sends its own. Inside the dialog the callee's re-INVITE (hold, resume), UPDATE and INFO are
+ * answered as on inbound calls (../../sip/in-dialog.ts). Network timers are the wall clock's: a
+ * SIP peer knows no other.
  */
 export class SipCall {
   private channel: SipChannel | null = null;
@@ -84,6 +102,18 @@ export class SipCall {
   private inviteCseq = 1;
   private challenges = 0;
   private sdp = '';
+  private offeredKey: OfferedKey | null = null;
+  private sdpState!: DialogMedia;
+  private audioConnected = false;
+  private readonly remembered = new Map<string, string>();
+  private readonly finals = new InviteFinals({
+    send: (text) => this.sendText(text),
+    reliable: () => this.channel?.transport === 'TCP',
+    after: (ms, action) => this.after(ms, action),
+    over: () => this.phase === 'done',
+    // a 2xx to the callee's re-INVITE never ACKed: the dialog is broken, so the call is hung up (§14.2)
+    unacked: (status) => (status < 300 ? this.hangUp() : undefined),
+  });
   private phase: Phase = 'inviting';
   private dialog!: DialogIds;
   private invite!: SipRequest;
@@ -137,7 +167,18 @@ export class SipCall {
       localAddress: `${localHost}:${local.port}`,
       transport: this.channel.transport,
     };
-    this.sdp = sdpOffer(local.address, String(Date.now()), this.call.encryption, this.audio?.localPort ?? null);
+    const sessionId = String(Date.now());
+    const offer = sdpOffer(local.address, sessionId, this.call.encryption, this.audio?.localPort ?? null);
+    this.sdp = offer.sdp;
+    this.offeredKey = offer.offered;
+    this.sdpState = new DialogMedia({
+      address: local.address,
+      sessionId,
+      port: () => this.audio?.localPort ?? null,
+      offered: offer.offered,
+      // the call asked for SRTP: the callee may not take it on in plain RTP
+      requireSrtp: offer.offered !== null,
+    });
     this.invite = buildInvite(this.dialog, this.inviteBranch, metadataHeaders(this.call.metadata), this.sdp);
     this.report(() => this.progress.dialing(this.call.callSid));
     this.sendInvite();
@@ -204,18 +245,71 @@ export class SipCall {
   }
 
   private onRequest(request: SipRequest): void {
-    switch (request.method) {
-      case 'ACK':
-        return;
-      case 'BYE':
-        this.send(buildResponse(request, 200, 'OK'));
-        if (this.phase === 'connected' || this.phase === 'hanging-up') this.end('error', 'callee', null);
-        return;
-      case 'OPTIONS':
-        return this.send(buildResponse(request, 200, 'OK'));
-      default:
-        return this.send(buildResponse(request, 501, 'Not Implemented'));
+    const cseq = cseqOf(request);
+    if (!cseq) return;
+    if (request.method === 'ACK') {
+      takeAck(request, this.dialogCall());
+      return;
     }
+    // the callee's requests inside our dialog carry our tag in To
+    if (tagOf(headerOf(request, 'to')) !== this.dialog.localTag)
+      return this.send(buildResponse(request, 481, 'Call/Transaction Does Not Exist'));
+    if (request.method === 'INVITE') return answerReinvite(request, this.dialogCall());
+    const key = `${branchOf(request)}|${request.method}|${cseq.seq}`;
+    const again = this.remembered.get(key);
+    if (again) return this.sendText(again);
+    this.answer(key, this.inDialog(request));
+  }
+
+  private inDialog(request: SipRequest): SipResponse {
+    switch (request.method) {
+      case 'BYE':
+        if (this.phase === 'connected' || this.phase === 'hanging-up') this.end('error', 'callee', null);
+        return buildResponse(request, 200, 'OK');
+      case 'UPDATE':
+        return answerUpdate(request, this.dialogCall());
+      case 'INFO':
+        return answerInfo(request, this.dialogCall());
+      case 'OPTIONS':
+        return answerOptions(request);
+      default:
+        return methodNotAllowed(request);
+    }
+  }
+
+  /** Answers a non-INVITE request and keeps the answer for its retransmissions. */
+  private answer(key: string, response: SipResponse): void {
+    const text = serialize(response);
+    this.sendText(text);
+    if (this.remembered.size >= MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
+    this.remembered.set(key, text);
+  }
+
+  /** What the dialog handling shared with inbound calls sees of this one. */
+  private dialogCall(): InDialogCall {
+    return {
+      finals: this.finals,
+      media: this.sdpState,
+      state: () => (this.phase === 'connected' ? 'confirmed' : 'gone'),
+      dialogHeaders: () => [
+        ['Contact', contact(this.dialog)],
+        ['Allow', ALLOW],
+        ['User-Agent', 'Parley'],
+      ],
+      respond: (request: SipRequest, status: number, reason: string, extras?: ResponseExtras, remember?: boolean) => {
+        this.finals.send(request, buildResponse(request, status, reason, extras), remember);
+      },
+      connect: (audio: NegotiatedAudio) => {
+        // a call that got no stream at the answer stays without audio (it is hung up after SIP_HOLD_MS)
+        if (!this.audioConnected) return;
+        try {
+          this.audio?.connect(audio);
+        } catch (error) {
+          this.logger.error({ err: error, callSid: this.call.callSid }, 'call audio refused the negotiated stream');
+        }
+      },
+      resend: (text: string) => this.sendText(text),
+    };
   }
 
   private onResponse(response: SipResponse): void {
@@ -293,19 +387,20 @@ export class SipCall {
   /** The callee's answer says where its RTP goes: the call audio connects there and the voice side takes the call. */
   private connectAudio(response: SipResponse): void {
     const answer = parseSdp(response.body);
-    const negotiated = answer ? readAnswer(answer) : null;
+    const negotiated = answer ? readAnswer(answer, this.offeredKey) : null;
     if (!negotiated) {
-      // e.g. an RTP/SAVP answer to an SRTP offer: the media side speaks RTP/AVP only, so the call
-      // carries no audio and goes on as a signalling-only call would
+      // an answer that does not keep our profile (RTP/AVP to an SRTP offer, or our SDES key
+      // refused) or no G.711: the call carries no audio and goes on as a signalling-only call would
       this.logger.warn(
-        { callSid: this.call.callSid },
-        'the callee answered without an RTP/AVP G.711 stream Parley can take: no audio on this call',
+        { callSid: this.call.callSid, srtp: this.offeredKey !== null },
+        'the callee answered without a G.711 stream in the profile Parley offered: no audio on this call',
       );
       this.after(this.options.holdMs, () => this.hangUp());
       return;
     }
     const audio = this.audio!;
     audio.connect(negotiated);
+    this.audioConnected = true;
     this.media.voice
       ?.attach({
         conversationId: this.call.callSid,
@@ -390,8 +485,12 @@ export class SipCall {
   }
 
   private send(message: SipMessage): void {
+    this.sendText(serialize(message));
+  }
+
+  private sendText(text: string): void {
     try {
-      this.channel?.send(serialize(message));
+      this.channel?.send(text);
     } catch (error) {
       this.logger.warn({ err: error, callSid: this.call.callSid }, 'SIP send failed');
     }

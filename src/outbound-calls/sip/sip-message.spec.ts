@@ -30,7 +30,7 @@ const dialog = (): DialogIds => ({
 
 describe('SIP messages', () => {
   it('builds an INVITE: request line, dialog headers, X- metadata, SDP with a correct Content-Length', () => {
-    const sdp = sdpOffer('127.0.0.1', '42', 'UDP/RTP');
+    const { sdp } = sdpOffer('127.0.0.1', '42', 'UDP/RTP');
     const text = serialize(
       buildInvite(dialog(), 'z9hG4bKabc', metadataHeaders({ order_id: 'A-17', customer: 'Ada' }), sdp),
     );
@@ -141,13 +141,13 @@ describe('SIP messages', () => {
 
 describe('SDP offer', () => {
   it('offers an inactive audio stream: RTP/AVP for RTP, RTP/SAVP with an SDES key for SRTP', () => {
-    const rtp = sdpOffer('127.0.0.1', '7', 'TLS/RTP');
+    const rtp = sdpOffer('127.0.0.1', '7', 'TLS/RTP').sdp;
     expect(rtp).toContain('m=audio 9 RTP/AVP 0 8\r\n');
     expect(rtp).toContain('a=inactive\r\n');
     expect(rtp).not.toContain('a=crypto');
-    const srtp = sdpOffer('127.0.0.1', '7', 'UDP/SRTP');
+    const srtp = sdpOffer('127.0.0.1', '7', 'UDP/SRTP').sdp;
     expect(srtp).toContain('m=audio 9 RTP/SAVP 0 8\r\n');
     expect(srtp).toMatch(/a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:[A-Za-z0-9+/]{40}\r\n/);
-    expect(sdpOffer('::1', '7', 'UDP/RTP')).toContain('c=IN IP6 ::1');
+    expect(sdpOffer('::1', '7', 'UDP/RTP').sdp).toContain('c=IN IP6 ::1');
   });
 });

@@ -160,7 +160,7 @@ export function buildInvite(
       ['Call-ID', d.callId],
       ['CSeq', `${cseq} INVITE`],
       ['Contact', contact(d)],
-      ['Allow', 'INVITE, ACK, CANCEL, BYE, OPTIONS'],
+      ['Allow', 'INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, INFO'],
       ['User-Agent', 'Parley'],
       ...extraHeaders,
       ['Content-Type', 'application/sdp'],

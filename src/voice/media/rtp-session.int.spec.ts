@@ -7,6 +7,7 @@ import { rms } from './resample';
 import { buildRtp } from './rtp-packet';
 import { RtpCallAudioFactory } from './rtp-call-audio-factory';
 import type { RtpSession } from './rtp-session';
+import { SrtpContext } from './srtp-context';
 
 const factory = new RtpCallAudioFactory(loadVoiceConfig({ RTP_PORT_MIN: '30000', RTP_PORT_MAX: '31000' }));
 
@@ -218,6 +219,59 @@ describe('RtpSession on 127.0.0.1', () => {
     } finally {
       natted.close();
       stranger.close();
+    }
+  });
+
+  it('SRTP: each side protects with its key and reads the other; a forged or plain packet is counted and dropped', async () => {
+    const keyA = Buffer.alloc(30, 1).toString('base64');
+    const keyB = Buffer.alloc(30, 2).toString('base64');
+    const suite = 'AES_CM_128_HMAC_SHA1_80' as const;
+    a.connect(towards(b, { srtp: { suite, localKey: keyA, remoteKey: keyB } }));
+    b.connect(towards(a, { srtp: { suite, localKey: keyB, remoteKey: keyA } }));
+    const heard: Int16Array[] = [];
+    b.onAudio((frame) => heard.push(frame));
+    const digits: string[] = [];
+    a.onDtmf((d) => digits.push(d));
+    await b.sendDigits('7');
+    expect(await a.play(tone(4000))).toBe(true);
+    await until(() => heard.filter((f) => rms(f) > 4000).length >= 15);
+    await until(() => digits.length === 1);
+    expect(digits).toEqual(['7']);
+    expect(a.stats.unauthenticated + b.stats.unauthenticated).toBe(0);
+
+    // from the far end's own address (after the latch): a plain RTP packet, one under a wrong key, one with its tag broken
+    const far = dgram.createSocket('udp4');
+    await new Promise<void>((r) => far.bind(0, '127.0.0.1', r));
+    const c = await factory.open('127.0.0.1');
+    try {
+      const farPort = (far.address() as { port: number }).port;
+      c.connect(towards(b, { remotePort: farPort, srtp: { suite, localKey: keyB, remoteKey: keyA } }));
+      const plain = (seq: number) =>
+        buildRtp({
+          payloadType: 0,
+          sequence: seq,
+          timestamp: seq * 160,
+          ssrc: 77,
+          marker: false,
+          payload: new Uint8Array(160).fill(0x10),
+        });
+      const good = new SrtpContext(suite, keyA);
+      const forged = new SrtpContext(suite, Buffer.alloc(30, 9));
+      far.send(good.protect(plain(1))!, c.localPort, '127.0.0.1');
+      await until(() => c.stats.received === 1);
+      far.send(plain(2), c.localPort, '127.0.0.1');
+      far.send(forged.protect(plain(3))!, c.localPort, '127.0.0.1');
+      const broken = good.protect(plain(4))!;
+      broken[broken.length - 1] ^= 0xff;
+      far.send(broken, c.localPort, '127.0.0.1');
+      // a replay of an authentic packet is dropped too, not counted as a forgery
+      far.send(good.protect(plain(1)) ?? Buffer.alloc(0), c.localPort, '127.0.0.1');
+      await until(() => c.stats.unauthenticated === 3);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(c.stats).toMatchObject({ received: 1, unauthenticated: 3 });
+    } finally {
+      await c.close();
+      far.close();
     }
   });
 });

@@ -1,9 +1,10 @@
 import dgram from 'node:dgram';
-import type { AudioCodec, NegotiatedAudio } from '../call-media.port';
+import type { AudioCodec, NegotiatedAudio, SrtpKeys } from '../call-media.port';
 import { DtmfReceiver, digitPackets } from './dtmf';
 import { decodeG711, encodeG711, silenceByte } from './g711';
 import { JitterBuffer } from './jitter-buffer';
 import { buildRtp, parseRtp } from './rtp-packet';
+import { SrtpContext } from './srtp-context';
 import type { SpeakingAudio } from './speaking-audio';
 
 export const FRAME_MS = 20;
@@ -32,6 +33,9 @@ interface Remote {
  * the far end's jitter buffer alive), RFC 4733 digits, and symmetric RTP: the first valid packet
  * after connect() names the far end's real address, and packets from anywhere else are ignored.
  * `direction` is the far end's, as its SDP said: sendonly/inactive put us on hold (we stop sending).
+ * With SDES keys (an RTP/SAVP stream) every packet is SRTP: protected with our key, and one that
+ * fails the far end's authentication is counted (`stats.unauthenticated`) and dropped before it
+ * can move anything, the symmetric-RTP latch included.
  */
 export class RtpSession implements SpeakingAudio {
   private audio: NegotiatedAudio | null = null;
@@ -56,7 +60,10 @@ export class RtpSession implements SpeakingAudio {
   private timer: NodeJS.Timeout | null = null;
   private nextTick = 0;
   private closed = false;
-  readonly stats = { sent: 0, received: 0, ignored: 0 };
+  private keys: SrtpKeys | null = null;
+  private protector: SrtpContext | null = null;
+  private unprotector: SrtpContext | null = null;
+  readonly stats = { sent: 0, received: 0, ignored: 0, unauthenticated: 0 };
 
   constructor(
     private readonly socket: dgram.Socket,
@@ -74,6 +81,7 @@ export class RtpSession implements SpeakingAudio {
       !this.audio || this.audio.remoteAddress !== audio.remoteAddress || this.audio.remotePort !== audio.remotePort;
     if (this.audio && this.audio.codec !== audio.codec) this.jitter = this.newJitterBuffer();
     this.audio = { ...audio };
+    this.rekey(audio.srtp ?? null);
     if (moved) {
       this.remote = { address: audio.remoteAddress, port: audio.remotePort };
       this.latched = false;
@@ -133,6 +141,21 @@ export class RtpSession implements SpeakingAudio {
     this.stopPlayback();
     for (const d of this.digits.splice(0)) d.done?.();
     await new Promise<void>((resolve) => this.socket.close(() => resolve()));
+  }
+
+  /** New SRTP contexts when the keys change (a re-INVITE that keeps them keeps the counters). */
+  private rekey(keys: SrtpKeys | null): void {
+    const same =
+      keys === this.keys ||
+      (keys !== null &&
+        this.keys !== null &&
+        keys.suite === this.keys.suite &&
+        keys.localKey === this.keys.localKey &&
+        keys.remoteKey === this.keys.remoteKey);
+    if (same) return;
+    this.keys = keys ? { ...keys } : null;
+    this.protector = keys ? new SrtpContext(keys.suite, keys.localKey) : null;
+    this.unprotector = keys ? new SrtpContext(keys.suite, keys.remoteKey) : null;
   }
 
   private newJitterBuffer(): JitterBuffer<Int16Array> {
@@ -229,7 +252,8 @@ export class RtpSession implements SpeakingAudio {
 
   private send(payloadType: number, payload: Uint8Array, marker: boolean, timestamp: number): void {
     if (!this.remote) return;
-    const packet = buildRtp({ payloadType, sequence: this.sequence, timestamp, ssrc: this.ssrc, marker, payload });
+    const rtp = buildRtp({ payloadType, sequence: this.sequence, timestamp, ssrc: this.ssrc, marker, payload });
+    const packet = this.protector ? this.protector.protect(rtp)! : rtp;
     this.sequence = (this.sequence + 1) & 0xffff;
     this.stats.sent++;
     this.socket.send(packet, this.remote.port, this.remote.address);
@@ -237,7 +261,8 @@ export class RtpSession implements SpeakingAudio {
 
   private receive(data: Buffer, from: dgram.RemoteInfo): void {
     const audio = this.audio;
-    const packet = audio ? parseRtp(data) : null;
+    const plain = audio ? this.unprotect(data) : null;
+    const packet = plain ? parseRtp(plain) : null;
     if (
       !audio ||
       !packet ||
@@ -271,5 +296,16 @@ export class RtpSession implements SpeakingAudio {
     if (packet.payload.length < 80 || packet.payload.length > 4 * FRAME_SAMPLES) return;
     this.packetSamples = packet.payload.length;
     this.jitter.push(packet.sequence, decodeG711(audio.codec, packet.payload));
+  }
+
+  /** The RTP inside an SRTP packet (as is without SRTP); null for one to drop, counted when it fails authentication. */
+  private unprotect(data: Buffer): Buffer | null {
+    if (!this.unprotector) return data;
+    // RTCP muxed onto the port (RFC 5761: payload types 72-76) would be SRTCP, which Parley does not read
+    if (data.length < 2 || ((data[1] & 0x7f) >= 72 && (data[1] & 0x7f) <= 76)) return null;
+    const plain = this.unprotector.unprotect(data);
+    if (typeof plain !== 'string') return plain;
+    if (plain === 'unauthenticated') this.stats.unauthenticated++;
+    return null;
   }
 }
