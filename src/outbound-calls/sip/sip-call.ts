@@ -17,7 +17,7 @@ import {
 import { parseSdp, readAnswer, type OfferedKey } from '../../sip/sdp';
 import { openChannel, type SipChannel } from '../../sip/sip-transport';
 import type { CallAudio, CallAudioFactory, NegotiatedAudio } from '../../voice/call-media.port';
-import type { VoiceCalls } from '../../voice/voice-calls.port';
+import type { VoiceCalls, VoiceSession } from '../../voice/voice-calls.port';
 import type { CallProgress } from '../carrier.port';
 import type { FailureReason, QueuedCall } from '../outbound-call.events';
 import { metadataHeaders, sdpOffer } from './sdp';
@@ -67,6 +67,8 @@ const T2_MS = 4000;
 const TRANSACTION_TIMEOUT_MS = 64 * T1_MS;
 /** after a CANCEL, how long to wait for the INVITE's final answer before giving up on it */
 const CANCEL_WAIT_MS = 4000;
+/** how long a call's end waits for the voice side to record the turn in hand (the callee hung up mid-answer) */
+const DRAIN_MS = 10_000;
 
 /** What a final failure response of the INVITE means for the call's status (contract §10). */
 export function failureReasonFor(status: number): FailureReason {
@@ -105,6 +107,8 @@ export class SipCall {
   private offeredKey: OfferedKey | null = null;
   private sdpState!: DialogMedia;
   private audioConnected = false;
+  /** the voice side's session, once attach resolves: drained before the call's end is recorded */
+  private session: Promise<VoiceSession | void> | null = null;
   private readonly remembered = new Map<string, string>();
   private readonly finals = new InviteFinals({
     send: (text) => this.sendText(text),
@@ -401,19 +405,20 @@ export class SipCall {
     const audio = this.audio!;
     audio.connect(negotiated);
     this.audioConnected = true;
-    this.media.voice
-      ?.attach({
-        conversationId: this.call.callSid,
-        accountId: this.call.accountId,
-        agentId: this.call.agentId,
-        direction: 'outbound',
-        audio,
-        hangUp: async () => this.hangUp(),
-        ended: this.done,
-      })
-      .catch((error: unknown) =>
-        this.logger.error({ err: error, callSid: this.call.callSid }, 'the voice side failed to take the call'),
-      );
+    this.session =
+      this.media.voice
+        ?.attach({
+          conversationId: this.call.callSid,
+          accountId: this.call.accountId,
+          agentId: this.call.agentId,
+          direction: 'outbound',
+          audio,
+          hangUp: async () => this.hangUp(),
+          ended: this.done,
+        })
+        .catch((error: unknown) => {
+          this.logger.error({ err: error, callSid: this.call.callSid }, 'the voice side failed to take the call');
+        }) ?? null;
   }
 
   private ringTimeout(): void {
@@ -444,7 +449,11 @@ export class SipCall {
     this.phase = 'done';
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    this.report(() => this.progress.ended(this.call.callSid, { reason, hungUpBy, sipStatus }));
+    this.report(async () => {
+      // the callee hung up mid-answer: the turn in hand is recorded before the conversation ends
+      if (hungUpBy === 'callee') await this.drainVoice();
+      await this.progress.ended(this.call.callSid, { reason, hungUpBy, sipStatus });
+    });
     // linger briefly so a retransmitted final response still gets its ACK, then close
     const linger = setTimeout(
       () => {
@@ -497,6 +506,20 @@ export class SipCall {
   }
 
   /** Reports in order, one after the other; a failed report is logged (the watchdog ends a call whose end was lost). */
+  /** Bounded: a stuck engine never holds the call's end. */
+  private async drainVoice(): Promise<void> {
+    if (!this.session) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_MS)));
+    const drained = this.session
+      .then((session) => session?.drain())
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, callSid: this.call.callSid }, 'voice: the turn in hand was not recorded'),
+      );
+    await Promise.race([drained, late]);
+    clearTimeout(timer);
+  }
+
   private report(action: () => Promise<void>): void {
     this.reports = this.reports
       .then(action)
