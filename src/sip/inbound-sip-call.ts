@@ -36,6 +36,7 @@ import {
 } from './in-dialog';
 import { DomainError } from '../platform/errors/domain-error';
 import type { CallAudio, CallAudioFactory, NegotiatedAudio } from '../voice/call-media.port';
+import { drainSession } from '../voice/drain-session';
 import type { VoiceCalls, VoiceSession } from '../voice/voice-calls.port';
 import type { HungUpBy } from '../inbound-calls/inbound-call.decider';
 import { callerNumber, calledNumber } from './sip-requests';
@@ -423,7 +424,10 @@ export class InboundSipCall {
     this.holdTimer = null;
     try {
       // a stopping platform hangs up at once; any other end first records the turn in hand
-      if (hungUpBy !== 'platform') await this.drainVoice();
+      if (hungUpBy !== 'platform')
+        await drainSession(this.session, DRAIN_MS, (error) =>
+          this.deps.logger.warn({ err: error, callSid: this.callSid }, 'voice: the turn in hand was not recorded'),
+        );
       if (this.ringing) await this.deps.inbound.finish(this.ringing.call, hungUpBy, this.context);
     } finally {
       await this.closeAudio();
@@ -431,20 +435,6 @@ export class InboundSipCall {
       // kept a while so a retransmitted BYE or 200 still finds its call
       this.forgetSoon(this.peer.transport === 'UDP' ? TRANSACTION_MS : 0);
     }
-  }
-
-  /** The turn in hand is recorded while the conversation is open (bounded: a stuck engine does not hold the line). */
-  private async drainVoice(): Promise<void> {
-    if (!this.session) return;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_MS)));
-    const drained = this.session
-      .then((session) => session?.drain())
-      .catch((error: unknown) =>
-        this.deps.logger.warn({ err: error, callSid: this.callSid }, 'voice: the turn in hand was not recorded'),
-      );
-    await Promise.race([drained, late]);
-    clearTimeout(timer);
   }
 
   /** After a failure: the call's line and audio are given back whatever state it was in. */

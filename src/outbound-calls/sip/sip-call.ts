@@ -17,6 +17,7 @@ import {
 import { parseSdp, readAnswer, type OfferedKey } from '../../sip/sdp';
 import { openChannel, type SipChannel } from '../../sip/sip-transport';
 import type { CallAudio, CallAudioFactory, NegotiatedAudio } from '../../voice/call-media.port';
+import { drainSession } from '../../voice/drain-session';
 import type { VoiceCalls, VoiceSession } from '../../voice/voice-calls.port';
 import type { CallProgress } from '../carrier.port';
 import type { FailureReason, QueuedCall } from '../outbound-call.events';
@@ -451,7 +452,10 @@ export class SipCall {
     this.timers.clear();
     this.report(async () => {
       // the callee hung up mid-answer: the turn in hand is recorded before the conversation ends
-      if (hungUpBy === 'callee') await this.drainVoice();
+      if (hungUpBy === 'callee')
+        await drainSession(this.session, DRAIN_MS, (error) =>
+          this.logger.warn({ err: error, callSid: this.call.callSid }, 'voice: the turn in hand was not recorded'),
+        );
       await this.progress.ended(this.call.callSid, { reason, hungUpBy, sipStatus });
     });
     // linger briefly so a retransmitted final response still gets its ACK, then close
@@ -506,20 +510,6 @@ export class SipCall {
   }
 
   /** Reports in order, one after the other; a failed report is logged (the watchdog ends a call whose end was lost). */
-  /** Bounded: a stuck engine never holds the call's end. */
-  private async drainVoice(): Promise<void> {
-    if (!this.session) return;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_MS)));
-    const drained = this.session
-      .then((session) => session?.drain())
-      .catch((error: unknown) =>
-        this.logger.warn({ err: error, callSid: this.call.callSid }, 'voice: the turn in hand was not recorded'),
-      );
-    await Promise.race([drained, late]);
-    clearTimeout(timer);
-  }
-
   private report(action: () => Promise<void>): void {
     this.reports = this.reports
       .then(action)
