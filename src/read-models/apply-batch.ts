@@ -83,8 +83,9 @@ async function lockCheckpoint(em: EntityManager, projection: Projection): Promis
 export async function applyBatch(
   source: DataSource,
   projection: Projection,
-  events: RecordedEvent[],
-  last: Position = events[events.length - 1].position,
+  /** an array, or events made as the loop reaches them (the apply thread's: see apply-thread.ts) */
+  events: Iterable<RecordedEvent>,
+  last: Position = lastPosition(events),
 ): Promise<Position> {
   const sql = checkpointSql(source);
   let rows: ReturnType<typeof rowsFor>['rows'] | null = null;
@@ -114,6 +115,11 @@ export async function applyBatch(
     throw error;
   }
   return last;
+}
+
+function lastPosition(events: Iterable<RecordedEvent>): Position {
+  if (!Array.isArray(events)) throw new Error('applyBatch: a batch given as an iterable must say where it ends');
+  return (events as RecordedEvent[])[events.length - 1].position;
 }
 
 /**
