@@ -12,7 +12,7 @@ import { applyBatch, writeCheckpoint } from './apply-batch';
 import { beginBulkBuild, endBulkBuild, resumeBulkBuild } from './bulk-build';
 import { lowerThisThreadsPriority } from '../platform/threads/thread-priority';
 import { openReadModel } from './open-read-model';
-import { fromPortable, type PortableEvent } from './portable-events';
+import { fromPortable } from './portable-events';
 import type { Projection } from './projection';
 import {
   catalogProjections,
@@ -96,46 +96,17 @@ async function handle(request: Exclude<ApplyRequest, ApplyBatches>): Promise<boo
  * together, and it crosses once again.
  */
 function applyBatches(request: ApplyBatches): Promise<Array<ApplyFailure | null>> {
-  const events = new EventsOnce(request);
+  const parsed: Array<RecordedEvent | undefined> = new Array(request.events.length);
+  const eventAt = (i: number) => (parsed[i] ??= fromPortable(request.events[i]));
   return Promise.all(
     request.parts.map((part) =>
       onFile(part.file, async () => {
         const projection = projectionNamed(part.name);
         const source = await sourceFor(part.file, projection);
-        await applyBatch(source, projection, events.of(part.indices), part.last);
+        await applyBatch(source, projection, part.indices.map(eventAt), part.last);
       }).then(() => null, failureOf),
     ),
   );
-}
-
-/**
- * A message's events, each parsed when a part's loop reaches it and let go (its row too) once every
- * part naming it has: a parsed event then dies young, in the handler's turn, instead of living
- * through the whole message's transactions, which had each batch's events promoted to the old
- * generation and marked there (the GC threads' CPU in a catch-up).
- */
-class EventsOnce {
-  private readonly parsed: Array<RecordedEvent | undefined>;
-  /** how many parts have yet to reach each event */
-  private readonly pending: Uint32Array;
-
-  constructor(private readonly request: ApplyBatches) {
-    this.parsed = new Array(request.events.length);
-    this.pending = new Uint32Array(request.events.length);
-    for (const part of request.parts) for (const i of part.indices) this.pending[i]++;
-  }
-
-  *of(indices: number[]): Generator<RecordedEvent> {
-    const { parsed, pending, request } = this;
-    for (const i of indices) {
-      const event = parsed[i] ?? fromPortable(request.events[i]);
-      if (--pending[i] === 0) {
-        parsed[i] = undefined;
-        (request.events as Array<PortableEvent | undefined>)[i] = undefined;
-      } else parsed[i] = event;
-      yield event;
-    }
-  }
 }
 
 port.on('message', (request: ApplyRequest | { op: 'exit' }) => {
