@@ -83,9 +83,8 @@ async function lockCheckpoint(em: EntityManager, projection: Projection): Promis
 export async function applyBatch(
   source: DataSource,
   projection: Projection,
-  /** an array, or events made as the loop reaches them (the apply thread's: see apply-thread.ts) */
-  events: Iterable<RecordedEvent>,
-  last: Position = lastPosition(events),
+  events: RecordedEvent[],
+  last: Position = events[events.length - 1].position,
 ): Promise<Position> {
   const sql = checkpointSql(source);
   let rows: ReturnType<typeof rowsFor>['rows'] | null = null;
@@ -115,11 +114,6 @@ export async function applyBatch(
     throw error;
   }
   return last;
-}
-
-function lastPosition(events: Iterable<RecordedEvent>): Position {
-  if (!Array.isArray(events)) throw new Error('applyBatch: a batch given as an iterable must say where it ends');
-  return (events as RecordedEvent[])[events.length - 1].position;
 }
 
 /**
