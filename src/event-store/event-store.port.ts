@@ -78,6 +78,13 @@ export interface SubscribeOptions {
    * without this, the filter is the hint.
    */
   wakeFor?: (type: string) => boolean;
+  /**
+   * A hint: the handler reads the data of few of the events it is given (it hands them on, as the
+   * log feed's catch-up read hands rows to the apply threads). Where the store can (SQLite), each
+   * event's data and metadata are then parsed when first read, and a copy of an event must name
+   * them (`{ ...event }` leaves them out).
+   */
+  parseLazily?: boolean;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface FanOutSizes {
   take: number;
   /** a receiver this many events behind holds the fan-out's reads back: memory stays bounded */
   highWater: number;
+  /** events parsed when a receiver first reads them (SubscribeOptions.parseLazily) */
+  parseLazily?: boolean;
 }
 
 export const LIVE_SIZES: FanOutSizes = { read: 1000, take: 0, highWater: 5000 };
@@ -61,7 +63,12 @@ export class FanOut {
 
   start(): void {
     const subscription = this.store.subscribeToAll(
-      { after: this.readThrough, maxBatchSize: this.sizes.read, wakeFor: (type) => this.wakes(type) },
+      {
+        after: this.readThrough,
+        maxBatchSize: this.sizes.read,
+        wakeFor: (type) => this.wakes(type),
+        parseLazily: this.sizes.parseLazily,
+      },
       (batch) => this.onBatch(batch),
     );
     this.subscription = subscription;

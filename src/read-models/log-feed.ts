@@ -19,8 +19,10 @@ const DEFAULT_BATCH = 1000;
  * Far behind, larger batches: a read model's cost per transaction (its checkpoint, the pages it
  * writes again, the full-text index's segment and its merges) is paid per 5,000 events, not 1,000.
  * The read stays ahead of the runners by up to two batches, so the apply thread never waits for it.
+ * Its events are parsed when first read: the runners on the apply threads send rows and read none
+ * of them, and a parse of every event was the event loop's largest cost in a catch-up.
  */
-const CATCH_UP_SIZES: FanOutSizes = { read: 2500, take: 5000, highWater: 10_000 };
+const CATCH_UP_SIZES: FanOutSizes = { read: 2500, take: 5000, highWater: 10_000, parseLazily: true };
 /**
  * One reader of the log per process (Marten's high-water agent), for every projection runner and
  * process manager: `subscribeToAll` has the store's contract, but a subscriber at the live feed's

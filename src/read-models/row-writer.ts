@@ -15,6 +15,8 @@ interface Table {
   primary: string[];
   /** insert statements by row shape (the properties present, in order) */
   inserts: Map<string, Database.Statement>;
+  /** the other operations' statements, by operation and row shape (RowWriter.shaped) */
+  shaped: Map<string, Database.Statement>;
 }
 
 /**
@@ -56,23 +58,29 @@ export class RowWriter extends BatchedRows {
   upsert<T extends ObjectLiteral>(entity: EntityTarget<T>, row: Partial<T>): void {
     const table = this.table(entity);
     const keys = definedColumns(table, row);
-    const cols = keys.map((k) => table.columns.get(k)!);
-    const updates = cols.filter((c) => !table.primary.includes(c));
-    const action = updates.length
-      ? `DO UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
-      : 'DO NOTHING';
-    this.run(
-      `INSERT INTO "${table.name}" (${quote(cols)}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${quote(table.primary)}) ${action}`,
-      keys.map((k) => toValue(row[k])),
-    );
+    const statement = this.shaped(table, 'upsert', keys, () => {
+      const cols = keys.map((k) => table.columns.get(k)!);
+      const updates = cols.filter((c) => !table.primary.includes(c));
+      const action = updates.length
+        ? `DO UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
+        : 'DO NOTHING';
+      return `INSERT INTO "${table.name}" (${quote(cols)}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${quote(table.primary)}) ${action}`;
+    });
+    statement.run(valuesOf(row, keys));
   }
 
   update<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>, set: Partial<T>): number {
     const table = this.table(entity);
     const setKeys = definedColumns(table, set);
     const whereKeys = definedColumns(table, where);
-    const sql = `UPDATE "${table.name}" SET ${setKeys.map((k) => `"${table.columns.get(k)}" = ?`).join(', ')} WHERE ${conditions(table, whereKeys)}`;
-    return this.run(sql, [...setKeys.map((k) => toValue(set[k])), ...whereKeys.map((k) => toValue(where[k]))]);
+    const statement = this.shaped(
+      table,
+      `update ${setKeys.join(',')}`,
+      whereKeys,
+      () =>
+        `UPDATE "${table.name}" SET ${setKeys.map((k) => `"${table.columns.get(k)}" = ?`).join(', ')} WHERE ${conditions(table, whereKeys)}`,
+    );
+    return statement.run([...valuesOf(set, setKeys), ...valuesOf(where, whereKeys)]).changes;
   }
 
   /** Adds `by` to a numeric column. */
@@ -84,20 +92,25 @@ export class RowWriter extends BatchedRows {
   ): number {
     const table = this.table(entity);
     const whereKeys = definedColumns(table, where);
-    const column = table.columns.get(property)!;
-    return this.run(`UPDATE "${table.name}" SET "${column}" = "${column}" + ? WHERE ${conditions(table, whereKeys)}`, [
-      by,
-      ...whereKeys.map((k) => toValue(where[k])),
-    ]);
+    const statement = this.shaped(table, `increment ${property}`, whereKeys, () => {
+      const column = table.columns.get(property)!;
+      return `UPDATE "${table.name}" SET "${column}" = "${column}" + ? WHERE ${conditions(table, whereKeys)}`;
+    });
+    const values = valuesOf(where, whereKeys, 1);
+    values[0] = by;
+    return statement.run(values).changes;
   }
 
   delete<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): number {
     const table = this.table(entity);
     const whereKeys = definedColumns(table, where);
-    return this.run(
-      `DELETE FROM "${table.name}" WHERE ${conditions(table, whereKeys)}`,
-      whereKeys.map((k) => toValue(where[k])),
+    const statement = this.shaped(
+      table,
+      'delete',
+      whereKeys,
+      () => `DELETE FROM "${table.name}" WHERE ${conditions(table, whereKeys)}`,
     );
+    return statement.run(valuesOf(where, whereKeys)).changes;
   }
 
   /** applyBatch: a batch begins (or failed and is rolled back). */
@@ -114,9 +127,13 @@ export class RowWriter extends BatchedRows {
   findOne<T extends ObjectLiteral>(entity: EntityTarget<T>, where: Partial<T>): T | undefined {
     const table = this.table(entity);
     const whereKeys = definedColumns(table, where);
-    const raw = this.prepare(`SELECT * FROM "${table.name}" WHERE ${conditions(table, whereKeys)} LIMIT 1`).get(
-      ...whereKeys.map((k) => toValue(where[k])),
-    ) as Record<string, unknown> | undefined;
+    const statement = this.shaped(
+      table,
+      'find',
+      whereKeys,
+      () => `SELECT * FROM "${table.name}" WHERE ${conditions(table, whereKeys)} LIMIT 1`,
+    );
+    const raw = statement.get(valuesOf(where, whereKeys)) as Record<string, unknown> | undefined;
     return raw ? this.toEntity<T>(entity, raw) : undefined;
   }
 
@@ -131,8 +148,18 @@ export class RowWriter extends BatchedRows {
     return out as T;
   }
 
-  private run(sql: string, values: Value[]): number {
-    return this.prepare(sql).run(...values).changes;
+  /**
+   * The statement of one operation on one row shape, found by the shape: building each call's SQL
+   * text and looking it up by that text cost more than the statement's run in the small read models.
+   */
+  private shaped(table: Table, operation: string, keys: string[], sql: () => string): Database.Statement {
+    const shape = `${operation} ${keys.join(',')}`;
+    let statement = table.shaped.get(shape);
+    if (!statement) {
+      statement = this.prepare(sql());
+      table.shaped.set(shape, statement);
+    }
+    return statement;
   }
 
   private prepare(sql: string): Database.Statement {
@@ -154,6 +181,7 @@ export class RowWriter extends BatchedRows {
         properties: new Map(metadata.columns.map((c) => [c.databaseName, c.propertyName])),
         primary: metadata.primaryColumns.map((c) => c.databaseName),
         inserts: new Map(),
+        shaped: new Map(),
       };
       this.tables.set(entity, table);
     }
@@ -168,6 +196,13 @@ function quote(columns: string[]): string {
 function conditions(table: Table, keys: string[]): string {
   if (keys.length === 0) throw new Error(`refusing an unconditional write to ${table.name}`);
   return keys.map((k) => `"${table.columns.get(k)}" = ?`).join(' AND ');
+}
+
+/** The values of `keys`, after `offset` places left for the caller. */
+function valuesOf(row: ObjectLiteral, keys: string[], offset = 0): Value[] {
+  const values: Value[] = new Array(offset + keys.length);
+  for (let i = 0; i < keys.length; i++) values[offset + i] = toValue(row[keys[i]]);
+  return values;
 }
 
 function toValue(value: unknown): Value {

@@ -1,5 +1,6 @@
 import { newTestEvent } from '../../src/event-store/event-store.contract';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
+import { LazyStoredEvent } from '../../src/event-store/sqlite/rows';
 import { defineProjection, type Projection } from '../../src/read-models/projection';
 import type { ReadModels } from '../../src/read-models/read-models.service';
 import {
@@ -153,6 +154,10 @@ describe('the log feed: one reader of the log for every runner', () => {
     for (const name of names) expect((await actualCounters(readModels.source(name))).lines).toBe(12_000);
     // 12 pages of 1,000 read once for all four (each alone would read 12 pages)
     expect(reads.mock.calls.length).toBeLessThan(12 * names.length);
+    // the shared read parses an event when a handler first reads it (these apply inline, and did)
+    const lazy = reads.mock.calls.flatMap((call, i) => (call[2] === true ? reads.mock.results[i].value : []));
+    expect(lazy.length).toBeGreaterThanOrEqual(10_000);
+    expect(lazy.every((event: RecordedEvent) => event instanceof LazyStoredEvent)).toBe(true);
     await until(() => readModels.feed.members === names.length, 10_000);
   }, 120_000);
 });

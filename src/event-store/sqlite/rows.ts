@@ -35,6 +35,7 @@ export function globalPositionOf(position: Position): number {
 const ROW = Symbol('stored row');
 
 export function storedRowOf(event: RecordedEvent): EventRow | undefined {
+  if (event instanceof LazyStoredEvent) return LazyStoredEvent.rowOf(event);
   return (event as RecordedEvent & { [ROW]?: EventRow })[ROW];
 }
 
@@ -48,6 +49,54 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     data: JSON.parse(row.data),
     metadata: JSON.parse(row.metadata) as EventMetadata,
   };
+}
+
+const UNPARSED = Symbol('unparsed');
+
+/**
+ * A stored event whose data and metadata are parsed when first read: a reader that hands events on
+ * without reading them (the log feed's catch-up read, whose runners send the rows to the apply
+ * threads; a projection, which never reads the metadata) pays no parse for them. `data` and
+ * `metadata` are getters of the class, not own properties: a spread or a structured clone leaves
+ * them out, so a copy names them (as an upcast does); JSON.stringify goes through toJSON.
+ */
+export class LazyStoredEvent implements RecordedEvent {
+  readonly id: string;
+  readonly streamId: string;
+  readonly revision: bigint;
+  readonly position: Position;
+  readonly type: string;
+  readonly #row: EventRow;
+  #data: unknown = UNPARSED;
+  #metadata: EventMetadata | typeof UNPARSED = UNPARSED;
+
+  constructor(row: EventRow) {
+    this.id = row.event_id;
+    this.streamId = row.stream_id;
+    this.revision = BigInt(row.revision);
+    this.position = sqlitePosition(row.global_position);
+    this.type = row.type;
+    this.#row = row;
+  }
+
+  static rowOf(event: LazyStoredEvent): EventRow {
+    return event.#row;
+  }
+
+  get data(): unknown {
+    if (this.#data === UNPARSED) this.#data = JSON.parse(this.#row.data);
+    return this.#data;
+  }
+
+  get metadata(): EventMetadata {
+    if (this.#metadata === UNPARSED) this.#metadata = JSON.parse(this.#row.metadata) as EventMetadata;
+    return this.#metadata;
+  }
+
+  toJSON(): RecordedEvent {
+    const { id, streamId, revision, position, type, data, metadata } = this;
+    return { id, streamId, revision, position, type, data, metadata };
+  }
 }
 
 /** toRecordedEvent that remembers the row (the subscriptions' reads: see storedRowOf). */

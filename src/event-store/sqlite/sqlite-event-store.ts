@@ -17,7 +17,7 @@ import { EventStoreClosedError } from '../errors';
 import { START, type Position } from '../position';
 import { CommitStats, GroupCommitter } from './group-commit';
 import { AdaptiveWriter, InlineWriter, ThreadWriter, type Writer } from './writers';
-import { EventRow, globalPositionOf, sqlitePosition, toRecordedEvent, toTailEvent } from './rows';
+import { EventRow, globalPositionOf, LazyStoredEvent, sqlitePosition, toRecordedEvent, toTailEvent } from './rows';
 import { configure, migrate, type SyncMode } from './schema';
 import { Checkpointer, type CheckpointStats } from './checkpointer';
 import { TailWindow } from './tail-window';
@@ -212,12 +212,15 @@ export class SqliteEventStore implements EventStore, LogTail {
    * LogTail: the subscription's synchronous read. Subscribers share the events (the tail window):
    * they treat them as read-only.
    */
-  readAllSync(after: Position, maxCount: number): RecordedEvent[] {
+  readAllSync(after: Position, maxCount: number, lazily = false): RecordedEvent[] {
     this.assertOpen();
     const from = globalPositionOf(after);
     const known = this.tail.after(from, maxCount);
     if (known !== null && maxCount !== -1 && known.length >= maxCount) return known;
     if (known !== null && this.tailEndAtCommit === this.committer.stats.commits) return known;
+    // A reader that hands its events on unread (the log feed's catch-up) takes them from the file,
+    // parsed when first read: they never join the window, whose readers expect parsed events.
+    if (lazily && known === null) return this.statements.all.all(maxCount, from).map(toLazyEvent);
     // what follows the window (or, outside it, what follows `after`) comes from the file
     const readFrom = known !== null ? this.tail.last! : from;
     const commits = this.committer.stats.commits;
@@ -374,3 +377,5 @@ function toRevisionBound(revision: bigint | undefined, fallback: number): number
   if (revision < 0n) throw new RangeError('a stream revision is never negative');
   return revision > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(revision);
 }
+
+const toLazyEvent = (row: EventRow): RecordedEvent => new LazyStoredEvent(row);

@@ -3,7 +3,8 @@ import { START, type Position } from '../position';
 
 /** What a subscription needs from the store: a synchronous read and a wake-up on new events. */
 export interface LogTail {
-  readAllSync(after: Position, maxCount: number): RecordedEvent[];
+  /** `lazily`: events parsed when first read, kept out of anything shared (SubscribeOptions.parseLazily). */
+  readAllSync(after: Position, maxCount: number, lazily?: boolean): RecordedEvent[];
   waitForAppend(wakeFor?: (type: string) => boolean): { promise: Promise<void>; cancel(): void };
   /**
    * How many times this process has learned that the log grew: its own commits, and polls that
@@ -53,7 +54,7 @@ export class SqliteSubscription implements Subscription {
     const filter = this.options.filterTypes;
     while (!this.stopped) {
       const seen = this.tail.growth;
-      const batch = this.tail.readAllSync(after, maxBatch);
+      const batch = this.tail.readAllSync(after, maxBatch, this.options.parseLazily);
       if (batch.length === 0) {
         await this.sleep(seen);
         continue;
