@@ -23,10 +23,10 @@ export interface CommitStats {
  *
  * A flush runs on setImmediate, once the event loop has drained the I/O callbacks that were ready
  * (HTTP requests, resolved appends' continuations), which is what makes batches fill up. A writer
- * that can take a second batch before the first is settled (the writer thread, which writes them
- * in order) gets one: while the event loop answers the appends of the batch just committed, the
- * next batch is already being written. Without it the writer sat idle through that stretch, which
- * under load lasted longer than the commit itself.
+ * that can take more batches before the first is settled (the writer thread, which writes them in
+ * order, and those waiting for it in one commit) gets them: while the event loop answers the
+ * appends of the batch just committed, the next is already being written. Without it the writer
+ * sat idle through that stretch, which under load lasted longer than the commit itself.
  */
 export class GroupCommitter {
   private queue: PendingAppend[] = [];

@@ -56,6 +56,15 @@ export interface SqliteEventStoreOptions {
 /** A few seconds of steady appends: a store opened for a few writes (a CLI, a test) never pays for the thread. */
 const CHECKPOINTER_AFTER_COMMITS = 256;
 
+/**
+ * Batches handed to the writer thread before the oldest settles. The thread writes whatever waits
+ * on its port in one commit (writer-thread.ts), so handing each batch over at once means an append
+ * waits for the commit under way and its own; with two in flight (before) a third batch waited on
+ * the event loop for the oldest to settle, then for the second's commit too. Bounded so a stalled
+ * disk does not gather an unbounded queue of messages.
+ */
+export const THREAD_BATCHES_IN_FLIGHT = 16;
+
 const DEFAULT_BATCH = 1000;
 /** Events kept parsed for the subscriptions of this process (tail-window.ts): a few seconds of a busy log. */
 const TAIL_WINDOW_EVENTS = 10_000;
@@ -99,8 +108,7 @@ export class SqliteEventStore implements EventStore, LogTail {
     lazy: { lazyWakeMs?: number; lazyWakeEvents?: number } = {},
   ) {
     this.waiters = new AppendWaiters(lazy.lazyWakeMs, lazy.lazyWakeEvents);
-    // the writer thread takes the next batch while the last one's appends are being answered
-    const maxInFlight = writer instanceof InlineWriter ? 1 : 2;
+    const maxInFlight = writer instanceof InlineWriter ? 1 : THREAD_BATCHES_IN_FLIGHT;
     this.committer = new GroupCommitter(
       writer,
       (stats, written) => {

@@ -4,12 +4,18 @@
  * { close: true }; out: { ready, threadId } (its kernel task id, so that it keeps the event loop's
  * priority: helper-threads.ts), { id, outcomes } or { id, failure } when the transaction failed.
  * Batches and outcomes travel packed (writer-wire.ts).
+ *
+ * The batches that wait on the port when a commit begins share it (shared-commit.ts): the event
+ * loop hands over a batch without waiting for the one before it to settle, so an append waits for
+ * the commit under way and its own, however slow an fsync is, instead of queueing behind each
+ * batch handed over before it (bench/README.md, "Batches that share a commit").
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { currentThreadId } from '../../platform/threads/thread-priority';
 import { BatchWriter } from './batch-writer';
 import { configure, type CheckpointMode, type SyncMode } from './schema';
+import { writeShared } from './shared-commit';
 import { packOutcomes, unpackBatch, type WireBatch } from './writer-wire';
 
 export interface WriterReady {
@@ -17,26 +23,38 @@ export interface WriterReady {
   threadId: number | null;
 }
 
+type Message = { id: number; batch: WireBatch } | { close: true };
+
 const { file, sync, checkpoints } = workerData as { file: string; sync: SyncMode; checkpoints: CheckpointMode };
 const port = parentPort!;
 const db = new Database(file);
 configure(db, sync, checkpoints);
 const writer = new BatchWriter(db);
 
-port.on('message', (message: { id: number; batch: WireBatch } | { close: true }) => {
-  if ('close' in message) {
-    db.close();
-    port.close();
-    return;
-  }
+function write(batches: Array<{ id: number; batch: WireBatch }>): void {
   try {
-    port.postMessage({ id: message.id, outcomes: packOutcomes(writer.write(unpackBatch(message.batch))) });
+    const outcomes = writeShared(
+      writer,
+      batches.map((message) => unpackBatch(message.batch)),
+    );
+    batches.forEach(({ id }, i) => port.postMessage({ id, outcomes: packOutcomes(outcomes[i]) }));
   } catch (error) {
     const { message: text, code } = error as { message?: string; code?: unknown };
-    port.postMessage({
-      id: message.id,
-      failure: { message: text ?? String(error), code: typeof code === 'string' ? code : undefined },
-    });
+    const failure = { message: text ?? String(error), code: typeof code === 'string' ? code : undefined };
+    for (const { id } of batches) port.postMessage({ id, failure });
+  }
+}
+
+port.on('message', (first: Message) => {
+  const messages = [first];
+  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port))
+    messages.push(next.message as Message);
+  // a close comes after every batch the event loop handed over (it drains first)
+  const batches = messages.filter((message): message is { id: number; batch: WireBatch } => 'batch' in message);
+  if (batches.length > 0) write(batches);
+  if (messages.some((message) => 'close' in message)) {
+    db.close();
+    port.close();
   }
 });
 port.postMessage({ ready: true, threadId: currentThreadId() } satisfies WriterReady);
