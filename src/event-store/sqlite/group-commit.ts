@@ -15,7 +15,7 @@ interface PendingAppend extends AppendRequest {
  * (the writer thread, shared-commit.ts) then makes the appends behind a slow commit wait for it and
  * one more, not for each batch handed over before theirs. Only then: every batch handed over costs
  * the event loop a message each way and a settling, which at every commit cost it 10-15% more per
- * append (bench/README.md, issue 32).
+ * append (bench/README.md, "External events' tail").
  */
 export interface StallPolicy {
   afterMs: number;

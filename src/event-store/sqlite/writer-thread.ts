@@ -5,10 +5,10 @@
  * priority: helper-threads.ts), { id, outcomes } or { id, failure } when the transaction failed.
  * Batches and outcomes travel packed (writer-wire.ts).
  *
- * The batches that wait on the port when a commit begins share it (shared-commit.ts): the event
- * loop hands over a batch without waiting for the one before it to settle, so an append waits for
- * the commit under way and its own, however slow an fsync is, instead of queueing behind each
- * batch handed over before it (bench/README.md, "Batches that share a commit").
+ * The batches that wait on the port when a commit begins share it (shared-commit.ts): while a
+ * commit has stalled, the event loop hands batches over without waiting for it to settle
+ * (GroupCommitter's stall policy), and an append then waits for the commit under way and its own
+ * instead of for each batch handed over before it (bench/README.md, "External events' tail").
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
