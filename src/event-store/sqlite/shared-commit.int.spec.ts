@@ -69,11 +69,20 @@ describe('batches that share a commit', () => {
       const first = writer.write([append('s-0', 100)]);
       await new Promise((resolve) => setTimeout(resolve, 100));
       const rest = [1, 2, 3, 4].map((n) => writer.write([append(`s-${n}`, 100 + n)]));
+      // answered in one message: by a few microtasks after the first settles, so have the others
+      // (one message each, they settled turns apart, and whatever the first woke ran in between)
+      let settled = 0;
+      rest.forEach((write) => void write.then(() => settled++));
+      const together = rest[0].then(async () => {
+        for (let hop = 0; hop < 10; hop++) await Promise.resolve();
+        return settled;
+      });
       blocker.exec('COMMIT');
       await expect(first).resolves.toEqual([{ ok: true, revision: 0, globalPosition: 1, repeat: false }]);
       expect((await Promise.all(rest)).map((outcomes) => outcomes[0])).toEqual(
         [2, 3, 4, 5].map((globalPosition) => ({ ok: true, revision: 0, globalPosition, repeat: false })),
       );
+      expect(await together).toBe(4);
       shared = walFrames(blocker);
     } finally {
       await writer.close();

@@ -31,18 +31,25 @@ const db = new Database(file);
 configure(db, sync, checkpoints);
 const writer = new BatchWriter(db);
 
+/**
+ * One reply for every batch of the commit (worker-calls.ts, `replies`): the event loop settles them
+ * in one turn, so the subscriptions they wake read the commit's events in one batch. A reply each
+ * woke them once per batch, and each woken read model and process manager ran once per batch.
+ */
 function write(batches: Array<{ id: number; batch: WireBatch }>): void {
+  let replies: object[];
   try {
     const outcomes = writeShared(
       writer,
       batches.map((message) => unpackBatch(message.batch)),
     );
-    batches.forEach(({ id }, i) => port.postMessage({ id, outcomes: packOutcomes(outcomes[i]) }));
+    replies = batches.map(({ id }, i) => ({ id, outcomes: packOutcomes(outcomes[i]) }));
   } catch (error) {
     const { message: text, code } = error as { message?: string; code?: unknown };
     const failure = { message: text ?? String(error), code: typeof code === 'string' ? code : undefined };
-    for (const { id } of batches) port.postMessage({ id, failure });
+    replies = batches.map(({ id }) => ({ id, failure }));
   }
+  port.postMessage(replies.length === 1 ? replies[0] : { replies });
 }
 
 port.on('message', (first: Message) => {
