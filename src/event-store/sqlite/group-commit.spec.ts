@@ -74,53 +74,6 @@ describe('GroupCommitter', () => {
     await Promise.all([...second, third]);
   });
 
-  it('while the oldest batch has stalled, hands over more (up to the stall bound) without waiting for it', async () => {
-    const writer = new GatedWriter();
-    const committer = new GroupCommitter(writer, () => undefined, 2, { afterMs: 250, maxInFlight: 3 });
-    const appends = [committer.enqueue('s1', [event(1)], 'any')];
-    await turn();
-    appends.push(committer.enqueue('s2', [event(2)], 'any'));
-    await turn();
-    appends.push(committer.enqueue('s3', [event(3)], 'any'));
-    await turn();
-    expect(writer.inFlight).toBe(2); // s1 is not late yet: s3 waits on the event loop
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(writer.inFlight).toBe(3); // s1 stalled: s3 went to the writer with s1 unsettled
-    appends.push(committer.enqueue('s4', [event(4)], 'any'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(writer.inFlight).toBe(3); // never past the stall's bound
-    writer.settleOldest();
-    await turn();
-    await turn();
-    expect(writer.batches.map((b) => b.map((r) => r.streamId))).toEqual([['s1'], ['s2'], ['s3'], ['s4']]);
-    while (writer.inFlight > 0) writer.settleOldest();
-    await Promise.all(appends);
-  });
-
-  it('a batch that settles in time leaves the usual bound in force', async () => {
-    const writer = new GatedWriter();
-    const committer = new GroupCommitter(writer, () => undefined, 2, { afterMs: 5000, maxInFlight: 16 });
-    const appends = [committer.enqueue('s1', [event(1)], 'any')];
-    await turn();
-    appends.push(committer.enqueue('s2', [event(2)], 'any'));
-    await turn();
-    appends.push(committer.enqueue('s3', [event(3)], 'any'));
-    await turn();
-    writer.settleOldest();
-    await turn();
-    await turn();
-    expect(writer.inFlight).toBe(2); // s3 took s1's place
-    appends.push(committer.enqueue('s4', [event(4)], 'any'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(writer.inFlight).toBe(2); // s2 is not late yet
-    while (writer.inFlight > 0) {
-      writer.settleOldest();
-      await turn();
-      await turn();
-    }
-    await Promise.all(appends);
-  });
-
   it('with one in flight (the inline writer), appends wait for the batch before them', async () => {
     const writer = new GatedWriter();
     const committer = new GroupCommitter(writer, () => undefined, 1);

@@ -9,19 +9,6 @@ interface PendingAppend extends AppendRequest {
   reject(error: unknown): void;
 }
 
-/**
- * While the oldest batch in flight has taken this long, more batches than usual may be handed to
- * the writer (up to `maxInFlight`): a writer that writes the batches waiting for it in one commit
- * (the writer thread, shared-commit.ts) then makes the appends behind a slow commit wait for it and
- * one more, not for each batch handed over before theirs. Only then: every batch handed over costs
- * the event loop a message each way and a settling, which at every commit cost it 10-15% more per
- * append (bench/README.md, "External events' tail").
- */
-export interface StallPolicy {
-  afterMs: number;
-  maxInFlight: number;
-}
-
 export interface CommitStats {
   commits: number;
   appends: number;
@@ -36,20 +23,16 @@ export interface CommitStats {
  *
  * A flush runs on setImmediate, once the event loop has drained the I/O callbacks that were ready
  * (HTTP requests, resolved appends' continuations), which is what makes batches fill up. A writer
- * that can take more batches before the first is settled (the writer thread, which writes them in
- * order, and those waiting for it in one commit) gets them: while the event loop answers the
- * appends of the batch just committed, the next is already being written. Without it the writer
- * sat idle through that stretch, which under load lasted longer than the commit itself.
+ * that can take a second batch before the first is settled (the writer thread, which writes them
+ * in order) gets one: while the event loop answers the appends of the batch just committed, the
+ * next batch is already being written. Without it the writer sat idle through that stretch, which
+ * under load lasted longer than the commit itself.
  */
 export class GroupCommitter {
   private queue: PendingAppend[] = [];
   private scheduled = false;
   /** batches handed to the writer and not settled yet, oldest first (the writer settles them in order) */
   private readonly inFlight: Array<Promise<void>> = [];
-  /** when each batch in flight was handed over (performance.now), in the same order */
-  private readonly handedAt: number[] = [];
-  /** wakes a flush once the oldest batch in flight counts as stalled */
-  private stallTimer: NodeJS.Timeout | null = null;
   readonly stats: CommitStats = { commits: 0, appends: 0, events: 0, lastBatchSize: 0 };
 
   constructor(
@@ -57,8 +40,6 @@ export class GroupCommitter {
     /** `written`: the rows the batch stored, in log order (an idempotent repeat stores none) */
     private readonly onCommitted: (stats: CommitStats, written: EventRow[]) => void,
     private readonly maxInFlight = 1,
-    private readonly stalled: StallPolicy | null = null,
-    private readonly now: () => number = () => performance.now(),
   ) {}
 
   enqueue(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -84,32 +65,14 @@ export class GroupCommitter {
   }
 
   private schedule(): void {
-    if (this.scheduled || !this.mayHandOver()) return;
+    if (this.scheduled || this.inFlight.length >= this.maxInFlight) return;
     this.scheduled = true;
     setImmediate(() => this.flush());
   }
 
-  /** Room for another batch at the writer: under `maxInFlight`, or, while the oldest has stalled, under the stall's. */
-  private mayHandOver(): boolean {
-    if (this.inFlight.length < this.maxInFlight) return true;
-    const stalled = this.stalled;
-    if (!stalled || this.inFlight.length >= stalled.maxInFlight) return false;
-    const waited = this.now() - this.handedAt[0];
-    if (waited >= stalled.afterMs) return true;
-    if (!this.stallTimer) {
-      this.stallTimer = setTimeout(() => {
-        this.stallTimer = null;
-        if (this.queue.length > 0) this.schedule();
-      }, stalled.afterMs - waited);
-      // the batches in flight keep the process up, not this
-      this.stallTimer.unref();
-    }
-    return false;
-  }
-
   private flush(): void {
     this.scheduled = false;
-    if (!this.mayHandOver()) return;
+    if (this.inFlight.length >= this.maxInFlight) return;
     const batch = this.queue;
     if (batch.length === 0) return;
     this.queue = [];
@@ -121,17 +84,10 @@ export class GroupCommitter {
         (error: unknown) => batch.forEach((item) => item.reject(error)),
       )
       .finally(() => {
-        const at = this.inFlight.indexOf(writing);
-        this.inFlight.splice(at, 1);
-        this.handedAt.splice(at, 1);
-        if (this.stallTimer && this.inFlight.length < this.maxInFlight) {
-          clearTimeout(this.stallTimer);
-          this.stallTimer = null;
-        }
+        this.inFlight.splice(this.inFlight.indexOf(writing), 1);
         if (this.queue.length > 0) this.schedule();
       });
     this.inFlight.push(writing);
-    this.handedAt.push(this.now());
   }
 
   private settle(batch: PendingAppend[], outcomes: AppendOutcome[]): void {

@@ -56,18 +56,6 @@ export interface SqliteEventStoreOptions {
 /** A few seconds of steady appends: a store opened for a few writes (a CLI, a test) never pays for the thread. */
 const CHECKPOINTER_AFTER_COMMITS = 256;
 
-/**
- * Batches handed to the writer thread before the oldest settles: the next is written while the
- * last one's appends are answered. While the oldest has taken THREAD_STALL.afterMs (a slow fsync,
- * a checkpoint in the commit), more are handed over, and the thread writes those waiting on its
- * port in one commit (writer-thread.ts): an append behind a slow commit then waits for it and one
- * more, instead of for each batch before it (with two in flight a third waited on the event loop
- * for the oldest to settle, then for the second's commit too). A commit here takes 1-2 ms when the
- * disk is quiet; bounded so a stalled disk does not gather an unbounded queue of messages.
- */
-export const THREAD_BATCHES_IN_FLIGHT = 2;
-export const THREAD_STALL = { afterMs: 5, maxInFlight: 16 };
-
 const DEFAULT_BATCH = 1000;
 /** Events kept parsed for the subscriptions of this process (tail-window.ts): a few seconds of a busy log. */
 const TAIL_WINDOW_EVENTS = 10_000;
@@ -111,7 +99,8 @@ export class SqliteEventStore implements EventStore, LogTail {
     lazy: { lazyWakeMs?: number; lazyWakeEvents?: number } = {},
   ) {
     this.waiters = new AppendWaiters(lazy.lazyWakeMs, lazy.lazyWakeEvents);
-    const inline = writer instanceof InlineWriter;
+    // the writer thread takes the next batch while the last one's appends are being answered
+    const maxInFlight = writer instanceof InlineWriter ? 1 : 2;
     this.committer = new GroupCommitter(
       writer,
       (stats, written) => {
@@ -122,8 +111,7 @@ export class SqliteEventStore implements EventStore, LogTail {
         if (startCheckpointer && !this.checkpointer && stats.commits >= checkpointerAfterCommits)
           this.checkpointer = this.startCheckpointer(startCheckpointer);
       },
-      inline ? 1 : THREAD_BATCHES_IN_FLIGHT,
-      inline ? null : THREAD_STALL,
+      maxInFlight,
     );
     this.statements = {
       forwards: new LimitedStatements(

@@ -80,7 +80,7 @@ export const INLINE_MAX_APPENDS = 4;
  * the door. Inline, those commits' fsyncs were the event loop's longest stretches at 500 webhook
  * deliveries/s (each binding appends a few events behind its delivery); on the thread they cut
  * the deliveries' p99 and the loop's longest delay (bench/README.md, "Inline and thread writes").
- * The thread may hold several batches at once (GroupCommitter); the inline connection waits for all.
+ * The thread may hold two batches at once (GroupCommitter); the inline connection waits for both.
  *
  * The inline connection never checkpoints (schema.ts, `never`): every `threadEvery`-th inline
  * batch in a row goes to the thread, whose commit checkpoints the WAL once it is past its

@@ -7,7 +7,7 @@ interface Pending<R> {
 
 /**
  * Request and reply over a worker thread: each call posts `{ id, ...message }` and settles with the
- * reply carrying that id (a thread may answer several calls at once: `{ replies: [...] }`). If the thread dies, every call waiting on it and every later one fails
+ * reply carrying that id. If the thread dies, every call waiting on it and every later one fails
  * with the reason. An idle worker never keeps the process alive; one with calls in flight does.
  */
 export class WorkerCalls<R extends { id: number }> {
@@ -22,14 +22,11 @@ export class WorkerCalls<R extends { id: number }> {
     private readonly name: string,
   ) {
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
-    // `{ replies }`: several calls answered in one message, settled in one turn of the event loop
-    worker.on('message', (message: R | { replies: R[] }) => {
-      for (const reply of 'replies' in message ? message.replies : [message]) {
-        const waiting = this.pending.get(reply.id);
-        if (!waiting) continue;
-        this.settled(reply.id);
-        waiting.resolve(reply);
-      }
+    worker.on('message', (reply: R) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.settled(reply.id);
+      waiting.resolve(reply);
     });
     worker.on('error', (error) => this.fail(error));
     worker.on('exit', (code) => this.fail(new Error(`the ${name} exited (code ${code})`)));
