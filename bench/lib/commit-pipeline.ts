@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   const delivery: number[] = [];
   const binding: number[] = [];
   const chain: number[] = [];
+  const warmBatches = store.commitStats.commits;
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const { mainMs, othersMs } = await cpuDuring(
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
     mainMs === null
       ? 'CPU n/a'
       : `CPU per delivery: main ${((mainMs * 1000) / total).toFixed(0)} µs, other threads ${((othersMs! * 1000) / total).toFixed(0)} µs`;
-  const batches = store.commitStats.commits;
+  const batches = store.commitStats.commits - warmBatches;
   process.stdout.write(
     `${label} load ${os.loadavg()[0].toFixed(1)} | delivery ${summary(delivery)} | binding ${summary(binding)} | chain ${summary(chain)} | loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(1)} | ${cpu} | ${batches} batches\n`,
   );
