@@ -2541,6 +2541,8 @@ export interface operations {
             agentId: string;
             environment: string;
             number: string;
+            /** @enum {unknown} */
+            pool: 'main' | 'dni';
           };
         };
       };
@@ -2554,6 +2556,8 @@ export interface operations {
             agentId: string;
             environment: string;
             number: string;
+            /** @enum {unknown} */
+            pool: 'main' | 'dni';
           };
         };
       };
