@@ -22,6 +22,9 @@ const TCP_IDLE_MS = 30 * 60 * 1000;
  * Each complete message goes to `onMessage` with the peer to answer; what cannot be framed closes
  * its connection, and nothing a peer sends can throw out of here.
  */
+/** how many times a port picked by the OS (port 0) is picked again when TCP finds it taken */
+const PICK_ATTEMPTS = 5;
+
 export class SipListener {
   private udp: dgram.Socket | null = null;
   private tcp: net.Server | null = null;
@@ -34,8 +37,23 @@ export class SipListener {
     private readonly logger: Logger,
   ) {}
 
-  /** Binds both; resolves with the port (the one UDP got when asked for 0). */
+  /**
+   * Binds both; resolves with the port (the one UDP got when asked for 0). A port the OS picked for
+   * UDP can already be taken for TCP (an outgoing connection's ephemeral port): then both are
+   * picked again, a few times.
+   */
   async start(): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.bindBoth();
+      } catch (error) {
+        const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+        if (this.port !== 0 || !taken || attempt >= PICK_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async bindBoth(): Promise<number> {
     const udp = dgram.createSocket(net.isIPv6(this.host) ? 'udp6' : 'udp4');
     await new Promise<void>((resolve, reject) => {
       udp.once('error', reject);
@@ -57,13 +75,19 @@ export class SipListener {
     const port = udp.address().port;
     const tcp = net.createServer((socket) => this.accept(socket));
     tcp.maxConnections = MAX_TCP_CONNECTIONS;
-    await new Promise<void>((resolve, reject) => {
-      tcp.once('error', reject);
-      tcp.listen(port, this.host, () => {
-        tcp.off('error', reject);
-        resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(port, this.host, () => {
+          tcp.off('error', reject);
+          resolve();
+        });
       });
-    });
+    } catch (error) {
+      this.udp = null;
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      throw error;
+    }
     tcp.on('error', (error) => this.logger.warn({ err: error }, 'SIP TCP listener error'));
     this.tcp = tcp;
     return port;

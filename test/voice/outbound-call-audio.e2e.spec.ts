@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import type { CallAudio, CallAudioFactory } from '../../src/voice/call-media.port';
 import { headerOf } from '../../src/outbound-calls/sip/sip-message';
 import { RtpCallAudioFactory } from '../../src/voice/media/rtp-call-audio-factory';
 import type { RtpSession } from '../../src/voice/media/rtp-session';
-import { PocketsphinxRecognizer } from '../../src/voice/speech/pocketsphinx-recognizer';
 import { UtteranceDetector } from '../../src/voice/turn-taking/utterance-detector';
 import { loadVoiceConfig } from '../../src/voice/voice-config';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -15,17 +13,9 @@ import {
 } from '../outbound-calls/outbound-calls-fixture';
 import { runCallee, sippAvailable } from '../outbound-calls/sipp';
 import { bounded, TestSipCallee, type AnsweredCall } from './test-sip-callee';
+import { embeddedAsr, speechInstalled } from './voice-fixture';
 
-const installed = (bin: string) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${bin}`]);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const speech = installed('pocketsphinx_continuous') && installed('espeak-ng') && sippAvailable();
-const describeSpeech = speech ? describe : describe.skip;
+const describeSpeech = speechInstalled && sippAvailable() ? describe : describe.skip;
 
 const GREETING = 'Hello, how can I help?';
 /** what the callee may hear: the greeting among look-alikes, so recognising it means something */
@@ -57,7 +47,7 @@ describeSpeech('an outbound call carries the greeting, over SRTP or RTP', () => 
   let trunkPort: number;
   let calleeClosed = false;
   const factory = new RecordingFactory();
-  const asr = new PocketsphinxRecognizer('pocketsphinx_continuous', '/usr/share/pocketsphinx/model/en-us');
+  const asr = embeddedAsr();
 
   beforeAll(async () => {
     callee = await TestSipCallee.open({ min: 38002, max: 39000 });

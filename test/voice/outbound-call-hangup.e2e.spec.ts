@@ -1,23 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { RtpCallAudioFactory } from '../../src/voice/media/rtp-call-audio-factory';
-import { EspeakSynthesizer } from '../../src/voice/speech/espeak-synthesizer';
 import { UtteranceDetector } from '../../src/voice/turn-taking/utterance-detector';
 import { loadVoiceConfig } from '../../src/voice/voice-config';
 import { AgentsClient, createAccount, expectOk } from '../helpers/agents-fixture';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { issueKey, placeCall, provisionNumber, statusBecomes } from '../outbound-calls/outbound-calls-fixture';
 import { TestSipCallee } from './test-sip-callee';
-
-const installed = (bin: string) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${bin}`]);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const speech = installed('pocketsphinx_continuous') && installed('espeak-ng');
-const describeSpeech = speech ? describe : describe.skip;
+import { describeSpeech, embeddedTts, until } from './voice-fixture';
 
 const GREETING = 'Hello, how can I help?';
 /** long enough (several sentences, many seconds of audio) to be cut off while it plays */
@@ -28,20 +16,6 @@ const HOURS =
 const OFFICE = 'Our office is in the city centre.';
 /** every wait of this test is bounded, together well inside the 60 s it may take */
 const WAIT_MS = 20_000;
-
-async function until<T>(
-  what: string,
-  get: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  ms = WAIT_MS,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await get();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * The outbound twin of the inbound "hang-up mid-answer" proof, real parts only: Parley dials the
@@ -99,7 +73,7 @@ describeSpeech('an outbound call whose callee hangs up mid-answer', () => {
     });
     expectOk(access, 200);
     token = await issueKey(t, accountId, ['outbound_calling', 'conversations']);
-    question = await new EspeakSynthesizer('espeak-ng', 'en-us').synthesize('What are your opening hours?');
+    question = await embeddedTts().synthesize('What are your opening hours?');
   }, 60_000);
   afterAll(async () => {
     await callee?.close();
@@ -127,17 +101,21 @@ describeSpeech('an outbound call whose callee hangs up mid-answer', () => {
         }
       }
     });
-    await until('the greeting', () => heard.length >= 1);
+    await until('the greeting', () => heard.length >= 1, WAIT_MS);
     await call.audio.play(question);
-    await until('the answer starting', () => speaking && heard.length === 1);
+    await until('the answer starting', () => speaking && heard.length === 1, WAIT_MS);
     callee.hangUp();
 
     expect(await statusBecomes(t, token, sid, 'success', WAIT_MS / 5)).toMatchObject({ status: 'success' });
     const path = `${t.url}/v3/${accountId}/${agentId}/conversations/${encodeURIComponent(sid)}`;
-    const c = await until('the conversation ended', async () => {
-      const x = await request(path, { headers: { 'x-api-key': token } });
-      return x.status === 200 && x.body.in_progress === false ? x.body : null;
-    });
+    const c = await until(
+      'the conversation ended',
+      async () => {
+        const x = await request(path, { headers: { 'x-api-key': token } });
+        return x.status === 200 && x.body.in_progress === false ? x.body : null;
+      },
+      WAIT_MS,
+    );
     expect(c).toMatchObject({ id: sid, channel: 'VOICE-SIP', num_turns: 2 });
     expect(c.turns[0].agent_response).toBe(GREETING);
     expect(c.turns[1]).toMatchObject({

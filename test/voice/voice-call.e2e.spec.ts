@@ -1,24 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { SipServer } from '../../src/sip/sip-server';
-import { EspeakSynthesizer } from '../../src/voice/speech/espeak-synthesizer';
-import { PocketsphinxRecognizer } from '../../src/voice/speech/pocketsphinx-recognizer';
 import { UtteranceDetector } from '../../src/voice/turn-taking/utterance-detector';
 import { provision, op } from '../calls/calls-fixture';
 import { AgentsClient, createAccount, expectOk, oneYearAhead } from '../helpers/agents-fixture';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { patient } from '../support/patience';
 import { TestSipUa } from './test-sip-ua';
-
-const installed = (bin: string) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${bin}`]);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const speech = installed('pocketsphinx_continuous') && installed('espeak-ng');
-const describeSpeech = speech ? describe : describe.skip;
+import { describeSpeech, embeddedAsr, embeddedTts, until } from './voice-fixture';
 
 const GREETING = 'Hello, how can I help?';
 const HOURS = 'We are open from nine to five on weekdays.';
@@ -26,20 +13,6 @@ const OFFICE = 'Our office is in the city centre.';
 /** what the caller's side may hear: the right answer among look-alikes, so recognising it means something */
 const HEARD = [GREETING, HOURS, OFFICE, 'We are closed on public holidays.', 'Are you still there?'];
 const NUMBER = '+15550300003';
-
-async function until<T>(
-  what: string,
-  get: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  ms: number,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await get();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * Issue 36's proof, no mocks inside Parley: a SIP caller on 127.0.0.1 calls a provisioned number,
@@ -53,8 +26,8 @@ describeSpeech('a voice call over SIP and RTP, end to end', () => {
   let agentId: string;
   let key: string;
   const saved = { ...process.env };
-  const tts = new EspeakSynthesizer('espeak-ng', 'en-us');
-  const asr = new PocketsphinxRecognizer('pocketsphinx_continuous', '/usr/share/pocketsphinx/model/en-us');
+  const tts = embeddedTts();
+  const asr = embeddedAsr();
 
   beforeAll(async () => {
     // the voice configuration is read from the process environment (VoiceModule)

@@ -1,26 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SipServer } from '../../src/sip/sip-server';
-import { EspeakSynthesizer } from '../../src/voice/speech/espeak-synthesizer';
-import { PocketsphinxRecognizer } from '../../src/voice/speech/pocketsphinx-recognizer';
 import { UtteranceDetector } from '../../src/voice/turn-taking/utterance-detector';
 import { provision, op } from '../calls/calls-fixture';
 import { AgentsClient, createAccount, expectOk, oneYearAhead, type AgentsAccount } from '../helpers/agents-fixture';
 import { expectEnvelope, request, startTestApp, type TestApp } from '../helpers/test-app';
 import { patient } from '../support/patience';
 import { TestSipUa } from './test-sip-ua';
-
-const installed = (bin: string) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${bin}`]);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const speech = installed('pocketsphinx_continuous') && installed('espeak-ng');
-const describeSpeech = speech ? describe : describe.skip;
+import { describeSpeech, embeddedAsr, embeddedTts, until } from './voice-fixture';
 
 const GREETING = 'Hello, how can I help?';
 /** long enough (several sentences, many seconds of audio) to be cut off while it plays */
@@ -33,20 +20,6 @@ const RECORDED = '+15550400001';
 const PLAIN = '+15550400002';
 /** the phrases either side may say: recognition picks the closest, so hearing the right one means something */
 const PHRASES = ['What are your opening hours?', 'Where is your office?', 'Hello, how can I help?'];
-
-async function until<T>(
-  what: string,
-  get: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  ms: number,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await get();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const rms = (frame: Int16Array) => Math.sqrt(frame.reduce((sum, s) => sum + s * s, 0) / Math.max(1, frame.length));
 
@@ -84,8 +57,8 @@ describeSpeech('voice calls: recording, barge-in, hold limit, hang-up mid-answer
   let plainAgent: string;
   let key: string;
   const saved = { ...process.env };
-  const tts = new EspeakSynthesizer('espeak-ng', 'en-us');
-  const asr = new PocketsphinxRecognizer('pocketsphinx_continuous', '/usr/share/pocketsphinx/model/en-us');
+  const tts = embeddedTts();
+  const asr = embeddedAsr();
   let question: Int16Array;
 
   beforeAll(async () => {

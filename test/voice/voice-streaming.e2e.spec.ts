@@ -1,45 +1,19 @@
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SipServer } from '../../src/sip/sip-server';
-import { EspeakSynthesizer } from '../../src/voice/speech/espeak-synthesizer';
-import { PocketsphinxRecognizer } from '../../src/voice/speech/pocketsphinx-recognizer';
 import { UtteranceDetector } from '../../src/voice/turn-taking/utterance-detector';
 import { provision, op } from '../calls/calls-fixture';
 import { AgentsClient, createAccount, expectOk, oneYearAhead } from '../helpers/agents-fixture';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { patient } from '../support/patience';
 import { TestSipUa } from './test-sip-ua';
-
-const installed = (bin: string) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${bin}`]);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const describeSpeech = installed('pocketsphinx_continuous') && installed('espeak-ng') ? describe : describe.skip;
+import { describeSpeech, embeddedAsr, embeddedTts, until } from './voice-fixture';
 
 const GREETING = 'Hello, how can I help?';
 const FIRST = 'We are open from nine to five on weekdays.';
 const SECOND = 'We are closed on public holidays.';
 const HEARD = [GREETING, FIRST, SECOND, 'Our office is in the city centre.', 'Are you still there?'];
 const NUMBER = '+15550300009';
-
-async function until<T>(
-  what: string,
-  get: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  ms: number,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await get();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * An OpenAI-compatible model (the hosted one cannot exist here) that streams its answer as
@@ -92,8 +66,8 @@ describeSpeech('a voice call speaks the model’s answer sentence by sentence as
   let key: string;
   const saved = { ...process.env };
   const model = gatedModel();
-  const tts = new EspeakSynthesizer('espeak-ng', 'en-us');
-  const asr = new PocketsphinxRecognizer('pocketsphinx_continuous', '/usr/share/pocketsphinx/model/en-us');
+  const tts = embeddedTts();
+  const asr = embeddedAsr();
   let ua: TestSipUa | null = null;
 
   beforeAll(async () => {
