@@ -1,7 +1,7 @@
 import { randomBytes, type CipherGCM } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
@@ -132,7 +132,10 @@ export class CallRecordings {
     };
   }
 
-  /** The recording as a WAV file, or null when there is none (never made, still being written, deleted). */
+  /**
+   * The recording as a WAV file, or null when there is none (never made, still being written,
+   * deleted) or it fails authentication. Read twice: once to check the tag, then to serve.
+   */
   async open(conversationId: string): Promise<OpenedRecording | null> {
     if (!SAFE_ID.test(conversationId)) return null;
     const file = this.fileOf(conversationId);
@@ -151,12 +154,24 @@ export class CallRecordings {
       await handle.read(head, 0, HEADER_BYTES, 0);
       await handle.read(tag, 0, TAG_BYTES, size - TAG_BYTES);
       if (!head.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-      const decipher = this.secret.fileDecipher(head.subarray(MAGIC.length), tag);
+      const iv = head.subarray(MAGIC.length);
+      const ciphertextOf = () => fs.createReadStream(file, { start: HEADER_BYTES, end: size - TAG_BYTES - 1 });
+      // authenticated before a byte is served: an altered file (or another server's) is no recording
+      try {
+        await pipeline(
+          ciphertextOf(),
+          this.secret.fileDecipher(iv, tag),
+          new Writable({ write: (_c, _e, done) => done() }),
+        );
+      } catch (error) {
+        this.logger?.error({ err: error, conversationId }, 'voice: a call recording failed authentication');
+        return null;
+      }
+      const decipher = this.secret.fileDecipher(iv, tag);
       const body = new PassThrough();
       body.write(wavHeader(dataBytes));
-      const ciphertext = fs.createReadStream(file, { start: HEADER_BYTES, end: size - TAG_BYTES - 1 });
-      // an altered file fails authentication at its end: the transfer is then cut, never completed
-      pipeline(ciphertext, decipher, body).catch((error: unknown) => {
+      // altered since the check (a race with a rewrite): the transfer is cut, never completed
+      pipeline(ciphertextOf(), decipher, body).catch((error: unknown) => {
         this.logger?.error({ err: error, conversationId }, 'voice: a call recording failed to open');
         body.destroy(error as Error);
       });
