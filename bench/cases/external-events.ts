@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pino from 'pino';
@@ -22,6 +23,8 @@ import { caughtUp } from '../lib/caught-up';
 import type { PacedLoadResult } from '../lib/paced-load';
 
 const CONNECTIONS = 50;
+/** The paced sender's nice value (driver's `ahead`). */
+const SENDER_PRIORITY = -10;
 
 /**
  * The paced series' keep-alive pool. At 500/s a pool of n connections holds every request only
@@ -73,25 +76,34 @@ function paced(
   count: number,
   headers: Record<string, string>,
 ): Promise<PacedLoadResult> {
-  return driver<PacedLoadResult>('paced-load.js', [
-    url,
-    String(rate),
-    String(seconds),
-    String(connections),
-    String(start),
-    String(count),
-    ...headerArgs(headers),
-  ]);
+  return driver<PacedLoadResult>(
+    'paced-load.js',
+    [url, String(rate), String(seconds), String(connections), String(start), String(count), ...headerArgs(headers)],
+    { ahead: true },
+  );
 }
 
 const headerArgs = (headers: Record<string, string>) => Object.entries(headers).map(([k, v]) => `${k}=${v}`);
 
-/** Runs a load driver of bench/lib in its own process and parses the one JSON line it prints. */
-function driver<T>(file: string, args: string[]): Promise<T> {
+/**
+ * Runs a load driver of bench/lib in its own process and parses the one JSON line it prints.
+ * `ahead`: the driver runs at a higher priority than the server where the OS lets it (root, or
+ * CAP_SYS_NICE). A sender on this machine shares its two cores with the server's threads, and
+ * whenever it waited for a core its requests went out late, a delay the latencies charge to the
+ * server; a real sender is another machine.
+ */
+function driver<T>(file: string, args: string[], { ahead = false } = {}): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(__dirname, '../lib', file), ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+    if (ahead && child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, SENDER_PRIORITY);
+      } catch {
+        // not allowed here: the sender runs at the server's priority, and the log says how late it was
+      }
+    }
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
@@ -323,7 +335,7 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       if (moderate.non2xx || moderate.errors)
         throw new Error(`the paced series had ${moderate.non2xx} non-2xx answers and ${moderate.errors} errors`);
       ctx.log(
-        `external events: ${moderateRate}/s for ${moderateSeconds} s (open loop): p50 ${moderate.p50.toFixed(1)} ms, p99 ${moderate.p99.toFixed(1)} ms, max ${moderate.max.toFixed(1)} ms (longest wait for a connection ${moderate.maxQueuedMs.toFixed(1)} ms); event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms; server CPU main thread ${modMain ?? '?'} ms, other threads ${modOthers ?? '?'} ms; ${pauses}`,
+        `external events: ${moderateRate}/s for ${moderateSeconds} s (open loop): p50 ${moderate.p50.toFixed(1)} ms, p99 ${moderate.p99.toFixed(1)} ms, max ${moderate.max.toFixed(1)} ms (the sender late by p99 ${moderate.p99QueuedMs.toFixed(1)} ms, max ${moderate.maxQueuedMs.toFixed(1)} ms); event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms; server CPU main thread ${modMain ?? '?'} ms, other threads ${modOthers ?? '?'} ms; ${pauses}`,
       );
       used += moderate.total;
       await drain();
