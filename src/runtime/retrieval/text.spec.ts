@@ -1,4 +1,4 @@
-import { analyse, hyphenJoined, isStopword, normalise, stem, stems, tokenise } from './text';
+import { analyse, hyphenJoined, isStopword, normalise, stem, stems, tokenise, tokeniseClauses } from './text';
 
 describe('normalise', () => {
   it('folds case and strips accents (NFKD)', () => {
@@ -31,6 +31,24 @@ describe('tokenise', () => {
   it('returns nothing for empty or punctuation-only text', () => {
     expect(tokenise('')).toEqual([]);
     expect(tokenise(' ?!  ... ')).toEqual([]);
+  });
+});
+
+describe('tokeniseClauses', () => {
+  it('tokenises run by run of text between punctuation, keeping hyphens and apostrophes inside', () => {
+    expect(tokeniseClauses("Where do I sign? Up the stairs, then check-in (desk 2); it's there")).toEqual([
+      ['where', 'do', 'sign'],
+      ['up', 'the', 'stairs'],
+      ['then', 'check', 'in'],
+      ['desk', '2'],
+      ['its', 'there'],
+    ]);
+    expect(tokeniseClauses('log\nin')).toEqual([['log'], ['in']]);
+    expect(tokeniseClauses(' ?! ')).toEqual([]);
+  });
+  it('holds the words of tokenise, in order', () => {
+    const text = "Refunds, deliveries & charges: 24/7! What's the customer’s order?";
+    expect(tokeniseClauses(text).flat()).toEqual(tokenise(text));
   });
 });
 

@@ -59,6 +59,22 @@ export function tokenise(text: string): string[] {
   return out;
 }
 
+/** Marks that end a clause: adjacent words across them are not read as one phrase. */
+const CLAUSE_BREAK = /[.,;:!?()[\]{}"\u2026\n\r|/\u2013\u2014]+/;
+
+/**
+ * `tokenise`, run by run of text between punctuation ("sign up. In" is two runs): a phrase
+ * ("sign up", "log in") is read only from words written next to each other in one run.
+ */
+export function tokeniseClauses(text: string): string[][] {
+  const out: string[][] = [];
+  for (const part of text.split(CLAUSE_BREAK)) {
+    const words = tokenise(part);
+    if (words.length > 0) out.push(words);
+  }
+  return out;
+}
+
 function isWordChar(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
@@ -186,7 +202,13 @@ export function analyse(text: string, stemCache?: Map<string, string>): Term[] {
  */
 export function stems(text: string, stemCache: Map<string, string> = new Map()): string[] {
   const out: string[] = [];
-  for (const surface of [...tokenise(text), ...hyphenJoined(text)]) {
+  stemsInto(tokenise(text), out, stemCache);
+  return stemsInto(hyphenJoined(text), out, stemCache);
+}
+
+/** `stems` of words already tokenised (stopwords dropped here), appended to `out`. */
+export function stemsInto(words: readonly string[], out: string[], stemCache: Map<string, string>): string[] {
+  for (const surface of words) {
     if (STOPWORDS.has(surface)) continue;
     let s = stemCache.get(surface);
     if (s === undefined) {

@@ -40,7 +40,11 @@ describe('Thesaurus', () => {
     const lines = WORDNET_THESAURUS.split('\n');
     expect(lines.length).toBeGreaterThan(40_000);
     for (let i = 1; i < lines.length; i++) expect(lines[i - 1].split(' ')[0] < lines[i].split(' ')[0]).toBe(true);
-    for (const line of lines) expect(line).toMatch(/^[a-z]+( [a-z]+[123])+$/);
+    // A word or a phrase of two or three words joined by "_", then its related words and phrases.
+    const term = '[a-z]+(?:_[a-z]+){0,2}';
+    const wellFormed = new RegExp(`^${term}( ${term}[123])+$`);
+    for (const line of lines) expect(line).toMatch(wellFormed);
+    expect(lines.filter((line) => line.split(' ')[0].includes('_')).length).toBeGreaterThan(5_000);
     expect(
       thesaurus()
         .related('physician')

@@ -5,10 +5,11 @@
  * postings of the query's terms.
  */
 import { Bm25Index, DEFAULT_B, DEFAULT_K1, type Bm25Parts } from './bm25';
-import { FuzzyIndex, maxDistanceFor, type FuzzyParts } from './fuzzy';
+import { FuzzyIndex, maxDistanceFor, type FuzzyMatch, type FuzzyParts } from './fuzzy';
+import { findPhrases } from './phrases';
 import { FILLER, SYNONYMS } from './synonyms';
-import { isStopword, stem, stems, tokenise, type Term } from './text';
-import { thesaurus, type Relation } from './thesaurus';
+import { hyphenJoined, isStopword, stem, stemsInto, tokeniseClauses, type Term } from './text';
+import { termStem, thesaurus, type Relation } from './thesaurus';
 
 export interface SearchHit {
   topicId: string;
@@ -87,6 +88,24 @@ interface QueryTerm {
   candidates: Array<{ termId: number; discount: number; cover?: number }>;
 }
 
+const LATIN_WORD = /^[a-z]+$/;
+
+/** A query term: a word, a joined pair of words, or a phrase (`parts`: its words as written). */
+type AnalysedTerm = Term & { explained?: boolean; parts?: readonly string[] };
+
+/**
+ * Every indexed term of a text: its words' stems, then its phrases', so a topic that says "sign up"
+ * meets a question saying "sign up" (more than one saying "sign") or "enrol" (through the thesaurus).
+ */
+function textTerms(text: string, surfaces: Map<string, string>): string[] {
+  const clauses = tokeniseClauses(text);
+  const out: string[] = [];
+  for (const clause of clauses) stemsInto(clause, out, surfaces);
+  stemsInto(hyphenJoined(text), out, surfaces);
+  for (const match of findPhrases(clauses, thesaurus())) out.push(termStem(match.key));
+  return out;
+}
+
 /** A built index as plain data, for a worker thread to build and post (topic-index-builder.ts). */
 export interface TopicIndexParts {
   ids: readonly string[];
@@ -121,6 +140,8 @@ export class TopicIndex {
   private readonly touched: Int32Array;
   private readonly termDocs: Int32Array;
   private stampCounter = 0;
+  /** The current query's fuzzy lookups (emptied by each search). */
+  private readonly fuzzyMemo = new Map<string, readonly FuzzyMatch[]>();
 
   private constructor(
     private readonly ids: readonly string[],
@@ -146,8 +167,8 @@ export class TopicIndex {
     const surfaces = new Map<string, string>(); // surface → stem, for every word of the active topics
     const docs = active.map((t) => {
       const queries: string[] = [];
-      for (const q of t.exampleQueries) for (const s of stems(q, surfaces)) queries.push(s);
-      return [stems(t.name, surfaces), queries, stems(t.content, surfaces)];
+      for (const q of t.exampleQueries) for (const s of textTerms(q, surfaces)) queries.push(s);
+      return [textTerms(t.name, surfaces), queries, textTerms(t.content, surfaces)];
     });
     const bm25 = Bm25Index.build(docs, { k1: DEFAULT_K1, fields: FIELDS });
 
@@ -198,12 +219,13 @@ export class TopicIndex {
   /** Topics matching `query`, best first; empty when nothing matches. */
   search(query: string, limit = DEFAULT_LIMIT): SearchHit[] {
     if (this.ids.length === 0 || limit <= 0) return [];
+    if (this.fuzzyMemo.size > 0) this.fuzzyMemo.clear();
     const terms = this.resolve(this.analyseQuery(query));
     const known = terms.filter((t) => t.candidates.length > 0);
     if (known.length === 0) return [];
     // Filler alone finds nothing. An unknown word weighs as much as an average known content word of
     // this query: it dilutes the match.
-    const content = known.filter((t) => t.scale === 1);
+    const content = known.filter((t) => t.scale === 1 && t.weight > 0);
     if (content.length === 0) return [];
     const unknownWeight = content.reduce((sum, t) => sum + t.weight, 0) / content.length;
     let totalWeight = 0;
@@ -219,7 +241,7 @@ export class TopicIndex {
         const { docs, weights } = this.bm25.postings(id);
         for (let i = 0; i < docs.length; i++) {
           const d = docs[i];
-          if (covered[d] === 0) touched[touchedCount++] = d;
+          if (scores[d] === 0 && covered[d] === 0) touched[touchedCount++] = d; // first met (a phrase may cover 0)
           scores[d] += w * weights[i];
           covered[d] += term.weight;
         }
@@ -247,7 +269,7 @@ export class TopicIndex {
       }
       for (let i = 0; i < termCount; i++) {
         const d = termDocs[i];
-        if (covered[d] === 0) touched[touchedCount++] = d;
+        if (scores[d] === 0 && covered[d] === 0) touched[touchedCount++] = d; // first met (a phrase may cover 0)
         scores[d] += termBest[d];
         covered[d] += term.weight * termCover[d];
       }
@@ -283,63 +305,118 @@ export class TopicIndex {
   }
 
   /**
-   * The query's terms (text.ts `analyse`), plus two neighbouring words written as one when the index
-   * or the synonyms know the joined word ("sign up" → "signup", "high chairs" → "highchairs"); the
-   * parts it explains then do not count as unknown words.
+   * The query's terms (text.ts `analyse`), plus two neighbouring words (no punctuation between) written
+   * as one when the index or the synonyms know the joined word ("sign up" → "signup", "high chairs" →
+   * "highchairs"); the parts it explains then do not count as unknown words. Then the thesaurus'
+   * phrases among adjacent words, stopwords included ("sign up", "log in"), a misspelled word of one
+   * corrected from the index's words ("chek in").
    */
-  private analyseQuery(query: string): Array<Term & { explained?: boolean }> {
-    const words = tokenise(query);
-    const terms: Array<Term & { explained?: boolean }> = [];
+  private analyseQuery(query: string): AnalysedTerm[] {
+    const clauses = tokeniseClauses(query);
+    const words = clauses.flat(); // text.ts `tokenise`
+    const terms: AnalysedTerm[] = [];
     for (const surface of words) if (!isStopword(surface)) terms.push({ surface, stem: stem(surface) });
-    const latin = words.map((w) => /^[a-z]+$/.test(w));
-    for (let i = 0; i + 1 < words.length; i++) {
-      if (!latin[i] || !latin[i + 1]) continue;
-      const surface = words[i] + words[i + 1];
-      const joined = stem(surface);
-      if (this.bm25.termId(joined) === undefined && !SYNONYMS.has(joined)) continue;
-      for (const t of terms) if (t.surface === words[i] || t.surface === words[i + 1]) t.explained = true;
-      terms.push({ surface, stem: joined });
-    }
+    for (const clause of clauses)
+      for (let i = 0; i + 1 < clause.length; i++) {
+        const [a, b] = [clause[i], clause[i + 1]];
+        if (!LATIN_WORD.test(a) || !LATIN_WORD.test(b)) continue;
+        const surface = a + b;
+        const joined = stem(surface);
+        if (this.bm25.termId(joined) === undefined && !SYNONYMS.has(joined)) continue;
+        for (const t of terms) if (t.surface === a || t.surface === b) t.explained = true;
+        terms.push({ surface, stem: joined });
+      }
+    const corrected = new Map<string, string[]>(); // per query: a word is in up to five spans
+    const corrections = (word: string) => {
+      let out = corrected.get(word);
+      if (!out) corrected.set(word, (out = this.corrections(word)));
+      return out;
+    };
+    for (const { key, words: parts } of findPhrases(clauses, thesaurus(), corrections))
+      terms.push({ surface: key, stem: termStem(key), parts });
     return terms;
   }
 
+  /** Index words a query word unknown to the index and to the thesaurus may be a misspelling of. */
+  private corrections(word: string): string[] {
+    if (word.length < 4 || this.bm25.termId(stem(word)) !== undefined || thesaurus().knows(word)) return [];
+    return [...this.fuzzyMatches(word)].sort((a, b) => a.distance - b.distance).map((match) => match.word);
+  }
+
   /** The query's distinct terms, each mapped to indexed terms: exactly, or through the fuzzy index. */
-  private resolve(analysed: Array<Term & { explained?: boolean }>): QueryTerm[] {
+  private resolve(analysed: AnalysedTerm[]): QueryTerm[] {
     const out: QueryTerm[] = [];
     const seen = new Set<string>();
-    for (const { surface, stem, explained } of analysed) {
-      if (seen.has(stem)) continue;
+    // Phrases first: one the index reaches explains its words, which then do not count as unknown.
+    const phrases: Array<{ term: QueryTerm; parts: readonly string[] }> = [];
+    const explainedByPhrase = new Set<string>();
+    for (const term of analysed) {
+      if (!term.parts || seen.has(term.stem)) continue;
+      seen.add(term.stem);
+      const resolved = this.resolveKnown(term.surface, term.stem);
+      if (resolved === null) continue;
+      out.push(resolved);
+      phrases.push({ term: resolved, parts: term.parts });
+      for (const part of term.parts) explainedByPhrase.add(part);
+    }
+    const accounted = new Set<string>(); // words the index reaches, or a joined pair explains
+    for (const { surface, stem, explained, parts } of analysed) {
+      if (parts || seen.has(stem)) continue;
       seen.add(stem);
-      const scale = FILLER.has(stem) ? FILLER_WEIGHT : 1;
-      const candidates: QueryTerm['candidates'] = [];
-      const exact = this.bm25.termId(stem);
-      if (exact !== undefined) candidates.push({ termId: exact, discount: 1 });
-      for (const synonym of SYNONYMS.get(stem) ?? []) {
-        const id = this.bm25.termId(synonym);
-        if (id !== undefined && id !== exact) candidates.push({ termId: id, discount: SYNONYM_DISCOUNT });
-      }
-      for (const related of thesaurus().relatedStems(surface)) {
-        const id = this.bm25.termId(related.stem);
-        if (id === undefined || candidates.some((c) => c.termId === id)) continue;
-        const discount = THESAURUS_DISCOUNT[related.relation];
-        candidates.push({ termId: id, discount, cover: discount * THESAURUS_CONFIDENCE_SHARE });
-      }
-      if (candidates.length > 0) {
-        const weight =
-          exact !== undefined ? this.bm25.idf(exact) : Math.max(...candidates.map((c) => this.bm25.idf(c.termId)));
-        out.push({ weight: weight * scale, scale, candidates });
+      if (explained) accounted.add(surface);
+      const known = this.resolveKnown(surface, stem);
+      if (known !== null) {
+        out.push(known);
+        accounted.add(surface);
         continue;
       }
-      const parts = this.splitCompound(surface);
-      if (parts) {
-        for (const id of parts)
+      const halves = this.splitCompound(surface);
+      if (halves) {
+        for (const id of halves)
           out.push({ weight: this.bm25.idf(id), scale: 1, candidates: [{ termId: id, discount: 1 }] });
+        accounted.add(surface);
         continue;
       }
       const fuzzy = this.resolveFuzzy(surface, stem);
-      if (fuzzy.candidates.length === 0) fuzzy.weight = scale < 1 || explained || /^\d+$/.test(surface) ? 0 : NaN;
+      const filler = FILLER.has(stem);
+      const isExplained = explained || explainedByPhrase.has(surface);
+      if (fuzzy.candidates.length === 0) fuzzy.weight = filler || isExplained || /^\d+$/.test(surface) ? 0 : NaN;
+      else accounted.add(surface);
       out.push(fuzzy);
     }
+    // A phrase is another reading of its words, not more words: it counts in confidence only when it
+    // alone accounts for one of them ("sign" of "sign up"); otherwise it only adds to the score.
+    for (const { term, parts } of phrases)
+      if (parts.every((part) => isStopword(part) || accounted.has(part))) term.weight = 0;
+    return out;
+  }
+
+  /** A word or phrase the index knows, or reaches through synonyms or the thesaurus; null otherwise. */
+  private resolveKnown(surface: string, stem: string): QueryTerm | null {
+    const scale = FILLER.has(stem) ? FILLER_WEIGHT : 1;
+    const candidates: QueryTerm['candidates'] = [];
+    const exact = this.bm25.termId(stem);
+    if (exact !== undefined) candidates.push({ termId: exact, discount: 1 });
+    for (const synonym of SYNONYMS.get(stem) ?? []) {
+      const id = this.bm25.termId(synonym);
+      if (id !== undefined && id !== exact) candidates.push({ termId: id, discount: SYNONYM_DISCOUNT });
+    }
+    for (const related of thesaurus().relatedStems(surface)) {
+      const id = this.bm25.termId(related.stem);
+      if (id === undefined || candidates.some((c) => c.termId === id)) continue;
+      const discount = THESAURUS_DISCOUNT[related.relation];
+      candidates.push({ termId: id, discount, cover: discount * THESAURUS_CONFIDENCE_SHARE });
+    }
+    if (candidates.length === 0) return null;
+    const weight =
+      exact !== undefined ? this.bm25.idf(exact) : Math.max(...candidates.map((c) => this.bm25.idf(c.termId)));
+    return { weight: weight * scale, scale, candidates };
+  }
+
+  /** The fuzzy index's words near `word`, once per word and query (phrases and resolve both ask). */
+  private fuzzyMatches(word: string): readonly FuzzyMatch[] {
+    let out = this.fuzzyMemo.get(word);
+    if (!out) this.fuzzyMemo.set(word, (out = this.fuzzy.lookup(word, maxDistanceFor(word.length))));
     return out;
   }
 
@@ -360,7 +437,7 @@ export class TopicIndex {
     if (/\d/.test(surface)) return none;
     const best = new Map<number, number>(); // term id → smallest distance
     const consider = (word: string) => {
-      for (const { word: match, distance } of this.fuzzy.lookup(word, maxDistanceFor(word.length))) {
+      for (const { word: match, distance } of this.fuzzyMatches(word)) {
         const id = this.fuzzyTerm.get(match)!;
         const was = best.get(id);
         if (was === undefined || distance < was) best.set(id, distance);
