@@ -79,14 +79,13 @@ export function externalEventsProcessManager({
   };
 
   // Deliveries to different conversations bind concurrently; one conversation's in log order. Each
-  // binding costs the event loop time, and a batch's bindings run, commit and settle together: a
-  // webhook request that arrives meanwhile waits behind all of them. 4 at once kept that wait short
-  // (16 put the deliveries' p99 at 500/s about a third higher: bench/README.md, external events).
+  // binding costs the event loop time: 16 at once at most, fewer while the webhook takes deliveries
+  // (the pacer's lanesAtOnce).
   return {
     name: EXTERNAL_EVENTS_PROCESS,
     handles: { ExternalEventDelivered: bind },
     partitionBy: (event) => (event.data as ExternalEventDelivered).conversationId,
     pace,
-    maxBatchSize: 4,
+    maxBatchSize: 16,
   };
 }
