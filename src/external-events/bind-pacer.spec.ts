@@ -1,14 +1,7 @@
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { BindPacer, type BindPacing } from './bind-pacer';
 
-const PACING: BindPacing = {
-  maxDelayMs: 30_000,
-  behindMs: 250,
-  saturatedAt: 0.75,
-  quietMs: 100,
-  busyInFlight: 8,
-  lanesWhileBusy: 4,
-};
+const PACING: BindPacing = { maxDelayMs: 30_000, behindMs: 250, saturatedAt: 0.75, quietMs: 100, busyInFlight: 8 };
 const T0 = Date.parse('2026-11-23T12:00:00.000Z');
 
 function delivery(deliveredAtMs: number, type = 'ExternalEventDelivered'): RecordedEvent {
@@ -41,17 +34,6 @@ describe('BindPacer: binding waits only while the webhook is busy, binding is be
     platform = T0;
     utilization = 0.95;
     pacer = make();
-  });
-
-  it('binds a few at a time while deliveries arrive, all of a batch at once when the webhook is quiet', () => {
-    expect(pacer.lanesAtOnce()).toBe(Number.POSITIVE_INFINITY);
-    const answered = pacer.intake();
-    answered();
-    expect(pacer.lanesAtOnce()).toBe(4);
-    wall += 99;
-    expect(pacer.lanesAtOnce()).toBe(4);
-    wall += 1;
-    expect(pacer.lanesAtOnce()).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('a quiet webhook never holds binding back', () => {

@@ -13,14 +13,6 @@ export interface BindPacing {
   /** No delivery for this long: the webhook is quiet. */
   quietMs: number;
   /**
-   * Bindings at once while deliveries keep arriving (the webhook is not quiet); otherwise a batch's
-   * all. Bindings that run together commit and settle together, and a delivery arriving meanwhile
-   * waits behind all of them: at 500 deliveries/s, 4 at once put the deliveries' p99 about a
-   * quarter lower than 16, while a backlog bound with nothing arriving goes fastest 16 at once
-   * (bench/README.md, the external-events narrative).
-   */
-  lanesWhileBusy: number;
-  /**
    * Deliveries in flight at once (over the last window or two) at or above which the process
    * counts as saturated, whatever the event loop's utilization (0: judge by utilization alone).
    * Senders queueing on the webhook are the saturation the loop's utilization misses: the loop
@@ -94,12 +86,6 @@ export class BindPacer implements Pace {
       answered = true;
       this.inFlight--;
     };
-  }
-
-  /** How many bindings run at once (the process manager asks as each batch starts). */
-  lanesAtOnce(): number {
-    const busy = this.wallNowMs() - this.lastIntake < this.pacing.quietMs;
-    return busy ? this.pacing.lanesWhileBusy : Number.POSITIVE_INFINITY;
   }
 
   /** Deliveries taken in and not answered yet. */

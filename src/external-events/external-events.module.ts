@@ -63,7 +63,6 @@ class ExternalEventsLifecycle implements OnModuleInit {
             behindMs: 250,
             saturatedAt: 0.75,
             quietMs: 100,
-            lanesWhileBusy: 4,
             busyInFlight: 8,
           },
           () => clock.nowMs(),

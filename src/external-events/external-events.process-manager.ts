@@ -79,8 +79,7 @@ export function externalEventsProcessManager({
   };
 
   // Deliveries to different conversations bind concurrently; one conversation's in log order. Each
-  // binding costs the event loop time: 16 at once at most, fewer while the webhook takes deliveries
-  // (the pacer's lanesAtOnce).
+  // binding costs the event loop time: 16 at once keep a request's wait behind them short.
   return {
     name: EXTERNAL_EVENTS_PROCESS,
     handles: { ExternalEventDelivered: bind },

@@ -56,12 +56,6 @@ const routed = (event: RecordedEvent): RecordedEvent<never> => event as Recorded
 export interface Pace {
   /** Milliseconds to wait before handling this batch; 0 to go ahead. Asked again after each wait (at most PACE_STEP_MS). */
   delayMs(batch: RecordedEvent[]): number;
-  /**
-   * Optional, with `partitionBy`: how many of a batch's lanes run at once, asked as each batch
-   * starts (unset: all). Lanes that run together commit and settle together, and a request that
-   * arrives meanwhile waits behind all of them.
-   */
-  lanesAtOnce?(): number;
 }
 
 /** A paced manager looks again this often: a wait ends soon after the pressure does. */
@@ -236,15 +230,11 @@ export class ProcessManagerRunner {
         else lanes.set(key, [event]);
       }
       handled = lanes.size > 0;
-      const all = [...lanes.values()];
-      const atOnce = Math.max(1, pace?.lanesAtOnce?.() ?? all.length);
-      for (let from = 0; from < all.length; from += atOnce) {
-        await Promise.all(
-          all.slice(from, from + atOnce).map(async (lane) => {
-            for (const event of lane) await this.handle(event);
-          }),
-        );
-      }
+      await Promise.all(
+        [...lanes.values()].map(async (lane) => {
+          for (const event of lane) await this.handle(event);
+        }),
+      );
     } else {
       for (const event of batch) {
         if (!this.handles(event)) continue;

@@ -239,45 +239,6 @@ describeEachPlatformDatabase('process managers', (databases) => {
     expect(calls).toBe(1);
     expect((await store.readAll()).length).toBe(logAfterFirst.length);
   });
-  it("a pace's lanesAtOnce bounds how many lanes of a batch run together; all of them still run, each in log order", async () => {
-    for (const atOnce of [2, Number.POSITIVE_INFINITY]) {
-      // a type of its own per round: the second manager reads the log from its start too
-      const type = `Lane${atOnce}`;
-      let running = 0;
-      let most = 0;
-      const handled: string[] = [];
-      const release: Array<() => void> = [];
-      const manager: ProcessManager = {
-        name: `lanes-${atOnce}`,
-        partitionBy: (event: RecordedEvent) => event.streamId,
-        pace: { delayMs: () => 0, lanesAtOnce: () => atOnce },
-        handles: {
-          [type]: async (event: RecordedEvent) => {
-            running++;
-            most = Math.max(most, running);
-            // held until the test lets every running lane go: what runs together shows
-            await new Promise<void>((resolve) => release.push(resolve));
-            running--;
-            handled.push(event.streamId);
-          },
-        },
-      };
-      const streams = [1, 2, 3, 4, 5, 6].map((n) => `lane-${atOnce}-${n}`);
-      for (const streamId of streams) await store.append(streamId, [newTestEvent(type)]);
-      const runner = await startRunner(manager);
-      const head = await store.headPosition();
-      while (runner.position !== head) {
-        await waitUntil(() => release.length > 0 || runner.position === head, 'a lane runs');
-        await sleep(20);
-        release.splice(0).forEach((go) => go());
-      }
-      expect(handled).toEqual(streams);
-      expect(most).toBe(atOnce === 2 ? 2 : streams.length);
-      await runner.stop();
-      runners.splice(runners.indexOf(runner), 1);
-    }
-  });
-
   it('a paced manager waits while its pace says so, then handles the batch; stopped while waiting, it handles nothing', async () => {
     const handled: string[] = [];
     let hold = true;
