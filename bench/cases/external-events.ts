@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pino from 'pino';
@@ -23,8 +22,6 @@ import { caughtUp } from '../lib/caught-up';
 import type { PacedLoadResult } from '../lib/paced-load';
 
 const CONNECTIONS = 50;
-/** The paced sender's nice value (driver's `ahead`). */
-const SENDER_PRIORITY = -10;
 
 /**
  * The paced series' keep-alive pool. At 500/s a pool of n connections holds every request only
@@ -76,34 +73,25 @@ function paced(
   count: number,
   headers: Record<string, string>,
 ): Promise<PacedLoadResult> {
-  return driver<PacedLoadResult>(
-    'paced-load.js',
-    [url, String(rate), String(seconds), String(connections), String(start), String(count), ...headerArgs(headers)],
-    { ahead: true },
-  );
+  return driver<PacedLoadResult>('paced-load.js', [
+    url,
+    String(rate),
+    String(seconds),
+    String(connections),
+    String(start),
+    String(count),
+    ...headerArgs(headers),
+  ]);
 }
 
 const headerArgs = (headers: Record<string, string>) => Object.entries(headers).map(([k, v]) => `${k}=${v}`);
 
-/**
- * Runs a load driver of bench/lib in its own process and parses the one JSON line it prints.
- * `ahead`: the driver runs at a higher priority than the server where the OS lets it (root, or
- * CAP_SYS_NICE). A sender on this machine shares its two cores with the server's threads, and
- * whenever it waited for a core its requests went out late, a delay the latencies charge to the
- * server; a real sender is another machine.
- */
-function driver<T>(file: string, args: string[], { ahead = false } = {}): Promise<T> {
+/** Runs a load driver of bench/lib in its own process and parses the one JSON line it prints. */
+function driver<T>(file: string, args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(__dirname, '../lib', file), ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    if (ahead && child.pid !== undefined) {
-      try {
-        os.setPriority(child.pid, SENDER_PRIORITY);
-      } catch {
-        // not allowed here: the sender runs at the server's priority, and the log says how late it was
-      }
-    }
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
