@@ -1,7 +1,8 @@
 import { findPhrases, type PhraseLookup } from './phrases';
+import { activeTopic } from './synthetic';
 import { tokeniseClauses } from './text';
 import { Thesaurus, thesaurus, termStem } from './thesaurus';
-import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex, type IndexableTopic } from './topic-index';
+import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex } from './topic-index';
 
 const SMALL = new Thesaurus(
   [
@@ -103,13 +104,7 @@ describe('findPhrases', () => {
 });
 
 describe('TopicIndex with phrases', () => {
-  const topic = (id: string, name: string, content: string, exampleQueries: string[] = []): IndexableTopic => ({
-    id,
-    name,
-    content,
-    exampleQueries,
-    isActive: true,
-  });
+  const topic = activeTopic;
   const index = TopicIndex.build([
     topic('repay', 'Repaying early', 'You can repay at any time without a fee.'),
     topic('absence', 'Missed visits', 'If you do not appear for a visit we charge a fee.'),

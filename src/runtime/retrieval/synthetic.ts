@@ -6,6 +6,11 @@
  */
 import type { IndexableTopic } from './topic-index';
 
+/** An active topic from its id, name, text and example queries (the retrieval specs' knowledge bases). */
+export function activeTopic(id: string, name: string, content: string, exampleQueries: string[] = []): IndexableTopic {
+  return { id, name, content, exampleQueries, isActive: true };
+}
+
 /** mulberry32: a small seeded PRNG returning floats in [0, 1). */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

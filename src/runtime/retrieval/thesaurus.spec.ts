@@ -1,5 +1,6 @@
 import { baseForms, Thesaurus, thesaurus } from './thesaurus';
-import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex, type IndexableTopic } from './topic-index';
+import { activeTopic } from './synthetic';
+import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex } from './topic-index';
 import { WORDNET_THESAURUS } from './wordnet-thesaurus';
 
 const SMALL = new Thesaurus(
@@ -59,13 +60,7 @@ describe('Thesaurus', () => {
 });
 
 describe('TopicIndex with the thesaurus', () => {
-  const topic = (id: string, name: string, content: string, exampleQueries: string[]): IndexableTopic => ({
-    id,
-    name,
-    content,
-    exampleQueries,
-    isActive: true,
-  });
+  const topic = activeTopic;
   const index = TopicIndex.build([
     topic('delays', 'Flight delays', 'If your flight is delayed by more than 3 hours you may claim.', [
       'is my flight late',
