@@ -26,14 +26,15 @@ const NONE: readonly string[] = [];
 
 /**
  * The table's phrases by first word, each as the rest of its words ("sign" → "up", "on", …): a few
- * thousand short lists, far lighter than a tree of maps, and a lookup compares strings in place.
+ * thousand small sets, far lighter than a tree of maps. A word such as "in" starts hundreds of
+ * phrases, so a rest is looked up rather than searched for.
  */
-type PhraseStarts = Map<string, readonly string[]>;
+type PhraseStarts = Map<string, ReadonlySet<string>>;
 
 /** The phrase of three, or else two, words from `at` whose first word is (a form of) `head`. */
 function phraseFrom(
   head: string,
-  rests: readonly string[],
+  rests: ReadonlySet<string>,
   words: readonly string[],
   at: number,
 ): { key: string; length: number } | null {
@@ -47,24 +48,15 @@ function phraseFrom(
 }
 
 /** The rest `middle_last` (or `last`) among `rests`, its last word maybe plural ("cards" → "card"). */
-function findRest(rests: readonly string[], middle: string | null, last: string): string | null {
-  const found = rests.find((rest) => restIs(rest, middle, last));
-  if (found !== undefined || !last.endsWith('s')) return found ?? null;
+function findRest(rests: ReadonlySet<string>, middle: string | null, last: string): string | null {
+  const rest = middle === null ? last : `${middle}_${last}`;
+  if (rests.has(rest)) return rest;
+  if (!last.endsWith('s')) return null;
   for (const base of baseForms(last)) {
-    const plural = rests.find((rest) => restIs(rest, middle, base));
-    if (plural !== undefined) return plural;
+    const plural = middle === null ? base : `${middle}_${base}`;
+    if (rests.has(plural)) return plural;
   }
   return null;
-}
-
-function restIs(rest: string, middle: string | null, last: string): boolean {
-  if (middle === null) return rest === last;
-  return (
-    rest.length === middle.length + 1 + last.length &&
-    rest.startsWith(middle) &&
-    rest.charCodeAt(middle.length) === 0x5f && // "_"
-    rest.endsWith(last)
-  );
 }
 
 /** At most this many words' related stems are remembered; then the memo starts again. */
@@ -153,7 +145,7 @@ export class Thesaurus {
   /** The table's phrases by first word (see PhraseStarts), read on first use. */
   private phraseStarts(): PhraseStarts {
     if (this.phrases) return this.phrases;
-    const lists = new Map<string, string[]>();
+    const lists = new Map<string, Set<string>>();
     const { text } = this;
     let underscore = -1; // the next "_" of the text at or after the line read: one scan in all
     for (const start of this.starts) {
@@ -165,8 +157,8 @@ export class Thesaurus {
       const cut = underscore - start;
       const first = head.slice(0, cut);
       const rests = lists.get(first);
-      if (rests) rests.push(head.slice(cut + 1));
-      else lists.set(first, [head.slice(cut + 1)]);
+      if (rests) rests.add(head.slice(cut + 1));
+      else lists.set(first, new Set([head.slice(cut + 1)]));
     }
     this.phrases = lists;
     return lists;
@@ -207,12 +199,27 @@ export class Thesaurus {
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const start = starts[mid];
-      const head = text.slice(start, text.indexOf(' ', start));
-      if (head === word) return text.slice(start, mid + 1 < starts.length ? starts[mid + 1] - 1 : text.length);
-      if (head < word) lo = mid + 1;
+      const order = compareHead(text, start, word);
+      if (order === 0) return text.slice(start, mid + 1 < starts.length ? starts[mid + 1] - 1 : text.length);
+      if (order < 0) lo = mid + 1;
       else hi = mid - 1;
     }
     return null;
+  }
+}
+
+/**
+ * The line's first word (up to its space) against `word`, as `<` compares strings (by UTF-16 code
+ * units), read in place: a lookup's dozen or so steps allocate nothing.
+ */
+function compareHead(text: string, start: number, word: string): number {
+  for (let i = 0; ; i++) {
+    const c = text.charCodeAt(start + i);
+    const headEnded = c === 0x20 || c === 0x0a || c !== c; // a space, the line's end, or past the text's (NaN)
+    if (i === word.length) return headEnded ? 0 : 1;
+    if (headEnded) return -1;
+    const w = word.charCodeAt(i);
+    if (c !== w) return c - w;
   }
 }
 

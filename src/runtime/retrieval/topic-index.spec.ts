@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { syntheticKnowledgeBase } from './synthetic';
+import { activeTopic, syntheticKnowledgeBase } from './synthetic';
 import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex, transferablesOf, type IndexableTopic } from './topic-index';
 
 const topic = (
@@ -210,6 +210,24 @@ describe('TopicIndex', () => {
     expect(rebuilt.size).toBe(fresh.size);
     for (const q of [...kb.queries.slice(0, 200), 'refnud cancelaton', 'zzzz qqqq'])
       expect(rebuilt.search(q)).toEqual(fresh.search(q));
+  });
+
+  it('answers a query the same whatever it answered before (what it remembers of words changes nothing)', () => {
+    const kb = syntheticKnowledgeBase(40, 400, 7);
+    const warm = TopicIndex.build(kb.topics);
+    // every query twice over, so each word is met again after the queries that used it first
+    const asked = [...kb.queries, ...kb.queries.slice().reverse()];
+    const warmAnswers = asked.map((q) => warm.search(q, 5));
+    for (let i = 0; i < asked.length; i += 7) {
+      const fresh = TopicIndex.build(kb.topics);
+      expect(warmAnswers[i]).toEqual(fresh.search(asked[i], 5));
+    }
+    // "sign up" written as "signup" accounts for its words, so the phrase weighs nothing in that
+    // query; "signing up" is not joined, so there the phrase is what accounts for "signing"
+    const topics = [activeTopic('a', 'Membership', 'Signup online to join the club as a member.')];
+    const index = TopicIndex.build(topics);
+    index.search('sign up');
+    expect(index.search('signing up')).toEqual(TopicIndex.build(topics).search('signing up'));
   });
 
   it('searches 5,000 topics with p50 well under a millisecond', () => {

@@ -130,6 +130,18 @@ export function transferablesOf(parts: TopicIndexParts): ArrayBuffer[] {
   ].map((array) => array.buffer as ArrayBuffer);
 }
 
+/** Words each of a TopicIndex's memos keeps before it starts again (a few MB at most). */
+const WORD_MEMO_SIZE = 10_000;
+
+function remembered<T>(memo: Map<string, T>, word: string, make: () => T): T {
+  const had = memo.get(word);
+  if (had !== undefined || memo.has(word)) return had as T;
+  const made = make();
+  if (memo.size >= WORD_MEMO_SIZE) memo.clear();
+  memo.set(word, made);
+  return made;
+}
+
 export class TopicIndex {
   private readonly scores: Float64Array;
   private readonly covered: Float64Array;
@@ -140,8 +152,15 @@ export class TopicIndex {
   private readonly touched: Int32Array;
   private readonly termDocs: Int32Array;
   private stampCounter = 0;
-  /** The current query's fuzzy lookups (emptied by each search). */
+  /**
+   * What this index answered for a word before, by word: its fuzzy neighbours, the corrections a
+   * phrase may try, and how it resolves when known. Each depends on the word and this index alone,
+   * and customers' words repeat (a Zipf law), so most of a query's words were met before; each memo
+   * starts again at WORD_MEMO_SIZE words.
+   */
   private readonly fuzzyMemo = new Map<string, readonly FuzzyMatch[]>();
+  private readonly correctionsMemo = new Map<string, readonly string[]>();
+  private readonly knownMemo = new Map<string, QueryTerm | null>();
 
   private constructor(
     private readonly ids: readonly string[],
@@ -219,7 +238,6 @@ export class TopicIndex {
   /** Topics matching `query`, best first; empty when nothing matches. */
   search(query: string, limit = DEFAULT_LIMIT): SearchHit[] {
     if (this.ids.length === 0 || limit <= 0) return [];
-    if (this.fuzzyMemo.size > 0) this.fuzzyMemo.clear();
     const terms = this.resolve(this.analyseQuery(query));
     const known = terms.filter((t) => t.candidates.length > 0);
     if (known.length === 0) return [];
@@ -326,12 +344,7 @@ export class TopicIndex {
         for (const t of terms) if (t.surface === a || t.surface === b) t.explained = true;
         terms.push({ surface, stem: joined });
       }
-    const corrected = new Map<string, string[]>(); // per query: a word is in up to five spans
-    const corrections = (word: string) => {
-      let out = corrected.get(word);
-      if (!out) corrected.set(word, (out = this.corrections(word)));
-      return out;
-    };
+    const corrections = (word: string) => remembered(this.correctionsMemo, word, () => this.corrections(word));
     for (const { key, words: parts } of findPhrases(clauses, thesaurus(), corrections))
       terms.push({ surface: key, stem: termStem(key), parts });
     return terms;
@@ -393,6 +406,12 @@ export class TopicIndex {
 
   /** A word or phrase the index knows, or reaches through synonyms or the thesaurus; null otherwise. */
   private resolveKnown(surface: string, stem: string): QueryTerm | null {
+    // a fresh term each time: resolve sets a phrase's weight on the one it gets
+    const known = remembered(this.knownMemo, surface, () => this.resolveKnownNow(surface, stem));
+    return known && { ...known };
+  }
+
+  private resolveKnownNow(surface: string, stem: string): QueryTerm | null {
     const scale = FILLER.has(stem) ? FILLER_WEIGHT : 1;
     const candidates: QueryTerm['candidates'] = [];
     const exact = this.bm25.termId(stem);
@@ -413,11 +432,9 @@ export class TopicIndex {
     return { weight: weight * scale, scale, candidates };
   }
 
-  /** The fuzzy index's words near `word`, once per word and query (phrases and resolve both ask). */
+  /** The fuzzy index's words near `word` (phrases and resolve both ask). */
   private fuzzyMatches(word: string): readonly FuzzyMatch[] {
-    let out = this.fuzzyMemo.get(word);
-    if (!out) this.fuzzyMemo.set(word, (out = this.fuzzy.lookup(word, maxDistanceFor(word.length))));
-    return out;
+    return remembered(this.fuzzyMemo, word, () => this.fuzzy.lookup(word, maxDistanceFor(word.length)));
   }
 
   /** An unknown word written as two known ones run together ("highchairs"): their term ids. */
