@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
-import { SubscribeMessage, WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
+import { WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { LOGGER } from '../platform/logging/logger';
-import { gateHandshakes, RAW_FRAME } from '../platform/ws/parley-ws-adapter';
+import { gateHandshakes, onFrames } from '../platform/ws/parley-ws-adapter';
 import { ChatAdmission, type ChatAdmitted } from './chat-admission';
 import { ChatConnections } from './chat-connections';
 import { PING_INTERVAL_MS } from './limits';
@@ -13,7 +13,7 @@ import { PING_INTERVAL_MS } from './limits';
  * The web chat socket, `/ws?session_id=&access_token=&cursor=` (interface.md). Its handshake is
  * decided by ChatAdmission during the HTTP upgrade; an open socket is ChatConnections' (replay,
  * live events, token expiry), and its frames are ChatMessages' (the wire protocol is
- * `{type, payload, metadata}`, so they arrive whole as RAW_FRAME).
+ * `{type, payload, metadata}`: each frame is read whole, straight from the socket, onFrames).
  */
 @WebSocketGateway({ path: '/ws' })
 export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
@@ -34,14 +34,10 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
   }
 
   handleConnection(ws: WebSocket, _request: IncomingMessage, admitted: ChatAdmitted): void {
+    onFrames(ws, (raw) => this.connections.frame(ws, raw));
     this.connections
       .opened(ws, admitted)
       .catch((error: unknown) => this.logger.error({ err: error }, 'could not open a chat socket'));
-  }
-
-  @SubscribeMessage(RAW_FRAME)
-  onFrame(ws: WebSocket, raw: string): void {
-    this.connections.frame(ws, raw);
   }
 
   /** Tells every client the server is going (1001: reconnect with backoff, same token and cursor); the adapter drops what is left. */

@@ -1,15 +1,15 @@
-import { SubscribeMessage, WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
+import { WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { chooseSubprotocol } from '../../platform/ws/key-subprotocol';
-import { gateHandshakes, RAW_FRAME } from '../../platform/ws/parley-ws-adapter';
+import { gateHandshakes, onFrames } from '../../platform/ws/parley-ws-adapter';
 import { DeskAdmission, type DeskAdmitted } from './desk-admission';
 import { DeskConnections } from './desk-connections';
 
 /**
  * The embedded live-agent desk, `/desk/ws?api_key=` (a key with the `desk` permission). Its
  * handshake is decided by DeskAdmission during the HTTP upgrade; an open socket and its frames
- * (`{type, session_id, ...}`, arriving whole as RAW_FRAME) are DeskConnections'.
+ * (`{type, session_id, ...}`, each read whole from the socket, onFrames) are DeskConnections'.
  */
 @WebSocketGateway({ path: '/desk/ws', handleProtocols: chooseSubprotocol })
 export class DeskGateway implements OnGatewayInit, OnGatewayConnection {
@@ -26,12 +26,8 @@ export class DeskGateway implements OnGatewayInit, OnGatewayConnection {
   }
 
   handleConnection(ws: WebSocket, _request: IncomingMessage, admitted: DeskAdmitted): void {
+    onFrames(ws, (raw) => this.connections.frame(ws, raw));
     this.connections.opened(ws, admitted);
-  }
-
-  @SubscribeMessage(RAW_FRAME)
-  onFrame(ws: WebSocket, raw: string): void {
-    this.connections.frame(ws, raw);
   }
 
   /** Drops every desk socket of a stopping process (1006): its agents reconnect to another. */

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { SubscribeMessage, WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
+import { WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import pino from 'pino';
@@ -11,7 +11,7 @@ import { patient } from '../../../test/support/patience';
 import { AuthFailureThrottle } from '../auth/auth-failure-throttle';
 import { DomainError } from '../errors/domain-error';
 import type { HandshakeGate } from './handshake-gate';
-import { gateHandshakes, ParleyWsAdapter, RAW_FRAME } from './parley-ws-adapter';
+import { gateHandshakes, onFrames, ParleyWsAdapter } from './parley-ws-adapter';
 import { WS_MAX_FRAME_BYTES } from './ws-limits';
 
 /** A gate the tests steer through the query: `?who=` admits, `?refuse=` refuses, `?crash` throws, `?hold` waits for `release`. */
@@ -48,12 +48,16 @@ class EchoGateway implements OnGatewayInit, OnGatewayConnection {
   }
 
   handleConnection(ws: WebSocket, _request: IncomingMessage, admitted: { who: string }) {
+    onFrames(ws, (raw) =>
+      ws.send(
+        raw === 'listeners?'
+          ? `listeners ${ws.listenerCount('message')}`
+          : raw.length > 100
+            ? `got ${raw.length} characters`
+            : `got ${raw}`,
+      ),
+    );
     ws.send(`hello ${admitted.who}`);
-  }
-
-  @SubscribeMessage(RAW_FRAME)
-  onFrame(ws: WebSocket, raw: string) {
-    ws.send(raw.length > 100 ? `got ${raw.length} characters` : `got ${raw}`);
   }
 }
 
@@ -142,6 +146,9 @@ describe('ParleyWsAdapter', () => {
     expect(await c.next(3)).toBe('got {"binary":"ü"}');
     c.ws.send('not json at all');
     expect(await c.next(4)).toBe('got not json at all');
+    // the gateway's own reader only: Nest's per-frame stream (RxJS, pipes, interceptors) is not bound
+    c.ws.send('listeners?');
+    expect(await c.next(5)).toBe('listeners 1');
     c.ws.close();
     await c.closed;
   });

@@ -11,22 +11,27 @@ import type { HandshakeGate } from './handshake-gate';
 import { refuseUpgrade } from './refuse-upgrade';
 import { WS_MAX_FRAME_BYTES } from './ws-limits';
 
-/** The one message name gateways subscribe to: Parley's wire protocols are not `{event, data}`, so every frame reaches it whole. */
-export const RAW_FRAME = 'frame';
-
 type WsData = string | Buffer | ArrayBuffer | Buffer[];
 
-/** Hands every frame, as UTF-8 text, to the gateway's `@SubscribeMessage(RAW_FRAME)` handler; the gateway parses it. */
-export function rawFrame(data: WsData): { event: string; data: string } {
-  const text =
-    typeof data === 'string'
-      ? data
-      : Buffer.isBuffer(data)
-        ? data.toString('utf8')
-        : Array.isArray(data)
-          ? Buffer.concat(data).toString('utf8')
-          : Buffer.from(data).toString('utf8');
-  return { event: RAW_FRAME, data: text };
+/** A frame as UTF-8 text, however `ws` delivered it. */
+function frameText(data: WsData): string {
+  return typeof data === 'string'
+    ? data
+    : Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(data).toString('utf8');
+}
+
+/**
+ * Calls `handle` with each frame of `ws` as UTF-8 text, straight from the socket. What a gateway's
+ * `handleConnection` uses instead of `@SubscribeMessage`: Nest's message path runs every frame
+ * through RxJS, the global pipes and the interceptors, which a raw protocol frame needs none of
+ * and which were a sixth of a web chat message's garbage (bench/README.md).
+ */
+export function onFrames(ws: WebSocket, handle: (raw: string) => void): void {
+  ws.on('message', (data: WsData) => handle(frameText(data)));
 }
 
 const gates = new WeakMap<WebSocketServer, HandshakeGate<unknown>>();
@@ -66,7 +71,7 @@ export class ParleyWsAdapter extends WsAdapter {
     httpServer: Server,
     private readonly deps: ParleyWsAdapterDeps,
   ) {
-    super(httpServer, { messageParser: rawFrame });
+    super(httpServer);
   }
 
   override create(port: number, options: Record<string, unknown> & { path?: string } = {}): WebSocketServer {
@@ -87,6 +92,15 @@ export class ParleyWsAdapter extends WsAdapter {
     this.servers.set(key, wss);
     this.listen();
     return wss;
+  }
+
+  /** A gateway without `@SubscribeMessage` handlers reads its frames itself (onFrames): Nest's stream per socket is not set up. */
+  override bindMessageHandlers(
+    client: WebSocket,
+    handlers: Parameters<WsAdapter['bindMessageHandlers']>[1],
+    transform: Parameters<WsAdapter['bindMessageHandlers']>[2],
+  ): void {
+    if (handlers.length > 0) super.bindMessageHandlers(client, handlers, transform);
   }
 
   override async close(server: WebSocketServer): Promise<void> {

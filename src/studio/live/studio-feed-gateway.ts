@@ -1,7 +1,7 @@
-import { SubscribeMessage, WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
+import { WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket, WebSocketServer } from 'ws';
-import { gateHandshakes, RAW_FRAME } from '../../platform/ws/parley-ws-adapter';
+import { gateHandshakes, onFrames } from '../../platform/ws/parley-ws-adapter';
 import { chooseSubprotocol } from '../../platform/ws/key-subprotocol';
 import { StudioFeedAdmission, type FeedAdmitted } from './studio-feed-admission';
 import { StudioFeedConnections } from './studio-feed-connections';
@@ -23,11 +23,7 @@ export class StudioFeedGateway implements OnGatewayInit, OnGatewayConnection {
   }
 
   handleConnection(ws: WebSocket, _request: IncomingMessage, admitted: FeedAdmitted): void {
+    onFrames(ws, (raw) => this.connections.frame(ws, raw));
     this.connections.opened(ws, admitted);
-  }
-
-  @SubscribeMessage(RAW_FRAME)
-  onFrame(ws: WebSocket, raw: string): void {
-    this.connections.frame(ws, raw);
   }
 }
