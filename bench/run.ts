@@ -32,7 +32,7 @@ async function main(): Promise<number> {
   if (groups.length === 0) throw new Error(`no case matches --only ${args.only.join(', ')}`);
   const startedAt = new Date().toISOString();
   const start = process.hrtime.bigint();
-  const conditions = watchMachine();
+  const conditions = await watchMachine();
   const outcomes: CaseOutcome[] = [];
   for (const group of groups) outcomes.push(...(await spawnGroup(group.name, group.cases, outcomes)));
 
@@ -43,7 +43,7 @@ async function main(): Promise<number> {
     quick: args.quick,
     only: args.only,
     machine: machine(),
-    conditions: conditions(),
+    conditions: await conditions(),
     sizes: args.quick ? QUICK : FULL,
     cases: outcomes,
     targets: judge(TARGETS, figures),

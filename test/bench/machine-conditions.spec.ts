@@ -1,6 +1,7 @@
 import {
   calibrate,
   describeConditions,
+  loopbackRoundTripUs,
   parseCpuTimes,
   sharesBetween,
   watchMachine,
@@ -29,19 +30,41 @@ describe('bench machine conditions', () => {
     expect(sharesBetween(after, after)).toEqual({ stealPercent: null, busyPercent: null });
   });
 
-  it('times the calibration loop, and a watch reports both ends and the shares', () => {
+  it('times the calibration loop, and a watch reports both ends and the shares', async () => {
     const short = calibrate(1_000_000);
     expect(short).toBeGreaterThan(0);
     expect(calibrate(8_000_000)).toBeGreaterThan(short);
-    const conditions = watchMachine()();
+    const conditions = await (await watchMachine())();
     expect(conditions.calibrationMs.start).toBeGreaterThan(0);
     expect(conditions.calibrationMs.end).toBeGreaterThan(0);
+    expect(conditions.loopbackUs?.start).toBeGreaterThan(0);
+    expect(conditions.loopbackUs?.end).toBeGreaterThan(0);
     if (conditions.busyPercent !== null) expect(conditions.busyPercent).toBeGreaterThanOrEqual(0);
     expect(
-      describeConditions({ calibrationMs: { start: 24.06, end: 31.2 }, stealPercent: 3.04, busyPercent: 71.96 }),
-    ).toBe('calibration loop 24.1 ms at start, 31.2 ms at end; CPU over the run: busy 72.0%, stolen 3.0%');
-    expect(describeConditions({ calibrationMs: { start: 1, end: 1 }, stealPercent: null, busyPercent: null })).toMatch(
-      /busy unknown, stolen unknown$/,
+      describeConditions({
+        calibrationMs: { start: 24.06, end: 31.2 },
+        loopbackUs: { start: 21.04, end: 35.66 },
+        stealPercent: 3.04,
+        busyPercent: 71.96,
+      }),
+    ).toBe(
+      'calibration loop 24.1 ms at start, 31.2 ms at end; loopback round trip 21.0 µs at start, 35.7 µs at end; CPU over the run: busy 72.0%, stolen 3.0%',
     );
+    expect(
+      describeConditions({
+        calibrationMs: { start: 1, end: 1 },
+        loopbackUs: null,
+        stealPercent: null,
+        busyPercent: null,
+      }),
+    ).toMatch(/loopback round trip unknown; CPU over the run: busy unknown, stolen unknown$/);
+  });
+
+  it('times a one-byte round trip over loopback, in µs', async () => {
+    const perTrip = await loopbackRoundTripUs(200);
+    expect(perTrip).toBeGreaterThan(0);
+    // a round trip is at least two system calls: well over a microsecond on any machine
+    expect(perTrip).toBeGreaterThan(1);
+    expect(perTrip).toBeLessThan(100_000);
   });
 });
