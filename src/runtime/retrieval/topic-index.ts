@@ -10,6 +10,7 @@ import { findPhrases } from './phrases';
 import { FILLER, SYNONYMS } from './synonyms';
 import { hyphenJoined, isStopword, stem, stemsInto, tokeniseClauses, type Term } from './text';
 import { termStem, thesaurus, type Relation } from './thesaurus';
+import { WordMemo } from './word-memo';
 
 export interface SearchHit {
   topicId: string;
@@ -130,17 +131,8 @@ export function transferablesOf(parts: TopicIndexParts): ArrayBuffer[] {
   ].map((array) => array.buffer as ArrayBuffer);
 }
 
-/** Words each of a TopicIndex's memos keeps before it starts again (a few MB at most). */
-const WORD_MEMO_SIZE = 10_000;
-
-function remembered<T>(memo: Map<string, T>, word: string, make: () => T): T {
-  const had = memo.get(word);
-  if (had !== undefined || memo.has(word)) return had as T;
-  const made = make();
-  if (memo.size >= WORD_MEMO_SIZE) memo.clear();
-  memo.set(word, made);
-  return made;
-}
+/** Words per generation of each of a TopicIndex's memos (word-memo.ts). */
+const WORD_MEMO_GENERATION = 1_000;
 
 export class TopicIndex {
   private readonly scores: Float64Array;
@@ -153,14 +145,13 @@ export class TopicIndex {
   private readonly termDocs: Int32Array;
   private stampCounter = 0;
   /**
-   * What this index answered for a word before, by word: its fuzzy neighbours, the corrections a
-   * phrase may try, and how it resolves when known. Each depends on the word and this index alone,
-   * and customers' words repeat (a Zipf law), so most of a query's words were met before; each memo
-   * starts again at WORD_MEMO_SIZE words.
+   * What this index answered for a word before: its fuzzy neighbours, the corrections a phrase may
+   * try, and how it resolves when known. Each depends on the word and this index alone, and
+   * customers' words repeat (a Zipf law), so most of a query's words were met recently.
    */
-  private readonly fuzzyMemo = new Map<string, readonly FuzzyMatch[]>();
-  private readonly correctionsMemo = new Map<string, readonly string[]>();
-  private readonly knownMemo = new Map<string, QueryTerm | null>();
+  private readonly fuzzyMemo = new WordMemo<readonly FuzzyMatch[]>(WORD_MEMO_GENERATION);
+  private readonly correctionsMemo = new WordMemo<readonly string[]>(WORD_MEMO_GENERATION);
+  private readonly knownMemo = new WordMemo<QueryTerm | null>(WORD_MEMO_GENERATION);
 
   private constructor(
     private readonly ids: readonly string[],
@@ -344,7 +335,7 @@ export class TopicIndex {
         for (const t of terms) if (t.surface === a || t.surface === b) t.explained = true;
         terms.push({ surface, stem: joined });
       }
-    const corrections = (word: string) => remembered(this.correctionsMemo, word, () => this.corrections(word));
+    const corrections = (word: string) => this.correctionsMemo.get(word, () => this.corrections(word));
     for (const { key, words: parts } of findPhrases(clauses, thesaurus(), corrections))
       terms.push({ surface: key, stem: termStem(key), parts });
     return terms;
@@ -407,7 +398,7 @@ export class TopicIndex {
   /** A word or phrase the index knows, or reaches through synonyms or the thesaurus; null otherwise. */
   private resolveKnown(surface: string, stem: string): QueryTerm | null {
     // a fresh term each time: resolve sets a phrase's weight on the one it gets
-    const known = remembered(this.knownMemo, surface, () => this.resolveKnownNow(surface, stem));
+    const known = this.knownMemo.get(surface, () => this.resolveKnownNow(surface, stem));
     return known && { ...known };
   }
 
@@ -434,7 +425,7 @@ export class TopicIndex {
 
   /** The fuzzy index's words near `word` (phrases and resolve both ask). */
   private fuzzyMatches(word: string): readonly FuzzyMatch[] {
-    return remembered(this.fuzzyMemo, word, () => this.fuzzy.lookup(word, maxDistanceFor(word.length)));
+    return this.fuzzyMemo.get(word, () => this.fuzzy.lookup(word, maxDistanceFor(word.length)));
   }
 
   /** An unknown word written as two known ones run together ("highchairs"): their term ids. */
