@@ -9,6 +9,14 @@ import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
 /** Longer than any test here runs: with it, only an eager wake or a nudge delivers anything. */
 const NEVER_MS = 600_000;
 
+/**
+ * A store whose subscriptions wake lazily and which never polls. A poll looks for other processes'
+ * appends, and one that reads the head between this process's commit and the commit's callback
+ * (a busy machine, the writer thread) takes it for another process's and wakes everyone: a
+ * spurious wake the product tolerates, and not what these tests look at.
+ */
+const lazyStore = (side: ReadSide) => side.openStore({ lazyWakeMs: NEVER_MS, pollIntervalMs: NEVER_MS });
+
 const increment = () => newTestEvent(INCREMENTED, { i: 0, by: 1 });
 /** Until `count` subscriptions sleep at the head of the log (the store's waiters: private, read for the test). */
 const asleep = (store: SqliteEventStore, count: number) =>
@@ -44,7 +52,7 @@ describe('lazy wakes for the types a subscription passes over', () => {
   }
 
   it('a commit of other types waits; the next wanted one brings it along, in log order; a nudge delivers at once', async () => {
-    const store = await side.openStore({ lazyWakeMs: NEVER_MS });
+    const store = await lazyStore(side);
     const { seen, subscription } = collect(store, { wakeFor: (type) => type === INCREMENTED });
     const eager = collect(store, {});
     await asleep(store, 2);
@@ -80,7 +88,7 @@ describe('lazy wakes for the types a subscription passes over', () => {
   });
 
   it('a filter is its own hint: events it drops leave the subscription asleep, the ones it keeps wake it at once', async () => {
-    const store = await side.openStore({ lazyWakeMs: NEVER_MS });
+    const store = await lazyStore(side);
     const { seen, subscription } = collect(store, { filterTypes: (type) => type === INCREMENTED });
     await asleep(store, 1);
     const readThrough = () => (subscription as SqliteSubscription).readThrough;
@@ -96,7 +104,7 @@ describe('lazy wakes for the types a subscription passes over', () => {
   });
 
   it('a read model waited on for a position of events it does not handle gets there at once', async () => {
-    const store = await side.openStore({ lazyWakeMs: NEVER_MS });
+    const store = await lazyStore(side);
     const { readModels } = await side.startReadModels([counterProjection()], { store });
     await store.append('c-1', [increment()]);
     await readModels.waitFor(await store.headPosition(), ['counters']);
@@ -115,7 +123,7 @@ describe('lazy wakes for the types a subscription passes over', () => {
   });
 
   it('a process manager still wakes at once for the events it handles', async () => {
-    const store = await side.openStore({ lazyWakeMs: NEVER_MS });
+    const store = await lazyStore(side);
     const platform = await side.openPlatform();
     const handled: string[] = [];
     const runner = new ProcessManagerRunner(
