@@ -7,6 +7,7 @@
  * their words joined by "_" ("sign_up enrol3 …"): `phrase` finds one among a text's adjacent words.
  */
 import { stem } from './text';
+import { WordMemo } from './word-memo';
 import { WORDNET_THESAURUS } from './wordnet-thesaurus';
 
 /** How a word relates to the one looked up: 3 a synonym, 2 a derived form, 1 a more general kind. */
@@ -59,16 +60,16 @@ function findRest(rests: ReadonlySet<string>, middle: string | null, last: strin
   return null;
 }
 
-/** At most this many words' related stems are remembered; then the memo starts again. */
-const MEMO_SIZE = 10_000;
+/** Words per generation of the process-wide memos below (word-memo.ts): at most twice this each. */
+const MEMO_GENERATION = 5_000;
 
 export class Thesaurus {
   /** Where each line starts in `text`. */
   private readonly starts: Int32Array;
-  private readonly memo = new Map<string, ReadonlyArray<{ stem: string; relation: Relation }>>();
+  private readonly memo = new WordMemo<ReadonlyArray<{ stem: string; relation: Relation }>>(MEMO_GENERATION);
   private phrases: PhraseStarts | null = null;
   /** Word ending in -s, -ed, -ing → the forms of it phrases start with (most: none). */
-  private readonly startMemo = new Map<string, readonly string[]>();
+  private readonly startMemo = new WordMemo<readonly string[]>(MEMO_GENERATION);
 
   /** `text`: lines `word related1<relation> related2<relation> …`, sorted by their first word. */
   constructor(private readonly text: string) {
@@ -125,16 +126,13 @@ export class Thesaurus {
    * more often than a compound noun.
    */
   private startForms(word: string): readonly string[] {
-    let out = this.startMemo.get(word);
-    if (out) return out;
-    const starts = this.phraseStarts();
-    const inflected = word.endsWith('ing') || word.endsWith('ed');
-    const bases = baseForms(word).filter((base) => starts.has(base));
-    if (!starts.has(word)) out = bases.length > 0 ? bases : NONE;
-    else out = bases.length === 0 ? [word] : inflected ? [...bases, word] : [word, ...bases];
-    if (this.startMemo.size >= MEMO_SIZE) this.startMemo.clear();
-    this.startMemo.set(word, out);
-    return out;
+    return this.startMemo.get(word, () => {
+      const starts = this.phraseStarts();
+      const inflected = word.endsWith('ing') || word.endsWith('ed');
+      const bases = baseForms(word).filter((base) => starts.has(base));
+      if (!starts.has(word)) return bases.length > 0 ? bases : NONE;
+      return bases.length === 0 ? [word] : inflected ? [...bases, word] : [word, ...bases];
+    });
   }
 
   /** Reads what a first search would otherwise read (the phrases' first words), once per process. */
@@ -178,18 +176,15 @@ export class Thesaurus {
 
   /** `related`, stemmed as the index is (text.ts, `termStem`), each stem once with its closest relation. */
   relatedStems(word: string): ReadonlyArray<{ stem: string; relation: Relation }> {
-    let out = this.memo.get(word);
-    if (out) return out;
-    const own = termStem(word);
-    const best = new Map<string, Relation>();
-    for (const { word: other, relation } of this.related(word)) {
-      const s = termStem(other);
-      if (s !== own && (best.get(s) ?? 0) < relation) best.set(s, relation);
-    }
-    out = [...best].map(([s, relation]) => ({ stem: s, relation }));
-    if (this.memo.size >= MEMO_SIZE) this.memo.clear();
-    this.memo.set(word, out);
-    return out;
+    return this.memo.get(word, () => {
+      const own = termStem(word);
+      const best = new Map<string, Relation>();
+      for (const { word: other, relation } of this.related(word)) {
+        const s = termStem(other);
+        if (s !== own && (best.get(s) ?? 0) < relation) best.set(s, relation);
+      }
+      return [...best].map(([s, relation]) => ({ stem: s, relation }));
+    });
   }
 
   private line(word: string): string | null {

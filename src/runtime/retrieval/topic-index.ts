@@ -397,7 +397,8 @@ export class TopicIndex {
 
   /** A word or phrase the index knows, or reaches through synonyms or the thesaurus; null otherwise. */
   private resolveKnown(surface: string, stem: string): QueryTerm | null {
-    // a fresh term each time: resolve sets a phrase's weight on the one it gets
+    // remembered by surface alone: `stem` is always the surface's own (termStem). A fresh term each
+    // time: resolve sets a phrase's weight on the one it gets.
     const known = this.knownMemo.get(surface, () => this.resolveKnownNow(surface, stem));
     return known && { ...known };
   }

@@ -1,10 +1,10 @@
 /**
- * What an index worked out for a word, remembered for the words met recently: two generations of
- * at most `perGeneration` words each. A word asked for again moves to the current one, so the
- * words customers keep using stay while a burst of new ones (a hostile tenant's random text) can
- * push out at most a generation. Bounded per index, and a process keeps many indexes (one per
- * deployment in use), so generations are small: the commonest words of a language are most of
- * what anyone writes.
+ * What retrieval worked out for a word (an index's fuzzy neighbours, the thesaurus' related stems),
+ * remembered for the words met recently: two generations of at most `perGeneration` words each. A
+ * word asked for again moves to the current one, so the words customers keep using stay while a
+ * burst of new ones (a hostile tenant's random text) can push out at most a generation. A process
+ * keeps many indexes (one per deployment in use), so theirs are small: the commonest words of a
+ * language are most of what anyone writes.
  */
 export class WordMemo<T> {
   private current = new Map<string, T>();
