@@ -128,6 +128,22 @@ async function readWholeLog(store: EventStore, pageSize = 250): Promise<Recorded
   throw new Error('readAll did not reach the end of the log');
 }
 
+/**
+ * Events as a reader sees them, field by field: a store may hand subscribers events whose data is
+ * parsed when first read (the SQLite store's LazyStoredEvent), equal in every field to a read's.
+ */
+export function asRead(list: RecordedEvent[]): RecordedEvent[] {
+  return list.map(({ id, streamId, revision, position, type, data, metadata }) => ({
+    id,
+    streamId,
+    revision,
+    position,
+    type,
+    data,
+    metadata,
+  }));
+}
+
 function ids(list: Array<{ id: string }>): string[] {
   return list.map((event) => event.id);
 }
@@ -610,7 +626,7 @@ export function describeEventStoreContract(name: string, open: OpenEventStore): 
 
         const all = await store.readAll();
         expect(ids(c.events)).toEqual(ids(all));
-        expect(c.events).toEqual(all);
+        expect(asRead(c.events)).toEqual(all);
         await sleep(QUIET_MS / 3);
         expect(c.events).toHaveLength(8);
       });

@@ -80,9 +80,10 @@ export interface SubscribeOptions {
   wakeFor?: (type: string) => boolean;
   /**
    * A hint: the handler reads the data of few of the events it is given (it hands them on, as the
-   * log feed's catch-up read hands rows to the apply threads). Where the store can (SQLite), each
-   * event's data and metadata are then parsed when first read, and a copy of an event must name
-   * them (`{ ...event }` leaves them out).
+   * log feed's catch-up read hands rows to the apply threads). Where the store can (SQLite), a read
+   * far behind the others then comes from the file and is not kept for them. (The SQLite store
+   * parses every subscription's events when their data or metadata is first read: a copy of an
+   * event must name those two, `{ ...event }` leaves them out.)
    */
   parseLazily?: boolean;
 }

@@ -23,20 +23,14 @@ export function globalPositionOf(position: Position): number {
 }
 
 /**
- * The stored row each event a subscription read was parsed from: a thread that needs the event again (the read-model
- * apply thread) is sent these strings, which copy at memcpy speed, and parses them there, instead
- * of a structured clone of the parsed object, which costs this thread more than the parse did.
- *
- * Kept on the event itself under a symbol, not in a WeakMap: every event of the tail window (tens
- * of thousands under load) was an ephemeron, which V8 marks and clears inside a full collection's
- * pause, which made those pauses several times longer (bench/README.md).
- * Non-enumerable, so a copy (an upcast's `{ ...event, data }`) does not carry a row that no longer matches it.
+ * The stored row an event was read from, when it was (a subscription's read, LazyStoredEvent): a
+ * thread that needs the event again (the read-model apply thread) is sent these strings, which copy
+ * at memcpy speed, and parses them there, instead of a structured clone of the parsed object, which
+ * costs this thread more than the parse did. A copy (an upcast's `{ ...event, data }`) is a plain
+ * object and carries no row that no longer matches it.
  */
-const ROW = Symbol('stored row');
-
 export function storedRowOf(event: RecordedEvent): EventRow | undefined {
-  if (event instanceof LazyStoredEvent) return LazyStoredEvent.rowOf(event);
-  return (event as RecordedEvent & { [ROW]?: EventRow })[ROW];
+  return event instanceof LazyStoredEvent ? LazyStoredEvent.rowOf(event) : undefined;
 }
 
 export function toRecordedEvent(row: EventRow): RecordedEvent {
@@ -55,8 +49,10 @@ const UNPARSED = Symbol('unparsed');
 
 /**
  * A stored event whose data and metadata are parsed when first read: a reader that hands events on
- * without reading them (the log feed's catch-up read, whose runners send the rows to the apply
- * threads; a projection, which never reads the metadata) pays no parse for them. `data` and
+ * without reading them (the log feed, whose runners send the rows to the apply threads; a process
+ * manager passing over types it does not handle; a projection, which never reads the metadata) pays
+ * no parse for them. Every event a subscription reads is one, the tail window's included: the
+ * window's readers share it, so an event is parsed at most once in this process. `data` and
  * `metadata` are getters of the class, not own properties: a spread or a structured clone leaves
  * them out, so a copy names them (as an upcast does); JSON.stringify goes through toJSON.
  */
@@ -97,9 +93,4 @@ export class LazyStoredEvent implements RecordedEvent {
     const { id, streamId, revision, position, type, data, metadata } = this;
     return { id, streamId, revision, position, type, data, metadata };
   }
-}
-
-/** toRecordedEvent that remembers the row (the subscriptions' reads: see storedRowOf). */
-export function toTailEvent(row: EventRow): RecordedEvent {
-  return Object.defineProperty(toRecordedEvent(row), ROW, { value: row });
 }

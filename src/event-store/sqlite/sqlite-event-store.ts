@@ -17,7 +17,7 @@ import { EventStoreClosedError } from '../errors';
 import { START, type Position } from '../position';
 import { CommitStats, GroupCommitter } from './group-commit';
 import { AdaptiveWriter, InlineWriter, ThreadWriter, type Writer } from './writers';
-import { EventRow, globalPositionOf, LazyStoredEvent, sqlitePosition, toRecordedEvent, toTailEvent } from './rows';
+import { EventRow, globalPositionOf, LazyStoredEvent, sqlitePosition, toRecordedEvent } from './rows';
 import { configure, migrate, type SyncMode } from './schema';
 import { Checkpointer, type CheckpointStats } from './checkpointer';
 import { TailWindow } from './tail-window';
@@ -218,8 +218,8 @@ export class SqliteEventStore implements EventStore, LogTail {
     const known = this.tail.after(from, maxCount);
     if (known !== null && maxCount !== -1 && known.length >= maxCount) return known;
     if (known !== null && this.tailEndAtCommit === this.committer.stats.commits) return known;
-    // A reader that hands its events on unread (the log feed's catch-up) takes them from the file,
-    // parsed when first read: they never join the window, whose readers expect parsed events.
+    // A reader that hands its events on unread (the log feed's catch-up) takes them from the file:
+    // a read far behind the others never replaces the window they share.
     if (lazily && known === null) return this.statements.all.all(maxCount, from).map(toLazyEvent);
     // what follows the window (or, outside it, what follows `after`) comes from the file
     const readFrom = known !== null ? this.tail.last! : from;
@@ -227,7 +227,7 @@ export class SqliteEventStore implements EventStore, LogTail {
     // The caller's own batch size, not what is left of it after the window: one cached statement
     // per subscriber (limited-statements.ts) instead of a new one for each remainder. The rows past
     // the remainder join the window and serve the next read.
-    const more = this.statements.all.all(maxCount, readFrom).map(toTailEvent);
+    const more = this.statements.all.all(maxCount, readFrom).map(toLazyEvent);
     // a subscription behind the window (a catch-up) does not replace the tail the others share
     if (readFrom >= (this.tail.last ?? -1)) {
       this.tail.keep(readFrom, more, globalPositionOfEvent);
@@ -246,17 +246,18 @@ export class SqliteEventStore implements EventStore, LogTail {
   }
 
   /**
-   * A commit of this process that continues the window joins it as written, parsed from the same
-   * strings a read of the file would return: the subscriptions woken by the commit then find it
-   * here, and the first of them no longer reads back what this process just wrote. The window
-   * stays known to end at the log's end only if it was so just before this commit (a poll that
-   * found the head moved since, or a gap before these rows, leaves the next read to the file).
+   * A commit of this process that continues the window joins it as written, from the same strings
+   * a read of the file would return (parsed when first read, LazyStoredEvent): the subscriptions
+   * woken by the commit then find it here, and the first of them no longer reads back what this
+   * process just wrote. The window stays known to end at the log's end only if it was so just
+   * before this commit (a poll that found the head moved since, or a gap before these rows, leaves
+   * the next read to the file).
    */
   private extendTail(written: EventRow[], commits: number): void {
     const last = this.tail.last;
     if (written.length > 0) {
       if (last === null || written[0].global_position !== last + 1) return;
-      this.tail.keep(last, written.map(toTailEvent), globalPositionOfEvent);
+      this.tail.keep(last, written.map(toLazyEvent), globalPositionOfEvent);
     }
     // (a commit of refusals and retries alone stored nothing: the end stays where it was)
     if (this.tailEndAtCommit === commits - 1) this.tailEndAtCommit = commits;

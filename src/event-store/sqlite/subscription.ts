@@ -3,7 +3,7 @@ import { START, type Position } from '../position';
 
 /** What a subscription needs from the store: a synchronous read and a wake-up on new events. */
 export interface LogTail {
-  /** `lazily`: events parsed when first read, kept out of anything shared (SubscribeOptions.parseLazily). */
+  /** `lazily`: a read behind what the subscriptions share is not kept for them (SubscribeOptions.parseLazily). */
   readAllSync(after: Position, maxCount: number, lazily?: boolean): RecordedEvent[];
   waitForAppend(wakeFor?: (type: string) => boolean): { promise: Promise<void>; cancel(): void };
   /**
