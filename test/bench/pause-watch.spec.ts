@@ -21,16 +21,18 @@ describe('bench pause watch', () => {
     while (Date.now() < until || ranMs() < 60);
     await settle(20);
     const report = stop();
-    expect(report.pauses).toHaveLength(1);
-    expect(report.pauses[0]).toBeGreaterThanOrEqual(75);
+    // the spin is the one pause of 75 ms or more; a loaded machine may add short ones of its own
+    const held = report.pauses.findIndex((ms) => ms >= 75);
+    expect(held).toBeGreaterThanOrEqual(0);
+    expect(report.pauses.filter((ms) => ms >= 75)).toHaveLength(1);
     // the loop spun: it ran through the pause (Linux says so; elsewhere there is no split)
     if (report.split) {
-      expect(report.split).toHaveLength(1);
-      expect(report.split[0].ranMs).toBeGreaterThanOrEqual(40);
+      expect(report.split).toHaveLength(report.pauses.length);
+      expect(report.split[held].ranMs).toBeGreaterThanOrEqual(40);
       expect(describePauses(report)).toMatch(
-        /^GC: .*; loop pauses over 25 ms: \d+ \(ran \d+, waited \d+\); of the pauses' \d+ ms the loop waited for a core \d+ ms$/,
+        /^GC: .*; loop pauses over 25 ms: \d+ \(ran \d+, waited \d+\)(, \d+ \(ran \d+, waited \d+\))*; of the pauses' \d+ ms the loop waited for a core \d+ ms$/,
       );
-    } else expect(describePauses(report)).toMatch(/^GC: .*; loop pauses over 25 ms: \d+$/);
+    } else expect(describePauses(report)).toMatch(/^GC: .*; loop pauses over 25 ms: \d+(, \d+)*$/);
   });
 
   it('counts collections by kind', () => {
