@@ -56,6 +56,11 @@ export class GroupCommitter {
     });
   }
 
+  /** Batches handed to the writer and not settled yet: their rows may be in the file already. */
+  get writing(): number {
+    return this.inFlight.length;
+  }
+
   /** Writes everything queued, and waits for the batches in flight: on close, no accepted append is dropped. */
   async drain(): Promise<void> {
     while (this.inFlight.length > 0 || this.queue.length > 0) {

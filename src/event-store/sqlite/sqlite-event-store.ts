@@ -322,6 +322,14 @@ export class SqliteEventStore implements EventStore, LogTail {
    */
   private poll(): void {
     if (this.closed || this.waiters.size === 0) return;
+    // A batch of this process's on the writer thread is in the file before its answer is here: a
+    // head moved by it would read as another process's append. While one is in flight, the next
+    // poll judges; meanwhile this process's commits wake every sleeper (lazily) and a commit after
+    // another process's rows finds the gap and sends the reads to the file (extendTail).
+    if (this.committer.writing > 0) {
+      this.schedulePoll();
+      return;
+    }
     const head = this.statements.head.get()!.p ?? 0;
     if (head !== this.polledHead) {
       // Positions are dense: a head that moved by exactly what this process wrote since the last
