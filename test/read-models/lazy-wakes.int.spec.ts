@@ -10,10 +10,8 @@ import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
 const NEVER_MS = 600_000;
 
 /**
- * A store whose subscriptions wake lazily and which never polls. A poll looks for other processes'
- * appends, and one that reads the head between this process's commit and the commit's callback
- * (a busy machine, the writer thread) takes it for another process's and wakes everyone: a
- * spurious wake the product tolerates, and not what these tests look at.
+ * A store whose subscriptions wake lazily and which never polls: a poll looks for other processes'
+ * appends, which these tests have none of, so only this process's commits and nudges wake anyone.
  */
 const lazyStore = (side: ReadSide) => side.openStore({ lazyWakeMs: NEVER_MS, pollIntervalMs: NEVER_MS });
 
