@@ -78,8 +78,9 @@ export function externalEventsProcessManager({
     onBound?.(d.conversationId);
   };
 
-  // Deliveries to different conversations bind concurrently; one conversation's in log order. Each
-  // binding costs the event loop time: 16 at once keep a request's wait behind them short.
+  // Deliveries to different conversations bind concurrently, each starting on a turn of the event
+  // loop of its own (process-manager.ts); one conversation's in log order. Up to 16 in flight
+  // share group commits without holding many bindings' state in memory at once.
   return {
     name: EXTERNAL_EVENTS_PROCESS,
     handles: { ExternalEventDelivered: bind },

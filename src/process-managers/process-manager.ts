@@ -9,6 +9,7 @@ import { isReadModelLagging } from '../read-models/read-model-lagging';
 import { DeadLetterStore, errorText } from '../read-models/dead-letters';
 import { POISON_ATTEMPTS, POISON_PAUSE_MS } from '../read-models/quarantine';
 import { isTransientFailure } from '../read-models/transient-failure';
+import { loopTurns } from './loop-turns';
 
 /**
  * Reacts to events by doing things: sending commands, scheduling timers, queueing deliveries.
@@ -37,8 +38,9 @@ export interface ProcessManager {
   /** Optional: holds the manager back while the work it follows is busy (src/external-events/bind-pacer.ts). */
   pace?: Pace;
   /**
-   * Optional: the most events per batch (default 200). With `partitionBy` a batch runs at once, so
-   * this bounds how long a manager with costly handlers keeps the event loop from requests.
+   * Optional: the most events per batch (default 200). With `partitionBy` a batch's handlers run
+   * concurrently, each started on a turn of the event loop of its own: this bounds how many are
+   * in flight at once.
    */
   maxBatchSize?: number;
   /**
@@ -230,9 +232,16 @@ export class ProcessManagerRunner {
         else lanes.set(key, [event]);
       }
       handled = lanes.size > 0;
+      // Each event's handler starts on a turn of the event loop of its own: started together, a
+      // batch of bindings held the loop for all of their synchronous parts at once (bench/README.md,
+      // "One binding per turn of the event loop").
+      const turn = loopTurns();
       await Promise.all(
         [...lanes.values()].map(async (lane) => {
-          for (const event of lane) await this.handle(event);
+          for (const event of lane) {
+            await turn();
+            await this.handle(event);
+          }
         }),
       );
     } else {

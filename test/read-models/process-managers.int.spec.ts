@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { newTestEvent } from '../../src/event-store/event-store.contract';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
@@ -105,6 +107,55 @@ describeEachPlatformDatabase('process managers', (databases) => {
       const head = await store.headPosition();
       await waitUntil(() => runner.position === head, 'the runner reaches the head');
       expect(handled).toEqual([events[1].id, events[3].id]);
+    }
+  });
+
+  it('a partitioned batch starts one handler per turn of the event loop: a request that came meanwhile is answered between them', async () => {
+    // a real loopback server, on a kept-alive connection opened before the batch
+    const log: string[] = [];
+    const server = http.createServer((request, response) => {
+      log.push(`served ${request.url}`);
+      response.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (path: string) =>
+      new Promise<void>((resolve, reject) => {
+        const { port } = server.address() as AddressInfo;
+        http
+          .get({ host: '127.0.0.1', port, path, agent }, (response) => response.resume().on('end', resolve))
+          .on('error', reject);
+      });
+    try {
+      await get('/warm');
+      log.length = 0;
+      let answered: Promise<void> | null = null;
+      const manager: ProcessManager = {
+        name: 'one-per-turn',
+        partitionBy: (event: RecordedEvent) => event.streamId,
+        handles: {
+          Greeted: async (event: RecordedEvent) => {
+            const n = (event.data as { n: number }).n;
+            log.push(`start ${n}`);
+            if (n === 0) answered = get('/during');
+            // each start holds the loop, as a binding's state load and decision do
+            const until = performance.now() + 20;
+            while (performance.now() < until);
+          },
+        },
+      };
+      for (let n = 0; n < 8; n++) await store.append(`turns-${n}`, [newTestEvent('Greeted', { n })]);
+      const head = await store.headPosition();
+      const runner = await startRunner(manager);
+      await waitUntil(() => runner.position === head, 'the runner reaches the head');
+      await answered;
+      // the request went out during the first start; the loop answers it within a few starts, not after all eight
+      const served = log.indexOf('served /during');
+      expect(served).toBeGreaterThan(0);
+      expect(log.slice(served + 1).filter((line) => line.startsWith('start')).length).toBeGreaterThanOrEqual(4);
+    } finally {
+      agent.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 
