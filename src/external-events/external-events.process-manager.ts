@@ -79,8 +79,8 @@ export function externalEventsProcessManager({
   };
 
   // Deliveries to different conversations bind concurrently, each starting on a turn of the event
-  // loop of its own (process-manager.ts); one conversation's in log order. Up to 16 in flight
-  // share group commits without holding many bindings' state in memory at once.
+  // loop of its own (process-manager.ts); one conversation's in log order. A batch of 16 bounds
+  // how many bindings, and their conversations' states, are in flight at once.
   return {
     name: EXTERNAL_EVENTS_PROCESS,
     handles: { ExternalEventDelivered: bind },
