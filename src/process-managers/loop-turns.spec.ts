@@ -33,4 +33,36 @@ describe('loopTurns', () => {
     await turn();
     expect(ran).toBe(true);
   });
+
+  it('seats perTurn callers on one turn, and the next group on a later turn', async () => {
+    let turnsSeen = 0;
+    let ticking = true;
+    const tick = () => {
+      turnsSeen++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turn = loopTurns(4);
+    const at: number[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        await turn();
+        at[i] = turnsSeen;
+      }),
+    );
+    ticking = false;
+    const groups = [at.slice(0, 4), at.slice(4, 8), at.slice(8)];
+    for (const group of groups) expect(new Set(group).size).toBe(1);
+    expect(groups[1][0]).toBeGreaterThan(groups[0][0]);
+    expect(groups[2][0]).toBeGreaterThan(groups[1][0]);
+  });
+
+  it('gives a late caller a turn of its own even when its group had seats left', async () => {
+    const turn = loopTurns(4);
+    await turn();
+    let ran = false;
+    setImmediate(() => (ran = true));
+    await turn();
+    expect(ran).toBe(true);
+  });
 });

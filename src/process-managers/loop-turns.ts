@@ -1,12 +1,26 @@
 /**
- * Hands out turns of the event loop one at a time: each call resolves on a later turn than the
- * call before it, after the loop has polled for I/O in between. A batch's concurrent handlers
- * that wait for a turn each start alone, so requests that arrived meanwhile are answered between
- * them instead of queueing behind the synchronous starts of the whole batch.
+ * Hands out turns of the event loop, `perTurn` callers to a turn: each group of calls resolves on
+ * a later turn than the group before it, after the loop has polled for I/O in between. A batch's
+ * concurrent handlers that wait for a turn start a few at a time, so requests that arrived
+ * meanwhile are answered between the groups instead of queueing behind the synchronous starts of
+ * the whole batch, while the handlers of one group still reach the writer's group commit together.
  */
-export function loopTurns(): () => Promise<void> {
+export function loopTurns(perTurn = 1): () => Promise<void> {
   let last: Promise<void> = Promise.resolve();
-  return () => (last = last.then(nextTurn));
+  let seats = 0;
+  let served = true;
+  return () => {
+    // a group whose turn has already come is closed: a late caller waits for a turn of its own
+    if (seats === 0 || served) {
+      served = false;
+      seats = perTurn;
+      last = last.then(nextTurn).then(() => {
+        served = true;
+      });
+    }
+    seats--;
+    return last;
+  };
 }
 
 // setImmediate: queued from a check phase it runs on the next turn, after that turn's I/O poll

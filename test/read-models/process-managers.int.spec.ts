@@ -110,7 +110,7 @@ describeEachPlatformDatabase('process managers', (databases) => {
     }
   });
 
-  it('a partitioned batch starts one handler per turn of the event loop: a request that came meanwhile is answered between them', async () => {
+  it('a partitioned batch starts a few handlers per turn of the event loop: a request that came meanwhile is answered between them', async () => {
     // a real loopback server, on a kept-alive connection opened before the batch
     const log: string[] = [];
     const server = http.createServer((request, response) => {
@@ -131,7 +131,7 @@ describeEachPlatformDatabase('process managers', (databases) => {
       log.length = 0;
       let answered: Promise<void> | null = null;
       const manager: ProcessManager = {
-        name: 'one-per-turn',
+        name: 'few-per-turn',
         partitionBy: (event: RecordedEvent) => event.streamId,
         handles: {
           Greeted: async (event: RecordedEvent) => {
