@@ -1,15 +1,20 @@
 import { loopTurns } from './loop-turns';
 
+/** Counts the loop's turns: a setImmediate chain runs once per turn. */
+function turnCounter(): { seen: () => number; stop: () => void } {
+  let turnsSeen = 0;
+  let ticking = true;
+  const tick = () => {
+    turnsSeen++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return { seen: () => turnsSeen, stop: () => (ticking = false) };
+}
+
 describe('loopTurns', () => {
   it('resolves each call on a turn of the event loop of its own, in call order', async () => {
-    // counts the loop's turns: a setImmediate chain runs once per turn
-    let turnsSeen = 0;
-    let ticking = true;
-    const tick = () => {
-      turnsSeen++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = turnCounter();
     const turn = loopTurns();
     const at: number[] = [];
     const order: number[] = [];
@@ -17,10 +22,10 @@ describe('loopTurns', () => {
       [0, 1, 2, 3, 4].map(async (i) => {
         await turn();
         order.push(i);
-        at.push(turnsSeen);
+        at.push(turns.seen());
       }),
     );
-    ticking = false;
+    turns.stop();
     expect(order).toEqual([0, 1, 2, 3, 4]);
     for (let i = 1; i < at.length; i++) expect(at[i]).toBeGreaterThan(at[i - 1]);
   });
@@ -35,22 +40,16 @@ describe('loopTurns', () => {
   });
 
   it('seats perTurn callers on one turn, and the next group on a later turn', async () => {
-    let turnsSeen = 0;
-    let ticking = true;
-    const tick = () => {
-      turnsSeen++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = turnCounter();
     const turn = loopTurns(4);
     const at: number[] = [];
     await Promise.all(
       Array.from({ length: 10 }, async (_, i) => {
         await turn();
-        at[i] = turnsSeen;
+        at[i] = turns.seen();
       }),
     );
-    ticking = false;
+    turns.stop();
     const groups = [at.slice(0, 4), at.slice(4, 8), at.slice(8)];
     for (const group of groups) expect(new Set(group).size).toBe(1);
     expect(groups[1][0]).toBeGreaterThan(groups[0][0]);
