@@ -78,9 +78,9 @@ export function externalEventsProcessManager({
     onBound?.(d.conversationId);
   };
 
-  // Deliveries to different conversations bind concurrently, each starting on a turn of the event
-  // loop of its own (process-manager.ts); one conversation's in log order. A batch of 16 bounds
-  // how many bindings, and their conversations' states, are in flight at once.
+  // Deliveries to different conversations bind concurrently, four starting per turn of the event
+  // loop (process-manager.ts); one conversation's in log order. A batch of 16 bounds how many
+  // bindings, and their conversations' states, are in flight at once.
   return {
     name: EXTERNAL_EVENTS_PROCESS,
     handles: { ExternalEventDelivered: bind },

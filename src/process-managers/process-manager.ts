@@ -39,8 +39,8 @@ export interface ProcessManager {
   pace?: Pace;
   /**
    * Optional: the most events per batch (default 200). With `partitionBy` a batch's handlers run
-   * concurrently, each started on a turn of the event loop of its own: this bounds how many are
-   * in flight at once.
+   * concurrently, a few started per turn of the event loop: this bounds how many are in flight at
+   * once.
    */
   maxBatchSize?: number;
   /**
