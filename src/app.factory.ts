@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { Clock } from './platform/clock/clock';
-import type { Config } from './platform/config/config';
+import { BODY_LIMIT_BYTES, type Config } from './platform/config/config';
 import type { VoiceSeam } from './sip/voice-seam.module';
 import { KeyGate } from './platform/auth/key.guard';
 import { makeDataDirPrivate } from './platform/database/private-data-dir';
@@ -12,7 +12,8 @@ import { EnvelopeExceptionFilter } from './platform/errors/exception.filter';
 import { errorEnvelope } from './platform/errors/error-envelope';
 import { CORRELATION_HEADER, correlationIdFor } from './platform/http/correlation';
 import { registerBodyParsers } from './platform/http/body-parsers';
-import { answerClientError, answerFrameworkError } from './platform/http/edge-errors';
+import { answerClientError, answerFrameworkError, refuseConnection } from './platform/http/edge-errors';
+import { answerRawProtocol, edgeServerOptions, requireHost } from './platform/http/edge-server';
 import { checkHost } from './platform/http/hosts';
 import { corsVerdict } from './platform/http/studio-cors';
 import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
@@ -22,8 +23,10 @@ import { Metrics } from './platform/metrics/metrics';
 import { createValidationPipe } from './platform/validation/validation';
 import { AuthFailureThrottle } from './platform/auth/auth-failure-throttle';
 import { ParleyWsAdapter } from './platform/ws/parley-ws-adapter';
-
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+import { ByteBudget } from './platform/limits/byte-budget';
+import { ConnectionCap } from './platform/limits/connection-cap';
+import { addressTestOf } from './platform/net/cidr';
+import { forwardedClient } from './platform/net/forwarded-for';
 
 /** Builds the whole application, not yet listening. main.ts and the e2e tests both start here. */
 export async function createApp(
@@ -40,15 +43,21 @@ export async function createApp(
       { files: notPrivate.slice(0, 20) },
       'could not make these data files owner-only (owned by another user): fix their owner or mode',
     );
+  const trustedProxy = addressTestOf(config.edge.trustedProxies);
   const adapter = new FastifyAdapter({
+    ...edgeServerOptions(config.edge, trustedProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: correlationIdFor,
     return503OnClosing: true,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   });
-  registerBodyParsers(adapter, BODY_LIMIT_BYTES);
+  const bytes = new ByteBudget(config.edge.bodyBytesPerS, config.edge.bodyBytesBurst);
+  registerBodyParsers(adapter, BODY_LIMIT_BYTES, bytes);
   const fastify = adapter.getInstance();
+  const connections = new ConnectionCap(config.edge.maxConnectionsPerAddress, trustedProxy);
+  connections.guard(fastify.server, refuseConnection);
+  answerRawProtocol(fastify.server);
   // Properties guards set on the request are declared up front, so every request keeps one shape
   // (adding them per request would make V8 deoptimise Fastify's and Nest's hot paths).
   fastify.decorateRequest('principal', null);
@@ -56,7 +65,7 @@ export async function createApp(
   // Callback-style hooks: an async hook costs every request a promise and a microtask turn.
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header(CORRELATION_HEADER, request.id);
-    done();
+    done(requireHost(request));
   });
   if (config.studioOrigins.length > 0) {
     // before the host rule: a refused preflight is about its origin, whatever host it went to
@@ -131,8 +140,10 @@ export async function createApp(
     metrics.httpDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
     done();
   });
-  // Key authentication of routes that declare it (RequireApiKey / RequireServiceToken).
-  fastify.addHook('preHandler', app.get(KeyGate).hook());
+  // Key authentication of routes that declare it (RequireApiKey / RequireServiceToken), then the
+  // byte budget: both before the body is read, so a refused body is never parsed.
+  fastify.addHook('preParsing', app.get(KeyGate).hook());
+  fastify.addHook('preParsing', bytes.hook(BODY_LIMIT_BYTES));
   const apiErrors = app.get(ApiErrorRecorder);
   app.useGlobalFilters(new EnvelopeExceptionFilter(logger, (request, status) => apiErrors.record(request, status)));
   app.useGlobalPipes(createValidationPipe());
@@ -142,6 +153,8 @@ export async function createApp(
     new ParleyWsAdapter(app.getHttpServer(), {
       logger,
       failures: app.get(AuthFailureThrottle),
+      clientOf: (request) =>
+        forwardedClient(request.socket.remoteAddress, request.headers['x-forwarded-for'], trustedProxy),
       hosts: config.publicDomain ? { domain: config.publicDomain, region: config.region } : null,
     }),
   );

@@ -24,7 +24,7 @@ export class ConnectorTokenGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const connector = await throttled(this.failures, request, () =>
+    const connector = await this.failures.attempt(request.ip, () =>
       this.messaging.connectorFor(request.headers['x-token'], request.headers['x-host']),
     );
     setPrincipal(request, { kind: 'connector', id: connector.id, accountId: connector.accountId });
@@ -42,27 +42,12 @@ export class AccessTokenGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const verified = await throttled(this.failures, request, () =>
+    const verified = await this.failures.attempt(request.ip, () =>
       this.messaging.claimsFor(request.headers.authorization),
     );
     setPrincipal(request, { kind: 'access-token', id: verified.tokenId, accountId: verified.accountId });
     claims.set(request, verified);
     return true;
-  }
-}
-
-/** Refused at once when the caller's address has spent its failed attempts; a refusal counts against it. */
-async function throttled<T>(
-  failures: AuthFailureThrottle,
-  request: FastifyRequest,
-  authenticate: () => Promise<T>,
-): Promise<T> {
-  const address = request.ip;
-  failures.admit(address);
-  try {
-    return await authenticate();
-  } catch (error) {
-    throw failures.failed(address, error);
   }
 }
 

@@ -45,7 +45,7 @@ const FILES: Record<string, string> = {
 
 export const DOCS_CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "font-src 'self' data:; connect-src 'self'";
+  "font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface Asset {
   body: Buffer | string;

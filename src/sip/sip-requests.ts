@@ -10,6 +10,12 @@ export function malformation(request: SipRequest): string | null {
   if (!/^(sips?|tel):/i.test(request.uri)) return 'Bad Request-URI';
   const callId = headerOf(request, 'call-id')!;
   if (callId.length > 256) return 'Call-ID too long';
+  // RFC 3261 §18.3: a length that is not a number, or longer than the datagram's body, is a 400
+  const length = headerOf(request, 'content-length');
+  if (length !== undefined) {
+    if (!/^\d{1,10}$/.test(length)) return 'Bad Content-Length';
+    if (Number(length) > Buffer.byteLength(request.body)) return 'Content-Length exceeds the message body';
+  }
   return null;
 }
 

@@ -13,7 +13,9 @@ import {
   type SipResponse,
 } from '../outbound-calls/sip/sip-message';
 import { CONFIG, type Config, type SipServerConfig } from '../platform/config/config';
+import { ConnectionCap } from '../platform/limits/connection-cap';
 import { LOGGER } from '../platform/logging/logger';
+import { addressTestOf } from '../platform/net/cidr';
 import { CALL_AUDIO_FACTORY, type CallAudioFactory } from '../voice/call-media.port';
 import { VOICE_CALLS, type VoiceCalls } from '../voice/voice-calls.port';
 import { ALLOW, InboundSipCall, TRANSACTION_MS } from './inbound-sip-call';
@@ -41,6 +43,7 @@ export class SipServer implements OnApplicationBootstrap, BeforeApplicationShutd
   private readonly calls = new Map<string, InboundSipCall>();
   private readonly remembered = new Map<string, { text: string; until: number }>();
   private readonly rate: SourceRate;
+  private readonly connections: ConnectionCap;
   private stopping = false;
 
   constructor(
@@ -52,6 +55,10 @@ export class SipServer implements OnApplicationBootstrap, BeforeApplicationShutd
   ) {
     this.settings = config.sipServer;
     this.rate = new SourceRate(config.sipServer?.ratePerSource ?? 1);
+    this.connections = new ConnectionCap(
+      config.edge.maxConnectionsPerAddress,
+      addressTestOf(config.edge.trustedProxies),
+    );
   }
 
   /** Where it listens (null when off): tests read the port the OS picked. */
@@ -77,6 +84,7 @@ export class SipServer implements OnApplicationBootstrap, BeforeApplicationShutd
       this.settings.port,
       (text, peer) => this.receive(text, peer),
       this.logger,
+      this.connections,
     );
     this.port = await this.listener.start();
     this.logger.info({ host: this.settings.host, port: this.port }, 'SIP server listening (UDP and TCP)');

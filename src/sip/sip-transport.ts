@@ -1,6 +1,7 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
 import type { Logger } from 'pino';
+import type { ConnectionCap } from '../platform/limits/connection-cap';
 import { SipStreamFramer } from './sip-framing';
 
 export type SipTransport = 'UDP' | 'TCP';
@@ -35,6 +36,8 @@ export class SipListener {
     private readonly port: number,
     private readonly onMessage: (text: string, peer: SipPeer) => void,
     private readonly logger: Logger,
+    /** the per-address cap of contract §21 on TCP connections; none: only the listener's total */
+    private readonly cap: ConnectionCap | null = null,
   ) {}
 
   /**
@@ -75,6 +78,7 @@ export class SipListener {
     const port = udp.address().port;
     const tcp = net.createServer((socket) => this.accept(socket));
     tcp.maxConnections = MAX_TCP_CONNECTIONS;
+    this.cap?.guard(tcp, (socket) => socket.destroy());
     try {
       await new Promise<void>((resolve, reject) => {
         tcp.once('error', reject);
@@ -104,6 +108,7 @@ export class SipListener {
   }
 
   private accept(socket: net.Socket): void {
+    if (socket.destroyed) return; // refused by the per-address cap
     this.connections.add(socket);
     const framer = new SipStreamFramer();
     const peer: SipPeer = {

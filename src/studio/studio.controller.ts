@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '../platform/config/config';
 import { notFound } from '../platform/errors/domain-error';
+import { PAGE_SECURITY_HEADERS } from '../platform/http/page-security';
 import { defaultStudioDir, resolveStudioPath } from './studio-files';
 import { studioHosts } from './studio-hosts';
 
@@ -62,7 +63,7 @@ export class StudioController {
     return reply
       .header('content-type', answer.contentType)
       .header('cache-control', answer.cacheControl)
-      .header('x-content-type-options', 'nosniff')
+      .headers(PAGE_SECURITY_HEADERS)
       .header('content-security-policy', contentSecurityPolicy(hosts))
       .header('referrer-policy', 'no-referrer')
       .send(fs.createReadStream(answer.file));

@@ -1,5 +1,6 @@
 import { DomainError } from '../errors/domain-error';
-import { AuthFailureThrottle, clientAddress } from './auth-failure-throttle';
+import { clientAddress } from '../net/client-address';
+import { AuthFailureThrottle } from './auth-failure-throttle';
 
 const refused = () => new DomainError('API_KEY_INVALID', 'invalid API key', 401);
 

@@ -1,10 +1,8 @@
-import { isIPv6 } from 'node:net';
+import type { Awaitable } from '../awaitable';
 import { DomainError } from '../errors/domain-error';
-
-interface Bucket {
-  tokens: number;
-  updatedMs: number;
-}
+import { TokenBuckets } from '../limits/token-buckets';
+import { clientAddress } from '../net/client-address';
+import { rateLimited } from './rate-limiter';
 
 /**
  * Refusals that are not a guess: no credential at all, the right connector token on an
@@ -18,92 +16,63 @@ const NOT_A_GUESS = new Set([
   'CONNECTOR_MISSING_HOST_DOMAIN',
   'API_KEY_EXPIRED',
 ]);
-const MAX_ADDRESSES = 100_000;
+const unguessed = new WeakSet<object>();
+
+/** Marks a refusal as not a guess (a credential header that was not sent at all), so it spends nothing. */
+export function notAGuess<E extends object>(error: E): E {
+  unguessed.add(error);
+  return error;
+}
 
 /**
  * Slows credential guessing per client address (AUTH_FAILURE_RATE, AUTH_FAILURE_BURST): each
  * refused credential spends a token of the address's bucket, which refills at the rate up to the
  * burst. An address with no token left is answered 429 with Retry-After *before* its credential
  * is looked at, whatever it presents (answering a right guess would let guessing go on at full
- * speed); successes spend nothing, and other addresses have buckets of their own. Process-local,
- * on the wall clock, like the per-key rate limit.
+ * speed); successes spend nothing, and other addresses have buckets of their own. The address is
+ * the client's (`request.ip`, which believes X-Forwarded-For only from TRUSTED_PROXIES).
  */
 export class AuthFailureThrottle {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets: TokenBuckets;
 
-  constructor(
-    private readonly ratePerSecond: number,
-    private readonly burst: number,
-  ) {}
+  constructor(ratePerSecond: number, burst: number) {
+    this.buckets = new TokenBuckets(ratePerSecond, burst);
+  }
 
   /**
-   * Throws 429 when the client at `peer` (a socket's remote address) has spent its failures;
-   * otherwise lets authentication go on. Costs one size check while no address is failing.
+   * The one way a credential is checked: refused at once while `peer` has spent its failures,
+   * otherwise `authenticate` runs and a refusal it throws (now or later) counts against `peer`.
    */
+  attempt<T>(peer: string | undefined, authenticate: () => Awaitable<T>): Awaitable<T> {
+    this.admit(peer);
+    let result: Awaitable<T>;
+    try {
+      result = authenticate();
+    } catch (error) {
+      throw this.failed(peer, error);
+    }
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      throw this.failed(peer, error);
+    });
+  }
+
+  /** Throws 429 when the client at `peer` has spent its failures. Costs one size check while no address is failing. */
   admit(peer: string | undefined, nowMs = Date.now()): void {
-    if (this.ratePerSecond <= 0 || this.buckets.size === 0) return;
-    const bucket = this.refilled(clientAddress(peer), nowMs);
-    if (!bucket || bucket.tokens >= 1) return;
-    const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond));
-    throw new DomainError(
-      'AUTH_FAILURES_THROTTLED',
-      'too many failed authentication attempts from this address; retry later',
-      429,
-      null,
-      [],
-      { 'retry-after': String(retryAfter) },
-    );
+    if (this.buckets.empty) return;
+    const retryAfter = this.buckets.wait(clientAddress(peer), 1, nowMs);
+    if (retryAfter > 0)
+      throw rateLimited(
+        'AUTH_FAILURES_THROTTLED',
+        'too many failed authentication attempts from this address; retry later',
+        retryAfter,
+      );
   }
 
   /** Counts `error` against the client at `peer` when it refused a presented credential; returns it for the caller to throw. */
   failed(peer: string | undefined, error: unknown, nowMs = Date.now()): unknown {
-    if (
-      this.ratePerSecond <= 0 ||
-      !(error instanceof DomainError) ||
-      error.status !== 401 ||
-      NOT_A_GUESS.has(error.code)
-    )
-      return error;
-    const address = clientAddress(peer);
-    let bucket = this.refilled(address, nowMs);
-    if (!bucket) {
-      if (this.buckets.size >= MAX_ADDRESSES) this.buckets.delete(this.buckets.keys().next().value!);
-      bucket = { tokens: this.burst, updatedMs: nowMs };
-      this.buckets.set(address, bucket);
-    }
-    bucket.tokens = Math.max(0, bucket.tokens - 1);
+    if (error instanceof DomainError && error.status === 401 && !NOT_A_GUESS.has(error.code) && !unguessed.has(error))
+      this.buckets.spend(clientAddress(peer), 1, nowMs);
     return error;
   }
-
-  private refilled(address: string, nowMs: number): Bucket | undefined {
-    const bucket = this.buckets.get(address);
-    if (!bucket) return undefined;
-    bucket.tokens = Math.min(this.burst, bucket.tokens + ((nowMs - bucket.updatedMs) / 1000) * this.ratePerSecond);
-    bucket.updatedMs = nowMs;
-    // full again: forget the address, so the map holds only addresses failing now
-    if (bucket.tokens < this.burst) return bucket;
-    this.buckets.delete(address);
-    return undefined;
-  }
-}
-
-/**
- * The address a client is throttled by: the socket's peer (X-Forwarded-For is not trusted; Parley
- * has no trusted-proxy setting). IPv4-mapped IPv6 as IPv4; other IPv6 by its /64, the block one
- * client is usually given.
- */
-export function clientAddress(raw: string | undefined): string {
-  if (!raw) return 'unknown';
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(raw);
-  if (mapped) return mapped[1];
-  if (!isIPv6(raw)) return raw;
-  return `${expandIPv6(raw).slice(0, 4).join(':')}::/64`;
-}
-
-function expandIPv6(address: string): string[] {
-  const [head, tail = ''] = address.split('%')[0].split('::');
-  const left = head ? head.split(':') : [];
-  const right = address.includes('::') && tail ? tail.split(':') : [];
-  const middle = address.includes('::') ? Array(8 - left.length - right.length).fill('0') : [];
-  return [...left, ...middle, ...right].map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''));
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { studioOrigins } from '../http/studio-cors';
+import { parseCidrList } from '../net/cidr';
 
 /** Everything the process reads from its environment, validated once at start. */
 export interface Config {
@@ -77,6 +78,26 @@ export interface Config {
   sipServer: SipServerConfig | null;
   /** Binding external events behind the webhook (src/external-events/bind-pacer.ts). */
   externalEvents: { maxBindDelayMs: number };
+  /** What every listener promises under floods (contract §21). */
+  edge: EdgeConfig;
+}
+
+/** Contract §21: timeouts, connection and byte budgets, and whose X-Forwarded-For is believed. */
+export interface EdgeConfig {
+  /** HTTP_HEADERS_TIMEOUT_S: complete headers within this, or 408 */
+  headersTimeoutMs: number;
+  /** HTTP_REQUEST_TIMEOUT_S: a complete request (headers and body) within this, or 408 */
+  requestTimeoutMs: number;
+  /** HTTP_KEEPALIVE_TIMEOUT_S: an idle keep-alive connection closes after this */
+  keepAliveTimeoutMs: number;
+  /** HTTP_MAX_CONNECTIONS_PER_ADDRESS: open connections per client address on HTTP/WebSocket and SIP/TCP; 0: no cap */
+  maxConnectionsPerAddress: number;
+  /** BODY_BYTES_PER_S: request body bytes a second per client address and per credential; 0: no budget */
+  bodyBytesPerS: number;
+  /** BODY_BYTES_BURST: at least the body limit, so one largest body always fits a full budget */
+  bodyBytesBurst: number;
+  /** TRUSTED_PROXIES: CIDR blocks whose X-Forwarded-For is believed (and whose connections are not capped) */
+  trustedProxies: string[];
 }
 
 export interface SipTrunkConfig {
@@ -408,6 +429,38 @@ export function loadConfig(env: Env = process.env): Config {
     externalEvents: {
       maxBindDelayMs: integer(env, 'EXTERNAL_EVENTS_MAX_BIND_DELAY_MS', 30_000, 0, 3_600_000),
     },
+    edge: edgeConfig(env),
+  };
+}
+
+/** The largest request body any route takes (contract §2); bodies past it answer 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+function edgeConfig(env: Env): EdgeConfig {
+  const seconds = (name: string, fallback: number) => Math.round(decimal(env, name, fallback, 0.1, 3600) * 1000);
+  const headersTimeoutMs = seconds('HTTP_HEADERS_TIMEOUT_S', 10);
+  const requestTimeoutMs = seconds('HTTP_REQUEST_TIMEOUT_S', 30);
+  // Node refuses a header timeout longer than the request's: the headers are part of the request
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_S', 'must not be longer than HTTP_REQUEST_TIMEOUT_S');
+  const bodyBytesBurst = integer(env, 'BODY_BYTES_BURST', 16 * BODY_LIMIT_BYTES, BODY_LIMIT_BYTES, 2 ** 40);
+  const proxies = parseCidrList(env.TRUSTED_PROXIES);
+  if ('invalid' in proxies)
+    throw new ConfigError(
+      'TRUSTED_PROXIES',
+      `must be comma-separated addresses or CIDR blocks such as 10.0.0.0/8 (got ${JSON.stringify(proxies.invalid)})`,
+    );
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: seconds('HTTP_KEEPALIVE_TIMEOUT_S', 5),
+    maxConnectionsPerAddress: integer(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
+    bodyBytesPerS: integer(env, 'BODY_BYTES_PER_S', 4 * BODY_LIMIT_BYTES, 0, 2 ** 40),
+    bodyBytesBurst,
+    trustedProxies: (env.TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
   };
 }
 

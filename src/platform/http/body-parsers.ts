@@ -1,5 +1,6 @@
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DomainError } from '../errors/domain-error';
+import type { ByteBudget } from '../limits/byte-budget';
 import { bodyTooDeep, jsonTooDeep } from '../validation/body-depth';
 
 /**
@@ -13,18 +14,35 @@ import { bodyTooDeep, jsonTooDeep } from '../validation/body-depth';
  * inbound SMS, the messaging POSTs) swap in a private media type with a parser of their own.
  * Call before NestFactory.create, which is given `bodyParser: false`.
  */
-export function registerBodyParsers(adapter: FastifyAdapter, bodyLimit: number): void {
+export function registerBodyParsers(adapter: FastifyAdapter, bodyLimit: number, budget: ByteBudget): void {
   const fastify = adapter.getInstance();
   fastify.removeContentTypeParser('text/plain');
-  // Any other type: an empty body is no body (`curl -d ''` sends a form type), anything else is 415.
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body: Buffer, done) => {
-    if (body.length === 0) return done(null, undefined);
-    done(new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json', 415), undefined);
+  // Any other type: an empty body is no body (`curl -d ''` sends a form type), anything else is
+  // 415 at once, unread (the connection closes rather than drain what the client is still sending).
+  fastify.addContentTypeParser('*', { bodyLimit }, (request, _payload, done) => {
+    const length = request.headers['content-length'];
+    if (request.headers['transfer-encoding'] === undefined && (length === undefined || Number(length) === 0))
+      return done(null, undefined);
+    done(unsupportedMediaType(), undefined);
   });
   const { onProtoPoisoning, onConstructorPoisoning } = fastify.initialConfig;
   const parseJson = fastify.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
   adapter.useBodyParser('application/json', false, { bodyLimit }, (request, body, done) => {
+    // a body that announced its length was charged before it was read (ByteBudget.hook)
+    if (request.headers['content-length'] === undefined) {
+      try {
+        budget.charge(request, Buffer.byteLength(body as unknown as string));
+      } catch (error) {
+        return done(error as Error, undefined);
+      }
+    }
     if (jsonTooDeep(body)) return done(bodyTooDeep(), undefined);
     parseJson(request, body as unknown as string, done);
+  });
+}
+
+function unsupportedMediaType(): DomainError {
+  return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json', 415, null, [], {
+    connection: 'close',
   });
 }

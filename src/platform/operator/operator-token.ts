@@ -2,6 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { notAGuess } from '../auth/auth-failure-throttle';
+import { unauthorized } from '../errors/domain-error';
 import { base32 } from '../ids/ids';
 
 /**
@@ -27,6 +29,19 @@ export class OperatorToken {
       logger.info({ file }, 'using the operator token stored in this file');
       return new OperatorToken(sha256(token));
     }
+  }
+
+  /**
+   * Throws 401 OPERATOR_TOKEN_INVALID unless `given` (the x-operator-token header) is the token.
+   * A header not sent at all is refused too, but is not a guess for the failed-login throttle.
+   */
+  verify(
+    given: string | string[] | undefined,
+    message = 'missing or invalid operator token (header x-operator-token)',
+  ): void {
+    if (this.matches(Array.isArray(given) ? given[0] : given)) return;
+    const refusal = unauthorized(message, 'OPERATOR_TOKEN_INVALID');
+    throw given === undefined ? notAGuess(refusal) : refusal;
   }
 
   /** Constant-time: comparing fixed-length digests does not reveal how much of a guess matched. */

@@ -1,4 +1,4 @@
-import { parseIPv4, parseIPv6 } from './ip-address';
+import { parseIPv4, parseIPv6 } from '../net/ip-address';
 
 /**
  * Which addresses the platform may send to on a customer's behalf (webhooks, agent tools,

@@ -127,6 +127,7 @@ describe('ParleyWsAdapter', () => {
         logger: pino({ level: 'silent' }),
         // one refused credential per address, refilling slowly: the throttle test spends it last
         failures: new AuthFailureThrottle(0.001, 1),
+        clientOf: (request) => request.socket.remoteAddress,
         hosts: null,
       }),
     );

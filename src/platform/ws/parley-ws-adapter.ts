@@ -45,6 +45,8 @@ export interface ParleyWsAdapterDeps {
   logger: Logger;
   /** failed-credential throttle per client address, shared with HTTP */
   failures: AuthFailureThrottle;
+  /** the client's address: the socket's peer, or X-Forwarded-For's client when the peer is a trusted proxy */
+  clientOf: (request: IncomingMessage) => string | undefined;
   /** PUBLIC_DOMAIN and REGION: the host rule of HTTP routes (http/hosts.ts) applies to upgrades too; null: any host */
   hosts: { domain: string; region: string } | null;
 }
@@ -147,15 +149,12 @@ export class ParleyWsAdapter extends WsAdapter {
         new DomainError('NOT_FOUND', `no WebSocket endpoint at ${url.pathname}`, 404),
         correlationId,
       );
-    const address = request.socket.remoteAddress;
     let admitted: unknown;
     try {
-      this.deps.failures.admit(address);
-      admitted = await gate.admit(request, url);
-    } catch (error) {
       // a refused access token (chat) or key (desk) counts against the address, like on HTTP
-      if (error instanceof DomainError)
-        return refuseUpgrade(socket, this.deps.failures.failed(address, error) as DomainError, correlationId);
+      admitted = await this.deps.failures.attempt(this.deps.clientOf(request), () => gate.admit(request, url));
+    } catch (error) {
+      if (error instanceof DomainError) return refuseUpgrade(socket, error, correlationId);
       this.deps.logger.error({ err: error, reqId: correlationId }, 'WebSocket handshake failed');
       return refuseUpgrade(
         socket,
