@@ -3,7 +3,7 @@ import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, type Config } from '../platform/config/config';
-import { notFound } from '../platform/errors/domain-error';
+import { DomainError } from '../platform/errors/domain-error';
 import { PAGE_SECURITY_HEADERS } from '../platform/http/page-security';
 import { defaultStudioDir, resolveStudioPath } from './studio-files';
 import { studioHosts } from './studio-hosts';
@@ -22,6 +22,11 @@ function contentSecurityPolicy(hosts: { build: string | null; platform: string |
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
+}
+
+/** A 404 under /studio is still a page's answer: it carries the pages' headers. */
+function pageNotFound(code: string, message: string): DomainError {
+  return new DomainError(code, message, 404, null, [], { ...PAGE_SECURITY_HEADERS });
 }
 
 /**
@@ -57,8 +62,8 @@ export class StudioController {
   private send(rest: string, request: FastifyRequest, reply: FastifyReply) {
     const answer = resolveStudioPath(this.dir, rest);
     if (answer.kind === 'not-built')
-      throw notFound('STUDIO_NOT_BUILT', 'Studio is not built: run `npm run build` (it needs the dev dependencies)');
-    if (answer.kind === 'not-found') throw notFound('NOT_FOUND', `no Studio file ${rest}`);
+      throw pageNotFound('STUDIO_NOT_BUILT', 'Studio is not built: run `npm run build` (it needs the dev dependencies)');
+    if (answer.kind === 'not-found') throw pageNotFound('NOT_FOUND', `no Studio file ${rest}`);
     const hosts = studioHosts(this.config.publicDomain, this.config.region, request.protocol);
     return reply
       .header('content-type', answer.contentType)

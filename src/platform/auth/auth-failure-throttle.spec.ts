@@ -1,6 +1,5 @@
 import { DomainError } from '../errors/domain-error';
-import { clientAddress } from '../net/client-address';
-import { AuthFailureThrottle } from './auth-failure-throttle';
+import { AuthFailureThrottle, notAGuess } from './auth-failure-throttle';
 
 const refused = () => new DomainError('API_KEY_INVALID', 'invalid API key', 401);
 
@@ -38,13 +37,29 @@ describe('AuthFailureThrottle', () => {
   });
 });
 
-describe('clientAddress', () => {
-  it('IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6 by its /64', () => {
-    expect(clientAddress('203.0.113.7')).toBe('203.0.113.7');
-    expect(clientAddress('::ffff:203.0.113.7')).toBe('203.0.113.7');
-    expect(clientAddress('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
-    expect(clientAddress('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
-    expect(clientAddress('::1')).toBe('0:0:0:0::/64');
-    expect(clientAddress(undefined)).toBe('unknown');
+describe('AuthFailureThrottle.attempt', () => {
+  it('admits, runs the check, and counts a refusal it throws now or later', async () => {
+    const throttle = new AuthFailureThrottle(0.001, 2);
+    expect(() =>
+      throttle.attempt('a', () => {
+        throw refused();
+      }),
+    ).toThrow(DomainError);
+    await expect(throttle.attempt('a', () => Promise.reject(refused()))).rejects.toBeInstanceOf(DomainError);
+    expect(() => throttle.attempt('a', () => 'never runs')).toThrow(
+      expect.objectContaining({ code: 'AUTH_FAILURES_THROTTLED' }),
+    );
+    expect(throttle.attempt('b', () => 'ok')).toBe('ok');
+  });
+
+  it('a refusal marked notAGuess spends nothing', () => {
+    const throttle = new AuthFailureThrottle(0.001, 1);
+    for (let i = 0; i < 3; i++)
+      expect(() =>
+        throttle.attempt('a', () => {
+          throw notAGuess(refused());
+        }),
+      ).toThrow(DomainError);
+    expect(throttle.attempt('a', () => 'ok')).toBe('ok');
   });
 });

@@ -18,7 +18,7 @@ export function registerBodyParsers(adapter: FastifyAdapter, bodyLimit: number, 
   const fastify = adapter.getInstance();
   fastify.removeContentTypeParser('text/plain');
   // Any other type: an empty body is no body (`curl -d ''` sends a form type), anything else is
-  // 415 at once, unread (the connection closes rather than drain what the client is still sending).
+  // 415 at once, never collected (Node drains what is left, keeping nothing).
   fastify.addContentTypeParser('*', { bodyLimit }, (request, _payload, done) => {
     const length = request.headers['content-length'];
     if (request.headers['transfer-encoding'] === undefined && (length === undefined || Number(length) === 0))
@@ -42,7 +42,5 @@ export function registerBodyParsers(adapter: FastifyAdapter, bodyLimit: number, 
 }
 
 function unsupportedMediaType(): DomainError {
-  return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json', 415, null, [], {
-    connection: 'close',
-  });
+  return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json', 415);
 }

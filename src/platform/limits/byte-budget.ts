@@ -60,9 +60,7 @@ function credentialOf(request: FastifyRequest): string | null {
   return principal ? `${principal.kind}:${principal.id}` : null;
 }
 
-/** 429 with Retry-After, and the connection closed: the unread body is not worth draining. */
+/** 429 with Retry-After; Node drains the unread body (cheap: nothing is kept) so the client reads the answer. */
 function budgetSpent(retryAfterS: number): DomainError {
-  const error = rateLimited('RATE_LIMITED', 'too many request body bytes from this client; retry later', retryAfterS);
-  error.headers.connection = 'close';
-  return error;
+  return rateLimited('RATE_LIMITED', 'too many request body bytes from this client; retry later', retryAfterS);
 }
