@@ -115,6 +115,8 @@ export async function createApp(
         reqId: request.id,
         method: request.method,
         url: redactUrl(request.url),
+        // the client's address: X-Forwarded-For's client only behind TRUSTED_PROXIES
+        ip: request.ip,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
       },

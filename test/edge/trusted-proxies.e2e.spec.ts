@@ -1,3 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { createApp } from '../../src/app.factory';
+import { loadConfig } from '../../src/platform/config/config';
 import { deskHandshake, from } from '../helpers/from-address';
 import { createAccount, operatorKey } from '../helpers/keys-fixtures';
 import { expectEnvelope, startTestApp, type TestApp } from '../helpers/test-app';
@@ -81,6 +87,30 @@ describe('TRUSTED_PROXIES: per-address rules see the client behind a trusted pro
       expect(direct.refused).toBe(6);
     } finally {
       direct.close();
+    }
+  });
+});
+
+describe("the request log names the client's address", () => {
+  it('the client behind a trusted proxy, the peer otherwise', async () => {
+    const lines: Array<{ msg?: string; ip?: string; url?: string }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-edge-log-'));
+    const app = await createApp(
+      loadConfig({ DATA_DIR: dir, OPERATOR_TOKEN: 'test-operator-token-0123456789', TRUSTED_PROXIES: PROXY }),
+      logger,
+    );
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+      await from(PROXY, `${url}/healthz?via=proxy`, { headers: { 'x-forwarded-for': '203.0.113.77' } });
+      await from(STRANGER, `${url}/healthz?via=stranger`, { headers: { 'x-forwarded-for': '203.0.113.78' } });
+      const logged = (via: string) => lines.find((line) => line.msg === 'request' && line.url?.includes(via))?.ip;
+      expect(logged('via=proxy')).toBe('203.0.113.77');
+      expect(logged('via=stranger')).toBe(STRANGER);
+    } finally {
+      await app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
