@@ -1,6 +1,8 @@
 import type { Type } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { nestedType } from '../platform/validation/nested-type';
+import { nullMeans } from '../platform/validation/null-fields';
 import type { JsonSchema } from './json-schema';
 
 /**
@@ -10,16 +12,6 @@ import type { JsonSchema } from './json-schema';
  * `additionalProperties: false`. A rule this module does not know adds nothing: the schema is then
  * looser than the validation, never stricter.
  */
-
-/** The class-transformer metadata behind `@Type(() => Nested)`: its storage has no typed entry point. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const transformerStorage = (require('class-transformer/cjs/storage') as TransformerStorageModule)
-  .defaultMetadataStorage;
-interface TransformerStorageModule {
-  defaultMetadataStorage: {
-    findTypeMetadata(target: Type, property: string): { typeFunction: () => Type } | undefined;
-  };
-}
 
 /** Custom validators of this code base, by the name they register under, and what they accept. */
 const CUSTOM_VALIDATORS: Record<string, JsonSchema> = {
@@ -73,10 +65,9 @@ export class ValidationSchemas {
     const required: string[] = [];
     for (const [property, rules] of byProperty) {
       const conditional = rules.some((r) => r.type === 'conditionalValidation');
-      const notNull = rules.some((r) => r.name === 'isNotNull');
       // @Allow() alone checks nothing, an absent value included
       const checked = rules.some((r) => r.type !== 'whitelistValidation');
-      properties[property] = this.propertySchema(dto, property, rules, conditional && !notNull);
+      properties[property] = this.propertySchema(dto, property, rules, nullMeans(dto, property));
       if (!conditional && checked) required.push(property);
     }
     const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
@@ -89,7 +80,7 @@ export class ValidationSchemas {
     const each: JsonSchema = {}; // each item, for rules declared with { each: true }
     for (const rule of rules) {
       if (rule.type === 'nestedValidation') {
-        const nested = transformerStorage.findTypeMetadata(dto, property)?.typeFunction();
+        const nested = nestedType(dto, property);
         if (nested) Object.assign(rule.each ? each : value, this.refFor(nested));
         continue;
       }
@@ -177,7 +168,7 @@ function inferType(schema: JsonSchema, designType: unknown): void {
   else if (designType === Array) schema.type = 'array';
 }
 
-/** `null` is accepted too (OptionalOrNull, IsOptional). */
+/** `null` is accepted too: the field's documentation gives it a meaning (OptionalOrNull). */
 function allowNull(schema: JsonSchema): JsonSchema {
   if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
   if (schema.enum) return { ...schema, enum: [...(schema.enum as unknown[]), null] };

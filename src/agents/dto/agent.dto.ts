@@ -12,7 +12,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { Optional } from '../../platform/validation/optional';
+import { Optional, OptionalOrNull } from '../../platform/validation/optional';
 import { ENVIRONMENTS, type Environment } from '../agent.events';
 
 export class ResponseSettingsDto {
@@ -63,7 +63,8 @@ export class ConflictResolutionDto {
   @IsArray() @ArrayMaxSize(2) @IsString({ each: true }) path: string[];
   @IsIn(['ours', 'theirs', 'base'], { message: 'strategy must be one of ours, theirs, base' }) strategy:
     'ours' | 'theirs' | 'base';
-  @Allow() value?: unknown;
+  /** an explicit value, checked by the merge; null deletes a topic, test or tool, and is a setting's default */
+  @OptionalOrNull() @Allow() value?: unknown;
 }
 
 export class MergeDto {

@@ -1,6 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
 import { flatDtoBuilder } from './flat-dto';
+import { nullFields } from './null-fields';
 
 type Row = { field: string; message: string };
 
@@ -30,8 +31,9 @@ const isPlainObject = (value: unknown) => typeof value === 'object' && value !==
 
 /**
  * DTOs are validated at the edge; the first problem names its field in the message. A body that
- * is not a JSON object (an array, a string, null) is refused before class-transformer sees it. A
- * body a flat DTO accepts is built by its compiled check (flat-dto.ts), a hot route's every
+ * is not a JSON object (an array, a string, null) is refused before class-transformer sees it, and
+ * one holding `null` where its DTO takes none (null-fields.ts) before any other rule. A body a
+ * flat DTO accepts is built by its compiled check (flat-dto.ts), a hot route's every
  * request; whatever it does not accept goes through the full pipe, which says why.
  */
 class EdgeValidationPipe extends ValidationPipe {
@@ -45,6 +47,9 @@ class EdgeValidationPipe extends ValidationPipe {
           { field: 'body', message: 'the body must be a JSON object' },
         ]);
       }
+      const nulls = nullFields(metadata.metatype!, value as Record<string, unknown>);
+      if (nulls.length > 0)
+        throw new DomainError('VALIDATION_ERROR', nulls.map((r) => r.message).join('; '), 400, null, nulls);
       if (this.compiledDtos && Object.getPrototypeOf(value) === Object.prototype) {
         const dto = flatDtoBuilder(metadata.metatype as new () => object)?.(value as Record<string, unknown>);
         if (dto) return dto;
