@@ -15,7 +15,7 @@ const REPLAYED = 'idempotent-replayed';
  * Idempotency-Key on POSTs (contract §2): the first response is stored; a repeat with the same
  * body within 24 h gets it again and changes nothing; the same key with another body is 409.
  *
- * Interceptors run after guards and the key gate's preHandler, so a principal here means the
+ * Interceptors run after guards and the key gate's preParsing hook, so a principal here means the
  * route's credential has checked out. Records are keyed by that credential's id (with the route
  * and the key): another or no credential can never be answered with someone's first response.
  * A route that authenticates no one (the SMS carrier's webhook, health) ignores the header.
