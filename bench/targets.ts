@@ -104,6 +104,12 @@ export const LIMITS: Limit[] = [
   { name: 'concurrency.series-7d.p50', atMost: 50 },
   { name: 'external-events.delivery.p99', atMost: 20 },
   { name: 'external-events.bind.p99', atMost: 50 },
+  // Edge floods (issue 47, contract §21): one tenant's large bodies, accepted or refused, raise
+  // another's GET p99 at most 3x (paired rounds, like the key check's ratio); every request of
+  // theirs is answered while 20,000 idle connections are held.
+  { name: 'edge.flood.body.p99-ratio', atMost: 3 },
+  { name: 'edge.flood.body-refused.p99-ratio', atMost: 3 },
+  { name: 'edge.flood.connections.answered', atLeast: 100 },
   // Studio (issue 34): the conversations page shows 100 rows within 1 s of navigation, at the top
   // and deep in the history; its JavaScript stays within 300 KB gzipped.
   { name: 'studio.conversations.first-100-rows', atMost: PAGE_BUDGET_MS },

@@ -7,6 +7,8 @@ import { concurrencyCases } from './concurrency';
 import { conversationsCases } from './conversations';
 import { debugChatCases } from './debug-chat';
 import { debugChatCostCases } from './debug-chat-cost';
+import { edgeFloodBodyCases } from './edge-flood-body';
+import { edgeFloodConnectionsCases } from './edge-flood-connections';
 import { externalEventsCases } from './external-events';
 import { httpAuthCases } from './http-auth';
 import { inboundCallsCases } from './inbound-calls';
@@ -57,6 +59,8 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'concurrency', cases: concurrencyCases },
   { name: 'alerts', cases: alertsCases },
   { name: 'external-events', cases: externalEventsCases },
+  // issue 47's floods against the app in a server process of its own (contract §21)
+  { name: 'edge', cases: [...edgeFloodBodyCases, ...edgeFloodConnectionsCases] },
   // only with --backend postgres: a PostgreSQL server is started for them
   { name: 'postgres', cases: postgresCases, backend: 'postgres' },
 ];
