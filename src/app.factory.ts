@@ -14,6 +14,7 @@ import { CORRELATION_HEADER, correlationIdFor } from './platform/http/correlatio
 import { registerBodyParsers } from './platform/http/body-parsers';
 import { answerClientError, answerFrameworkError, refuseConnection } from './platform/http/edge-errors';
 import { answerRawProtocol, edgeServerOptions, requireHost } from './platform/http/edge-server';
+import { leaveUnreadBodies } from './platform/http/unread-bodies';
 import { checkHost } from './platform/http/hosts';
 import { corsVerdict } from './platform/http/studio-cors';
 import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
@@ -58,6 +59,7 @@ export async function createApp(
   const connections = new ConnectionCap(config.edge.maxConnectionsPerAddress, trustedProxy);
   connections.guard(fastify.server, refuseConnection);
   answerRawProtocol(fastify.server);
+  leaveUnreadBodies(fastify);
   // Properties guards set on the request are declared up front, so every request keeps one shape
   // (adding them per request would make V8 deoptimise Fastify's and Nest's hot paths).
   fastify.decorateRequest('principal', null);

@@ -1,4 +1,4 @@
-import { BODY_LIMIT_BYTES } from '../../src/app.factory';
+import { BODY_LIMIT_BYTES } from '../../src/platform/config/config';
 import type { BenchCase, Result } from '../lib/case';
 import type { BenchContext } from '../lib/context';
 import type { BodyFloodResult } from '../lib/body-flood';

@@ -138,6 +138,8 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       DATA_DIR: dir,
       OPERATOR_TOKEN: operatorToken,
       RATE_LIMIT_PER_KEY: '0',
+      BODY_BYTES_PER_S: '0',
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
       LOG_LEVEL: 'silent',
       READ_YOUR_WRITES_TIMEOUT_MS: '60000',
     });

@@ -41,7 +41,10 @@ export async function startBenchApp(
   const config = loadConfig({
     DATA_DIR: dir,
     OPERATOR_TOKEN: operatorToken,
+    // throughput from one client address: the per-caller limits would measure themselves
     RATE_LIMIT_PER_KEY: '0',
+    BODY_BYTES_PER_S: '0',
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
     LOG_LEVEL: 'silent',
     ...passedThrough(),
     ...env,

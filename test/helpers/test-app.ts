@@ -13,10 +13,11 @@ import type { Json } from './json';
 
 /**
  * Every test client calls from 127.0.0.1, and many suites send hundreds of wrong credentials on
- * purpose: the failed-login throttle (one bucket per client address) is off unless a test turns it
- * on (test/auth-throttle.e2e.spec.ts does).
+ * purpose, or megabytes of bodies: the failed-login throttle and the body byte budget (a bucket
+ * per client address) are off unless a test turns them on (test/auth-throttle.e2e.spec.ts,
+ * test/edge/byte-budget.e2e.spec.ts do).
  */
-const TEST_DEFAULTS: Record<string, string> = { AUTH_FAILURE_RATE: '0' };
+const TEST_DEFAULTS: Record<string, string> = { AUTH_FAILURE_RATE: '0', BODY_BYTES_PER_S: '0' };
 
 export interface TestApp {
   app: NestFastifyApplication;

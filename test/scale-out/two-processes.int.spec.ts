@@ -98,6 +98,7 @@ maybe('two API processes on shared stores', () => {
         DATABASE_URL: server.url,
         DEBUG_CHAT_TIMEOUT_S: '86400',
         RATE_LIMIT_PER_KEY: '0',
+        BODY_BYTES_PER_S: '0',
       };
       const [a, b] = await Promise.all([AppProcess.start(env), AppProcess.start(env)]);
       processes.push(a, b);

@@ -443,7 +443,7 @@ function edgeConfig(env: Env): EdgeConfig {
   // Node refuses a header timeout longer than the request's: the headers are part of the request
   if (headersTimeoutMs > requestTimeoutMs)
     throw new ConfigError('HTTP_HEADERS_TIMEOUT_S', 'must not be longer than HTTP_REQUEST_TIMEOUT_S');
-  const bodyBytesBurst = integer(env, 'BODY_BYTES_BURST', 16 * BODY_LIMIT_BYTES, BODY_LIMIT_BYTES, 2 ** 40);
+  const bodyBytesBurst = integer(env, 'BODY_BYTES_BURST', BODY_LIMIT_BYTES, BODY_LIMIT_BYTES, 2 ** 40);
   const proxies = parseCidrList(env.TRUSTED_PROXIES);
   if ('invalid' in proxies)
     throw new ConfigError(
@@ -455,7 +455,7 @@ function edgeConfig(env: Env): EdgeConfig {
     requestTimeoutMs,
     keepAliveTimeoutMs: seconds('HTTP_KEEPALIVE_TIMEOUT_S', 5),
     maxConnectionsPerAddress: integer(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
-    bodyBytesPerS: integer(env, 'BODY_BYTES_PER_S', 4 * BODY_LIMIT_BYTES, 0, 2 ** 40),
+    bodyBytesPerS: integer(env, 'BODY_BYTES_PER_S', BODY_LIMIT_BYTES / 2, 0, 2 ** 40),
     bodyBytesBurst,
     trustedProxies: (env.TRUSTED_PROXIES ?? '')
       .split(',')

@@ -28,7 +28,7 @@ interface Field {
 const plans = new WeakMap<Type, Map<string, Field>>();
 
 /** Each property the class declares a rule for: whether it takes null, and the class it nests. */
-function planOf(dto: Type): Map<string, Field> {
+export function planOf(dto: Type): Map<string, Field> {
   let plan = plans.get(dto);
   if (!plan) {
     plan = new Map();

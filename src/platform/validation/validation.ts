@@ -2,6 +2,7 @@ import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@ne
 import { DomainError } from '../errors/domain-error';
 import { flatDtoBuilder } from './flat-dto';
 import { nullFields } from './null-fields';
+import { undeclaredFields } from './undeclared-fields';
 
 type Row = { field: string; message: string };
 
@@ -32,7 +33,8 @@ const isPlainObject = (value: unknown) => typeof value === 'object' && value !==
 /**
  * DTOs are validated at the edge; the first problem names its field in the message. A body that
  * is not a JSON object (an array, a string, null) is refused before class-transformer sees it, and
- * one holding `null` where its DTO takes none (null-fields.ts) before any other rule. A body a
+ * one holding `null` where its DTO takes none (null-fields.ts), or a key it does not declare
+ * (undeclared-fields.ts), before any other rule. A body a
  * flat DTO accepts is built by its compiled check (flat-dto.ts), a hot route's every
  * request; whatever it does not accept goes through the full pipe, which says why.
  */
@@ -50,6 +52,9 @@ class EdgeValidationPipe extends ValidationPipe {
       const nulls = nullFields(metadata.metatype!, value as Record<string, unknown>);
       if (nulls.length > 0)
         throw new DomainError('VALIDATION_ERROR', nulls.map((r) => r.message).join('; '), 400, null, nulls);
+      const extra = undeclaredFields(metadata.metatype!, value as Record<string, unknown>);
+      if (extra.length > 0)
+        throw new DomainError('VALIDATION_ERROR', extra.map((r) => r.message).join('; '), 400, null, extra);
       if (this.compiledDtos && Object.getPrototypeOf(value) === Object.prototype) {
         const dto = flatDtoBuilder(metadata.metatype as new () => object)?.(value as Record<string, unknown>);
         if (dto) return dto;
