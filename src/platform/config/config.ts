@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { studioOrigins } from '../http/studio-cors';
+import { defaultMaxConnections } from '../limits/connection-shedding';
 import { parseCidrList } from '../net/cidr';
 
 /** Everything the process reads from its environment, validated once at start. */
@@ -92,6 +93,8 @@ export interface EdgeConfig {
   keepAliveTimeoutMs: number;
   /** HTTP_MAX_CONNECTIONS_PER_ADDRESS: open connections per client address on HTTP/WebSocket and SIP/TCP; 0: no cap */
   maxConnectionsPerAddress: number;
+  /** HTTP_MAX_CONNECTIONS: open HTTP connections in all, past which idle ones are closed; 0: no limit */
+  maxConnections: number;
   /** BODY_BYTES_PER_S: request body bytes a second per client address and per credential; 0: no budget */
   bodyBytesPerS: number;
   /** BODY_BYTES_BURST: at least the body limit, so one largest body always fits a full budget */
@@ -455,6 +458,7 @@ function edgeConfig(env: Env): EdgeConfig {
     requestTimeoutMs,
     keepAliveTimeoutMs: seconds('HTTP_KEEPALIVE_TIMEOUT_S', 5),
     maxConnectionsPerAddress: integer(env, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
+    maxConnections: integer(env, 'HTTP_MAX_CONNECTIONS', defaultMaxConnections(), 0, 10_000_000),
     bodyBytesPerS: integer(env, 'BODY_BYTES_PER_S', BODY_LIMIT_BYTES / 2, 0, 2 ** 40),
     bodyBytesBurst,
     trustedProxies: (env.TRUSTED_PROXIES ?? '')
