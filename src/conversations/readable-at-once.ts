@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { conversationStream } from '../conversations/conversation.events';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { CONFIG, type Config } from '../platform/config/config';
 import { ProcessManagers } from '../process-managers/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
+import { conversationStream } from './conversation.events';
 
 /** How long a read waits for the channels' process managers to start a conversation handed out just before. */
 const PROCESS_MANAGER_WAIT_MS = 1500;
