@@ -11,8 +11,8 @@ import { ReadableAtOnce } from './readable-at-once';
 
 /**
  * The conversation engine every channel module imports; one per process, with one cache of folded
- * conversations. And the rule every channel's answers keep: a conversation they hand out, the
- * Conversations API shows at once (ReadableAtOnce).
+ * conversations. And the rule every channel's answers keep: what they say of a conversation's start
+ * or end, the Conversations API shows at once (ReadableAtOnce).
  */
 @Module({
   imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule, AgentsModule, RuntimeModule],

@@ -1,0 +1,78 @@
+import { advanceClock } from './helpers/keys-fixtures';
+import { request, type JsonResponse, type TestApp } from './helpers/test-app';
+import { callingAccount, callStatus, placeCall, type CallingAccount } from './outbound-calls/outbound-calls-fixture';
+import { startSmsFixture, type SmsFixture } from './sms/sms-fixture';
+import { patient } from './support/patience';
+
+const ROUNDS = 5;
+/** calls that end together: each round's ends are recorded while every one of them is watched */
+const AT_ONCE = 8;
+const SIM = { pickUp: 1, answerAfter: 3, listen: 5 };
+
+/**
+ * Polls `probe` back to back, as a client waiting for an end does, until `ended` holds; then at
+ * once runs `then`. Bounded: a status that never ends fails the round.
+ */
+async function atTheEnd<T>(
+  probe: () => Promise<JsonResponse>,
+  ended: (r: JsonResponse) => boolean,
+  then: (r: JsonResponse) => Promise<T>,
+): Promise<T> {
+  const deadline = Date.now() + patient(5000);
+  for (;;) {
+    const r = await probe();
+    if (ended(r)) return then(r);
+    if (Date.now() > deadline) throw new Error(`never ended; last answer ${r.status} ${JSON.stringify(r.body)}`);
+  }
+}
+
+/**
+ * Issue 47: an answer that says a call or session ended means its conversation reads ended
+ * (`in_progress: false`) through the Conversations API from that moment: contract §2's
+ * readable-at-once, applied to the end. Each round reads the conversation the moment the answer
+ * says ended, while the end is still being recorded behind it, so the race is run every round.
+ */
+describe('an ended call or session reads ended at once (issue 47)', () => {
+  let f: SmsFixture;
+  let t: TestApp;
+  let outbound: CallingAccount;
+
+  beforeAll(async () => {
+    f = await startSmsFixture({ OUTBOUND_RING_TIMEOUT_S: '30', OUTBOUND_MAX_CONCURRENT_CALLS: '40' });
+    t = f.t;
+    outbound = await callingAccount(t, 'Caller Co', 'Hello from the caller.', '+15550100099');
+  });
+  afterAll(async () => f.close());
+
+  const read = (accountId: string, agentId: string, key: string, id: string) =>
+    request(`${t.url}/v3/${accountId}/${agentId}/conversations/${id}`, { headers: { 'x-api-key': key } });
+
+  it('outbound calls: once a status is final, its conversation is not in progress', async () => {
+    const seen: Array<[string, number, boolean]> = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const sids: string[] = [];
+      for (let i = 0; i < AT_ONCE; i++) {
+        const placed = await placeCall(t, outbound.token, {
+          to_number: `+1555124${String(round).padStart(2, '0')}${String(i).padStart(2, '0')}`,
+        });
+        sids.push(placed.body.call_sid);
+      }
+      // answered: the conversations run, the callees listen
+      await advanceClock(t, SIM.pickUp + SIM.answerAfter);
+      const watching = sids.map((sid) =>
+        atTheEnd(
+          () => callStatus(t, outbound.token, sid),
+          (r) => r.status !== 200 || r.body.status === 'success' || r.body.status === 'failure',
+          async (r): Promise<[string, number, boolean]> => {
+            const c = await read(outbound.accountId, outbound.agentId, outbound.token, sid);
+            return [r.body.status ?? r.status, c.status, c.body.in_progress];
+          },
+        ),
+      );
+      // the callees hang up together while their clients watch the statuses
+      await advanceClock(t, SIM.listen);
+      seen.push(...(await Promise.all(watching)));
+    }
+    expect(seen).toEqual(Array(ROUNDS * AT_ONCE).fill(['success', 200, false]));
+  });
+});
