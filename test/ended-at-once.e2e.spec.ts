@@ -1,3 +1,5 @@
+import { EVENT_STORE, type EventStore } from '../src/event-store/event-store.port';
+import { callAccount, inboundCall, op, type CallAccount } from './calls/calls-fixture';
 import { advanceClock } from './helpers/keys-fixtures';
 import { request, type JsonResponse, type TestApp } from './helpers/test-app';
 import { callingAccount, callStatus, placeCall, type CallingAccount } from './outbound-calls/outbound-calls-fixture';
@@ -36,11 +38,13 @@ describe('an ended call or session reads ended at once (issue 47)', () => {
   let f: SmsFixture;
   let t: TestApp;
   let outbound: CallingAccount;
+  let inbound: CallAccount;
 
   beforeAll(async () => {
     f = await startSmsFixture({ OUTBOUND_RING_TIMEOUT_S: '30', OUTBOUND_MAX_CONCURRENT_CALLS: '40' });
     t = f.t;
     outbound = await callingAccount(t, 'Caller Co', 'Hello from the caller.', '+15550100099');
+    inbound = await callAccount(t, 'Answer Co', '+15550100077');
   });
   afterAll(async () => f.close());
 
@@ -74,5 +78,54 @@ describe('an ended call or session reads ended at once (issue 47)', () => {
       seen.push(...(await Promise.all(watching)));
     }
     expect(seen).toEqual(Array(ROUNDS * AT_ONCE).fill(['success', 200, false]));
+  });
+
+  /**
+   * An inbound call's end is recorded within the request that ends it, so the window a status
+   * read can fall into is one commit: rare to hit, however many calls end together. What closes
+   * it whatever the timing is the log's order, read here too: the conversation ends first.
+   */
+  const logOrder = async (sid: string) => {
+    const store = t.app.get<EventStore>(EVENT_STORE);
+    const ended = (await store.readStream(`conversation-${sid}`)).find((e) => e.type === 'ConversationEnded');
+    const told = (await store.readStream(`inbound-call-${sid}`)).find((e) => e.type === 'InboundCallEnded');
+    return ended && told && ended.position < told.position ? 'conversation ended first' : 'call ended first';
+  };
+  type Ended = [string, number, boolean, string];
+
+  it('inbound calls: once a status says ended, its conversation is not in progress', async () => {
+    const seen: Ended[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const sids: string[] = [];
+      for (let i = 0; i < AT_ONCE; i++) {
+        const call = await inboundCall(t, {
+          from: `+1555765${String(round).padStart(2, '0')}${String(i).padStart(2, '0')}`,
+          to: inbound.number,
+          utterances: ['when do you open'],
+          hang_up: false,
+        });
+        expect(call.body.status).toBe('in-progress');
+        sids.push(call.body.call_sid);
+      }
+      const watching = sids.map((sid) =>
+        atTheEnd(
+          () => request(`${t.url}/admin/v1/carrier/inbound-calls/${sid}`, { headers: op(t) }),
+          (r) => r.status !== 200 || r.body.status !== 'in-progress',
+          async (r): Promise<Ended> => {
+            const c = await read(inbound.accountId, inbound.agentId, inbound.key, sid);
+            return [r.body.status ?? r.status, c.status, c.body.in_progress, await logOrder(sid)];
+          },
+        ),
+      );
+      // the callers hang up together while the statuses are watched
+      const hungUp = await Promise.all(
+        sids.map((sid) =>
+          request(`${t.url}/admin/v1/carrier/inbound-calls/${sid}/hang-up`, { method: 'POST', headers: op(t) }),
+        ),
+      );
+      expect(hungUp.map((r) => r.body.status)).toEqual(Array(AT_ONCE).fill('ended'));
+      seen.push(...(await Promise.all(watching)));
+    }
+    expect(seen).toEqual(Array(ROUNDS * AT_ONCE).fill(['ended', 200, false, 'conversation ended first']));
   });
 });
