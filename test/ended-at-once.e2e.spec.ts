@@ -3,13 +3,21 @@ import { callAccount, inboundCall, op, type CallAccount } from './calls/calls-fi
 import { advanceClock } from './helpers/keys-fixtures';
 import { request, type JsonResponse, type TestApp } from './helpers/test-app';
 import { callingAccount, callStatus, placeCall, type CallingAccount } from './outbound-calls/outbound-calls-fixture';
-import { startSmsFixture, type SmsFixture } from './sms/sms-fixture';
+import {
+  conversation,
+  delivered,
+  newUserNumber,
+  sendInbound,
+  startSmsFixture,
+  type SmsFixture,
+} from './sms/sms-fixture';
 import { patient } from './support/patience';
 
 const ROUNDS = 5;
 /** calls that end together: each round's ends are recorded while every one of them is watched */
 const AT_ONCE = 8;
 const SIM = { pickUp: 1, answerAfter: 3, listen: 5 };
+const DAY_S = 24 * 3600;
 
 /**
  * Polls `probe` back to back, as a client waiting for an end does, until `ended` holds; then at
@@ -127,5 +135,21 @@ describe('an ended call or session reads ended at once (issue 47)', () => {
       seen.push(...(await Promise.all(watching)));
     }
     expect(seen).toEqual(Array(ROUNDS * AT_ONCE).fill(['ended', 200, false, 'conversation ended first']));
+  });
+
+  it('an SMS session: once the clock has run its end (10 minutes past the warning), its conversation is ended', async () => {
+    const seen: Array<[number, boolean]> = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const user = newUserNumber();
+      const opened = await sendInbound(t, f.connector, { from: user, text: 'when are you open' });
+      await delivered(t, user, 1);
+      await advanceClock(t, DAY_S);
+      await delivered(t, user, 2);
+      // the warning's 10 minutes pass without a reply: the session ends
+      await advanceClock(t, 10 * 60);
+      const c = await conversation(f, opened.body.conversation_id);
+      seen.push([c.status, c.body.in_progress]);
+    }
+    expect(seen).toEqual(Array(ROUNDS).fill([200, false]));
   });
 });
