@@ -8,6 +8,7 @@ import {
   delivered,
   newUserNumber,
   sendInbound,
+  sendOutbound,
   startSmsFixture,
   type SmsFixture,
 } from './sms/sms-fixture';
@@ -151,5 +152,19 @@ describe('an ended call or session reads ended at once (issue 47)', () => {
       seen.push([c.status, c.body.in_progress]);
     }
     expect(seen).toEqual(Array(ROUNDS).fill([200, false]));
+  });
+
+  it('an SMS session an outbound request replaced: ended once the new one is answered', async () => {
+    const seen: Array<[number, boolean]> = [];
+    for (let i = 0; i < ROUNDS * 4; i++) {
+      const user = newUserNumber();
+      const first = await sendOutbound(f, { user_number: user, message: `Notice ${i}.` });
+      expect(first.status).toBe(202);
+      const second = await sendOutbound(f, { user_number: user, message: `Notice ${i}, again.` });
+      expect(second.status).toBe(202);
+      const c = await conversation(f, first.body.conversation_id);
+      seen.push([c.status, c.body.in_progress]);
+    }
+    expect(seen).toEqual(Array(ROUNDS * 4).fill([200, false]));
   });
 });
