@@ -8,16 +8,15 @@ import { EmbeddingRanker, EmbeddingsClient } from './embeddings';
 import { CONFIG, type Config } from '../platform/config/config';
 import { CONVERSATIONS_REPOSITORY, conversationsRepository } from '../../projections/conversations/queries';
 import { Cursors } from './cursor';
-import { ReadableAtOnce } from './readable-at-once';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
+import { ConversationsModule } from '../conversations/conversations.module';
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule, AccountsModule],
+  imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule, AccountsModule, ConversationsModule],
   controllers: [ConversationsApiController, HandoffController],
   providers: [
     ConversationsApiService,
-    ReadableAtOnce,
     // a read model's query repository, over the serving generation (projections/conversations/queries.ts)
     {
       provide: CONVERSATIONS_REPOSITORY,

@@ -6,6 +6,7 @@ import { DataAccessService } from '../accounts/data-access.service';
 import type { KeyRecord } from '../platform/auth/key-principal';
 import { replayConversation, type ConversationSummary } from '../conversations/conversation-view';
 import { conversationStream, type ConversationEvent } from '../conversations/conversation.events';
+import { ReadableAtOnce } from '../conversations/readable-at-once';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';
 import { badRequest, DomainError, forbidden } from '../platform/errors/domain-error';
 import { LOGGER } from '../platform/logging/logger';
@@ -21,7 +22,6 @@ import type { EmbeddingRanker } from './embeddings';
 import { Cursors, type CursorPosition } from './cursor';
 import { parseListQuery, parseOneQuery, type ApiVersion, type ListQuery } from './list-query';
 import { renderConversation, showsTurns, type Access, type RenderOptions } from './render';
-import { ReadableAtOnce } from './readable-at-once';
 import { streamList } from './stream-list';
 
 /** The embedding ranker when EMBEDDINGS_BASE_URL is set, else null. */
@@ -179,7 +179,7 @@ export class ConversationsApiService {
   }
 
   private async history(agentId: string, conversationId: string): Promise<RecordedEvent[]> {
-    // a conversation a channel starts behind the log may not be there yet (readable-at-once.ts)
+    // a conversation a channel starts behind the log may not be there yet (conversations/readable-at-once.ts)
     let events = await this.store.readStream(conversationStream(conversationId));
     if (events.length === 0 && (await this.readable.inLog(conversationId)))
       events = await this.store.readStream(conversationStream(conversationId));

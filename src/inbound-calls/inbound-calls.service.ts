@@ -4,7 +4,7 @@ import { DEPLOYMENT_FOR_NUMBER_ENVIRONMENT, type NumberEnvironment } from '../ac
 import { DeploymentContent } from '../agents/deployment-content';
 import type { Environment } from '../agents/agent.events';
 import { CallLines } from '../call-limits/call-lines';
-import { conversationStream } from '../conversations/conversation.events';
+import { conversationStream, type EndReason } from '../conversations/conversation.events';
 import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { DniService } from '../dni/dni.service';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -45,6 +45,14 @@ export interface Ringing {
 }
 export type RingOutcome = Ringing | { ok: false; answer: CallAnswer };
 export type AnswerOutcome = { ok: true } | { ok: false; answer: CallAnswer };
+
+/** How the conversation records who ended the call. */
+const END_REASONS: Record<HungUpBy, EndReason> = {
+  caller: 'user',
+  agent: 'agent',
+  'hold-limit': 'timeout',
+  platform: 'crash',
+};
 
 const callNotFound = () => notFound('CALL_NOT_FOUND', 'no such inbound call');
 
@@ -210,16 +218,17 @@ export class InboundCallsService {
     });
   }
 
-  /** The call ends (a no-op for one already over): the conversation ends, the line is given back. */
+  /**
+   * The call ends (a no-op for one already over): the conversation ends, the line is given back.
+   * The conversation ends first, so a status that says ended is never read before it (issue 47).
+   */
   async finish(call: RingingCall, hungUpBy: HungUpBy, context: CommandContext): Promise<void> {
     const now = this.clock.nowIso();
-    await this.command(call.callSid, { type: 'End', hungUpBy, now }, context);
-    await this.engine.end(
-      call.callSid,
-      hungUpBy === 'caller' ? 'user' : hungUpBy === 'agent' ? 'agent' : hungUpBy === 'hold-limit' ? 'timeout' : 'crash',
-      context,
-      now,
-    );
+    try {
+      await this.engine.end(call.callSid, END_REASONS[hungUpBy], context, now);
+    } finally {
+      await this.command(call.callSid, { type: 'End', hungUpBy, now }, context);
+    }
     await this.lines.release(call.accountId, call.callSid, context);
     await this.timers.cancel(`${INBOUND_WATCHDOG}:${call.callSid}`);
   }

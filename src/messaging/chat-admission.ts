@@ -71,13 +71,14 @@ export class ChatAdmission implements HandshakeGate<ChatAdmitted> {
     if (state.connectorId !== claims.connectorId) throw httpError('authenticationFailed');
     if (isExpired(state, this.clock.nowMs(), this.idleMs)) {
       const context = { actor: `messaging:${claims.tokenId}`, correlationId: this.ids.uuid() };
+      // the conversation first: SESSION_END goes out once it reads ended (issue 47)
+      if (state.phase === 'agent' && state.conversationId)
+        await this.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
       await this.sessions.execute(
         sessionId,
         { type: 'ExpireIfIdle', idleMs: this.idleMs, now: this.clock.nowIso() },
         context,
       );
-      if (state.phase === 'agent' && state.conversationId)
-        await this.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
       throw httpError('sessionNotFound');
     }
     this.limiter.take(sessionId);

@@ -101,17 +101,18 @@ export class ChatMessages {
       case 'EVENT_TYPE_USER_MESSAGE':
         return this.userMessage(socket, state, message, context);
       case 'EVENT_TYPE_USER_END_SESSION':
-        await this.sessions.execute(
-          state.sessionId,
-          { type: 'EndSession', reason: 'REASON_USER_END', now: this.clock.nowIso() },
-          context,
-        );
+        // the conversation first: SESSION_END goes out once it reads ended (issue 47)
         if (state.phase === 'agent' && state.conversationId)
           await this.turns
             .endConversation(state.conversationId, 'user', context)
             .catch((error: unknown) =>
               this.logger.warn({ err: error }, 'could not end the conversation of an ended session'),
             );
+        await this.sessions.execute(
+          state.sessionId,
+          { type: 'EndSession', reason: 'REASON_USER_END', now: this.clock.nowIso() },
+          context,
+        );
         return;
     }
   }
@@ -161,13 +162,14 @@ export class ChatMessages {
     }
     if (!state.exists || state.phase === 'ended') throw new MessagingFailure(SYSTEM_MESSAGES.sessionNotFound);
     if (isExpired(state, this.clock.nowMs(), this.idleMs)) {
+      // the conversation first: SESSION_END goes out once it reads ended (issue 47)
+      if (state.phase === 'agent' && state.conversationId)
+        await this.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
       await this.sessions.execute(
         sessionId,
         { type: 'ExpireIfIdle', idleMs: this.idleMs, now: this.clock.nowIso() },
         context,
       );
-      if (state.phase === 'agent' && state.conversationId)
-        await this.turns.endConversation(state.conversationId, 'timeout', context).catch(() => undefined);
       throw new MessagingFailure(SYSTEM_MESSAGES.sessionNotFound);
     }
     return state;

@@ -88,6 +88,12 @@ export class SessionTimers {
     const deadline = Date.parse(state.lastEventAt) + this.idleMs;
     if (deadline > this.clock.nowMs()) return this.scheduleExpiry(sessionId, deadline);
     const context = this.context(timer);
+    // the conversation first: SESSION_END goes out once it reads ended (issue 47)
+    if (state.phase === 'agent' && state.conversationId)
+      await this.turns.endConversation(state.conversationId, 'timeout', {
+        ...context,
+        idempotencyKey: `${timer.id}:conversation`,
+      });
     await ignoreGone(
       this.sessions.execute(
         sessionId,
@@ -95,11 +101,6 @@ export class SessionTimers {
         context,
       ),
     );
-    if (state.phase === 'agent' && state.conversationId)
-      await this.turns.endConversation(state.conversationId, 'timeout', {
-        ...context,
-        idempotencyKey: `${timer.id}:conversation`,
-      });
   }
 
   private async timeOutHandoff(timer: DueTimer<HandoffPayload>): Promise<void> {

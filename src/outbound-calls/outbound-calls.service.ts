@@ -9,6 +9,7 @@ import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../commands/command-context';
 import { handleCommand, load } from '../commands/command-handler';
 import { CONFIG, type Config } from '../platform/config/config';
+import { ReadableAtOnce } from '../conversations/readable-at-once';
 import { DomainError, forbidden } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { ReadModels } from '../read-models/read-models.service';
@@ -17,6 +18,7 @@ import { CallLines } from '../call-limits/call-lines';
 import { chooseCallerId } from './caller-id';
 import type { PlaceOutboundCallDto } from './outbound-call.dto';
 import { outboundCallDecider, statusView } from './outbound-call.decider';
+import { OUTBOUND_CALLS_PROCESS } from './outbound-calls.process-manager';
 import { CALL_SID, outboundCallStream, type QueuedCall } from './outbound-call.events';
 import { WATCHDOG_OWNER, watchdogDueAt, type WatchdogPayload } from './watchdog';
 
@@ -38,6 +40,7 @@ export class OutboundCallsService {
     private readonly deployments: DeploymentContent,
     private readonly timers: Timers,
     private readonly lines: CallLines,
+    private readonly readable: ReadableAtOnce,
   ) {
     this.accounts = accountsQueries(readModels);
   }
@@ -114,11 +117,20 @@ export class OutboundCallsService {
       throw forbidden('this key is not scoped to the agent that placed this call', 'AGENT_FORBIDDEN');
     const view = statusView(state, this.clock.nowMs());
     if (!view) throw notFound();
+    // a final status is answered once the call's conversation reads ended too (issue 47)
+    if (state.endedAt !== null)
+      await this.readable.ended(callSid, await this.endPosition(callSid), OUTBOUND_CALLS_PROCESS);
     return view;
   }
 
   async releaseLine(accountId: string, callSid: string, context: CommandContext): Promise<void> {
     await this.lines.release(accountId, callSid, context);
+  }
+
+  /** Where the call's end is in the log: its stream's last event (an ended call takes no more). */
+  private async endPosition(callSid: string) {
+    const [last] = await this.store.readStream(outboundCallStream(callSid), { direction: 'backwards', maxCount: 1 });
+    return last.position;
   }
 
   /** The account's provisioned numbers, on agents that still exist. */

@@ -56,13 +56,22 @@ export class ProcessManagers {
    */
   async caughtUpWithLog(timeoutMs: number): Promise<void> {
     if (this.runners.size === 0) return;
-    const head = await this.store.headPosition();
-    const waits = [...this.runners.values()].map((runner) => runner.caughtUp(head));
+    await this.caughtUpWith(await this.store.headPosition(), timeoutMs);
+  }
+
+  /**
+   * Waits, at most `timeoutMs`, until the managers named (every one by default) that run here have
+   * reacted to the log up to `target` (a call's end: its conversation's end is then appended).
+   * Whether they did in time.
+   */
+  async caughtUpWith(target: Position, timeoutMs: number, names?: readonly string[]): Promise<boolean> {
+    const runners = [...this.runners.values()].filter((runner) => !names || names.includes(runner.manager.name));
+    const waits = runners.map((runner) => runner.caughtUp(target));
     let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        Promise.all(waits.map((wait) => wait.promise)),
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+      return await Promise.race([
+        Promise.all(waits.map((wait) => wait.promise)).then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
       ]);
     } finally {
       clearTimeout(timer);

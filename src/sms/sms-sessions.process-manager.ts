@@ -6,6 +6,8 @@ import type { SmsConversations } from './sms-conversations';
 const CONVERSATION_STREAM = conversationStream('');
 const SMS_CONVERSATION = conversationStream('SMS-');
 
+export const SMS_SESSIONS_PROCESS = 'sms-sessions';
+
 /**
  * Drives SMS sessions behind the log: each session event becomes its conversation's turn, timers
  * and outgoing texts (sms-conversations.ts); an SMS conversation that ends on its own ends its
@@ -15,7 +17,7 @@ const SMS_CONVERSATION = conversationStream('SMS-');
  */
 export function smsSessionsProcessManager(conversations: SmsConversations): ProcessManager {
   return {
-    name: 'sms-sessions',
+    name: SMS_SESSIONS_PROCESS,
     partitionBy: (event: RecordedEvent) => event.streamId,
     // of the conversation events, only this channel's ends and delayed responses: seeded or other
     // channels' conversations cost nothing

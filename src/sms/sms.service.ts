@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DeploymentContent } from '../agents/deployment-content';
+import { ReadableAtOnce } from '../conversations/readable-at-once';
 import { DEPLOYMENT_FOR_NUMBER_ENVIRONMENT, type NumberEnvironment } from '../accounts/permissions';
 import type { Environment } from '../agents/agent.events';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -18,6 +19,7 @@ import { parseInboundSms } from './inbound-sms';
 import { SmsDirectory } from './sms-directory';
 import type { OutboundSmsDto } from './sms.dto';
 import { deliveredTo, smsSessionDecider, smsSessionStream, type SmsRoute } from './sms-session.decider';
+import { SMS_SESSIONS_PROCESS } from './sms-sessions.process-manager';
 import { checkSignature } from './sms-signature';
 
 export const SMS_RATE_LIMITER = Symbol('SmsRateLimiter');
@@ -40,6 +42,7 @@ export class SmsService {
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly readable: ReadableAtOnce,
   ) {}
 
   async outbound(key: KeyRecord, connectorId: string | undefined, dto: OutboundSmsDto, context: CommandContext) {
@@ -75,7 +78,7 @@ export class SmsService {
       route: { ...route, deploymentId: route.deploymentId },
       now: this.clock.nowIso(),
     };
-    await handleCommand(
+    const result = await handleCommand(
       this.store,
       this.clock,
       smsSessionStream(agentNumber, dto.user_number),
@@ -84,6 +87,9 @@ export class SmsService {
       context,
       this.cache,
     );
+    // the session this one replaced has ended once the answer is sent: its conversation too (issue 47)
+    const replaced = result.events.find((e) => e.type === 'SmsSessionEnded');
+    if (replaced) await this.readable.ended(replaced.data.conversationId, result.position!, SMS_SESSIONS_PROCESS);
     return { conversation_id: conversationId, agent_number: agentNumber };
   }
 

@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { conversationStream } from '../conversations/conversation.events';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import type { Position } from '../event-store/position';
 import { CONFIG, type Config } from '../platform/config/config';
 import { ProcessManagers } from '../process-managers/process-managers';
+import { readModelLagging } from '../read-models/read-model-lagging';
 import { ReadModels } from '../read-models/read-models.service';
+import { conversationStream } from './conversation.events';
 
 /** How long a read waits for the channels' process managers to start a conversation handed out just before. */
 const PROCESS_MANAGER_WAIT_MS = 1500;
@@ -16,6 +18,10 @@ const PROCESS_MANAGER_WAIT_MS = 1500;
  * before they answered, so when the stream is not there yet the read waits for the process
  * managers to react to the log as it is, and looks again. An id that never existed costs one
  * stream read and one position check while they are idle.
+ *
+ * The end is the same rule (issue 47): an answer that says a call or session ended is sent once
+ * its conversation reads ended, since a channel that learns of an end on its own stream (a call's
+ * status, an SMS session) ends the conversation behind the log.
  */
 @Injectable()
 export class ReadableAtOnce {
@@ -32,6 +38,20 @@ export class ReadableAtOnce {
     if (!last) return;
     // past READ_YOUR_WRITES_TIMEOUT_MS: 503 READ_MODEL_LAGGING, never a 404 for what exists
     await this.readModels.waitFor(last.position, ['conversations']);
+  }
+
+  /**
+   * Resolves when the conversation shows the end of its call or session, `endedAt` being the
+   * position of the channel's event that ended it and `by` the process manager that ends the
+   * conversation on it: that manager has reacted to it (so the conversation's end is appended),
+   * and the read model has applied what it appended. Past READ_YOUR_WRITES_TIMEOUT_MS: 503
+   * READ_MODEL_LAGGING, never an end its conversation denies.
+   */
+  async ended(conversationId: string, endedAt: Position, by: string): Promise<void> {
+    if (!(await this.processManagers.caughtUpWith(endedAt, this.config.readYourWritesTimeoutMs, [by])))
+      throw readModelLagging();
+    const last = await this.lastEventNow(conversationId);
+    if (last) await this.readModels.waitFor(last.position, ['conversations']);
   }
 
   /** Whether the conversation's stream is in the log, once the process managers have reacted to what came before. */
