@@ -62,7 +62,10 @@ export class StudioController {
   private send(rest: string, request: FastifyRequest, reply: FastifyReply) {
     const answer = resolveStudioPath(this.dir, rest);
     if (answer.kind === 'not-built')
-      throw pageNotFound('STUDIO_NOT_BUILT', 'Studio is not built: run `npm run build` (it needs the dev dependencies)');
+      throw pageNotFound(
+        'STUDIO_NOT_BUILT',
+        'Studio is not built: run `npm run build` (it needs the dev dependencies)',
+      );
     if (answer.kind === 'not-found') throw pageNotFound('NOT_FOUND', `no Studio file ${rest}`);
     const hosts = studioHosts(this.config.publicDomain, this.config.region, request.protocol);
     return reply

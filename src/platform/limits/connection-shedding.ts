@@ -34,8 +34,8 @@ export class ConnectionShedding {
   }
 
   private shed(excess: number): void {
-    let closed = this.closeIdle(excess, (socket) => !this.served.has(socket));
-    if (closed < excess) closed += this.closeIdle(excess - closed, () => true);
+    const closed = this.closeIdle(excess, (socket) => !this.served.has(socket));
+    if (closed < excess) this.closeIdle(excess - closed, () => true);
   }
 
   private closeIdle(wanted: number, eligible: (socket: Socket) => boolean): number {
