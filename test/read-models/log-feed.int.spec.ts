@@ -109,7 +109,12 @@ describe('the log feed: one reader of the log for every runner', () => {
   it('a generation rebuilding from the start does not hold back the runners that keep up, and joins the feed once built', async () => {
     const store = await side.openStore();
     const platform = await side.openPlatform();
-    const first = await side.startReadModels([counterProjection({ name: 'live' })], { store, platform });
+    // 12,000 events to catch up on: the default read-your-writes bound is a request's, not a catch-up's
+    const first = await side.startReadModels([counterProjection({ name: 'live' })], {
+      store,
+      platform,
+      timeoutMs: patient(30_000),
+    });
     // more than the feed's near-the-head bound: the new generation builds on a read of its own
     const head = await appendCounterEvents(store, { events: 12_000, streams: 40, ignoredEvery: 7 });
     await first.readModels.waitFor(head, ['live']);

@@ -118,8 +118,20 @@ describeSpeech('a voice call over SIP and RTP, end to end', () => {
       expect(await asr.recognize(heard[0], { phrases: HEARD })).toBe('hello how can i help');
 
       await ua.audio.play(question);
-      await until('the answer', () => heard.length >= 2, patient(30_000));
-      const answer = await asr.recognize(heard[1], { phrases: HEARD });
+      // On a loaded machine the agent may ask "are you still there?" before the question reaches
+      // it: the answer is then a later utterance. Each one after the greeting is heard once.
+      let recognized = 1;
+      const answer = await until(
+        'the answer',
+        async () => {
+          while (recognized < heard.length) {
+            const said = await asr.recognize(heard[recognized++], { phrases: HEARD });
+            if (said.includes('nine to five')) return said;
+          }
+          return null;
+        },
+        patient(30_000),
+      );
       expect(answer).toContain('nine to five');
 
       await ua.hangUp();
