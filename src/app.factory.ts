@@ -26,7 +26,6 @@ import { AuthFailureThrottle } from './platform/auth/auth-failure-throttle';
 import { ParleyWsAdapter } from './platform/ws/parley-ws-adapter';
 import { ByteBudget } from './platform/limits/byte-budget';
 import { ConnectionCap } from './platform/limits/connection-cap';
-import { ConnectionShedding } from './platform/limits/connection-shedding';
 import { addressTestOf } from './platform/net/cidr';
 import { forwardedClient } from './platform/net/forwarded-for';
 
@@ -57,9 +56,12 @@ export async function createApp(
   const bytes = new ByteBudget(config.edge.bodyBytesPerS, config.edge.bodyBytesBurst);
   registerBodyParsers(adapter, BODY_LIMIT_BYTES, bytes);
   const fastify = adapter.getInstance();
-  const connections = new ConnectionCap(config.edge.maxConnectionsPerAddress, trustedProxy);
+  const connections = new ConnectionCap(
+    config.edge.maxConnectionsPerAddress,
+    trustedProxy,
+    config.edge.maxConnections,
+  );
   connections.guard(fastify.server, refuseConnection);
-  new ConnectionShedding(config.edge.maxConnections).guard(fastify.server);
   answerRawProtocol(fastify.server);
   leaveUnreadBodies(fastify);
   // Properties guards set on the request are declared up front, so every request keeps one shape

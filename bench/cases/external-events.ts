@@ -140,6 +140,7 @@ async function measure(ctx: BenchContext): Promise<Figures> {
       RATE_LIMIT_PER_KEY: '0',
       BODY_BYTES_PER_S: '0',
       HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+      HTTP_KEEPALIVE_TIMEOUT_S: '72',
       LOG_LEVEL: 'silent',
       READ_YOUR_WRITES_TIMEOUT_MS: '60000',
     });

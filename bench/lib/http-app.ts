@@ -45,6 +45,8 @@ export async function startBenchApp(
     RATE_LIMIT_PER_KEY: '0',
     BODY_BYTES_PER_S: '0',
     HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+    // load generators keep connections idle between phases: Fastify's own 72 s, not the product's 5 s
+    HTTP_KEEPALIVE_TIMEOUT_S: '72',
     LOG_LEVEL: 'silent',
     ...passedThrough(),
     ...env,

@@ -19,8 +19,13 @@ export const APP_PROCESS_TEST_TIMEOUT_MS = patient(120_000);
 
 /**
  * An app's settings for such a machine, under whatever the test sets itself: a command's response
- * waits longer for its read models before 503 READ_MODEL_LAGGING (the product's default is 5 s).
+ * waits longer for its read models before 503 READ_MODEL_LAGGING (the product's default is 5 s),
+ * and idle keep-alive connections stay open longer than the product's 5 s.
  */
 export const SLOW_MACHINE_ENV: Record<string, string> = {
   READ_YOUR_WRITES_TIMEOUT_MS: String(Math.min(60_000, patient(5000))),
+  // fetch reuses an idle keep-alive connection up to a second before the server's 5 s timeout; on
+  // a loaded machine late timers close that window and a request meets the close (ECONNRESET),
+  // which fetch does not retry. test/edge/timeouts.e2e.spec.ts tests the timeout itself.
+  HTTP_KEEPALIVE_TIMEOUT_S: '120',
 };

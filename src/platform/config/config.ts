@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { studioOrigins } from '../http/studio-cors';
-import { defaultMaxConnections } from '../limits/connection-shedding';
+import { defaultMaxConnections } from '../limits/open-file-limit';
 import { parseCidrList } from '../net/cidr';
 
 /** Everything the process reads from its environment, validated once at start. */
@@ -93,7 +93,7 @@ export interface EdgeConfig {
   keepAliveTimeoutMs: number;
   /** HTTP_MAX_CONNECTIONS_PER_ADDRESS: open connections per client address on HTTP/WebSocket and SIP/TCP; 0: no cap */
   maxConnectionsPerAddress: number;
-  /** HTTP_MAX_CONNECTIONS: open HTTP connections in all, past which idle ones are closed; 0: no limit */
+  /** HTTP_MAX_CONNECTIONS: open HTTP connections in all, past which each address gets its fair share; 0: no limit */
   maxConnections: number;
   /** BODY_BYTES_PER_S: request body bytes a second per client address and per credential; 0: no budget */
   bodyBytesPerS: number;

@@ -35,7 +35,7 @@ const EXPECTATION: Refusal = [
 const TOO_MANY_CONNECTIONS: Refusal = [
   429,
   'TOO_MANY_CONNECTIONS',
-  'too many open connections from this address (HTTP_MAX_CONNECTIONS_PER_ADDRESS); close some and retry',
+  'too many open connections from this address (HTTP_MAX_CONNECTIONS_PER_ADDRESS, or its share of HTTP_MAX_CONNECTIONS); close some and retry',
 ];
 
 /**
