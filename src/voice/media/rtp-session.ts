@@ -87,7 +87,7 @@ export class RtpSession implements SpeakingAudio {
       this.latched = false;
     }
     if (!this.timer) {
-      this.nextTick = Date.now();
+      this.nextTick = Date.now() + FRAME_MS;
       this.schedule();
     }
   }
@@ -171,15 +171,14 @@ export class RtpSession implements SpeakingAudio {
   }
 
   private schedule(): void {
-    this.nextTick += FRAME_MS;
     this.timer = setTimeout(() => this.tick(), Math.max(0, this.nextTick - Date.now()));
   }
 
   private tick(): void {
     if (this.closed) return;
-    const behind = Math.floor((Date.now() - this.nextTick) / FRAME_MS);
-    if (behind > MAX_CATCH_UP) this.nextTick += behind * FRAME_MS;
-    for (let frames = Math.min(behind, MAX_CATCH_UP) + 1; frames > 0; frames--) this.frame();
+    const { frames, nextTick } = framesDue(Date.now(), this.nextTick);
+    this.nextTick = nextTick;
+    for (let i = 0; i < frames; i++) this.frame();
     // What the far end sent through a stall is read after the resync: hear the excess now, or every
     // later word of the call would reach the listeners that much late (sending just resyncs).
     if (this.listening && this.jitter.size > 2 * JITTER_DEPTH) while (this.jitter.size > JITTER_DEPTH) this.hear();
@@ -308,4 +307,16 @@ export class RtpSession implements SpeakingAudio {
     if (plain === 'unauthenticated') this.stats.unauthenticated++;
     return null;
   }
+}
+
+/**
+ * The frames a tick at `now` sends, and when the next one is due: every 20 ms slot whose time has
+ * come, after a stall (a busy event loop) at most MAX_CATCH_UP of them late; slots missed beyond
+ * that are skipped (resynchronised), never sent in a burst. Each slot is sent once: audio never
+ * runs ahead of the clock, however the ticks fall.
+ */
+export function framesDue(now: number, slot: number): { frames: number; nextTick: number } {
+  const due = Math.max(1, Math.floor((now - slot) / FRAME_MS) + 1);
+  const frames = Math.min(due, MAX_CATCH_UP + 1);
+  return { frames, nextTick: slot + due * FRAME_MS };
 }
