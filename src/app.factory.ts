@@ -56,11 +56,7 @@ export async function createApp(
   const bytes = new ByteBudget(config.edge.bodyBytesPerS, config.edge.bodyBytesBurst);
   registerBodyParsers(adapter, BODY_LIMIT_BYTES, bytes);
   const fastify = adapter.getInstance();
-  const connections = new ConnectionCap(
-    config.edge.maxConnectionsPerAddress,
-    trustedProxy,
-    config.edge.maxConnections,
-  );
+  const connections = new ConnectionCap(config.edge.maxConnectionsPerAddress, trustedProxy, config.edge.maxConnections);
   connections.guard(fastify.server, refuseConnection);
   answerRawProtocol(fastify.server);
   leaveUnreadBodies(fastify);
