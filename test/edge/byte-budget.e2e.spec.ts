@@ -2,6 +2,8 @@ import http from 'node:http';
 import { from } from '../helpers/from-address';
 import { createAccount, operatorKey } from '../helpers/keys-fixtures';
 import { expectEnvelope, startTestApp, type JsonResponse, type TestApp } from '../helpers/test-app';
+import { BODY_LIMIT_BYTES } from '../../src/platform/config/config';
+import { REFUSAL_HOLD_MS } from '../../src/platform/http/unread-bodies';
 
 /** A body of about `bytes` bytes the agents route parses (and refuses as invalid: the bytes are what counts). */
 const large = (bytes: number) => ({ name: 'big', padding: 'x'.repeat(bytes) });
@@ -82,5 +84,22 @@ describe('request body bytes budgeted per address and per credential', () => {
       });
     expect(await chunked('127.0.0.36')).toBe(400);
     expect(await chunked('127.0.0.37')).toBe(429);
+  });
+
+  it('a refusal of a body still arriving is held a second, so a client looping on refusals is slowed', async () => {
+    const key = (await operatorKey(t, accountB)).key;
+    expect((await post('127.0.0.38', accountB, key, large(700_000))).status).toBe(400);
+    const timed = async (body: unknown) => {
+      const startedAt = performance.now();
+      const response = await post('127.0.0.38', accountB, key, body);
+      return { response, ms: performance.now() - startedAt };
+    };
+    const spent = await timed(large(700_000));
+    expectSpent(spent.response);
+    expect(spent.ms).toBeGreaterThanOrEqual(REFUSAL_HOLD_MS - 5);
+    // over the body limit: 413 on its Content-Length, held the same
+    const tooLarge = await timed(large(BODY_LIMIT_BYTES + 1000));
+    expectEnvelope(tooLarge.response, 413, 'PAYLOAD_TOO_LARGE');
+    expect(tooLarge.ms).toBeGreaterThanOrEqual(REFUSAL_HOLD_MS - 5);
   });
 });
