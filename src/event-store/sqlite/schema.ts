@@ -41,13 +41,15 @@ export type CheckpointMode = 'auto' | 'thread' | 'never';
 
 const CHECKPOINT_PAGES: Record<CheckpointMode, number> = { auto: 1000, thread: 4000, never: 0 };
 
+export const BUSY_TIMEOUT_MS = 5000;
+
 export function configure(db: Database.Database, sync: SyncMode, checkpoints: CheckpointMode = 'auto'): void {
   db.pragma('journal_mode = WAL');
   // FULL: the WAL is synced at every commit, so an acknowledged append survives power loss.
   // NORMAL: synced at checkpoints only; a power cut may lose the last commits (never corrupts).
   db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
   // Other processes (projections CLI, a second API process) share the file: wait for the lock.
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // small: the writer thread and this process's inline appends both commit to the file
   db.pragma(`cache_size = -${EVENT_LOG_CACHE_KIB}`);
   db.pragma('temp_store = MEMORY');
