@@ -3,14 +3,13 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { CONFIG, type Config } from '../platform/config/config';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
 import { DeadLetterStore } from '../read-models/dead-letters';
 import { LogFeed } from '../read-models/log-feed';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ReadModels } from '../read-models/read-models.service';
-import { sharedLeases } from '../read-models/shared-leases';
+import { SharedLeases } from '../read-models/shared-leases';
 import { ProcessManagers } from './process-managers';
 import { Timers } from './timers';
 
@@ -49,16 +48,16 @@ class BehindTheLogLifecycle implements OnApplicationBootstrap, BeforeApplication
   providers: [
     {
       provide: ProcessManagers,
-      inject: [EVENT_STORE, PLATFORM_DB, LOGGER, CONFIG, DeadLetterStore, LogFeed],
+      inject: [EVENT_STORE, PLATFORM_DB, LOGGER, SharedLeases, DeadLetterStore, LogFeed],
       // built from the configuration: on a shared PostgreSQL platform database, each manager runs in one process at a time
       useFactory: (
         store: EventStore,
         db: DataSource,
         logger: Logger,
-        config: Config,
+        leases: SharedLeases,
         deadLetters: DeadLetterStore,
         feed: LogFeed,
-      ) => new ProcessManagers(store, db, logger, sharedLeases(config), deadLetters, feed),
+      ) => new ProcessManagers(store, db, logger, leases.leaseFor, deadLetters, feed),
     },
     Timers,
     BehindTheLogLifecycle,

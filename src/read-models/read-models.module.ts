@@ -14,7 +14,7 @@ import { LogFeed } from './log-feed';
 import { ReadModelRegistry } from './read-model-registry';
 import { ReadModels } from './read-models.service';
 import { RebuildJobs } from './rebuild-jobs';
-import { sharedLeases } from './shared-leases';
+import { SharedLeases } from './shared-leases';
 import { ApplyThread } from './thread-applier';
 
 function applyThreadFor(config: Config): ApplyThread | null {
@@ -51,20 +51,28 @@ class DeadLetterCounter implements OnModuleInit {
         new ReadModelRegistry(db, generationStorage(config), deadLetters),
     },
     LogFeed,
+    { provide: SharedLeases, inject: [CONFIG], useFactory: (config: Config) => new SharedLeases(config) },
     {
       provide: ReadModels,
-      inject: [EVENT_STORE, ReadModelRegistry, LOGGER, CONFIG, LogFeed],
+      inject: [EVENT_STORE, ReadModelRegistry, LOGGER, CONFIG, LogFeed, SharedLeases],
       // built from the configuration: on a shared PostgreSQL platform database, each projection is
       // applied by one process at a time; SQLite read models are written on a thread of their own
       // unless READ_MODEL_APPLY=inline
-      useFactory: (store: EventStore, registry: ReadModelRegistry, logger: Logger, config: Config, feed: LogFeed) =>
+      useFactory: (
+        store: EventStore,
+        registry: ReadModelRegistry,
+        logger: Logger,
+        config: Config,
+        feed: LogFeed,
+        leases: SharedLeases,
+      ) =>
         new ReadModels(
           ALL_PROJECTIONS,
           store,
           registry,
           logger,
           config.readYourWritesTimeoutMs,
-          sharedLeases(config),
+          leases.leaseFor,
           applyThreadFor(config),
           feed,
         ),
@@ -76,6 +84,6 @@ class DeadLetterCounter implements OnModuleInit {
       useFactory: (store: EventStore, registry: ReadModelRegistry) => new RebuildJobs(ALL_PROJECTIONS, store, registry),
     },
   ],
-  exports: [ReadModels, ReadModelRegistry, DeadLetterStore, LogFeed, RebuildJobs],
+  exports: [ReadModels, ReadModelRegistry, DeadLetterStore, LogFeed, RebuildJobs, SharedLeases],
 })
 export class ReadModelsModule {}

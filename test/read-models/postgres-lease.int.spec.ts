@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { newTestEvent } from '../../src/event-store/event-store.contract';
 import { openAppDatabase } from '../../src/app.database';
 import { PostgresGenerationStorage } from '../../src/read-models/generation-storage';
-import { AdvisoryLease } from '../../src/read-models/postgres/advisory-lease';
+import { LeaseSession } from '../../src/read-models/postgres/advisory-lease';
 import type { ProcessManager } from '../../src/process-managers/process-manager';
 import { ProcessManagers } from '../../src/process-managers/process-managers';
 import { ReadModelRegistry } from '../../src/read-models/read-model-registry';
@@ -32,13 +32,23 @@ describeOnPostgres('the projection lease', (server) => {
   let side: ReadSide;
   let url: string;
   let databases = 0;
+  /** Each "process" has its lease session, as an app has one. */
+  const sessions: LeaseSession[] = [];
+  const leases = () => {
+    const session = new LeaseSession(url);
+    sessions.push(session);
+    return (name: string) => session.lease(name);
+  };
 
   beforeEach(async () => {
     side = new ReadSide();
     // each test's registry is new: so are its generation schemas
     url = await server().createDatabase(`lease_${++databases}`);
   });
-  afterEach(async () => side.cleanup());
+  afterEach(async () => {
+    for (const session of sessions.splice(0)) await session.close();
+    await side.cleanup();
+  });
 
   /** `files`: the read models in SQLite files both processes share (one DATA_DIR), the leases still in PostgreSQL. */
   async function startProcess(files = false): Promise<ReadModels> {
@@ -52,7 +62,7 @@ describeOnPostgres('the projection lease', (server) => {
       registry,
       silentLogger,
       patient(8000),
-      (name) => new AdvisoryLease(url, name),
+      leases(),
     );
     await readModels.start();
     return readModels;
@@ -158,7 +168,7 @@ describeOnPostgres('the projection lease', (server) => {
         await side.openStore(),
         platform,
         silentLogger,
-        (name) => new AdvisoryLease(url, name),
+        leases(),
       );
       managers.register(managerFor(by));
       await managers.start();
