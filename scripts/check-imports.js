@@ -12,7 +12,15 @@ const madge = require('madge');
  * composition root (src/app.*.ts, src/main.ts and the command-line tools under src/cli/), which
  * may import anything.
  */
-const LAYERS = ['platform', 'event-store', 'commands', 'read-models', 'process-managers', 'operations'];
+const LAYERS = [
+  'platform',
+  'event-store',
+  'commands',
+  'subscriptions',
+  'read-models',
+  'process-managers',
+  'operations',
+];
 
 const isSpec = (file) => /\.spec\.ts$/.test(file);
 function zoneOf(file) {
@@ -49,6 +57,11 @@ const RULES = [
     name: 'the command path imports only the event store and the platform',
     governs: (from) => zoneOf(from) === 'commands',
     allows: belowOrSame('commands'),
+  },
+  {
+    name: 'the subscription core (feed, leases, failures, waiters) imports only the event store and the platform',
+    governs: (from) => zoneOf(from) === 'subscriptions',
+    allows: (to) => belowOrSame('subscriptions')(to) && zoneOf(to) !== 'commands',
   },
   {
     // the catalogue of read models it runs is the one thing it reads above itself

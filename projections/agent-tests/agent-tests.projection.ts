@@ -1,6 +1,6 @@
 import type { AgentEvent, TestCase } from '../../src/agents/agent.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
-import { portableSql } from '../../src/read-models/portable-sql';
+import { portableSql } from '../../src/platform/database/portable-sql';
 import { BranchTestRow } from './agent-tests.entities';
 
 const on = handlerFor<AgentEvent>();

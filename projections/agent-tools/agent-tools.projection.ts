@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../src/agents/agent.events';
 import type { Tool } from '../../src/agents/agent-tools.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
-import { portableSql } from '../../src/read-models/portable-sql';
+import { portableSql } from '../../src/platform/database/portable-sql';
 import { AgentToolSecretRow, BranchToolRow, MainToolVersionRow } from './agent-tools.entities';
 
 const on = handlerFor<AgentEvent>();

@@ -9,7 +9,7 @@ import {
   DeploymentRow,
   MainVersionRow,
 } from './agents.entities';
-import { portableSql } from '../../src/read-models/portable-sql';
+import { portableSql } from '../../src/platform/database/portable-sql';
 
 const on = handlerFor<AgentEvent>();
 const MAIN = 'main';

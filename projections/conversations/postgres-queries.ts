@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { ConversationSummary, TurnView } from '../../src/conversations/conversation-view';
-import { portableSql } from '../../src/read-models/portable-sql';
+import { portableSql } from '../../src/platform/database/portable-sql';
 import { bm25, type IndexTotals } from './bm25';
 import type { Candidate, ConversationsRepository, CursorPosition, ListFilters, Page } from './query-types';
 import { filtersSql } from './filters-sql';

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProcessManagers } from '../process-managers/process-managers';
-import { DeadLetterStore } from '../read-models/dead-letters';
+import { DeadLetterStore } from '../subscriptions/dead-letters';
 import { ReadModels } from '../read-models/read-models.service';
 import { Timers } from '../process-managers/timers';
 import { AuthFailureThrottle } from '../platform/auth/auth-failure-throttle';

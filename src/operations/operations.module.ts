@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EventStoreModule } from '../event-store/event-store.module';
+import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { ClockController } from './clock.controller';
@@ -17,7 +18,7 @@ export class OperationsModule {
   static forRoot(options: { testClock: boolean }): DynamicModule {
     return {
       module: OperationsModule,
-      imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule],
+      imports: [EventStoreModule, SubscriptionsModule, ReadModelsModule, ProcessManagersModule],
       controllers: [
         HealthController,
         MetricsController,

@@ -3,7 +3,7 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { START } from '../event-store/position';
 import { badRequest } from '../platform/errors/domain-error';
 import { OperatorGuard } from '../platform/operator/operator.guard';
-import { DeadLetterStore } from '../read-models/dead-letters';
+import { DeadLetterStore } from '../subscriptions/dead-letters';
 import { ReadModels } from '../read-models/read-models.service';
 import { RebuildJobs } from '../read-models/rebuild-jobs';
 

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import { forDialect } from '../platform/database/dialect';
 import { rawConnection } from '../platform/database/raw-connection';
-import { portableSql } from '../read-models/portable-sql';
+import { portableSql } from '../platform/database/portable-sql';
 
 const UPSERT = `INSERT INTO process_checkpoint (name, position, updated_at) VALUES (?, ?, ?)
   ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`;

@@ -3,12 +3,14 @@ import type { DataSource } from 'typeorm';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import { START, type Position } from '../event-store/position';
 import { ProcessCheckpoint } from '../platform/database/platform.entities';
-import { holds, type Lease } from '../read-models/postgres/advisory-lease';
+import { CatchUpWaiters } from '../subscriptions/catch-up-waiters';
+import { LeaseCoordinator } from '../subscriptions/lease-coordinator';
+import type { Lease } from '../subscriptions/lease-session';
 import { processCheckpointSaver, type SaveProcessCheckpoint } from './process-checkpoint-store';
 import { isReadModelLagging } from '../read-models/read-model-lagging';
-import { DeadLetterStore, errorText } from '../read-models/dead-letters';
-import { POISON_ATTEMPTS, POISON_PAUSE_MS } from '../read-models/quarantine';
-import { isTransientFailure } from '../read-models/transient-failure';
+import { DeadLetterStore, errorText } from '../subscriptions/dead-letters';
+import { POISON_ATTEMPTS, POISON_PAUSE_MS } from '../subscriptions/quarantine';
+import { isTransientFailure } from '../subscriptions/transient-failure';
 import { loopTurns } from './loop-turns';
 
 /**
@@ -73,8 +75,6 @@ const RETRY_MS = 1000;
 const IDLE_CHECKPOINT_MS = 5000;
 /** How often the manager looks for dead letters an operator asked to retry (`npm run projections -- retry`). */
 const DEAD_LETTER_RETRY_POLL_MS = 2000;
-/** How often a process without the manager's lease tries to take it: a dead holder is replaced within about this long. */
-const LEASE_RETRY_MS = 2000;
 
 export class ProcessManagerRunner {
   private subscription: Subscription | null = null;
@@ -82,16 +82,15 @@ export class ProcessManagerRunner {
   private stopped = false;
   private savedAt = 0;
   private readonly saveCheckpointRow: SaveProcessCheckpoint;
-  private leaseTimer: NodeJS.Timeout | null = null;
-  private contending: Promise<void> = Promise.resolve();
+  private readonly lease: LeaseCoordinator;
+  /** Taking and losing the lease, one after another. */
+  private switching: Promise<void> = Promise.resolve();
   private retryPoll: NodeJS.Timeout | null = null;
   private retrying: Promise<void> = Promise.resolve();
-  /** false while another process holds the manager's lease: this one does nothing. */
-  active = true;
   position: Position = START;
   error: string | null = null;
   /** requests waiting until this manager has reacted to the log up to a position (caughtUp) */
-  private readonly catchUpWaiters = new Set<{ target: Position; resolve(): void }>();
+  private readonly waiters = new CatchUpWaiters((target) => this.position >= target);
 
   /** `lease`: where several processes share the platform database, the one that may run this manager. */
   constructor(
@@ -99,25 +98,32 @@ export class ProcessManagerRunner {
     private readonly store: EventStore,
     private readonly platform: DataSource,
     private readonly logger: Logger,
-    private readonly lease: Lease | null = null,
+    lease: Lease | null = null,
     private readonly deadLetters: DeadLetterStore = new DeadLetterStore(platform),
-    /** The process's one reader of the log (read-models/log-feed.ts); else the store, for this manager alone. */
+    /** The process's one reader of the log (subscriptions/log-feed.ts); else the store, for this manager alone. */
     private readonly log: Pick<EventStore, 'subscribeToAll'> = store,
   ) {
     this.saveCheckpointRow = processCheckpointSaver(platform);
+    const subject = { field: 'processManager', name: manager.name, noun: 'process manager', work: 'running' } as const;
+    this.lease = new LeaseCoordinator(lease, subject, logger, {
+      serialize: (work, failure) => this.serialize(work, failure),
+      stopped: () => this.stopped,
+      promote: () => this.run(),
+      // effects are idempotent, so the next holder may redo the last batch
+      demote: () => this.unsubscribe(),
+    });
+  }
+
+  /** false while another process holds the manager's lease: it runs there, and this one does nothing. */
+  get active(): boolean {
+    return this.lease.leader;
   }
 
   async start(): Promise<void> {
     this.retryPoll = setInterval(() => void this.retryRequested(), DEAD_LETTER_RETRY_POLL_MS);
     this.retryPoll.unref();
-    if (this.lease) {
-      this.lease.onLost(() => void this.standDown());
-      this.leaseTimer = setInterval(() => void this.contend(), LEASE_RETRY_MS);
-      this.leaseTimer.unref();
-      this.active = await this.tryLease();
-      if (!this.active) return;
-    }
-    await this.run();
+    await this.lease.start();
+    if (this.active) await this.run();
   }
 
   private async run(): Promise<void> {
@@ -129,49 +135,25 @@ export class ProcessManagerRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
-    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    this.lease.stop();
     if (this.retryPoll) clearInterval(this.retryPoll);
     await this.retrying;
-    await this.contending;
-    await this.subscription?.stop();
-    await this.lease?.release();
+    await this.switching;
+    await this.unsubscribe();
+    await this.lease.release();
   }
 
-  private tryLease(): Promise<boolean> {
-    return holds(this.lease, (error) =>
-      this.logger.warn({ err: error, processManager: this.manager.name }, 'could not try the process manager lease'),
-    );
-  }
-
-  /** The holder let the lease go (stopped, or died): run from the stored checkpoint here. */
-  private contend(): Promise<void> {
-    this.contending = this.contending
-      .then(async () => {
-        if (this.stopped || this.active || !(await this.tryLease())) return;
-        this.active = true;
-        this.logger.info({ processManager: this.manager.name }, 'took the process manager lease: running here');
-        await this.run();
-      })
-      .catch((error: unknown) => {
-        this.logger.error({ err: error, processManager: this.manager.name }, 'could not take over the process manager');
-      });
-    return this.contending;
-  }
-
-  /** The lease is gone: stop at once (effects are idempotent, so the next holder may redo the last batch). */
-  private standDown(): Promise<void> {
-    this.contending = this.contending.then(async () => {
-      if (this.stopped || !this.active) return;
-      this.active = false;
-      this.logger.warn(
-        { processManager: this.manager.name },
-        'lost the process manager lease: another process runs it',
-      );
-      const subscription = this.subscription;
-      this.subscription = null;
-      await subscription?.stop();
+  private serialize(work: () => Promise<void>, failure: string): Promise<void> {
+    this.switching = this.switching.then(work).catch((error: unknown) => {
+      this.logger.error({ err: error, processManager: this.manager.name }, failure);
     });
-    return this.contending;
+    return this.switching;
+  }
+
+  private async unsubscribe(): Promise<void> {
+    const subscription = this.subscription;
+    this.subscription = null;
+    await subscription?.stop();
   }
 
   private subscribe(): void {
@@ -258,7 +240,7 @@ export class ProcessManagerRunner {
       }
     }
     this.position = batch[batch.length - 1].position;
-    this.releaseCatchUpWaiters();
+    this.waiters.release();
     // Batches it had nothing to do for move the checkpoint now and then too: otherwise a manager
     // that rarely acts would read the whole log again at every start (14M events on a big install).
     if (handled || Date.now() - this.savedAt > IDLE_CHECKPOINT_MS) await this.saveCheckpoint();
@@ -370,20 +352,10 @@ export class ProcessManagerRunner {
   caughtUp(target: Position): { promise: Promise<void>; cancel(): void } {
     if (!this.active || this.error !== null || this.position >= target)
       return { promise: Promise.resolve(), cancel: () => undefined };
-    let waiter!: { target: Position; resolve(): void };
-    const promise = new Promise<void>((resolve) => (waiter = { target, resolve }));
-    this.catchUpWaiters.add(waiter);
+    const wait = this.waiters.wait(target);
     // someone waits: deliver what the log holds now rather than lazily (wakeFor)
     this.subscription?.nudge();
-    return { promise, cancel: () => this.catchUpWaiters.delete(waiter) };
-  }
-
-  private releaseCatchUpWaiters(): void {
-    for (const waiter of this.catchUpWaiters) {
-      if (this.position < waiter.target) continue;
-      this.catchUpWaiters.delete(waiter);
-      waiter.resolve();
-    }
+    return wait;
   }
 
   private handles(event: RecordedEvent): boolean {

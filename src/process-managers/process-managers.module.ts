@@ -5,17 +5,18 @@ import { EventStoreModule } from '../event-store/event-store.module';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
-import { DeadLetterStore } from '../read-models/dead-letters';
-import { LogFeed } from '../read-models/log-feed';
+import { DeadLetterStore } from '../subscriptions/dead-letters';
+import { LogFeed } from '../subscriptions/log-feed';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ReadModels } from '../read-models/read-models.service';
-import { SharedLeases } from '../read-models/shared-leases';
+import { SharedLeases } from '../subscriptions/shared-leases';
+import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { ProcessManagers } from './process-managers';
 import { Timers } from './timers';
 
 /**
  * Starts everything behind the log in order: the read models and the process managers subscribe
- * first, so the one log feed starts where all of them need it (log-feed.ts); then the timers.
+ * first, so the one log feed starts where all of them need it (subscriptions/log-feed.ts); then the timers.
  * It lives here, above the read models, because it is the one place that knows both.
  */
 @Injectable()
@@ -44,7 +45,7 @@ class BehindTheLogLifecycle implements OnApplicationBootstrap, BeforeApplication
 
 /** Process managers and durable timers: the work that reacts to the log and the clock. */
 @Module({
-  imports: [EventStoreModule, ReadModelsModule],
+  imports: [EventStoreModule, SubscriptionsModule, ReadModelsModule],
   providers: [
     {
       provide: ProcessManagers,

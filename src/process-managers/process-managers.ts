@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
-import type { Lease } from '../read-models/postgres/advisory-lease';
-import { DeadLetterStore } from '../read-models/dead-letters';
+import type { Lease } from '../subscriptions/lease-session';
+import { DeadLetterStore } from '../subscriptions/dead-letters';
 import { ProcessManagerRunner, type ProcessManager } from './process-manager';
 
 /** Contexts register their process managers at module init; they all start with the app. */
@@ -19,7 +19,7 @@ export class ProcessManagers {
     private readonly leaseFor: (name: string) => Lease | null = () => null,
     /** where the managers' dead letters are kept: the platform database's table */
     readonly deadLetters: DeadLetterStore = new DeadLetterStore(platform),
-    /** The process's one reader of the log (read-models/log-feed.ts), shared with the read models. */
+    /** The process's one reader of the log (subscriptions/log-feed.ts), shared with the read models. */
     private readonly log: Pick<EventStore, 'subscribeToAll'> = store,
   ) {}
 

@@ -5,10 +5,10 @@ import { Clock } from '../platform/clock/clock';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
 import { TimerRecord } from '../platform/database/platform.entities';
-import { DeadLetterStore, errorText } from '../read-models/dead-letters';
+import { DeadLetterStore, errorText } from '../subscriptions/dead-letters';
 import { isReadModelLagging } from '../read-models/read-model-lagging';
 import { timerClaims, type TimerClaims } from './timer-claims';
-import { isTransientFailure } from '../read-models/transient-failure';
+import { isTransientFailure } from '../subscriptions/transient-failure';
 
 export interface DueTimer<P = unknown> {
   id: string;

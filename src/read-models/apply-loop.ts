@@ -5,13 +5,13 @@ import { START, type Position } from '../event-store/position';
 import type { ReadModelGeneration } from '../platform/database/platform.entities';
 import { readCheckpoint } from './apply-batch';
 import { handledEvents, type BatchApplier } from './batch-applier';
-import { errorText } from './dead-letters';
+import { errorText } from '../subscriptions/dead-letters';
 import type { Projection } from './projection';
-import { applyEventByEvent } from './quarantine';
+import { applyEventByEvent } from '../subscriptions/quarantine';
 import type { ReadModelRegistry } from './read-model-registry';
 import { releaseReadSnapshot } from './read-snapshot';
-import type { ReadYourWrites } from './read-your-writes';
-import { isTransientFailure } from './transient-failure';
+import type { CatchUpWaiters } from '../subscriptions/catch-up-waiters';
+import { isTransientFailure } from '../subscriptions/transient-failure';
 
 /** The generation the loop works on, as the generation switch holds it open. */
 export interface OpenHandles {
@@ -61,9 +61,9 @@ export class ApplyLoop {
     private readonly logger: Logger,
     private readonly maxBatchSize: number,
     private readonly open: OpenHandles,
-    private readonly tracker: ReadYourWrites,
+    private readonly tracker: CatchUpWaiters,
     private readonly steps: LoopSteps,
-    /** Where batches come from: the process's one reader of the log (log-feed.ts), or the store itself. */
+    /** Where batches come from: the process's one reader of the log (subscriptions/log-feed.ts), or the store itself. */
     private readonly log: Pick<EventStore, 'subscribeToAll'> = store,
   ) {}
 

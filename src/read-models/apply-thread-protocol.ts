@@ -37,7 +37,7 @@ export interface ApplyPart {
   last: Position;
 }
 
-/** `transient`: the failure is the database's, not the events' (transient-failure.ts): codes do not cross threads. */
+/** `transient`: the failure is the database's, not the events' (subscriptions/transient-failure.ts): codes do not cross threads. */
 export interface ApplyFailure {
   failure: string;
   transient: boolean;

@@ -22,7 +22,7 @@ import {
   type ApplyRequest,
   type ProjectionCatalog,
 } from './apply-thread-protocol';
-import { isTransientFailure } from './transient-failure';
+import { isTransientFailure } from '../subscriptions/transient-failure';
 
 const APPLY_THREAD_NICENESS = 10;
 const port = parentPort!;

@@ -4,8 +4,8 @@ import type { Position } from '../event-store/position';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { applyBatch, readCheckpoint, writeCheckpoint } from './apply-batch';
 import type { Projection } from './projection';
-import { applyEventByEvent } from './quarantine';
-import { isTransientFailure } from './transient-failure';
+import { applyEventByEvent } from '../subscriptions/quarantine';
+import { isTransientFailure } from '../subscriptions/transient-failure';
 
 /** Told of an event the projection cannot apply, before the checkpoint passes it. */
 export type OnPoison = (event: RecordedEvent, error: unknown, attempts: number) => Promise<void>;

@@ -5,11 +5,11 @@ import type { Position } from '../event-store/position';
 import type { ReadModelGeneration } from '../platform/database/platform.entities';
 import { ApplyLoop } from './apply-loop';
 import { GenerationSwitch } from './generation-switch';
-import { LeaseCoordinator, type RunnerRole } from './lease-coordinator';
-import type { Lease } from './postgres/advisory-lease';
+import { LeaseCoordinator, type RunnerRole } from '../subscriptions/lease-coordinator';
+import type { Lease } from '../subscriptions/lease-session';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
-import { ReadYourWrites } from './read-your-writes';
+import { CatchUpWaiters } from '../subscriptions/catch-up-waiters';
 import type { ApplyThread } from './thread-applier';
 
 export interface RunnerStatus {
@@ -34,7 +34,7 @@ export class ProjectionRunner {
   private readonly lease: LeaseCoordinator;
   private readonly generations: GenerationSwitch;
   private readonly loop: ApplyLoop;
-  private readonly tracker: ReadYourWrites;
+  private readonly tracker: CatchUpWaiters;
   private switching: Promise<void> = Promise.resolve();
   private stopped = false;
   private finished = false;
@@ -49,13 +49,14 @@ export class ProjectionRunner {
     maxBatchSize = 1000,
     /** SQLite: where the app's own projections are applied, beside the event loop (thread-applier.ts). */
     applyThread: ApplyThread | null = null,
-    /** The process's one reader of the log (log-feed.ts); the store itself reads for this runner alone. */
+    /** The process's one reader of the log (subscriptions/log-feed.ts); the store itself reads for this runner alone. */
     log: Pick<EventStore, 'subscribeToAll'> = store,
   ) {
     const serialize = (work: () => Promise<void>, failure: string) => this.serialize(work, failure);
     const stopped = () => this.stopped;
     const leader = () => this.lease.leader;
-    this.lease = new LeaseCoordinator(lease, projection.name, logger, {
+    const subject = { field: 'projection', name: projection.name, noun: 'projection', work: 'applying' } as const;
+    this.lease = new LeaseCoordinator(lease, subject, logger, {
       serialize,
       stopped,
       promote: () => this.promote(),
@@ -69,7 +70,7 @@ export class ProjectionRunner {
       detach: () => this.detach(),
       moved: () => this.tracker.release(),
     });
-    this.tracker = new ReadYourWrites((target) => this.generations.serving && this.loop.position >= target);
+    this.tracker = new CatchUpWaiters((target) => this.generations.serving && this.loop.position >= target);
     this.loop = new ApplyLoop(
       projection,
       store,

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { ReadModelGeneration } from '../platform/database/platform.entities';
 import { SqliteGenerationStorage, type GenerationStorage } from './generation-storage';
 import { generationWrites, type GenerationWrites } from './generation-writes';
-import { DeadLetterStore } from './dead-letters';
+import { DeadLetterStore } from '../subscriptions/dead-letters';
 
 /** How long one read of every active generation answers the runners' watches (watchedActive). */
 const WATCH_SNAPSHOT_MS = 500;
@@ -17,7 +17,7 @@ export class ReadModelRegistry {
   private watchSnapshot: { at: number; rows: Promise<ReadModelGeneration[]> } | null = null;
   /** Where this registry's generations live (a data dir given here means SQLite files under it). */
   readonly storage: GenerationStorage;
-  /** Events the projections set aside (dead-letters.ts), in the same platform database. */
+  /** Events the projections set aside (subscriptions/dead-letters.ts), in the same platform database. */
   readonly deadLetters: DeadLetterStore;
 
   constructor(

@@ -8,13 +8,14 @@ import { CONFIG, type Config } from '../platform/config/config';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
 import { Metrics } from '../platform/metrics/metrics';
-import { DeadLetterStore } from './dead-letters';
+import { DeadLetterStore } from '../subscriptions/dead-letters';
 import { generationStorage } from './generation-storage';
-import { LogFeed } from './log-feed';
+import { LogFeed } from '../subscriptions/log-feed';
 import { ReadModelRegistry } from './read-model-registry';
 import { ReadModels } from './read-models.service';
 import { RebuildJobs } from './rebuild-jobs';
-import { SharedLeases } from './shared-leases';
+import { SharedLeases } from '../subscriptions/shared-leases';
+import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { ApplyThread } from './thread-applier';
 
 function applyThreadFor(config: Config): ApplyThread | null {
@@ -39,9 +40,8 @@ class DeadLetterCounter implements OnModuleInit {
  * managers have subscribed too.
  */
 @Module({
-  imports: [EventStoreModule],
+  imports: [EventStoreModule, SubscriptionsModule],
   providers: [
-    DeadLetterStore,
     DeadLetterCounter,
     {
       provide: ReadModelRegistry,
@@ -50,8 +50,6 @@ class DeadLetterCounter implements OnModuleInit {
       useFactory: (db: DataSource, config: Config, deadLetters: DeadLetterStore) =>
         new ReadModelRegistry(db, generationStorage(config), deadLetters),
     },
-    LogFeed,
-    { provide: SharedLeases, inject: [CONFIG], useFactory: (config: Config) => new SharedLeases(config) },
     {
       provide: ReadModels,
       inject: [EVENT_STORE, ReadModelRegistry, LOGGER, CONFIG, LogFeed, SharedLeases],
@@ -84,6 +82,6 @@ class DeadLetterCounter implements OnModuleInit {
       useFactory: (store: EventStore, registry: ReadModelRegistry) => new RebuildJobs(ALL_PROJECTIONS, store, registry),
     },
   ],
-  exports: [ReadModels, ReadModelRegistry, DeadLetterStore, LogFeed, RebuildJobs, SharedLeases],
+  exports: [ReadModels, ReadModelRegistry, RebuildJobs],
 })
 export class ReadModelsModule {}

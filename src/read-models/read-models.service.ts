@@ -3,13 +3,13 @@ import type { DataSource } from 'typeorm';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { DomainError } from '../platform/errors/domain-error';
-import type { Lease } from './postgres/advisory-lease';
+import type { Lease } from '../subscriptions/lease-session';
 import type { Projection } from './projection';
 import { ProjectionRunner, type RunnerStatus } from './projection-runner';
 import { readModelLagging } from './read-model-lagging';
 import type { ReadModelRegistry } from './read-model-registry';
 import type { ApplyThread } from './thread-applier';
-import { LogFeed } from './log-feed';
+import { LogFeed } from '../subscriptions/log-feed';
 
 export interface ReadModelStatus extends RunnerStatus {
   lagEvents: number | null;

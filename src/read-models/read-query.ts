@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { andThen, type Awaitable } from '../platform/awaitable';
 import { dialectOf } from '../platform/database/dialect';
 import { rawConnection } from '../platform/database/raw-connection';
-import { portableSql } from './portable-sql';
+import { portableSql } from '../platform/database/portable-sql';
 import { holdReadSnapshot } from './read-snapshot';
 
 /** One statement on one generation's connection. */

@@ -1,10 +1,10 @@
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { applyAside } from './apply-batch';
-import { errorText, type DeadLetter, type DeadLetterStore } from './dead-letters';
+import { errorText, type DeadLetter, type DeadLetterStore } from '../subscriptions/dead-letters';
 import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
-import { isTransientFailure } from './transient-failure';
+import { isTransientFailure } from '../subscriptions/transient-failure';
 
 export interface RetryReport {
   name: string;

@@ -3,7 +3,7 @@ import { newTestEvent } from '../../src/event-store/event-store.contract';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import type { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { ProcessCheckpoint } from '../../src/platform/database/platform.entities';
-import { DeadLetterStore } from '../../src/read-models/dead-letters';
+import { DeadLetterStore } from '../../src/subscriptions/dead-letters';
 import { ProcessManagers } from '../../src/process-managers/process-managers';
 import type { ProcessManager } from '../../src/process-managers/process-manager';
 import { DomainError } from '../../src/platform/errors/domain-error';

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Clock } from '../../src/platform/clock/clock';
 import { PLATFORM_DB } from '../../src/platform/database/platform-database';
-import { DeadLetterStore } from '../../src/read-models/dead-letters';
+import { DeadLetterStore } from '../../src/subscriptions/dead-letters';
 import { Timers } from '../../src/process-managers/timers';
 import { op } from '../helpers/keys-fixtures';
 import { projectionsCli as cli } from '../helpers/projections-cli';

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/platform/clock/clock';
 import { DomainError } from '../../src/platform/errors/domain-error';
-import { DeadLetterStore } from '../../src/read-models/dead-letters';
+import { DeadLetterStore } from '../../src/subscriptions/dead-letters';
 import { rearmDeadTimers } from '../../src/process-managers/rearm-dead-timers';
 import { Timers, type DueTimer } from '../../src/process-managers/timers';
 import { sleep, waitUntil } from '../fixtures/counter-projection';

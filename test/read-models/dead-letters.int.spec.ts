@@ -3,7 +3,7 @@ import { newTestEvent } from '../../src/event-store/event-store.contract';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import type { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { readCheckpoint } from '../../src/read-models/apply-batch';
-import { DeadLetterStore } from '../../src/read-models/dead-letters';
+import { DeadLetterStore } from '../../src/subscriptions/dead-letters';
 import { ReadModels } from '../../src/read-models/read-models.service';
 import { rebuild } from '../../src/read-models/rebuild';
 import { retryProjectionDeadLetters } from '../../src/read-models/retry-dead-letters';

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { newTestEvent } from '../../src/event-store/event-store.contract';
 import { openAppDatabase } from '../../src/app.database';
 import { PostgresGenerationStorage } from '../../src/read-models/generation-storage';
-import { LeaseSession } from '../../src/read-models/postgres/advisory-lease';
+import { LeaseSession } from '../../src/subscriptions/lease-session';
 import type { ProcessManager } from '../../src/process-managers/process-manager';
 import { ProcessManagers } from '../../src/process-managers/process-managers';
 import { ReadModelRegistry } from '../../src/read-models/read-model-registry';

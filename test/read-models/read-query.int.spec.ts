@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { dialectOf } from '../../src/platform/database/dialect';
-import { portableSql } from '../../src/read-models/portable-sql';
+import { portableSql } from '../../src/platform/database/portable-sql';
 import { ReadQuery, sqlBoolean } from '../../src/read-models/read-query';
 import { counterProjection } from '../fixtures/counter-projection';
 import { describeEachReadModelDatabase } from '../support/read-model-databases';

@@ -5,7 +5,7 @@ import { testRunDecider } from '../../src/agent-tests/test-run.decider';
 import { testRunStream } from '../../src/agent-tests/test-run.events';
 import { TestRunner } from '../../src/agent-tests/test-runner';
 import { SystemClock } from '../../src/platform/clock/clock';
-import { DeadLetterStore } from '../../src/read-models/dead-letters';
+import { DeadLetterStore } from '../../src/subscriptions/dead-letters';
 import { ProcessManagers } from '../../src/process-managers/process-managers';
 import { waitUntil } from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';

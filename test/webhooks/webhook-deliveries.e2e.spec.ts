@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
 import { PLATFORM_DB } from '../../src/platform/database/platform-database';
-import { portableSql } from '../../src/read-models/portable-sql';
+import { portableSql } from '../../src/platform/database/portable-sql';
 import { createAccount, operatorKey, withKey } from '../helpers/keys-fixtures';
 import { request, type JsonResponse } from '../helpers/test-app';
 import {

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Events a projection or process manager could not handle, set aside so it goes on with the rest
- * (src/read-models/dead-letters.ts). One row per (kind, name, position): meeting the same event
+ * (src/subscriptions/dead-letters.ts). One row per (kind, name, position): meeting the same event
  * again (a rebuild, a restart before the skip committed) counts another attempt on that row.
  */
 export class DeadLetters1764547200000 implements MigrationInterface {

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { PLATFORM_DB } from '../platform/database/platform-database';
-import { portableSql } from './portable-sql';
+import { portableSql } from '../platform/database/portable-sql';
 
 /** What set something aside: a read model's projection, a process manager (events), or a timer's owner. */
 export type DeadLetterKind = 'projection' | 'process-manager' | 'timer';

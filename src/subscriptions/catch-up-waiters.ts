@@ -6,11 +6,12 @@ interface Waiter {
 }
 
 /**
- * Read-your-writes for one read model: requests waiting until it has applied the log up to their
- * write. Apart from the apply loop so that every way a read model moves (a batch applied or
- * followed, a generation activated or switched to) releases waiters by the one rule `reached`.
+ * Requests waiting until one subscriber (a read model, a process manager) has passed a position
+ * of the log: read-your-writes. Apart from the loops so that every way a subscriber moves (a batch
+ * applied or followed, a generation activated or switched to) releases waiters by the one rule
+ * `reached`.
  */
-export class ReadYourWrites {
+export class CatchUpWaiters {
   private readonly waiters = new Set<Waiter>();
 
   constructor(private readonly reached: (target: Position) => boolean) {}

@@ -1,8 +1,18 @@
 import type { Logger } from 'pino';
-import { holds, type Lease } from './postgres/advisory-lease';
+import { holds, type Lease } from './lease-session';
 
-/** `follower`: another process holds the lease and applies; this one serves reads and tracks its checkpoint. */
+/** `follower`: another process holds the lease and does the work; this one waits to take over (a read model's follower also serves reads). */
 export type RunnerRole = 'leader' | 'follower';
+
+/** Whose lease it is, for the log: `{ projection: name }` or `{ processManager: name }`. */
+export interface LeaseSubject {
+  /** the log field naming the subscriber */
+  field: 'projection' | 'processManager';
+  name: string;
+  /** what it is and what it does, in the log's words: "projection", "applying" */
+  noun: string;
+  work: string;
+}
 
 /** What the runner does when this process's role changes; each step runs in the runner's serial order. */
 export interface RoleSteps {
@@ -19,9 +29,10 @@ export interface RoleSteps {
 const LEASE_RETRY_MS = 2000;
 
 /**
- * Which process applies a read model where several share it (PostgreSQL read models): the one
- * holding its lease leads, the others follow and contend for it, so a leader that dies is
- * replaced. Without a lease (one process on its own files) this process always leads.
+ * Which process runs a subscriber where several share the platform database (a read model's
+ * projection, a process manager): the one holding its lease leads, the others follow and contend
+ * for it, so a leader that dies is replaced. Without a lease (one process on its own files) this
+ * process always leads.
  */
 export class LeaseCoordinator {
   role: RunnerRole = 'leader';
@@ -29,7 +40,7 @@ export class LeaseCoordinator {
 
   constructor(
     private readonly lease: Lease | null,
-    private readonly name: string,
+    private readonly subject: LeaseSubject,
     private readonly logger: Logger,
     private readonly steps: RoleSteps,
   ) {}
@@ -56,28 +67,35 @@ export class LeaseCoordinator {
   }
 
   private tryLease(): Promise<boolean> {
+    const { noun } = this.subject;
     return holds(this.lease, (error) =>
-      this.logger.warn({ err: error, projection: this.name }, 'could not try the projection lease; following for now'),
+      this.logger.warn({ err: error, ...this.fields() }, `could not try the ${noun} lease; following for now`),
     );
   }
 
-  /** A follower takes a lease its holder let go (stopped, or died): it applies from the checkpoint on. */
+  /** A follower takes a lease its holder let go (stopped, or died): it runs from the checkpoint on. */
   private contend(): Promise<void> {
+    const { noun, work } = this.subject;
     return this.steps.serialize(async () => {
       if (this.steps.stopped() || this.role === 'leader' || !(await this.tryLease())) return;
       this.role = 'leader';
-      this.logger.info({ projection: this.name }, 'took the projection lease: applying here');
+      this.logger.info(this.fields(), `took the ${noun} lease: ${work} here`);
       await this.steps.promote();
-    }, 'could not take over the projection');
+    }, `could not take over the ${noun}`);
   }
 
-  /** The lease is gone (its connection failed): stop applying at once, and follow whoever takes it. */
+  /** The lease is gone (its connection failed): stop at once, and follow whoever takes it. */
   private demote(): Promise<void> {
+    const { noun } = this.subject;
     return this.steps.serialize(async () => {
       if (this.steps.stopped() || this.role === 'follower') return;
       this.role = 'follower';
-      this.logger.warn({ projection: this.name }, 'lost the projection lease: following');
+      this.logger.warn(this.fields(), `lost the ${noun} lease: following`);
       await this.steps.demote();
-    }, 'could not step down as the projection leader');
+    }, `could not step down as the ${noun} leader`);
+  }
+
+  private fields(): Record<string, string> {
+    return { [this.subject.field]: this.subject.name };
   }
 }

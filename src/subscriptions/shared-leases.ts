@@ -1,6 +1,6 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { Config } from '../platform/config/config';
-import { LeaseSession, type Lease } from './postgres/advisory-lease';
+import { LeaseSession, type Lease } from './lease-session';
 
 /**
  * The process's leases in the shared PostgreSQL database, for its projections and process
