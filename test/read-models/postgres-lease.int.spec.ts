@@ -164,12 +164,7 @@ describeOnPostgres('the projection lease', (server) => {
     const start = async (by: string) => {
       const platform = await openAppDatabase(side.dir, url);
       platforms.push(platform);
-      const managers = new ProcessManagers(
-        await side.openStore(),
-        platform,
-        silentLogger,
-        leases(),
-      );
+      const managers = new ProcessManagers(await side.openStore(), platform, silentLogger, leases());
       managers.register(managerFor(by));
       await managers.start();
       return managers;

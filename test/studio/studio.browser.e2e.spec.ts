@@ -45,7 +45,7 @@ async function countIs(locator: Locator, n: number, atLeast = false): Promise<nu
       return atLeast ? seen >= n : seen === n;
     });
   } catch (error) {
-    throw new Error(`${(error as Error).message} (last saw ${seen})`);
+    throw new Error(`${(error as Error).message} (last saw ${seen})`, { cause: error });
   }
   return seen;
 }
