@@ -1,8 +1,8 @@
 import { Client } from 'pg';
-import { LeaseSession } from './lease-session';
-import { startTestApp } from '../../test/helpers/test-app';
-import { waitUntil } from '../../test/fixtures/counter-projection';
-import { describeOnPostgres } from '../../test/support/postgres-server';
+import { LeaseSession } from '../../src/subscriptions/lease-session';
+import { startTestApp } from '../helpers/test-app';
+import { waitUntil } from '../fixtures/counter-projection';
+import { describeOnPostgres } from '../support/postgres-server';
 
 /**
  * Issue 53: a process's leases (every projection and process manager it may run) share one
