@@ -36,8 +36,8 @@ interface Waiting {
 /**
  * Much of a batch's cost on the thread is per commit, not per event (each page it touches
  * is written to the WAL once per transaction, and the full-text index flushes once): events gather
- * this long after each batch. Debug chat under load: 28 turns per commit of the conversations read
- * model (21 applied inline). Read-your-writes never waits for it: a waiter ends the pause.
+ * this long after each batch (bench/README.md, "Design measurements"). Read-your-writes never
+ * waits for it: a waiter ends the pause.
  */
 const DEFAULT_GATHER_MS = 10;
 
