@@ -34,6 +34,7 @@ import { SipServerModule } from './sip/sip-server.module';
 import { VoiceSeamModule, type VoiceSeam } from './sip/voice-seam.module';
 import { RecordingsModule } from './voice/recording/recordings.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { ROUTE_DOCS } from './app.route-docs';
 import { StudioModule } from './studio/studio.module';
 
 @Module({})
@@ -79,7 +80,7 @@ export class AppModule {
         AgentTestsModule,
         AgentToolsModule,
         AuditExportModule,
-        OpenApiModule,
+        OpenApiModule.forRoot(ROUTE_DOCS),
         StudioModule,
       ],
       providers: [RegisterUpcasters],

@@ -5,7 +5,7 @@ import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document';
 import type { RouteDocTable } from './route-docs';
 import { declaredRoutes } from './route-table';
 
-/** Token of the route tables (route-docs.index.ts), provided by OpenApiModule. */
+/** Token of the route tables (src/app.route-docs.ts), provided by OpenApiModule. */
 export const ROUTE_DOC_TABLES = Symbol('RouteDocTables');
 
 /** The document of this process, built on first request (the routes are fixed once the app runs). */

@@ -7,7 +7,7 @@ import type { Tag } from './openapi-tags';
  * the query parameters of routes that parse their query by hand. Paths, path parameters, headers,
  * request bodies and query DTOs, the credential and the tag come from the code (route-table.ts).
  * Each context keeps a table next to its controllers (`<context>.openapi.ts`), listed in
- * `route-docs.index.ts`.
+ * `src/app.route-docs.ts`.
  */
 export interface RouteDoc {
   summary: string;

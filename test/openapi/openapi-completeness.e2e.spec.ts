@@ -21,7 +21,7 @@ interface Doc {
 /**
  * Every route the app registers is in /openapi.json with an answer schema (issue 34). The list
  * comes from Fastify's router, so a route added anywhere fails here until its controller's table
- * (`src/<context>/<context>.openapi.ts`, listed in src/openapi/route-docs.index.ts) documents it.
+ * (`src/<context>/<context>.openapi.ts`, listed in src/app.route-docs.ts) documents it.
  */
 describe('the OpenAPI document covers every route (issue 34)', () => {
   let t: TestApp;
@@ -52,7 +52,7 @@ describe('the OpenAPI document covers every route (issue 34)', () => {
     const name = route.controller.name;
     return (
       `${method} ${url} (${name}.${route.handler}): add \`${route.handler}\` to routeDocs(${name}, …) in the ` +
-      `context's *.openapi.ts, and list that table in src/openapi/route-docs.index.ts`
+      `context's *.openapi.ts, and list that table in src/app.route-docs.ts`
     );
   }
 
