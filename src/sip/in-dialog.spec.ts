@@ -1,4 +1,4 @@
-import { parseSipMessage, type SipRequest } from '../outbound-calls/sip/sip-message';
+import { parseSipMessage, type SipRequest } from './sip-message';
 import type { NegotiatedAudio } from '../voice/call-media.port';
 import {
   answerInfo,

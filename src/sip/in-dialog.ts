@@ -7,7 +7,7 @@ import {
   type ResponseExtras,
   type SipRequest,
   type SipResponse,
-} from '../outbound-calls/sip/sip-message';
+} from './sip-message';
 import type { NegotiatedAudio } from '../voice/call-media.port';
 import {
   buildAnswer,

@@ -17,7 +17,7 @@ import {
   type ResponseExtras,
   type SipRequest,
   type SipResponse,
-} from '../outbound-calls/sip/sip-message';
+} from './sip-message';
 import {
   ALLOW,
   answerInfo,

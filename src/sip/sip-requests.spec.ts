@@ -1,4 +1,4 @@
-import { parseSipMessage, type SipRequest } from '../outbound-calls/sip/sip-message';
+import { parseSipMessage, type SipRequest } from './sip-message';
 import { calledNumber, callerNumber, e164Of, malformation, userOf } from './sip-requests';
 
 const invite = (headers: string, uri = 'sip:+15550100001@127.0.0.1') =>

@@ -1,4 +1,4 @@
-import { cseqOf, headerOf, uriOf, type SipRequest } from '../outbound-calls/sip/sip-message';
+import { cseqOf, headerOf, uriOf, type SipRequest } from './sip-message';
 
 /** What a request must carry for Parley to answer it at all (RFC 3261 §8.1.1); the reason for a 400 otherwise. */
 export function malformation(request: SipRequest): string | null {

@@ -11,7 +11,7 @@ import {
   tagOf,
   type SipRequest,
   type SipResponse,
-} from '../outbound-calls/sip/sip-message';
+} from './sip-message';
 import { CONFIG, type Config, type SipServerConfig } from '../platform/config/config';
 import { ConnectionCap } from '../platform/limits/connection-cap';
 import { LOGGER } from '../platform/logging/logger';

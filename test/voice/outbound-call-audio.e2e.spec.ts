@@ -1,5 +1,5 @@
 import type { CallAudio, CallAudioFactory } from '../../src/voice/call-media.port';
-import { headerOf } from '../../src/outbound-calls/sip/sip-message';
+import { headerOf } from '../../src/sip/sip-message';
 import { RtpCallAudioFactory } from '../../src/voice/media/rtp-call-audio-factory';
 import type { RtpSession } from '../../src/voice/media/rtp-session';
 import { UtteranceDetector } from '../../src/voice/turn-taking/utterance-detector';

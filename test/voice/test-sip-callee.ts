@@ -16,7 +16,7 @@ import {
   type SipMessage,
   type SipRequest,
   type SipResponse,
-} from '../../src/outbound-calls/sip/sip-message';
+} from '../../src/sip/sip-message';
 import { buildAnswer, buildOffer, negotiateOffer, parseSdp, type SessionDescription } from '../../src/sip/sdp';
 import type { NegotiatedAudio } from '../../src/voice/call-media.port';
 import { RtpCallAudioFactory } from '../../src/voice/media/rtp-call-audio-factory';

@@ -13,7 +13,7 @@ import {
   uriOf,
   type DialogIds,
   type SipMessage,
-} from '../../src/outbound-calls/sip/sip-message';
+} from '../../src/sip/sip-message';
 import { buildOffer, newSdesKey, OFFERED_CRYPTO, parseSdp, readAnswer, type OfferedKey } from '../../src/sip/sdp';
 import { RtpCallAudioFactory } from '../../src/voice/media/rtp-call-audio-factory';
 import type { RtpSession } from '../../src/voice/media/rtp-session';

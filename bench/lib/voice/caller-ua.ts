@@ -14,7 +14,7 @@ import {
   uriOf,
   type DialogIds,
   type SipMessage,
-} from '../../../src/outbound-calls/sip/sip-message';
+} from '../../../src/sip/sip-message';
 import { buildOffer, parseSdp, readAnswer } from '../../../src/sip/sdp';
 import type { NegotiatedAudio } from '../../../src/voice/call-media.port';
 import { decodeG711, encodeG711, silenceByte } from '../../../src/voice/media/g711';

@@ -42,7 +42,7 @@ import {
   type SipMessage,
   type SipRequest,
   type SipResponse,
-} from './sip-message';
+} from '../../sip/sip-message';
 
 export interface SipOptions {
   trunkHost: string;

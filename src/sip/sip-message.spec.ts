@@ -1,5 +1,5 @@
-import { failureReasonFor } from './sip-call';
-import { metadataHeaders, sdpOffer } from './sdp';
+import { failureReasonFor } from '../outbound-calls/sip/sip-call';
+import { metadataHeaders, sdpOffer } from '../outbound-calls/sip/sdp';
 import {
   branchOf,
   buildAck,
