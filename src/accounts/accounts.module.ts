@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentDirectoryModule } from './agent-directory.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { AccountCommands } from './account-commands';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentDirectoryModule } from './agent-directory.module';
 import { ACCOUNT_DIRECTORY } from '../platform/auth/account-directory';
 import { KeyAuthenticator } from '../platform/auth/key-authenticator';
 import { KEY_LOOKUP } from '../platform/auth/key-lookup';

@@ -4,7 +4,7 @@ import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { TestRunsModule } from '../agent-tests/test-runs.module';
 import { AgentCommands } from './agent-commands';
-import { AgentDirectoryModule } from './agent-directory.module';
+import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 import { AccountAgentsController, AgentController } from './agents.controller';
 import { AgentsService } from './agents.service';
 import { BranchesController } from './branches.controller';

@@ -8,7 +8,7 @@ import { AlertsAdminController } from './alerts-admin.controller';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
-import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 
 @Module({
   imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule, AgentDirectoryModule],

@@ -1,6 +1,6 @@
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { AgentsModule } from '../agents/agents.module';
-import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { CallLimitsModule } from '../call-limits/call-limits.module';
 import { ConversationsModule } from '../conversations/conversations.module';

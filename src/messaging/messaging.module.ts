@@ -29,7 +29,7 @@ import { SocketHub } from './socket-hub';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
-import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 import { KeyAuthModule } from '../accounts/key-auth.module';
 
 /** The media type the messaging POSTs' bodies are given, so that they arrive as text. */

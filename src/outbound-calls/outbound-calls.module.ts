@@ -19,7 +19,7 @@ import { WATCHDOG_OWNER } from './watchdog';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
-import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 import { AgentsModule } from '../agents/agents.module';
 import { CALL_AUDIO_FACTORY, type CallAudioFactory } from '../voice/call-media.port';
 import { VOICE_CALLS, type VoiceCalls } from '../voice/voice-calls.port';

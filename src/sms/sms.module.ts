@@ -28,7 +28,7 @@ import { SMS_RATE_LIMITER, SmsService } from './sms.service';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
-import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 import { AgentsModule } from '../agents/agents.module';
 
 /** Wires the raw-body parser, the process manager, the session timers and the outbox at start. */

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { KeyAuthModule } from '../accounts/key-auth.module';
-import { AgentDirectoryModule } from '../agents/agent-directory.module';
+import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 import { ReadModelAccountDirectory } from '../accounts/read-model-account-directory';
 import { ACCOUNT_DIRECTORY } from '../platform/auth/account-directory';
 import { ReadModels } from '../read-models/read-models.service';

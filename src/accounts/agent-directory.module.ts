@@ -4,9 +4,9 @@ import { ReadModelsModule } from '../read-models/read-models.module';
 import { ReadModelAgentDirectory } from './agent-directory';
 
 /**
- * The platform's AgentDirectory over the agents read model, on its own so that accounts, the key
- * guard and the channels can ask who owns an agent without importing all of AgentsModule (which
- * itself imports AccountsModule).
+ * The platform's AgentDirectory over the agents read model. Who owns an agent is the accounts'
+ * question (keys, scopes), so it lives here: the key guard and the channels ask it without
+ * importing AgentsModule, and agents depend on accounts, never the other way.
  */
 @Module({
   imports: [ReadModelsModule],
