@@ -3,7 +3,7 @@ import { adminDocs, apiKeySelfDocs, apiKeysDocs, dataAccessDocs } from './accoun
 import { agentTestsDocs, testRunsDocs } from './agent-tests/agent-tests.openapi';
 import { agentToolsDocs, toolSecretDocs } from './agents/tools/agent-tools.openapi';
 import { runtimeSettingsDocs } from './agents/runtime-settings.openapi';
-import { llmEndpointsDocs } from './runtime/endpoints/llm-endpoints.openapi';
+import { llmEndpointsDocs } from './agents/endpoints/llm-endpoints.openapi';
 import { auditExportDocs } from './audit-export/audit-export.openapi';
 import { callLimitsDocs } from './call-limits/call-limits.openapi';
 import { concurrencyDocs } from './concurrency/concurrency.openapi';

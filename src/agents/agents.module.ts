@@ -10,7 +10,7 @@ import { AgentsService } from './agents.service';
 import { BranchesController } from './branches.controller';
 import { DeploymentContent } from './deployment-content';
 import { DeploymentsController } from './deployments.controller';
-import { LlmEndpointsModule } from '../runtime/endpoints/llm-endpoints.module';
+import { LlmEndpointsModule } from './endpoints/llm-endpoints.module';
 import { RuntimeSettingsController } from './runtime-settings.controller';
 import { RuntimeSettingsService } from './runtime-settings.service';
 

@@ -8,7 +8,7 @@ import { ChunkStream } from './chunk-stream';
 import { LlmClient } from './llm/llm-client';
 import type { ModelSource } from './llm/model-router';
 import { ACTION_TOOLS, buildMessages } from './llm/prompt';
-import { RUNTIME_DEFAULTS } from './runtime-defaults';
+import { RUNTIME_DEFAULTS } from '../agents/runtime-defaults';
 import { detectSmallTalk, SMALL_TALK_REPLIES } from './small-talk';
 import { TopicIndexes } from './topic-indexes';
 import type { ToolCaller } from './tools/tool-caller';
@@ -18,7 +18,7 @@ import { joinOutcomes, modelToolSpecs, splitToolCalls, toolResultMessages } from
 /** Topics this sure or better go to the model as context. */
 const CONTEXT_CONFIDENCE = 0.2;
 
-export { FALLBACK_RESPONSE } from './runtime-defaults';
+export { FALLBACK_RESPONSE } from '../agents/runtime-defaults';
 export const SILENCE_RESPONSE = "Sorry, I didn't catch that. Could you say it again?";
 
 export interface TurnInput {

@@ -1,6 +1,6 @@
 import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import { AgentRuntime } from './agent-runtime';
-import { LlmEndpointsModule } from './endpoints/llm-endpoints.module';
+import { LlmEndpointsModule } from '../agents/endpoints/llm-endpoints.module';
 import { ModelRouter } from './llm/model-router';
 import { TopicIndexBuilder } from './retrieval/topic-index-builder';
 import { TopicIndexes } from './topic-indexes';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ServedContent } from '../../agents/deployment-content';
 import type { LlmRequest } from '../../conversations/conversation.events';
 import { CONFIG, type Config } from '../../platform/config/config';
-import { LlmEndpoints } from '../endpoints/llm-endpoints';
+import { LlmEndpoints } from '../../agents/endpoints/llm-endpoints';
 import { LlmClient } from './llm-client';
 
 /** The model a turn answers with: a client, none (embedded answers), or one that cannot be reached (recorded as a failed call). */

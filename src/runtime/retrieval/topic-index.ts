@@ -28,13 +28,8 @@ export interface IndexableTopic {
   isActive: boolean;
 }
 
-/**
- * Below this, the best hit is not cited: the turn is out of domain. Confidence is the idf-weighted
- * share of the query's words a topic matches, so 0.4 asks for clearly more than a third of what the
- * user said (by weight) to be about the topic; one exact word of two is 0.5, one misspelled word
- * alone is 0.5–0.75, a lone short word one edit from a known one is 0.35 (not enough).
- */
-export const OUT_OF_DOMAIN_CONFIDENCE = 0.22;
+/** Below this, the best hit is not cited (the agent's default confidence threshold). */
+export { OUT_OF_DOMAIN_CONFIDENCE } from '../../agents/runtime-defaults';
 
 export const DEFAULT_LIMIT = 5;
 

@@ -1,6 +1,6 @@
 import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { Optional } from '../../platform/validation/optional';
-import { ENDPOINT_NAME, ENDPOINT_NAME_RULE } from '../../agents/runtime-settings';
+import { ENDPOINT_NAME, ENDPOINT_NAME_RULE } from '../runtime-settings';
 
 export class AddLlmEndpointDto {
   @IsString() @Matches(ENDPOINT_NAME, { message: `name must be ${ENDPOINT_NAME_RULE}` }) name: string;
