@@ -28,6 +28,8 @@ export interface BatchResult {
   outcomes: AppendOutcome[];
   /** The xid8 of the transaction when it stored events; null when every append was a refusal or a repeat. */
   wroteIn: bigint | null;
+  /** Transactions it took: more than one when a deadlock or the stream-order check made it run again. */
+  attempts: number;
 }
 
 interface OutcomeRow {
@@ -57,7 +59,7 @@ export class BatchWriter {
   async write(batch: AppendRequest[]): Promise<BatchResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.transaction(batch);
+        return { ...(await this.transaction(batch)), attempts: attempt };
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (attempt >= MAX_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
@@ -65,7 +67,7 @@ export class BatchWriter {
     }
   }
 
-  private async transaction(batch: AppendRequest[]): Promise<BatchResult> {
+  private async transaction(batch: AppendRequest[]): Promise<Omit<BatchResult, 'attempts'>> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {

@@ -11,6 +11,8 @@ export interface CommitStats {
   /** Transactions that ran a group (a group split after a failure counts each of its parts). */
   commits: number;
   appends: number;
+  /** Transactions rolled back and run again (deadlocks, the stream-order check of append-function.ts). */
+  retries: number;
 }
 
 /** A group's parameters stay well inside what one statement should carry. */
@@ -30,7 +32,7 @@ export class GroupCommitter {
   private queue: PendingAppend[] = [];
   private scheduled = false;
   private writing: Promise<void> | null = null;
-  readonly stats: CommitStats = { commits: 0, appends: 0 };
+  readonly stats: CommitStats = { commits: 0, appends: 0, retries: 0 };
 
   constructor(
     private readonly writer: BatchWriter,
@@ -100,6 +102,7 @@ export class GroupCommitter {
     }
     this.stats.commits++;
     this.stats.appends += group.length;
+    this.stats.retries += result.attempts - 1;
     group.forEach((append, i) => settle(append, result.outcomes[i]));
     this.onCommitted(result.wroteIn, group.length);
   }
