@@ -26,7 +26,10 @@ export function eventColumns(alias: string): string {
 
 /**
  * The writer's transaction id, then its place within the transaction: the order the log is read in.
- * global_position alone is the order the rows were inserted, not the order they became visible.
+ * A checkpoint must hold the transaction id: global_position is taken at insert, and transactions
+ * commit in another order (T1 takes 10, T2 takes 11 and commits first), so a reader keeping only
+ * the global_position would move past 10 before it commits. In (transaction_id, global_position)
+ * order, whatever becomes visible after a read sorts after everything it read (log-reader.ts).
  */
 export function postgresPosition(transactionId: string | bigint, globalPosition: string | bigint): Position {
   return positionOf(BigInt(transactionId), BigInt(globalPosition));

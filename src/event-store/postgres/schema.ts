@@ -40,4 +40,24 @@ export async function migrate(client: ClientBase): Promise<void> {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+  await refuseForeignTransactionIds(client);
+}
+
+/**
+ * Transaction ids order the log, so they must come from this server's counter. A log copied by
+ * pg_dump into another server holds ids that server has not reached yet: its new events would sort
+ * before the old ones, and the old ones would stay invisible. pg_upgrade and physical backups keep
+ * the counter; refuse to start rather than write a log out of order.
+ */
+async function refuseForeignTransactionIds(client: ClientBase): Promise<void> {
+  const { rows } = await client.query<{ foreign: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM parley_events WHERE transaction_id >= pg_snapshot_xmax(pg_current_snapshot())
+     ) AS foreign`,
+  );
+  if (rows[0].foreign)
+    throw new Error(
+      'parley_events holds transaction ids this PostgreSQL server has not reached (a logical dump restored into ' +
+        'another server?): restore the log with pg_upgrade or a physical backup, which keep the transaction counter',
+    );
 }

@@ -111,4 +111,17 @@ describeOnPostgres('PostgresEventStore writer', (server) => {
     expect(log.map((event) => event.type).filter((type) => type !== 'TestEvent')).toEqual(['Newer', 'First', 'Second']);
     expect(store.commitStats.retries).toBeGreaterThanOrEqual(1);
   });
+
+  it('refuses to open a log whose transaction ids this server has not reached (a logical restore)', async () => {
+    const url = await server().createDatabase(databaseName('restored'));
+    await (await openStore(url)).close();
+    const client = await connect(url);
+    await client.query(
+      `INSERT INTO parley_events (transaction_id, stream_id, revision, event_id, type, data, metadata)
+       VALUES ('4000000000'::xid8, 'restored', 0, 'restored-0', 'Restored', '{}', '{}')`,
+    );
+    await expect(PostgresEventStore.open({ url })).rejects.toThrow(
+      /transaction ids this PostgreSQL server has not reached/,
+    );
+  });
 });
