@@ -17,17 +17,23 @@ import {
   type PhoneNumber as PhoneNumberRow,
 } from '../../projections/accounts/queries';
 import { AccountCommands } from './account-commands';
-import { phoneNumberDecider, phoneNumberStream } from './phone-number.decider';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { AggregateCache } from '../commands/aggregate-cache';
-import { handleCommand, load } from '../commands/command-handler';
+import {
+  phoneNumberDecider,
+  phoneNumberStream,
+  type ClaimPhoneNumber,
+  type PhoneNumberEvent,
+  type PhoneNumberState,
+} from './phone-number.decider';
+import type { CommandHandler } from '../commands/command-handler';
+import { Commands } from '../commands/commands';
 import type {
   AgentSettingsDto,
   CreateAccountDto,
   CreateConnectorDto,
   ProvisionPhoneNumberDto,
 } from './dto/account.dto';
-import { dniPoolDecider, dniPoolStream, reservationAt } from '../dni/dni-pool.decider';
+import { dniPoolStream, reservationAt } from '../dni/dni-pool.decider';
+import { DNI_POOL_COMMANDS, type DniPoolCommands } from '../dni/dni-pool-commands';
 import {
   DEPLOYMENT_ENVIRONMENTS,
   DEPLOYMENT_FOR_NUMBER_ENVIRONMENT,
@@ -46,8 +52,8 @@ export const accountView = (row: AccountRow) => ({
 @Injectable()
 export class AccountsService {
   private readonly queries: AccountsQueries;
-  /** DNI pools folded for the numbers list: a pool stream grows by one event per reservation. */
-  private readonly pools = new AggregateCache(1000);
+  /** the one handler of phone number streams: who holds a number, across accounts */
+  private readonly numbers: CommandHandler<PhoneNumberState, ClaimPhoneNumber, PhoneNumberEvent>;
 
   constructor(
     private readonly commands: AccountCommands,
@@ -56,9 +62,11 @@ export class AccountsService {
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DNI_POOL_COMMANDS) private readonly pools: DniPoolCommands,
+    handlers: Commands,
   ) {
     this.queries = accountsQueries(readModels);
+    this.numbers = handlers.for(phoneNumberDecider);
   }
 
   async create(dto: CreateAccountDto, context: CommandContext) {
@@ -163,7 +171,7 @@ export class AccountsService {
         continue;
       }
       const environment = DEPLOYMENT_FOR_NUMBER_ENVIRONMENT[row.environment as NumberEnvironment];
-      const { state } = await load(this.store, dniPoolStream(agentId, environment), dniPoolDecider, this.pools);
+      const { state } = await this.pools.load(dniPoolStream(agentId, environment));
       const reservation = reservationAt(state, row.number, now);
       numbers.push({
         ...phoneNumberView(row),
@@ -179,11 +187,8 @@ export class AccountsService {
     const pool = dto.pool ?? 'main';
     const before = await this.queries.phoneNumberRoute(dto.number);
     // The number's own stream decides who holds it, across accounts; then the account records it.
-    await handleCommand(
-      this.store,
-      this.clock,
+    await this.numbers.handle(
       phoneNumberStream(dto.number),
-      phoneNumberDecider,
       { number: dto.number, agentId, accountId, now: this.clock.nowIso() },
       context,
     );
@@ -211,11 +216,8 @@ export class AccountsService {
   ) {
     const poolOf = (environment: string) => DEPLOYMENT_FOR_NUMBER_ENVIRONMENT[environment as NumberEnvironment];
     const pool = (environment: string, type: 'AddNumber' | 'RemoveNumber') =>
-      handleCommand(
-        this.store,
-        this.clock,
+      this.pools.handle(
         dniPoolStream(agentId, poolOf(environment)),
-        dniPoolDecider,
         { type, agentId, environment: poolOf(environment), number, now: this.clock.nowIso() },
         context,
       );

@@ -4,8 +4,6 @@ import type { Logger } from 'pino';
 import { AgentsModule } from '../agents/agents.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { ConversationEngine } from '../conversations/engine/conversation-engine';
-import { EventStoreModule } from '../event-store/event-store.module';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
 import { IdGenerator } from '../platform/ids/ids';
@@ -15,7 +13,9 @@ import { ReadModelsModule } from '../read-models/read-models.module';
 import { AgentTestsController } from './agent-tests.controller';
 import { AgentTestsService } from './agent-tests.service';
 import { TestRunner } from './test-runner';
+import { TEST_RUN_COMMANDS, type TestRunCommands } from './test-run-commands';
 import { TestRunsController } from './test-runs.controller';
+import { TestRunsModule } from './test-runs.module';
 import { TestRunsService } from './test-runs.service';
 
 /** Registers the test runner with the process managers at start. */
@@ -26,14 +26,14 @@ class TestRunnerLifecycle implements OnModuleInit {
     private readonly engine: ConversationEngine,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(TEST_RUN_COMMANDS) private readonly runs: TestRunCommands,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   onModuleInit() {
     const runner = new TestRunner({
-      store: this.store,
+      runs: this.runs,
       clock: this.clock,
       engine: this.engine,
       newId: () => this.ids.uuid(),
@@ -46,7 +46,7 @@ class TestRunnerLifecycle implements OnModuleInit {
 
 /** Agent tests (contract §19): test cases on branches, test runs and the runner behind the log. */
 @Module({
-  imports: [ProcessManagersModule, EventStoreModule, ReadModelsModule, ConversationsModule, AgentsModule],
+  imports: [ProcessManagersModule, TestRunsModule, ReadModelsModule, ConversationsModule, AgentsModule],
   controllers: [AgentTestsController, TestRunsController],
   providers: [AgentTestsService, TestRunsService, TestRunnerLifecycle],
 })

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
-import { EventStoreModule } from '../event-store/event-store.module';
+import { CommandsModule } from '../commands/commands.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { TestRunsModule } from '../agent-tests/test-runs.module';
 import { AgentCommands } from './agent-commands';
@@ -16,7 +16,7 @@ import { RuntimeSettingsService } from './runtime-settings.service';
 
 @Module({
   imports: [
-    EventStoreModule,
+    CommandsModule,
     ReadModelsModule,
     AgentDirectoryModule,
     AccountsModule,

@@ -5,6 +5,7 @@ import { Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { CallLimitsModule } from '../call-limits/call-limits.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { DniModule } from '../dni/dni.module';
+import { CommandsModule } from '../commands/commands.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { Timers } from '../process-managers/timers';
 import { ReadModelsModule } from '../read-models/read-models.module';
@@ -28,6 +29,7 @@ class InboundCallsLifecycle implements OnModuleInit {
   imports: [
     ProcessManagersModule,
     EventStoreModule,
+    CommandsModule,
     ReadModelsModule,
     ConversationsModule,
     CallLimitsModule,

@@ -26,6 +26,7 @@ import { SessionCommands } from './session-commands';
 import { SessionFeed } from './session-feed';
 import { SessionTimers } from './session-timers';
 import { SocketHub } from './socket-hub';
+import { CommandsModule } from '../commands/commands.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
@@ -90,6 +91,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 @Module({
   imports: [
     EventStoreModule,
+    CommandsModule,
     ReadModelsModule,
     ProcessManagersModule,
     AgentDirectoryModule,

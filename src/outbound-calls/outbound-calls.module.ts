@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, DynamicModule, Inject, Injectable, Module, O
 import type { Logger } from 'pino';
 import { CallLimitsModule } from '../call-limits/call-limits.module';
 import { ConversationsModule } from '../conversations/conversations.module';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { CommandsModule } from '../commands/commands.module';
 import { CONFIG, type Config } from '../platform/config/config';
 import { LOGGER } from '../platform/logging/logger';
 import { ProcessManagers } from '../process-managers/process-managers';
@@ -10,6 +10,7 @@ import { Timers } from '../process-managers/timers';
 import { CallConversations } from './call-conversation';
 import { CallProgressRecorder } from './call-progress';
 import { CALL_PROGRESS, CARRIER, type Carrier } from './carrier.port';
+import { OUTBOUND_CALL_COMMANDS, outboundCallCommands, type OutboundCallCommands } from './outbound-call-commands';
 import { OutboundCallsController } from './outbound-calls.controller';
 import { outboundCallsProcessManager, watchdogHandler } from './outbound-calls.process-manager';
 import { OutboundCallsService } from './outbound-calls.service';
@@ -40,13 +41,13 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
     private readonly conversations: CallConversations,
     @Inject(CARRIER) private readonly carrier: Carrier,
     @Inject(CALL_PROGRESS) private readonly progress: CallProgressRecorder,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(OUTBOUND_CALL_COMMANDS) private readonly callStreams: OutboundCallCommands,
   ) {}
 
   onModuleInit() {
     this.processManagers.register(
       outboundCallsProcessManager({
-        store: this.store,
+        calls: this.callStreams,
         carrier: this.carrier,
         conversations: this.conversations,
         releaseLine: (accountId, callSid, cause) => this.calls.releaseLine(accountId, callSid, system(cause.id)),
@@ -55,7 +56,7 @@ class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown 
     this.timers.handle(
       WATCHDOG_OWNER,
       watchdogHandler({
-        store: this.store,
+        calls: this.callStreams,
         ended: (callSid, key) =>
           this.progress.ended(callSid, { reason: 'error', hungUpBy: null, sipStatus: null }, { key }),
         releaseLine: (accountId, callSid) => this.calls.releaseLine(accountId, callSid, system(`watchdog:${callSid}`)),
@@ -77,6 +78,7 @@ export class OutboundCallsModule {
       imports: [
         voice,
         EventStoreModule,
+        CommandsModule,
         ReadModelsModule,
         ProcessManagersModule,
         AgentDirectoryModule,
@@ -86,6 +88,7 @@ export class OutboundCallsModule {
       ],
       controllers: [OutboundCallsController],
       providers: [
+        outboundCallCommands,
         { provide: CALL_PROGRESS, useClass: CallProgressRecorder },
         // the carrier the configuration names: SIP, or the simulator
         {

@@ -7,7 +7,7 @@ import { ConversationEngine } from '../conversations/engine/conversation-engine'
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { RateLimiter } from '../platform/auth/rate-limiter';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../commands/aggregate-cache';
+import { CommandsModule } from '../commands/commands.module';
 import { CONFIG, type Config } from '../platform/config/config';
 import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
@@ -22,6 +22,7 @@ import { SmsDirectory } from './sms-directory';
 import { SEND_OWNER, SmsOutbox } from './sms-outbox';
 import { keepInboundSmsBodies } from './sms-raw-body';
 import { SESSION_TIMER_OWNER, SmsSessionTimers } from './sms-session-timers';
+import { SMS_SESSION_COMMANDS, smsSessionCommands, type SmsSessionCommands } from './sms-session-commands';
 import { smsSessionsProcessManager } from './sms-sessions.process-manager';
 import { SmsController } from './sms.controller';
 import { SMS_RATE_LIMITER, SmsService } from './sms.service';
@@ -44,18 +45,20 @@ class SmsLifecycle implements OnModuleInit {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SMS_CARRIER) private readonly carrier: SmsCarrier,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(SMS_SESSION_COMMANDS) private readonly sessions: SmsSessionCommands,
   ) {}
 
   onModuleInit() {
     // the platform's body limit (contract §2): 1 MiB
     keepInboundSmsBodies(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), 1024 * 1024);
     const outbox = new SmsOutbox(this.timers, this.store, this.clock, this.carrier, this.logger);
-    const sessionTimers = new SmsSessionTimers(this.timers, this.store, this.clock, new AggregateCache(2000));
+    const sessionTimers = new SmsSessionTimers(this.timers, this.clock, this.sessions);
     this.timers.handle(SEND_OWNER, outbox.handler);
     this.timers.handle(SESSION_TIMER_OWNER, sessionTimers.handler);
     const conversations = new SmsConversations({
       store: this.store,
       clock: this.clock,
+      sessions: this.sessions,
       engine: this.engine,
       outbox,
       timers: sessionTimers,
@@ -70,6 +73,7 @@ class SmsLifecycle implements OnModuleInit {
 @Module({
   imports: [
     EventStoreModule,
+    CommandsModule,
     ReadModelsModule,
     ProcessManagersModule,
     AgentDirectoryModule,
@@ -94,6 +98,7 @@ class SmsLifecycle implements OnModuleInit {
       useFactory: (config: Config) =>
         new RateLimiter(config.sms.rateLimitPerProject, config.sms.rateLimitPerProject * 2, 'SMS_RATE_LIMITED'),
     },
+    smsSessionCommands,
     SmsDirectory,
     SmsService,
     SmsLifecycle,

@@ -6,12 +6,12 @@ import {
   type WebhookEndpoint as WebhookEndpointRow,
   type WebhookEndpointsQueries,
 } from '../../projections/webhook-endpoints/queries';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { newCredential, WEBHOOK_SECRET_PREFIX } from '../platform/auth/credentials';
 import { ServerSecret } from '../platform/auth/server-secret';
 import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand } from '../commands/command-handler';
+import type { CommandHandler } from '../commands/command-handler';
+import { Commands } from '../commands/commands';
 import { CONFIG, type Config } from '../platform/config/config';
 import { badRequest, DomainError } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
@@ -25,8 +25,13 @@ import {
   type EndpointSettings,
   type SealedHeaders,
   type SealedSigningSecret,
+  type WebhookEndpointsEvent,
 } from './webhook-endpoint.events';
-import { webhookEndpointsDecider, type WebhookEndpointsCommand } from './webhook-endpoints.decider';
+import {
+  webhookEndpointsDecider,
+  type WebhookEndpointsCommand,
+  type WebhookEndpointsState,
+} from './webhook-endpoints.decider';
 import { webhookUrlProblem } from './webhook-url';
 
 const ENDPOINT_ID = /^whe_[a-z0-9]{8,40}$/;
@@ -45,9 +50,11 @@ const invalid = (field: string, message: string) => badRequest('VALIDATION_ERROR
 @Injectable()
 export class WebhookEndpointsService {
   private readonly endpoints: WebhookEndpointsQueries;
+  /** the one handler of webhook endpoints streams */
+  private readonly streams: CommandHandler<WebhookEndpointsState, WebhookEndpointsCommand, WebhookEndpointsEvent>;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    commands: Commands,
     private readonly readModels: ReadModels,
     private readonly outbox: WebhookOutbox,
     private readonly secret: ServerSecret,
@@ -56,6 +63,7 @@ export class WebhookEndpointsService {
     @Inject(CONFIG) private readonly config: Config,
   ) {
     this.endpoints = webhookEndpointsQueries(readModels);
+    this.streams = commands.for(webhookEndpointsDecider);
   }
 
   /**
@@ -172,11 +180,8 @@ export class WebhookEndpointsService {
     options: { revealing?: boolean } = {},
   ): Promise<string> {
     const now = this.clock.nowIso();
-    const result = await handleCommand(
-      this.store,
-      this.clock,
+    const result = await this.streams.handle(
       webhookEndpointsStream(accountId),
-      webhookEndpointsDecider,
       { ...command, now } as WebhookEndpointsCommand,
       context,
     );

@@ -26,6 +26,7 @@ import {
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { webhookEventsProcessManager } from './webhook-events.process-manager';
+import { CommandsModule } from '../commands/commands.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
@@ -64,7 +65,7 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
 }
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule],
+  imports: [EventStoreModule, CommandsModule, ReadModelsModule, ProcessManagersModule],
   controllers: [WebhookEndpointsController],
   providers: [
     // SQLite or PostgreSQL, as the platform database is

@@ -7,7 +7,7 @@ import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { eventTurn } from '../../external-events/event-turn';
 import { ManualClock } from '../../platform/clock/clock';
 import { IdGenerator } from '../../platform/ids/ids';
-import { AggregateCache } from '../../commands/aggregate-cache';
+import { Commands } from '../../commands/commands';
 import { AgentRuntime } from '../../runtime/agent-runtime';
 import { conversationStream } from '../conversation.events';
 import { ConversationEngine, NoActiveDeploymentError, type ContentSource } from './conversation-engine';
@@ -78,7 +78,7 @@ describe('ConversationEngine on a real SQLite log', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-engine-'));
     store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
     deployments = new OneDeployment();
-    engine = new ConversationEngine(store, clock, ids, deployments, new AgentRuntime(null), new AggregateCache(100));
+    engine = new ConversationEngine(new Commands(store, clock), clock, ids, deployments, new AgentRuntime(null));
   });
   afterEach(async () => {
     await store.close();

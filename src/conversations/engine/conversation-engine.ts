@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Environment } from '../../agents/agent.events';
 import type { ServedContent } from '../../agents/deployment-content';
-import { EVENT_STORE, type EventStore } from '../../event-store/event-store.port';
 import { Clock } from '../../platform/clock/clock';
-import type { AggregateCache } from '../../commands/aggregate-cache';
 import type { CommandContext } from '../../commands/command-context';
-import { handleCommand, load, peek } from '../../commands/command-handler';
+import type { CommandHandler } from '../../commands/command-handler';
+import { Commands } from '../../commands/commands';
 import { DomainError } from '../../platform/errors/domain-error';
 import { IdGenerator } from '../../platform/ids/ids';
 import { AgentRuntime, type OnChunk, type TurnInput, type TurnResult } from '../../runtime/agent-runtime';
-import { ConversationCache } from '../conversation-cache';
 import {
   conversationDecider,
   type ConversationCommand,
@@ -18,6 +16,7 @@ import {
 } from '../conversation.decider';
 import {
   conversationStream,
+  type ConversationEvent,
   type EndReason,
   type ExternalEventReceivedData,
   type TurnData,
@@ -98,16 +97,23 @@ const notFound = () => new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation 
 @Injectable()
 export class ConversationEngine {
   private readonly newId = () => this.ids.uuid();
+  /**
+   * The one writer of conversation streams in the process, for every channel and for the
+   * external-events binding: its cache holds every append made here, so a channel checks a turn
+   * against the cached state without reading and still sees a delayed response bound here.
+   */
+  private readonly conversations: CommandHandler<ConversationState, ConversationCommand, ConversationEvent>;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    commands: Commands,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     @Inject(CONTENT_SOURCE) private readonly deployments: ContentSource,
     private readonly runtime: AgentRuntime,
-    /** folded conversation states, shared by every writer of conversation streams in the process */
-    @Inject(ConversationCache) private readonly cache: AggregateCache,
-  ) {}
+  ) {
+    // web chat alone keeps thousands of sessions busy at once
+    this.conversations = commands.for(conversationDecider, { cache: { capacity: 20_000 } });
+  }
 
   /** Starts a conversation on a deployment (the environment's active one unless named) with the agent's greeting. */
   async start(request: StartRequest, context: CommandContext): Promise<StartedConversation> {
@@ -156,17 +162,12 @@ export class ConversationEngine {
 
   /** The conversation as this process last saw it (no read when cached): for checking a request before a command. */
   peek(conversationId: string): Promise<ConversationState> {
-    return peek<ConversationState, never>(
-      this.store,
-      conversationStream(conversationId),
-      conversationDecider as never,
-      this.cache,
-    );
+    return this.conversations.peek(conversationStream(conversationId));
   }
 
   /** The conversation with everything appended to it so far (reads what came after the cached state). */
   async current(conversationId: string): Promise<ConversationState> {
-    return (await load(this.store, conversationStream(conversationId), conversationDecider, this.cache)).state;
+    return (await this.conversations.load(conversationStream(conversationId))).state;
   }
 
   /**
@@ -300,14 +301,6 @@ export class ConversationEngine {
   }
 
   private execute(conversationId: string, command: ConversationCommand, context: CommandContext) {
-    return handleCommand(
-      this.store,
-      this.clock,
-      conversationStream(conversationId),
-      conversationDecider,
-      command,
-      context,
-      this.cache,
-    );
+    return this.conversations.handle(conversationStream(conversationId), command, context);
   }
 }
