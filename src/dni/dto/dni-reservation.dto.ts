@@ -1,5 +1,5 @@
 import { IsIn, IsInt, IsObject, Max, Min, ValidateBy } from 'class-validator';
-import { DEPLOYMENT_ENVIRONMENTS, type DeploymentEnvironment } from '../../accounts/permissions';
+import { DEPLOYMENT_ENVIRONMENTS, type DeploymentEnvironment } from '../../platform/auth/environments';
 import { Optional } from '../../platform/validation/optional';
 
 /** The most a reservation's attributes may weigh, as JSON (contract §18). */
