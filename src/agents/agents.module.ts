@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommandsModule } from '../commands/commands.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
-import { TestRunsModule } from '../agent-tests/test-runs.module';
 import { AgentCommands } from './agent-commands';
 import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 import { AccountAgentsController, AgentController } from './agents.controller';
@@ -20,7 +19,6 @@ import { RuntimeSettingsService } from './runtime-settings.service';
     ReadModelsModule,
     AgentDirectoryModule,
     AccountsModule,
-    TestRunsModule,
     // runtime settings: the model endpoints their names refer to
     LlmEndpointsModule,
   ],
