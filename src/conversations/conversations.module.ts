@@ -5,7 +5,6 @@ import { CommandsModule } from '../commands/commands.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
-import { RuntimeModule } from '../runtime/runtime.module';
 import { CONTENT_SOURCE, ConversationEngine } from './engine/conversation-engine';
 import { ReadableAtOnce } from './readable-at-once';
 
@@ -15,7 +14,7 @@ import { ReadableAtOnce } from './readable-at-once';
  * conversation's start or end, the Conversations API shows at once (ReadableAtOnce).
  */
 @Module({
-  imports: [EventStoreModule, CommandsModule, ReadModelsModule, ProcessManagersModule, AgentsModule, RuntimeModule],
+  imports: [EventStoreModule, CommandsModule, ReadModelsModule, ProcessManagersModule, AgentsModule],
   providers: [{ provide: CONTENT_SOURCE, useExisting: DeploymentContent }, ConversationEngine, ReadableAtOnce],
   exports: [ConversationEngine, ReadableAtOnce],
 })

@@ -7,7 +7,7 @@ import type { CommandHandler } from '../../commands/command-handler';
 import { Commands } from '../../commands/commands';
 import { DomainError } from '../../platform/errors/domain-error';
 import { IdGenerator } from '../../platform/ids/ids';
-import { AgentRuntime, type OnChunk, type TurnInput, type TurnResult } from '../../runtime/agent-runtime';
+import { ANSWERS, type Answers, type OnChunk, type TurnInput, type TurnResult } from './answers';
 import {
   conversationDecider,
   type ConversationCommand,
@@ -109,7 +109,7 @@ export class ConversationEngine {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     @Inject(CONTENT_SOURCE) private readonly deployments: ContentSource,
-    private readonly runtime: AgentRuntime,
+    @Inject(ANSWERS) private readonly runtime: Answers,
   ) {
     // web chat alone keeps thousands of sessions busy at once
     this.conversations = commands.for(conversationDecider, { cache: { capacity: 20_000 } });
