@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { RuntimeSettings } from '../../src/agents/runtime-settings';
+import type { RuntimeSettings } from '../../src/agents/agent.events';
 import type { ReadModelSources } from '../query-kit';
 import { BranchSettingsRow, MainSettingsRow } from './agent-settings.entities';
 

@@ -1,5 +1,5 @@
 import { isTestConversationStream, type ConversationEvent } from '../../src/conversations/conversation.events';
-import { evolveSummary, turnView, type ConversationSummary } from '../../src/conversations/conversation-view';
+import { evolveSummary, turnView, type ConversationSummary } from './conversation-view';
 import { defineProjection, type ProjectionHandler } from '../../src/read-models/projection';
 import type { Rows } from '../../src/read-models/rows';
 import { ConversationRow, ConversationTurnRow } from './conversations.entities';

@@ -31,3 +31,11 @@ export function conversationsRepository(readModels: Pick<ReadModels, 'source'>):
 }
 
 const isPostgres = (source: DataSource) => source.options.type === 'postgres';
+// the summary fold, for an audit replay of one conversation as of any event (conversations API, Studio)
+export {
+  platformDurationS,
+  replayConversation,
+  totalDurationS,
+  type ConversationSummary,
+  type TurnView,
+} from './conversation-view';

@@ -1,5 +1,5 @@
 import type { SmsMessageEvent } from '../../src/sms/sms-message.events';
-import type { SmsSessionEvent } from '../../src/sms/sms-session.decider';
+import type { SmsSessionEvent } from '../../src/sms/sms-session.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { SmsMessageRow, SmsSessionRow } from './sms-sessions.entities';
 

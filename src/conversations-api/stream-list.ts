@@ -1,4 +1,4 @@
-import type { ConversationSummary } from '../conversations/conversation-view';
+import type { ConversationSummary } from '../../projections/conversations/queries';
 
 /**
  * Conversations rendered and written together when a list streams: their turns are one query and

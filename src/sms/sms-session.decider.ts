@@ -1,4 +1,7 @@
-import type { Decider, DomainEvent } from '../commands/decider';
+import type { Decider } from '../commands/decider';
+import type { SmsRoute, SmsSessionEndReason, SmsSessionEvent } from './sms-session.events';
+
+export type { SmsRoute, SmsSessionEndReason, SmsSessionEvent } from './sms-session.events';
 import { DomainError } from '../platform/errors/domain-error';
 
 /**
@@ -23,18 +26,6 @@ const REMEMBERED_DELIVERIES = 100;
 
 export type SmsSessionStatus = 'none' | 'active' | 'warning' | 'ended';
 
-/** Where a session's conversation runs: fixed when the session opens (contract §6). */
-export interface SmsRoute {
-  accountId: string;
-  agentId: string;
-  connectorId: string;
-  /** the number's environment (`dev`, `sandbox`, `live`) */
-  numberEnvironment: string;
-  /** the deployment environment it maps to (contract §11) */
-  environment: string;
-  deploymentId: string;
-}
-
 export interface SmsSessionState {
   status: SmsSessionStatus;
   conversationId: string;
@@ -48,28 +39,6 @@ export interface SmsSessionState {
   /** the latest inbound deliveries of this pair, newest last */
   recent: ReadonlyArray<{ providerMessageId: string; conversationId: string }>;
 }
-
-export type SmsSessionEndReason = 'idle' | 'agent' | 'replaced';
-
-export type SmsSessionEvent =
-  | DomainEvent<
-      'SmsSessionOpened',
-      {
-        conversationId: string;
-        agentNumber: string;
-        userNumber: string;
-        by: 'outbound' | 'inbound';
-        route: SmsRoute;
-        greeting: string | null;
-        openedAt: string;
-      }
-    >
-  | DomainEvent<
-      'SmsUserMessageReceived',
-      { conversationId: string; text: string; providerMessageId: string; receivedAt: string; generation: number }
-    >
-  | DomainEvent<'SmsIdleWarningSent', { conversationId: string; text: string; sentAt: string; generation: number }>
-  | DomainEvent<'SmsSessionEnded', { conversationId: string; endedAt: string; reason: SmsSessionEndReason }>;
 
 export type SmsSessionCommand =
   | {

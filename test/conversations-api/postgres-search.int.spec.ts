@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { conversationsProjection } from '../../projections/conversations/conversations.projection';
-import type { ConversationSummary } from '../../src/conversations/conversation-view';
+import type { ConversationSummary } from '../../projections/conversations/queries';
 import {
   conversationsRepository,
   type ConversationsRepository,

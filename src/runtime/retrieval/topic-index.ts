@@ -5,10 +5,10 @@
  * postings of the query's terms.
  */
 import { Bm25Index, DEFAULT_B, DEFAULT_K1, type Bm25Parts } from './bm25';
-import { FuzzyIndex, maxDistanceFor, type FuzzyMatch, type FuzzyParts } from './fuzzy';
+import { FuzzyIndex, maxDistanceFor, type FuzzyMatch, type FuzzyParts } from '../../platform/text/fuzzy';
 import { findPhrases } from './phrases';
 import { FILLER, SYNONYMS } from './synonyms';
-import { hyphenJoined, isStopword, stem, stemsInto, tokeniseClauses, type Term } from './text';
+import { hyphenJoined, isStopword, stem, stemsInto, tokeniseClauses, type Term } from '../../platform/text/text';
 import { termStem, thesaurus, type Relation } from './thesaurus';
 import { WordMemo } from './word-memo';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
 import { DataAccessService } from '../../accounts/data-access.service';
-import type { ConversationSummary } from '../../conversations/conversation-view';
+import type { ConversationSummary } from '../../../projections/conversations/queries';
 import { renderConversation, type RenderOptions } from '../../conversations-api/render';
 import type { RecordedEvent } from '../../event-store/event-store.port';
 import { CLOSE_CREDENTIAL_EXPIRED, CLOSE_CREDENTIAL_REVOKED } from '../../messaging/close-codes';

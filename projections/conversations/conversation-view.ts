@@ -1,4 +1,4 @@
-import type { ConversationEvent, Latency, TurnData } from './conversation.events';
+import type { ConversationEvent, Latency, TurnData } from '../../src/conversations/conversation.events';
 
 /**
  * What the Conversations and Handoff APIs know about a conversation, folded from its stream.

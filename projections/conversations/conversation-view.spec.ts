@@ -1,4 +1,4 @@
-import type { ConversationEvent, TurnData } from './conversation.events';
+import type { ConversationEvent, TurnData } from '../../src/conversations/conversation.events';
 import { evolveSummary, platformDurationS, replayConversation, totalDurationS } from './conversation-view';
 
 const started: ConversationEvent = {
