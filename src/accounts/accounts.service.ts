@@ -35,7 +35,7 @@ import {
   type NumberEnvironment,
 } from './permissions';
 
-export const accountView = (row: AccountRow) => ({
+const accountView = (row: AccountRow) => ({
   accountId: accountRef(row.id),
   name: row.name,
   region: row.region,
@@ -240,7 +240,7 @@ export class AccountsService {
   }
 }
 
-export const connectorView = (
+const connectorView = (
   row: Pick<ConnectorRow, 'id' | 'accountId' | 'agentId' | 'kind' | 'environment' | 'hostDomain' | 'createdAt'>,
 ) => ({
   connectorId: row.id,
@@ -252,7 +252,7 @@ export const connectorView = (
   createdAt: row.createdAt,
 });
 
-export const phoneNumberView = (
+const phoneNumberView = (
   row: Pick<PhoneNumberRow, 'agentId' | 'number' | 'environment' | 'pool' | 'provisionedAt'>,
 ) => ({
   agentId: agentRef(row.agentId),

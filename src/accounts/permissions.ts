@@ -4,9 +4,6 @@ export { PERMISSIONS, type Permission } from '../platform/auth/permissions';
 export const REGIONS = ['us', 'uk', 'eu', 'studio'] as const;
 export type Region = (typeof REGIONS)[number];
 
-/** Built-in response metrics of the project configuration (interface.md). */
-export const BUILT_IN_METRICS = ['CALL_IN_PROGRESS', 'CALL_COMPLETED', 'HANDOFF_REASON', 'HANDOFF_TO'] as const;
-
 export const CONNECTOR_KINDS = ['messaging', 'sms'] as const;
 export type ConnectorKind = (typeof CONNECTOR_KINDS)[number];
 

@@ -11,7 +11,7 @@ import { ReadModels } from '../read-models/read-models.service';
 import { callLinesDecider, callLinesStream, effectiveLimit, inProgress } from './call-lines.decider';
 
 /** A full account is told to come back in this many seconds (no line is free before a call ends). */
-export const LIMIT_RETRY_AFTER_S = 5;
+const LIMIT_RETRY_AFTER_S = 5;
 
 export interface AccountLimits {
   concurrent_calls: number;

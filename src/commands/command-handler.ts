@@ -1,4 +1,4 @@
-import type { EventStore, ExpectedRevision, NewEvent, RecordedEvent } from '../event-store/event-store.port';
+import type { EventStore, ExpectedRevision, NewEvent } from '../event-store/event-store.port';
 import { WrongExpectedRevisionError } from '../event-store/errors';
 import type { Position } from '../event-store/position';
 import type { Clock } from '../platform/clock/clock';
@@ -122,6 +122,3 @@ export function toNewEvents(events: DomainEvent[], context: CommandContext, cloc
     },
   }));
 }
-
-/** Folding recorded events needs only their type and data, which is what deciders read. */
-export type Recorded<Event extends DomainEvent> = RecordedEvent<Event['data']> & { type: Event['type'] };

@@ -12,7 +12,7 @@ import { ReadModels } from '../read-models/read-models.service';
 import { dniPoolDecider, dniPoolStream, reservationAt, type Reservation } from './dni-pool.decider';
 import type { DniReservationDto } from './dto/dni-reservation.dto';
 
-export const DEFAULT_TTL_S = 900;
+const DEFAULT_TTL_S = 900;
 
 /** DNI reservations (contract §18): a number of the agent's pool held for one visitor's attributes. */
 @Injectable()

@@ -6,7 +6,7 @@ import type { DueTimer, Timers } from '../process-managers/timers';
 import { idleDueAt, smsSessionDecider, warningDueAt } from './sms-session.decider';
 
 export const SESSION_TIMER_OWNER = 'sms-session';
-export const IDLE_WARNING_TEXT = 'Are you still there? Reply within 10 minutes to keep this conversation open.';
+const IDLE_WARNING_TEXT = 'Are you still there? Reply within 10 minutes to keep this conversation open.';
 
 interface SessionTimer {
   stream: string;

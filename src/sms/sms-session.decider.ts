@@ -21,7 +21,7 @@ export const WARNING_REPLY_MS = 10 * 60 * 1000;
 /** Provider message ids remembered per pair, so a carrier's redelivery adds nothing. */
 const REMEMBERED_DELIVERIES = 100;
 
-export type SmsSessionStatus = 'none' | 'active' | 'warning' | 'ended';
+type SmsSessionStatus = 'none' | 'active' | 'warning' | 'ended';
 
 /** Where a session's conversation runs: fixed when the session opens (contract §6). */
 export interface SmsRoute {
@@ -49,7 +49,7 @@ export interface SmsSessionState {
   recent: ReadonlyArray<{ providerMessageId: string; conversationId: string }>;
 }
 
-export type SmsSessionEndReason = 'idle' | 'agent' | 'replaced';
+type SmsSessionEndReason = 'idle' | 'agent' | 'replaced';
 
 export type SmsSessionEvent =
   | DomainEvent<
