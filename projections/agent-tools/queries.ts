@@ -4,9 +4,8 @@ import type { Tool } from '../../src/agents/agent-tools.events';
 import type { Plain, ReadModelSources } from '../query-kit';
 import { AgentToolSecretRow, BranchToolRow, MainToolVersionRow } from './agent-tools.entities';
 
-export type BranchTool = Plain<BranchToolRow>;
-export type AgentToolSecret = Plain<AgentToolSecretRow>;
-export const AGENT_TOOLS_READ_MODEL = 'agent-tools';
+type AgentToolSecret = Plain<AgentToolSecretRow>;
+const AGENT_TOOLS_READ_MODEL = 'agent-tools';
 
 /** The agent-tools read model's queries. */
 export interface AgentToolsQueries {

@@ -14,8 +14,8 @@ export type Agent = Plain<AgentRow>;
 export type Branch = Plain<BranchRow>;
 export type BranchTopic = Plain<BranchTopicRow>;
 export type Deployment = Plain<DeploymentRow>;
-export type ActiveDeployment = Plain<ActiveDeploymentRow>;
-export type MainVersion = Plain<MainVersionRow>;
+type ActiveDeployment = Plain<ActiveDeploymentRow>;
+type MainVersion = Plain<MainVersionRow>;
 
 /** The agents read model's queries: agents, branches, topics, main's versions and deployments. */
 export interface AgentsQueries {

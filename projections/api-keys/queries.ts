@@ -20,7 +20,7 @@ export interface KeyLookupRow {
 }
 
 /** A live key as the desk checks it: JSON `agents` and `permissions`, as stored. */
-export interface LiveKeyRow {
+interface LiveKeyRow {
   agents: string;
   permissions: string;
   expires_at: string;

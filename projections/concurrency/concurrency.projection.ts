@@ -9,7 +9,7 @@ const STREAM_PREFIX = 'conversation-';
 /** The length of one interval of the series (contract §17). */
 export const BUCKET_MS = 5 * 60 * 1000;
 
-export const bucketOf = (iso: string) => Math.floor(Date.parse(iso) / BUCKET_MS);
+const bucketOf = (iso: string) => Math.floor(Date.parse(iso) / BUCKET_MS);
 
 type Slices = Pick<
   ConcurrencyConversationRow,

@@ -30,7 +30,7 @@ export interface SeriesQuery {
 }
 
 /** One interval (and slice value, when sliced) that had conversations. */
-export interface SeriesRow {
+interface SeriesRow {
   bucket: number;
   conversations: number;
   /** the slice's columns, when sliced */

@@ -3,7 +3,7 @@ import { ReadQuery } from '../../src/read-models/read-query';
 import type { Lookup, ReadModelSources } from '../query-kit';
 
 /** A project's data-access configuration as stored: `response_metrics` is a JSON array. */
-export interface DataAccessRow {
+interface DataAccessRow {
   response_metrics: string;
   show_transcripts: number | boolean;
 }

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { ReadQuery } from '../../src/read-models/read-query';
 import type { Lookup, ReadModelSources } from '../query-kit';
 
-export interface AwaitedEventRow {
+interface AwaitedEventRow {
   conversation_id: string;
   name: string;
   account_id: string;

@@ -4,7 +4,7 @@ import { ReadQuery } from '../../src/read-models/read-query';
 import type { Lookup, ReadModelSources } from '../query-kit';
 
 /** A session waiting in the desk's queue. */
-export interface QueuedSessionRow {
+interface QueuedSessionRow {
   id: string;
   agent_id: string;
   destination: string | null;

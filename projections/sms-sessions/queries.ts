@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Plain, ReadModelSources } from '../query-kit';
 import { SmsMessageRow } from './sms-sessions.entities';
 
-export type SmsMessage = Plain<SmsMessageRow>;
+type SmsMessage = Plain<SmsMessageRow>;
 
 /** The sms-sessions read model's queries. */
 export interface SmsSessionsQueries {

@@ -6,7 +6,7 @@ export type TestRun = Plain<TestRunRow>;
 export type TestResult = Plain<TestResultRow>;
 
 /** The most runs one listing answers: newest first. */
-export const TEST_RUN_LIST_LIMIT = 100;
+const TEST_RUN_LIST_LIMIT = 100;
 
 /** The test-runs read model's queries. */
 export interface TestRunsQueries {

@@ -3,7 +3,7 @@ import type { Plain, ReadModelSources } from '../query-kit';
 import { SubscribedEndpoints } from './subscribed-endpoints';
 import { WebhookEndpointRow } from './webhook-endpoints.entities';
 
-export { SubscribedEndpoints, type EndpointForDelivery } from './subscribed-endpoints';
+export { SubscribedEndpoints } from './subscribed-endpoints';
 
 /** The read model's name, for read-your-writes waits. */
 export const ENDPOINTS_READ_MODEL = 'webhook-endpoints';

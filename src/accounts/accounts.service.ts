@@ -41,7 +41,7 @@ import {
   type NumberEnvironment,
 } from './permissions';
 
-export const accountView = (row: AccountRow) => ({
+const accountView = (row: AccountRow) => ({
   accountId: accountRef(row.id),
   name: row.name,
   region: row.region,
@@ -242,7 +242,7 @@ export class AccountsService {
   }
 }
 
-export const connectorView = (
+const connectorView = (
   row: Pick<ConnectorRow, 'id' | 'accountId' | 'agentId' | 'kind' | 'environment' | 'hostDomain' | 'createdAt'>,
 ) => ({
   connectorId: row.id,
@@ -254,7 +254,7 @@ export const connectorView = (
   createdAt: row.createdAt,
 });
 
-export const phoneNumberView = (
+const phoneNumberView = (
   row: Pick<PhoneNumberRow, 'agentId' | 'number' | 'environment' | 'pool' | 'provisionedAt'>,
 ) => ({
   agentId: agentRef(row.agentId),

@@ -6,9 +6,6 @@ export { DEPLOYMENT_ENVIRONMENTS, type DeploymentEnvironment } from '../platform
 export const REGIONS = ['us', 'uk', 'eu', 'studio'] as const;
 export type Region = (typeof REGIONS)[number];
 
-/** Built-in response metrics of the project configuration (interface.md). */
-export const BUILT_IN_METRICS = ['CALL_IN_PROGRESS', 'CALL_COMPLETED', 'HANDOFF_REASON', 'HANDOFF_TO'] as const;
-
 export const CONNECTOR_KINDS = ['messaging', 'sms'] as const;
 export type ConnectorKind = (typeof CONNECTOR_KINDS)[number];
 

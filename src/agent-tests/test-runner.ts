@@ -23,7 +23,7 @@ export interface TestRunnerDeps {
   casePauseMs: number;
 }
 
-export const TEST_RUNNER = 'agent-test-runs';
+const TEST_RUNNER = 'agent-test-runs';
 
 /**
  * Runs agent test runs behind the log, one case per event: the run's start runs case 0, each

@@ -30,7 +30,7 @@ const STATES = ['ok', 'alert', 'no_data', 'unknown'];
 type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
 
 /** The rule object of contract §12; the latest evaluation, when there is one, gives its time and value. */
-export function ruleView(row: AlertRuleRow, evaluation?: AlertEvaluation | null) {
+function ruleView(row: AlertRuleRow, evaluation?: AlertEvaluation | null) {
   return {
     id: row.id,
     name: row.name,

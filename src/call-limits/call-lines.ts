@@ -18,7 +18,7 @@ import {
 } from './call-lines.decider';
 
 /** A full account is told to come back in this many seconds (no line is free before a call ends). */
-export const LIMIT_RETRY_AFTER_S = 5;
+const LIMIT_RETRY_AFTER_S = 5;
 
 export interface AccountLimits {
   concurrent_calls: number;

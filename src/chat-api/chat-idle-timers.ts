@@ -6,7 +6,7 @@ import type { ProcessManager } from '../process-managers/process-manager';
 import type { DueTimer, Timers } from '../process-managers/timers';
 import { CHAT_ID_PREFIX } from './chat-answer';
 
-export const CHAT_IDLE_OWNER = 'chat-api-idle';
+const CHAT_IDLE_OWNER = 'chat-api-idle';
 
 type Started = Extract<ConversationEvent, { type: 'ConversationStarted' }>['data'];
 

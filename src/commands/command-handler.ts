@@ -1,10 +1,4 @@
-import type {
-  EventStore,
-  ExpectedRevision,
-  NewEvent,
-  RecordedEvent,
-  StreamRevision,
-} from '../event-store/event-store.port';
+import type { EventStore, ExpectedRevision, NewEvent, StreamRevision } from '../event-store/event-store.port';
 import { WrongExpectedRevisionError } from '../event-store/errors';
 import type { Position } from '../event-store/position';
 import type { Clock } from '../platform/clock/clock';
@@ -131,6 +125,3 @@ export function toNewEvents(events: DomainEvent[], context: CommandContext, cloc
     },
   }));
 }
-
-/** Folding recorded events needs only their type and data, which is what deciders read. */
-export type Recorded<Event extends DomainEvent> = RecordedEvent<Event['data']> & { type: Event['type'] };

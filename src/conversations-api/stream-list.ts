@@ -6,7 +6,7 @@ import type { ConversationSummary } from '../../projections/conversations/querie
  * chunks, and took much longer than the same page unstreamed.
  * Memory holds one group's turns at a time, whatever the page's length.
  */
-export const STREAM_GROUP = 50;
+const STREAM_GROUP = 50;
 
 /**
  * The list's JSON document, the same as the unstreamed answer's, written a group of conversations

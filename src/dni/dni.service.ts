@@ -10,7 +10,7 @@ import { dniPoolStream, reservationAt, type Reservation } from './dni-pool.decid
 import { DNI_POOL_COMMANDS, type DniPoolCommands } from './dni-pool-commands';
 import type { DniReservationDto } from './dto/dni-reservation.dto';
 
-export const DEFAULT_TTL_S = 900;
+const DEFAULT_TTL_S = 900;
 
 /** DNI reservations (contract §18): a number of the agent's pool held for one visitor's attributes. */
 @Injectable()

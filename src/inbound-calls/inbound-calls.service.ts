@@ -32,7 +32,7 @@ import type { SimulateInboundCallDto } from './inbound-call.dto';
 
 export const INBOUND_WATCHDOG = 'inbound-calls:watchdog';
 /** A call still going this long after it rang is presumed lost with the process that ran it. */
-export const INBOUND_WATCHDOG_S = 2 * 3600;
+const INBOUND_WATCHDOG_S = 2 * 3600;
 
 export interface CallAnswer {
   call_sid: string;

@@ -25,7 +25,7 @@ import { SYSTEM_MESSAGES } from './system-messages';
 import { chunkText, transient, type WireEvent } from './wire';
 
 /** An answer not ready after this long is announced with SERVICE_AGENT_THINKING. */
-export const THINKING_AFTER_MS = 150;
+const THINKING_AFTER_MS = 150;
 
 /** A turn that could not be served; the client is told `systemMessage` (interface.md's table). */
 export class MessagingFailure extends Error {

@@ -3,11 +3,11 @@ import type { CallProgress, Carrier } from './carrier.port';
 import type { QueuedCall } from './outbound-call.events';
 
 /** Contract §10's test numbers. */
-export const NEVER_ANSWERS = '+15005550001';
-export const ALWAYS_BUSY = '+15005550002';
+const NEVER_ANSWERS = '+15005550001';
+const ALWAYS_BUSY = '+15005550002';
 
 /** The simulated network's timings, in seconds of the platform clock. */
-export const SIMULATOR_TIMINGS = {
+const SIMULATOR_TIMINGS = {
   /** queued → calling: the platform picks the call up */
   pickUp: 1,
   /** calling → answered: the phone rings this long */

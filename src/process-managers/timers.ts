@@ -39,10 +39,10 @@ export interface TimerRetryPolicy {
   transientMs: number;
 }
 
-export const TIMER_RETRY: TimerRetryPolicy = { baseMs: RETRY_MS, attempts: 5, transientMs: RETRY_MS };
+const TIMER_RETRY: TimerRetryPolicy = { baseMs: RETRY_MS, attempts: 5, transientMs: RETRY_MS };
 
 /** Binds another retry policy than TIMER_RETRY (tests that retry in milliseconds); the app binds none. */
-export const TIMER_RETRY_POLICY = Symbol('TimerRetryPolicy');
+const TIMER_RETRY_POLICY = Symbol('TimerRetryPolicy');
 
 /** One timer's failures in this process: how many in a row, and when it may run again (Date.now()). */
 interface Failing {

@@ -30,7 +30,7 @@ const writers = new WeakMap<DataSource, RowWriter>();
 const pgSql = new WeakMap<DataSource, PgSqlCache>();
 
 /** One writer (and its prepared statements) per data source. */
-export function rowWriterFor(source: DataSource): RowWriter {
+function rowWriterFor(source: DataSource): RowWriter {
   let writer = writers.get(source);
   if (!writer) {
     writer = new RowWriter(source);

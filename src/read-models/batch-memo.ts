@@ -7,7 +7,7 @@ import type { Awaitable, Rows } from './rows';
  * It never outlives the transaction whose writes it mirrors: cleared when a batch begins, ends or
  * fails. Shared by the SQLite and PostgreSQL row writers.
  */
-export class BatchMemo {
+class BatchMemo {
   private readonly memo = new Map<string, unknown>();
   private readonly deferred = new Map<string, { entity: EntityTarget<ObjectLiteral>; build: () => ObjectLiteral }>();
 

@@ -42,7 +42,7 @@ interface Waiting {
 const DEFAULT_GATHER_MS = 10;
 
 /** The app's projections (projections/index.ts): the same relative place in sources and in dist/. */
-export const APP_PROJECTIONS: ProjectionCatalog = {
+const APP_PROJECTIONS: ProjectionCatalog = {
   module: path.join(__dirname, '../../projections/index'),
   exportName: 'ALL_PROJECTIONS',
 };

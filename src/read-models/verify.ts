@@ -12,7 +12,7 @@ import type { Projection } from './projection';
 import type { ReadModelRegistry } from './read-model-registry';
 import type { TableDiff, VerifyReport } from './verify-report';
 
-export type { TableDiff, VerifyReport } from './verify-report';
+export type { VerifyReport } from './verify-report';
 
 const EXAMPLES = 10;
 

@@ -4,7 +4,7 @@ import { idleDueAt, warningDueAt } from './sms-session.decider';
 import type { SmsSessionCommands } from './sms-session-commands';
 
 export const SESSION_TIMER_OWNER = 'sms-session';
-export const IDLE_WARNING_TEXT = 'Are you still there? Reply within 10 minutes to keep this conversation open.';
+const IDLE_WARNING_TEXT = 'Are you still there? Reply within 10 minutes to keep this conversation open.';
 
 interface SessionTimer {
   stream: string;

@@ -1,8 +1,8 @@
 import type { Decider } from '../commands/decider';
+import { DomainError } from '../platform/errors/domain-error';
 import type { SmsRoute, SmsSessionEndReason, SmsSessionEvent } from './sms-session.events';
 
-export type { SmsRoute, SmsSessionEndReason, SmsSessionEvent } from './sms-session.events';
-import { DomainError } from '../platform/errors/domain-error';
+export type { SmsRoute, SmsSessionEvent } from './sms-session.events';
 
 /**
  * The SMS sessions of one (agent number, user number) pair, purely: interface.md's "SMS session"
@@ -24,7 +24,7 @@ export const WARNING_REPLY_MS = 10 * 60 * 1000;
 /** Provider message ids remembered per pair, so a carrier's redelivery adds nothing. */
 const REMEMBERED_DELIVERIES = 100;
 
-export type SmsSessionStatus = 'none' | 'active' | 'warning' | 'ended';
+type SmsSessionStatus = 'none' | 'active' | 'warning' | 'ended';
 
 export interface SmsSessionState {
   status: SmsSessionStatus;

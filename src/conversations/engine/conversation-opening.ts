@@ -41,7 +41,7 @@ export function initialStateOf(opening: Opening, content: DeploymentIdentity): R
   };
 }
 
-export function startedOf(opening: Opening, content: DeploymentIdentity): Started {
+function startedOf(opening: Opening, content: DeploymentIdentity): Started {
   return {
     conversationId: opening.conversationId,
     accountId: content.accountId,

@@ -3,7 +3,7 @@ import { DEPLOYMENT_ENVIRONMENTS, type DeploymentEnvironment } from '../../platf
 import { Optional } from '../../platform/validation/optional';
 
 /** The most a reservation's attributes may weigh, as JSON (contract §18). */
-export const MAX_ATTRIBUTES_BYTES = 16 * 1024;
+const MAX_ATTRIBUTES_BYTES = 16 * 1024;
 
 const withinSize = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8') <= MAX_ATTRIBUTES_BYTES;
 

@@ -82,7 +82,7 @@ function isWordChar(s: string, i: number): boolean {
 }
 
 /** A short English stopword list (normalised forms, apostrophes already dropped). */
-export const STOPWORDS: ReadonlySet<string> = new Set(
+const STOPWORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or but if then than so as of to in on at by for with about from into onto over under up down out off ' +
     'is are was were be been being am do does did done doing have has had having ' +
