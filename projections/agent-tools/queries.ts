@@ -3,9 +3,11 @@ import { LessThanOrEqual } from 'typeorm';
 import type { Tool } from '../../src/agents/agent-tools.events';
 import type { Plain, ReadModelSources } from '../query-kit';
 import { AgentToolSecretRow, BranchToolRow, MainToolVersionRow } from './agent-tools.entities';
+import { AGENT_TOOLS_READ_MODEL } from './name';
+
+export { AGENT_TOOLS_READ_MODEL } from './name';
 
 type AgentToolSecret = Plain<AgentToolSecretRow>;
-const AGENT_TOOLS_READ_MODEL = 'agent-tools';
 
 /** The agent-tools read model's queries. */
 export interface AgentToolsQueries {

@@ -9,6 +9,9 @@ import {
   DeploymentRow,
   MainVersionRow,
 } from './agents.entities';
+import { AGENTS_READ_MODEL } from './name';
+
+export { AGENTS_READ_MODEL } from './name';
 
 export type Agent = Plain<AgentRow>;
 export type Branch = Plain<BranchRow>;
@@ -133,5 +136,5 @@ class AgentsReadModel implements AgentsQueries {
 
 /** The agents read model's queries on whichever generation serves now (one TypeORM implementation for both databases). */
 export function agentsQueries(readModels: ReadModelSources): AgentsQueries {
-  return new AgentsReadModel(() => readModels.source('agents'));
+  return new AgentsReadModel(() => readModels.source(AGENTS_READ_MODEL));
 }

@@ -2,6 +2,7 @@ import type { ConversationEvent } from '../../src/conversations/conversation.eve
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import type { Awaitable, Rows } from '../../src/read-models/rows';
 import { ConcurrencyBucketRow, ConcurrencyConversationRow } from './concurrency.entities';
+import { CONCURRENCY_READ_MODEL } from './name';
 
 const on = handlerFor<ConversationEvent>();
 const STREAM_PREFIX = 'conversation-';
@@ -56,7 +57,7 @@ async function reached(rows: Rows, streamId: string, at: string): Promise<void> 
  * variant, language and the agent's phone number.
  */
 export const concurrencyProjection = defineProjection({
-  name: 'concurrency',
+  name: CONCURRENCY_READ_MODEL,
   version: 1,
   entities: [ConcurrencyConversationRow, ConcurrencyBucketRow],
   handles: {

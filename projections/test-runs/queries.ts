@@ -1,6 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { Plain, ReadModelSources } from '../query-kit';
 import { TestResultRow, TestRunRow } from './test-runs.entities';
+import { TEST_RUNS_READ_MODEL } from './name';
+
+export { TEST_RUNS_READ_MODEL } from './name';
 
 export type TestRun = Plain<TestRunRow>;
 export type TestResult = Plain<TestResultRow>;
@@ -52,5 +55,5 @@ class TestRunsReadModel implements TestRunsQueries {
 }
 
 export function testRunsQueries(readModels: ReadModelSources): TestRunsQueries {
-  return new TestRunsReadModel(() => readModels.source('test-runs'));
+  return new TestRunsReadModel(() => readModels.source(TEST_RUNS_READ_MODEL));
 }

@@ -15,6 +15,7 @@ import {
   type AccountsQueries,
   type Connector as ConnectorRow,
   type PhoneNumber as PhoneNumberRow,
+  ACCOUNTS_READ_MODEL,
 } from '../../projections/accounts/queries';
 import { AccountCommands } from './account-commands';
 import {
@@ -75,7 +76,7 @@ export class AccountsService {
       accountId,
       { type: 'CreateAccount', accountId, name: dto.name, region: dto.region },
       context,
-      ['accounts'],
+      [ACCOUNTS_READ_MODEL],
     );
     return this.get(accountId);
   }
@@ -139,7 +140,7 @@ export class AccountsService {
         sealedWebhookSecret: webhookSecret ? this.secret.encrypt(webhookSecret) : null,
       },
       context,
-      ['accounts'],
+      [ACCOUNTS_READ_MODEL],
     );
     const created = events.find((e) => e.type === 'ConnectorCreated')!.data as Extract<
       AccountEvent,
@@ -196,7 +197,7 @@ export class AccountsService {
       accountId,
       { type: 'ProvisionPhoneNumber', agentId, number: dto.number, environment: dto.environment, pool },
       context,
-      ['accounts'],
+      [ACCOUNTS_READ_MODEL],
     );
     await this.movePool(agentId, dto.number, before, { environment: dto.environment, pool }, context);
     return { agentId: agentRef(agentId), number: dto.number, environment: dto.environment, pool };
@@ -236,7 +237,7 @@ export class AccountsService {
       accountId,
       { type: 'ChangeAgentSettings', agentId, chunkedStreaming: dto.chunked_streaming },
       context,
-      ['accounts'],
+      [ACCOUNTS_READ_MODEL],
     );
     return { agentId: agentRef(agentId), chunked_streaming: dto.chunked_streaming, updatedAt: this.clock.nowIso() };
   }

@@ -5,7 +5,7 @@ import type { CommandContext } from '../commands/command-context';
 import { DomainError } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { testRunsQueries, type TestRunsQueries } from '../../projections/test-runs/queries';
+import { testRunsQueries, type TestRunsQueries, TEST_RUNS_READ_MODEL } from '../../projections/test-runs/queries';
 import { testRunStream } from './test-run.events';
 import { TEST_RUN_COMMANDS, type TestRunCommands } from './test-run-commands';
 
@@ -50,7 +50,7 @@ export class TestRuns {
       },
       context,
     );
-    await this.readModels.waitFor(result.position, ['test-runs']);
+    await this.readModels.waitFor(result.position, [TEST_RUNS_READ_MODEL]);
     return testRunId;
   }
 

@@ -6,6 +6,10 @@ import { Commands } from '../commands/commands';
 import { ReadModels } from '../read-models/read-models.service';
 import { agentDecider, type AgentCommand, type AgentState } from './agent.decider';
 import { agentStream, type AgentEvent } from './agent.events';
+import { AGENTS_READ_MODEL } from '../../projections/agents/queries';
+import { AGENT_TOOLS_READ_MODEL } from '../../projections/agent-tools/queries';
+import { AGENT_TESTS_READ_MODEL } from '../../projections/agent-tests/queries';
+import { AGENT_SETTINGS_READ_MODEL } from '../../projections/agent-settings/queries';
 
 type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
 
@@ -32,7 +36,12 @@ export class AgentCommands {
     const result = await this.agents.handle(agentStream(agentId), full, context);
     // agent-tests, agent-settings, agent-tools: a branch's test cases, settings and tools, and main's
     // after a merge, are read back at once too
-    await this.readModels.waitFor(result.position, ['agents', 'agent-tests', 'agent-settings', 'agent-tools']);
+    await this.readModels.waitFor(result.position, [
+      AGENTS_READ_MODEL,
+      AGENT_TESTS_READ_MODEL,
+      AGENT_SETTINGS_READ_MODEL,
+      AGENT_TOOLS_READ_MODEL,
+    ]);
     return { events: result.events, state: result.state };
   }
 }

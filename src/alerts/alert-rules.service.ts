@@ -5,6 +5,7 @@ import {
   type AlertRule as AlertRuleRow,
   type AlertsQueries,
   type RuleFilter,
+  ALERTS_READ_MODEL,
 } from '../../projections/alerts/queries';
 import { AlertEvaluation } from './alert-evaluation.entity';
 import { PLATFORM_DB } from '../platform/database/platform-database';
@@ -205,7 +206,7 @@ export class AlertRulesService {
       { ...command, now: this.clock.nowIso() } as AlertRulesCommand,
       context,
     );
-    await this.readModels.waitFor(result.position, ['alerts']);
+    await this.readModels.waitFor(result.position, [ALERTS_READ_MODEL]);
     return result.events;
   }
 

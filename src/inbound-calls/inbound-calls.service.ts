@@ -29,6 +29,8 @@ import {
   type RingingCall,
 } from './inbound-call.decider';
 import type { SimulateInboundCallDto } from './inbound-call.dto';
+import { CONVERSATIONS_READ_MODEL } from '../../projections/conversations/queries';
+import { CONCURRENCY_READ_MODEL } from '../../projections/concurrency/queries';
 
 export const INBOUND_WATCHDOG = 'inbound-calls:watchdog';
 /** A call still going this long after it rang is presumed lost with the process that ran it. */
@@ -286,6 +288,6 @@ export class InboundCallsService {
   /** The call's conversation is readable through the Conversations API once the answer is sent (contract §2). */
   private async readable(callSid: string): Promise<void> {
     const [last] = await this.store.readStream(conversationStream(callSid), { direction: 'backwards', maxCount: 1 });
-    if (last) await this.readModels.waitFor(last.position, ['conversations', 'concurrency']);
+    if (last) await this.readModels.waitFor(last.position, [CONVERSATIONS_READ_MODEL, CONCURRENCY_READ_MODEL]);
   }
 }

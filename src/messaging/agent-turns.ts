@@ -16,7 +16,11 @@ import { derivedUuid } from '../platform/ids/derived-id';
 import { IdGenerator } from '../platform/ids/ids';
 import { ReadModels } from '../read-models/read-models.service';
 import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
-import { messagingSessionsQueries, type MessagingSessionsQueries } from '../../projections/messaging-sessions/queries';
+import {
+  messagingSessionsQueries,
+  type MessagingSessionsQueries,
+  MESSAGING_SESSIONS_READ_MODEL,
+} from '../../projections/messaging-sessions/queries';
 import { ConnectorDirectory } from './connectors';
 import { DeskAvailability } from './desk/desk-availability';
 import { SessionCommands } from './session-commands';
@@ -219,7 +223,7 @@ export class AgentTurns {
   async pushDelayed(event: RecordedEvent<TurnData>): Promise<void> {
     const conversationId = event.streamId.slice(conversationStream('').length);
     // the join that tied the session to the conversation precedes the turn in the log
-    await this.readModels.waitFor(event.position, ['messaging-sessions']);
+    await this.readModels.waitFor(event.position, [MESSAGING_SESSIONS_READ_MODEL]);
     const sessionId = (await this.sessionRows.sessionOf(conversationId)).row?.id;
     if (!sessionId) return;
     const { state: session } = await this.sessions.current(sessionId);

@@ -32,6 +32,8 @@ import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 import { KeyAuthModule } from '../accounts/key-auth.module';
+import { MESSAGING_SESSIONS_READ_MODEL } from '../../projections/messaging-sessions/queries';
+import { API_KEYS_READ_MODEL } from '../../projections/api-keys/queries';
 
 /** The media type the messaging POSTs' bodies are given, so that they arrive as text. */
 const MESSAGING_TEXT = 'application/vnd.parley.messaging-text';
@@ -59,8 +61,8 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     this.processManagers.register(this.timers.processManager());
     this.processManagers.register(delayedResponsesProcessManager(this.turns));
     this.timers.register();
-    this.readModels.onApplied('messaging-sessions', (batch) => this.deskSockets.onReadModelApplied(batch));
-    this.readModels.onApplied('api-keys', (batch) => this.deskSockets.onKeyEvents(batch));
+    this.readModels.onApplied(MESSAGING_SESSIONS_READ_MODEL, (batch) => this.deskSockets.onReadModelApplied(batch));
+    this.readModels.onApplied(API_KEYS_READ_MODEL, (batch) => this.deskSockets.onKeyEvents(batch));
     this.feed.onEvents((sessionId, events) => this.hub.deliverStored(sessionId, events));
     this.feed.onEvents((sessionId, events, recorded) => this.deskSockets.onSessionEvents(sessionId, events, recorded));
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { queryParam } from '../platform/http/query-params';
 import {
-  ENDPOINTS_READ_MODEL,
+  WEBHOOK_ENDPOINTS_READ_MODEL,
   webhookEndpointsQueries,
   type WebhookEndpoint as WebhookEndpointRow,
   type WebhookEndpointsQueries,
@@ -186,7 +186,7 @@ export class WebhookEndpointsService {
       context,
     );
     try {
-      await this.readModels.waitFor(result.position, [ENDPOINTS_READ_MODEL]);
+      await this.readModels.waitFor(result.position, [WEBHOOK_ENDPOINTS_READ_MODEL]);
     } catch (error) {
       if (!(options.revealing && isReadModelLagging(error))) throw error;
     }

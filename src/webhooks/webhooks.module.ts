@@ -19,7 +19,7 @@ import { openWebhookOutbox } from './open-outbox';
 import { WEBHOOK_SENDER, webhookSender } from './sender';
 import { WebhookOutbox } from './outbox';
 import {
-  ENDPOINTS_READ_MODEL,
+  WEBHOOK_ENDPOINTS_READ_MODEL,
   SubscribedEndpoints,
   subscribedEndpoints,
 } from '../../projections/webhook-endpoints/queries';
@@ -50,7 +50,7 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
         store: this.store,
         outbox: this.outbox,
         endpoints: this.endpoints,
-        endpointsApplied: (position) => this.readModels.waitFor(position, [ENDPOINTS_READ_MODEL]),
+        endpointsApplied: (position) => this.readModels.waitFor(position, [WEBHOOK_ENDPOINTS_READ_MODEL]),
         clock: this.clock,
         onQueued: () => this.worker.poke(),
       }),
