@@ -7,8 +7,8 @@ import { replayConversation } from '../projections/conversations/queries';
 import type { ConversationEvent } from '../src/conversations/conversation.events';
 import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
 import { openAppDatabase } from '../src/app.database';
-import { ReadModelRegistry } from '../src/read-models/read-model-registry';
-import { verify } from '../src/read-models/verify';
+import { ReadModelRegistry } from '../src/read-models/generations/read-model-registry';
+import { verify } from '../src/read-models/generations/verify';
 import { seed, type SeedResult } from '../src/cli/seed/seed';
 
 /**

@@ -1,6 +1,6 @@
 import type { AgentEvent, Topic } from '../../src/agents/agent.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
-import type { Rows } from '../../src/read-models/rows';
+import type { Rows } from '../../src/read-models/apply/rows';
 import {
   ActiveDeploymentRow,
   AgentRow,

@@ -1,7 +1,7 @@
 import { isTestConversationStream, type ConversationEvent } from '../../src/conversations/conversation.events';
 import type { ApiErrorEvent } from '../../src/alerts/api-error.events';
 import { defineProjection, handlerFor, type ProjectionHandler } from '../../src/read-models/projection';
-import type { Awaitable, Rows } from '../../src/read-models/rows';
+import type { Awaitable, Rows } from '../../src/read-models/apply/rows';
 import { SampleConversationRow, SampleRow } from './alert-samples.entities';
 import { ALERT_SAMPLES_READ_MODEL } from './name';
 

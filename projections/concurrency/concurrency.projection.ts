@@ -1,6 +1,6 @@
 import type { ConversationEvent } from '../../src/conversations/conversation.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
-import type { Awaitable, Rows } from '../../src/read-models/rows';
+import type { Awaitable, Rows } from '../../src/read-models/apply/rows';
 import { ConcurrencyBucketRow, ConcurrencyConversationRow } from './concurrency.entities';
 import { CONCURRENCY_READ_MODEL } from './name';
 

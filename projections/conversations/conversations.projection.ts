@@ -1,7 +1,7 @@
 import { isTestConversationStream, type ConversationEvent } from '../../src/conversations/conversation.events';
 import { evolveSummary, turnView, type ConversationSummary } from './conversation-view';
 import { defineProjection, type ProjectionHandler } from '../../src/read-models/projection';
-import type { Rows } from '../../src/read-models/rows';
+import type { Rows } from '../../src/read-models/apply/rows';
 import { ConversationRow, ConversationTurnRow } from './conversations.entities';
 import { CONVERSATIONS_POSTGRES_SETUP } from './conversations.postgres-setup';
 import { CONVERSATIONS_READ_MODEL } from './name';

@@ -1,6 +1,6 @@
 import type { WebhookEndpointsEvent } from '../../src/webhooks/webhook-endpoint.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
-import type { Awaitable, Rows } from '../../src/read-models/rows';
+import type { Awaitable, Rows } from '../../src/read-models/apply/rows';
 import { WebhookEndpointRow, WebhookSubscriptionRow } from './webhook-endpoints.entities';
 import { WEBHOOK_ENDPOINTS_READ_MODEL } from './name';
 

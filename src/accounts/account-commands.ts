@@ -3,7 +3,7 @@ import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../commands/command-context';
 import type { CommandHandler } from '../commands/command-handler';
 import { Commands } from '../commands/commands';
-import { isReadModelLagging } from '../read-models/read-model-lagging';
+import { isReadModelLagging } from '../read-models/failures/read-model-lagging';
 import { ReadModels } from '../read-models/read-models.service';
 import { accountDecider, type AccountCommand, type AccountState } from './account.decider';
 import { accountStream, type AccountEvent } from './account.events';

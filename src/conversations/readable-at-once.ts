@@ -3,7 +3,7 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { CONFIG, type Config } from '../platform/config/config';
 import { ProcessManagers } from '../process-managers/process-managers';
-import { readModelLagging } from '../read-models/read-model-lagging';
+import { readModelLagging } from '../read-models/failures/read-model-lagging';
 import { ReadModels } from '../read-models/read-models.service';
 import { conversationStream } from './conversation.events';
 import { CONVERSATIONS_READ_MODEL } from '../../projections/conversations/queries';

@@ -6,7 +6,7 @@ import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
 import { TimerRecord } from '../platform/database/platform.entities';
 import { DeadLetterStore, errorText } from '../subscriptions/dead-letters';
-import { isReadModelLagging } from '../read-models/read-model-lagging';
+import { isReadModelLagging } from '../read-models/failures/read-model-lagging';
 import { timerClaims, type TimerClaims } from './timer-claims';
 import { isTransientFailure } from '../subscriptions/transient-failure';
 

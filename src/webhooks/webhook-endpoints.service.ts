@@ -15,7 +15,7 @@ import { Commands } from '../commands/commands';
 import { CONFIG, type Config } from '../platform/config/config';
 import { badRequest, DomainError } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
-import { isReadModelLagging } from '../read-models/read-model-lagging';
+import { isReadModelLagging } from '../read-models/failures/read-model-lagging';
 import { ReadModels } from '../read-models/read-models.service';
 import { customHeadersProblem, maskHeaders } from './custom-headers';
 import type { CreateWebhookEndpointDto, PatchWebhookEndpointDto } from './dto/webhook-endpoint.dto';
