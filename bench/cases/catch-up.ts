@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import { ALL_PROJECTIONS } from '../../projections';
+import { ALL_PROJECTIONS, PROJECTION_CATALOG } from '../../projections';
 import { conversationsProjection } from '../../projections/conversations/conversations.projection';
 import { START } from '../../src/event-store/position';
 import { sqlitePosition } from '../../src/event-store/sqlite/rows';
@@ -91,7 +91,7 @@ async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
       pino({ level: 'warn' }),
       60_000,
       undefined,
-      new ApplyThread(),
+      new ApplyThread(PROJECTION_CATALOG, undefined, ALL_PROJECTIONS),
     );
     ctx.log(
       `catch-up: every read model (${ALL_PROJECTIONS.length}) from the start of ${events.toLocaleString('en-US')} events`,

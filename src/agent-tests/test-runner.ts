@@ -6,6 +6,7 @@ import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../commands/command-context';
 import { DomainError } from '../platform/errors/domain-error';
+import { RunsBehindTheLog, type BehindTheLogWork } from '../process-managers/behind-the-log';
 import type { ProcessManager } from '../process-managers/process-manager';
 import { failuresOf } from './expectations';
 import type { TestRunState } from './test-run.decider';
@@ -32,10 +33,15 @@ const TEST_RUNNER = 'agent-test-runs';
  * the run picks up at the first case without a result: a run survives a restart and finishes.
  * A case whose result was not recorded before a crash runs again in a fresh test conversation.
  */
-export class TestRunner {
+@RunsBehindTheLog()
+export class TestRunner implements BehindTheLogWork {
   private lastCaseAt = 0;
 
   constructor(private readonly d: TestRunnerDeps) {}
+
+  get processManagers(): ProcessManager[] {
+    return [this.processManager()];
+  }
 
   processManager(): ProcessManager {
     const pause = this.d.casePauseMs;

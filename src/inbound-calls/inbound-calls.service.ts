@@ -15,7 +15,8 @@ import type { CommandHandler } from '../commands/command-handler';
 import { Commands } from '../commands/commands';
 import { DomainError, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
-import { Timers } from '../process-managers/timers';
+import { RunsBehindTheLog, type BehindTheLogWork } from '../process-managers/behind-the-log';
+import { Timers, type DueTimer, type TimerHandler } from '../process-managers/timers';
 import { ReadModels } from '../read-models/read-models.service';
 import {
   inboundCallDecider,
@@ -32,7 +33,7 @@ import type { SimulateInboundCallDto } from './inbound-call.dto';
 import { CONVERSATIONS_READ_MODEL } from '../../projections/conversations/queries';
 import { CONCURRENCY_READ_MODEL } from '../../projections/concurrency/queries';
 
-export const INBOUND_WATCHDOG = 'inbound-calls:watchdog';
+const INBOUND_WATCHDOG = 'inbound-calls:watchdog';
 /** A call still going this long after it rang is presumed lost with the process that ran it. */
 const INBOUND_WATCHDOG_S = 2 * 3600;
 
@@ -70,7 +71,13 @@ const callNotFound = () => notFound('CALL_NOT_FOUND', 'no such inbound call');
  * and its conversation's; a durable watchdog ends a call whose process died and gives its line back.
  */
 @Injectable()
-export class InboundCallsService {
+@RunsBehindTheLog()
+export class InboundCallsService implements BehindTheLogWork {
+  /** The watchdog that ends calls lost with their process. */
+  readonly timerHandlers: Record<string, TimerHandler> = {
+    [INBOUND_WATCHDOG]: (timer: DueTimer<{ callSid: string }>) => this.lost(timer.payload.callSid),
+  };
+
   private readonly accounts: AccountsQueries;
   /** the one handler of inbound call streams */
   private readonly calls: CommandHandler<InboundCallState, InboundCallCommand, InboundCallEvent>;

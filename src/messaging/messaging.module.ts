@@ -2,7 +2,6 @@ import { BeforeApplicationShutdown, Injectable, Module, OnApplicationBootstrap, 
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { ConversationsModule } from '../conversations/conversations.module';
-import { ProcessManagers } from '../process-managers/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
 import { AccessTokens } from './access-tokens';
 import { AgentTurns } from './agent-turns';
@@ -12,7 +11,6 @@ import { ChatDemoController } from './chat-demo.controller';
 import { ChatGateway } from './chat-gateway';
 import { ChatMessages } from './chat-messages';
 import { ConnectorDirectory } from './connectors';
-import { delayedResponsesProcessManager } from './delayed-responses';
 import { DeskAdmission } from './desk/desk-admission';
 import { DeskAvailability } from './desk/desk-availability';
 import { DeskConnections } from './desk/desk-connections';
@@ -25,6 +23,7 @@ import { MessagingHttpService } from './messaging-http.service';
 import { SessionCommands } from './session-commands';
 import { SessionFeed } from './session-feed';
 import { SessionTimers } from './session-timers';
+import { DelayedResponses } from './delayed-responses';
 import { SocketHub } from './socket-hub';
 import { CommandsModule } from '../commands/commands.module';
 import { EventStoreModule } from '../event-store/event-store.module';
@@ -46,10 +45,7 @@ const MESSAGING_TEXT = 'application/vnd.parley.messaging-text';
 class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly processManagers: ProcessManagers,
     private readonly readModels: ReadModels,
-    private readonly timers: SessionTimers,
-    private readonly turns: AgentTurns,
     private readonly feed: SessionFeed,
     private readonly chat: ChatGateway,
     private readonly desk: DeskGateway,
@@ -58,9 +54,6 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
   ) {}
 
   onModuleInit() {
-    this.processManagers.register(this.timers.processManager());
-    this.processManagers.register(delayedResponsesProcessManager(this.turns));
-    this.timers.register();
     this.readModels.onApplied(MESSAGING_SESSIONS_READ_MODEL, (batch) => this.deskSockets.onReadModelApplied(batch));
     this.readModels.onApplied(API_KEYS_READ_MODEL, (batch) => this.deskSockets.onKeyEvents(batch));
     this.feed.onEvents((sessionId, events) => this.hub.deliverStored(sessionId, events));
@@ -118,6 +111,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     ChatAdmission,
     ChatConnections,
     SessionTimers,
+    DelayedResponses,
     ChatGateway,
     DeskGateway,
     ConnectorTokenGuard,

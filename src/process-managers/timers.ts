@@ -91,6 +91,8 @@ export class Timers {
 
   /** An owner registered after start may have due (or dead) timers already: looked for at once. */
   handle(owner: string, handler: TimerHandler): void {
+    // two contexts claiming one owner would each fire the other's timers
+    if (this.handlers.has(owner)) throw new Error(`two timer handlers for the owner ${owner}`);
     this.handlers.set(owner, handler);
     this.deadKnown = true;
     this.poke();

@@ -1,7 +1,7 @@
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { ALL_PROJECTIONS } from '../../projections';
+import { ALL_PROJECTIONS, PROJECTION_CATALOG } from '../../projections';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { CONFIG, type Config } from '../platform/config/config';
@@ -19,7 +19,9 @@ import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { ApplyThread } from './apply/thread-applier';
 
 function applyThreadFor(config: Config): ApplyThread | null {
-  return config.readModelDb === 'sqlite' && config.readModelApply === 'thread' ? new ApplyThread() : null;
+  return config.readModelDb === 'sqlite' && config.readModelApply === 'thread'
+    ? new ApplyThread(PROJECTION_CATALOG, undefined, ALL_PROJECTIONS)
+    : null;
 }
 
 /** Counts every dead letter on /metrics. */

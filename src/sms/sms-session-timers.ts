@@ -1,7 +1,8 @@
-import type { Clock } from '../platform/clock/clock';
-import type { DueTimer, Timers } from '../process-managers/timers';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../platform/clock/clock';
+import { Timers, type DueTimer } from '../process-managers/timers';
 import { idleDueAt, warningDueAt } from './sms-session.decider';
-import type { SmsSessionCommands } from './sms-session-commands';
+import { SMS_SESSION_COMMANDS, type SmsSessionCommands } from './sms-session-commands';
 
 export const SESSION_TIMER_OWNER = 'sms-session';
 const IDLE_WARNING_TEXT = 'Are you still there? Reply within 10 minutes to keep this conversation open.';
@@ -19,11 +20,12 @@ const timerId = (t: SessionTimer) => `sms-${t.kind}:${t.stream}:${t.generation}`
  * the user's latest message the warning, 10 min after the warning the end. A timer carries the
  * generation it was scheduled for; the decider ignores it once activity has moved on.
  */
+@Injectable()
 export class SmsSessionTimers {
   constructor(
     private readonly timers: Timers,
     private readonly clock: Clock,
-    private readonly sessions: SmsSessionCommands,
+    @Inject(SMS_SESSION_COMMANDS) private readonly sessions: SmsSessionCommands,
   ) {}
 
   async afterUserMessage(stream: string, generation: number, receivedAt: string): Promise<void> {

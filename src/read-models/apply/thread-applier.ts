@@ -41,12 +41,6 @@ interface Waiting {
  */
 const DEFAULT_GATHER_MS = 10;
 
-/** The app's projections (projections/index.ts): the same relative place in sources and in dist/. */
-const APP_PROJECTIONS: ProjectionCatalog = {
-  module: path.join(__dirname, '../../../projections/index'),
-  exportName: 'ALL_PROJECTIONS',
-};
-
 /**
  * The process's apply threads (apply-thread.ts), shared by the runners of its SQLite read models:
  * one for the projections that declare `applyApart` (a cost per event that would hold the others
@@ -59,15 +53,18 @@ export class ApplyThread {
   private readonly lanes: Lane[];
   private readonly laneOfFile = new Map<string, Lane>();
   private closed = false;
-  private known: Projection[] | null = null;
+  private readonly known: readonly Projection[];
   /** What crossed to the threads in batch messages (tests: each event once per thread, whatever the runners). */
   readonly sent = { messages: 0, parts: 0, events: 0 };
 
   constructor(
-    private readonly catalog: ProjectionCatalog = APP_PROJECTIONS,
+    catalog: ProjectionCatalog,
     /** each runner's pause after a batch, for the next to gather (batch-applier.ts) */
     readonly gatherMs = DEFAULT_GATHER_MS,
+    /** the catalog's list, as this thread already has it (loaded from `catalog.module` when not given) */
+    projections: readonly Projection[] = catalogProjections(catalog),
   ) {
+    this.known = projections;
     this.lanes = [new Lane(catalog, this.sent), new Lane(catalog, this.sent)];
   }
 
@@ -76,7 +73,6 @@ export class ApplyThread {
    * projection built elsewhere, e.g. with hooks of a caller's own, stays on the caller's thread).
    */
   accepts(projection: Projection): boolean {
-    this.known ??= catalogProjections(this.catalog);
     return this.known.includes(projection);
   }
 
