@@ -5,7 +5,8 @@
  * (test/helpers/app-database.ts); the event log stays in DATA_DIR/events.sqlite.
  *
  * The PostgreSQL code itself is tested in the first pass too, on servers those suites start
- * themselves: its projections, search, leases, runner and verify (test/read-models/postgres-*,
+ * themselves: its projections, search, leases, runner and verify
+ * (src/read-models/generations/postgres-*, test/read-models/postgres-lease,
  * test/conversations-api/postgres-search), the platform database (test/platform/postgres-platform)
  * and two API processes killed mid-traffic on one PostgreSQL (test/scale-out/two-processes). So this
  * pass chooses the end-to-end suites whose subject is stored data, read back through the API: each

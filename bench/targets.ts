@@ -46,7 +46,7 @@ export const TARGETS: Target[] = [
   { numerator: 'external-events.webhook', denominator: 'external-events.echo', atLeast: 0.5 },
 ];
 
-export type Verdict = 'PASS' | 'FAIL' | 'n/a';
+type Verdict = 'PASS' | 'FAIL' | 'n/a';
 
 export interface TargetOutcome extends Target {
   ratio: number | null;

@@ -1,3 +1,4 @@
+import type { ProjectionCatalog } from '../src/read-models/apply/apply-thread-protocol';
 import type { Projection } from '../src/read-models/projection';
 import { accountsProjection } from './accounts/accounts.projection';
 import { agentsProjection } from './agents/agents.projection';
@@ -35,3 +36,12 @@ export const ALL_PROJECTIONS: Projection[] = [
   agentToolsProjection,
   agentSettingsProjection,
 ];
+
+/**
+ * Where an apply thread finds ALL_PROJECTIONS (functions do not cross threads, so it loads this
+ * module itself): this file, as built or as source under tests.
+ */
+export const PROJECTION_CATALOG: ProjectionCatalog = {
+  module: __filename.replace(/\.[cm]?[jt]s$/, ''),
+  exportName: 'ALL_PROJECTIONS',
+};

@@ -85,11 +85,45 @@ const RULES = [
     allows: (to) => !to.startsWith('projections/') || /^projections\/[^/]+\/queries\.ts$/.test(to),
   },
   {
+    // a read model folds events: what it needs of a context is the events' shape, never its logic
+    name: 'projections/ imports only event types (src/**/*.events.ts), src/read-models, the event store and the platform',
+    governs: (from) => zoneOf(from) === 'projections',
+    allows: (to) =>
+      ['projections', 'platform', 'event-store', 'read-models'].includes(zoneOf(to)) ||
+      (contextOf(to) !== null && /\.events\.ts$/.test(to)),
+  },
+  {
+    // test helpers and fixtures (outside src/ and projections/, reached from specs) may boot the app
     name: 'nothing but the composition root imports the composition root (src/app.*.ts, src/main.ts, src/cli/)',
-    governs: (from) => zoneOf(from) !== 'composition',
+    governs: (from) => !['composition', 'outside'].includes(zoneOf(from)),
     allows: (to) => zoneOf(to) !== 'composition',
   },
 ];
+
+/**
+ * Pairs of contexts that import each other (docs/architecture.md, "Between contexts"): each pair
+ * of context folders depends one way at most, and where one must reach back, it declares a port
+ * the other answers.
+ */
+function mutualContexts(graph) {
+  const edges = new Map();
+  for (const [from, imports] of Object.entries(graph)) {
+    const a = contextOf(from);
+    if (a === null || isSpec(from)) continue;
+    for (const to of imports) {
+      const b = contextOf(to);
+      if (b === null || b === a) continue;
+      const edge = `${a} ${b}`;
+      if (!edges.has(edge)) edges.set(edge, `${from} imports ${to}`);
+    }
+  }
+  const found = [];
+  for (const [edge, example] of edges) {
+    const [a, b] = edge.split(' ');
+    if (a < b && edges.has(`${b} ${a}`)) found.push({ a, b, there: example, back: edges.get(`${b} ${a}`) });
+  }
+  return found;
+}
 
 /** The layer rules broken in a dependency map (file -> files it imports, relative to the root). */
 function layerViolations(graph) {
@@ -121,7 +155,13 @@ async function main() {
   for (const cycle of cycles) console.log(`IMPORT LOOP ${key(cycle)}`);
   const violations = layerViolations(result.obj());
   for (const v of violations) console.log(`LAYER ${v.from} imports ${v.to}\n  rule: ${v.rule}`);
-  if (cycles.length || violations.length) {
+  const mutual = mutualContexts(result.obj());
+  for (const m of mutual) console.log(`CONTEXTS ${m.a} and ${m.b} import each other\n  ${m.there}\n  ${m.back}`);
+  if (mutual.length)
+    console.error(
+      `check:imports: ${mutual.length} pair(s) of contexts import each other (see above); docs/architecture.md, "Between contexts", says which way each goes`,
+    );
+  if (cycles.length || violations.length || mutual.length) {
     if (cycles.length)
       console.error(
         `check:imports: ${cycles.length} import loop(s) (see above); break them with an interface file both sides import`,
@@ -133,7 +173,9 @@ async function main() {
     process.exit(1);
   }
   const files = Object.keys(result.obj()).length;
-  console.log(`check:imports: no import loops and no layer violations in ${files} files`);
+  console.log(
+    `check:imports: no import loops, no layer violations and no contexts importing each other in ${files} files`,
+  );
 }
 
 main().catch((error) => {

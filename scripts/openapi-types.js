@@ -44,10 +44,7 @@ async function main() {
   console.error(`wrote ${path.relative(process.cwd(), out)}`);
 }
 
-if (require.main === module)
-  main().catch((error) => {
-    console.error(error.message);
-    process.exit(1);
-  });
-
-module.exports = { generateTypes, TARGET };
+main().catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});

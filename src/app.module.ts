@@ -5,6 +5,7 @@ import { RegisterUpcasters } from './app.upcasters';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
 import { AgentTestsModule } from './agent-tests/agent-tests.module';
+import { TestRunsModule } from './agent-tests/test-runs.module';
 import { AgentToolsModule } from './agents/tools/agent-tools.module';
 import { AuditExportModule } from './audit-export/audit-export.module';
 import { AlertsModule } from './alerts/alerts.module';
@@ -78,6 +79,8 @@ export class AppModule {
         SipServerModule.forRoot(voiceSeam),
         RecordingsModule,
         AgentTestsModule,
+        // global: binds agents' TEST_GATE port (agents never import agent tests)
+        TestRunsModule,
         AgentToolsModule,
         AuditExportModule,
         OpenApiModule.forRoot(ROUTE_DOCS),

@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { conversationsProjection } from '../projections/conversations/conversations.projection';
-import { replayConversation } from '../src/conversations/conversation-view';
+import { replayConversation } from '../projections/conversations/queries';
 import type { ConversationEvent } from '../src/conversations/conversation.events';
 import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
 import { openAppDatabase } from '../src/app.database';
-import { ReadModelRegistry } from '../src/read-models/read-model-registry';
-import { verify } from '../src/read-models/verify';
+import { ReadModelRegistry } from '../src/read-models/generations/read-model-registry';
+import { verify } from '../src/read-models/generations/verify';
 import { seed, type SeedResult } from '../src/cli/seed/seed';
 
 /**

@@ -1,17 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import { ALL_PROJECTIONS } from '../../projections';
+import { ALL_PROJECTIONS, PROJECTION_CATALOG } from '../../projections';
 import { conversationsProjection } from '../../projections/conversations/conversations.projection';
 import { START } from '../../src/event-store/position';
 import { sqlitePosition } from '../../src/event-store/sqlite/rows';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { openAppDatabase } from '../../src/app.database';
-import { catchUp } from '../../src/read-models/catch-up';
-import { openReadModel } from '../../src/read-models/open-read-model';
-import { ReadModelRegistry } from '../../src/read-models/read-model-registry';
+import { catchUp } from '../../src/read-models/generations/catch-up';
+import { openReadModel } from '../../src/read-models/generations/open-read-model';
+import { ReadModelRegistry } from '../../src/read-models/generations/read-model-registry';
 import { ReadModels } from '../../src/read-models/read-models.service';
-import { ApplyThread } from '../../src/read-models/thread-applier';
+import { ApplyThread } from '../../src/read-models/apply/thread-applier';
 import type { BenchCase } from '../lib/case';
 import type { BenchContext } from '../lib/context';
 import { caughtUp } from '../lib/caught-up';
@@ -91,7 +91,7 @@ async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
       pino({ level: 'warn' }),
       60_000,
       undefined,
-      new ApplyThread(),
+      new ApplyThread(PROJECTION_CATALOG, undefined, ALL_PROJECTIONS),
     );
     ctx.log(
       `catch-up: every read model (${ALL_PROJECTIONS.length}) from the start of ${events.toLocaleString('en-US')} events`,

@@ -16,7 +16,7 @@ export const TOPICS = 500;
  * thousand turns pay for compiling (on V8's helper threads, beside the two cores' real work) and for
  * unoptimised code. The figures are a server's steady state (bench/README.md, "JIT warm-up").
  */
-export const WARM_UP_TURNS = 5000;
+const WARM_UP_TURNS = 5000;
 const WARM_UP_MAX_S = 30;
 
 interface ChatFigures {

@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { catchUp } from '../../src/read-models/catch-up';
-import { dropGenerationSchema, openPostgresReadModel } from '../../src/read-models/postgres/open-postgres-read-model';
+import { catchUp } from '../../src/read-models/generations/catch-up';
+import {
+  dropGenerationSchema,
+  openPostgresReadModel,
+} from '../../src/read-models/generations/postgres/open-postgres-read-model';
 import { seed } from '../../src/cli/seed/seed';
 import { startPostgresServer, type PostgresServer } from '../../test/support/postgres-server';
 import { filledLog } from '../fixtures/filled-log';

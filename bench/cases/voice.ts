@@ -15,7 +15,7 @@ import { callsHeld, holds, nextLevel, p95Of, percentile, type LevelOutcome } fro
 import { StubRecognizer, StubSynthesizer, STUB_ASR_DELAY_MS } from '../lib/voice/stub-speech';
 
 /** issue 36: end of the caller's utterance → first agent audio, p95 */
-export const VOICE_P95_LIMIT_MS = 1500;
+const VOICE_P95_LIMIT_MS = 1500;
 const STEPS = [1, 2, 4, 8, 16, 32, 64];
 /** --quick: under two minutes for both cases together (each level is a whole call of real-time audio) */
 const QUICK_STEPS = { embedded: [1, 4], stubbed: [1, 4, 16] };

@@ -8,8 +8,7 @@
  * - `too-large`: half again the limit, with a Content-Length: 413 before a byte is read;
  * - `wrong-type`: the limit's size as `text/plain`: read whole, then 415.
  */
-export const FLOOD_SHAPES = ['items', 'string', 'too-large', 'wrong-type'] as const;
-export type FloodShape = (typeof FLOOD_SHAPES)[number];
+export type FloodShape = 'items' | 'string' | 'too-large' | 'wrong-type';
 
 export interface FloodBody {
   contentType: string;

@@ -24,7 +24,7 @@ export interface MachineConditions {
 }
 
 /** Enough additions to time well at the start and end of a short run, and still cheap. */
-export const CALIBRATION_ITERATIONS = 20_000_000;
+const CALIBRATION_ITERATIONS = 20_000_000;
 
 export interface CpuTimes {
   idle: number;
@@ -78,7 +78,7 @@ export function calibrate(iterations = CALIBRATION_ITERATIONS): number {
 }
 
 /** Round trips per timing: enough to time a few ms, cheap beside any case. */
-export const LOOPBACK_ROUND_TRIPS = 2_000;
+const LOOPBACK_ROUND_TRIPS = 2_000;
 
 /**
  * The best of five timings of `roundTrips` one-byte ping-pongs between a client and a server on

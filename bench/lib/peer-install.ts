@@ -9,7 +9,7 @@ import { repoRoot } from './paths';
  * main install: its sqlite3 addon compiles from source (minutes) and nothing but the bench uses
  * it. The bench installs it on first run and loads it with a require rooted in that folder.
  */
-export const PEER_DIR = path.join(repoRoot(), 'bench', 'peer');
+const PEER_DIR = path.join(repoRoot(), 'bench', 'peer');
 
 /** Only the parts of the peer's API the bench calls (its .d.ts lives in bench/peer/node_modules). */
 export interface PeerEvent {
@@ -25,7 +25,7 @@ export interface PeerEventStore {
   ): Promise<{ nextExpectedStreamVersion: bigint; lastEventGlobalPosition: bigint }>;
 }
 
-export interface PeerConnection {
+interface PeerConnection {
   close(): void;
 }
 

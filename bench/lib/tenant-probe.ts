@@ -6,7 +6,7 @@ export interface ProbeRoute {
   headers?: Record<string, string>;
 }
 
-export interface RouteFigures {
+interface RouteFigures {
   sent: number;
   /** 2xx answers */
   answered: number;

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { catchUp } from '../../src/read-models/catch-up';
-import { openReadModel } from '../../src/read-models/open-read-model';
+import { catchUp } from '../../src/read-models/generations/catch-up';
+import { openReadModel } from '../../src/read-models/generations/open-read-model';
 import type { Projection } from '../../src/read-models/projection';
 import type { FilledLog } from '../fixtures/filled-log';
 import { TurnSummary, turnSummaryOf, turnSummaryProjection, turnSummaryValues } from '../fixtures/sample-projection';

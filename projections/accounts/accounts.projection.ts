@@ -1,12 +1,13 @@
 import type { AccountEvent } from '../../src/accounts/account.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { AccountRow, AgentSettingsRow, ConnectorRow, PhoneNumberRow } from './accounts.entities';
+import { ACCOUNTS_READ_MODEL } from './name';
 
 const on = handlerFor<AccountEvent>();
 
 /** Accounts and what the operator attached to them: connectors, phone numbers, agent settings. */
 export const accountsProjection = defineProjection({
-  name: 'accounts',
+  name: ACCOUNTS_READ_MODEL,
   version: 2,
   entities: [AccountRow, ConnectorRow, PhoneNumberRow, AgentSettingsRow],
   handles: {

@@ -2,6 +2,9 @@ import type { DataSource } from 'typeorm';
 import { ReadQuery } from '../../src/read-models/read-query';
 import type { Lookup, Plain, ReadModelSources } from '../query-kit';
 import { AccountRow, ConnectorRow, PhoneNumberRow } from './accounts.entities';
+import { ACCOUNTS_READ_MODEL } from './name';
+
+export { ACCOUNTS_READ_MODEL } from './name';
 
 export type Account = Plain<AccountRow>;
 export type Connector = Plain<ConnectorRow>;
@@ -121,5 +124,5 @@ class AccountsReadModel implements AccountsQueries {
 
 /** The accounts read model's queries on whichever generation serves now (one implementation for both databases). */
 export function accountsQueries(readModels: ReadModelSources): AccountsQueries {
-  return new AccountsReadModel(() => readModels.source('accounts'));
+  return new AccountsReadModel(() => readModels.source(ACCOUNTS_READ_MODEL));
 }

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../../src/agents/agent.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { BranchSettingsRow, MainSettingsRow } from './agent-settings.entities';
+import { AGENT_SETTINGS_READ_MODEL } from './name';
 
 const on = handlerFor<AgentEvent>();
 const MAIN = 'main';
@@ -12,7 +13,7 @@ const MAIN = 'main';
  * main's settings at its sequence, which the deployments of that sequence serve.
  */
 export const agentSettingsProjection = defineProjection({
-  name: 'agent-settings',
+  name: AGENT_SETTINGS_READ_MODEL,
   version: 1,
   entities: [BranchSettingsRow, MainSettingsRow],
   handles: {

@@ -1,7 +1,10 @@
 import type { DataSource } from 'typeorm';
-import type { RuntimeSettings } from '../../src/agents/runtime-settings';
+import type { RuntimeSettings } from '../../src/agents/agent.events';
 import type { ReadModelSources } from '../query-kit';
 import { BranchSettingsRow, MainSettingsRow } from './agent-settings.entities';
+import { AGENT_SETTINGS_READ_MODEL } from './name';
+
+export { AGENT_SETTINGS_READ_MODEL } from './name';
 
 /** The agent-settings read model's queries: a branch's settings and main's at a sequence (only the fields set). */
 export interface AgentSettingsQueries {
@@ -26,5 +29,5 @@ class AgentSettingsReadModel implements AgentSettingsQueries {
 }
 
 export function agentSettingsQueries(readModels: ReadModelSources): AgentSettingsQueries {
-  return new AgentSettingsReadModel(() => readModels.source('agent-settings'));
+  return new AgentSettingsReadModel(() => readModels.source(AGENT_SETTINGS_READ_MODEL));
 }

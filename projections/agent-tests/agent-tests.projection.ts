@@ -2,6 +2,7 @@ import type { AgentEvent, TestCase } from '../../src/agents/agent.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { portableSql } from '../../src/platform/database/portable-sql';
 import { BranchTestRow } from './agent-tests.entities';
+import { AGENT_TESTS_READ_MODEL } from './name';
 
 const on = handlerFor<AgentEvent>();
 const MAIN = 'main';
@@ -21,7 +22,7 @@ const testRow = (agentId: string, branchId: string, t: TestCase): BranchTestRow 
  * for topics.
  */
 export const agentTestsProjection = defineProjection({
-  name: 'agent-tests',
+  name: AGENT_TESTS_READ_MODEL,
   version: 1,
   entities: [BranchTestRow],
   handles: {

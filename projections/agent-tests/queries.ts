@@ -1,6 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { Plain, ReadModelSources } from '../query-kit';
 import { BranchTestRow } from './agent-tests.entities';
+import { AGENT_TESTS_READ_MODEL } from './name';
+
+export { AGENT_TESTS_READ_MODEL } from './name';
 
 export type BranchTest = Plain<BranchTestRow>;
 
@@ -26,5 +29,5 @@ class AgentTestsReadModel implements AgentTestsQueries {
 }
 
 export function agentTestsQueries(readModels: ReadModelSources): AgentTestsQueries {
-  return new AgentTestsReadModel(() => readModels.source('agent-tests'));
+  return new AgentTestsReadModel(() => readModels.source(AGENT_TESTS_READ_MODEL));
 }

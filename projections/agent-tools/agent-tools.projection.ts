@@ -3,6 +3,7 @@ import type { Tool } from '../../src/agents/agent-tools.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { portableSql } from '../../src/platform/database/portable-sql';
 import { AgentToolSecretRow, BranchToolRow, MainToolVersionRow } from './agent-tools.entities';
+import { AGENT_TOOLS_READ_MODEL } from './name';
 
 const on = handlerFor<AgentEvent>();
 const MAIN = 'main';
@@ -21,7 +22,7 @@ const toolRow = (agentId: string, branchId: string, t: Tool): BranchToolRow => (
  * tools; a merge applies its tool changes onto main, as the agents read model does for topics.
  */
 export const agentToolsProjection = defineProjection({
-  name: 'agent-tools',
+  name: AGENT_TOOLS_READ_MODEL,
   version: 1,
   entities: [BranchToolRow, MainToolVersionRow, AgentToolSecretRow],
   handles: {

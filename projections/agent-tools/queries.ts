@@ -3,10 +3,11 @@ import { LessThanOrEqual } from 'typeorm';
 import type { Tool } from '../../src/agents/agent-tools.events';
 import type { Plain, ReadModelSources } from '../query-kit';
 import { AgentToolSecretRow, BranchToolRow, MainToolVersionRow } from './agent-tools.entities';
+import { AGENT_TOOLS_READ_MODEL } from './name';
 
-export type BranchTool = Plain<BranchToolRow>;
-export type AgentToolSecret = Plain<AgentToolSecretRow>;
-export const AGENT_TOOLS_READ_MODEL = 'agent-tools';
+export { AGENT_TOOLS_READ_MODEL } from './name';
+
+type AgentToolSecret = Plain<AgentToolSecretRow>;
 
 /** The agent-tools read model's queries. */
 export interface AgentToolsQueries {

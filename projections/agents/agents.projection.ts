@@ -1,6 +1,6 @@
 import type { AgentEvent, Topic } from '../../src/agents/agent.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
-import type { Rows } from '../../src/read-models/rows';
+import type { Rows } from '../../src/read-models/apply/rows';
 import {
   ActiveDeploymentRow,
   AgentRow,
@@ -10,6 +10,7 @@ import {
   MainVersionRow,
 } from './agents.entities';
 import { portableSql } from '../../src/platform/database/portable-sql';
+import { AGENTS_READ_MODEL } from './name';
 
 const on = handlerFor<AgentEvent>();
 const MAIN = 'main';
@@ -31,7 +32,7 @@ async function touch(rows: Rows, agentId: string, at: string, change: Partial<Ag
 
 /** Agents, their branches and topics, main's versions, and deployments: the build side's reads. */
 export const agentsProjection = defineProjection({
-  name: 'agents',
+  name: AGENTS_READ_MODEL,
   version: 1,
   entities: [AgentRow, BranchRow, BranchTopicRow, MainVersionRow, DeploymentRow, ActiveDeploymentRow],
   handles: {

@@ -9,13 +9,16 @@ import {
   DeploymentRow,
   MainVersionRow,
 } from './agents.entities';
+import { AGENTS_READ_MODEL } from './name';
+
+export { AGENTS_READ_MODEL } from './name';
 
 export type Agent = Plain<AgentRow>;
 export type Branch = Plain<BranchRow>;
 export type BranchTopic = Plain<BranchTopicRow>;
 export type Deployment = Plain<DeploymentRow>;
-export type ActiveDeployment = Plain<ActiveDeploymentRow>;
-export type MainVersion = Plain<MainVersionRow>;
+type ActiveDeployment = Plain<ActiveDeploymentRow>;
+type MainVersion = Plain<MainVersionRow>;
 
 /** The agents read model's queries: agents, branches, topics, main's versions and deployments. */
 export interface AgentsQueries {
@@ -133,5 +136,5 @@ class AgentsReadModel implements AgentsQueries {
 
 /** The agents read model's queries on whichever generation serves now (one TypeORM implementation for both databases). */
 export function agentsQueries(readModels: ReadModelSources): AgentsQueries {
-  return new AgentsReadModel(() => readModels.source('agents'));
+  return new AgentsReadModel(() => readModels.source(AGENTS_READ_MODEL));
 }

@@ -1,8 +1,9 @@
 import { isTestConversationStream, type ConversationEvent } from '../../src/conversations/conversation.events';
 import type { ApiErrorEvent } from '../../src/alerts/api-error.events';
 import { defineProjection, handlerFor, type ProjectionHandler } from '../../src/read-models/projection';
-import type { Awaitable, Rows } from '../../src/read-models/rows';
+import type { Awaitable, Rows } from '../../src/read-models/apply/rows';
 import { SampleConversationRow, SampleRow } from './alert-samples.entities';
+import { ALERT_SAMPLES_READ_MODEL } from './name';
 
 const on = handlerFor<ConversationEvent>();
 const STREAM_PREFIX = 'conversation-';
@@ -24,7 +25,7 @@ function sample(rows: Rows, where: SampleConversationRow, kind: string, at: stri
 
 /** The metric samples alert rules are evaluated over (contract §12), from the conversation streams. */
 export const alertSamplesProjection = defineProjection({
-  name: 'alert-samples',
+  name: ALERT_SAMPLES_READ_MODEL,
   version: 2,
   entities: [SampleRow, SampleConversationRow],
   handles: {

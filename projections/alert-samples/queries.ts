@@ -2,6 +2,9 @@ import type { DataSource } from 'typeorm';
 import { andThen, type Awaitable } from '../../src/platform/awaitable';
 import { ReadQuery } from '../../src/read-models/read-query';
 import type { ReadModelSources } from '../query-kit';
+import { ALERT_SAMPLES_READ_MODEL } from './name';
+
+export { ALERT_SAMPLES_READ_MODEL } from './name';
 
 /** Whose samples a window reads: an account's, or one project's (agent's). */
 export interface SampleScope {
@@ -54,5 +57,5 @@ class AlertSamplesReadModel implements AlertSamplesQueries {
 
 /** The alert-samples read model's queries on whichever generation serves now. */
 export function alertSamplesQueries(readModels: ReadModelSources): AlertSamplesQueries {
-  return new AlertSamplesReadModel(() => readModels.source('alert-samples'));
+  return new AlertSamplesReadModel(() => readModels.source(ALERT_SAMPLES_READ_MODEL));
 }

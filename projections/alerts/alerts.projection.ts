@@ -1,12 +1,13 @@
 import type { AlertRuleStateEvent, AlertRulesEvent } from '../../src/alerts/alert-rule.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { AlertRuleRow } from './alerts.entities';
+import { ALERTS_READ_MODEL } from './name';
 
 const on = handlerFor<AlertRulesEvent | AlertRuleStateEvent>();
 
 /** Rules as edited, and the state each evaluation left them in. New rules start `ok` (contract §12). */
 export const alertsProjection = defineProjection({
-  name: 'alerts',
+  name: ALERTS_READ_MODEL,
   version: 1,
   entities: [AlertRuleRow],
   handles: {

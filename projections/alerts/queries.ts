@@ -4,6 +4,9 @@ import type { Awaitable } from '../../src/platform/awaitable';
 import { ReadQuery } from '../../src/read-models/read-query';
 import type { Plain, ReadModelSources } from '../query-kit';
 import { AlertRuleRow } from './alerts.entities';
+import { ALERTS_READ_MODEL } from './name';
+
+export { ALERTS_READ_MODEL } from './name';
 
 export type AlertRule = Plain<AlertRuleRow>;
 
@@ -82,5 +85,5 @@ class AlertsReadModel implements AlertsQueries {
 
 /** The alerts read model's queries on whichever generation serves now (one implementation for both databases). */
 export function alertsQueries(readModels: ReadModelSources): AlertsQueries {
-  return new AlertsReadModel(() => readModels.source('alerts'));
+  return new AlertsReadModel(() => readModels.source(ALERTS_READ_MODEL));
 }

@@ -1,12 +1,13 @@
 import type { AccountEvent } from '../../src/accounts/account.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { ApiKeyRow } from './api-keys.entities';
+import { API_KEYS_READ_MODEL } from './name';
 
 const on = handlerFor<AccountEvent>();
 
 /** The keys every request is authenticated against (by digest) and the key management lists. */
 export const apiKeysProjection = defineProjection({
-  name: 'api-keys',
+  name: API_KEYS_READ_MODEL,
   version: 1,
   entities: [ApiKeyRow],
   handles: {

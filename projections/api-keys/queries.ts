@@ -3,6 +3,9 @@ import type { Awaitable } from '../../src/platform/awaitable';
 import { ReadQuery } from '../../src/read-models/read-query';
 import type { Lookup, Plain, ReadModelSources } from '../query-kit';
 import { ApiKeyRow } from './api-keys.entities';
+import { API_KEYS_READ_MODEL } from './name';
+
+export { API_KEYS_READ_MODEL } from './name';
 
 export type ApiKey = Plain<ApiKeyRow>;
 
@@ -20,7 +23,7 @@ export interface KeyLookupRow {
 }
 
 /** A live key as the desk checks it: JSON `agents` and `permissions`, as stored. */
-export interface LiveKeyRow {
+interface LiveKeyRow {
   agents: string;
   permissions: string;
   expires_at: string;
@@ -70,5 +73,5 @@ class ApiKeysReadModel implements ApiKeysQueries {
 
 /** The api-keys read model's queries on whichever generation serves now (one implementation for both databases). */
 export function apiKeysQueries(readModels: ReadModelSources): ApiKeysQueries {
-  return new ApiKeysReadModel(() => readModels.source('api-keys'));
+  return new ApiKeysReadModel(() => readModels.source(API_KEYS_READ_MODEL));
 }

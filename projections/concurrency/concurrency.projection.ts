@@ -1,7 +1,8 @@
 import type { ConversationEvent } from '../../src/conversations/conversation.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
-import type { Awaitable, Rows } from '../../src/read-models/rows';
+import type { Awaitable, Rows } from '../../src/read-models/apply/rows';
 import { ConcurrencyBucketRow, ConcurrencyConversationRow } from './concurrency.entities';
+import { CONCURRENCY_READ_MODEL } from './name';
 
 const on = handlerFor<ConversationEvent>();
 const STREAM_PREFIX = 'conversation-';
@@ -9,7 +10,7 @@ const STREAM_PREFIX = 'conversation-';
 /** The length of one interval of the series (contract §17). */
 export const BUCKET_MS = 5 * 60 * 1000;
 
-export const bucketOf = (iso: string) => Math.floor(Date.parse(iso) / BUCKET_MS);
+const bucketOf = (iso: string) => Math.floor(Date.parse(iso) / BUCKET_MS);
 
 type Slices = Pick<
   ConcurrencyConversationRow,
@@ -56,7 +57,7 @@ async function reached(rows: Rows, streamId: string, at: string): Promise<void> 
  * variant, language and the agent's phone number.
  */
 export const concurrencyProjection = defineProjection({
-  name: 'concurrency',
+  name: CONCURRENCY_READ_MODEL,
   version: 1,
   entities: [ConcurrencyConversationRow, ConcurrencyBucketRow],
   handles: {

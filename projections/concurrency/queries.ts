@@ -4,6 +4,9 @@ import { ReadQuery } from '../../src/read-models/read-query';
 import type { ReadModelSources } from '../query-kit';
 
 export { BUCKET_MS } from './concurrency.projection';
+import { CONCURRENCY_READ_MODEL } from './name';
+
+export { CONCURRENCY_READ_MODEL } from './name';
 
 /** What a series may be sliced by, and the columns each slice reads. */
 export const SLICES = {
@@ -30,7 +33,7 @@ export interface SeriesQuery {
 }
 
 /** One interval (and slice value, when sliced) that had conversations. */
-export interface SeriesRow {
+interface SeriesRow {
   bucket: number;
   conversations: number;
   /** the slice's columns, when sliced */
@@ -88,5 +91,5 @@ class ConcurrencyReadModel implements ConcurrencyQueries {
 
 /** The concurrency read model's queries on whichever generation serves now. */
 export function concurrencyQueries(readModels: ReadModelSources): ConcurrencyQueries {
-  return new ConcurrencyReadModel(() => readModels.source('concurrency'));
+  return new ConcurrencyReadModel(() => readModels.source(CONCURRENCY_READ_MODEL));
 }

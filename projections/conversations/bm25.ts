@@ -28,7 +28,7 @@ export function bm25(totals: IndexTotals, phraseRows: number[], frequencies: num
 }
 
 /** FTS5 floors the IDF of a phrase in half the rows or more at a tiny positive value. */
-export function idf(rows: number, rowsWithPhrase: number): number {
+function idf(rows: number, rowsWithPhrase: number): number {
   const value = Math.log((rows - rowsWithPhrase + 0.5) / (rowsWithPhrase + 0.5));
   return value <= 0.0 ? 1e-6 : value;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { TurnData } from '../../src/conversations/conversation.events';
-import { beginBulkBuild, endBulkBuild } from '../../src/read-models/bulk-build';
+import { beginBulkBuild, endBulkBuild } from '../../src/read-models/generations/bulk-build';
 import { projectedReadModel, type GivenEvent, type ProjectedReadModel } from '../../test/support/projection-spec';
 import { conversationsProjection } from './conversations.projection';
 import { SqliteConversationsRepository } from './sqlite-queries';

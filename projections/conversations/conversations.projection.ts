@@ -1,9 +1,10 @@
 import { isTestConversationStream, type ConversationEvent } from '../../src/conversations/conversation.events';
-import { evolveSummary, turnView, type ConversationSummary } from '../../src/conversations/conversation-view';
+import { evolveSummary, turnView, type ConversationSummary } from './conversation-view';
 import { defineProjection, type ProjectionHandler } from '../../src/read-models/projection';
-import type { Rows } from '../../src/read-models/rows';
+import type { Rows } from '../../src/read-models/apply/rows';
 import { ConversationRow, ConversationTurnRow } from './conversations.entities';
 import { CONVERSATIONS_POSTGRES_SETUP } from './conversations.postgres-setup';
+import { CONVERSATIONS_READ_MODEL } from './name';
 
 const STREAM_PREFIX = 'conversation-';
 
@@ -90,7 +91,7 @@ const TURN_FTS_TRIGGER_NAMES = ['turn_fts_insert', 'turn_fts_delete', 'turn_fts_
  * GIN, snowball stemming, unaccent), fed by triggers so the index commits with the rows.
  */
 export const conversationsProjection = defineProjection({
-  name: 'conversations',
+  name: CONVERSATIONS_READ_MODEL,
   version: 1,
   entities: [ConversationRow, ConversationTurnRow],
   handles: Object.fromEntries(CONVERSATION_EVENTS.map((type) => [type, apply])),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { ConversationSummary, TurnView } from '../../src/conversations/conversation-view';
+import type { ConversationSummary, TurnView } from './conversation-view';
 import { portableSql } from '../../src/platform/database/portable-sql';
 import { bm25, type IndexTotals } from './bm25';
 import type { Candidate, ConversationsRepository, CursorPosition, ListFilters, Page } from './query-types';

@@ -15,7 +15,7 @@ export const CONVERSATIONS_REPOSITORY = Symbol('ConversationsRepository');
  * each call: the data source exists only once the read model's first generation is built.
  */
 export function conversationsRepository(readModels: Pick<ReadModels, 'source'>): ConversationsRepository {
-  const source = () => readModels.source('conversations');
+  const source = () => readModels.source(CONVERSATIONS_READ_MODEL);
   const sqlite = new SqliteConversationsRepository(source);
   const postgres = new PostgresConversationsRepository(source);
   const on = (): ConversationsRepository => (isPostgres(source()) ? postgres : sqlite);
@@ -31,3 +31,14 @@ export function conversationsRepository(readModels: Pick<ReadModels, 'source'>):
 }
 
 const isPostgres = (source: DataSource) => source.options.type === 'postgres';
+// the summary fold, for an audit replay of one conversation as of any event (conversations API, Studio)
+export {
+  platformDurationS,
+  replayConversation,
+  totalDurationS,
+  type ConversationSummary,
+  type TurnView,
+} from './conversation-view';
+import { CONVERSATIONS_READ_MODEL } from './name';
+
+export { CONVERSATIONS_READ_MODEL } from './name';

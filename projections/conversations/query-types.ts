@@ -1,4 +1,4 @@
-import type { ConversationSummary, TurnView } from '../../src/conversations/conversation-view';
+import type { ConversationSummary, TurnView } from './conversation-view';
 
 /** A search over the transcripts: by words, or by meaning (bm25 over inflections and near spellings). */
 export interface SearchMode {

@@ -1,4 +1,4 @@
-import type { ConversationSummary } from '../../src/conversations/conversation-view';
+import type { ConversationSummary } from './conversation-view';
 
 /** A matching conversation as a sample reads it: its id, and its summary as stored (JSON). */
 export interface SampleRow {

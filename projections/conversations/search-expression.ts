@@ -1,5 +1,5 @@
-import { editDistance, maxDistanceFor } from '../../src/runtime/retrieval/fuzzy';
-import { isStopword, stem, tokenise } from '../../src/runtime/retrieval/text';
+import { editDistance, maxDistanceFor } from '../../src/platform/text/fuzzy';
+import { isStopword, stem, tokenise } from '../../src/platform/text/text';
 
 /** A word as an FTS5 string: the index's own tokenizer (Porter, accents folded) then applies to it. */
 const quoted = (word: string) => `"${word.replace(/"/g, '""')}"`;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
-import type { ConversationSummary, TurnView } from '../../src/conversations/conversation-view';
+import type { ConversationSummary, TurnView } from './conversation-view';
 import { rawConnection } from '../../src/platform/database/raw-connection';
 import type { Candidate, ConversationsRepository, CursorPosition, ListFilters, Page } from './query-types';
 import { filtersSql } from './filters-sql';

@@ -1,4 +1,4 @@
-import type { TurnView } from '../../src/conversations/conversation-view';
+import type { TurnView } from './conversation-view';
 
 export interface TurnRow {
   turn: string;

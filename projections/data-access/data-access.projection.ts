@@ -1,6 +1,7 @@
 import type { AccountEvent } from '../../src/accounts/account.events';
 import { defineProjection, type ProjectionHandler } from '../../src/read-models/projection';
 import { DataAccessRow } from './data-access.entities';
+import { DATA_ACCESS_READ_MODEL } from './name';
 
 type Data = Extract<AccountEvent, { type: 'DataAccessConfigured' }>['data'];
 
@@ -15,7 +16,7 @@ const configured: ProjectionHandler<Data> = async ({ data }, _em, rows) => {
 };
 
 export const dataAccessProjection = defineProjection({
-  name: 'data-access',
+  name: DATA_ACCESS_READ_MODEL,
   version: 1,
   entities: [DataAccessRow],
   handles: { DataAccessConfigured: configured },

@@ -1,9 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { ReadQuery } from '../../src/read-models/read-query';
 import type { Lookup, ReadModelSources } from '../query-kit';
+import { DATA_ACCESS_READ_MODEL } from './name';
+
+export { DATA_ACCESS_READ_MODEL } from './name';
 
 /** A project's data-access configuration as stored: `response_metrics` is a JSON array. */
-export interface DataAccessRow {
+interface DataAccessRow {
   response_metrics: string;
   show_transcripts: number | boolean;
 }
@@ -31,5 +34,5 @@ class DataAccessReadModel implements DataAccessQueries {
 
 /** The data-access read model's queries on whichever generation serves now. */
 export function dataAccessQueries(readModels: ReadModelSources): DataAccessQueries {
-  return new DataAccessReadModel(() => readModels.source('data-access'));
+  return new DataAccessReadModel(() => readModels.source(DATA_ACCESS_READ_MODEL));
 }

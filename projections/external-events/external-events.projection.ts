@@ -1,6 +1,7 @@
 import type { ConversationEvent } from '../../src/conversations/conversation.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { AwaitedExternalEventRow, ExternalEventConversationRow } from './external-events.entities';
+import { EXTERNAL_EVENTS_READ_MODEL } from './name';
 
 const on = handlerFor<ConversationEvent>();
 const conversationOf = (streamId: string) => streamId.slice('conversation-'.length);
@@ -11,7 +12,7 @@ const conversationOf = (streamId: string) => streamId.slice('conversation-'.leng
  * delivery instead of a second one in the conversations read model).
  */
 export const externalEventsProjection = defineProjection({
-  name: 'external-events',
+  name: EXTERNAL_EVENTS_READ_MODEL,
   version: 2,
   entities: [AwaitedExternalEventRow, ExternalEventConversationRow],
   handles: {

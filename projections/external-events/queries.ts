@@ -1,8 +1,11 @@
 import type { DataSource } from 'typeorm';
 import { ReadQuery } from '../../src/read-models/read-query';
 import type { Lookup, ReadModelSources } from '../query-kit';
+import { EXTERNAL_EVENTS_READ_MODEL } from './name';
 
-export interface AwaitedEventRow {
+export { EXTERNAL_EVENTS_READ_MODEL } from './name';
+
+interface AwaitedEventRow {
   conversation_id: string;
   name: string;
   account_id: string;
@@ -32,5 +35,5 @@ class ExternalEventsReadModel implements ExternalEventsQueries {
 
 /** The external-events read model's queries on whichever generation serves now. */
 export function externalEventsQueries(readModels: ReadModelSources): ExternalEventsQueries {
-  return new ExternalEventsReadModel(() => readModels.source('external-events'));
+  return new ExternalEventsReadModel(() => readModels.source(EXTERNAL_EVENTS_READ_MODEL));
 }

@@ -2,6 +2,7 @@ import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { SESSION_STREAM_PREFIX, type SessionEvent } from '../../src/messaging/session.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { MessagingSessionRow } from './messaging-sessions.entities';
+import { MESSAGING_SESSIONS_READ_MODEL } from './name';
 
 const on = handlerFor<SessionEvent>();
 const idOf = (event: RecordedEvent) => event.streamId.slice(SESSION_STREAM_PREFIX.length);
@@ -11,7 +12,7 @@ const idOf = (event: RecordedEvent) => event.streamId.slice(SESSION_STREAM_PREFI
  * (`live`). Only phase changes are written; messages, the bulk of a session's events, are not read.
  */
 export const messagingSessionsProjection = defineProjection({
-  name: 'messaging-sessions',
+  name: MESSAGING_SESSIONS_READ_MODEL,
   // v2: indexed by conversation (delayed responses find their session)
   version: 2,
   entities: [MessagingSessionRow],

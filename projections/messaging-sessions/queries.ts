@@ -2,9 +2,12 @@ import type { DataSource } from 'typeorm';
 import type { Awaitable } from '../../src/platform/awaitable';
 import { ReadQuery } from '../../src/read-models/read-query';
 import type { Lookup, ReadModelSources } from '../query-kit';
+import { MESSAGING_SESSIONS_READ_MODEL } from './name';
+
+export { MESSAGING_SESSIONS_READ_MODEL } from './name';
 
 /** A session waiting in the desk's queue. */
-export interface QueuedSessionRow {
+interface QueuedSessionRow {
   id: string;
   agent_id: string;
   destination: string | null;
@@ -53,5 +56,5 @@ class MessagingSessionsReadModel implements MessagingSessionsQueries {
 
 /** The messaging-sessions read model's queries on whichever generation serves now. */
 export function messagingSessionsQueries(readModels: ReadModelSources): MessagingSessionsQueries {
-  return new MessagingSessionsReadModel(() => readModels.source('messaging-sessions'));
+  return new MessagingSessionsReadModel(() => readModels.source(MESSAGING_SESSIONS_READ_MODEL));
 }

@@ -1,8 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { Plain, ReadModelSources } from '../query-kit';
 import { SmsMessageRow } from './sms-sessions.entities';
+import { SMS_SESSIONS_READ_MODEL } from './name';
 
-export type SmsMessage = Plain<SmsMessageRow>;
+type SmsMessage = Plain<SmsMessageRow>;
 
 /** The sms-sessions read model's queries. */
 export interface SmsSessionsQueries {
@@ -23,5 +24,5 @@ class SmsSessionsReadModel implements SmsSessionsQueries {
 
 /** The sms-sessions read model's queries on whichever generation serves now (one implementation for both databases). */
 export function smsSessionsQueries(readModels: ReadModelSources): SmsSessionsQueries {
-  return new SmsSessionsReadModel(() => readModels.source('sms-sessions'));
+  return new SmsSessionsReadModel(() => readModels.source(SMS_SESSIONS_READ_MODEL));
 }

@@ -1,13 +1,14 @@
 import type { SmsMessageEvent } from '../../src/sms/sms-message.events';
-import type { SmsSessionEvent } from '../../src/sms/sms-session.decider';
+import type { SmsSessionEvent } from '../../src/sms/sms-session.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { SmsMessageRow, SmsSessionRow } from './sms-sessions.entities';
+import { SMS_SESSIONS_READ_MODEL } from './name';
 
 const on = handlerFor<SmsSessionEvent | SmsMessageEvent>();
 
 /** SMS sessions and the texts the carrier took (GET /admin/v1/sms/messages). */
 export const smsSessionsProjection = defineProjection({
-  name: 'sms-sessions',
+  name: SMS_SESSIONS_READ_MODEL,
   version: 1,
   entities: [SmsMessageRow, SmsSessionRow],
   handles: {

@@ -1,12 +1,15 @@
 import type { DataSource } from 'typeorm';
 import type { Plain, ReadModelSources } from '../query-kit';
 import { TestResultRow, TestRunRow } from './test-runs.entities';
+import { TEST_RUNS_READ_MODEL } from './name';
+
+export { TEST_RUNS_READ_MODEL } from './name';
 
 export type TestRun = Plain<TestRunRow>;
 export type TestResult = Plain<TestResultRow>;
 
 /** The most runs one listing answers: newest first. */
-export const TEST_RUN_LIST_LIMIT = 100;
+const TEST_RUN_LIST_LIMIT = 100;
 
 /** The test-runs read model's queries. */
 export interface TestRunsQueries {
@@ -52,5 +55,5 @@ class TestRunsReadModel implements TestRunsQueries {
 }
 
 export function testRunsQueries(readModels: ReadModelSources): TestRunsQueries {
-  return new TestRunsReadModel(() => readModels.source('test-runs'));
+  return new TestRunsReadModel(() => readModels.source(TEST_RUNS_READ_MODEL));
 }

@@ -1,12 +1,13 @@
 import type { TestRunEvent } from '../../src/agent-tests/test-run.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { TestResultRow, TestRunRow } from './test-runs.entities';
+import { TEST_RUNS_READ_MODEL } from './name';
 
 const on = handlerFor<TestRunEvent>();
 
 /** Agent test runs and their case results (contract §19), from the test-run streams. */
 export const testRunsProjection = defineProjection({
-  name: 'test-runs',
+  name: TEST_RUNS_READ_MODEL,
   version: 1,
   entities: [TestRunRow, TestResultRow],
   handles: {

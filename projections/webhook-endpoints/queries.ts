@@ -3,10 +3,12 @@ import type { Plain, ReadModelSources } from '../query-kit';
 import { SubscribedEndpoints } from './subscribed-endpoints';
 import { WebhookEndpointRow } from './webhook-endpoints.entities';
 
-export { SubscribedEndpoints, type EndpointForDelivery } from './subscribed-endpoints';
+export { SubscribedEndpoints } from './subscribed-endpoints';
+import { WEBHOOK_ENDPOINTS_READ_MODEL } from './name';
+
+export { WEBHOOK_ENDPOINTS_READ_MODEL } from './name';
 
 /** The read model's name, for read-your-writes waits. */
-export const ENDPOINTS_READ_MODEL = 'webhook-endpoints';
 
 export type WebhookEndpoint = Plain<WebhookEndpointRow>;
 
@@ -36,10 +38,10 @@ class WebhookEndpointsReadModel implements WebhookEndpointsQueries {
 
 /** The management API's queries on whichever generation serves now (one implementation for both databases). */
 export function webhookEndpointsQueries(readModels: ReadModelSources): WebhookEndpointsQueries {
-  return new WebhookEndpointsReadModel(() => readModels.source(ENDPOINTS_READ_MODEL));
+  return new WebhookEndpointsReadModel(() => readModels.source(WEBHOOK_ENDPOINTS_READ_MODEL));
 }
 
 /** The delivery side's prepared lookups on whichever generation serves now. */
 export function subscribedEndpoints(readModels: ReadModelSources): SubscribedEndpoints {
-  return new SubscribedEndpoints(() => readModels.source(ENDPOINTS_READ_MODEL));
+  return new SubscribedEndpoints(() => readModels.source(WEBHOOK_ENDPOINTS_READ_MODEL));
 }

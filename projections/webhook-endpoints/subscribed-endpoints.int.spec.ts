@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { webhookEndpointsProjection } from './webhook-endpoints.projection';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { positionOf } from '../../src/event-store/position';
-import { applyBatch } from '../../src/read-models/apply-batch';
+import { applyBatch } from '../../src/read-models/apply/apply-batch';
 import { describeEachReadModelDatabase } from '../../test/support/read-model-databases';
 import { SubscribedEndpoints } from './subscribed-endpoints';
 import type { EndpointSettings, WebhookEndpointsEvent } from '../../src/webhooks/webhook-endpoint.events';

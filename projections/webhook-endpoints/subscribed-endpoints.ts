@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Position } from '../../src/event-store/position';
 import { andThen, type Awaitable } from '../../src/platform/awaitable';
 import { ReadQuery, sqlBoolean } from '../../src/read-models/read-query';
-import type { WebhookEventType } from '../../src/webhooks/webhook-event';
+import type { WebhookEventType } from '../../src/webhooks/webhook-endpoint.events';
 
 /** The endpoint fields an attempt needs, as configured now. */
 export interface EndpointForDelivery {

@@ -1,7 +1,8 @@
 import type { WebhookEndpointsEvent } from '../../src/webhooks/webhook-endpoint.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
-import type { Awaitable, Rows } from '../../src/read-models/rows';
+import type { Awaitable, Rows } from '../../src/read-models/apply/rows';
 import { WebhookEndpointRow, WebhookSubscriptionRow } from './webhook-endpoints.entities';
+import { WEBHOOK_ENDPOINTS_READ_MODEL } from './name';
 
 const on = handlerFor<WebhookEndpointsEvent>();
 
@@ -22,7 +23,7 @@ function listening(
 
 /** Endpoints of every account (soft-deleted, so their ids stay taken) and when each listened to what. */
 export const webhookEndpointsProjection = defineProjection({
-  name: 'webhook-endpoints',
+  name: WEBHOOK_ENDPOINTS_READ_MODEL,
   version: 1,
   entities: [WebhookEndpointRow, WebhookSubscriptionRow],
   handles: {

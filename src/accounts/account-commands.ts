@@ -1,11 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Injectable } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand } from '../commands/command-handler';
-import { isReadModelLagging } from '../read-models/read-model-lagging';
+import type { CommandHandler } from '../commands/command-handler';
+import { Commands } from '../commands/commands';
+import { isReadModelLagging } from '../read-models/failures/read-model-lagging';
 import { ReadModels } from '../read-models/read-models.service';
-import { accountDecider, type AccountCommand } from './account.decider';
+import { accountDecider, type AccountCommand, type AccountState } from './account.decider';
 import { accountStream, type AccountEvent } from './account.events';
 
 type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
@@ -13,11 +13,16 @@ type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
 /** Sends a command to an account's stream and waits until the named read models show it. */
 @Injectable()
 export class AccountCommands {
+  /** the one handler of account streams */
+  private readonly accounts: CommandHandler<AccountState, AccountCommand, AccountEvent>;
+
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    commands: Commands,
     private readonly clock: Clock,
     private readonly readModels: ReadModels,
-  ) {}
+  ) {
+    this.accounts = commands.for(accountDecider);
+  }
 
   async execute(
     accountId: string,
@@ -26,7 +31,7 @@ export class AccountCommands {
     readModels: string[],
   ): Promise<AccountEvent[]> {
     const full = { ...command, now: this.clock.nowIso() } as AccountCommand;
-    const result = await handleCommand(this.store, this.clock, accountStream(accountId), accountDecider, full, context);
+    const result = await this.accounts.handle(accountStream(accountId), full, context);
     await this.readModels.waitFor(result.position, readModels);
     return result.events;
   }
@@ -44,7 +49,7 @@ export class AccountCommands {
     readModels: string[],
   ): Promise<AccountEvent[]> {
     const full = { ...command, now: this.clock.nowIso() } as AccountCommand;
-    const result = await handleCommand(this.store, this.clock, accountStream(accountId), accountDecider, full, context);
+    const result = await this.accounts.handle(accountStream(accountId), full, context);
     try {
       await this.readModels.waitFor(result.position, readModels);
     } catch (error) {

@@ -60,6 +60,4 @@ export type AccountEvent =
       { accountId: string; agentId: string; responseMetrics: string[]; showTranscripts: boolean; configuredAt: string }
     >;
 
-export type AccountEventType = AccountEvent['type'];
-
 export const accountStream = (accountId: string) => `account-${accountId}`;

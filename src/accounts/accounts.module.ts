@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentDirectoryModule } from './agent-directory.module';
-import { EventStoreModule } from '../event-store/event-store.module';
+import { CommandsModule } from '../commands/commands.module';
+import { DniPoolsModule } from '../dni/dni-pools.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { AccountCommands } from './account-commands';
 import { AccountsService } from './accounts.service';
@@ -11,7 +12,7 @@ import { DataAccessController } from './data-access.controller';
 import { DataAccessService } from './data-access.service';
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, AgentDirectoryModule],
+  imports: [CommandsModule, DniPoolsModule, ReadModelsModule, AgentDirectoryModule],
   controllers: [AdminController, ApiKeysController, ApiKeySelfController, DataAccessController],
   providers: [AccountCommands, AccountsService, ApiKeysService, DataAccessService],
   exports: [AccountsService, DataAccessService],

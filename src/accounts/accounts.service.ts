@@ -15,19 +15,26 @@ import {
   type AccountsQueries,
   type Connector as ConnectorRow,
   type PhoneNumber as PhoneNumberRow,
+  ACCOUNTS_READ_MODEL,
 } from '../../projections/accounts/queries';
 import { AccountCommands } from './account-commands';
-import { phoneNumberDecider, phoneNumberStream } from './phone-number.decider';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { AggregateCache } from '../commands/aggregate-cache';
-import { handleCommand, load } from '../commands/command-handler';
+import {
+  phoneNumberDecider,
+  phoneNumberStream,
+  type ClaimPhoneNumber,
+  type PhoneNumberEvent,
+  type PhoneNumberState,
+} from './phone-number.decider';
+import type { CommandHandler } from '../commands/command-handler';
+import { Commands } from '../commands/commands';
 import type {
   AgentSettingsDto,
   CreateAccountDto,
   CreateConnectorDto,
   ProvisionPhoneNumberDto,
 } from './dto/account.dto';
-import { dniPoolDecider, dniPoolStream, reservationAt } from '../dni/dni-pool.decider';
+import { dniPoolStream, reservationAt } from '../dni/dni-pool.decider';
+import { DNI_POOL_COMMANDS, type DniPoolCommands } from '../dni/dni-pool-commands';
 import {
   DEPLOYMENT_ENVIRONMENTS,
   DEPLOYMENT_FOR_NUMBER_ENVIRONMENT,
@@ -35,7 +42,7 @@ import {
   type NumberEnvironment,
 } from './permissions';
 
-export const accountView = (row: AccountRow) => ({
+const accountView = (row: AccountRow) => ({
   accountId: accountRef(row.id),
   name: row.name,
   region: row.region,
@@ -46,8 +53,8 @@ export const accountView = (row: AccountRow) => ({
 @Injectable()
 export class AccountsService {
   private readonly queries: AccountsQueries;
-  /** DNI pools folded for the numbers list: a pool stream grows by one event per reservation. */
-  private readonly pools = new AggregateCache(1000);
+  /** the one handler of phone number streams: who holds a number, across accounts */
+  private readonly numbers: CommandHandler<PhoneNumberState, ClaimPhoneNumber, PhoneNumberEvent>;
 
   constructor(
     private readonly commands: AccountCommands,
@@ -56,9 +63,11 @@ export class AccountsService {
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DNI_POOL_COMMANDS) private readonly pools: DniPoolCommands,
+    handlers: Commands,
   ) {
     this.queries = accountsQueries(readModels);
+    this.numbers = handlers.for(phoneNumberDecider);
   }
 
   async create(dto: CreateAccountDto, context: CommandContext) {
@@ -67,7 +76,7 @@ export class AccountsService {
       accountId,
       { type: 'CreateAccount', accountId, name: dto.name, region: dto.region },
       context,
-      ['accounts'],
+      [ACCOUNTS_READ_MODEL],
     );
     return this.get(accountId);
   }
@@ -131,7 +140,7 @@ export class AccountsService {
         sealedWebhookSecret: webhookSecret ? this.secret.encrypt(webhookSecret) : null,
       },
       context,
-      ['accounts'],
+      [ACCOUNTS_READ_MODEL],
     );
     const created = events.find((e) => e.type === 'ConnectorCreated')!.data as Extract<
       AccountEvent,
@@ -163,7 +172,7 @@ export class AccountsService {
         continue;
       }
       const environment = DEPLOYMENT_FOR_NUMBER_ENVIRONMENT[row.environment as NumberEnvironment];
-      const { state } = await load(this.store, dniPoolStream(agentId, environment), dniPoolDecider, this.pools);
+      const { state } = await this.pools.load(dniPoolStream(agentId, environment));
       const reservation = reservationAt(state, row.number, now);
       numbers.push({
         ...phoneNumberView(row),
@@ -179,11 +188,8 @@ export class AccountsService {
     const pool = dto.pool ?? 'main';
     const before = await this.queries.phoneNumberRoute(dto.number);
     // The number's own stream decides who holds it, across accounts; then the account records it.
-    await handleCommand(
-      this.store,
-      this.clock,
+    await this.numbers.handle(
       phoneNumberStream(dto.number),
-      phoneNumberDecider,
       { number: dto.number, agentId, accountId, now: this.clock.nowIso() },
       context,
     );
@@ -191,7 +197,7 @@ export class AccountsService {
       accountId,
       { type: 'ProvisionPhoneNumber', agentId, number: dto.number, environment: dto.environment, pool },
       context,
-      ['accounts'],
+      [ACCOUNTS_READ_MODEL],
     );
     await this.movePool(agentId, dto.number, before, { environment: dto.environment, pool }, context);
     return { agentId: agentRef(agentId), number: dto.number, environment: dto.environment, pool };
@@ -211,11 +217,8 @@ export class AccountsService {
   ) {
     const poolOf = (environment: string) => DEPLOYMENT_FOR_NUMBER_ENVIRONMENT[environment as NumberEnvironment];
     const pool = (environment: string, type: 'AddNumber' | 'RemoveNumber') =>
-      handleCommand(
-        this.store,
-        this.clock,
+      this.pools.handle(
         dniPoolStream(agentId, poolOf(environment)),
-        dniPoolDecider,
         { type, agentId, environment: poolOf(environment), number, now: this.clock.nowIso() },
         context,
       );
@@ -234,13 +237,13 @@ export class AccountsService {
       accountId,
       { type: 'ChangeAgentSettings', agentId, chunkedStreaming: dto.chunked_streaming },
       context,
-      ['accounts'],
+      [ACCOUNTS_READ_MODEL],
     );
     return { agentId: agentRef(agentId), chunked_streaming: dto.chunked_streaming, updatedAt: this.clock.nowIso() };
   }
 }
 
-export const connectorView = (
+const connectorView = (
   row: Pick<ConnectorRow, 'id' | 'accountId' | 'agentId' | 'kind' | 'environment' | 'hostDomain' | 'createdAt'>,
 ) => ({
   connectorId: row.id,
@@ -252,7 +255,7 @@ export const connectorView = (
   createdAt: row.createdAt,
 });
 
-export const phoneNumberView = (
+const phoneNumberView = (
   row: Pick<PhoneNumberRow, 'agentId' | 'number' | 'environment' | 'pool' | 'provisionedAt'>,
 ) => ({
   agentId: agentRef(row.agentId),

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../platform/auth/principal';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { parseAccountId } from '../platform/ids/prefixed-ids';
 import { OperatorGuard } from '../platform/operator/operator.guard';
 import { AccountsService } from './accounts.service';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReadModels } from '../read-models/read-models.service';
-import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
+import { agentsQueries, type AgentsQueries, AGENTS_READ_MODEL } from '../../projections/agents/queries';
 import { andThen, type Awaitable } from '../platform/awaitable';
 import type { AgentDirectory } from '../platform/auth/agent-directory';
 
@@ -23,7 +23,7 @@ export class ReadModelAgentDirectory implements AgentDirectory {
 
   constructor(readModels: ReadModels) {
     this.query = agentsQueries(readModels);
-    readModels.onApplied('agents', (batch) => {
+    readModels.onApplied(AGENTS_READ_MODEL, (batch) => {
       if (batch.some((event) => OWNER_EVENTS.has(event.type))) this.forget();
     });
   }

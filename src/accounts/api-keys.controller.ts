@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from
 import type { FastifyRequest } from 'fastify';
 import { keyOf, RequireApiKey } from '../platform/auth/key.guard';
 import { principalOf } from '../platform/auth/principal';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { parseAccountId } from '../platform/ids/prefixed-ids';
 import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto, PatchApiKeyDto } from './dto/api-key.dto';

@@ -11,7 +11,12 @@ import { badRequest, DomainError, forbidden, notFound } from '../platform/errors
 import { IdGenerator } from '../platform/ids/ids';
 import { accountRef, agentRef, tryParseAgentId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { apiKeysQueries, type ApiKey as ApiKeyRow, type ApiKeysQueries } from '../../projections/api-keys/queries';
+import {
+  apiKeysQueries,
+  type ApiKey as ApiKeyRow,
+  type ApiKeysQueries,
+  API_KEYS_READ_MODEL,
+} from '../../projections/api-keys/queries';
 import { AccountCommands } from './account-commands';
 import { AccountsService } from './accounts.service';
 import type { CreateApiKeyDto, PatchApiKeyDto } from './dto/api-key.dto';
@@ -81,7 +86,7 @@ export class ApiKeysService {
         issuedBy: issuer.kind === 'operator' ? 'operator' : 'key',
       },
       context,
-      ['api-keys'],
+      [API_KEYS_READ_MODEL],
     );
     const created = events.find((e) => e.type === 'ApiKeyCreated')!.data as Extract<
       AccountEvent,
@@ -143,7 +148,9 @@ export class ApiKeysService {
         );
     }
     if (dto.name !== undefined)
-      await this.commands.execute(accountId, { type: 'RenameApiKey', keyId, name: dto.name }, context, ['api-keys']);
+      await this.commands.execute(accountId, { type: 'RenameApiKey', keyId, name: dto.name }, context, [
+        API_KEYS_READ_MODEL,
+      ]);
     return keyView(await this.row(accountId, keyId));
   }
 
@@ -154,7 +161,7 @@ export class ApiKeysService {
     context: CommandContext,
   ): Promise<void> {
     this.mayManage(issuerKey, await this.row(accountId, keyId));
-    await this.commands.execute(accountId, { type: 'DeleteApiKey', keyId }, context, ['api-keys']);
+    await this.commands.execute(accountId, { type: 'DeleteApiKey', keyId }, context, [API_KEYS_READ_MODEL]);
   }
 
   private async row(accountId: string, keyId: string): Promise<ApiKeyRow> {

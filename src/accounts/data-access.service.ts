@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { CommandContext } from '../commands/command-context';
 import { agentRef } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { dataAccessQueries, type DataAccessQueries } from '../../projections/data-access/queries';
+import {
+  dataAccessQueries,
+  type DataAccessQueries,
+  DATA_ACCESS_READ_MODEL,
+} from '../../projections/data-access/queries';
 import { AccountCommands } from './account-commands';
 import { DEFAULT_DATA_ACCESS, type DataAccessConfig } from './data-access';
 import type { DataAccessDto } from './dto/data-access.dto';
@@ -48,7 +52,7 @@ export class DataAccessService {
         showTranscripts: dto.show_transcripts,
       },
       context,
-      ['data-access'],
+      [DATA_ACCESS_READ_MODEL],
     );
     return this.view(agentId);
   }

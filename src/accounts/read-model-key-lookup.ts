@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { apiKeysQueries, type ApiKeysQueries, type KeyLookupRow } from '../../projections/api-keys/queries';
+import {
+  apiKeysQueries,
+  type ApiKeysQueries,
+  type KeyLookupRow,
+  API_KEYS_READ_MODEL,
+} from '../../projections/api-keys/queries';
 import { andThen, type Awaitable } from '../platform/awaitable';
 import type { KeyLookup } from '../platform/auth/key-lookup';
 import type { KeyRecord } from '../platform/auth/key-principal';
@@ -27,7 +32,7 @@ export class ReadModelKeyLookup implements KeyLookup {
 
   onKeysChanged(listener: () => void): void {
     // the read model calls this when the batch commits, before read-your-writes waiters wake
-    this.readModels.onApplied('api-keys', (batch) => {
+    this.readModels.onApplied(API_KEYS_READ_MODEL, (batch) => {
       if (batch.some((event) => KEY_EVENTS.has(event.type))) listener();
     });
   }

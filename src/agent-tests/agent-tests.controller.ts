@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { RequireApiKey } from '../platform/auth/key.guard';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { parseAgentId } from '../platform/ids/prefixed-ids';
 import { AgentTestsService } from './agent-tests.service';
 import { CreateTestCaseDto, PatchTestCaseDto } from './dto/test-case.dto';

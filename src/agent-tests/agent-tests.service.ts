@@ -11,7 +11,7 @@ import { agentTestsQueries, type AgentTestsQueries, type BranchTest } from '../.
 import type { CreateTestCaseDto, PatchTestCaseDto } from './dto/test-case.dto';
 import { storedTurns } from './test-case-content';
 
-export const testCaseView = (row: BranchTest) => ({
+const testCaseView = (row: BranchTest) => ({
   id: row.testId,
   name: row.name,
   turns: JSON.parse(row.turns) as unknown[],

@@ -19,7 +19,7 @@ export interface CaseResult {
   conversationId: string;
 }
 
-export type TestRunStatus = 'running' | 'passed' | 'failed';
+type TestRunStatus = 'running' | 'passed' | 'failed';
 
 export type TestRunEvent =
   | DomainEvent<

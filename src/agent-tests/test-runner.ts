@@ -2,18 +2,20 @@ import type { Logger } from 'pino';
 import type { TestCase } from '../agents/agent.events';
 import type { ConversationEngine } from '../conversations/engine/conversation-engine';
 import { TEST_CONVERSATION_PREFIX } from '../conversations/conversation.events';
-import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand, load } from '../commands/command-handler';
 import { DomainError } from '../platform/errors/domain-error';
+import { RunsBehindTheLog, type BehindTheLogWork } from '../process-managers/behind-the-log';
 import type { ProcessManager } from '../process-managers/process-manager';
 import { failuresOf } from './expectations';
-import { testRunDecider, type TestRunState } from './test-run.decider';
+import type { TestRunState } from './test-run.decider';
+import type { TestRunCommands } from './test-run-commands';
 import { TEST_RUN_STREAM_PREFIX, type CaseResult, type TestRunEvent, type TurnOutcome } from './test-run.events';
 
 export interface TestRunnerDeps {
-  store: EventStore;
+  /** the handler of test run streams, shared with TestRuns, which starts the runs */
+  runs: TestRunCommands;
   clock: Clock;
   engine: ConversationEngine;
   newId: () => string;
@@ -22,7 +24,7 @@ export interface TestRunnerDeps {
   casePauseMs: number;
 }
 
-export const TEST_RUNNER = 'agent-test-runs';
+const TEST_RUNNER = 'agent-test-runs';
 
 /**
  * Runs agent test runs behind the log, one case per event: the run's start runs case 0, each
@@ -31,10 +33,15 @@ export const TEST_RUNNER = 'agent-test-runs';
  * the run picks up at the first case without a result: a run survives a restart and finishes.
  * A case whose result was not recorded before a crash runs again in a fresh test conversation.
  */
-export class TestRunner {
+@RunsBehindTheLog()
+export class TestRunner implements BehindTheLogWork {
   private lastCaseAt = 0;
 
   constructor(private readonly d: TestRunnerDeps) {}
+
+  get processManagers(): ProcessManager[] {
+    return [this.processManager()];
+  }
 
   processManager(): ProcessManager {
     const pause = this.d.casePauseMs;
@@ -55,7 +62,7 @@ export class TestRunner {
    * fault itself is in the dead letters, for the operator; the result names no internals.
    */
   private async caseCouldNotRun(event: RecordedEvent): Promise<void> {
-    const { state } = await load(this.d.store, event.streamId, testRunDecider);
+    const { state } = await this.d.runs.load(event.streamId);
     if (!state.exists || state.finished) return;
     const next = state.results.length;
     if (!triggers(event, next)) return;
@@ -67,11 +74,8 @@ export class TestRunner {
       turns: test.turns.map((step) => missed(step.user, 'the test case could not run: an internal error')),
       conversationId: '',
     };
-    await handleCommand(
-      this.d.store,
-      this.d.clock,
+    await this.d.runs.handle(
       event.streamId,
-      testRunDecider,
       { type: 'RecordCaseResult', index: next, result, now: this.d.clock.nowIso() },
       {
         actor: 'system:agent-tests',
@@ -83,7 +87,7 @@ export class TestRunner {
   }
 
   private async advance(event: RecordedEvent): Promise<void> {
-    const { state } = await load(this.d.store, event.streamId, testRunDecider);
+    const { state } = await this.d.runs.load(event.streamId);
     if (!state.exists || state.finished) return;
     const next = state.results.length;
     if (!triggers(event, next)) return;
@@ -95,11 +99,8 @@ export class TestRunner {
     const result = await this.runCase(state, state.cases[next], context);
     this.lastCaseAt = Date.now();
     // the result's events take ids derived from the trigger: a repeat after a crash appends nothing
-    await handleCommand(
-      this.d.store,
-      this.d.clock,
+    await this.d.runs.handle(
       event.streamId,
-      testRunDecider,
       { type: 'RecordCaseResult', index: next, result, now: this.d.clock.nowIso() },
       { ...context, idempotencyKey: event.id },
     );

@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeploymentRecord, TestCase } from '../agents/agent.events';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand } from '../commands/command-handler';
 import { DomainError } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { testRunsQueries, type TestRunsQueries } from '../../projections/test-runs/queries';
-import { testRunDecider } from './test-run.decider';
+import { testRunsQueries, type TestRunsQueries, TEST_RUNS_READ_MODEL } from '../../projections/test-runs/queries';
 import { testRunStream } from './test-run.events';
+import { TEST_RUN_COMMANDS, type TestRunCommands } from './test-run-commands';
 
 /**
  * Starts agent test runs and answers whether a deployment's tests pass (contract §19). The run
@@ -21,7 +19,7 @@ export class TestRuns {
   private readonly queries: TestRunsQueries;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(TEST_RUN_COMMANDS) private readonly runs: TestRunCommands,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly readModels: ReadModels,
@@ -38,11 +36,8 @@ export class TestRuns {
     context: CommandContext,
   ): Promise<string> {
     const testRunId = `tr_${this.ids.short(10)}`;
-    const result = await handleCommand(
-      this.store,
-      this.clock,
+    const result = await this.runs.handle(
       testRunStream(testRunId),
-      testRunDecider,
       {
         type: 'StartTestRun',
         testRunId,
@@ -55,7 +50,7 @@ export class TestRuns {
       },
       context,
     );
-    await this.readModels.waitFor(result.position, ['test-runs']);
+    await this.readModels.waitFor(result.position, [TEST_RUNS_READ_MODEL]);
     return testRunId;
   }
 

@@ -1,25 +1,31 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Injectable } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../commands/aggregate-cache';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand } from '../commands/command-handler';
+import type { CommandHandler } from '../commands/command-handler';
+import { Commands } from '../commands/commands';
 import { ReadModels } from '../read-models/read-models.service';
 import { agentDecider, type AgentCommand, type AgentState } from './agent.decider';
 import { agentStream, type AgentEvent } from './agent.events';
+import { AGENTS_READ_MODEL } from '../../projections/agents/queries';
+import { AGENT_TOOLS_READ_MODEL } from '../../projections/agent-tools/queries';
+import { AGENT_TESTS_READ_MODEL } from '../../projections/agent-tests/queries';
+import { AGENT_SETTINGS_READ_MODEL } from '../../projections/agent-settings/queries';
 
 type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
 
 /** Sends a command to an agent's stream (cached fold) and waits until the read models of agent streams show it. */
 @Injectable()
 export class AgentCommands {
-  private readonly cache = new AggregateCache(500);
+  /** the one handler of agent streams */
+  private readonly agents: CommandHandler<AgentState, AgentCommand, AgentEvent>;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    commands: Commands,
     private readonly clock: Clock,
     private readonly readModels: ReadModels,
-  ) {}
+  ) {
+    this.agents = commands.for(agentDecider, { cache: { capacity: 500 } });
+  }
 
   async execute(
     agentId: string,
@@ -27,18 +33,15 @@ export class AgentCommands {
     context: CommandContext,
   ): Promise<{ events: AgentEvent[]; state: AgentState }> {
     const full = { ...command, now: this.clock.nowIso() } as AgentCommand;
-    const result = await handleCommand(
-      this.store,
-      this.clock,
-      agentStream(agentId),
-      agentDecider,
-      full,
-      context,
-      this.cache,
-    );
+    const result = await this.agents.handle(agentStream(agentId), full, context);
     // agent-tests, agent-settings, agent-tools: a branch's test cases, settings and tools, and main's
     // after a merge, are read back at once too
-    await this.readModels.waitFor(result.position, ['agents', 'agent-tests', 'agent-settings', 'agent-tools']);
+    await this.readModels.waitFor(result.position, [
+      AGENTS_READ_MODEL,
+      AGENT_TESTS_READ_MODEL,
+      AGENT_SETTINGS_READ_MODEL,
+      AGENT_TOOLS_READ_MODEL,
+    ]);
     return { events: result.events, state: result.state };
   }
 }

@@ -17,7 +17,7 @@ export type AgentToolCommand =
   | { type: 'RemoveTool'; branchId: string; toolId: string; now: string }
   | { type: 'RotateToolSecret'; secret: SealedToolSecret; now: string };
 
-export const TOOL_COMMANDS: ReadonlySet<string> = new Set(['AddTool', 'EditTool', 'RemoveTool', 'RotateToolSecret']);
+const TOOL_COMMANDS: ReadonlySet<string> = new Set(['AddTool', 'EditTool', 'RemoveTool', 'RotateToolSecret']);
 export const isToolCommand = (command: { type: string }): command is AgentToolCommand =>
   TOOL_COMMANDS.has(command.type);
 

@@ -18,7 +18,7 @@ type Cmd = AgentCommand extends infer C ? (C extends { now: string } ? Omit<C, '
 const fold = (events: AgentEvent[], from: AgentState = agentDecider.initialState()) =>
   events.reduce(agentDecider.evolve, from);
 
-/** Runs commands through decide + evolve (what handleCommand does), returning every event emitted. */
+/** Runs commands through decide + evolve (what a CommandHandler does), returning every event emitted. */
 function history(...commands: Cmd[]): AgentEvent[] {
   let state = agentDecider.initialState();
   const all: AgentEvent[] = [];

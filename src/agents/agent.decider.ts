@@ -22,7 +22,7 @@ import {
 } from './agent-tools.decider';
 import { applySettingsPatch, sameSettings, type RuntimeSettingsPatch } from './runtime-settings';
 
-export interface Branch {
+interface Branch {
   id: string;
   name: string;
   baseSequence: number;
@@ -96,7 +96,7 @@ export type AgentCommand =
   | { type: 'Rollback'; deploymentId: string; message: string; now: string };
 
 export const MAIN = 'main';
-export const MAIN_IS_READ_ONLY = 'main cannot be updated directly; edit a branch and merge it';
+const MAIN_IS_READ_ONLY = 'main cannot be updated directly; edit a branch and merge it';
 
 const EMPTY: Content = { behavior: '', topics: new Map(), tests: new Map(), settings: {} };
 

@@ -2,6 +2,9 @@ import type { DomainEvent } from '../commands/decider';
 import type { AgentToolEvent, Tool } from './agent-tools.events';
 import type { RuntimeSettings } from './runtime-settings.types';
 
+// the settings an edit event carries, for the read models that keep them
+export type { RuntimeSettings } from './runtime-settings.types';
+
 export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 

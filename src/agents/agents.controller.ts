@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { keyOf, RequireApiKey } from '../platform/auth/key.guard';
 import { keyCanReachAgent } from '../platform/auth/key-principal';
 import { forbidden } from '../platform/errors/domain-error';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { parseAccountId, parseAgentId } from '../platform/ids/prefixed-ids';
 import { AgentsService } from './agents.service';
 import { CreateAgentDto } from './dto/agent.dto';

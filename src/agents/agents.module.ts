@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
-import { EventStoreModule } from '../event-store/event-store.module';
+import { CommandsModule } from '../commands/commands.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
-import { TestRunsModule } from '../agent-tests/test-runs.module';
 import { AgentCommands } from './agent-commands';
 import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 import { AccountAgentsController, AgentController } from './agents.controller';
@@ -16,11 +15,10 @@ import { RuntimeSettingsService } from './runtime-settings.service';
 
 @Module({
   imports: [
-    EventStoreModule,
+    CommandsModule,
     ReadModelsModule,
     AgentDirectoryModule,
     AccountsModule,
-    TestRunsModule,
     // runtime settings: the model endpoints their names refer to
     LlmEndpointsModule,
   ],

@@ -1,11 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { CommandContext } from '../commands/command-context';
 import { notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { parseBranchId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
 import { AccountsService } from '../accounts/accounts.service';
-import { TestRuns } from '../agent-tests/test-runs';
+import { TEST_GATE, type TestGate } from './test-gate';
 import { agentsQueries, type Agent, type AgentsQueries, type Branch } from '../../projections/agents/queries';
 import { MAIN, type AgentState } from './agent.decider';
 import { ENVIRONMENTS, type Environment } from './agent.events';
@@ -31,7 +31,7 @@ export class AgentsService {
     readModels: ReadModels,
     private readonly ids: IdGenerator,
     private readonly accounts: AccountsService,
-    private readonly testRuns: TestRuns,
+    @Inject(TEST_GATE) private readonly testRuns: TestGate,
   ) {
     this.db = agentsQueries(readModels);
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { RequireApiKey } from '../platform/auth/key.guard';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { parseAgentId } from '../platform/ids/prefixed-ids';
 import { AgentsService } from './agents.service';
 import { DeploymentContent } from './deployment-content';

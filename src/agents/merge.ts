@@ -16,9 +16,9 @@ export interface Content {
   settings: RuntimeSettings;
 }
 
-export type Path = ['behavior'] | ['topics', string] | ['tests', string] | ['tools', string] | ['settings', string];
+type Path = ['behavior'] | ['topics', string] | ['tests', string] | ['tools', string] | ['settings', string];
 
-export interface Conflict {
+interface Conflict {
   path: Path;
   ours: unknown;
   theirs: unknown;

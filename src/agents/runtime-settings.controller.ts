@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Put, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { RequireApiKey } from '../platform/auth/key.guard';
 import { parseAgentId } from '../platform/ids/prefixed-ids';
 import { RuntimeSettingsDto } from './dto/runtime-settings.dto';

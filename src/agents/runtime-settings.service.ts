@@ -20,7 +20,7 @@ import {
 } from './runtime-settings';
 
 /** An agent's runtime settings on a branch, with the defaults filled in and which fields are the agent's own. */
-export function settingsView(settings: RuntimeSettings) {
+function settingsView(settings: RuntimeSettings) {
   return {
     settings: {
       confidence_threshold: settings.confidence_threshold ?? RUNTIME_DEFAULTS.confidence_threshold,

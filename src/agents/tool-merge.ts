@@ -19,7 +19,7 @@ export interface ToolConflict {
 }
 
 /** Header values are compared by their keyed digest: two sealings of the same headers differ, their digests do not. */
-export const toolKey = (t: ToolContent | undefined) =>
+const toolKey = (t: ToolContent | undefined) =>
   t
     ? JSON.stringify({
         name: t.name,
@@ -33,7 +33,7 @@ export const toolKey = (t: ToolContent | undefined) =>
     : null;
 
 /** What a conflict shows of a tool: never its headers (write-only), only whether it has any. */
-export const toolView = (t: Tool | undefined) =>
+const toolView = (t: Tool | undefined) =>
   t
     ? {
         name: t.name,

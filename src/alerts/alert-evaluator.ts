@@ -9,18 +9,24 @@ import { LOGGER } from '../platform/logging/logger';
 import { Metrics } from '../platform/metrics/metrics';
 import { allOf, andThen, type Awaitable } from '../platform/awaitable';
 import { derivedUuid } from '../platform/ids/derived-id';
-import { alertsQueries, type AlertsQueries, type EnabledRuleRow as RuleRow } from '../../projections/alerts/queries';
+import {
+  alertsQueries,
+  type AlertsQueries,
+  type EnabledRuleRow as RuleRow,
+  ALERTS_READ_MODEL,
+} from '../../projections/alerts/queries';
 import {
   alertSamplesQueries,
   type AlertSamplesQueries,
   type SampleScope,
+  ALERT_SAMPLES_READ_MODEL,
 } from '../../projections/alert-samples/queries';
 import { ReadModels } from '../read-models/read-models.service';
 import { alertRuleStream, type AlertRuleStateEvent, type AlertState } from './alert-rule.events';
 import { alertEvaluationWrites, type AlertEvaluationWrites } from './alert-evaluation-writes';
 import { metricValue, stateFor, WINDOW_MS, type WindowData } from './evaluation';
 
-const READ_MODELS = ['alerts', 'alert-samples'];
+const READ_MODELS = [ALERTS_READ_MODEL, ALERT_SAMPLES_READ_MODEL];
 
 export interface EvaluationRound {
   evaluatedAt: string;
@@ -125,7 +131,7 @@ export class AlertEvaluator {
       evaluatedAt,
       results.map(({ rule, value }) => ({ ruleId: rule.id, value })),
     );
-    if (last) await this.readModels.waitFor(last, ['alerts']);
+    if (last) await this.readModels.waitFor(last, [ALERTS_READ_MODEL]);
     const ms = performance.now() - started;
     this.metrics?.alertEvaluations.inc();
     this.metrics?.alertRulesEvaluated.inc(results.length);

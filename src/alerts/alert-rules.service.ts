@@ -5,22 +5,23 @@ import {
   type AlertRule as AlertRuleRow,
   type AlertsQueries,
   type RuleFilter,
+  ALERTS_READ_MODEL,
 } from '../../projections/alerts/queries';
 import { AlertEvaluation } from './alert-evaluation.entity';
 import { PLATFORM_DB } from '../platform/database/platform-database';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { AgentDirectory } from '../platform/auth/agent-directory';
 import { AGENT_DIRECTORY } from '../platform/auth/agent-directory';
 import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand } from '../commands/command-handler';
+import type { CommandHandler } from '../commands/command-handler';
+import { Commands } from '../commands/commands';
 import { queryParam } from '../platform/http/query-params';
 import { badRequest, DomainError } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { agentRef, tryParseAgentId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
 import { alertRulesStream, METRICS, type AlertRulesEvent, type RuleSettings } from './alert-rule.events';
-import { alertRulesDecider, type AlertRulesCommand } from './alert-rules.decider';
+import { alertRulesDecider, type AlertRulesCommand, type AlertRulesState } from './alert-rules.decider';
 import type { CreateAlertRuleDto, PatchAlertRuleDto } from './alert-rules.dto';
 import { assertReachesRule, reachesRule, type AgentScope } from './alert-rule-scope';
 
@@ -30,7 +31,7 @@ const STATES = ['ok', 'alert', 'no_data', 'unknown'];
 type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
 
 /** The rule object of contract §12; the latest evaluation, when there is one, gives its time and value. */
-export function ruleView(row: AlertRuleRow, evaluation?: AlertEvaluation | null) {
+function ruleView(row: AlertRuleRow, evaluation?: AlertEvaluation | null) {
   return {
     id: row.id,
     name: row.name,
@@ -56,9 +57,11 @@ export function ruleView(row: AlertRuleRow, evaluation?: AlertEvaluation | null)
 @Injectable()
 export class AlertRulesService {
   private readonly rules: AlertsQueries;
+  /** the one handler of an account's alert rules streams */
+  private readonly streams: CommandHandler<AlertRulesState, AlertRulesCommand, AlertRulesEvent>;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    commands: Commands,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly readModels: ReadModels,
@@ -66,6 +69,7 @@ export class AlertRulesService {
     @Inject(PLATFORM_DB) private readonly platform: DataSource,
   ) {
     this.rules = alertsQueries(readModels);
+    this.streams = commands.for(alertRulesDecider);
   }
 
   /** Rule objects with their latest evaluations. */
@@ -197,15 +201,12 @@ export class AlertRulesService {
     command: WithoutNow<AlertRulesCommand>,
     context: CommandContext,
   ): Promise<AlertRulesEvent[]> {
-    const result = await handleCommand(
-      this.store,
-      this.clock,
+    const result = await this.streams.handle(
       alertRulesStream(accountId),
-      alertRulesDecider,
       { ...command, now: this.clock.nowIso() } as AlertRulesCommand,
       context,
     );
-    await this.readModels.waitFor(result.position, ['alerts']);
+    await this.readModels.waitFor(result.position, [ALERTS_READ_MODEL]);
     return result.events;
   }
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
-import { Timers, type DueTimer } from '../process-managers/timers';
+import { RunsBehindTheLog, type BehindTheLogWork } from '../process-managers/behind-the-log';
+import { Timers, type DueTimer, type TimerHandler } from '../process-managers/timers';
 import { AlertEvaluator } from './alert-evaluator';
 
 const OWNER = 'alerts';
@@ -13,7 +14,10 @@ const OWNER = 'alerts';
  * the clock by an hour) runs one round, not sixty.
  */
 @Injectable()
-export class AlertSchedule implements OnModuleInit {
+@RunsBehindTheLog()
+export class AlertSchedule implements OnModuleInit, BehindTheLogWork {
+  readonly timerHandlers: Record<string, TimerHandler> = { [OWNER]: (timer) => this.round(timer) };
+
   constructor(
     private readonly timers: Timers,
     private readonly evaluator: AlertEvaluator,
@@ -22,7 +26,6 @@ export class AlertSchedule implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.timers.handle(OWNER, (timer) => this.round(timer));
     await this.scheduleAfter(this.clock.nowMs());
   }
 

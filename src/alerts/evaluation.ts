@@ -43,7 +43,7 @@ export function metricValue(metric: Metric, w: WindowData): number | null {
   }
 }
 
-export function breaches(value: number, operator: Operator, threshold: number): boolean {
+function breaches(value: number, operator: Operator, threshold: number): boolean {
   switch (operator) {
     case '>':
       return value > threshold;

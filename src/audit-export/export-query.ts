@@ -3,7 +3,7 @@ import { badRequest } from '../platform/errors/domain-error';
 import { queryParam } from '../platform/http/query-params';
 import type { ExportWindow } from './project-events';
 
-export const DEFAULT_PAGE_EVENTS = 1000;
+const DEFAULT_PAGE_EVENTS = 1000;
 export const MAX_PAGE_EVENTS = 10_000;
 /** log events one page reads at most, of any project */
 export const MAX_PAGE_SCANNED = 50_000;

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Put, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { RequireApiKey } from '../platform/auth/key.guard';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { parseAccountId } from '../platform/ids/prefixed-ids';
 import { OperatorGuard } from '../platform/operator/operator.guard';
 import { CallLines } from './call-lines';

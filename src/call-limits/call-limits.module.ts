@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { EventStoreModule } from '../event-store/event-store.module';
+import { CommandsModule } from '../commands/commands.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { CallLimitsController } from './call-limits.controller';
 import { CallLines } from './call-lines';
 
 /** The account's concurrent-call limit and the lines its calls hold (contract §17). */
 @Module({
-  imports: [EventStoreModule, ReadModelsModule],
+  imports: [CommandsModule, ReadModelsModule],
   controllers: [CallLimitsController],
   providers: [CallLines],
   exports: [CallLines],

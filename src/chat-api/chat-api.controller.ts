@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { RequireApiKey } from '../platform/auth/key.guard';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { parseAgentId } from '../platform/ids/prefixed-ids';
 import { CloseChatDto, CreateChatDto, RespondChatDto } from './chat-api.dto';
 import { ChatApiService } from './chat-api.service';

@@ -1,28 +1,30 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ConversationState, TurnEffects } from '../conversations/conversation.decider';
-import { ConversationEngine } from '../conversations/engine/conversation-engine';
-import { Clock } from '../platform/clock/clock';
+import {
+  ConversationEndedError,
+  ConversationIdleError,
+  ConversationNotFoundError,
+} from '../conversations/conversation-errors';
+import {
+  ConversationEngine,
+  type OpenConversation,
+  type TurnOutcome,
+} from '../conversations/engine/conversation-engine';
 import type { CommandContext } from '../commands/command-context';
-import { KeyedQueue } from '../commands/keyed-queue';
 import { CONFIG, type Config } from '../platform/config/config';
 import { DomainError } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import type { CloseChatDto, CreateChatDto, RespondChatDto } from './chat-api.dto';
 import { CHAT_ID_PREFIX, chatAnswer } from './chat-answer';
 
-const notFound = () => new DomainError('CONVERSATION_NOT_FOUND', 'conversation not found', 404);
-const ended = () => new DomainError('CHAT_CONVERSATION_ENDED', 'this conversation has ended; start a new one', 410);
-
-/** Chat API (contract §16): server-to-server text chat with the deployment active in an environment. */
+/**
+ * Chat API (contract §16): server-to-server text chat with the deployment active in an
+ * environment. The engine checks and runs each request; this says its refusals in §16's words.
+ */
 @Injectable()
 export class ChatApiService {
-  /** One request at a time per conversation: read state, run the agent, append, in arrival order. */
-  private readonly queue = new KeyedQueue();
-
   constructor(
     private readonly engine: ConversationEngine,
     @Inject(CONFIG) private readonly config: Config,
-    private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
 
@@ -37,49 +39,50 @@ export class ChatApiService {
       context,
     );
     if (dto.message === undefined) return chatAnswer(conversationId, started.greeting.agentResponse, started.state);
-    const result = await this.engine.think(started.state, { text: dto.message });
-    const after = await this.engine.record(conversationId, result, context);
-    return chatAnswer(conversationId, result.turn.agentResponse, after.state, handoffOf(result.effects));
+    const answered = await this.engine.turn({ conversationId, input: { text: dto.message } }, context);
+    return chatAnswer(conversationId, answered.turn.agentResponse, answered.state, handoffOf(answered));
   }
 
   respond(agentId: string, dto: RespondChatDto, context: CommandContext) {
-    return this.queue.run(dto.conversation_id, async () => {
-      const conversation = await this.open(agentId, dto.conversation_id, context);
-      const result = await this.engine.think(conversation, { text: dto.message ?? '' });
-      const after = await this.engine.record(dto.conversation_id, result, context);
-      return chatAnswer(dto.conversation_id, result.turn.agentResponse, after.state, handoffOf(result.effects));
+    return inChatWords(async () => {
+      const request = this.open(agentId, dto.conversation_id);
+      const answered = await this.engine.turn({ ...request, input: { text: dto.message ?? '' } }, context);
+      return chatAnswer(dto.conversation_id, answered.turn.agentResponse, answered.state, handoffOf(answered));
     });
   }
 
   close(agentId: string, dto: CloseChatDto, context: CommandContext) {
-    return this.queue.run(dto.conversation_id, async () => {
-      await this.open(agentId, dto.conversation_id, context);
-      await this.engine.end(dto.conversation_id, 'user', context);
+    return inChatWords(async () => {
+      await this.engine.close(this.open(agentId, dto.conversation_id), context);
       return { success: true };
     });
   }
 
   /**
-   * The conversation when it is this project's open chat. One idle past CHAT_IDLE_S is ended here
-   * if its timer has not fired yet, so the answer never depends on when the timer runs.
+   * This project's open chat: another project's conversation is not found, not forbidden (its
+   * existence is not ours to tell). One idle past CHAT_IDLE_S is ended by the engine if its timer
+   * has not fired yet, so the answer never depends on when the timer runs.
    */
-  private async open(agentId: string, conversationId: string, context: CommandContext): Promise<ConversationState> {
-    if (!conversationId.startsWith(CHAT_ID_PREFIX)) throw notFound();
-    const state = await this.engine.peek(conversationId);
-    // another project's conversation is not found, not forbidden: its existence is not ours to tell
-    if (!state.exists || state.agentId !== agentId) throw notFound();
-    if (state.ended) throw ended();
-    const now = this.clock.now();
-    if (now.getTime() - Date.parse(state.lastActivityAt) > this.config.chatIdleS * 1000) {
-      await this.engine.end(conversationId, 'timeout', context, now.toISOString());
-      throw ended();
-    }
-    return state;
+  private open(agentId: string, conversationId: string): OpenConversation {
+    if (!conversationId.startsWith(CHAT_ID_PREFIX)) throw new ConversationNotFoundError();
+    return { conversationId, agentId, idleS: this.config.chatIdleS };
   }
 }
 
-function handoffOf(effects: TurnEffects) {
-  const handoff = effects.handoff;
+/** §16 names an unknown conversation CONVERSATION_NOT_FOUND, and an idle one ended. */
+async function inChatWords<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ConversationNotFoundError)
+      throw new DomainError('CONVERSATION_NOT_FOUND', 'conversation not found', 404);
+    if (error instanceof ConversationIdleError) throw new ConversationEndedError();
+    throw error;
+  }
+}
+
+function handoffOf(outcome: TurnOutcome) {
+  const handoff = outcome.kind === 'answered' ? outcome.effects.handoff : null;
   if (!handoff) return undefined;
   return {
     destination: handoff.destination,

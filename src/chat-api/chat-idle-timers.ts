@@ -1,12 +1,15 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { ConversationEvent } from '../conversations/conversation.events';
-import type { ConversationEngine } from '../conversations/engine/conversation-engine';
+import { ConversationEngine } from '../conversations/engine/conversation-engine';
 import type { RecordedEvent } from '../event-store/event-store.port';
-import type { Clock } from '../platform/clock/clock';
+import { Clock } from '../platform/clock/clock';
+import { CONFIG, type Config } from '../platform/config/config';
+import { RunsBehindTheLog, type BehindTheLogWork } from '../process-managers/behind-the-log';
 import type { ProcessManager } from '../process-managers/process-manager';
-import type { DueTimer, Timers } from '../process-managers/timers';
+import { Timers, type DueTimer, type TimerHandler } from '../process-managers/timers';
 import { CHAT_ID_PREFIX } from './chat-answer';
 
-export const CHAT_IDLE_OWNER = 'chat-api-idle';
+const CHAT_IDLE_OWNER = 'chat-api-idle';
 
 type Started = Extract<ConversationEvent, { type: 'ConversationStarted' }>['data'];
 
@@ -20,28 +23,34 @@ interface IdlePayload {
  * and its timer loses nothing), and a timer that fires while the chat has seen turns since
  * schedules the next at the new deadline instead of one timer per turn.
  */
-export class ChatIdleTimers {
+@Injectable()
+@RunsBehindTheLog()
+export class ChatIdleTimers implements BehindTheLogWork {
+  private readonly idleMs: number;
+
   constructor(
     private readonly timers: Timers,
     private readonly engine: ConversationEngine,
     private readonly clock: Clock,
-    private readonly idleMs: number,
-  ) {}
-
-  register(): void {
-    this.timers.handle(CHAT_IDLE_OWNER, (timer) => this.expire(timer));
+    @Inject(CONFIG) config: Config,
+  ) {
+    this.idleMs = config.chatIdleS * 1000;
   }
 
-  processManager(): ProcessManager {
-    return {
+  readonly timerHandlers: Record<string, TimerHandler> = {
+    [CHAT_IDLE_OWNER]: (timer: DueTimer<IdlePayload>) => this.expire(timer),
+  };
+
+  readonly processManagers: ProcessManager[] = [
+    {
       name: 'chat-api-idle',
       wants: (event: RecordedEvent<Started>) => event.data.conversationId.startsWith(CHAT_ID_PREFIX),
       handles: {
         ConversationStarted: (event: RecordedEvent<Started>) =>
           this.schedule(event.data.conversationId, Date.parse(event.data.startedAt) + this.idleMs),
       },
-    };
-  }
+    },
+  ];
 
   private schedule(conversationId: string, dueMs: number): Promise<void> {
     const dueAt = new Date(dueMs).toISOString();

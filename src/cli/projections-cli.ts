@@ -7,12 +7,12 @@ import { ConfigError, loadConfig } from '../platform/config/config';
 import { makeDataDirPrivate } from '../platform/database/private-data-dir';
 import { openAppDatabase } from '../app.database';
 import type { Projection } from '../read-models/projection';
-import { generationStorage } from '../read-models/generation-storage';
-import { ReadModelRegistry } from '../read-models/read-model-registry';
-import { rebuild } from '../read-models/rebuild';
+import { generationStorage } from '../read-models/generations/generation-storage';
+import { ReadModelRegistry } from '../read-models/generations/read-model-registry';
+import { rebuild } from '../read-models/generations/rebuild';
 import { readModelStatus } from '../read-models/status';
-import { verify } from '../read-models/verify';
-import { retryProjectionDeadLetters } from '../read-models/retry-dead-letters';
+import { verify } from '../read-models/generations/verify';
+import { retryProjectionDeadLetters } from '../read-models/failures/retry-dead-letters';
 import { rearmDeadTimers } from '../process-managers/rearm-dead-timers';
 import { isPosition, type Position } from '../event-store/position';
 

@@ -26,6 +26,9 @@ export class AggregateCache {
   }
 
   set(key: string, revision: StreamRevision, state: unknown): void {
+    // a reader that folded the stream before a command appended to it must not take the cache back
+    const current = this.entries.get(key);
+    if (current && current.revision > revision) return;
     this.entries.delete(key);
     this.entries.set(key, { revision, state });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);

@@ -4,7 +4,7 @@ import { isoTime } from '../conversations-api/list-query';
 import { badRequest } from '../platform/errors/domain-error';
 
 /** The longest range a series may cover (contract §17). */
-export const MAX_RANGE_MS = 7 * 24 * 3600 * 1000;
+const MAX_RANGE_MS = 7 * 24 * 3600 * 1000;
 
 export const CHANNELS = ['CHAT', 'WEBCHAT', 'VOICE-SIP', 'SMS'] as const;
 

@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataAccessService } from '../accounts/data-access.service';
 import type { KeyRecord } from '../platform/auth/key-principal';
-import { replayConversation, type ConversationSummary } from '../conversations/conversation-view';
+import { replayConversation, type ConversationSummary } from '../../projections/conversations/queries';
 import { conversationStream, type ConversationEvent } from '../conversations/conversation.events';
 import { ReadableAtOnce } from '../conversations/readable-at-once';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../event-store/event-store.port';

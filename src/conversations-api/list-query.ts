@@ -4,8 +4,7 @@ import { badRequest } from '../platform/errors/domain-error';
 export type { ListFilters, SearchMode };
 
 export type ApiVersion = 'v1' | 'v2' | 'v3';
-export const API_VERSIONS: readonly ApiVersion[] = ['v1', 'v2', 'v3'];
-export const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
+const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
 
 export interface ListQuery extends ListFilters {
   limit: number;

@@ -1,4 +1,4 @@
-import { replayConversation } from '../conversations/conversation-view';
+import { replayConversation } from '../../projections/conversations/queries';
 import type { ConversationEvent } from '../conversations/conversation.events';
 import { renderConversation, showsTurns, type Access } from './render';
 

@@ -5,7 +5,7 @@ import {
   totalDurationS,
   type ConversationSummary,
   type TurnView,
-} from '../conversations/conversation-view';
+} from '../../projections/conversations/queries';
 import { metricsObject } from '../debug-chat/debug-chat.view';
 import { accountRef, agentRef } from '../platform/ids/prefixed-ids';
 import type { ApiVersion } from './list-query';

@@ -1,4 +1,4 @@
-import type { ConversationSummary } from '../conversations/conversation-view';
+import type { ConversationSummary } from '../../projections/conversations/queries';
 import { streamList } from './stream-list';
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `C${i}` }) as ConversationSummary);

@@ -1,4 +1,4 @@
-import type { ConversationSummary } from '../conversations/conversation-view';
+import type { ConversationSummary } from '../../projections/conversations/queries';
 
 /**
  * Conversations rendered and written together when a list streams: their turns are one query and
@@ -6,7 +6,7 @@ import type { ConversationSummary } from '../conversations/conversation-view';
  * chunks, and took much longer than the same page unstreamed.
  * Memory holds one group's turns at a time, whatever the page's length.
  */
-export const STREAM_GROUP = 50;
+const STREAM_GROUP = 50;
 
 /**
  * The list's JSON document, the same as the unstreamed answer's, written a group of conversations

@@ -8,6 +8,7 @@ import type {
   TurnData,
 } from './conversation.events';
 import { turnRecorded } from './conversation.events';
+import { ConversationEndedError, ConversationNotFoundError } from './conversation-errors';
 
 export interface ConversationState {
   exists: boolean;
@@ -209,15 +210,14 @@ function decide(command: ConversationCommand, s: ConversationState): Conversatio
         { type: 'ConversationEnded', data: { reason: 'not_connected', endedAt: command.endedAt } },
       ];
     case 'RecordTurn':
-      if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
-      if (s.ended)
-        throw new DomainError('CHAT_CONVERSATION_ENDED', 'this conversation has ended; start a new one', 410);
+      if (!s.exists) throw new ConversationNotFoundError();
+      if (s.ended) throw new ConversationEndedError();
       return [
         turnRecorded({ ...command.turn, turnIndex: s.turns }),
         ...effectsEvents(command.effects, command.turn.agentResponseAt, s.state),
       ];
     case 'EndConversation':
-      if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
+      if (!s.exists) throw new ConversationNotFoundError();
       if (s.ended) return [];
       return [{ type: 'ConversationEnded', data: { reason: command.reason, endedAt: command.now } }];
     case 'ReceiveExternalEvent':
@@ -234,7 +234,7 @@ function receiveExternalEvent(
   s: ConversationState,
 ): ConversationEvent[] {
   const { event } = command;
-  if (!s.exists) throw new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
+  if (!s.exists) throw new ConversationNotFoundError();
   if (s.received[event.eventId]) return [];
   if (s.awaiting[event.eventId] === undefined)
     throw new DomainError('EXTERNAL_EVENT_UNKNOWN', 'this conversation awaits no such external event', 400);

@@ -6,7 +6,7 @@ export type RecordedChannel = Channel | 'TEST';
 /** `not_connected`: a call that failed before anyone answered (busy, no answer, refused): no agent turn was made. */
 export type EndReason = 'user' | 'agent' | 'handoff' | 'timeout' | 'crash' | 'not_connected';
 
-export interface FunctionEvent {
+interface FunctionEvent {
   name: string;
   args: Record<string, string>;
   status: 'ok' | 'error';
@@ -129,7 +129,7 @@ export interface ExternalEventReceivedData {
  * TurnRecorded's schema version. Version 1 turns recorded before the LLM adapter have no
  * `apiErrors`; `conversation.upcasters.ts` lifts them on read, so readers see version 2 only.
  */
-export const TURN_RECORDED_VERSION = 2;
+const TURN_RECORDED_VERSION = 2;
 
 /** A TurnRecorded event in the current schema: the one way a decider records a turn. */
 export const turnRecorded = (data: TurnData): ConversationEvent => ({

@@ -7,7 +7,7 @@ import { openEventStore } from '../event-store/open-event-store';
 import { Upcasters } from '../event-store/upcasting';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import { ManualClock } from '../platform/clock/clock';
-import { handleCommand } from '../commands/command-handler';
+import { Commands } from '../commands/commands';
 import { conversationDecider } from './conversation.decider';
 import { conversationStream, type TurnData } from './conversation.events';
 import { turnV1 } from '../../test/helpers/turn-v1';
@@ -63,11 +63,8 @@ describe('TurnRecorded 1 → 2 (the worked example of docs/recipes.md)', () => {
 
       // The decider folds the upcast history and records the next turn in the current version.
       const next = { ...turn(0, 'again'), apiErrors: 1 };
-      await handleCommand(
-        store,
-        new ManualClock(Date.parse(AT)),
+      await new Commands(store, new ManualClock(Date.parse(AT))).for(conversationDecider).handle(
         stream,
-        conversationDecider,
         {
           type: 'RecordTurn',
           turn: next,

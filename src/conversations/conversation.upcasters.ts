@@ -6,7 +6,7 @@ import type { TurnData } from './conversation.events';
  * Turns recorded before it made no model call, so 0 is their true count; version 1 turns recorded
  * after it already carry the field and keep their own value.
  */
-export const turnRecordedV1ToV2: Upcaster = {
+const turnRecordedV1ToV2: Upcaster = {
   type: 'TurnRecorded',
   fromVersion: 1,
   upcast: (data: Omit<TurnData, 'apiErrors'> & { apiErrors?: number }): TurnData => ({

@@ -3,9 +3,10 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { CONFIG, type Config } from '../platform/config/config';
 import { ProcessManagers } from '../process-managers/process-managers';
-import { readModelLagging } from '../read-models/read-model-lagging';
+import { readModelLagging } from '../read-models/failures/read-model-lagging';
 import { ReadModels } from '../read-models/read-models.service';
 import { conversationStream } from './conversation.events';
+import { CONVERSATIONS_READ_MODEL } from '../../projections/conversations/queries';
 
 /** How long a read waits for the channels' process managers to start a conversation handed out just before. */
 const PROCESS_MANAGER_WAIT_MS = 1500;
@@ -37,7 +38,7 @@ export class ReadableAtOnce {
     const last = await this.lastEvent(conversationId);
     if (!last) return;
     // past READ_YOUR_WRITES_TIMEOUT_MS: 503 READ_MODEL_LAGGING, never a 404 for what exists
-    await this.readModels.waitFor(last.position, ['conversations']);
+    await this.readModels.waitFor(last.position, [CONVERSATIONS_READ_MODEL]);
   }
 
   /**
@@ -51,7 +52,7 @@ export class ReadableAtOnce {
     if (!(await this.processManagers.caughtUpWith(endedAt, this.config.readYourWritesTimeoutMs, [by])))
       throw readModelLagging();
     const last = await this.lastEventNow(conversationId);
-    if (last) await this.readModels.waitFor(last.position, ['conversations']);
+    if (last) await this.readModels.waitFor(last.position, [CONVERSATIONS_READ_MODEL]);
   }
 
   /** Whether the conversation's stream is in the log, once the process managers have reacted to what came before. */

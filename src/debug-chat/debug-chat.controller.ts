@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { RequireApiKey } from '../platform/auth/key.guard';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { parseAgentId } from '../platform/ids/prefixed-ids';
 import { DebugChatTurnDto, StartDebugChatDto } from './debug-chat.dto';
 import { DebugChatService } from './debug-chat.service';

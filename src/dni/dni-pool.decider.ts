@@ -52,7 +52,7 @@ export type DniPoolCommand =
 export const dniPoolStream = (agentId: string, environment: string) => `dni-pool-${agentId}-${environment}`;
 
 /** An empty pool has no expiry to wait for: the client is told to come back after this long. */
-export const EMPTY_POOL_RETRY_AFTER_S = 60;
+const EMPTY_POOL_RETRY_AFTER_S = 60;
 
 /** The reservation holding `number` at `now`, if any. */
 export function reservationAt(state: DniPoolState, number: string, now: string): Reservation | null {

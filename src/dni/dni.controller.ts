@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { keyOf, RequireApiKey } from '../platform/auth/key.guard';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { DniService } from './dni.service';
 import { DniReservationDto } from './dto/dni-reservation.dto';
 

@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { DniController } from './dni.controller';
+import { DniPoolsModule } from './dni-pools.module';
 import { DniService } from './dni.service';
 
 /** DNI pools and reservations (contract §18); inbound calls read the reservations. */
 @Module({
-  imports: [EventStoreModule, ReadModelsModule],
+  imports: [ReadModelsModule, DniPoolsModule],
   controllers: [DniController],
   providers: [DniService],
   exports: [DniService],

@@ -1,27 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { keyCanReachAgent, type KeyRecord } from '../platform/auth/key-principal';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../commands/aggregate-cache';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand, load } from '../commands/command-handler';
 import { badRequest } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import { ReadModels } from '../read-models/read-models.service';
-import { dniPoolDecider, dniPoolStream, reservationAt, type Reservation } from './dni-pool.decider';
+import { dniPoolStream, reservationAt, type Reservation } from './dni-pool.decider';
+import { DNI_POOL_COMMANDS, type DniPoolCommands } from './dni-pool-commands';
 import type { DniReservationDto } from './dto/dni-reservation.dto';
 
-export const DEFAULT_TTL_S = 900;
+const DEFAULT_TTL_S = 900;
 
 /** DNI reservations (contract §18): a number of the agent's pool held for one visitor's attributes. */
 @Injectable()
 export class DniService {
-  private readonly pools = new AggregateCache(1000);
   private readonly agents: AgentsQueries;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DNI_POOL_COMMANDS) private readonly pools: DniPoolCommands,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     readModels: ReadModels,
@@ -32,11 +29,8 @@ export class DniService {
   async reserve(key: KeyRecord, dto: DniReservationDto, context: CommandContext) {
     const agentId = await this.soleAgentOf(key);
     const environment = dto.client_env ?? 'live';
-    const { events } = await handleCommand(
-      this.store,
-      this.clock,
+    const { events } = await this.pools.handle(
       dniPoolStream(agentId, environment),
-      dniPoolDecider,
       {
         type: 'Reserve',
         agentId,
@@ -47,7 +41,6 @@ export class DniService {
         now: this.clock.nowIso(),
       },
       context,
-      this.pools,
     );
     const reserved = events[0] as Extract<(typeof events)[number], { type: 'DniNumberReserved' }>;
     return { dni: reserved.data.number, expires_at: reserved.data.expiresAt };
@@ -55,7 +48,7 @@ export class DniService {
 
   /** The reservation holding a pool number now, read from the log (another process may have made it). */
   async reservationOf(agentId: string, environment: string, number: string): Promise<Reservation | null> {
-    const { state } = await load(this.store, dniPoolStream(agentId, environment), dniPoolDecider, this.pools);
+    const { state } = await this.pools.load(dniPoolStream(agentId, environment));
     return reservationAt(state, number, this.clock.nowIso());
   }
 

@@ -28,7 +28,7 @@ export interface BindPacing {
 const UTILIZATION_WINDOW_MS = 100;
 
 /** The event loop's utilization over the last completed window (perf_hooks), sampled lazily. */
-export function eventLoopUtilization(now: () => number = () => performance.now()): () => number {
+function eventLoopUtilization(now: () => number = () => performance.now()): () => number {
   let mark: EventLoopUtilization = performance.eventLoopUtilization();
   let markedAt = now();
   let last = 0;

@@ -10,8 +10,7 @@ import { MalformedXml, xmlValueAt } from './xml-path';
 export const EVENT_ID_LOCATIONS = ['headers', 'querystring', 'payload'] as const;
 export type EventIdLocation = (typeof EVENT_ID_LOCATIONS)[number];
 
-export const BODY_KINDS = ['json', 'form', 'xml', 'text'] as const;
-export type BodyKind = (typeof BODY_KINDS)[number];
+export type BodyKind = 'json' | 'form' | 'xml' | 'text';
 
 export interface Delivery {
   location: EventIdLocation;
@@ -27,7 +26,7 @@ export type Extracted =
   | { ok: false; code: 'EXTERNAL_EVENT_ID_MISSING' | 'EXTERNAL_EVENT_ID_INVALID' | 'MALFORMED_BODY'; message: string };
 
 /** Ids are opaque, but bounded and printable: they name a stream and appear in logs. */
-export const MAX_EVENT_ID_LENGTH = 256;
+const MAX_EVENT_ID_LENGTH = 256;
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -97,7 +96,7 @@ function fromBody(kind: BodyKind, body: Buffer, path: string): { value: unknown 
 }
 
 /** A dotted path through objects (own keys only) and arrays (numeric segments). */
-export function jsonValueAt(value: unknown, path: string): unknown {
+function jsonValueAt(value: unknown, path: string): unknown {
   let at = value;
   for (const segment of path.split('.')) {
     if (Array.isArray(at) && /^\d+$/.test(segment)) at = at[Number(segment)];

@@ -6,10 +6,10 @@ import { runActions } from '../runtime/actions/run-actions';
 import { renderValue } from '../runtime/actions/templating';
 
 /** The prefix of the topic that answers an event: `event:payment` answers `await_external_event name=payment`. */
-export const EVENT_TOPIC_PREFIX = 'event:';
+const EVENT_TOPIC_PREFIX = 'event:';
 
 /** Without an `event:<name>` topic the agent still tells the user the result is in. */
-export const defaultEventResponse = (name: string) =>
+const defaultEventResponse = (name: string) =>
   `Thanks for waiting: the ${name.replace(/[_-]+/g, ' ')} result has arrived.`;
 
 export interface EventTurnInput {

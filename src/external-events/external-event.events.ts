@@ -6,7 +6,7 @@ import type { DomainEvent } from '../commands/decider';
  * repeated delivery of the same id and body appends nothing. The body is kept as delivered
  * (base64 of the bytes) with its content type.
  */
-export type ExternalEventDeliveryEvent = DomainEvent<
+type ExternalEventDeliveryEvent = DomainEvent<
   'ExternalEventDelivered',
   {
     eventId: string;

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { RequireApiKey } from '../platform/auth/key.guard';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { ExternalEventsService } from './external-events.service';
 import { deliveredContentType } from './raw-body';
 import { parseWebhookQuery } from './webhook-query';

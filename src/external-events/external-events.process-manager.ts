@@ -10,7 +10,7 @@ import { eventTurn } from './event-turn';
 import type { ExternalEventDelivered } from './external-event.events';
 import { payloadState } from './payload';
 
-export const EXTERNAL_EVENTS_PROCESS = 'external-events';
+const EXTERNAL_EVENTS_PROCESS = 'external-events';
 
 export interface ExternalEventsDeps {
   /** binds through the process's engine, whose cache debug chat reads: it sees the bound event without a read */

@@ -13,6 +13,7 @@ import { bodyKindOf, extractEventId } from './event-id';
 import { externalEventStream, type ExternalEventDelivered } from './external-event.events';
 import { recordDelivery } from './record-delivery';
 import type { WebhookQuery } from './webhook-query';
+import { EXTERNAL_EVENTS_READ_MODEL } from '../../projections/external-events/queries';
 
 export interface Delivery {
   query: WebhookQuery;
@@ -111,7 +112,7 @@ export class ExternalEventsService {
   private async findAwaited(eventId: string): Promise<AwaitedEvent | null> {
     const found = await this.awaited.find(eventId);
     if (found) return found;
-    await this.readModels.waitFor(await this.store.headPosition(), ['external-events']);
+    await this.readModels.waitFor(await this.store.headPosition(), [EXTERNAL_EVENTS_READ_MODEL]);
     return this.awaited.find(eventId);
   }
 }

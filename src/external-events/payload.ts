@@ -22,7 +22,7 @@ export function payloadState(
   };
 }
 
-export function readablePayload(kind: BodyKind, body: Buffer): unknown {
+function readablePayload(kind: BodyKind, body: Buffer): unknown {
   const text = body.toString('utf8');
   switch (kind) {
     case 'json':

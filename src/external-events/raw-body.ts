@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bodyTooDeep, jsonTooDeep, xmlTooDeep } from '../platform/validation/body-depth';
 import { bodyKindOf, type BodyKind } from './event-id';
 
-export const WEBHOOK_PATH = '/v1/external-events/webhook';
+const WEBHOOK_PATH = '/v1/external-events/webhook';
 
 /** A media type only this route's requests are given: its parser keeps the bytes as they came. */
 const OPAQUE = 'application/vnd.parley.external-event';

@@ -33,7 +33,7 @@ function safeCodePoint(code: number): string | undefined {
 
 const NAME = /^[A-Za-z_][\w.:-]*/;
 
-export function parseXml(xml: string): Element {
+function parseXml(xml: string): Element {
   const root: Element = { name: '', children: [], text: '' };
   const stack: Element[] = [root];
   let i = 0;

@@ -23,7 +23,7 @@ export type InboundCallEvent =
   | DomainEvent<'InboundCallEnded', { callSid: string; hungUpBy: HungUpBy; at: string }>
   | DomainEvent<'InboundCallFailed', { callSid: string; reason: InboundFailure; at: string }>;
 
-export type InboundCallStatus = 'ringing' | 'answered' | 'ended' | 'failed';
+type InboundCallStatus = 'ringing' | 'answered' | 'ended' | 'failed';
 
 export interface InboundCallState {
   call: RingingCall | null;

@@ -2,7 +2,7 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsString, Matches, MaxLength, MinLeng
 import { E164 } from '../accounts/dto/account.dto';
 import { Optional } from '../platform/validation/optional';
 
-export const MAX_UTTERANCES = 50;
+const MAX_UTTERANCES = 50;
 
 /** A simulated inbound call for the embedded carrier (contract §18). */
 export class SimulateInboundCallDto {

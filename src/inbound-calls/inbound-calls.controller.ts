@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { OperatorGuard } from '../platform/operator/operator.guard';
 import { SimulateInboundCallDto } from './inbound-call.dto';
 import { InboundCallsService } from './inbound-calls.service';

@@ -11,10 +11,12 @@ import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
 import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand, load } from '../commands/command-handler';
+import type { CommandHandler } from '../commands/command-handler';
+import { Commands } from '../commands/commands';
 import { DomainError, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
-import { Timers } from '../process-managers/timers';
+import { RunsBehindTheLog, type BehindTheLogWork } from '../process-managers/behind-the-log';
+import { Timers, type DueTimer, type TimerHandler } from '../process-managers/timers';
 import { ReadModels } from '../read-models/read-models.service';
 import {
   inboundCallDecider,
@@ -22,14 +24,18 @@ import {
   INBOUND_CALL_SID,
   type HungUpBy,
   type InboundCallCommand,
+  type InboundCallEvent,
+  type InboundCallState,
   type InboundFailure,
   type RingingCall,
 } from './inbound-call.decider';
 import type { SimulateInboundCallDto } from './inbound-call.dto';
+import { CONVERSATIONS_READ_MODEL } from '../../projections/conversations/queries';
+import { CONCURRENCY_READ_MODEL } from '../../projections/concurrency/queries';
 
-export const INBOUND_WATCHDOG = 'inbound-calls:watchdog';
+const INBOUND_WATCHDOG = 'inbound-calls:watchdog';
 /** A call still going this long after it rang is presumed lost with the process that ran it. */
-export const INBOUND_WATCHDOG_S = 2 * 3600;
+const INBOUND_WATCHDOG_S = 2 * 3600;
 
 export interface CallAnswer {
   call_sid: string;
@@ -65,11 +71,20 @@ const callNotFound = () => notFound('CALL_NOT_FOUND', 'no such inbound call');
  * and its conversation's; a durable watchdog ends a call whose process died and gives its line back.
  */
 @Injectable()
-export class InboundCallsService {
+@RunsBehindTheLog()
+export class InboundCallsService implements BehindTheLogWork {
+  /** The watchdog that ends calls lost with their process. */
+  readonly timerHandlers: Record<string, TimerHandler> = {
+    [INBOUND_WATCHDOG]: (timer: DueTimer<{ callSid: string }>) => this.lost(timer.payload.callSid),
+  };
+
   private readonly accounts: AccountsQueries;
+  /** the one handler of inbound call streams */
+  private readonly calls: CommandHandler<InboundCallState, InboundCallCommand, InboundCallEvent>;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    commands: Commands,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -81,6 +96,7 @@ export class InboundCallsService {
     private readonly dni: DniService,
   ) {
     this.accounts = accountsQueries(readModels);
+    this.calls = commands.for(inboundCallDecider);
   }
 
   async receive(dto: SimulateInboundCallDto, context: CommandContext): Promise<CallAnswer> {
@@ -202,14 +218,14 @@ export class InboundCallsService {
 
   async status(callSid: string): Promise<CallAnswer & { from: string; to: string }> {
     const call = await this.callOf(callSid);
-    const { state } = await load(this.store, inboundCallStream(callSid), inboundCallDecider);
+    const { state } = await this.calls.load(inboundCallStream(callSid));
     const status = state.status === 'ended' ? 'ended' : state.status === 'failed' ? 'failed' : 'in-progress';
     return { call_sid: callSid, status, reason: state.reason, from: call.from, to: call.to };
   }
 
   /** The watchdog: a call still going is ended and its line given back. */
   async lost(callSid: string): Promise<void> {
-    const { state } = await load(this.store, inboundCallStream(callSid), inboundCallDecider);
+    const { state } = await this.calls.load(inboundCallStream(callSid));
     if (!state.call || state.status === 'ended' || state.status === 'failed') return;
     await this.finish(state.call, 'platform', {
       actor: 'system:inbound-calls',
@@ -267,18 +283,18 @@ export class InboundCallsService {
 
   private async callOf(callSid: string): Promise<RingingCall> {
     if (!INBOUND_CALL_SID.test(callSid)) throw callNotFound();
-    const { state } = await load(this.store, inboundCallStream(callSid), inboundCallDecider);
+    const { state } = await this.calls.load(inboundCallStream(callSid));
     if (!state.call) throw callNotFound();
     return state.call;
   }
 
   private command(callSid: string, command: InboundCallCommand, context: CommandContext) {
-    return handleCommand(this.store, this.clock, inboundCallStream(callSid), inboundCallDecider, command, context);
+    return this.calls.handle(inboundCallStream(callSid), command, context);
   }
 
   /** The call's conversation is readable through the Conversations API once the answer is sent (contract §2). */
   private async readable(callSid: string): Promise<void> {
     const [last] = await this.store.readStream(conversationStream(callSid), { direction: 'backwards', maxCount: 1 });
-    if (last) await this.readModels.waitFor(last.position, ['conversations', 'concurrency']);
+    if (last) await this.readModels.waitFor(last.position, [CONVERSATIONS_READ_MODEL, CONCURRENCY_READ_MODEL]);
   }
 }

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Environment } from '../agents/agent.events';
+import { ConversationEndedError, ConversationNotFoundError } from '../conversations/conversation-errors';
 import { ConversationEngine } from '../conversations/engine/conversation-engine';
+import type { TurnResult } from '../conversations/engine/answers';
 import {
   conversationStream,
   type EndReason as ConversationEndReason,
@@ -16,7 +18,11 @@ import { derivedUuid } from '../platform/ids/derived-id';
 import { IdGenerator } from '../platform/ids/ids';
 import { ReadModels } from '../read-models/read-models.service';
 import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
-import { messagingSessionsQueries, type MessagingSessionsQueries } from '../../projections/messaging-sessions/queries';
+import {
+  messagingSessionsQueries,
+  type MessagingSessionsQueries,
+  MESSAGING_SESSIONS_READ_MODEL,
+} from '../../projections/messaging-sessions/queries';
 import { ConnectorDirectory } from './connectors';
 import { DeskAvailability } from './desk/desk-availability';
 import { SessionCommands } from './session-commands';
@@ -25,7 +31,7 @@ import { SYSTEM_MESSAGES } from './system-messages';
 import { chunkText, transient, type WireEvent } from './wire';
 
 /** An answer not ready after this long is announced with SERVICE_AGENT_THINKING. */
-export const THINKING_AFTER_MS = 150;
+const THINKING_AFTER_MS = 150;
 
 /** A turn that could not be served; the client is told `systemMessage` (interface.md's table). */
 export class MessagingFailure extends Error {
@@ -129,8 +135,6 @@ export class AgentTurns {
   ): Promise<void> {
     return this.gated(async () => {
       const conversationId = session.conversationId!;
-      const conversation = await this.engine.peek(conversationId);
-      if (!conversation.exists || conversation.ended) throw new MessagingFailure(SYSTEM_MESSAGES.conversationNotFound);
       const now = this.clock.nowIso();
       // Shown only when the answer is slow to come (a model call): an instant answer needs no
       // indicator, and at a thousand messages a second the extra frame is a tenth of the socket work.
@@ -157,54 +161,59 @@ export class AgentTurns {
             chunk(text, false, true);
           }
         : undefined;
-      let result;
-      try {
-        result = await this.engine.think(
-          conversation,
+      // The session records what the user saw, beside the conversation's turn (one group commit).
+      let answered = false;
+      const recordOnSession = async (result: TurnResult) => {
+        answered = true;
+        clearTimeout(thinking);
+        const text = result.turn.agentResponse;
+        if (session.streamingEnabled && streamed > 0) chunk('', true, true);
+        else if (session.streamingEnabled) {
+          // an answer that was not written piece by piece (no model) is sent in pieces after the fact
+          const pieces = chunkText(text);
+          pieces.forEach((piece, i) => chunk(piece, i === pieces.length - 1, false));
+        }
+        const outcome = await this.outcomeOf(session, result.effects);
+        await this.sessions.execute(
+          session.sessionId,
           {
-            text: user.text,
-            metadata: user.custom !== undefined ? { custom: user.custom } : {},
-            receivedAt: now,
+            type: 'RecordAgentTurn',
+            conversationId,
+            user: {
+              messageId: this.ids.uuid(),
+              text: user.text,
+              ...(user.custom !== undefined ? { custom: user.custom } : {}),
+            },
+            reply: { messageId, text, responseSuggestions: [] },
+            outcome,
+            now,
           },
-          onChunk,
+          context,
+        );
+      };
+      try {
+        await this.engine.turn(
+          {
+            conversationId,
+            input: {
+              text: user.text,
+              metadata: user.custom !== undefined ? { custom: user.custom } : {},
+              receivedAt: now,
+            },
+            onChunk,
+            alongside: recordOnSession,
+          },
+          context,
         );
       } catch (error) {
-        throw new MessagingFailure(SYSTEM_MESSAGES.troubleResponding, error);
-      } finally {
-        clearTimeout(thinking);
-      }
-      const text = result.turn.agentResponse;
-      if (session.streamingEnabled && streamed > 0) chunk('', true, true);
-      else if (session.streamingEnabled) {
-        // an answer that was not written piece by piece (no model) is sent in pieces after the fact
-        const pieces = chunkText(text);
-        pieces.forEach((piece, i) => chunk(piece, i === pieces.length - 1, false));
-      }
-      const outcome = await this.outcomeOf(session, result.effects);
-      try {
-        await Promise.all([
-          this.engine.record(conversationId, result, context),
-          this.sessions.execute(
-            session.sessionId,
-            {
-              type: 'RecordAgentTurn',
-              conversationId,
-              user: {
-                messageId: this.ids.uuid(),
-                text: user.text,
-                ...(user.custom !== undefined ? { custom: user.custom } : {}),
-              },
-              reply: { messageId, text, responseSuggestions: [] },
-              outcome,
-              now,
-            },
-            context,
-          ),
-        ]);
-      } catch (error) {
+        if (!answered && (error instanceof ConversationNotFoundError || error instanceof ConversationEndedError))
+          throw new MessagingFailure(SYSTEM_MESSAGES.conversationNotFound);
+        if (!answered) throw new MessagingFailure(SYSTEM_MESSAGES.troubleResponding, error);
         // not stored: its chunks (if any) wait in the hub for a message that never comes (held-chunks.ts)
         if (error instanceof DomainError) throw error;
         throw new MessagingFailure(SYSTEM_MESSAGES.encounteredError, error);
+      } finally {
+        clearTimeout(thinking);
       }
     });
   }
@@ -219,7 +228,7 @@ export class AgentTurns {
   async pushDelayed(event: RecordedEvent<TurnData>): Promise<void> {
     const conversationId = event.streamId.slice(conversationStream('').length);
     // the join that tied the session to the conversation precedes the turn in the log
-    await this.readModels.waitFor(event.position, ['messaging-sessions']);
+    await this.readModels.waitFor(event.position, [MESSAGING_SESSIONS_READ_MODEL]);
     const sessionId = (await this.sessionRows.sessionOf(conversationId)).row?.id;
     if (!sessionId) return;
     const { state: session } = await this.sessions.current(sessionId);

@@ -22,7 +22,7 @@ export interface ChatAdmitted {
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** An absent, non-numeric or negative cursor replays everything (interface.md). */
-export function parseCursor(raw: string | null): number {
+function parseCursor(raw: string | null): number {
   if (raw === null || !/^\d{1,15}$/.test(raw.trim())) return 0;
   return Number(raw.trim());
 }

@@ -1,7 +1,9 @@
 import { conversationStream, type TurnData } from '../conversations/conversation.events';
 import type { RecordedEvent } from '../event-store/event-store.port';
+import { Injectable } from '@nestjs/common';
+import { RunsBehindTheLog, type BehindTheLogWork } from '../process-managers/behind-the-log';
 import type { ProcessManager } from '../process-managers/process-manager';
-import type { AgentTurns } from './agent-turns';
+import { AgentTurns } from './agent-turns';
 
 const WEBCHAT_CONVERSATION = conversationStream('WEBCHAT-');
 
@@ -12,7 +14,7 @@ const WEBCHAT_CONVERSATION = conversationStream('WEBCHAT-');
  * later replay sees it (agent-turns.ts `pushDelayed`). Only web chat conversations' delayed turns
  * reach it; one conversation's in log order.
  */
-export function delayedResponsesProcessManager(turns: AgentTurns): ProcessManager {
+function delayedResponsesProcessManager(turns: AgentTurns): ProcessManager {
   return {
     name: 'messaging-delayed-responses',
     wants: (event: RecordedEvent) =>
@@ -20,4 +22,15 @@ export function delayedResponsesProcessManager(turns: AgentTurns): ProcessManage
     partitionBy: (event: RecordedEvent) => event.streamId,
     handles: { TurnRecorded: (event: RecordedEvent<TurnData>) => turns.pushDelayed(event) },
   };
+}
+
+/** The delayed responses' process manager, run behind the log. */
+@Injectable()
+@RunsBehindTheLog()
+export class DelayedResponses implements BehindTheLogWork {
+  readonly processManagers: ProcessManager[];
+
+  constructor(turns: AgentTurns) {
+    this.processManagers = [delayedResponsesProcessManager(turns)];
+  }
 }

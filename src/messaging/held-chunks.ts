@@ -4,7 +4,7 @@ const CHUNK = 'EVENT_TYPE_SERVICE_AGENT_MESSAGE_CHUNK';
 const MESSAGE = 'EVENT_TYPE_SERVICE_AGENT_MESSAGE';
 
 /** Chunks of an answer whose stored message never comes (its turn failed to record) are dropped after this. */
-export const HELD_CHUNKS_MS = 30_000;
+const HELD_CHUNKS_MS = 30_000;
 
 /**
  * Orders a streamed answer after the user message that caused it. A turn's chunks are made before

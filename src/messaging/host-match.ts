@@ -10,7 +10,7 @@ export function hostMatches(presented: string, registered: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
 }
 
-export function normaliseHost(value: string): string {
+function normaliseHost(value: string): string {
   let host = value.trim().toLowerCase();
   host = host.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
   host = host.split(/[/?#]/, 1)[0];

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { AccessTokenGuard, claimsOf, ConnectorTokenGuard, connectorOf } from './messaging-auth.guards';
 import { MessagingHttpService } from './messaging-http.service';
 

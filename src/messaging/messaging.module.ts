@@ -2,7 +2,6 @@ import { BeforeApplicationShutdown, Injectable, Module, OnApplicationBootstrap, 
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { ConversationsModule } from '../conversations/conversations.module';
-import { ProcessManagers } from '../process-managers/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
 import { AccessTokens } from './access-tokens';
 import { AgentTurns } from './agent-turns';
@@ -12,7 +11,6 @@ import { ChatDemoController } from './chat-demo.controller';
 import { ChatGateway } from './chat-gateway';
 import { ChatMessages } from './chat-messages';
 import { ConnectorDirectory } from './connectors';
-import { delayedResponsesProcessManager } from './delayed-responses';
 import { DeskAdmission } from './desk/desk-admission';
 import { DeskAvailability } from './desk/desk-availability';
 import { DeskConnections } from './desk/desk-connections';
@@ -25,12 +23,16 @@ import { MessagingHttpService } from './messaging-http.service';
 import { SessionCommands } from './session-commands';
 import { SessionFeed } from './session-feed';
 import { SessionTimers } from './session-timers';
+import { DelayedResponses } from './delayed-responses';
 import { SocketHub } from './socket-hub';
+import { CommandsModule } from '../commands/commands.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
 import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 import { KeyAuthModule } from '../accounts/key-auth.module';
+import { MESSAGING_SESSIONS_READ_MODEL } from '../../projections/messaging-sessions/queries';
+import { API_KEYS_READ_MODEL } from '../../projections/api-keys/queries';
 
 /** The media type the messaging POSTs' bodies are given, so that they arrive as text. */
 const MESSAGING_TEXT = 'application/vnd.parley.messaging-text';
@@ -43,10 +45,7 @@ const MESSAGING_TEXT = 'application/vnd.parley.messaging-text';
 class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly processManagers: ProcessManagers,
     private readonly readModels: ReadModels,
-    private readonly timers: SessionTimers,
-    private readonly turns: AgentTurns,
     private readonly feed: SessionFeed,
     private readonly chat: ChatGateway,
     private readonly desk: DeskGateway,
@@ -55,11 +54,8 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
   ) {}
 
   onModuleInit() {
-    this.processManagers.register(this.timers.processManager());
-    this.processManagers.register(delayedResponsesProcessManager(this.turns));
-    this.timers.register();
-    this.readModels.onApplied('messaging-sessions', (batch) => this.deskSockets.onReadModelApplied(batch));
-    this.readModels.onApplied('api-keys', (batch) => this.deskSockets.onKeyEvents(batch));
+    this.readModels.onApplied(MESSAGING_SESSIONS_READ_MODEL, (batch) => this.deskSockets.onReadModelApplied(batch));
+    this.readModels.onApplied(API_KEYS_READ_MODEL, (batch) => this.deskSockets.onKeyEvents(batch));
     this.feed.onEvents((sessionId, events) => this.hub.deliverStored(sessionId, events));
     this.feed.onEvents((sessionId, events, recorded) => this.deskSockets.onSessionEvents(sessionId, events, recorded));
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
@@ -90,6 +86,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
 @Module({
   imports: [
     EventStoreModule,
+    CommandsModule,
     ReadModelsModule,
     ProcessManagersModule,
     AgentDirectoryModule,
@@ -114,6 +111,7 @@ class MessagingLifecycle implements OnModuleInit, OnApplicationBootstrap, Before
     ChatAdmission,
     ChatConnections,
     SessionTimers,
+    DelayedResponses,
     ChatGateway,
     DeskGateway,
     ConnectorTokenGuard,

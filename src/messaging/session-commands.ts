@@ -1,40 +1,30 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../commands/aggregate-cache';
+import { Injectable } from '@nestjs/common';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand, load, type CommandResult } from '../commands/command-handler';
+import type { CommandHandler, CommandResult, Folded } from '../commands/command-handler';
+import { Commands } from '../commands/commands';
 import { sessionDecider, type SessionCommand, type SessionState } from './session.decider';
 import { sessionStream, type SessionEvent } from './session.events';
 
 /** Commands on session streams, with the folded states of recently used sessions kept in memory. */
 @Injectable()
 export class SessionCommands {
-  private readonly cache = new AggregateCache(20_000);
+  /** the one handler of session streams */
+  private readonly sessions: CommandHandler<SessionState, SessionCommand, SessionEvent>;
 
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly clock: Clock,
-  ) {}
+  constructor(commands: Commands) {
+    this.sessions = commands.for(sessionDecider, { cache: { capacity: 20_000 } });
+  }
 
   execute(
     sessionId: string,
     command: SessionCommand,
     context: CommandContext,
   ): Promise<CommandResult<SessionState, SessionEvent>> {
-    return handleCommand(
-      this.store,
-      this.clock,
-      sessionStream(sessionId),
-      sessionDecider,
-      command,
-      context,
-      this.cache,
-    );
+    return this.sessions.handle(sessionStream(sessionId), command, context);
   }
 
   /** The state with every event stored so far, whoever wrote them (reads what the cache lacks). */
-  async current(sessionId: string): Promise<{ state: SessionState; revision: bigint | null }> {
-    return load(this.store, sessionStream(sessionId), sessionDecider, this.cache);
+  current(sessionId: string): Promise<Folded<SessionState>> {
+    return this.sessions.load(sessionStream(sessionId));
   }
 }

@@ -4,8 +4,9 @@ import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
 import type { CommandContext } from '../commands/command-context';
 import { DomainError } from '../platform/errors/domain-error';
+import { RunsBehindTheLog, type BehindTheLogWork } from '../process-managers/behind-the-log';
 import type { ProcessManager } from '../process-managers/process-manager';
-import { Timers, type DueTimer } from '../process-managers/timers';
+import { Timers, type DueTimer, type TimerHandler } from '../process-managers/timers';
 import { AgentTurns } from './agent-turns';
 import { SessionCommands } from './session-commands';
 import { SESSION_STREAM_PREFIX, type SessionEventData } from './session.events';
@@ -29,7 +30,8 @@ interface HandoffPayload {
  * events since), it schedules the next at the new deadline instead of one timer per event.
  */
 @Injectable()
-export class SessionTimers {
+@RunsBehindTheLog()
+export class SessionTimers implements BehindTheLogWork {
   private readonly idleMs: number;
   private readonly handoffTimeoutMs: number;
 
@@ -44,12 +46,17 @@ export class SessionTimers {
     this.handoffTimeoutMs = config.messaging.handoffTimeoutS * 1000;
   }
 
-  register(): void {
-    this.timers.handle(EXPIRY, (timer) => this.expire(timer));
-    this.timers.handle(HANDOFF_TIMEOUT, (timer) => this.timeOutHandoff(timer));
+  readonly timerHandlers: Record<string, TimerHandler> = {
+    [EXPIRY]: (timer: DueTimer<ExpiryPayload>) => this.expire(timer),
+    [HANDOFF_TIMEOUT]: (timer: DueTimer<HandoffPayload>) => this.timeOutHandoff(timer),
+  };
+
+  get processManagers(): ProcessManager[] {
+    return [this.scheduler()];
   }
 
-  processManager(): ProcessManager {
+  /** Schedules the timers from the session's events. */
+  private scheduler(): ProcessManager {
     const sessionOf = (event: RecordedEvent) => event.streamId.slice(SESSION_STREAM_PREFIX.length);
     return {
       name: 'messaging-session-timers',

@@ -9,7 +9,7 @@ import type { EndReason, HandoffFailure, SessionEvent, SessionEventData } from '
  * - `queued`: handed off, waiting for a desk agent.
  * - `live`: a desk agent chats.
  */
-export type Phase = 'open' | 'agent' | 'queued' | 'live' | 'ended';
+type Phase = 'open' | 'agent' | 'queued' | 'live' | 'ended';
 
 export interface SessionState {
   exists: boolean;
@@ -29,7 +29,7 @@ export interface SessionState {
   endReason: EndReason | null;
 }
 
-export interface Reply {
+interface Reply {
   messageId: string;
   text: string;
   responseSuggestions: string[];
@@ -70,12 +70,12 @@ export type SessionCommand =
   | { type: 'ExpireIfIdle'; idleMs: number; now: string };
 
 /** The handoff failure messages of interface.md's table. */
-export const HANDOFF_FAILURE_MESSAGES: Record<HandoffFailure, string> = {
+const HANDOFF_FAILURE_MESSAGES: Record<HandoffFailure, string> = {
   no_desk: 'could not connect you to an agent',
   invalid: 'handoff could not be initiated',
 };
 
-export const sessionErrors = {
+const sessionErrors = {
   notFound: () => new DomainError('SESSION_NOT_FOUND', 'session not found', 404),
   notJoined: () => new DomainError('CONVERSATION_NOT_STARTED', 'conversation ID not found in session', 409),
   noConversation: () => new DomainError('CONVERSATION_NOT_ACTIVE', 'the session has no active conversation', 409),

@@ -1,8 +1,7 @@
 import type { DomainEvent } from '../commands/decider';
 
 /** Why a session ended, as the wire names it (contract §14). */
-export const END_REASONS = ['REASON_USER_END', 'REASON_USER_ABANDONED', 'REASON_NATURAL_END'] as const;
-export type EndReason = (typeof END_REASONS)[number];
+export type EndReason = 'REASON_USER_END' | 'REASON_USER_ABANDONED' | 'REASON_NATURAL_END';
 
 export type HandoffFailure = 'no_desk' | 'invalid';
 export type SystemLevel = 'SYSTEM_MESSAGE_LEVEL_INFO' | 'SYSTEM_MESSAGE_LEVEL_WARNING' | 'SYSTEM_MESSAGE_LEVEL_ERROR';
@@ -49,7 +48,7 @@ export type SessionEvent =
   | DomainEvent<'MessagingSystemMessageRecorded', { level: SystemLevel; message: string; at: string }>
   | DomainEvent<'MessagingSessionEnded', { reason: EndReason; at: string }>;
 
-export type SessionEventType = SessionEvent['type'];
+type SessionEventType = SessionEvent['type'];
 export type SessionEventData<T extends SessionEventType> = Extract<SessionEvent, { type: T }>['data'];
 
 export const SESSION_STREAM_PREFIX = 'messaging-session-';

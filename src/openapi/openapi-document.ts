@@ -13,12 +13,12 @@ export interface DocumentSettings {
 }
 
 export type OpenApiDocument = JsonSchema & { paths: Record<string, Record<string, Operation>> };
-export type Operation = JsonSchema & { responses: Record<string, JsonSchema> };
+type Operation = JsonSchema & { responses: Record<string, JsonSchema> };
 
 const ENVELOPE_REF = { $ref: '#/components/schemas/ErrorEnvelope' };
 
 /** contract §2: one error body everywhere; the Alerts and SMS families add fields to it. */
-export const ERROR_ENVELOPE: JsonSchema = {
+const ERROR_ENVELOPE: JsonSchema = {
   type: 'object',
   required: ['success', 'error', 'error_id', 'error_code', 'error_message', 'data'],
   properties: {

@@ -28,7 +28,7 @@ export interface RouteDoc {
   example?: unknown;
 }
 
-export interface Answer {
+interface Answer {
   description: string;
   /** absent: no body (204) */
   schema?: JsonSchema;

@@ -131,5 +131,5 @@ const asArray = (value: unknown): string[] =>
   value === undefined ? [''] : Array.isArray(value) ? value.map(String) : [String(value)];
 
 /** Nest's joining of controller and handler paths, e.g. `v1/agents/:agentId` + `` -> `/v1/agents/:agentId`. */
-export const joinPath = (prefix: string, path: string) =>
+const joinPath = (prefix: string, path: string) =>
   `/${[prefix, path].filter((p) => p !== '' && p !== '/').join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');

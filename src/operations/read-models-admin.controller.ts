@@ -5,7 +5,7 @@ import { badRequest } from '../platform/errors/domain-error';
 import { OperatorGuard } from '../platform/operator/operator.guard';
 import { DeadLetterStore } from '../subscriptions/dead-letters';
 import { ReadModels } from '../read-models/read-models.service';
-import { RebuildJobs } from '../read-models/rebuild-jobs';
+import { RebuildJobs } from '../read-models/generations/rebuild-jobs';
 
 const STATUSES = ['open', 'retry', 'resolved', 'all'] as const;
 

@@ -1,19 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../commands/aggregate-cache';
-import { handleCommand } from '../commands/command-handler';
 import type { CallProgress, ReportOptions } from './carrier.port';
-import { outboundCallDecider, type OutboundCallCommand } from './outbound-call.decider';
+import type { OutboundCallCommand } from './outbound-call.decider';
+import { OUTBOUND_CALL_COMMANDS, type OutboundCallCommands } from './outbound-call-commands';
 import { outboundCallStream } from './outbound-call.events';
 
 /** A carrier's reports, appended to the call's stream (the decider drops late or repeated ones). */
 @Injectable()
 export class CallProgressRecorder implements CallProgress {
-  private readonly cache = new AggregateCache(2000);
-
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(OUTBOUND_CALL_COMMANDS) private readonly calls: OutboundCallCommands,
     private readonly clock: Clock,
   ) {}
 
@@ -36,14 +32,6 @@ export class CallProgressRecorder implements CallProgress {
 
   private async record(callSid: string, command: OutboundCallCommand, options: ReportOptions): Promise<void> {
     const context = { actor: 'system:outbound-calls', correlationId: callSid, idempotencyKey: options.key };
-    await handleCommand(
-      this.store,
-      this.clock,
-      outboundCallStream(callSid),
-      outboundCallDecider,
-      command,
-      context,
-      this.cache,
-    );
+    await this.calls.handle(outboundCallStream(callSid), command, context);
   }
 }

@@ -22,7 +22,7 @@ const METADATA_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The built-in state keys of contract §6: the platform sets them, metadata may not. */
-export const BUILT_IN_STATE_KEYS = [
+const BUILT_IN_STATE_KEYS = [
   'conversation_id',
   'channel',
   'environment',

@@ -8,7 +8,7 @@ export type CallStatus = 'queued' | 'calling' | 'success' | 'failure';
 /** `busy` and `no-answer` are contract §10's; the rest name what a real carrier can also report. */
 export type FailureReason = 'busy' | 'no-answer' | 'rejected' | 'unreachable' | 'error';
 export type HungUpBy = 'callee' | 'agent' | null;
-export type CarrierName = 'simulator' | 'sip';
+type CarrierName = 'simulator' | 'sip';
 
 export interface QueuedCall {
   callSid: string;

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { keyOf, RequireServiceToken } from '../platform/auth/key.guard';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { PlaceOutboundCallDto } from './outbound-call.dto';
 import { OutboundCallsService } from './outbound-calls.service';
 

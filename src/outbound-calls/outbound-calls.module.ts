@@ -1,21 +1,20 @@
-import { BeforeApplicationShutdown, DynamicModule, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, Inject, Injectable, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CallLimitsModule } from '../call-limits/call-limits.module';
 import { ConversationsModule } from '../conversations/conversations.module';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { CommandsModule } from '../commands/commands.module';
 import { CONFIG, type Config } from '../platform/config/config';
 import { LOGGER } from '../platform/logging/logger';
-import { ProcessManagers } from '../process-managers/process-managers';
 import { Timers } from '../process-managers/timers';
 import { CallConversations } from './call-conversation';
 import { CallProgressRecorder } from './call-progress';
 import { CALL_PROGRESS, CARRIER, type Carrier } from './carrier.port';
+import { outboundCallCommands } from './outbound-call-commands';
+import { OutboundCallsBehindTheLog } from './outbound-calls-behind-the-log';
 import { OutboundCallsController } from './outbound-calls.controller';
-import { outboundCallsProcessManager, watchdogHandler } from './outbound-calls.process-manager';
 import { OutboundCallsService } from './outbound-calls.service';
 import { SimulatedCarrier } from './simulated-carrier';
 import { SipCarrier } from './sip/sip-carrier';
-import { WATCHDOG_OWNER } from './watchdog';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
@@ -24,44 +23,10 @@ import { AgentsModule } from '../agents/agents.module';
 import { CALL_AUDIO_FACTORY, type CallAudioFactory } from '../voice/call-media.port';
 import { VOICE_CALLS, type VoiceCalls } from '../voice/voice-calls.port';
 
-const system = (cause: string) => ({
-  actor: 'system:outbound-calls',
-  correlationId: cause,
-  idempotencyKey: `outbound-calls:release:${cause}`,
-});
-
-/** Registers the process manager and the watchdog, and hangs up the carrier on shutdown. */
+/** Hangs up the carrier's calls on shutdown. */
 @Injectable()
-class OutboundCallsLifecycle implements OnModuleInit, BeforeApplicationShutdown {
-  constructor(
-    private readonly processManagers: ProcessManagers,
-    private readonly timers: Timers,
-    private readonly calls: OutboundCallsService,
-    private readonly conversations: CallConversations,
-    @Inject(CARRIER) private readonly carrier: Carrier,
-    @Inject(CALL_PROGRESS) private readonly progress: CallProgressRecorder,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-  ) {}
-
-  onModuleInit() {
-    this.processManagers.register(
-      outboundCallsProcessManager({
-        store: this.store,
-        carrier: this.carrier,
-        conversations: this.conversations,
-        releaseLine: (accountId, callSid, cause) => this.calls.releaseLine(accountId, callSid, system(cause.id)),
-      }),
-    );
-    this.timers.handle(
-      WATCHDOG_OWNER,
-      watchdogHandler({
-        store: this.store,
-        ended: (callSid, key) =>
-          this.progress.ended(callSid, { reason: 'error', hungUpBy: null, sipStatus: null }, { key }),
-        releaseLine: (accountId, callSid) => this.calls.releaseLine(accountId, callSid, system(`watchdog:${callSid}`)),
-      }),
-    );
-  }
+class CarrierShutdown implements BeforeApplicationShutdown {
+  constructor(@Inject(CARRIER) private readonly carrier: Carrier) {}
 
   async beforeApplicationShutdown() {
     await this.carrier.stop();
@@ -77,6 +42,7 @@ export class OutboundCallsModule {
       imports: [
         voice,
         EventStoreModule,
+        CommandsModule,
         ReadModelsModule,
         ProcessManagersModule,
         AgentDirectoryModule,
@@ -86,6 +52,7 @@ export class OutboundCallsModule {
       ],
       controllers: [OutboundCallsController],
       providers: [
+        outboundCallCommands,
         { provide: CALL_PROGRESS, useClass: CallProgressRecorder },
         // the carrier the configuration names: SIP, or the simulator
         {
@@ -107,7 +74,8 @@ export class OutboundCallsModule {
         },
         CallConversations,
         OutboundCallsService,
-        OutboundCallsLifecycle,
+        OutboundCallsBehindTheLog,
+        CarrierShutdown,
       ],
     };
   }

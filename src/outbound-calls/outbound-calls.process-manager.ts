@@ -1,9 +1,9 @@
-import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import { load } from '../commands/command-handler';
+import type { RecordedEvent } from '../event-store/event-store.port';
 import type { ProcessManager } from '../process-managers/process-manager';
 import type { CallConversations } from './call-conversation';
 import type { Carrier } from './carrier.port';
-import { outboundCallDecider, type OutboundCallState } from './outbound-call.decider';
+import type { OutboundCallState } from './outbound-call.decider';
+import type { OutboundCallCommands } from './outbound-call-commands';
 import { outboundCallStream, type OutboundCallEvent, type QueuedCall } from './outbound-call.events';
 
 export const OUTBOUND_CALLS_PROCESS = 'outbound-calls';
@@ -11,7 +11,8 @@ export const OUTBOUND_CALLS_PROCESS = 'outbound-calls';
 type Data<T extends OutboundCallEvent['type']> = Extract<OutboundCallEvent, { type: T }>['data'];
 
 export interface OutboundCallsDeps {
-  store: EventStore;
+  /** read through the calls' one handler, whose cache the carrier's reports keep current */
+  calls: OutboundCallCommands;
   carrier: Carrier;
   conversations: CallConversations;
   releaseLine: (accountId: string, callSid: string, cause: RecordedEvent) => Promise<void>;
@@ -25,13 +26,13 @@ export interface OutboundCallsDeps {
  * carrier is only handed calls still queued, and the rest is keyed by the triggering event.
  */
 export function outboundCallsProcessManager({
-  store,
+  calls,
   carrier,
   conversations,
   releaseLine,
 }: OutboundCallsDeps): ProcessManager {
   const stateOf = async (callSid: string): Promise<OutboundCallState & { call: QueuedCall }> => {
-    const { state } = await load(store, outboundCallStream(callSid), outboundCallDecider);
+    const { state } = await calls.load(outboundCallStream(callSid));
     if (!state.call) throw new Error(`call ${callSid} has events but no OutboundCallQueued`);
     return state as OutboundCallState & { call: QueuedCall };
   };
@@ -59,13 +60,13 @@ export function outboundCallsProcessManager({
 
 /** The watchdog timer: a call still going when it fires is ended; a line taken for a call never queued is given back. */
 export function watchdogHandler(deps: {
-  store: EventStore;
+  calls: OutboundCallCommands;
   ended: (callSid: string, idempotencyKey: string) => Promise<void>;
   releaseLine: (accountId: string, callSid: string) => Promise<void>;
 }): (timer: { id: string; payload: { callSid: string; accountId: string } }) => Promise<void> {
   // a Timers handler
   return async ({ id, payload }) => {
-    const { state } = await load(deps.store, outboundCallStream(payload.callSid), outboundCallDecider);
+    const { state } = await deps.calls.load(outboundCallStream(payload.callSid));
     if (!state.call) return deps.releaseLine(payload.accountId, payload.callSid);
     if (state.endedAt === null) await deps.ended(payload.callSid, id);
   };

@@ -7,7 +7,6 @@ import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-dir
 import { keyCanReachAgent, type KeyRecord } from '../platform/auth/key-principal';
 import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand, load } from '../commands/command-handler';
 import { CONFIG, type Config } from '../platform/config/config';
 import { ReadableAtOnce } from '../conversations/readable-at-once';
 import { DomainError, forbidden } from '../platform/errors/domain-error';
@@ -17,7 +16,8 @@ import { Timers } from '../process-managers/timers';
 import { CallLines } from '../call-limits/call-lines';
 import { chooseCallerId } from './caller-id';
 import type { PlaceOutboundCallDto } from './outbound-call.dto';
-import { outboundCallDecider, statusView } from './outbound-call.decider';
+import { statusView } from './outbound-call.decider';
+import { OUTBOUND_CALL_COMMANDS, type OutboundCallCommands } from './outbound-call-commands';
 import { OUTBOUND_CALLS_PROCESS } from './outbound-calls.process-manager';
 import { CALL_SID, outboundCallStream, type QueuedCall } from './outbound-call.events';
 import { WATCHDOG_OWNER, watchdogDueAt, type WatchdogPayload } from './watchdog';
@@ -32,6 +32,7 @@ export class OutboundCallsService {
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(OUTBOUND_CALL_COMMANDS) private readonly calls: OutboundCallCommands,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
     private readonly clock: Clock,
@@ -92,14 +93,7 @@ export class OutboundCallsService {
       queuedAt: now,
     };
     try {
-      await handleCommand(
-        this.store,
-        this.clock,
-        outboundCallStream(callSid),
-        outboundCallDecider,
-        { type: 'QueueCall', call },
-        context,
-      );
+      await this.calls.handle(outboundCallStream(callSid), { type: 'QueueCall', call }, context);
     } catch (error) {
       await this.releaseLine(key.accountId, callSid, context);
       throw error;
@@ -109,7 +103,7 @@ export class OutboundCallsService {
 
   async status(key: KeyRecord, callSid: string) {
     if (!CALL_SID.test(callSid)) throw notFound();
-    const { state } = await load(this.store, outboundCallStream(callSid), outboundCallDecider);
+    const { state } = await this.calls.load(outboundCallStream(callSid));
     if (!state.call) throw notFound();
     if (state.call.accountId !== key.accountId)
       throw forbidden('this call belongs to another account', 'ACCOUNT_FORBIDDEN');

@@ -1,13 +1,14 @@
-import type { DueTimer, Timers } from '../process-managers/timers';
+import { RunsBehindTheLog, type BehindTheLogWork } from '../process-managers/behind-the-log';
+import type { DueTimer, TimerHandler, Timers } from '../process-managers/timers';
 import type { CallProgress, Carrier } from './carrier.port';
 import type { QueuedCall } from './outbound-call.events';
 
 /** Contract §10's test numbers. */
-export const NEVER_ANSWERS = '+15005550001';
-export const ALWAYS_BUSY = '+15005550002';
+const NEVER_ANSWERS = '+15005550001';
+const ALWAYS_BUSY = '+15005550002';
 
 /** The simulated network's timings, in seconds of the platform clock. */
-export const SIMULATOR_TIMINGS = {
+const SIMULATOR_TIMINGS = {
   /** queued → calling: the platform picks the call up */
   pickUp: 1,
   /** calling → answered: the phone rings this long */
@@ -33,16 +34,18 @@ const OWNER = 'outbound-calls:simulator';
  * of a call is a durable timer, so calls go on across restarts and a test clock moves them; each
  * step's report is keyed by its timer id, so a timer that fires twice reports once.
  */
-export class SimulatedCarrier implements Carrier {
+@RunsBehindTheLog()
+export class SimulatedCarrier implements Carrier, BehindTheLogWork {
   readonly name = 'simulator' as const;
+  readonly timerHandlers: Record<string, TimerHandler> = {
+    [OWNER]: (timer: DueTimer<StepPayload>) => this.step(timer),
+  };
 
   constructor(
     private readonly timers: Timers,
     private readonly progress: CallProgress,
     private readonly ringTimeoutS: number,
-  ) {
-    timers.handle(OWNER, (timer) => this.step(timer as DueTimer<StepPayload>));
-  }
+  ) {}
 
   async place(call: QueuedCall): Promise<void> {
     await this.after(

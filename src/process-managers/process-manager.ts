@@ -7,7 +7,7 @@ import { CatchUpWaiters } from '../subscriptions/catch-up-waiters';
 import { LeaseCoordinator } from '../subscriptions/lease-coordinator';
 import type { Lease } from '../subscriptions/lease-session';
 import { processCheckpointSaver, type SaveProcessCheckpoint } from './process-checkpoint-store';
-import { isReadModelLagging } from '../read-models/read-model-lagging';
+import { isReadModelLagging } from '../read-models/failures/read-model-lagging';
 import { DeadLetterStore, errorText } from '../subscriptions/dead-letters';
 import { POISON_ATTEMPTS, POISON_PAUSE_MS } from '../subscriptions/quarantine';
 import { isTransientFailure } from '../subscriptions/transient-failure';

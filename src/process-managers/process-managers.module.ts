@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { EventStoreModule } from '../event-store/event-store.module';
@@ -11,8 +12,31 @@ import { ReadModelsModule } from '../read-models/read-models.module';
 import { ReadModels } from '../read-models/read-models.service';
 import { SharedLeases } from '../subscriptions/shared-leases';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { RunsBehindTheLog, type BehindTheLogWork } from './behind-the-log';
 import { ProcessManagers } from './process-managers';
 import { Timers } from './timers';
+
+/**
+ * The catalogue of what runs behind the log: every provider marked `@RunsBehindTheLog()`, in any
+ * module, found once all are built. Its process managers and timer handlers are registered here,
+ * before anything starts.
+ */
+@Injectable()
+class BehindTheLogCatalogue implements OnModuleInit {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly processManagers: ProcessManagers,
+    private readonly timers: Timers,
+  ) {}
+
+  onModuleInit() {
+    for (const provider of this.discovery.getProviders({ metadataKey: RunsBehindTheLog.KEY })) {
+      const work = provider.instance as BehindTheLogWork;
+      for (const manager of work.processManagers ?? []) this.processManagers.register(manager);
+      for (const [owner, handler] of Object.entries(work.timerHandlers ?? {})) this.timers.handle(owner, handler);
+    }
+  }
+}
 
 /**
  * Starts everything behind the log in order: the read models and the process managers subscribe
@@ -45,7 +69,7 @@ class BehindTheLogLifecycle implements OnApplicationBootstrap, BeforeApplication
 
 /** Process managers and durable timers: the work that reacts to the log and the clock. */
 @Module({
-  imports: [EventStoreModule, SubscriptionsModule, ReadModelsModule],
+  imports: [DiscoveryModule, EventStoreModule, SubscriptionsModule, ReadModelsModule],
   providers: [
     {
       provide: ProcessManagers,
@@ -61,6 +85,7 @@ class BehindTheLogLifecycle implements OnApplicationBootstrap, BeforeApplication
       ) => new ProcessManagers(store, db, logger, leases.leaseFor, deadLetters, feed),
     },
     Timers,
+    BehindTheLogCatalogue,
     BehindTheLogLifecycle,
   ],
   exports: [ProcessManagers, Timers],

@@ -4,7 +4,7 @@ import { pgQueries, type PgQueries } from '../platform/database/pg-queries';
 import { TimerRecord } from '../platform/database/platform.entities';
 import { syncTransaction } from '../platform/database/raw-connection';
 
-export interface TimerClaim {
+interface TimerClaim {
   /** the owners whose timers this process fires */
   owners: string[];
   nowIso: string;

@@ -6,7 +6,7 @@ import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
 import { TimerRecord } from '../platform/database/platform.entities';
 import { DeadLetterStore, errorText } from '../subscriptions/dead-letters';
-import { isReadModelLagging } from '../read-models/read-model-lagging';
+import { isReadModelLagging } from '../read-models/failures/read-model-lagging';
 import { timerClaims, type TimerClaims } from './timer-claims';
 import { isTransientFailure } from '../subscriptions/transient-failure';
 
@@ -39,10 +39,10 @@ export interface TimerRetryPolicy {
   transientMs: number;
 }
 
-export const TIMER_RETRY: TimerRetryPolicy = { baseMs: RETRY_MS, attempts: 5, transientMs: RETRY_MS };
+const TIMER_RETRY: TimerRetryPolicy = { baseMs: RETRY_MS, attempts: 5, transientMs: RETRY_MS };
 
 /** Binds another retry policy than TIMER_RETRY (tests that retry in milliseconds); the app binds none. */
-export const TIMER_RETRY_POLICY = Symbol('TimerRetryPolicy');
+const TIMER_RETRY_POLICY = Symbol('TimerRetryPolicy');
 
 /** One timer's failures in this process: how many in a row, and when it may run again (Date.now()). */
 interface Failing {
@@ -91,6 +91,8 @@ export class Timers {
 
   /** An owner registered after start may have due (or dead) timers already: looked for at once. */
   handle(owner: string, handler: TimerHandler): void {
+    // two contexts claiming one owner would each fire the other's timers
+    if (this.handlers.has(owner)) throw new Error(`two timer handlers for the owner ${owner}`);
     this.handlers.set(owner, handler);
     this.deadKnown = true;
     this.poke();

@@ -3,14 +3,14 @@ import type { DataSource } from 'typeorm';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import type { ReadModelGeneration } from '../platform/database/platform.entities';
-import { ApplyLoop } from './apply-loop';
-import { GenerationSwitch } from './generation-switch';
+import { ApplyLoop } from './apply/apply-loop';
+import { GenerationSwitch } from './generations/generation-switch';
 import { LeaseCoordinator, type RunnerRole } from '../subscriptions/lease-coordinator';
 import type { Lease } from '../subscriptions/lease-session';
 import type { Projection } from './projection';
-import type { ReadModelRegistry } from './read-model-registry';
+import type { ReadModelRegistry } from './generations/read-model-registry';
 import { CatchUpWaiters } from '../subscriptions/catch-up-waiters';
-import type { ApplyThread } from './thread-applier';
+import type { ApplyThread } from './apply/thread-applier';
 
 export interface RunnerStatus {
   name: string;

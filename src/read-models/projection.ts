@@ -1,6 +1,6 @@
 import type { EntityManager, EntitySchema } from 'typeorm';
 import type { RecordedEvent } from '../event-store/event-store.port';
-import type { Rows } from './rows';
+import type { Rows } from './apply/rows';
 
 /**
  * Writes what one event means for this read model, inside the batch's transaction: through `rows`

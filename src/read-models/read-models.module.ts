@@ -1,7 +1,7 @@
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { ALL_PROJECTIONS } from '../../projections';
+import { ALL_PROJECTIONS, PROJECTION_CATALOG } from '../../projections';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { CONFIG, type Config } from '../platform/config/config';
@@ -9,17 +9,19 @@ import { PLATFORM_DB } from '../platform/database/platform-database';
 import { LOGGER } from '../platform/logging/logger';
 import { Metrics } from '../platform/metrics/metrics';
 import { DeadLetterStore } from '../subscriptions/dead-letters';
-import { generationStorage } from './generation-storage';
+import { generationStorage } from './generations/generation-storage';
 import { LogFeed } from '../subscriptions/log-feed';
-import { ReadModelRegistry } from './read-model-registry';
+import { ReadModelRegistry } from './generations/read-model-registry';
 import { ReadModels } from './read-models.service';
-import { RebuildJobs } from './rebuild-jobs';
+import { RebuildJobs } from './generations/rebuild-jobs';
 import { SharedLeases } from '../subscriptions/shared-leases';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
-import { ApplyThread } from './thread-applier';
+import { ApplyThread } from './apply/thread-applier';
 
 function applyThreadFor(config: Config): ApplyThread | null {
-  return config.readModelDb === 'sqlite' && config.readModelApply === 'thread' ? new ApplyThread() : null;
+  return config.readModelDb === 'sqlite' && config.readModelApply === 'thread'
+    ? new ApplyThread(PROJECTION_CATALOG, undefined, ALL_PROJECTIONS)
+    : null;
 }
 
 /** Counts every dead letter on /metrics. */

@@ -6,9 +6,9 @@ import { DomainError } from '../platform/errors/domain-error';
 import type { Lease } from '../subscriptions/lease-session';
 import type { Projection } from './projection';
 import { ProjectionRunner, type RunnerStatus } from './projection-runner';
-import { readModelLagging } from './read-model-lagging';
-import type { ReadModelRegistry } from './read-model-registry';
-import type { ApplyThread } from './thread-applier';
+import { readModelLagging } from './failures/read-model-lagging';
+import type { ReadModelRegistry } from './generations/read-model-registry';
+import type { ApplyThread } from './apply/thread-applier';
 import { LogFeed } from '../subscriptions/log-feed';
 
 export interface ReadModelStatus extends RunnerStatus {

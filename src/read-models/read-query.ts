@@ -4,7 +4,7 @@ import { andThen, type Awaitable } from '../platform/awaitable';
 import { dialectOf } from '../platform/database/dialect';
 import { rawConnection } from '../platform/database/raw-connection';
 import { portableSql } from '../platform/database/portable-sql';
-import { holdReadSnapshot } from './read-snapshot';
+import { holdReadSnapshot } from './apply/read-snapshot';
 
 /** One statement on one generation's connection. */
 interface Statement<Row> {

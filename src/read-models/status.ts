@@ -1,7 +1,7 @@
 import type { EventStore } from '../event-store/event-store.port';
 import { START } from '../event-store/position';
 import type { Projection } from './projection';
-import type { ReadModelRegistry } from './read-model-registry';
+import type { ReadModelRegistry } from './generations/read-model-registry';
 
 export interface GenerationStatus {
   name: string;

@@ -1,6 +1,7 @@
 import type { ServedContent } from '../agents/deployment-content';
 import type { TurnEffects } from '../conversations/conversation.decider';
 import type { TurnData } from '../conversations/conversation.events';
+import type { Answers, OnChunk, TurnInput, TurnResult } from '../conversations/engine/answers';
 import { parseActions } from './actions/parse-actions';
 import { runActionsAsync, type ActionInput, type ActionOutcome } from './actions/run-actions';
 import { renderValue } from './actions/templating';
@@ -19,28 +20,8 @@ import { joinOutcomes, modelToolSpecs, splitToolCalls, toolResultMessages } from
 const CONTEXT_CONFIDENCE = 0.2;
 
 export { FALLBACK_RESPONSE } from '../agents/runtime-defaults';
+export type { OnChunk, TurnInput, TurnResult } from '../conversations/engine/answers';
 export const SILENCE_RESPONSE = "Sorry, I didn't catch that. Could you say it again?";
-
-export interface TurnInput {
-  text: string;
-  state: Readonly<Record<string, unknown>>;
-  asrLangCode: string;
-  ttsLangCode: string;
-  metadata: Record<string, unknown>;
-  /** ISO time the input was received, from the platform clock */
-  receivedAt: string;
-  newId: () => string;
-}
-
-/** Pieces of the answer as the model writes them (only a model answer streams). */
-export type OnChunk = (text: string) => void;
-
-export interface TurnResult {
-  turn: Omit<TurnData, 'turnIndex'>;
-  effects: TurnEffects;
-  /** state after this turn's changes */
-  state: Record<string, unknown>;
-}
 
 const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
 
@@ -58,7 +39,7 @@ const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
  * (`first_token`: when the first text of the recorded answer came, the final answer's after a tool call).
  * The caller appends the result.
  */
-export class AgentRuntime {
+export class AgentRuntime implements Answers {
   private readonly models: ModelSource;
 
   constructor(

@@ -1,4 +1,5 @@
-import { Inject, Module, type OnModuleDestroy } from '@nestjs/common';
+import { Global, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
+import { ANSWERS } from '../conversations/engine/answers';
 import { AgentRuntime } from './agent-runtime';
 import { LlmEndpointsModule } from '../agents/endpoints/llm-endpoints.module';
 import { ModelRouter } from './llm/model-router';
@@ -9,8 +10,10 @@ import { ToolCaller } from './tools/tool-caller';
 
 /**
  * The agent runtime every channel answers with (debug chat, web chat, SMS, calls): one per
- * process, so a deployment's retrieval index is built once whichever channel asks first.
+ * process, so a deployment's retrieval index is built once whichever channel asks first. Global:
+ * it answers the conversation engine's ANSWERS port, and conversations never import the runtime.
  */
+@Global()
 @Module({
   // the read models: ToolCaller reads the agent's tool secret
   imports: [ReadModelsModule, LlmEndpointsModule],
@@ -25,8 +28,9 @@ import { ToolCaller } from './tools/tool-caller';
       useFactory: (models: ModelRouter, builder: TopicIndexBuilder, tools: ToolCaller) =>
         new AgentRuntime(models, new TopicIndexes(builder.build), tools),
     },
+    { provide: ANSWERS, useExisting: AgentRuntime },
   ],
-  exports: [AgentRuntime],
+  exports: [AgentRuntime, ANSWERS],
 })
 export class RuntimeModule implements OnModuleDestroy {
   constructor(@Inject(TopicIndexBuilder) private readonly builder: TopicIndexBuilder) {}

@@ -42,7 +42,7 @@ import type { HungUpBy } from '../inbound-calls/inbound-call.decider';
 import { callerNumber, calledNumber } from './sip-requests';
 import type { SipPeer } from './sip-transport';
 
-export { ALLOW, T1_MS, TRANSACTION_MS };
+export { ALLOW, TRANSACTION_MS };
 
 /** how long a call's end waits for the voice side to record the turn in hand (the caller hung up mid-answer) */
 const DRAIN_MS = 10_000;

@@ -12,7 +12,7 @@ import { SDES_KEY_BYTES, SRTP_SUITES, type SrtpSuite } from '../voice/media/srtp
 export type Direction = NegotiatedAudio['direction'];
 const DIRECTIONS: readonly Direction[] = ['sendrecv', 'sendonly', 'recvonly', 'inactive'];
 
-export interface SdpMedia {
+interface SdpMedia {
   media: string;
   port: number;
   proto: string;
@@ -28,7 +28,7 @@ export interface SdpMedia {
 }
 
 /** One `a=crypto` line; `usable` when Parley can key SRTP with it (a suite it speaks, one 30-byte inline key, no MKI, no session parameters). */
-export interface SdesCrypto {
+interface SdesCrypto {
   tag: number;
   suite: string;
   key: string;
@@ -43,7 +43,7 @@ export interface SessionDescription {
 }
 
 /** Longest SDP body read: a real offer is a few hundred bytes; this bounds the work a hostile one can ask. */
-export const MAX_SDP_BYTES = 8192;
+const MAX_SDP_BYTES = 8192;
 const MAX_MEDIA = 16;
 const MAX_FORMATS = 64;
 const MAX_CRYPTO = 16;
@@ -286,7 +286,7 @@ function header(local: LocalAudio): string[] {
 const finish = (lines: string[]) => `${lines.join('\r\n')}\r\n`;
 
 /** The telephone-event payload type Parley offers (a dynamic one, as trunks expect). */
-export const OFFERED_DTMF_PT = 101;
+const OFFERED_DTMF_PT = 101;
 /** The one SDES key an RTP/SAVP offer of ours carries: tag 1, the suite every SRTP peer speaks. */
 export const OFFERED_CRYPTO = { tag: 1, suite: 'AES_CM_128_HMAC_SHA1_80' } as const;
 const cryptoLine = (tag: number, suite: string, key: string) => `a=crypto:${tag} ${suite} inline:${key}`;

@@ -4,14 +4,13 @@ import { conversationStream, type ConversationEvent, type TurnData } from '../co
 import type { ConversationEngine, StartRequest } from '../conversations/engine/conversation-engine';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../commands/aggregate-cache';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand, load } from '../commands/command-handler';
 import { derivedUuid } from '../platform/ids/derived-id';
 import type { OutgoingSms } from './sms-carrier.port';
 import type { SmsOutbox } from './sms-outbox';
 import type { SmsSessionTimers } from './sms-session-timers';
-import { smsSessionDecider, smsSessionStream, type SmsRoute, type SmsSessionEvent } from './sms-session.decider';
+import { smsSessionStream, type SmsRoute, type SmsSessionEvent } from './sms-session.decider';
+import type { SmsSessionCommands } from './sms-session-commands';
 
 type Of<T extends SmsSessionEvent['type']> = RecordedEvent<Extract<SmsSessionEvent, { type: T }>['data']>;
 type Opened = Extract<SmsSessionEvent, { type: 'SmsSessionOpened' }>['data'];
@@ -19,6 +18,8 @@ type Opened = Extract<SmsSessionEvent, { type: 'SmsSessionOpened' }>['data'];
 export interface SmsConversationsDeps {
   store: EventStore;
   clock: Clock;
+  /** the session streams' one handler, shared with the SMS API and the timers */
+  sessions: SmsSessionCommands;
   engine: ConversationEngine;
   outbox: SmsOutbox;
   timers: SmsSessionTimers;
@@ -34,8 +35,6 @@ export interface SmsConversationsDeps {
  * looks for what it already wrote, so a replay after a crash repeats nothing.
  */
 export class SmsConversations {
-  private readonly pairs = new AggregateCache(2000);
-
   constructor(private readonly d: SmsConversationsDeps) {}
 
   async opened(event: Of<'SmsSessionOpened'>): Promise<void> {
@@ -54,7 +53,7 @@ export class SmsConversations {
 
   async userMessage(event: Of<'SmsUserMessageReceived'>): Promise<void> {
     const { data } = event;
-    const session = (await load(this.d.store, event.streamId, smsSessionDecider, this.pairs)).state;
+    const session = (await this.d.sessions.load(event.streamId)).state;
     await this.d.timers.afterUserMessage(event.streamId, data.generation, data.receivedAt);
     const key = `sms:${event.id}`;
     let turn: Pick<TurnData, 'agentResponse' | 'functionEvents'> | null = await this.turnWrittenBy(
@@ -113,7 +112,7 @@ export class SmsConversations {
 
   async warned(event: Of<'SmsIdleWarningSent'>): Promise<void> {
     const { data } = event;
-    const session = (await load(this.d.store, event.streamId, smsSessionDecider, this.pairs)).state;
+    const session = (await this.d.sessions.load(event.streamId)).state;
     await this.d.timers.afterWarning(event.streamId, data.generation, data.sentAt);
     const key = `sms:${event.id}`;
     if (!(await this.turnWrittenBy(data.conversationId, key))) {
@@ -148,11 +147,8 @@ export class SmsConversations {
     const agentNumber = conversation.state.agent_number;
     const userNumber = conversation.state.caller_number;
     if (typeof agentNumber !== 'string' || typeof userNumber !== 'string' || !agentNumber || !userNumber) return;
-    await handleCommand(
-      this.d.store,
-      this.d.clock,
+    await this.d.sessions.handle(
       smsSessionStream(agentNumber, userNumber),
-      smsSessionDecider,
       { type: 'EndSession', conversationId: conversation.conversationId, now: this.d.clock.nowIso() },
       this.context(event, `sms:end:${event.id}`),
     );

@@ -1,10 +1,12 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { EventStore } from '../event-store/event-store.port';
-import type { Clock } from '../platform/clock/clock';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { Clock } from '../platform/clock/clock';
+import { LOGGER } from '../platform/logging/logger';
 import { toNewEvents } from '../commands/command-handler';
-import type { Timers, DueTimer } from '../process-managers/timers';
+import { Timers, type DueTimer } from '../process-managers/timers';
 import { smsMessagesStream, type SmsMessageEvent } from './sms-message.events';
-import { SmsCarrierError, type OutgoingSms, type SmsCarrier } from './sms-carrier.port';
+import { SMS_CARRIER, SmsCarrierError, type OutgoingSms, type SmsCarrier } from './sms-carrier.port';
 
 export const SEND_OWNER = 'sms-send';
 /** After the n-th failed attempt, the next one waits this long (platform clock); then the message is failed. */
@@ -28,13 +30,14 @@ const recordedId = (messageId: string) => `sms-sent:${messageId}`;
  * process dies between the carrier's acceptance and its record (never with the embedded carrier,
  * whose acceptance is the record).
  */
+@Injectable()
 export class SmsOutbox {
   constructor(
     private readonly timers: Timers,
-    private readonly store: EventStore,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly clock: Clock,
-    private readonly carrier: SmsCarrier,
-    private readonly logger: Logger,
+    @Inject(SMS_CARRIER) private readonly carrier: SmsCarrier,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** Idempotent on `key`: queueing the same batch again changes nothing. */

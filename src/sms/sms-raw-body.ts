@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bodyTooDeep, jsonTooDeep } from '../platform/validation/body-depth';
 
-export const INBOUND_PATH = '/v1/sms/inbound/:connectorId';
+const INBOUND_PATH = '/v1/sms/inbound/:connectorId';
 
 /** A media type only the inbound route's requests are given: its parser keeps the bytes. */
 const RAW = 'application/vnd.parley.sms-inbound';

@@ -1,12 +1,11 @@
-import type { EventStore } from '../event-store/event-store.port';
-import type { Clock } from '../platform/clock/clock';
-import { handleCommand } from '../commands/command-handler';
-import type { AggregateCache } from '../commands/aggregate-cache';
-import type { DueTimer, Timers } from '../process-managers/timers';
-import { idleDueAt, smsSessionDecider, warningDueAt } from './sms-session.decider';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../platform/clock/clock';
+import { Timers, type DueTimer } from '../process-managers/timers';
+import { idleDueAt, warningDueAt } from './sms-session.decider';
+import { SMS_SESSION_COMMANDS, type SmsSessionCommands } from './sms-session-commands';
 
 export const SESSION_TIMER_OWNER = 'sms-session';
-export const IDLE_WARNING_TEXT = 'Are you still there? Reply within 10 minutes to keep this conversation open.';
+const IDLE_WARNING_TEXT = 'Are you still there? Reply within 10 minutes to keep this conversation open.';
 
 interface SessionTimer {
   stream: string;
@@ -21,12 +20,12 @@ const timerId = (t: SessionTimer) => `sms-${t.kind}:${t.stream}:${t.generation}`
  * the user's latest message the warning, 10 min after the warning the end. A timer carries the
  * generation it was scheduled for; the decider ignores it once activity has moved on.
  */
+@Injectable()
 export class SmsSessionTimers {
   constructor(
     private readonly timers: Timers,
-    private readonly store: EventStore,
     private readonly clock: Clock,
-    private readonly cache: AggregateCache,
+    @Inject(SMS_SESSION_COMMANDS) private readonly sessions: SmsSessionCommands,
   ) {}
 
   async afterUserMessage(stream: string, generation: number, receivedAt: string): Promise<void> {
@@ -59,14 +58,10 @@ export class SmsSessionTimers {
       kind === 'idle'
         ? { type: 'IdleTimerFired' as const, generation, warningText: IDLE_WARNING_TEXT, now }
         : { type: 'WarningTimerFired' as const, generation, now };
-    await handleCommand(
-      this.store,
-      this.clock,
-      stream,
-      smsSessionDecider,
-      command,
-      { actor: 'system:sms', correlationId: timer.id, idempotencyKey: `timer:${timer.id}` },
-      this.cache,
-    );
+    await this.sessions.handle(stream, command, {
+      actor: 'system:sms',
+      correlationId: timer.id,
+      idempotencyKey: `timer:${timer.id}`,
+    });
   };
 }

@@ -1,5 +1,8 @@
-import type { Decider, DomainEvent } from '../commands/decider';
+import type { Decider } from '../commands/decider';
 import { DomainError } from '../platform/errors/domain-error';
+import type { SmsRoute, SmsSessionEndReason, SmsSessionEvent } from './sms-session.events';
+
+export type { SmsRoute, SmsSessionEvent } from './sms-session.events';
 
 /**
  * The SMS sessions of one (agent number, user number) pair, purely: interface.md's "SMS session"
@@ -21,19 +24,7 @@ export const WARNING_REPLY_MS = 10 * 60 * 1000;
 /** Provider message ids remembered per pair, so a carrier's redelivery adds nothing. */
 const REMEMBERED_DELIVERIES = 100;
 
-export type SmsSessionStatus = 'none' | 'active' | 'warning' | 'ended';
-
-/** Where a session's conversation runs: fixed when the session opens (contract §6). */
-export interface SmsRoute {
-  accountId: string;
-  agentId: string;
-  connectorId: string;
-  /** the number's environment (`dev`, `sandbox`, `live`) */
-  numberEnvironment: string;
-  /** the deployment environment it maps to (contract §11) */
-  environment: string;
-  deploymentId: string;
-}
+type SmsSessionStatus = 'none' | 'active' | 'warning' | 'ended';
 
 export interface SmsSessionState {
   status: SmsSessionStatus;
@@ -48,28 +39,6 @@ export interface SmsSessionState {
   /** the latest inbound deliveries of this pair, newest last */
   recent: ReadonlyArray<{ providerMessageId: string; conversationId: string }>;
 }
-
-export type SmsSessionEndReason = 'idle' | 'agent' | 'replaced';
-
-export type SmsSessionEvent =
-  | DomainEvent<
-      'SmsSessionOpened',
-      {
-        conversationId: string;
-        agentNumber: string;
-        userNumber: string;
-        by: 'outbound' | 'inbound';
-        route: SmsRoute;
-        greeting: string | null;
-        openedAt: string;
-      }
-    >
-  | DomainEvent<
-      'SmsUserMessageReceived',
-      { conversationId: string; text: string; providerMessageId: string; receivedAt: string; generation: number }
-    >
-  | DomainEvent<'SmsIdleWarningSent', { conversationId: string; text: string; sentAt: string; generation: number }>
-  | DomainEvent<'SmsSessionEnded', { conversationId: string; endedAt: string; reason: SmsSessionEndReason }>;
 
 export type SmsSessionCommand =
   | {

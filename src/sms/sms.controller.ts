@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { keyOf, RequireServiceToken } from '../platform/auth/key.guard';
-import { requestContext } from '../commands/request-context';
+import { requestContext } from '../platform/http/request-context';
 import { OutboundSmsDto } from './sms.dto';
 import { inboundContentType } from './sms-raw-body';
 import { SmsService } from './sms.service';

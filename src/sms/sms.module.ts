@@ -1,4 +1,4 @@
-import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -7,22 +7,21 @@ import { ConversationEngine } from '../conversations/engine/conversation-engine'
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { RateLimiter } from '../platform/auth/rate-limiter';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../commands/aggregate-cache';
+import { CommandsModule } from '../commands/commands.module';
 import { CONFIG, type Config } from '../platform/config/config';
 import { IdGenerator } from '../platform/ids/ids';
 import { LOGGER } from '../platform/logging/logger';
-import { ProcessManagers } from '../process-managers/process-managers';
-import { Timers } from '../process-managers/timers';
 import { EmbeddedSmsCarrier } from './embedded-carrier';
 import { HttpSmsCarrier } from './http-carrier';
 import { SmsAdminController } from './sms-admin.controller';
 import { SMS_CARRIER, type SmsCarrier } from './sms-carrier.port';
 import { SmsConversations } from './sms-conversations';
 import { SmsDirectory } from './sms-directory';
-import { SEND_OWNER, SmsOutbox } from './sms-outbox';
+import { SmsOutbox } from './sms-outbox';
 import { keepInboundSmsBodies } from './sms-raw-body';
-import { SESSION_TIMER_OWNER, SmsSessionTimers } from './sms-session-timers';
-import { smsSessionsProcessManager } from './sms-sessions.process-manager';
+import { SmsSessionTimers } from './sms-session-timers';
+import { SmsBehindTheLog } from './sms-behind-the-log';
+import { SMS_SESSION_COMMANDS, smsSessionCommands, type SmsSessionCommands } from './sms-session-commands';
 import { SmsController } from './sms.controller';
 import { SMS_RATE_LIMITER, SmsService } from './sms.service';
 import { EventStoreModule } from '../event-store/event-store.module';
@@ -31,38 +30,14 @@ import { ProcessManagersModule } from '../process-managers/process-managers.modu
 import { AgentDirectoryModule } from '../accounts/agent-directory.module';
 import { AgentsModule } from '../agents/agents.module';
 
-/** Wires the raw-body parser, the process manager, the session timers and the outbox at start. */
+/** The inbound webhook reads its body raw (its signature is over the bytes). */
 @Injectable()
-class SmsLifecycle implements OnModuleInit {
-  constructor(
-    private readonly adapterHost: HttpAdapterHost,
-    private readonly processManagers: ProcessManagers,
-    private readonly timers: Timers,
-    private readonly engine: ConversationEngine,
-    private readonly clock: Clock,
-    private readonly ids: IdGenerator,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(SMS_CARRIER) private readonly carrier: SmsCarrier,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+class SmsRawBodies implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   onModuleInit() {
     // the platform's body limit (contract §2): 1 MiB
     keepInboundSmsBodies(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), 1024 * 1024);
-    const outbox = new SmsOutbox(this.timers, this.store, this.clock, this.carrier, this.logger);
-    const sessionTimers = new SmsSessionTimers(this.timers, this.store, this.clock, new AggregateCache(2000));
-    this.timers.handle(SEND_OWNER, outbox.handler);
-    this.timers.handle(SESSION_TIMER_OWNER, sessionTimers.handler);
-    const conversations = new SmsConversations({
-      store: this.store,
-      clock: this.clock,
-      engine: this.engine,
-      outbox,
-      timers: sessionTimers,
-      newId: () => this.ids.uuid(),
-      logger: this.logger,
-    });
-    this.processManagers.register(smsSessionsProcessManager(conversations));
   }
 }
 
@@ -70,6 +45,7 @@ class SmsLifecycle implements OnModuleInit {
 @Module({
   imports: [
     EventStoreModule,
+    CommandsModule,
     ReadModelsModule,
     ProcessManagersModule,
     AgentDirectoryModule,
@@ -94,9 +70,36 @@ class SmsLifecycle implements OnModuleInit {
       useFactory: (config: Config) =>
         new RateLimiter(config.sms.rateLimitPerProject, config.sms.rateLimitPerProject * 2, 'SMS_RATE_LIMITED'),
     },
+    smsSessionCommands,
     SmsDirectory,
     SmsService,
-    SmsLifecycle,
+    SmsOutbox,
+    SmsSessionTimers,
+    {
+      provide: SmsConversations,
+      inject: [
+        EVENT_STORE,
+        Clock,
+        SMS_SESSION_COMMANDS,
+        ConversationEngine,
+        SmsOutbox,
+        SmsSessionTimers,
+        IdGenerator,
+        LOGGER,
+      ],
+      useFactory: (
+        store: EventStore,
+        clock: Clock,
+        sessions: SmsSessionCommands,
+        engine: ConversationEngine,
+        outbox: SmsOutbox,
+        timers: SmsSessionTimers,
+        ids: IdGenerator,
+        logger: Logger,
+      ) => new SmsConversations({ store, clock, sessions, engine, outbox, timers, newId: () => ids.uuid(), logger }),
+    },
+    SmsBehindTheLog,
+    SmsRawBodies,
   ],
 })
 export class SmsModule {}

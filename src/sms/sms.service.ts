@@ -3,22 +3,20 @@ import { DeploymentContent } from '../agents/deployment-content';
 import { ReadableAtOnce } from '../conversations/readable-at-once';
 import { DEPLOYMENT_FOR_NUMBER_ENVIRONMENT, type NumberEnvironment } from '../accounts/permissions';
 import type { Environment } from '../agents/agent.events';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { AGENT_DIRECTORY, type AgentDirectory } from '../platform/auth/agent-directory';
 import { keyCanReachAgent, type KeyRecord } from '../platform/auth/key-principal';
 import type { RateLimiter } from '../platform/auth/rate-limiter';
 import { ServerSecret } from '../platform/auth/server-secret';
 import { Clock } from '../platform/clock/clock';
-import { AggregateCache } from '../commands/aggregate-cache';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand } from '../commands/command-handler';
 import { badRequest, DomainError, forbidden, notFound } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
 import type { Connector as ConnectorRow } from '../../projections/accounts/queries';
 import { parseInboundSms } from './inbound-sms';
 import { SmsDirectory } from './sms-directory';
 import type { OutboundSmsDto } from './sms.dto';
-import { deliveredTo, smsSessionDecider, smsSessionStream, type SmsRoute } from './sms-session.decider';
+import { deliveredTo, smsSessionStream, type SmsRoute } from './sms-session.decider';
+import { SMS_SESSION_COMMANDS, type SmsSessionCommands } from './sms-session-commands';
 import { SMS_SESSIONS_PROCESS } from './sms-sessions.process-manager';
 import { checkSignature } from './sms-signature';
 
@@ -31,10 +29,8 @@ export const SMS_RATE_LIMITER = Symbol('SmsRateLimiter');
  */
 @Injectable()
 export class SmsService {
-  private readonly cache = new AggregateCache(5000);
-
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SMS_SESSION_COMMANDS) private readonly sessions: SmsSessionCommands,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
     @Inject(SMS_RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly directory: SmsDirectory,
@@ -78,15 +74,7 @@ export class SmsService {
       route: { ...route, deploymentId: route.deploymentId },
       now: this.clock.nowIso(),
     };
-    const result = await handleCommand(
-      this.store,
-      this.clock,
-      smsSessionStream(agentNumber, dto.user_number),
-      smsSessionDecider,
-      command,
-      context,
-      this.cache,
-    );
+    const result = await this.sessions.handle(smsSessionStream(agentNumber, dto.user_number), command, context);
     // the session this one replaced has ended once the answer is sent: its conversation too (issue 47)
     const replaced = result.events.find((e) => e.type === 'SmsSessionEnded');
     if (replaced) await this.readable.ended(replaced.data.conversationId, result.position!, SMS_SESSIONS_PROCESS);
@@ -131,15 +119,7 @@ export class SmsService {
       route: await this.route(connector),
       now: this.clock.nowIso(),
     };
-    const result = await handleCommand(
-      this.store,
-      this.clock,
-      smsSessionStream(sms.to, sms.from),
-      smsSessionDecider,
-      command,
-      context,
-      this.cache,
-    );
+    const result = await this.sessions.handle(smsSessionStream(sms.to, sms.from), command, context);
     return {
       conversation_id: deliveredTo(result.state, sms.provider_message_id),
       status: result.events.length > 0 ? 'received' : 'duplicate',

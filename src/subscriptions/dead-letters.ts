@@ -49,7 +49,7 @@ export interface DeadLetterRecorded {
 }
 
 /** The type a timer's dead letter carries where an event's would be. */
-export const TIMER_DEAD_LETTER_TYPE = 'timer';
+const TIMER_DEAD_LETTER_TYPE = 'timer';
 
 /** An error's message as stored and logged: bounded, since a handler's message may quote anything. */
 const MAX_ERROR_CHARS = 500;

@@ -21,7 +21,7 @@ import { CallRecordings, type RecordingWriter } from './recording/call-recording
 import { RecordingAudio } from './recording/recording-audio';
 
 /** What callers say besides the agent's topics: recognition hints next to the example queries. */
-export const SMALL_TALK = ['hello', 'hi', 'yes', 'no', 'thank you', 'thanks', 'goodbye', 'bye', 'okay'];
+const SMALL_TALK = ['hello', 'hi', 'yes', 'no', 'thank you', 'thanks', 'goodbye', 'bye', 'okay'];
 /** how long attach waits for the call's conversation to exist (outbound calls start it asynchronously) */
 const CONVERSATION_WAIT_MS = 5000;
 /** how long a goodbye may still be playing before the call is hung up anyway */

@@ -5,7 +5,7 @@
  * the platform sets itself (signature, framing, content type) cannot be overridden. Values are
  * write-only: answers show them masked (maskHeaders). Returns the first problem, or null.
  */
-export const MAX_CUSTOM_HEADERS = 20;
+const MAX_CUSTOM_HEADERS = 20;
 const TOKEN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 const RESERVED = new Set([
   'host',
@@ -28,7 +28,7 @@ const RESERVED = new Set([
 const RESERVED_PREFIXES = ['x-webhook-', 'x-parley-'];
 const PRINTABLE = /^[\t\x20-\x7e]*$/;
 /** What answers show instead of a header value. */
-export const MASKED_HEADER_VALUE = '***';
+const MASKED_HEADER_VALUE = '***';
 
 export function customHeadersProblem(headers: unknown): { field: string; message: string } | null {
   if (headers === null || typeof headers !== 'object' || Array.isArray(headers))

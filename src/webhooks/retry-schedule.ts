@@ -7,7 +7,7 @@ import { httpStatusClass, type OutboundErrorClass } from '../platform/outbound/o
  * not followed) fails at once, and so does a request that cannot be sent as it is (an internal
  * address, a header the HTTP client refuses): sending it again would only fail the same way.
  */
-export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 3600_000, 4 * 3600_000] as const;
+const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 3600_000, 4 * 3600_000] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** What one attempt came to: an HTTP status, or no answer at all (its class). */

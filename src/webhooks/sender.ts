@@ -1,7 +1,7 @@
 import type { OutboundHttp } from '../platform/outbound/outbound-http';
 import type { AttemptResult } from './retry-schedule';
 
-export interface WebhookRequest {
+interface WebhookRequest {
   url: string;
   body: string;
   headers: Record<string, string>;

@@ -1,5 +1,14 @@
 import type { DomainEvent } from '../commands/decider';
-import type { WebhookEventType } from './webhook-event';
+
+/** What an endpoint may subscribe to: the webhook event types (webhook-event.ts builds their bodies). */
+export const WEBHOOK_EVENT_TYPES = [
+  'alerts.triggered',
+  'alerts.resolved',
+  'conversation.started',
+  'conversation.ended',
+  'handoff.created',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /**
  * An endpoint's custom headers (they often hold a receiver's token): the JSON object sealed with

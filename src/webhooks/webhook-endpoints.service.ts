@@ -1,21 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { queryParam } from '../platform/http/query-params';
 import {
-  ENDPOINTS_READ_MODEL,
+  WEBHOOK_ENDPOINTS_READ_MODEL,
   webhookEndpointsQueries,
   type WebhookEndpoint as WebhookEndpointRow,
   type WebhookEndpointsQueries,
 } from '../../projections/webhook-endpoints/queries';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { newCredential, WEBHOOK_SECRET_PREFIX } from '../platform/auth/credentials';
 import { ServerSecret } from '../platform/auth/server-secret';
 import { Clock } from '../platform/clock/clock';
 import type { CommandContext } from '../commands/command-context';
-import { handleCommand } from '../commands/command-handler';
+import type { CommandHandler } from '../commands/command-handler';
+import { Commands } from '../commands/commands';
 import { CONFIG, type Config } from '../platform/config/config';
 import { badRequest, DomainError } from '../platform/errors/domain-error';
 import { IdGenerator } from '../platform/ids/ids';
-import { isReadModelLagging } from '../read-models/read-model-lagging';
+import { isReadModelLagging } from '../read-models/failures/read-model-lagging';
 import { ReadModels } from '../read-models/read-models.service';
 import { customHeadersProblem, maskHeaders } from './custom-headers';
 import type { CreateWebhookEndpointDto, PatchWebhookEndpointDto } from './dto/webhook-endpoint.dto';
@@ -25,8 +25,13 @@ import {
   type EndpointSettings,
   type SealedHeaders,
   type SealedSigningSecret,
+  type WebhookEndpointsEvent,
 } from './webhook-endpoint.events';
-import { webhookEndpointsDecider, type WebhookEndpointsCommand } from './webhook-endpoints.decider';
+import {
+  webhookEndpointsDecider,
+  type WebhookEndpointsCommand,
+  type WebhookEndpointsState,
+} from './webhook-endpoints.decider';
 import { webhookUrlProblem } from './webhook-url';
 
 const ENDPOINT_ID = /^whe_[a-z0-9]{8,40}$/;
@@ -45,9 +50,11 @@ const invalid = (field: string, message: string) => badRequest('VALIDATION_ERROR
 @Injectable()
 export class WebhookEndpointsService {
   private readonly endpoints: WebhookEndpointsQueries;
+  /** the one handler of webhook endpoints streams */
+  private readonly streams: CommandHandler<WebhookEndpointsState, WebhookEndpointsCommand, WebhookEndpointsEvent>;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    commands: Commands,
     private readonly readModels: ReadModels,
     private readonly outbox: WebhookOutbox,
     private readonly secret: ServerSecret,
@@ -56,6 +63,7 @@ export class WebhookEndpointsService {
     @Inject(CONFIG) private readonly config: Config,
   ) {
     this.endpoints = webhookEndpointsQueries(readModels);
+    this.streams = commands.for(webhookEndpointsDecider);
   }
 
   /**
@@ -172,16 +180,13 @@ export class WebhookEndpointsService {
     options: { revealing?: boolean } = {},
   ): Promise<string> {
     const now = this.clock.nowIso();
-    const result = await handleCommand(
-      this.store,
-      this.clock,
+    const result = await this.streams.handle(
       webhookEndpointsStream(accountId),
-      webhookEndpointsDecider,
       { ...command, now } as WebhookEndpointsCommand,
       context,
     );
     try {
-      await this.readModels.waitFor(result.position, [ENDPOINTS_READ_MODEL]);
+      await this.readModels.waitFor(result.position, [WEBHOOK_ENDPOINTS_READ_MODEL]);
     } catch (error) {
       if (!(options.revealing && isReadModelLagging(error))) throw error;
     }

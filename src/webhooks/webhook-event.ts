@@ -4,14 +4,9 @@ import type { RecordedEvent } from '../event-store/event-store.port';
 import { derivedUuid } from '../platform/ids/derived-id';
 import { accountRef, agentRef } from '../platform/ids/prefixed-ids';
 
-export const WEBHOOK_EVENT_TYPES = [
-  'alerts.triggered',
-  'alerts.resolved',
-  'conversation.started',
-  'conversation.ended',
-  'handoff.created',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import type { WebhookEventType } from './webhook-endpoint.events';
+
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-endpoint.events';
 
 /** The body of a delivery: the same bytes on every attempt. */
 export interface WebhookEvent {

@@ -8,7 +8,7 @@ import type { WebhookEndpointsEvent } from './webhook-endpoint.events';
 import { SOURCE_EVENT_TYPES, toWebhookEvent, type ConversationStartedData } from './webhook-event';
 import { isTestConversationStream } from '../conversations/conversation.events';
 
-export const WEBHOOK_EVENTS_PROCESS = 'webhook-events';
+const WEBHOOK_EVENTS_PROCESS = 'webhook-events';
 
 type DeletedData = Extract<WebhookEndpointsEvent, { type: 'WebhookEndpointDeleted' }>['data'];
 

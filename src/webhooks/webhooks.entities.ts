@@ -16,7 +16,7 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 @Entity('webhook_delivery')
 @Index(['status', 'nextAttemptAt'])
 @Index(['sourceEventId', 'endpointId'], { unique: true })
-export class WebhookDeliveryRow {
+class WebhookDeliveryRow {
   @PrimaryColumn('text') id: string;
   @Column('text', { name: 'endpoint_id' }) endpointId: string;
   @Column('text', { name: 'account_id' }) accountId: string;
@@ -41,7 +41,7 @@ export type AttemptOutcome = 'delivered' | 'retrying' | 'failed';
 @Entity('webhook_attempt')
 @Index(['deliveryId', 'attempt'], { unique: true })
 @Index(['endpointId', 'seq'])
-export class WebhookAttemptRow {
+class WebhookAttemptRow {
   @PrimaryGeneratedColumn('increment') seq: number;
   @Column('text', { name: 'delivery_id' }) deliveryId: string;
   @Column('text', { name: 'endpoint_id' }) endpointId: string;

@@ -1,60 +1,27 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Module,
-  OnApplicationBootstrap,
-  OnModuleInit,
-} from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
-import { Clock } from '../platform/clock/clock';
 import { CONFIG, type Config } from '../platform/config/config';
 import { PLATFORM_DB } from '../platform/database/platform-database';
 import { OutboundHttp } from '../platform/outbound/outbound-http';
-import { ProcessManagers } from '../process-managers/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
 import { DeliveryWorker } from './delivery-worker';
 import { openWebhookOutbox } from './open-outbox';
 import { WEBHOOK_SENDER, webhookSender } from './sender';
 import { WebhookOutbox } from './outbox';
-import {
-  ENDPOINTS_READ_MODEL,
-  SubscribedEndpoints,
-  subscribedEndpoints,
-} from '../../projections/webhook-endpoints/queries';
+import { SubscribedEndpoints, subscribedEndpoints } from '../../projections/webhook-endpoints/queries';
+import { WebhooksBehindTheLog } from './webhooks-behind-the-log';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
-import { webhookEventsProcessManager } from './webhook-events.process-manager';
+import { CommandsModule } from '../commands/commands.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ProcessManagersModule } from '../process-managers/process-managers.module';
 
-/** Registers the process manager that fills the outbox, and runs the worker that empties it. */
+/** Runs the worker that empties the outbox while the app runs. */
 @Injectable()
-class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
-  constructor(
-    private readonly processManagers: ProcessManagers,
-    private readonly worker: DeliveryWorker,
-    private readonly outbox: WebhookOutbox,
-    private readonly endpoints: SubscribedEndpoints,
-    private readonly readModels: ReadModels,
-    private readonly clock: Clock,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-  ) {}
+class DeliveryWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(private readonly worker: DeliveryWorker) {}
 
-  onModuleInit() {
-    this.processManagers.register(
-      webhookEventsProcessManager({
-        store: this.store,
-        outbox: this.outbox,
-        endpoints: this.endpoints,
-        endpointsApplied: (position) => this.readModels.waitFor(position, [ENDPOINTS_READ_MODEL]),
-        clock: this.clock,
-        onQueued: () => this.worker.poke(),
-      }),
-    );
-  }
   onApplicationBootstrap() {
     this.worker.start();
   }
@@ -64,7 +31,7 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
 }
 
 @Module({
-  imports: [EventStoreModule, ReadModelsModule, ProcessManagersModule],
+  imports: [EventStoreModule, CommandsModule, ReadModelsModule, ProcessManagersModule],
   controllers: [WebhookEndpointsController],
   providers: [
     // SQLite or PostgreSQL, as the platform database is
@@ -83,7 +50,8 @@ class WebhooksLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeA
     },
     DeliveryWorker,
     WebhookEndpointsService,
-    WebhooksLifecycle,
+    DeliveryWorkerLifecycle,
+    WebhooksBehindTheLog,
   ],
 })
 export class WebhooksModule {}

@@ -1,6 +1,6 @@
 import type { DeploymentContent, Topic } from './api/types';
 
-export type TopicChange =
+type TopicChange =
   | { kind: 'added'; name: string; after: Topic }
   | { kind: 'removed'; name: string; before: Topic }
   | { kind: 'changed'; name: string; before: Topic; after: Topic; fields: string[] };

@@ -3,7 +3,7 @@ import { ApiError } from './api/http';
 import { BASE, navigate } from './router';
 
 /** What an error says to a person: the envelope's code and message when the API refused. */
-export function describeError(error: unknown): string {
+function describeError(error: unknown): string {
   if (error instanceof ApiError) return `${error.code}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { conversationsProjection } from '../../projections/conversations/conversations.projection';
-import type { ConversationSummary } from '../../src/conversations/conversation-view';
+import type { ConversationSummary } from '../../projections/conversations/queries';
 import {
   conversationsRepository,
   type ConversationsRepository,
@@ -15,13 +15,13 @@ import type { ListFilters, SearchMode } from '../../src/conversations-api/list-q
 import { PostgresConversationsRepository } from '../../projections/conversations/postgres-queries';
 import { SqliteConversationsRepository } from '../../projections/conversations/sqlite-queries';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { catchUp } from '../../src/read-models/catch-up';
-import { openReadModel } from '../../src/read-models/open-read-model';
+import { catchUp } from '../../src/read-models/generations/catch-up';
+import { openReadModel } from '../../src/read-models/generations/open-read-model';
 import {
   dropGenerationSchema,
   generationSchema,
   openPostgresReadModel,
-} from '../../src/read-models/postgres/open-postgres-read-model';
+} from '../../src/read-models/generations/postgres/open-postgres-read-model';
 import { seed } from '../../src/cli/seed/seed';
 import { filters } from './list-filters';
 import { postgresBinariesOrSkip, startPostgresServer, type PostgresServer } from '../support/postgres-server';

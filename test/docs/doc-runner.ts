@@ -29,7 +29,7 @@ curl() {
 }
 `;
 
-export interface GroupRun {
+interface GroupRun {
   block: DocBlock;
   group: CommandGroup;
 }

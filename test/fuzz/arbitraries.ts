@@ -8,7 +8,7 @@ import { getMetadataStorage } from 'class-validator';
  * checks and reach the deciders; the rest replace the whole body or its framing.
  */
 
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 
 /** What one request sends as its body: `text` (or `bytes`) with `contentType`; neither: no body. */
 export interface BodyCase {
@@ -30,11 +30,11 @@ export interface PathCase {
   values: Record<string, string>;
 }
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 // ---------------------------------------------------------------- values
 
-export const HOSTILE_STRINGS: readonly string[] = [
+const HOSTILE_STRINGS: readonly string[] = [
   '',
   ' ',
   '\u0000',
@@ -72,7 +72,7 @@ export const HOSTILE_STRINGS: readonly string[] = [
 ];
 
 /** Keys that have bitten JavaScript servers: prototype pollution and friends. */
-export const HOSTILE_KEYS: readonly string[] = [
+const HOSTILE_KEYS: readonly string[] = [
   '__proto__',
   'constructor',
   'prototype',
@@ -87,13 +87,13 @@ export const HOSTILE_KEYS: readonly string[] = [
   '[0]',
 ];
 
-export const hostileString: fc.Arbitrary<string> = fc.oneof(
+const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(...HOSTILE_STRINGS), weight: 4 },
   { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 1 },
   { arbitrary: fc.string({ maxLength: 200 }), weight: 1 },
 );
 
-export const hostileScalar: fc.Arbitrary<Json> = fc.oneof(
+const hostileScalar: fc.Arbitrary<Json> = fc.oneof(
   {
     arbitrary: fc.constantFrom<Json>(null, true, false, 0, -1, 1.5, -0.000001, 2 ** 53 + 1, 1e308, -1e308, 4294967296),
     weight: 3,
@@ -104,7 +104,7 @@ export const hostileScalar: fc.Arbitrary<Json> = fc.oneof(
 );
 
 /** An object whose own keys include one prototype-ish key (defined, not assigned: no pollution here). */
-export const protoObject: fc.Arbitrary<Json> = fc
+const protoObject: fc.Arbitrary<Json> = fc
   .tuple(fc.constantFrom(...HOSTILE_KEYS), hostileScalar, fc.boolean())
   .map(([key, value, nest]) => {
     const object: Record<string, Json> = {};
@@ -117,7 +117,7 @@ export const protoObject: fc.Arbitrary<Json> = fc
     return object;
   });
 
-export const hostileValue: fc.Arbitrary<Json> = fc.oneof(
+const hostileValue: fc.Arbitrary<Json> = fc.oneof(
   { arbitrary: hostileScalar, weight: 6 },
   { arbitrary: fc.constantFrom<Json>([], {}, [null], [[]], { '': null }), weight: 2 },
   { arbitrary: fc.array(hostileScalar, { maxLength: 5 }), weight: 1 },
@@ -129,7 +129,7 @@ export const hostileValue: fc.Arbitrary<Json> = fc.oneof(
  * Values too big or too deep to build as objects cheaply: a marker that `serialize` swaps for the
  * raw text. Huge strings sit just under and just over the 1 MiB body limit.
  */
-export interface RawValue {
+interface RawValue {
   readonly rawLabel: string;
   readonly rawText: () => string;
 }
@@ -147,7 +147,7 @@ const hugeString = (length: number, unit = 'x'): RawValue => ({
   rawText: () => JSON.stringify(unit.repeat(length)),
 });
 
-export const RAW_VALUES: readonly RawValue[] = [
+const RAW_VALUES: readonly RawValue[] = [
   deepArray(65),
   deepObject(65),
   deepArray(5_000),
@@ -165,12 +165,12 @@ export const RAW_VALUES: readonly RawValue[] = [
   },
 ];
 
-export const rawValue: fc.Arbitrary<RawValue> = fc.constantFrom(...RAW_VALUES);
+const rawValue: fc.Arbitrary<RawValue> = fc.constantFrom(...RAW_VALUES);
 
 const isRaw = (value: unknown): value is RawValue => typeof value === 'object' && value !== null && 'rawText' in value;
 
 /** JSON text of a body that may hold RawValue markers anywhere (placeholders swapped after stringify). */
-export function serialize(value: unknown): string {
+function serialize(value: unknown): string {
   const raws: RawValue[] = [];
   const text = JSON.stringify(value, (_key, v) => {
     if (!isRaw(v)) return v;
@@ -196,7 +196,7 @@ export function dtoFieldNames(type?: Type): string[] {
 }
 
 /** Dotted paths of a valid body's fields, nested objects included (`responseSettings.greeting`). */
-export function bodyPaths(body: unknown, prefix = ''): string[] {
+function bodyPaths(body: unknown, prefix = ''): string[] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return [];
   return Object.entries(body).flatMap(([key, value]) => [`${prefix}${key}`, ...bodyPaths(value, `${prefix}${key}.`)]);
 }
@@ -232,7 +232,7 @@ function withExtra(body: Record<string, unknown>, key: string, value: unknown): 
 
 const JSON_TYPE = 'application/json';
 
-export const MALFORMED_BODIES: readonly BodyCase[] = [
+const MALFORMED_BODIES: readonly BodyCase[] = [
   { label: 'truncated JSON', text: '{"name": "x', contentType: JSON_TYPE },
   { label: 'trailing comma', text: '{"name": "x",}', contentType: JSON_TYPE },
   { label: 'bare NaN', text: 'NaN', contentType: JSON_TYPE },
@@ -259,7 +259,7 @@ export const MALFORMED_BODIES: readonly BodyCase[] = [
   },
 ];
 
-export const OTHER_CONTENT_TYPES: readonly string[] = [
+const OTHER_CONTENT_TYPES: readonly string[] = [
   'text/plain',
   'application/x-www-form-urlencoded',
   'application/xml',
@@ -339,7 +339,7 @@ const encode = (value: string) => {
 };
 
 /** Query values as they reach the URL: encoded hostile strings, and raw percent soup. */
-export const hostileQueryValue: fc.Arbitrary<{ label: string; raw: string }> = fc.oneof(
+const hostileQueryValue: fc.Arbitrary<{ label: string; raw: string }> = fc.oneof(
   { arbitrary: hostileString.map((s) => ({ label: describe(s), raw: encode(s) })), weight: 4 },
   {
     arbitrary: fc
@@ -355,7 +355,7 @@ export const hostileQueryValue: fc.Arbitrary<{ label: string; raw: string }> = f
   },
 );
 
-export const QUERY_GARBAGE: readonly string[] = [
+const QUERY_GARBAGE: readonly string[] = [
   '%',
   '&&&',
   '=',
@@ -423,7 +423,7 @@ export function queryCases(valid: Record<string, string>, names: string[]): fc.A
 
 // ---------------------------------------------------------------- path ids
 
-export const HOSTILE_IDS: readonly string[] = [
+const HOSTILE_IDS: readonly string[] = [
   '%',
   '%00',
   '%ZZ',
@@ -447,7 +447,7 @@ export const HOSTILE_IDS: readonly string[] = [
   "'%20OR%201=1--",
 ];
 
-export const hostileId: fc.Arbitrary<{ label: string; raw: string }> = fc.oneof(
+const hostileId: fc.Arbitrary<{ label: string; raw: string }> = fc.oneof(
   { arbitrary: fc.constantFrom(...HOSTILE_IDS).map((raw) => ({ label: `raw ${describe(raw)}`, raw })), weight: 2 },
   { arbitrary: hostileString.filter((s) => s !== '').map((s) => ({ label: describe(s), raw: encode(s) })), weight: 2 },
 );

@@ -24,7 +24,7 @@ export const AGENT_NUMBER = '+15550100001';
  * The app for fuzzing: the test clock (so its route is fuzzed too) and a short read-your-writes
  * bound, so a command whose events a read model cannot apply answers 503 in seconds, not minutes.
  */
-export const FUZZ_APP_ENV: Record<string, string> = {
+const FUZZ_APP_ENV: Record<string, string> = {
   PARLEY_TEST_CLOCK: '1',
   READ_YOUR_WRITES_TIMEOUT_MS: '2000',
   DEBUG_CHAT_TIMEOUT_S: '86400',

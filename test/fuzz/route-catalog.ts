@@ -52,7 +52,7 @@ export function parseRouteTree(tree: string): Array<{ method: string; url: strin
 }
 
 /** `METHOD /path` -> the DTO classes of the handler's @Body() and @Query(), from Nest's metadata. */
-export function nestDtoBindings(app: NestFastifyApplication): Map<string, { bodyType?: Type; queryType?: Type }> {
+function nestDtoBindings(app: NestFastifyApplication): Map<string, { bodyType?: Type; queryType?: Type }> {
   const bindings = new Map<string, { bodyType?: Type; queryType?: Type }>();
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {

@@ -40,7 +40,7 @@ function withDatabase(url: string, database: string): string {
 }
 
 /** The database of the app whose DATA_DIR is `dataDir`: named after it, so a restarted app (same dir) finds its data again. */
-export function databaseName(dataDir: string): string {
+function databaseName(dataDir: string): string {
   return `app_${createHash('sha256').update(dataDir).digest('hex').slice(0, 24)}`;
 }
 

@@ -11,7 +11,7 @@ import type { Json } from './json';
  */
 
 export type Env = 'sandbox' | 'pre-release' | 'live';
-export type Version = 'v1' | 'v2' | 'v3';
+type Version = 'v1' | 'v2' | 'v3';
 export type Params = Record<string, string | number | boolean | Array<string | number>>;
 
 export interface TopicSpec {
@@ -146,7 +146,7 @@ export async function setDataAccess(
   expectOk(r, 200);
 }
 
-export function queryString(params: Params = {}): string {
+function queryString(params: Params = {}): string {
   const qs = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     for (const v of Array.isArray(value) ? value : [value]) qs.append(key, String(v));

@@ -46,7 +46,7 @@ export async function operatorKey(t: TestApp, accountId: string, spec: KeySpec =
   return r.body;
 }
 
-export function operatorKeyResponse(t: TestApp, accountId: string, spec: KeySpec = {}): Promise<JsonResponse> {
+function operatorKeyResponse(t: TestApp, accountId: string, spec: KeySpec = {}): Promise<JsonResponse> {
   return request(`${t.url}/admin/v1/accounts/${accountId}/api-keys`, {
     body: {
       name: spec.name ?? 'test key',

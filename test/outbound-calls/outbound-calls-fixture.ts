@@ -11,7 +11,7 @@ export interface CallingAccount {
   token: string;
 }
 
-export const op = (t: TestApp) => ({ 'x-operator-token': t.operatorToken });
+const op = (t: TestApp) => ({ 'x-operator-token': t.operatorToken });
 
 export async function issueKey(
   t: TestApp,

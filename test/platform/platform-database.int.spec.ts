@@ -4,7 +4,7 @@ import { alertEvaluationWrites } from '../../src/alerts/alert-evaluation-writes'
 import { AlertEvaluation } from '../../src/alerts/alert-evaluation.entity';
 import { dialectOf } from '../../src/platform/database/dialect';
 import { ReadModelGeneration } from '../../src/platform/database/platform.entities';
-import { ReadModelRegistry } from '../../src/read-models/read-model-registry';
+import { ReadModelRegistry } from '../../src/read-models/generations/read-model-registry';
 import { describeEachPlatformDatabase, type PlatformDatabase } from '../support/platform-databases';
 
 /** Every platform table, its columns and its indexes: the same on both databases. */

@@ -1,10 +1,10 @@
 import { newTestEvent } from '../../src/event-store/event-store.contract';
 import { openAppDatabase } from '../../src/app.database';
-import { readCheckpoint } from '../../src/read-models/apply-batch';
-import { PostgresGenerationStorage } from '../../src/read-models/generation-storage';
-import { ReadModelRegistry } from '../../src/read-models/read-model-registry';
+import { readCheckpoint } from '../../src/read-models/apply/apply-batch';
+import { PostgresGenerationStorage } from '../../src/read-models/generations/generation-storage';
+import { ReadModelRegistry } from '../../src/read-models/generations/read-model-registry';
 import { ReadModels } from '../../src/read-models/read-models.service';
-import { retryProjectionDeadLetters } from '../../src/read-models/retry-dead-letters';
+import { retryProjectionDeadLetters } from '../../src/read-models/failures/retry-dead-letters';
 import { INCREMENTED, actualCounters, counterProjection } from '../fixtures/counter-projection';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
 import { describeOnPostgres } from '../support/postgres-server';

@@ -2,11 +2,11 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { newTestEvent } from '../../src/event-store/event-store.contract';
 import { openAppDatabase } from '../../src/app.database';
-import { PostgresGenerationStorage } from '../../src/read-models/generation-storage';
+import { PostgresGenerationStorage } from '../../src/read-models/generations/generation-storage';
 import { LeaseSession } from '../../src/subscriptions/lease-session';
 import type { ProcessManager } from '../../src/process-managers/process-manager';
 import { ProcessManagers } from '../../src/process-managers/process-managers';
-import { ReadModelRegistry } from '../../src/read-models/read-model-registry';
+import { ReadModelRegistry } from '../../src/read-models/generations/read-model-registry';
 import { ReadModels } from '../../src/read-models/read-models.service';
 import {
   INCREMENTED,

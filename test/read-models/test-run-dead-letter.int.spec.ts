@@ -1,6 +1,6 @@
 import type { ConversationEngine } from '../../src/conversations/engine/conversation-engine';
 import type { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
-import { handleCommand, load } from '../../src/commands/command-handler';
+import { Commands } from '../../src/commands/commands';
 import { testRunDecider } from '../../src/agent-tests/test-run.decider';
 import { testRunStream } from '../../src/agent-tests/test-run.events';
 import { TestRunner } from '../../src/agent-tests/test-runner';
@@ -36,8 +36,9 @@ describe('a test run whose case is dead-lettered', () => {
         throw new RangeError('Maximum call stack size exceeded');
       },
     } as unknown as ConversationEngine;
+    const runs = new Commands(store, clock).for(testRunDecider);
     const runner = new TestRunner({
-      store,
+      runs,
       clock,
       engine,
       newId: () => `${Math.random()}`,
@@ -54,11 +55,8 @@ describe('a test run whose case is dead-lettered', () => {
       { id: 'c1', name: 'hours', turns: [{ user: 'when are you open?' }], state: {} },
       { id: 'c2', name: 'price', turns: [{ user: 'how much?' }, { user: 'thanks' }], state: {} },
     ];
-    await handleCommand(
-      store,
-      clock,
+    await runs.handle(
       stream,
-      testRunDecider,
       {
         type: 'StartTestRun',
         testRunId: 'tr_1',
@@ -72,13 +70,8 @@ describe('a test run whose case is dead-lettered', () => {
       { actor: 'test', correlationId: 'tr_1', causationId: null },
     );
 
-    await waitUntil(
-      async () => (await load(store, stream, testRunDecider)).state.finished,
-      'the run finishes',
-      15_000,
-      20,
-    );
-    const { state } = await load(store, stream, testRunDecider);
+    await waitUntil(async () => (await runs.load(stream)).state.finished, 'the run finishes', 15_000, 20);
+    const { state } = await runs.load(stream);
     expect(state.results.map((r) => [r.name, r.passed, r.turns.length])).toEqual([
       ['hours', false, 1],
       ['price', false, 2],

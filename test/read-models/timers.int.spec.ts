@@ -2,7 +2,7 @@ import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/platform/clock/clock';
 import { TimerRecord } from '../../src/platform/database/platform.entities';
-import { readModelLagging } from '../../src/read-models/read-model-lagging';
+import { readModelLagging } from '../../src/read-models/failures/read-model-lagging';
 import { Timers, type DueTimer } from '../../src/process-managers/timers';
 import { sleep, waitUntil } from '../fixtures/counter-projection';
 import { silentLogger } from '../fixtures/read-side-harness';

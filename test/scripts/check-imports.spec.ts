@@ -24,7 +24,9 @@ const clean = {
   'src/platform/clock.ts': 'export const now = () => 0;\n',
   'src/platform/auth/key-lookup.ts': "import { now } from '../clock';\nexport const lookup = now;\n",
   'src/accounts/key-lookup.ts': "import { lookup } from '../platform/auth/key-lookup';\nexport const k = lookup;\n",
-  'projections/keys/queries.ts': "import { k } from '../../src/accounts/key-lookup';\nexport const q = k;\n",
+  'src/accounts/key.events.ts': 'export type KeyIssued = { keyId: string };\n',
+  'projections/keys/queries.ts':
+    "import type { KeyIssued } from '../../src/accounts/key.events';\nimport { now } from '../../src/platform/clock';\nexport const q = (e: KeyIssued) => [e, now];\n",
   'projections/keys/keys.entities.ts': 'export class KeyRow {}\n',
   'src/agents/agents.ts': "import { q } from '../../projections/keys/queries';\nexport const a = q;\n",
   // each layer on the ones below it
@@ -45,7 +47,7 @@ const clean = {
 describe('scripts/check-imports.js', () => {
   it('passes a tree that keeps the layer rules', () => {
     const { status, out } = checkTree(clean);
-    expect(out).toContain('no import loops and no layer violations');
+    expect(out).toContain('no import loops, no layer violations and no contexts importing each other');
     expect(status).toBe(0);
   });
 
@@ -123,5 +125,32 @@ describe('scripts/check-imports.js', () => {
       'src/platform/auth/key-lookup.spec.ts': "import { k } from '../../accounts/key-lookup';\nexport const s = k;\n",
     });
     expect(status).toBe(0);
+  });
+
+  it('fails when a projection imports a context beyond its events', () => {
+    const { status, out } = checkTree({
+      ...clean,
+      'projections/keys/keys.projection.ts':
+        "import { k } from '../../src/accounts/key-lookup';\nexport const p = k;\n",
+    });
+    expect(out).toContain('LAYER projections/keys/keys.projection.ts imports src/accounts/key-lookup.ts');
+    expect(status).toBe(1);
+  });
+
+  it('fails when two contexts import each other, whichever files do it', () => {
+    // one way is fine
+    expect(
+      checkTree({
+        ...clean,
+        'src/agents/keys.ts': "import { k } from '../accounts/key-lookup';\nexport const keys = k;\n",
+      }).status,
+    ).toBe(0);
+    const { status, out } = checkTree({
+      ...clean,
+      'src/agents/keys.ts': "import { k } from '../accounts/key-lookup';\nexport const keys = k;\n",
+      'src/accounts/owners.ts': "import { a } from '../agents/agents';\nexport const owners = a;\n",
+    });
+    expect(out).toContain('CONTEXTS accounts and agents import each other');
+    expect(status).toBe(1);
   });
 });

@@ -6,7 +6,7 @@
  * Waits that something does NOT happen (noMoreThan and the like) keep their own short windows.
  * PARLEY_TEST_PATIENCE overrides the factor (1 to see the nominal bounds).
  */
-export const PATIENCE = Number(process.env.PARLEY_TEST_PATIENCE ?? 5);
+const PATIENCE = Number(process.env.PARLEY_TEST_PATIENCE ?? 5);
 
 /** A positive wait's bound on this machine. */
 export const patient = (nominalMs: number): number => nominalMs * PATIENCE;

@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { RecordedEvent } from '../../src/event-store/event-store.port';
 import { positionOf } from '../../src/event-store/position';
-import { applyBatch } from '../../src/read-models/apply-batch';
-import { openReadModel } from '../../src/read-models/open-read-model';
+import { applyBatch } from '../../src/read-models/apply/apply-batch';
+import { openReadModel } from '../../src/read-models/generations/open-read-model';
 import type { Projection } from '../../src/read-models/projection';
 
 export interface GivenEvent {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
-import { openReadModel } from '../../src/read-models/open-read-model';
-import { openPostgresReadModel } from '../../src/read-models/postgres/open-postgres-read-model';
+import { openReadModel } from '../../src/read-models/generations/open-read-model';
+import { openPostgresReadModel } from '../../src/read-models/generations/postgres/open-postgres-read-model';
 import type { Projection } from '../../src/read-models/projection';
 import { describeOnPostgres } from './postgres-server';
 

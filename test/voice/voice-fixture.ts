@@ -3,7 +3,7 @@ import { EspeakSynthesizer } from '../../src/voice/speech/espeak-synthesizer';
 import { PocketsphinxRecognizer } from '../../src/voice/speech/pocketsphinx-recognizer';
 
 /** A program on the PATH (Debian's speech packages; `.ci/run` installs them). */
-export function installed(bin: string): boolean {
+function installed(bin: string): boolean {
   try {
     execFileSync('sh', ['-c', `command -v ${bin}`]);
     return true;

@@ -6,7 +6,7 @@ export const UNPROFILED = 'threads not profiled (GC helpers, libuv pool)';
 const SAMPLER_THREAD = /^v8:ProfEvntProc/;
 const SAMPLERS = "profiler's sampling threads, CPU";
 
-export interface ThreadBreakdown {
+interface ThreadBreakdown {
   thread: string;
   /** µs per turn by stage: the thread's CPU split by the profile's shares (wall µs when its CPU is unknown) */
   perTurn: Record<string, number>;

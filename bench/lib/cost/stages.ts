@@ -10,7 +10,7 @@
  */
 
 /** The subset of Chrome's .cpuprofile format (Profiler.stop's result) this reads. */
-export interface CpuProfileNode {
+interface CpuProfileNode {
   id: number;
   callFrame: { functionName: string; url: string };
   children?: number[];
@@ -46,7 +46,7 @@ const HTTP_LIBRARIES =
   /^node_modules\/(fastify|@fastify\/[^/]+|@nestjs\/[^/]+|find-my-way|light-my-request|avvio|class-validator|class-transformer|secure-json-parse|fast-json-stringify|rxjs)\//;
 
 /** In priority order: the first rule any frame of a stack matches decides the sample's stage. */
-export const STAGE_RULES: StageRule[] = [
+const STAGE_RULES: StageRule[] = [
   { stage: HARNESS, path: /^bench\// },
   { stage: 'process managers', path: /^src\/(process-managers\/|.*\.process-manager\.)/ },
   { stage: 'read-model queries (answers)', path: /^projections\/[^/]+\/(sqlite-|postgres-)?queries\./ },

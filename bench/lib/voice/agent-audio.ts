@@ -11,7 +11,7 @@
  */
 export const VOICED_RMS = 100;
 
-export function rmsOf(pcm: Int16Array): number {
+function rmsOf(pcm: Int16Array): number {
   if (pcm.length === 0) return 0;
   let sum = 0;
   for (let i = 0; i < pcm.length; i++) sum += pcm[i] * pcm[i];

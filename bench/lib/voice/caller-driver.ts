@@ -25,7 +25,7 @@ export interface CallerPlan {
   answerDeadlineMs: number;
 }
 
-export interface CallerResult {
+interface CallerResult {
   from: string;
   status: number;
   /** each answered turn's wait, ms: last utterance packet sent → first voiced answer packet received */

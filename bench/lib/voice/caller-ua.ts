@@ -22,7 +22,7 @@ import { buildRtp, parseRtp } from '../../../src/voice/media/rtp-packet';
 import { AgentAudioWatch } from './agent-audio';
 
 /** samples in one 20 ms packet at 8 kHz */
-export const FRAME = 160;
+const FRAME = 160;
 
 /**
  * The bench's caller: a SIP user agent over UDP on 127.0.0.1 with a bare RTP endpoint of its own

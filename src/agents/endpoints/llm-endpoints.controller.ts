@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { requestContext } from '../../commands/request-context';
+import { requestContext } from '../../platform/http/request-context';
 import { OperatorGuard } from '../../platform/operator/operator.guard';
 import { AddLlmEndpointDto } from './llm-endpoints.dto';
 import { LlmEndpoints } from './llm-endpoints';

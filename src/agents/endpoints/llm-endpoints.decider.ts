@@ -10,7 +10,7 @@ export type LlmEndpointCommand =
   | { type: 'AddLlmEndpoint'; name: string; baseUrl: string; sealedApiKey: string | null; now: string }
   | { type: 'DeleteLlmEndpoint'; name: string; now: string };
 
-export const llmEndpointErrors = {
+const llmEndpointErrors = {
   exists: (name: string) => conflict('LLM_ENDPOINT_EXISTS', `an endpoint named ${name} exists; delete it first`),
   notFound: () => notFound('LLM_ENDPOINT_NOT_FOUND', 'no model endpoint has that name'),
 };

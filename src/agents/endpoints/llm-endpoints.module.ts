@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { EventStoreModule } from '../../event-store/event-store.module';
+import { CommandsModule } from '../../commands/commands.module';
 import { LlmEndpointsController } from './llm-endpoints.controller';
 import { LlmEndpoints } from './llm-endpoints';
 
 /** The operator's model endpoints: the settings routes check names against it, the runtime resolves them. */
 @Module({
-  imports: [EventStoreModule],
+  imports: [CommandsModule],
   controllers: [LlmEndpointsController],
   providers: [LlmEndpoints],
   exports: [LlmEndpoints],

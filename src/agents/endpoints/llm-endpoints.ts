@@ -1,11 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { CommandContext } from '../../commands/command-context';
-import { handleCommand, load } from '../../commands/command-handler';
-import { EVENT_STORE, type EventStore } from '../../event-store/event-store.port';
+import type { CommandHandler } from '../../commands/command-handler';
+import { Commands } from '../../commands/commands';
 import { ServerSecret } from '../../platform/auth/server-secret';
 import { Clock } from '../../platform/clock/clock';
-import { LLM_ENDPOINTS_STREAM, type LlmEndpointRecord } from './llm-endpoint.events';
-import { llmEndpointsDecider, type LlmEndpointCommand } from './llm-endpoints.decider';
+import { LLM_ENDPOINTS_STREAM, type LlmEndpointEvent, type LlmEndpointRecord } from './llm-endpoint.events';
+import { llmEndpointsDecider, type LlmEndpointCommand, type LlmEndpointsState } from './llm-endpoints.decider';
 import type { AddLlmEndpointDto } from './llm-endpoints.dto';
 
 /** What a model call needs of an endpoint: the key opened, for the Authorization header only. */
@@ -25,11 +25,16 @@ type WithoutNow<C> = C extends unknown ? Omit<C, 'now'> : never;
  */
 @Injectable()
 export class LlmEndpoints {
+  /** the handler of the endpoints stream, without a cache: every use reads it */
+  private readonly endpoints: CommandHandler<LlmEndpointsState, LlmEndpointCommand, LlmEndpointEvent>;
+
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    commands: Commands,
     private readonly clock: Clock,
     private readonly secret: ServerSecret,
-  ) {}
+  ) {
+    this.endpoints = commands.for(llmEndpointsDecider);
+  }
 
   async add(dto: AddLlmEndpointDto, context: CommandContext) {
     const sealedApiKey = dto.api_key !== undefined ? this.secret.encrypt(dto.api_key) : null;
@@ -66,12 +71,12 @@ export class LlmEndpoints {
   }
 
   private async all(): Promise<ReadonlyMap<string, LlmEndpointRecord>> {
-    return (await load(this.store, LLM_ENDPOINTS_STREAM, llmEndpointsDecider)).state.endpoints;
+    return (await this.endpoints.load(LLM_ENDPOINTS_STREAM)).state.endpoints;
   }
 
   private execute(command: WithoutNow<LlmEndpointCommand>, context: CommandContext) {
     const full = { ...command, now: this.clock.nowIso() } as LlmEndpointCommand;
-    return handleCommand(this.store, this.clock, LLM_ENDPOINTS_STREAM, llmEndpointsDecider, full, context);
+    return this.endpoints.handle(LLM_ENDPOINTS_STREAM, full, context);
   }
 }
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { requestContext } from '../../commands/request-context';
+import { requestContext } from '../../platform/http/request-context';
 import { RequireApiKey } from '../../platform/auth/key.guard';
 import { parseAgentId } from '../../platform/ids/prefixed-ids';
 import { AgentToolsService } from './agent-tools.service';

@@ -17,7 +17,7 @@ import { agentToolsQueries, type AgentToolsQueries } from '../../../projections/
 import type { CreateToolDto, PatchToolDto } from './tool.dto';
 import { parametersProblem } from './tool-parameters';
 
-export const TOOL_SECRET_PREFIX = 'tsec_';
+const TOOL_SECRET_PREFIX = 'tsec_';
 const DEFAULT_TIMEOUT_MS = 3000;
 /** `call_function`'s built-ins (src/runtime/actions/functions.ts): a tool may not take their names. */
 const RESERVED_NAMES = new Set(['echo', 'fail']);
@@ -25,7 +25,7 @@ const RESERVED_NAMES = new Set(['echo', 'fail']);
 const invalid = (field: string, message: string) => badRequest('VALIDATION_ERROR', message, [{ field, message }]);
 
 /** Opens sealed tool headers (an empty seal: none). */
-export function openHeaders(secret: ServerSecret, headers: SealedToolHeaders): Record<string, string> {
+function openHeaders(secret: ServerSecret, headers: SealedToolHeaders): Record<string, string> {
   return headers.sealed ? (JSON.parse(secret.decrypt(headers.sealed)) as Record<string, string>) : {};
 }
 

@@ -3,7 +3,7 @@ import { Optional } from '../../platform/validation/optional';
 
 const TIMEOUT = { message: 'timeout_ms must be an integer from 500 to 10000' };
 /** A tool's name is how actions (`call_function name=...`) and models call it. */
-export const TOOL_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const TOOL_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const NAME = { message: 'name must start with a letter and hold letters, digits, _ and - (at most 64)' };
 
 /** POST /v1/agents/{agentId}/branches/{branchId}/tools (contract §20); `url`, `parameters` and `headers` are judged further by the service. */

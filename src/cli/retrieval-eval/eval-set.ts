@@ -7,7 +7,7 @@ export const NONE = 'none';
 
 export type Split = 'dev' | 'heldout';
 
-export interface EvalQuestion {
+interface EvalQuestion {
   q: string;
   /** A topic id of the agent, or NONE. */
   topic: string;
@@ -25,7 +25,7 @@ export interface EvalAgent {
  * Every third question of a file (positions 2, 5, 8...) is held out: the split is fixed by the file,
  * so nobody tuning on the dev part chooses which questions they never see.
  */
-export function splitOf(position: number): Split {
+function splitOf(position: number): Split {
   return position % 3 === 2 ? 'heldout' : 'dev';
 }
 

@@ -287,8 +287,8 @@ async function runConversations(
 
 /**
  * The conversation's commands decided in order by its decider, each event stamped at its
- * command's simulated time: the events handleCommand would append one command at a time,
- * appended here in one go (a conversation that ended long ago has no concurrent writers).
+ * command's simulated time: the events the conversation engine would append one command at a
+ * time, appended here in one go (a conversation that ended long ago has no concurrent writers).
  */
 function decideAll(commands: TimedCommand[]): NewEvent[] {
   let state = conversationDecider.initialState();

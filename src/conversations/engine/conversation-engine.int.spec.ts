@@ -7,9 +7,16 @@ import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { eventTurn } from '../../external-events/event-turn';
 import { ManualClock } from '../../platform/clock/clock';
 import { IdGenerator } from '../../platform/ids/ids';
-import { AggregateCache } from '../../commands/aggregate-cache';
+import { Commands } from '../../commands/commands';
 import { AgentRuntime } from '../../runtime/agent-runtime';
+import {
+  ConversationEndedError,
+  ConversationEnvironmentError,
+  ConversationIdleError,
+  ConversationNotFoundError,
+} from '../conversation-errors';
 import { conversationStream } from '../conversation.events';
+import type { Answers } from './answers';
 import { ConversationEngine, NoActiveDeploymentError, type ContentSource } from './conversation-engine';
 
 const content: ServedContent = {
@@ -78,7 +85,7 @@ describe('ConversationEngine on a real SQLite log', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-engine-'));
     store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
     deployments = new OneDeployment();
-    engine = new ConversationEngine(store, clock, ids, deployments, new AgentRuntime(null), new AggregateCache(100));
+    engine = new ConversationEngine(new Commands(store, clock), clock, ids, deployments, new AgentRuntime(null));
   });
   afterEach(async () => {
     await store.close();
@@ -175,6 +182,87 @@ describe('ConversationEngine on a real SQLite log', () => {
     expect(state.turns).toBe(2);
     await expect(engine.respond('nope', { text: 'hi' }, context)).rejects.toMatchObject({
       code: 'CONVERSATIONS_NOT_FOUND',
+    });
+  });
+
+  describe('one turn, as every request-driven channel asks for it', () => {
+    const open = (conversationId: string) =>
+      engine.start({ conversationId, agentId: 'agent-1', environment: 'sandbox', channel: 'CHAT' }, context);
+
+    it('refuses with typed errors: another agent’s, another environment’s, an ended conversation', async () => {
+      await open('AS_CHAT_T1');
+      const turn = (over: object) =>
+        engine.turn({ conversationId: 'AS_CHAT_T1', input: { text: 'opening hours' }, ...over }, context);
+      await expect(turn({ agentId: 'agent-2' })).rejects.toBeInstanceOf(ConversationNotFoundError);
+      await expect(turn({ conversationId: 'AS_CHAT_none' })).rejects.toBeInstanceOf(ConversationNotFoundError);
+      await expect(turn({ environment: 'live' })).rejects.toBeInstanceOf(ConversationEnvironmentError);
+      expect(await turn({ agentId: 'agent-1', environment: 'sandbox' })).toMatchObject({
+        kind: 'answered',
+        turn: { agentResponse: 'We open at nine.' },
+      });
+      await engine.close({ conversationId: 'AS_CHAT_T1' }, context);
+      await expect(turn({})).rejects.toBeInstanceOf(ConversationEndedError);
+      expect(await types('AS_CHAT_T1')).toEqual([
+        'ConversationStarted',
+        'StateChanged',
+        'TurnRecorded',
+        'TurnRecorded',
+        'StateChanged',
+        'ConversationEnded',
+      ]);
+    });
+
+    it('ends a conversation idle past the limit as a timeout, and refuses the turn', async () => {
+      await open('AS_CHAT_T2');
+      clock.advance(61);
+      await expect(
+        engine.turn({ conversationId: 'AS_CHAT_T2', idleS: 60, input: { text: 'hello?' } }, context),
+      ).rejects.toBeInstanceOf(ConversationIdleError);
+      expect((await engine.current('AS_CHAT_T2')).ended).toBe('timeout');
+      expect(await engine.end('AS_CHAT_none', 'user', context)).toBeNull();
+    });
+
+    it('runs the turns of one conversation one at a time, in arrival order', async () => {
+      // An agent that takes a while (some turns of the event loop) and counts how many answer at once.
+      const runtime = new AgentRuntime(null);
+      let answering = 0;
+      let most = 0;
+      const slow: Answers = {
+        greet: (served, input) => runtime.greet(served, input),
+        stream: (served, input) => runtime.stream(served, input),
+        respond: async (served, input, onChunk) => {
+          most = Math.max(most, ++answering);
+          for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+          answering--;
+          return runtime.respond(served, input, onChunk);
+        },
+      };
+      engine = new ConversationEngine(new Commands(store, clock), clock, ids, deployments, slow);
+      await open('AS_CHAT_T3');
+      const texts = ['opening hours', 'i want a refund', 'when do you open', 'refund my order'];
+      const outcomes = await Promise.all(
+        texts.map((text) => engine.turn({ conversationId: 'AS_CHAT_T3', input: { text } }, context)),
+      );
+      expect(most).toBe(1);
+      const recorded = (await store.readStream(conversationStream('AS_CHAT_T3')))
+        .filter((e) => e.type === 'TurnRecorded')
+        .map((e) => (e.data as { userInput: string }).userInput);
+      expect(recorded).toEqual(['', ...texts]);
+      expect(outcomes.map((o) => o.state.turns)).toEqual([2, 3, 4, 5]);
+    });
+
+    it('records the channel’s own events beside the turn, only once the agent has answered', async () => {
+      await open('AS_CHAT_T4');
+      const seen: string[] = [];
+      await engine.turn(
+        {
+          conversationId: 'AS_CHAT_T4',
+          input: { text: 'opening hours' },
+          alongside: async (result) => void seen.push(result.turn.agentResponse),
+        },
+        context,
+      );
+      expect(seen).toEqual(['We open at nine.']);
     });
   });
 

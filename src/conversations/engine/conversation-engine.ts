@@ -1,15 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Environment } from '../../agents/agent.events';
 import type { ServedContent } from '../../agents/deployment-content';
-import { EVENT_STORE, type EventStore } from '../../event-store/event-store.port';
 import { Clock } from '../../platform/clock/clock';
-import type { AggregateCache } from '../../commands/aggregate-cache';
 import type { CommandContext } from '../../commands/command-context';
-import { handleCommand, load, peek } from '../../commands/command-handler';
+import type { CommandHandler } from '../../commands/command-handler';
+import { Commands } from '../../commands/commands';
+import { KeyedQueue } from '../../commands/keyed-queue';
 import { DomainError } from '../../platform/errors/domain-error';
 import { IdGenerator } from '../../platform/ids/ids';
-import { AgentRuntime, type OnChunk, type TurnInput, type TurnResult } from '../../runtime/agent-runtime';
-import { ConversationCache } from '../conversation-cache';
+import { ANSWERS, type Answers, type OnChunk, type TurnInput, type TurnResult } from './answers';
 import {
   conversationDecider,
   type ConversationCommand,
@@ -18,10 +17,17 @@ import {
 } from '../conversation.decider';
 import {
   conversationStream,
+  type ConversationEvent,
   type EndReason,
   type ExternalEventReceivedData,
   type TurnData,
 } from '../conversation.events';
+import {
+  ConversationEndedError,
+  ConversationEnvironmentError,
+  ConversationIdleError,
+  ConversationNotFoundError,
+} from '../conversation-errors';
 import {
   agentLineTurn,
   initialStateOf,
@@ -80,14 +86,39 @@ export interface StartedConversation {
 
 type AgentTurn = { turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects };
 
+/** Which conversation a channel's request may reach, and what it must be to take a turn. */
+export interface OpenConversation {
+  conversationId: string;
+  /** the caller's agent: another agent's conversation is not found */
+  agentId?: string;
+  /** the environment the client talks to: a conversation running in another is refused */
+  environment?: string;
+  /** idle longer than this (platform clock), the conversation is ended ('timeout') and the request refused */
+  idleS?: number;
+}
+
+/** One user turn as a channel asks for it. */
+export interface TurnRequest extends OpenConversation {
+  input: UserInput;
+  /** a delayed response not yet handed out answers this request instead, its input left unanswered (debug chat, contract §7) */
+  takesDelayed?: boolean;
+  /** the model's text as it writes it */
+  onChunk?: OnChunk;
+  /** the channel's own record of the turn, appended beside the conversation's (they share a group commit) */
+  alongside?: (result: TurnResult) => Promise<unknown>;
+}
+
+export type TurnOutcome =
+  | { kind: 'answered'; turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects; state: ConversationState }
+  /** a delayed response handed out now, as `takesDelayed` asked */
+  | { kind: 'delayed'; turn: TurnData; state: ConversationState };
+
 /** No deployment is active in the environment a conversation asked for; each channel says so its own way. */
 export class NoActiveDeploymentError extends DomainError {
   constructor(readonly environment: string) {
     super('NO_ACTIVE_DEPLOYMENT', `no deployment is active in ${environment}; merge or promote one first`, 400);
   }
 }
-
-const notFound = () => new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation not found', 404);
 
 /**
  * The one place a conversation is started, answered, ended and handed its delayed responses, on
@@ -98,16 +129,28 @@ const notFound = () => new DomainError('CONVERSATIONS_NOT_FOUND', 'conversation 
 @Injectable()
 export class ConversationEngine {
   private readonly newId = () => this.ids.uuid();
+  /**
+   * The one writer of conversation streams in the process, for every channel and for the
+   * external-events binding: its cache holds every append made here, so a channel checks a turn
+   * against the cached state without reading and still sees a delayed response bound here.
+   */
+  private readonly conversations: CommandHandler<ConversationState, ConversationCommand, ConversationEvent>;
+  /**
+   * One request at a time per conversation, whichever channel it came from: read the state, run
+   * the agent, append, in arrival order (a second message waits for the first one's answer).
+   */
+  private readonly requests = new KeyedQueue();
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    commands: Commands,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     @Inject(CONTENT_SOURCE) private readonly deployments: ContentSource,
-    private readonly runtime: AgentRuntime,
-    /** folded conversation states, shared by every writer of conversation streams in the process */
-    @Inject(ConversationCache) private readonly cache: AggregateCache,
-  ) {}
+    @Inject(ANSWERS) private readonly runtime: Answers,
+  ) {
+    // web chat alone keeps thousands of sessions busy at once
+    this.conversations = commands.for(conversationDecider, { cache: { capacity: 20_000 } });
+  }
 
   /** Starts a conversation on a deployment (the environment's active one unless named) with the agent's greeting. */
   async start(request: StartRequest, context: CommandContext): Promise<StartedConversation> {
@@ -156,17 +199,12 @@ export class ConversationEngine {
 
   /** The conversation as this process last saw it (no read when cached): for checking a request before a command. */
   peek(conversationId: string): Promise<ConversationState> {
-    return peek<ConversationState, never>(
-      this.store,
-      conversationStream(conversationId),
-      conversationDecider as never,
-      this.cache,
-    );
+    return this.conversations.peek(conversationStream(conversationId));
   }
 
   /** The conversation with everything appended to it so far (reads what came after the cached state). */
   async current(conversationId: string): Promise<ConversationState> {
-    return (await load(this.store, conversationStream(conversationId), conversationDecider, this.cache)).state;
+    return (await this.conversations.load(conversationStream(conversationId))).state;
   }
 
   /**
@@ -196,17 +234,70 @@ export class ConversationEngine {
     return this.execute(conversationId, { type: 'RecordTurn', turn: turn.turn, effects: turn.effects }, context);
   }
 
-  /** One user turn: the agent answers and the turn is recorded. */
+  /**
+   * One user turn, as every request-driven channel takes it (debug chat, the Chat API, web chat):
+   * the conversation is checked as the request says, the agent answers, the turn is recorded.
+   * Refusals are typed (conversation-errors.ts): a channel translates them into its own words.
+   */
+  turn(request: TurnRequest, context: CommandContext): Promise<TurnOutcome> {
+    return this.requests.run(request.conversationId, async () => {
+      const conversation = await this.peek(request.conversationId);
+      if (!conversation.exists || (request.agentId !== undefined && conversation.agentId !== request.agentId))
+        throw new ConversationNotFoundError();
+      const pending = conversation.pendingDelayed[0];
+      if (request.takesDelayed && pending && this.inEnvironment(conversation, request)) {
+        const after = await this.acknowledgeDelayed(request.conversationId, pending.turnIndex, context);
+        return { kind: 'delayed', turn: pending, state: after.state };
+      }
+      const now = await this.stillOpen(conversation, request, context);
+      const result = await this.think(conversation, { receivedAt: now, ...request.input }, request.onChunk);
+      const beside = request.alongside?.(result);
+      const [after] = await Promise.all([this.record(request.conversationId, result, context), beside]);
+      return { kind: 'answered', turn: result.turn, effects: result.effects, state: after.state };
+    });
+  }
+
+  /** One user turn on a conversation the caller already knows (an inbound call's): `turn` with nothing else to check. */
   async respond(
     conversationId: string,
     input: UserInput,
     context: CommandContext,
   ): Promise<{ turn: Omit<TurnData, 'turnIndex'>; state: ConversationState }> {
-    const conversation = await this.peek(conversationId);
-    if (!conversation.exists) throw notFound();
-    const result = await this.think(conversation, input);
-    const after = await this.record(conversationId, result, context);
-    return { turn: result.turn, state: after.state };
+    const outcome = await this.turn({ conversationId, input }, context);
+    return { turn: outcome.turn, state: outcome.state };
+  }
+
+  /** Ends a conversation a user closes, after the same checks as a turn (one idle too long ends as 'timeout' instead). */
+  close(request: OpenConversation, context: CommandContext): Promise<ConversationState> {
+    return this.requests.run(request.conversationId, async () => {
+      const conversation = await this.peek(request.conversationId);
+      if (!conversation.exists || (request.agentId !== undefined && conversation.agentId !== request.agentId))
+        throw new ConversationNotFoundError();
+      const now = await this.stillOpen(conversation, request, context);
+      return (await this.execute(request.conversationId, { type: 'EndConversation', reason: 'user', now }, context))
+        .state;
+    });
+  }
+
+  private inEnvironment(conversation: ConversationState, request: OpenConversation): boolean {
+    return request.environment === undefined || request.environment === conversation.environment;
+  }
+
+  /** Refuses a request on a conversation that ended, runs elsewhere or sat idle too long (ending it); else now. */
+  private async stillOpen(
+    conversation: ConversationState,
+    request: OpenConversation,
+    context: CommandContext,
+  ): Promise<string> {
+    if (conversation.ended) throw new ConversationEndedError();
+    if (!this.inEnvironment(conversation, request))
+      throw new ConversationEnvironmentError(conversation.environment, request.environment!);
+    const now = this.clock.now();
+    if (request.idleS !== undefined && now.getTime() - Date.parse(conversation.lastActivityAt) > request.idleS * 1000) {
+      await this.end(request.conversationId, 'timeout', context, now.toISOString());
+      throw new ConversationIdleError(request.idleS);
+    }
+    return now.toISOString();
   }
 
   /** A line the channel says in the agent's name without a user message (an SMS idle warning). */
@@ -228,7 +319,7 @@ export class ConversationEngine {
     try {
       return (await this.execute(conversationId, { type: 'EndConversation', reason, now: at }, context)).state;
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'CONVERSATIONS_NOT_FOUND') return null;
+      if (error instanceof ConversationNotFoundError) return null;
       throw error;
     }
   }
@@ -300,14 +391,6 @@ export class ConversationEngine {
   }
 
   private execute(conversationId: string, command: ConversationCommand, context: CommandContext) {
-    return handleCommand(
-      this.store,
-      this.clock,
-      conversationStream(conversationId),
-      conversationDecider,
-      command,
-      context,
-      this.cache,
-    );
+    return this.conversations.handle(conversationStream(conversationId), command, context);
   }
 }

@@ -1,5 +1,5 @@
 import type { ServedContent } from '../../agents/deployment-content';
-import type { AgentRuntime, TurnResult } from '../../runtime/agent-runtime';
+import type { Answers, TurnResult } from './answers';
 import type { ConversationCommand, TurnEffects } from '../conversation.decider';
 import type { ConversationEvent, RecordedChannel, TurnData } from '../conversation.events';
 
@@ -41,7 +41,7 @@ export function initialStateOf(opening: Opening, content: DeploymentIdentity): R
   };
 }
 
-export function startedOf(opening: Opening, content: DeploymentIdentity): Started {
+function startedOf(opening: Opening, content: DeploymentIdentity): Started {
   return {
     conversationId: opening.conversationId,
     accountId: content.accountId,
@@ -71,7 +71,7 @@ export interface AgentLine {
  * line), purely: the seed decides it at simulated times, the engine appends it.
  */
 export function startCommand(
-  runtime: AgentRuntime,
+  runtime: Answers,
   content: ServedContent,
   opening: Opening,
   newId: () => string,
@@ -125,7 +125,7 @@ export function startWithTurnCommand(
 }
 
 function greetingOf(
-  runtime: AgentRuntime,
+  runtime: Answers,
   content: ServedContent,
   state: Readonly<Record<string, unknown>>,
   at: string,
@@ -142,7 +142,7 @@ function greetingOf(
 
 /** A line the channel says in the agent's name (an SMS idle warning), recorded like a greeting at its own node. */
 export function agentLineTurn(
-  runtime: AgentRuntime,
+  runtime: Answers,
   content: ServedContent,
   state: Readonly<Record<string, unknown>>,
   at: string,

@@ -1,9 +1,9 @@
 import { IsIn, IsInt, IsObject, Max, Min, ValidateBy } from 'class-validator';
-import { DEPLOYMENT_ENVIRONMENTS, type DeploymentEnvironment } from '../../accounts/permissions';
+import { DEPLOYMENT_ENVIRONMENTS, type DeploymentEnvironment } from '../../platform/auth/environments';
 import { Optional } from '../../platform/validation/optional';
 
 /** The most a reservation's attributes may weigh, as JSON (contract §18). */
-export const MAX_ATTRIBUTES_BYTES = 16 * 1024;
+const MAX_ATTRIBUTES_BYTES = 16 * 1024;
 
 const withinSize = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8') <= MAX_ATTRIBUTES_BYTES;
 

@@ -4,12 +4,12 @@
  * wake-ups were a large share of what the event loop allocated (bench/README.md, "Lazy wakes").
  * Lazily, such a subscription wakes about 20 times a second and reads what gathered in one batch.
  */
-export const LAZY_WAKE_MS = 50;
+const LAZY_WAKE_MS = 50;
 /**
  * ...or once this many events have gathered: a lazy subscriber is never far behind. A read model's
  * lag (/readyz, READY_MAX_LAG_EVENTS) counts them: the store is given half that bound when it is lower.
  */
-export const LAZY_WAKE_EVENTS = 500;
+const LAZY_WAKE_EVENTS = 500;
 
 /** The gathered-events bound for a server whose /readyz allows `readyMaxLagEvents` (0: every commit wakes every subscription). */
 export function lazyWakeEventsWithin(readyMaxLagEvents: number | undefined): number {

@@ -7,10 +7,10 @@ import type { SyncMode } from './schema';
 export type { CheckpointStats };
 
 /** Often enough that a busy log's WAL stays a few MiB; an idle round is a lock and two reads. */
-export const CHECKPOINT_INTERVAL_MS = 100;
+const CHECKPOINT_INTERVAL_MS = 100;
 
 /** Half again the commits' own checkpoint mark (4,000 pages, schema.ts): about 24 MiB of WAL. */
-export const RESTART_FRAMES = 6000;
+const RESTART_FRAMES = 6000;
 
 /**
  * The event log's WAL checkpoints, on a thread of their own (checkpointer-thread.ts). Nothing

@@ -63,7 +63,7 @@ export interface SipVoice {
 }
 
 /** RFC 3261 timers: T1 (RTT estimate), T2 (cap of non-INVITE retransmissions), 64·T1 (transaction timeout). */
-export const T1_MS = 500;
+const T1_MS = 500;
 const T2_MS = 4000;
 const TRANSACTION_TIMEOUT_MS = 64 * T1_MS;
 /** after a CANCEL, how long to wait for the INVITE's final answer before giving up on it */

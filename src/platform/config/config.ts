@@ -111,7 +111,7 @@ export interface EdgeConfig {
   trustedProxies: string[];
 }
 
-export interface SipTrunkConfig {
+interface SipTrunkConfig {
   trunkHost: string;
   trunkPort: number;
   holdMs: number;
@@ -138,7 +138,7 @@ export interface SipServerConfig {
 }
 
 /** SMS (contract §11): the per-project rate of outbound requests and the carrier adapter that sends. */
-export interface SmsConfig {
+interface SmsConfig {
   /** POST /v1/outbound-sms per second per project, bursts to twice that; 0 turns it off */
   rateLimitPerProject: number;
   carrier:
@@ -494,7 +494,7 @@ function edgeConfig(env: Env): EdgeConfig {
   };
 }
 
-export interface ToolsConfig {
+interface ToolsConfig {
   /** consecutive failed calls of one tool that open its breaker */
   breakerFailures: number;
   /** how long an open breaker refuses calls before it lets one through (half-open) */

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { DeadLetters1764547200000 } from './dead-letters.migration';
 
 /** Platform tables. Read-model tables need no migrations: a schema change is a new generation file. */
-export class PlatformInit1763769600000 implements MigrationInterface {
+class PlatformInit1763769600000 implements MigrationInterface {
   name = 'PlatformInit1763769600000';
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE idempotency_record (

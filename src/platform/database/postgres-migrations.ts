@@ -7,7 +7,7 @@ import { PgDeadLetters1764547200000 } from './dead-letters.migration';
  * (what the entities hold, compared as strings in the stores' SQL) with the "C" collation, so they
  * sort byte by byte as in SQLite whatever the database's locale.
  */
-export class PgPlatformInit1763769600000 implements MigrationInterface {
+class PgPlatformInit1763769600000 implements MigrationInterface {
   name = 'PgPlatformInit1763769600000';
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE idempotency_record (

@@ -23,7 +23,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
 }
 
 /** Answers the error in the envelope; returns the status it answered (or would have). */
-export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger): number {
+function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown, logger: Logger): number {
   const response = toErrorResponse(error, String(request.id), request.url.split('?')[0]);
   if (response.internal) logger.error({ err: error, reqId: request.id }, 'request failed');
   if (!reply.sent) reply.headers(response.headers).status(response.status).send(response.body);

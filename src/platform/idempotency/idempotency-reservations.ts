@@ -10,7 +10,7 @@ export type Reservation =
   | { kind: 'in_progress' };
 
 /** What the table answers: a replay's body as stored (sealed), for the store to open. */
-export type StoredReservation =
+type StoredReservation =
   | Exclude<Reservation, { kind: 'replay' }>
   | { kind: 'replay'; status: number; body: string | null; headers: Record<string, string> };
 

@@ -22,7 +22,7 @@ export interface OutboundRequest {
   maxResponseBytes?: number;
 }
 
-export interface OutboundResponse {
+interface OutboundResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: Buffer;

@@ -14,7 +14,7 @@ export interface OutboundUrlOptions {
   allowLoopback: boolean;
 }
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 /** Names that only ever mean a host inside the network: special-use and cloud-internal domains. */
 const INTERNAL_SUFFIXES = ['.internal', '.local', '.localdomain', '.home.arpa', '.arpa', '.intranet', '.lan', '.corp'];
@@ -53,9 +53,7 @@ export function outboundUrlProblem(raw: string, options: OutboundUrlOptions): st
 }
 
 /** A URL's hostname (as the WHATWG parser left it) judged on its own: an IP literal or a name. */
-export function hostKind(
-  hostname: string,
-): { kind: 'public' | 'loopback' | 'name' } | { kind: 'internal'; reason: string } {
+function hostKind(hostname: string): { kind: 'public' | 'loopback' | 'name' } | { kind: 'internal'; reason: string } {
   const name = hostname.toLowerCase().replace(/\.+$/, '');
   const refused = refusedAddress(name, { allowLoopback: false });
   if (refused === null) return { kind: 'public' };

@@ -5,7 +5,7 @@ import { LOGGER } from '../logging/logger';
 import { yieldHelperThreads } from './helper-threads';
 
 /** Threads appear after start (libuv's pool on first use, the checkpointer after steady writes): they are lowered this often. */
-export const HELPER_THREAD_SWEEP_MS = 10_000;
+const HELPER_THREAD_SWEEP_MS = 10_000;
 
 /** Applies HELPER_THREAD_NICENESS (helper-threads.ts) once the app has started, and to threads started since, every so often. */
 @Injectable()

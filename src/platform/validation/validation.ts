@@ -11,7 +11,7 @@ type Row = { field: string; message: string };
  * null says so ("name is required", "name must not be null"), not which of its other rules happened
  * to be checked first.
  */
-export function flattenValidationErrors(errors: ValidationError[], parent = ''): Row[] {
+function flattenValidationErrors(errors: ValidationError[], parent = ''): Row[] {
   const rows: Row[] = [];
   for (const error of errors) {
     const field = parent ? `${parent}.${error.property}` : error.property;

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 
 /** The subprotocol a browser client asks for first; the only one the server ever echoes. */
-export const PARLEY_SUBPROTOCOL = 'parley';
+const PARLEY_SUBPROTOCOL = 'parley';
 /** A browser cannot set headers on a WebSocket: it offers its key as a second subprotocol, `parley.key.<key>`. */
-export const KEY_SUBPROTOCOL_PREFIX = 'parley.key.';
+const KEY_SUBPROTOCOL_PREFIX = 'parley.key.';
 
 /**
  * The API key a browser offered in `Sec-WebSocket-Protocol` (never in the URL, where proxies and

@@ -14,7 +14,7 @@ export type BuiltinFunction = (
   state: Readonly<Record<string, unknown>>,
 ) => FunctionResult | Promise<FunctionResult>;
 
-export const BUILTIN_FUNCTIONS: ReadonlyMap<string, BuiltinFunction> = new Map<string, BuiltinFunction>([
+const BUILTIN_FUNCTIONS: ReadonlyMap<string, BuiltinFunction> = new Map<string, BuiltinFunction>([
   /** Returns its arguments: a harmless function to try the plumbing with. */
   ['echo', (args) => ({ ok: true, result: { ...args } })],
   /** Always fails: for testing how failures are reported. */

@@ -5,14 +5,14 @@
  * the other lines still parse. Whether an action name is known is decided when it runs, not here.
  */
 
-export interface ParsedAction {
+interface ParsedAction {
   name: string;
   args: Record<string, string>;
   /** 1-based line number in the actions text. */
   line: number;
 }
 
-export interface ParseError {
+interface ParseError {
   line: number;
   message: string;
 }

@@ -19,7 +19,7 @@ export interface ActionInput {
   line?: number;
 }
 
-export interface FunctionEvent {
+interface FunctionEvent {
   name: string;
   /** The arguments as rendered. */
   args: Record<string, string>;
@@ -30,7 +30,7 @@ export interface FunctionEvent {
   line?: number;
 }
 
-export interface Handoff {
+interface Handoff {
   destination: string;
   reason: string;
   sharedId?: string;
@@ -64,7 +64,7 @@ export interface ActionContext {
 }
 
 /** State keys set_state may not write: set by the platform (contract §6) or by await_external_event. */
-export const READ_ONLY_STATE_KEYS: ReadonlySet<string> = new Set([
+const READ_ONLY_STATE_KEYS: ReadonlySet<string> = new Set([
   'conversation_id',
   'channel',
   'environment',
@@ -75,17 +75,7 @@ export const READ_ONLY_STATE_KEYS: ReadonlySet<string> = new Set([
   'functions',
 ]);
 
-export const EXTERNAL_EVENT_IDS_KEY = 'external_event_ids';
-
-export const ACTION_NAMES = [
-  'handoff',
-  'end_conversation',
-  'set_state',
-  'log_metric',
-  'await_external_event',
-  'send_sms',
-  'call_function',
-] as const;
+const EXTERNAL_EVENT_IDS_KEY = 'external_event_ids';
 
 class ActionError extends Error {}
 

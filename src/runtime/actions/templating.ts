@@ -22,7 +22,7 @@ export function readPath(state: Record<string, unknown>, path: string): unknown 
 }
 
 /** How a state value reads inside text: strings as is, null/undefined as "", objects as JSON. */
-export function stringify(value: unknown): string {
+function stringify(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);

@@ -5,7 +5,7 @@
  * the term's final saturated weight in its document and scoring is one multiply-add per posting.
  */
 
-export interface FieldSpec {
+interface FieldSpec {
   /** How much one occurrence in this field counts relative to the others. */
   weight: number;
   /** Length normalisation, 0 (none) to 1 (full). */

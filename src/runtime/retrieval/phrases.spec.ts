@@ -1,6 +1,6 @@
 import { findPhrases, type PhraseLookup } from './phrases';
 import { activeTopic } from './synthetic';
-import { tokeniseClauses } from './text';
+import { tokeniseClauses } from '../../platform/text/text';
 import { Thesaurus, thesaurus, termStem } from './thesaurus';
 import { OUT_OF_DOMAIN_CONFIDENCE, TopicIndex } from './topic-index';
 

@@ -4,7 +4,7 @@
  * ("up", "in", "out"), and only within a run of text between punctuation (text.ts
  * `tokeniseClauses`). Pure: the caller says which phrases exist.
  */
-import { isStopword } from './text';
+import { isStopword } from '../../platform/text/text';
 
 export interface PhraseMatch {
   /** The phrase as the thesaurus writes it: dictionary forms joined by "_" ("sign_up"). */

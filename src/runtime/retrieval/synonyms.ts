@@ -5,7 +5,7 @@
  * agent would read as the same request. A query word reaches the indexed words of its groups at a
  * discount (topic-index.ts), never the other way round, so the index itself is unchanged.
  */
-import { stem } from './text';
+import { stem } from '../../platform/text/text';
 
 const GROUPS: readonly string[] = [
   // time and availability

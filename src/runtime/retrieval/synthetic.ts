@@ -12,7 +12,7 @@ export function activeTopic(id: string, name: string, content: string, exampleQu
 }
 
 /** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -6,7 +6,7 @@
  * about its size in memory instead of a map of tens of thousands of arrays. Phrases are lines too,
  * their words joined by "_" ("sign_up enrol3 …"): `phrase` finds one among a text's adjacent words.
  */
-import { stem } from './text';
+import { stem } from '../../platform/text/text';
 import { WordMemo } from './word-memo';
 import { WORDNET_THESAURUS } from './wordnet-thesaurus';
 

@@ -5,10 +5,10 @@
  * postings of the query's terms.
  */
 import { Bm25Index, DEFAULT_B, DEFAULT_K1, type Bm25Parts } from './bm25';
-import { FuzzyIndex, maxDistanceFor, type FuzzyMatch, type FuzzyParts } from './fuzzy';
+import { FuzzyIndex, maxDistanceFor, type FuzzyMatch, type FuzzyParts } from '../../platform/text/fuzzy';
 import { findPhrases } from './phrases';
 import { FILLER, SYNONYMS } from './synonyms';
-import { hyphenJoined, isStopword, stem, stemsInto, tokeniseClauses, type Term } from './text';
+import { hyphenJoined, isStopword, stem, stemsInto, tokeniseClauses, type Term } from '../../platform/text/text';
 import { termStem, thesaurus, type Relation } from './thesaurus';
 import { WordMemo } from './word-memo';
 
@@ -31,7 +31,7 @@ export interface IndexableTopic {
 /** Below this, the best hit is not cited (the agent's default confidence threshold). */
 export { OUT_OF_DOMAIN_CONFIDENCE } from '../../agents/runtime-defaults';
 
-export const DEFAULT_LIMIT = 5;
+const DEFAULT_LIMIT = 5;
 
 /** Field order in the BM25 documents, and their weights: name and example queries weigh more. */
 const FIELDS = [
@@ -41,7 +41,7 @@ const FIELDS = [
 ];
 
 /** What a misspelled term is worth next to an exact one, by edit distance (and word length). */
-export function fuzzyDiscount(distance: number, length: number): number {
+function fuzzyDiscount(distance: number, length: number): number {
   if (distance === 0) return 1;
   if (distance === 1) return length >= 5 ? 0.75 : 0.2; // a short word one edit away is often another word
   return 0.5;
@@ -51,23 +51,23 @@ export function fuzzyDiscount(distance: number, length: number): number {
 const MAX_FUZZY_CANDIDATES = 3;
 
 /** What a synonym is worth next to the word itself: a near miss, like a one-edit misspelling. */
-export const SYNONYM_DISCOUNT = 0.8;
+const SYNONYM_DISCOUNT = 0.8;
 
 /**
  * What a word of the general thesaurus (thesaurus.ts) is worth next to the query word, by relation:
  * below the hand-picked synonyms, as WordNet also lists senses a customer rarely means.
  */
-export const THESAURUS_DISCOUNT: Readonly<Record<Relation, number>> = { 3: 0.5, 2: 0.3, 1: 0.3 };
+const THESAURUS_DISCOUNT: Readonly<Record<Relation, number>> = { 3: 0.5, 2: 0.3, 1: 0.3 };
 
 /**
  * The share of that discount a thesaurus word adds to confidence: it mostly reorders topics the
  * question already reaches, and seldom makes an off-topic question look answered ("bread" is
  * also money in WordNet).
  */
-export const THESAURUS_CONFIDENCE_SHARE = 0.4;
+const THESAURUS_CONFIDENCE_SHARE = 0.4;
 
 /** What a filler word ("need", "today") weighs next to a content word, in score and confidence. */
-export const FILLER_WEIGHT = 0.25;
+const FILLER_WEIGHT = 0.25;
 
 interface QueryTerm {
   /**

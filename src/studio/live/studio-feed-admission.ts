@@ -12,7 +12,7 @@ import type { HandshakeGate } from '../../platform/ws/handshake-gate';
 import { StudioFeedHub } from './studio-feed-hub';
 
 /** Open feed sockets per key on one process: a person with a few tabs, not a fan-out service. */
-export const MAX_FEED_SOCKETS_PER_KEY = 10;
+const MAX_FEED_SOCKETS_PER_KEY = 10;
 
 export interface FeedAdmitted {
   key: KeyRecord;

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
 import { DataAccessService } from '../../accounts/data-access.service';
-import type { ConversationSummary } from '../../conversations/conversation-view';
+import type { ConversationSummary } from '../../../projections/conversations/queries';
 import { renderConversation, type RenderOptions } from '../../conversations-api/render';
 import type { RecordedEvent } from '../../event-store/event-store.port';
 import { CLOSE_CREDENTIAL_EXPIRED, CLOSE_CREDENTIAL_REVOKED } from '../../messaging/close-codes';
@@ -14,10 +14,15 @@ import { atDeadline } from '../../platform/clock/deadline';
 import { accountRef, agentRef } from '../../platform/ids/prefixed-ids';
 import { LOGGER } from '../../platform/logging/logger';
 import { ReadModels } from '../../read-models/read-models.service';
-import { CONVERSATIONS_REPOSITORY, type ConversationsRepository } from '../../../projections/conversations/queries';
+import {
+  CONVERSATIONS_REPOSITORY,
+  type ConversationsRepository,
+  CONVERSATIONS_READ_MODEL,
+} from '../../../projections/conversations/queries';
 import { feedNotices } from './feed-notices';
 import type { FeedAdmitted } from './studio-feed-admission';
 import { StudioFeedHub, type FeedSocket } from './studio-feed-hub';
+import { API_KEYS_READ_MODEL } from '../../../projections/api-keys/queries';
 
 /** Conversations read per query when a batch changed many (SQLite bounds a statement's parameters). */
 const SUMMARIES_PER_READ = 500;
@@ -54,11 +59,11 @@ export class StudioFeedConnections implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.readModels.onApplied('conversations', (batch) => {
+    this.readModels.onApplied(CONVERSATIONS_READ_MODEL, (batch) => {
       if (this.hub.empty) return;
       this.notify(batch).catch((error: unknown) => this.logger.error({ err: error }, 'studio feed could not notify'));
     });
-    this.readModels.onApplied('api-keys', (batch) => this.onKeyEvents(batch));
+    this.readModels.onApplied(API_KEYS_READ_MODEL, (batch) => this.onKeyEvents(batch));
   }
 
   opened(ws: WebSocket, admitted: FeedAdmitted): void {

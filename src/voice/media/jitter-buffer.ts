@@ -5,11 +5,6 @@
  */
 import { sequenceDelta } from './rtp-packet';
 
-export interface JitterFrame<T> {
-  sequence: number;
-  frame: T;
-}
-
 export class JitterBuffer<T> {
   private readonly held = new Map<number, T>();
   private next: number | null = null;

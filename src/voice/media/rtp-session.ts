@@ -8,7 +8,7 @@ import { SrtpContext } from './srtp-context';
 import type { SpeakingAudio } from './speaking-audio';
 
 export const FRAME_MS = 20;
-export const FRAME_SAMPLES = 160; // 20 ms at 8 kHz
+const FRAME_SAMPLES = 160; // 20 ms at 8 kHz
 /** packets the receiver holds before playing out: 60 ms at 20 ms a packet absorbs ordinary jitter */
 const JITTER_DEPTH = 3;
 /** after a stall (a busy event loop), catch up at most this many frames, then resynchronise */

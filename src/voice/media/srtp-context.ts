@@ -13,8 +13,8 @@ export const SRTP_SUITES: readonly SrtpSuite[] = ['AES_CM_128_HMAC_SHA1_80', 'AE
 
 const TAG_BYTES: Record<SrtpSuite, number> = { AES_CM_128_HMAC_SHA1_80: 10, AES_CM_128_HMAC_SHA1_32: 4 };
 /** An SDES key is the 16-byte master key then the 14-byte master salt (RFC 4568 §6.1). */
-export const MASTER_KEY_BYTES = 16;
-export const MASTER_SALT_BYTES = 14;
+const MASTER_KEY_BYTES = 16;
+const MASTER_SALT_BYTES = 14;
 export const SDES_KEY_BYTES = MASTER_KEY_BYTES + MASTER_SALT_BYTES;
 
 const LABEL_ENCRYPTION = 0;

@@ -40,7 +40,7 @@ export interface OpenedRecording {
 }
 
 /** The 44-byte header of a PCM WAV file of `dataBytes` of 8 kHz 16-bit stereo. */
-export function wavHeader(dataBytes: number): Buffer {
+function wavHeader(dataBytes: number): Buffer {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(36 + dataBytes, 4);

@@ -1,24 +1,24 @@
-import { Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import { AccountsModule } from '../../accounts/accounts.module';
 import { EventStoreModule } from '../../event-store/event-store.module';
 import { ProcessManagersModule } from '../../process-managers/process-managers.module';
-import { Timers, type DueTimer } from '../../process-managers/timers';
+import { RunsBehindTheLog, type BehindTheLogWork } from '../../process-managers/behind-the-log';
+import type { DueTimer, TimerHandler } from '../../process-managers/timers';
 import { VoiceModule } from '../voice.module';
 import { CallRecordings, RECORDING_RETENTION } from './call-recordings';
 import { RecordingController } from './recording.controller';
 
-/** Registers the retention timer's handler: deleting is idempotent, so a timer fired twice is harmless. */
+/** The retention timer's handler: deleting is idempotent, so a timer fired twice is harmless. */
 @Injectable()
-class RecordingRetention implements OnModuleInit {
-  constructor(
-    private readonly timers: Timers,
-    private readonly recordings: CallRecordings,
-  ) {}
+@RunsBehindTheLog()
+class RecordingRetention implements BehindTheLogWork {
+  readonly timerHandlers: Record<string, TimerHandler>;
 
-  onModuleInit() {
-    this.timers.handle(RECORDING_RETENTION, (timer) =>
-      this.recordings.delete((timer as DueTimer<{ conversationId: string }>).payload.conversationId),
-    );
+  constructor(recordings: CallRecordings) {
+    this.timerHandlers = {
+      [RECORDING_RETENTION]: (timer: DueTimer<{ conversationId: string }>) =>
+        recordings.delete(timer.payload.conversationId),
+    };
   }
 }
 

@@ -65,7 +65,7 @@ export interface RequestOptions {
  * Fills an OpenAPI-style path template (`/v1/agents/{agentId}`): the same templates the generated
  * document will carry, so a typed client can replace this one route by route.
  */
-export function fillPath(template: string, values: Record<string, string> = {}): string {
+function fillPath(template: string, values: Record<string, string> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`missing path parameter ${name} for ${template}`);
@@ -73,7 +73,7 @@ export function fillPath(template: string, values: Record<string, string> = {}):
   });
 }
 
-export function queryString(query: Query = {}): string {
+function queryString(query: Query = {}): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null || value === '') continue;

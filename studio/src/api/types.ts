@@ -12,23 +12,14 @@ export type Environment = 'sandbox' | 'pre-release' | 'live';
 export const ENVIRONMENTS: Environment[] = ['sandbox', 'pre-release', 'live'];
 
 export type ErrorEnvelope = Schemas['ErrorEnvelope'];
-export type KeySelf = Schemas['ApiKey'];
-export type CreatedKey = Schemas['ApiKey'];
 export type ApiKey = Schemas['ApiKey'];
 export type Permission = ApiKey['permissions'][number];
-export type Account = AnswerOf<'get', '/admin/v1/accounts'>['accounts'][number];
-export type Agent = Schemas['Agent'];
-export type Branch = Schemas['Branch'];
 export type Topic = Schemas['Topic'];
 export type Deployment = Schemas['Deployment'];
-export type DataAccess = Schemas['DataAccessDto'];
 export type AlertRule = Schemas['AlertRule'];
-export type FiringAlert = AnswerOf<'get', '/v1/alerts'>['data'][number];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type ReadModelsStatus = AnswerOf<'get', '/admin/v1/read-models'>;
 export type RebuildJob = Schemas['RebuildJob'];
-export type DeadLetter = AnswerOf<'get', '/admin/v1/dead-letters'>['deadLetters'][number];
-export type WebhookDelivery = AnswerOf<'get', '/v1/webhook-endpoints/{endpointId}/deliveries'>['data'][number];
 
 export type AgentTool = Schemas['AgentTool'];
 export type TestCase = Schemas['TestCase'];
@@ -50,12 +41,6 @@ export interface MergeConflict {
 export interface ConflictResolution {
   path: string[];
   strategy: ResolutionStrategy;
-}
-
-export interface MergeResult {
-  sequence: string;
-  message: string;
-  testRunIds: string[];
 }
 
 export interface DeploymentContent {
@@ -81,7 +66,7 @@ export interface DebugTurn {
   delayedResponse: boolean;
 }
 
-export interface ConversationTurn {
+interface ConversationTurn {
   user_input: string;
   user_input_datetime: string;
   agent_response: string;

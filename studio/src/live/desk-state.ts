@@ -1,6 +1,6 @@
 /** The desk's wire (docs/api/messaging.md) as the page keeps it: a pure reducer over server frames. */
 
-export interface QueuedSession {
+interface QueuedSession {
   session_id: string;
   agent_id: string;
   destination: string;
@@ -17,7 +17,7 @@ export interface WireEvent {
 }
 
 /** One line of a held session's transcript. */
-export interface Line {
+interface Line {
   id: string;
   who: 'user' | 'bot' | 'live' | 'info';
   text: string;
@@ -43,7 +43,7 @@ export interface DeskState {
 export const EMPTY_DESK: DeskState = { ready: false, agentName: '', queue: [], held: {}, order: [], errors: [] };
 
 /** What an event adds to a transcript, if anything. */
-export function lineOf(event: WireEvent | null): Line | null {
+function lineOf(event: WireEvent | null): Line | null {
   if (!event) return null;
   const p = event.payload ?? {};
   const text = typeof p.text === 'string' ? p.text : '';

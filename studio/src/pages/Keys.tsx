@@ -7,7 +7,7 @@ import { DataAccessPanel } from './DataAccess';
 import './admin.css';
 
 /** Every permission a key can hold (contract §4), in the order the form shows them. */
-export const PERMISSIONS: Permission[] = [
+const PERMISSIONS: Permission[] = [
   'agents',
   'conversations',
   'keys',
