@@ -13,7 +13,13 @@ type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> &
   Partial<
     Pick<
       Config,
-      'eventStore' | 'eventStoreConnectionString' | 'eventStorePollMs' | 'logLevel' | 'logFormat' | 'readyMaxLagEvents'
+      | 'eventStore'
+      | 'eventStoreConnectionString'
+      | 'eventStoreUrl'
+      | 'eventStorePollMs'
+      | 'logLevel'
+      | 'logFormat'
+      | 'readyMaxLagEvents'
     >
   >;
 
@@ -28,7 +34,11 @@ export async function openEventStore(
   logger?: Logger,
 ): Promise<EventStore> {
   const store =
-    config.eventStore === 'eventstoredb' ? await openEventStoreDb(config, logger) : await openSqlite(config, metrics);
+    config.eventStore === 'eventstoredb'
+      ? await openEventStoreDb(config, logger)
+      : config.eventStore === 'postgres'
+        ? await openPostgres(config, metrics)
+        : await openSqlite(config, metrics);
   const upcast = withUpcasting(store, upcasters);
   return metrics ? withAppendTiming(upcast, metrics) : upcast;
 }
@@ -40,6 +50,17 @@ async function openEventStoreDb(config: StoreConfig, logger?: Logger): Promise<E
   const { EventStoreDbEventStore } = await import('./eventstoredb/eventstoredb-event-store');
   const log = (logger ?? createLogger(config.logLevel ?? 'info', config.logFormat)).child({ component: 'event-store' });
   return EventStoreDbEventStore.open(config.eventStoreConnectionString, { logger: log });
+}
+
+async function openPostgres(config: StoreConfig, metrics?: Metrics): Promise<EventStore> {
+  if (!config.eventStoreUrl) throw new Error('EVENT_STORE=postgres needs EVENT_STORE_URL or DATABASE_URL');
+  // Loaded only when chosen, like EventStoreDB's: the embedded setup never opens it.
+  const { PostgresEventStore } = await import('./postgres/postgres-event-store');
+  return PostgresEventStore.open({
+    url: config.eventStoreUrl,
+    pollIntervalMs: config.eventStorePollMs,
+    onCommit: metrics ? (appends) => metrics.commitSize.observe(appends) : undefined,
+  });
 }
 
 /** Times every append from call to durable acknowledgement. */

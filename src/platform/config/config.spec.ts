@@ -219,4 +219,30 @@ describe('loadConfig', () => {
       expect(() => loadConfig(env)).not.toThrow(/s3cret/);
     }
   });
+
+  it('keeps the log in PostgreSQL with EVENT_STORE=postgres: EVENT_STORE_URL, else DATABASE_URL, never echoed', () => {
+    expect(loadConfig({}).eventStoreUrl).toBeNull();
+    expect(loadConfig({ EVENT_STORE_URL: 'postgres://ignored/without-postgres' }).eventStoreUrl).toBeNull();
+    const own = 'postgres://log:s3cret@log.internal:5432/log';
+    const shared = 'postgresql://parley:s3cret@db.internal:5432/parley';
+    expect(loadConfig({ EVENT_STORE: 'postgres', EVENT_STORE_URL: ` ${own} ` })).toMatchObject({
+      eventStore: 'postgres',
+      eventStoreUrl: own,
+      databaseUrl: null,
+    });
+    expect(loadConfig({ EVENT_STORE: 'postgres', DATABASE_URL: shared }).eventStoreUrl).toBe(shared);
+    expect(
+      loadConfig({ EVENT_STORE: 'postgres', EVENT_STORE_URL: own, READ_MODEL_DB: 'postgres', DATABASE_URL: shared }),
+    ).toMatchObject({ eventStoreUrl: own, databaseUrl: shared });
+    for (const [env, variable] of [
+      [{ EVENT_STORE: 'postgres' }, 'EVENT_STORE_URL'],
+      [{ EVENT_STORE: 'postgres', EVENT_STORE_URL: '  ' }, 'EVENT_STORE_URL'],
+      [{ EVENT_STORE: 'postgres', EVENT_STORE_URL: 'not a url s3cret' }, 'EVENT_STORE_URL'],
+      [{ EVENT_STORE: 'postgres', EVENT_STORE_URL: 'mysql://u:s3cret@h/d', DATABASE_URL: shared }, 'EVENT_STORE_URL'],
+      [{ EVENT_STORE: 'postgres', DATABASE_URL: 'mysql://u:s3cret@h/d' }, 'DATABASE_URL'],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(new RegExp(`^invalid configuration: ${variable} `));
+      expect(() => loadConfig(env)).not.toThrow(/s3cret/);
+    }
+  });
 });

@@ -8,11 +8,19 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  eventStore: 'sqlite' | 'eventstoredb';
+  eventStore: 'sqlite' | 'eventstoredb' | 'postgres';
   /** The EventStoreDB / KurrentDB connection string; set exactly when eventStore is `eventstoredb`. */
   eventStoreConnectionString: string | null;
+  /**
+   * The PostgreSQL database of the log (EVENT_STORE_URL, else DATABASE_URL); set exactly when
+   * eventStore is `postgres`, which refuses to start without one.
+   */
+  eventStoreUrl: string | null;
   eventStoreSync: 'full' | 'normal';
-  /** How often a SQLite log's head is looked at for what other processes appended (ms); local commits wake readers at once. */
+  /**
+   * How often a SQLite log's head is looked at for what other processes appended (ms); local commits
+   * wake readers at once. With PostgreSQL, the fallback should a NOTIFY be missed.
+   */
   eventStorePollMs: number;
   /** `postgres`: the platform database (idempotency, timers, checkpoints, registry, outbox) is on PostgreSQL. */
   readModelDb: 'sqlite' | 'postgres';
@@ -372,19 +380,36 @@ function databaseUrl(env: Env, readModelDb: Config['readModelDb']): string | nul
       'DATABASE_URL',
       'is required when READ_MODEL_DB=postgres (e.g. postgres://parley:secret@127.0.0.1:5432/parley)',
     );
+  return postgresUrl('DATABASE_URL', value);
+}
+
+/** EVENT_STORE=postgres keeps the log in EVENT_STORE_URL, or in the platform's DATABASE_URL when unset. */
+function eventStoreUrl(env: Env, eventStore: Config['eventStore']): string | null {
+  if (eventStore !== 'postgres') return null;
+  const own = env.EVENT_STORE_URL?.trim();
+  if (own) return postgresUrl('EVENT_STORE_URL', own);
+  const shared = env.DATABASE_URL?.trim();
+  if (shared) return postgresUrl('DATABASE_URL', shared);
+  throw new ConfigError(
+    'EVENT_STORE_URL',
+    'is required when EVENT_STORE=postgres, unless DATABASE_URL is set (e.g. postgres://parley:secret@127.0.0.1:5432/parley)',
+  );
+}
+
+function postgresUrl(name: string, value: string): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError('DATABASE_URL', 'must be a URL such as postgres://user:password@host:5432/database');
+    throw new ConfigError(name, 'must be a URL such as postgres://user:password@host:5432/database');
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
-    throw new ConfigError('DATABASE_URL', 'must start with postgres:// or postgresql://');
+    throw new ConfigError(name, 'must start with postgres:// or postgresql://');
   return value;
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'eventstoredb'] as const, 'sqlite');
+  const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'eventstoredb', 'postgres'] as const, 'sqlite');
   const readModelDb = oneOf(env, 'READ_MODEL_DB', ['sqlite', 'postgres'] as const, 'sqlite');
   const operatorToken = env.OPERATOR_TOKEN || null;
   if (operatorToken !== null && operatorToken.length < 16) {
@@ -396,6 +421,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || './data'),
     eventStore,
     eventStoreConnectionString: eventStoreConnectionString(env, eventStore),
+    eventStoreUrl: eventStoreUrl(env, eventStore),
     eventStoreSync: oneOf(env, 'EVENT_STORE_SYNC', ['full', 'normal'] as const, 'full'),
     eventStorePollMs: integer(env, 'EVENT_STORE_POLL_MS', 100, 10, 60_000),
     readModelDb,

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { patient } from '../../../test/support/patience';
+import { describeOnPostgres } from '../../../test/support/postgres-server';
+import { newTestEvent } from '../event-store.contract';
+import { comparePositions } from '../position';
+import { PostgresEventStore } from './postgres-event-store';
+
+function databaseName(prefix: string): string {
+  return `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => Promise<boolean>, what: string, timeoutMs = patient(5_000)): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+describeOnPostgres('PostgresEventStore writer', (server) => {
+  const open: Array<PostgresEventStore | Client> = [];
+
+  async function openStore(url: string): Promise<PostgresEventStore> {
+    const store = await PostgresEventStore.open({ url });
+    open.push(store);
+    return store;
+  }
+
+  async function connect(url: string): Promise<Client> {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    open.push(client);
+    return client;
+  }
+
+  afterEach(async () => {
+    for (const resource of open.splice(0).reverse()) {
+      if (resource instanceof PostgresEventStore) await resource.close();
+      else await resource.end();
+    }
+  });
+
+  it('group commit: concurrent appends to different streams share transactions', async () => {
+    const url = await server().createDatabase(databaseName('group'));
+    const store = await openStore(url);
+    const N = 40;
+    const before = store.commitStats.commits;
+    const results = await Promise.all(
+      Array.from({ length: N }, (_, i) => store.append(`group-${i}`, [newTestEvent()], 'no_stream')),
+    );
+    const commits = store.commitStats.commits - before;
+
+    // The stored rows say the same as the store's count: the xid8 each was written in.
+    const client = await connect(url);
+    const { rows } = await client.query<{ transactions: string; events: string }>(
+      'SELECT count(DISTINCT transaction_id)::text AS transactions, count(*)::text AS events FROM parley_events',
+    );
+    const transactions = Number(rows[0].transactions);
+    expect(Number(rows[0].events)).toBe(N);
+    expect(transactions).toBe(commits);
+    expect(transactions).toBeLessThan(N);
+    expect(new Set(results.map((result) => result.position)).size).toBe(N);
+    console.info(`group commit: ${N} concurrent appends in ${transactions} transaction(s)`);
+  });
+
+  it("keeps stream order equal to log order when an older transaction appends after a newer one's commit", async () => {
+    const url = await server().createDatabase(databaseName('order'));
+    const store = await openStore(url);
+    const other = await openStore(url); // another process
+    const blocked = `blocked-${randomUUID().slice(0, 8)}`;
+    const contested = `contested-${randomUUID().slice(0, 8)}`;
+    await store.append(blocked, [newTestEvent()], 'no_stream');
+
+    // Another session holds revision 1 of `blocked`, uncommitted.
+    const holder = await connect(url);
+    await holder.query('BEGIN');
+    await holder.query(
+      `INSERT INTO parley_events (stream_id, revision, event_id, type, data, metadata)
+       VALUES ($1, 1, $2, 'Holder', '{}', '{}')`,
+      [blocked, randomUUID()],
+    );
+
+    // One group: the append to `blocked` takes the transaction's xid8 and waits for the holder.
+    const first = store.append(blocked, [newTestEvent('First')], 'any');
+    const second = store.append(contested, [newTestEvent('Second')], 'any');
+    const watcher = await connect(url);
+    await until(async () => {
+      const { rows } = await watcher.query(
+        `SELECT 1 FROM pg_stat_activity WHERE application_name = 'parley:event-store-writer' AND wait_event_type = 'Lock'`,
+      );
+      return rows.length > 0;
+    }, 'the writer to wait for the holder');
+
+    // Meanwhile a newer transaction appends to `contested` and commits; then the holder gives up.
+    const newer = await other.append(contested, [newTestEvent('Newer')], 'no_stream');
+    await holder.query('ROLLBACK');
+    const [firstResult, secondResult] = await Promise.all([first, second]);
+
+    // The waiting transaction would have put `Second` (revision 1) before `Newer` (revision 0) in
+    // the log: it ran again, in a transaction newer than `Newer`'s.
+    expect(secondResult.nextExpectedRevision).toBe(1n);
+    expect(comparePositions(newer.position, secondResult.position)).toBe(-1);
+    const stream = await store.readStream(contested);
+    expect(stream.map((event) => event.type)).toEqual(['Newer', 'Second']);
+    expect(comparePositions(stream[0].position, stream[1].position)).toBe(-1);
+    expect(firstResult.nextExpectedRevision).toBe(1n);
+    const log = await store.readAll();
+    expect(log.map((event) => event.type).filter((type) => type !== 'TestEvent')).toEqual(['Newer', 'First', 'Second']);
+    expect(store.commitStats.retries).toBeGreaterThanOrEqual(1);
+  });
+
+  it('refuses to open a log whose transaction ids this server has not reached (a logical restore)', async () => {
+    const url = await server().createDatabase(databaseName('restored'));
+    await (await openStore(url)).close();
+    const client = await connect(url);
+    await client.query(
+      `INSERT INTO parley_events (transaction_id, stream_id, revision, event_id, type, data, metadata)
+       VALUES ('4000000000'::xid8, 'restored', 0, 'restored-0', 'Restored', '{}', '{}')`,
+    );
+    await expect(PostgresEventStore.open({ url })).rejects.toThrow(
+      /transaction ids this PostgreSQL server has not reached/,
+    );
+  });
+});
