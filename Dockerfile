@@ -1,4 +1,4 @@
-# The API image used by docker-compose.yml.
+# The API image used by docker-compose.yml and docker-compose.postgres.yml.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
