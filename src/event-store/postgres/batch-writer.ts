@@ -1,21 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
-import type { ExpectedRevision } from '../event-store.port';
 import type { Position } from '../position';
 import { postgresPosition } from './rows';
+import type { AppendRequest } from '../append-request';
 
-/** An event with its data and metadata already serialised, in the caller's turn. */
-export interface SerializedEvent {
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-}
-
-export interface AppendRequest {
-  streamId: string;
-  events: SerializedEvent[];
-  expected: ExpectedRevision;
-}
+export type { AppendRequest, SerializedEvent } from '../append-request';
 
 export type AppendOutcome =
   /** `repeat`: a retry of an append already stored, answered with what it answered then */

@@ -1,21 +1,8 @@
 import type Database from 'better-sqlite3';
 import { expectedRevisionMatches } from '../errors';
-import type { ExpectedRevision } from '../event-store.port';
+import type { AppendRequest, SerializedEvent } from '../append-request';
 
-/** An event with its data and metadata already serialised, in the caller's turn. */
-export interface SerializedEvent {
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-}
-
-/** One append of a batch: plain data, so it can cross to the writer thread. */
-export interface AppendRequest {
-  streamId: string;
-  events: SerializedEvent[];
-  expected: ExpectedRevision;
-}
+export type { AppendRequest, SerializedEvent } from '../append-request';
 
 /**
  * What became of one append: plain data too. The committer turns refusals into the port's typed
