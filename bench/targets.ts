@@ -40,6 +40,17 @@ export const TARGETS: Target[] = [
     denominator: 'postgres.conversations.list.sqlite.p50',
     atMost: 2,
   },
+  // The log in PostgreSQL (issue 48), on the run's PostgreSQL server (fsync and synchronous_commit on):
+  // appends against a raw batched INSERT and against Emmett's PostgreSQL store, the same load (64 in
+  // flight); the full read against a raw cursor scan; debug chat with the log there against the SQLite log.
+  { numerator: 'postgres.store.append.64-in-flight', denominator: 'postgres.ceiling.append.batched', atLeast: 0.5 },
+  { numerator: 'postgres.store.append.64-in-flight', denominator: 'postgres.peer.append.64-in-flight', atLeast: 2 },
+  { numerator: 'postgres.store.read.readAll', denominator: 'postgres.ceiling.scan.full-log', atLeast: 0.7 },
+  {
+    numerator: 'postgres.debug-chat.turns.postgres-log',
+    denominator: 'postgres.debug-chat.turns.sqlite-log',
+    atLeast: 0.5,
+  },
   // Every read model catching up together over a seeded log keeps half one projection's rebuild rate (issue 32).
   { numerator: 'catch-up.all-read-models', denominator: 'projection.rebuild', atLeast: 0.5 },
   // External events: the webhook keeps half a bare POST echo's throughput.

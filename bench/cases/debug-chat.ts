@@ -53,8 +53,12 @@ interface ChatSetup {
  * by one turn (the index's build): what both the throughput and the cost cases load (each warms the
  * JIT with warmUp before it measures).
  */
-export async function openChats(ctx: BenchContext, label: string): Promise<ChatSetup> {
-  const app = await startBenchApp(ctx.file(label));
+export async function openChats(
+  ctx: BenchContext,
+  label: string,
+  env: Record<string, string> = {},
+): Promise<ChatSetup> {
+  const app = await startBenchApp(ctx.file(label), env);
   try {
     const { accountId, key } = await seedAccount(app);
     const h = { 'x-api-key': key };
@@ -175,7 +179,7 @@ export async function warmUp(plan: ChatPlan, planFile: string, turns = WARM_UP_T
   return served;
 }
 
-async function measure(name: string, plan: ChatPlan, planFile: string): Promise<ChatFigures> {
+export async function measure(name: string, plan: ChatPlan, planFile: string): Promise<ChatFigures> {
   await warmUp(plan, planFile);
   const { result: r, mainMs, othersMs } = await cpuDuring(() => profiled(name, () => runDriver(planFile, plan)));
   if (r.failures > 0) throw new Error(`${name}: ${r.failures} turns failed, first: ${r.firstFailure}`);
@@ -190,7 +194,7 @@ async function measure(name: string, plan: ChatPlan, planFile: string): Promise<
   };
 }
 
-function turnsCase(r: ChatFigures, what: string) {
+export function turnsCase(r: ChatFigures, what: string) {
   const cpu =
     r.mainCpuUsPerTurn === null
       ? ''

@@ -15,6 +15,8 @@ import { inboundCallsCases } from './inbound-calls';
 import { messagingCases } from './messaging';
 import { peerCases } from './peer';
 import { postgresCases } from './postgres';
+import { postgresDebugChatCases } from './postgres-debug-chat';
+import { postgresStoreCases } from './postgres-store';
 import { projectionCases } from './projection-rebuild';
 import { retrievalCases } from './retrieval';
 import { storeAppendCases } from './store-append';
@@ -61,6 +63,10 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'external-events', cases: externalEventsCases },
   // issue 47's floods against the app in a server process of its own (contract §21)
   { name: 'edge', cases: [...edgeFloodBodyCases, ...edgeFloodConnectionsCases] },
-  // only with --backend postgres: a PostgreSQL server is started for them
-  { name: 'postgres', cases: postgresCases, backend: 'postgres' },
+  // only with --backend postgres (which --only postgres implies): one PostgreSQL server for them all
+  {
+    name: 'postgres',
+    cases: [...postgresStoreCases, ...postgresDebugChatCases, ...postgresCases],
+    backend: 'postgres',
+  },
 ];

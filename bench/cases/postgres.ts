@@ -8,11 +8,11 @@ import {
   openPostgresReadModel,
 } from '../../src/read-models/generations/postgres/open-postgres-read-model';
 import { seed } from '../../src/cli/seed/seed';
-import { startPostgresServer, type PostgresServer } from '../../test/support/postgres-server';
 import { filledLog } from '../fixtures/filled-log';
 import { turnSummaryProjection } from '../fixtures/sample-projection';
 import type { BenchCase, Result } from '../lib/case';
 import type { BenchContext } from '../lib/context';
+import { benchPostgres } from '../lib/bench-postgres';
 import { startBenchApp } from '../lib/http-app';
 import { median, perSecond } from '../lib/measure';
 import { CATCH_UP_BATCH, rebuild } from '../workloads/projection-write';
@@ -20,27 +20,13 @@ import { CATCH_UP_BATCH, rebuild } from '../workloads/projection-write';
 /**
  * The PostgreSQL backend beside SQLite, in one run (`npm run bench -- --backend postgres`): the
  * foundation's rebuild (the sample read model over the shared log) and the conversations list,
- * each on both databases. PostgreSQL is a throwaway server the bench starts (or BENCH_POSTGRES_URL,
- * an empty database of a server of yours), on this machine, as the read models' database would be.
+ * each on both databases. PostgreSQL is the run's server (lib/bench-postgres.ts), on this machine,
+ * as the read models' database would be. The log's own cases are in postgres-store.ts and
+ * postgres-debug-chat.ts.
  */
 
-interface Server {
-  url: string;
-  stop(): Promise<void>;
-}
-
-function postgres(ctx: BenchContext): Promise<Server> {
-  return ctx.shared('postgres-server', async () => {
-    const given = process.env.BENCH_POSTGRES_URL;
-    if (given) return { url: given, stop: async () => undefined };
-    const server: PostgresServer = await startPostgresServer(undefined, 'parley_bench');
-    process.once('exit', () => void server.stop());
-    return server;
-  });
-}
-
 async function rebuildOnPostgres(ctx: BenchContext): Promise<Result> {
-  const [log, server] = await Promise.all([filledLog(ctx), postgres(ctx)]);
+  const [log, server] = await Promise.all([filledLog(ctx), benchPostgres(ctx)]);
   const store = await SqliteEventStore.open({ file: log.file, sync: 'normal' });
   const schema = 'bench_turn_summary';
   const source = await openPostgresReadModel(turnSummaryProjection, server.url, schema);
@@ -92,7 +78,7 @@ interface ListFigures {
  */
 function listFigures(ctx: BenchContext): Promise<ListFigures> {
   return ctx.shared('postgres-list', async () => {
-    const server = await postgres(ctx);
+    const server = await benchPostgres(ctx);
     const conversations = ctx.quick ? 2_000 : 20_000;
     const dir = ctx.file('postgres-list-sqlite');
     ctx.log(`postgres: seeding ${conversations.toLocaleString('en-US')} conversations`);

@@ -2,7 +2,10 @@ export interface BenchArgs {
   quick: boolean;
   /** Cases whose name contains any of these run; all when empty. */
   only: string[];
-  /** `postgres`: also run the PostgreSQL cases beside their SQLite counterparts. */
+  /**
+   * `postgres`: also run the PostgreSQL cases beside their SQLite counterparts. Implied by an
+   * `--only` that names postgres (every such case's name starts `postgres.`) unless --backend is given.
+   */
   backend: 'sqlite' | 'postgres';
   /** Internal: run this one case group and write its outcomes to `out` (run.ts spawns these). */
   group?: string;
@@ -13,6 +16,7 @@ const USAGE = 'usage: npm run bench -- [--quick] [--backend sqlite|postgres] [--
 
 export function parseArgs(argv: string[]): BenchArgs {
   const args: BenchArgs = { quick: false, only: [], backend: 'sqlite' };
+  let backendGiven = false;
   const value = (i: number, flag: string) => {
     const v = argv[i];
     if (!v) throw new Error(`${flag} needs a value\n${USAGE}`);
@@ -28,6 +32,7 @@ export function parseArgs(argv: string[]): BenchArgs {
       if (backend !== 'sqlite' && backend !== 'postgres')
         throw new Error(`--backend is sqlite or postgres, not ${backend}\n${USAGE}`);
       args.backend = backend;
+      backendGiven = true;
     } else if (arg === '--group') args.group = value(++i, '--group');
     else if (arg === '--out') args.out = value(++i, '--out');
     else if (arg === '--help' || arg === '-h') {
@@ -35,5 +40,6 @@ export function parseArgs(argv: string[]): BenchArgs {
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}\n${USAGE}`);
   }
+  if (!backendGiven && args.only.some((s) => s.includes('postgres'))) args.backend = 'postgres';
   return args;
 }

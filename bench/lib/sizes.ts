@@ -20,6 +20,8 @@ export interface Sizes {
   peerAppends: number;
   /** Peer log read back in batches of 1,000. */
   peerLog: number;
+  /** Emmett's PostgreSQL store's appends, 64 in flight (a transaction each: slower than ours). */
+  postgresPeerAppends: number;
 }
 
 export const FULL: Sizes = {
@@ -33,6 +35,7 @@ export const FULL: Sizes = {
   logEvents: 1_000_000,
   peerAppends: 2_000,
   peerLog: 20_000,
+  postgresPeerAppends: 20_000,
 };
 
 export const QUICK: Sizes = {
@@ -46,4 +49,5 @@ export const QUICK: Sizes = {
   logEvents: 50_000,
   peerAppends: 200,
   peerLog: 2_000,
+  postgresPeerAppends: 2_000,
 };

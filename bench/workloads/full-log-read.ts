@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { RecordedEvent } from '../../src/event-store/event-store.port';
+import type { EventStore, RecordedEvent } from '../../src/event-store/event-store.port';
 import { START } from '../../src/event-store/position';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import type { FilledLog } from '../fixtures/filled-log';
@@ -30,8 +30,8 @@ export async function rawScan(log: FilledLog): Promise<number> {
   }
 }
 
-/** The store's port, page by page, as a read model catching up reads it. */
-export async function storeReadAll(store: SqliteEventStore, log: FilledLog): Promise<number> {
+/** The store's port (either store's), page by page, as a read model catching up reads it. */
+export async function storeReadAll(store: EventStore, log: { events: number }): Promise<number> {
   let read = 0;
   const rate = await perSecond(log.events, async () => {
     let after = START;

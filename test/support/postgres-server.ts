@@ -86,11 +86,13 @@ export function postgresBinariesOrSkip(
 /**
  * `maxConnections`: one app holds a few dozen connections (a pool per read model, its leases); a
  * server that a whole test run shares (scripts/with-postgres.js) needs more than a file's.
+ * `durable`: PostgreSQL's own defaults (fsync, synchronous_commit, full_page_writes on), for a
+ * benchmark whose commits must cost what they cost in production; tests leave it off.
  */
 export async function startPostgresServer(
   binaries: PostgresBinaries | null = findPostgresBinaries(),
   database = 'parley_test',
-  { maxConnections = 100 } = {},
+  { maxConnections = 100, durable = false } = {},
 ): Promise<PostgresServer> {
   if (!binaries) throw new Error('PostgreSQL binaries not found (initdb, pg_ctl, postgres): see findPostgresBinaries');
   const runAs = process.getuid?.() === 0 ? unprivilegedUser() : null;
@@ -137,9 +139,7 @@ export async function startPostgresServer(
         `-p ${port}`,
         '-c listen_addresses=127.0.0.1',
         `-k ${dir}`,
-        '-c fsync=off',
-        '-c synchronous_commit=off',
-        '-c full_page_writes=off',
+        ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
         `-c max_connections=${maxConnections}`,
       ].join(' ');
       const result = run(
