@@ -116,6 +116,109 @@ BEGIN
 END
 $fn$;
 
+-- The common group in a few set-based statements: distinct streams, ids new to the log and to each
+-- other. Reads every stream's last revision at once, decides each append as parley_append_one would,
+-- and inserts every accepted event in one statement, in append order. Returns no row when it
+-- declines: a repeated or shared id, a stream twice, or a conflict with what another process
+-- committed meanwhile (then it deletes what it inserted); parley_append_one then decides each
+-- append on its own, as before.
+CREATE OR REPLACE FUNCTION parley_append_set(
+  p_streams text[], p_expected text[], p_counts int[],
+  p_ids text[], p_types text[], p_data text[], p_metadata text[])
+RETURNS TABLE (o_outcome text, o_revision bigint, o_global_position bigint, o_transaction_id text, o_detail text)
+-- A plan cached while the table was small scans it whole for event_id = ANY (p_ids), slower with
+-- every row: plan each call, with the arrays' sizes and the table's.
+LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $fn$
+DECLARE
+  m int := coalesce(array_length(p_streams, 1), 0);
+  i int;
+  k int;
+  last_revisions bigint[];
+  last_txs xid8[];
+  actual bigint;
+  matches boolean[] := '{}';
+  event_streams text[] := '{}';
+  event_revisions bigint[] := '{}';
+  accepted_streams text[] := '{}';
+  accepted_revisions bigint[] := '{}';
+  wanted int := 0;
+  positions bigint[];
+  inserted bigint[];
+  me xid8 := pg_current_xact_id();
+BEGIN
+  IF m = 0
+     OR (SELECT count(DISTINCT s) FROM unnest(p_streams) s) <> m
+     OR (SELECT count(DISTINCT x) FROM unnest(p_ids) x) <> cardinality(p_ids)
+     OR EXISTS (SELECT 1 FROM parley_events e WHERE e.event_id = ANY (p_ids)) THEN
+    RETURN;
+  END IF;
+  SELECT array_agg(l.revision ORDER BY s.i), array_agg(l.transaction_id ORDER BY s.i)
+    INTO last_revisions, last_txs
+    FROM unnest(p_streams) WITH ORDINALITY s(stream, i)
+    LEFT JOIN LATERAL (
+      SELECT e.revision, e.transaction_id FROM parley_events e
+       WHERE e.stream_id = s.stream ORDER BY e.revision DESC LIMIT 1
+    ) l ON true;
+  FOR i IN 1..m LOOP
+    actual := last_revisions[i];
+    matches[i] := CASE
+      WHEN p_expected[i] = 'any' THEN true
+      WHEN p_expected[i] = 'no_stream' THEN actual IS NULL
+      WHEN p_expected[i] = 'stream_exists' THEN actual IS NOT NULL
+      ELSE actual IS NOT NULL AND actual::numeric = p_expected[i]::numeric
+    END;
+    IF matches[i] AND last_txs[i] IS NOT NULL AND last_txs[i] > me THEN
+      RAISE EXCEPTION 'stream % was appended to by a newer transaction', p_streams[i] USING ERRCODE = '40001';
+    END IF;
+    FOR k IN 1..p_counts[i] LOOP
+      event_streams := event_streams || CASE WHEN matches[i] THEN p_streams[i] END;
+      event_revisions := event_revisions || coalesce(actual, -1) + k;
+    END LOOP;
+    IF matches[i] THEN
+      wanted := wanted + p_counts[i];
+      accepted_streams := accepted_streams || p_streams[i];
+      accepted_revisions := accepted_revisions || coalesce(actual, -1) + p_counts[i];
+    END IF;
+  END LOOP;
+  WITH ins AS (
+    INSERT INTO parley_events (stream_id, revision, event_id, type, data, metadata)
+    SELECT ev.stream, ev.revision, ev.id, ev.type, ev.data, ev.metadata
+      FROM unnest(event_streams, event_revisions, p_ids, p_types, p_data, p_metadata)
+           WITH ORDINALITY ev(stream, revision, id, type, data, metadata, j)
+     WHERE ev.stream IS NOT NULL
+     ORDER BY ev.j
+    ON CONFLICT DO NOTHING
+    RETURNING stream_id, revision, global_position
+  )
+  SELECT (SELECT array_agg(ins.global_position) FROM ins),
+         (SELECT array_agg(ins.global_position ORDER BY a.i)
+            FROM unnest(accepted_streams, accepted_revisions) WITH ORDINALITY a(stream, revision, i)
+            JOIN ins ON ins.stream_id = a.stream AND ins.revision = a.revision)
+    INTO inserted, positions;
+  IF coalesce(cardinality(inserted), 0) <> wanted THEN
+    DELETE FROM parley_events e WHERE e.global_position = ANY (inserted);
+    RETURN;
+  END IF;
+  k := 0;
+  FOR i IN 1..m LOOP
+    o_detail := NULL;
+    IF matches[i] THEN
+      k := k + 1;
+      o_outcome := 'ok';
+      o_revision := coalesce(last_revisions[i], -1) + p_counts[i];
+      o_global_position := positions[k];
+      o_transaction_id := me::text;
+    ELSE
+      o_outcome := 'wrong-revision';
+      o_revision := last_revisions[i];
+      o_global_position := NULL;
+      o_transaction_id := NULL;
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+END
+$fn$;
+
 CREATE OR REPLACE FUNCTION parley_append_batch(
   p_streams text[], p_expected text[], p_counts int[],
   p_ids text[], p_types text[], p_data text[], p_metadata text[])
@@ -128,6 +231,22 @@ DECLARE
   wrote boolean := false;
   r record;
 BEGIN
+  FOR r IN SELECT * FROM parley_append_set(p_streams, p_expected, p_counts, p_ids, p_types, p_data, p_metadata) LOOP
+    wrote := wrote OR r.o_outcome = 'ok';
+    o_outcome := r.o_outcome;
+    o_revision := r.o_revision;
+    o_global_position := r.o_global_position;
+    o_transaction_id := r.o_transaction_id;
+    o_detail := r.o_detail;
+    RETURN NEXT;
+    first := 0;
+  END LOOP;
+  IF first = 0 THEN
+    IF wrote THEN
+      PERFORM pg_notify('${NOTIFY_CHANNEL}', pg_current_xact_id()::text);
+    END IF;
+    RETURN;
+  END IF;
   FOR i IN 1..coalesce(array_length(p_streams, 1), 0) LOOP
     n := p_counts[i];
     SELECT * INTO r FROM parley_append_one(p_streams[i], p_expected[i], p_ids[first:first + n - 1],

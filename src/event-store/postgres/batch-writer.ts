@@ -33,8 +33,8 @@ const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 20;
 
 /**
- * Writes a group of appends in one transaction on the writer connection: BEGIN, one call of
- * parley_append_batch, COMMIT. Each append is decided on its own inside (append-function.ts).
+ * Writes a group of appends in one transaction on the writer connection: one call of
+ * parley_append_batch, a transaction of its own. Each append is decided on its own inside (append-function.ts).
  * Throws when the transaction itself fails; then nothing of the group is stored.
  */
 export class BatchWriter {
@@ -55,17 +55,24 @@ export class BatchWriter {
     }
   }
 
+  /**
+   * One statement is its own transaction: PostgreSQL commits it before it answers (pg resolves a
+   * query at ReadyForQuery, after the commit), so BEGIN and COMMIT would only add two round trips
+   * to every group. Only a test's beforeCommit needs the transaction held open.
+   */
   private async transaction(batch: AppendRequest[]): Promise<Omit<BatchResult, 'attempts'>> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      if (this.beforeCommit) await client.query('BEGIN');
       const { rows } = await client.query<OutcomeRow>(
         'SELECT * FROM parley_append_batch($1, $2, $3, $4, $5, $6, $7)',
         parameters(batch),
       );
-      await this.beforeCommit?.();
-      await client.query('COMMIT');
+      if (this.beforeCommit) {
+        await this.beforeCommit();
+        await client.query('COMMIT');
+      }
       const outcomes = rows.map(toOutcome);
       const written = rows.find((row) => row.o_outcome === 'ok');
       return { outcomes, wroteIn: written ? BigInt(written.o_transaction_id!) : null };
@@ -78,7 +85,11 @@ export class BatchWriter {
   }
 }
 
-/** Undefined when the connection is fit for the next transaction, else the error that retires it. */
+/**
+ * Undefined when the connection is fit for the next transaction, else the error that retires it.
+ * After a failed single statement there is no transaction left: ROLLBACK only warns, and tells
+ * whether the connection still answers.
+ */
 async function rollback(client: PoolClient, cause: unknown): Promise<Error | undefined> {
   try {
     await client.query('ROLLBACK');
