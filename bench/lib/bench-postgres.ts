@@ -28,16 +28,14 @@ export function benchPostgres(ctx: BenchContext): Promise<BenchPostgres> {
 let databases = 0;
 
 /** A fresh database for one run of a case (each run starts from an empty log), dropped by `drop`. */
-export async function freshDatabase(
-  ctx: BenchContext,
-  label: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshDatabase(ctx: BenchContext, label: string): Promise<{ url: string; drop(): Promise<void> }> {
   const server = await benchPostgres(ctx);
   const name = `bench_${label.replace(/[^a-z0-9_]/g, '_')}_${++databases}`;
   const url = await server.createDatabase(name);
   return {
     url,
-    drop: () => withClient(server.url, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => undefined)),
+    drop: () =>
+      withClient(server.url, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => undefined)),
   };
 }
 

@@ -15,7 +15,10 @@ const INSERT_ROWS = `INSERT INTO parley_events (stream_id, revision, event_id, t
 /** WAL written on the server between two reads of it (the database's alone when nothing else runs). */
 async function walBytesDuring<T>(url: string, work: () => Promise<T>): Promise<{ result: T; walBytes: number }> {
   const lsn = () =>
-    withClient(url, async (c) => (await c.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn);
+    withClient(
+      url,
+      async (c) => (await c.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn,
+    );
   const before = await lsn();
   const result = await work();
   const after = await lsn();

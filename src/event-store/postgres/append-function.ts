@@ -116,70 +116,66 @@ BEGIN
 END
 $fn$;
 
--- The common group in a few set-based statements: distinct streams, ids new to the log and to each
--- other. Reads every stream's last revision at once, decides each append as parley_append_one would,
--- and inserts every accepted event in one statement, in append order. Returns no row when it
--- declines: a repeated or shared id, a stream twice, or a conflict with what another process
--- committed meanwhile (then it deletes what it inserted); parley_append_one then decides each
--- append on its own, as before.
+-- The common group in a few set-based statements: distinct streams whose events are new to the
+-- log. One statement reads every stream's last event and decides each append as parley_append_one
+-- would; one inserts every accepted event, in group order. It returns no row when it declines: a
+-- stream twice in the group, an id already stored, or fewer rows inserted than accepted (an id
+-- twice, or what another process committed meanwhile: ON CONFLICT skipped them), when it deletes
+-- what it inserted. parley_append_one then decides each append on its own. No statement here asks
+-- the planner to choose between an index and a scan by the arrays' sizes (event_id = ANY (p_ids)
+-- did, and its plan cached while the table was small scanned it whole, slower with every row).
 CREATE OR REPLACE FUNCTION parley_append_set(
   p_streams text[], p_expected text[], p_counts int[],
   p_ids text[], p_types text[], p_data text[], p_metadata text[])
 RETURNS TABLE (o_outcome text, o_revision bigint, o_global_position bigint, o_transaction_id text, o_detail text)
--- A plan cached while the table was small scans it whole for event_id = ANY (p_ids), slower with
--- every row: plan each call, with the arrays' sizes and the table's.
-LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $fn$
+LANGUAGE plpgsql AS $fn$
 DECLARE
   m int := coalesce(array_length(p_streams, 1), 0);
-  i int;
-  k int;
-  last_revisions bigint[];
-  last_txs xid8[];
-  actual bigint;
-  matches boolean[] := '{}';
-  event_streams text[] := '{}';
-  event_revisions bigint[] := '{}';
-  accepted_streams text[] := '{}';
-  accepted_revisions bigint[] := '{}';
-  wanted int := 0;
-  positions bigint[];
-  inserted bigint[];
   me xid8 := pg_current_xact_id();
+  actuals bigint[];
+  oks boolean[];
+  newer text;
+  wanted bigint;
+  event_streams text[];
+  event_revisions bigint[];
+  inserted bigint[];
+  positions bigint[];
 BEGIN
+  -- A stored id (a retry) is answered by parley_append_one before any revision is looked at. One
+  -- probe per id, by equality, as parley_append_one's: any plan of it uses the index.
   IF m = 0
      OR (SELECT count(DISTINCT s) FROM unnest(p_streams) s) <> m
-     OR (SELECT count(DISTINCT x) FROM unnest(p_ids) x) <> cardinality(p_ids)
-     OR EXISTS (SELECT 1 FROM parley_events e WHERE e.event_id = ANY (p_ids)) THEN
+     OR EXISTS (SELECT 1 FROM unnest(p_ids) x(id)
+                CROSS JOIN LATERAL (SELECT 1 FROM parley_events e WHERE e.event_id = x.id LIMIT 1) stored) THEN
     RETURN;
   END IF;
-  SELECT array_agg(l.revision ORDER BY s.i), array_agg(l.transaction_id ORDER BY s.i)
-    INTO last_revisions, last_txs
-    FROM unnest(p_streams) WITH ORDINALITY s(stream, i)
-    LEFT JOIN LATERAL (
-      SELECT e.revision, e.transaction_id FROM parley_events e
-       WHERE e.stream_id = s.stream ORDER BY e.revision DESC LIMIT 1
-    ) l ON true;
-  FOR i IN 1..m LOOP
-    actual := last_revisions[i];
-    matches[i] := CASE
-      WHEN p_expected[i] = 'any' THEN true
-      WHEN p_expected[i] = 'no_stream' THEN actual IS NULL
-      WHEN p_expected[i] = 'stream_exists' THEN actual IS NOT NULL
-      ELSE actual IS NOT NULL AND actual::numeric = p_expected[i]::numeric
-    END;
-    IF matches[i] AND last_txs[i] IS NOT NULL AND last_txs[i] > me THEN
-      RAISE EXCEPTION 'stream % was appended to by a newer transaction', p_streams[i] USING ERRCODE = '40001';
-    END IF;
-    FOR k IN 1..p_counts[i] LOOP
-      event_streams := event_streams || CASE WHEN matches[i] THEN p_streams[i] END;
-      event_revisions := event_revisions || coalesce(actual, -1) + k;
-    END LOOP;
-    IF matches[i] THEN
-      wanted := wanted + p_counts[i];
-      accepted_streams := accepted_streams || p_streams[i];
-      accepted_revisions := accepted_revisions || coalesce(actual, -1) + p_counts[i];
-    END IF;
-  END LOOP;
+  SELECT array_agg(d.actual ORDER BY d.i), array_agg(d.ok ORDER BY d.i),
+         (array_agg(d.stream ORDER BY d.i) FILTER (WHERE d.ok AND d.last_tx > me))[1],
+         coalesce(sum(d.cnt) FILTER (WHERE d.ok), 0)
+    INTO actuals, oks, newer, wanted
+    FROM (
+      SELECT a.i, a.stream, a.cnt, l.revision AS actual, l.transaction_id AS last_tx,
+             CASE a.expected
+               WHEN 'any' THEN true
+               WHEN 'no_stream' THEN l.revision IS NULL
+               WHEN 'stream_exists' THEN l.revision IS NOT NULL
+               ELSE l.revision IS NOT NULL AND l.revision::numeric = a.expected::numeric
+             END AS ok
+        FROM unnest(p_streams, p_expected, p_counts) WITH ORDINALITY a(stream, expected, cnt, i)
+        LEFT JOIN LATERAL (
+          SELECT e.revision, e.transaction_id FROM parley_events e
+           WHERE e.stream_id = a.stream ORDER BY e.revision DESC LIMIT 1
+        ) l ON true
+    ) d;
+  IF newer IS NOT NULL THEN
+    RAISE EXCEPTION 'stream % was appended to by a newer transaction', newer USING ERRCODE = '40001';
+  END IF;
+  -- each event's stream (null when its append was refused) and revision, in group order
+  SELECT array_agg(CASE WHEN a.ok THEN a.stream END ORDER BY a.i, k),
+         array_agg(coalesce(a.actual, -1) + k ORDER BY a.i, k)
+    INTO event_streams, event_revisions
+    FROM unnest(p_streams, p_counts, oks, actuals) WITH ORDINALITY a(stream, cnt, ok, actual, i),
+         generate_series(1, a.cnt) k;
   WITH ins AS (
     INSERT INTO parley_events (stream_id, revision, event_id, type, data, metadata)
     SELECT ev.stream, ev.revision, ev.id, ev.type, ev.data, ev.metadata
@@ -192,30 +188,23 @@ BEGIN
   )
   SELECT (SELECT array_agg(ins.global_position) FROM ins),
          (SELECT array_agg(ins.global_position ORDER BY a.i)
-            FROM unnest(accepted_streams, accepted_revisions) WITH ORDINALITY a(stream, revision, i)
-            JOIN ins ON ins.stream_id = a.stream AND ins.revision = a.revision)
+            FROM unnest(p_streams, p_counts, oks, actuals) WITH ORDINALITY a(stream, cnt, ok, actual, i)
+            JOIN ins ON ins.stream_id = a.stream AND ins.revision = coalesce(a.actual, -1) + a.cnt
+           WHERE a.ok)
     INTO inserted, positions;
   IF coalesce(cardinality(inserted), 0) <> wanted THEN
-    DELETE FROM parley_events e WHERE e.global_position = ANY (inserted);
+    -- planned when it runs (EXECUTE), on the table as it is: rare, and a cached plan could scan it
+    EXECUTE 'DELETE FROM parley_events WHERE global_position = ANY ($1)' USING inserted;
     RETURN;
   END IF;
-  k := 0;
-  FOR i IN 1..m LOOP
-    o_detail := NULL;
-    IF matches[i] THEN
-      k := k + 1;
-      o_outcome := 'ok';
-      o_revision := coalesce(last_revisions[i], -1) + p_counts[i];
-      o_global_position := positions[k];
-      o_transaction_id := me::text;
-    ELSE
-      o_outcome := 'wrong-revision';
-      o_revision := last_revisions[i];
-      o_global_position := NULL;
-      o_transaction_id := NULL;
-    END IF;
-    RETURN NEXT;
-  END LOOP;
+  RETURN QUERY
+    SELECT CASE WHEN a.ok THEN 'ok' ELSE 'wrong-revision' END,
+           CASE WHEN a.ok THEN coalesce(a.actual, -1) + a.cnt ELSE a.actual END,
+           CASE WHEN a.ok THEN positions[(count(*) FILTER (WHERE a.ok) OVER (ORDER BY a.i))::int] END,
+           CASE WHEN a.ok THEN me::text END,
+           NULL::text
+      FROM unnest(p_streams, p_counts, oks, actuals) WITH ORDINALITY a(stream, cnt, ok, actual, i)
+     ORDER BY a.i;
 END
 $fn$;
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { patient } from '../../../test/support/patience';
 import { describeOnPostgres } from '../../../test/support/postgres-server';
+import { IdempotencyMismatchError, WrongExpectedRevisionError } from '../errors';
 import { newTestEvent } from '../event-store.contract';
 import { comparePositions } from '../position';
 import { PostgresEventStore } from './postgres-event-store';
@@ -64,6 +65,43 @@ describeOnPostgres('PostgresEventStore writer', (server) => {
     expect(transactions).toBeLessThan(N);
     expect(new Set(results.map((result) => result.position)).size).toBe(N);
     console.info(`group commit: ${N} concurrent appends in ${transactions} transaction(s)`);
+  });
+
+  it('one group, decided set-wise: refusals fail their append alone, positions follow the group order', async () => {
+    const url = await server().createDatabase(databaseName('mixed'));
+    const store = await openStore(url);
+    await store.append('mixed-b', [newTestEvent()], 'no_stream');
+    const before = store.commitStats.commits;
+    const [a, b, c] = await Promise.allSettled([
+      store.append('mixed-a', [newTestEvent('A')], 'no_stream'),
+      store.append('mixed-b', [newTestEvent('B')], 5n),
+      store.append('mixed-c', [newTestEvent('C1'), newTestEvent('C2')], 'any'),
+    ]);
+    expect(store.commitStats.commits - before).toBe(1);
+    expect(b.status === 'rejected' && b.reason).toBeInstanceOf(WrongExpectedRevisionError);
+    if (a.status !== 'fulfilled' || c.status !== 'fulfilled') throw new Error('the accepted appends failed');
+    expect(a.value.nextExpectedRevision).toBe(0n);
+    expect(c.value.nextExpectedRevision).toBe(1n);
+    const log = (await store.readAll()).filter((event) => event.type !== 'TestEvent');
+    expect(log.map((event) => event.type)).toEqual(['A', 'C1', 'C2']);
+    expect(a.value.position).toBe(log[0].position);
+    expect(c.value.position).toBe(log[2].position);
+    expect((await store.readStream('mixed-c')).map((event) => event.revision)).toEqual([0n, 1n]);
+  });
+
+  it('one group with an id in two appends: the first stores it, the second is refused', async () => {
+    const url = await server().createDatabase(databaseName('shared'));
+    const store = await openStore(url);
+    const shared = newTestEvent('Shared');
+    const [first, second, other] = await Promise.allSettled([
+      store.append('shared-a', [shared], 'any'),
+      store.append('shared-b', [shared], 'any'),
+      store.append('shared-c', [newTestEvent('Other')], 'any'),
+    ]);
+    expect(first.status).toBe('fulfilled');
+    expect(second.status === 'rejected' && second.reason).toBeInstanceOf(IdempotencyMismatchError);
+    expect(other.status).toBe('fulfilled');
+    expect((await store.readAll()).map((event) => event.streamId)).toEqual(['shared-a', 'shared-c']);
   });
 
   it("keeps stream order equal to log order when an older transaction appends after a newer one's commit", async () => {
