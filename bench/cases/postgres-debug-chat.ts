@@ -11,8 +11,6 @@ import { measure, openChats, runDriver, turnsCase } from './debug-chat';
  * stay in SQLite files for both: the log is the only variable. Then, on the PostgreSQL app, what a
  * turn costs the database, for bench/README.md's sizing ("Past one machine, on paper").
  */
-type Figures = Awaited<ReturnType<typeof measure>>;
-
 interface Cost {
   turns: number;
   seconds: number;
@@ -73,12 +71,11 @@ function costTable(c: Cost): string {
   const events = a.events;
   const rows: Array<[string, number]> = [
     ['statements sent', a.statements],
+    ['  of which group commits', a.groupCommits],
     ['transactions committed', a.commits],
     ['rows inserted', a.inserted],
     ['rows updated', a.updated],
     ['rows deleted', a.deleted],
-    ['rows returned (scans)', a.returned],
-    ['rows fetched (index)', a.fetched],
     ['WAL bytes', a.walBytes],
     ['events appended', events],
   ];
@@ -137,6 +134,12 @@ export const postgresDebugChatCases: BenchCase[] = [
     'stmts/turn',
     (c) => per(c.perWindow.statements, c.turns),
     "statements the app sent (counted at pg's Client.query)",
+  ),
+  costCase(
+    'postgres.debug-chat.cost.group-commits-per-turn',
+    'calls/turn',
+    (c) => per(c.perWindow.groupCommits, c.turns),
+    'group commits (parley_append_batch calls, one transaction each) per turn',
   ),
   costCase(
     'postgres.debug-chat.cost.commits-per-turn',

@@ -5,7 +5,9 @@ import { withClient } from './bench-postgres';
  * What one database of the server did over a window, from the server's own counters: WAL written
  * (pg_current_wal_lsn()), transactions and rows (pg_stat_database), rows by table
  * (pg_stat_user_tables), events in the log (a count of parley_events), and the statements this
- * process sent (counted at pg's Client.query, so no pg_stat_statements is needed).
+ * process sent (counted at pg's Client.query, so no pg_stat_statements is needed), group commits
+ * (parley_append_batch calls) among them. Rows read are left out: the snapshot's own count(*)
+ * scans the log, and would be counted with them.
  * pg_stat_* counters reach shared memory at most once a second from a busy backend and up to 10 s
  * late from an idle one: read them after a pause (IDLE_FLUSH_MS).
  */
@@ -14,13 +16,13 @@ export const IDLE_FLUSH_MS = 11_000;
 export interface Activity {
   walBytes: number;
   statements: number;
+  /** statements that were a group commit (a call of parley_append_batch) */
+  groupCommits: number;
   commits: number;
   rollbacks: number;
   inserted: number;
   updated: number;
   deleted: number;
-  returned: number;
-  fetched: number;
   events: number;
   /** per table: rows inserted, updated, deleted */
   tables: Record<string, { ins: number; upd: number; del: number }>;
@@ -32,6 +34,7 @@ interface Snapshot {
 }
 
 let statements = 0;
+let groupCommits = 0;
 let counting = false;
 
 /** From now on every Client.query of this process counts, except the snapshots' own. */
@@ -40,7 +43,11 @@ export function countStatements(): void {
   counting = true;
   const query = Client.prototype.query as (...args: unknown[]) => unknown;
   Client.prototype.query = function (this: Client & { benchUncounted?: boolean }, ...args: unknown[]) {
-    if (!this.benchUncounted) statements++;
+    if (!this.benchUncounted) {
+      statements++;
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+      if (text?.includes('parley_append_batch')) groupCommits++;
+    }
     return query.apply(this, args);
   } as typeof Client.prototype.query;
 }
@@ -51,7 +58,6 @@ export function snapshot(url: string): Promise<Snapshot> {
     const { rows } = await client.query<Record<string, string>>(
       `SELECT pg_current_wal_lsn()::text AS lsn, d.xact_commit::text AS commits, d.xact_rollback::text AS rollbacks,
               d.tup_inserted::text AS inserted, d.tup_updated::text AS updated, d.tup_deleted::text AS deleted,
-              d.tup_returned::text AS returned, d.tup_fetched::text AS fetched,
               (SELECT count(*) FROM parley_events)::text AS events
          FROM pg_stat_database d WHERE d.datname = current_database()`,
     );
@@ -64,13 +70,12 @@ export function snapshot(url: string): Promise<Snapshot> {
       at: {
         walBytes: 0,
         statements,
+        groupCommits,
         commits: Number(r.commits),
         rollbacks: Number(r.rollbacks),
         inserted: Number(r.inserted),
         updated: Number(r.updated),
         deleted: Number(r.deleted),
-        returned: Number(r.returned),
-        fetched: Number(r.fetched),
         events: Number(r.events),
         tables: Object.fromEntries(
           tables.rows.map((t) => [t.relname, { ins: Number(t.ins), upd: Number(t.upd), del: Number(t.del) }]),
