@@ -44,6 +44,18 @@ export const TARGETS: Target[] = [
   { numerator: 'catch-up.all-read-models', denominator: 'projection.rebuild', atLeast: 0.5 },
   // External events: the webhook keeps half a bare POST echo's throughput.
   { numerator: 'external-events.webhook', denominator: 'external-events.echo', atLeast: 0.5 },
+  // The log in PostgreSQL (issue 48): the rebuild and the catch-up of every read model at 0.8x the
+  // SQLite log's rate over the same events, read models in SQLite files both ways, same group.
+  {
+    numerator: 'postgres.projection.rebuild',
+    denominator: 'postgres.projection.rebuild.sqlite-log',
+    atLeast: 0.8,
+  },
+  {
+    numerator: 'postgres.catch-up.all-read-models',
+    denominator: 'postgres.catch-up.all-read-models.sqlite-log',
+    atLeast: 0.8,
+  },
 ];
 
 type Verdict = 'PASS' | 'FAIL' | 'n/a';

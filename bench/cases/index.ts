@@ -15,6 +15,7 @@ import { inboundCallsCases } from './inbound-calls';
 import { messagingCases } from './messaging';
 import { peerCases } from './peer';
 import { postgresCases } from './postgres';
+import { postgresCatchUpCases } from './postgres-catch-up';
 import { projectionCases } from './projection-rebuild';
 import { retrievalCases } from './retrieval';
 import { storeAppendCases } from './store-append';
@@ -63,4 +64,7 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'edge', cases: [...edgeFloodBodyCases, ...edgeFloodConnectionsCases] },
   // only with --backend postgres: a PostgreSQL server is started for them
   { name: 'postgres', cases: postgresCases, backend: 'postgres' },
+  // issue 48: the rebuild and the catch-up with the log in PostgreSQL beside the SQLite log; they
+  // start their own server, so they run without --backend (the catch-up reads the conversations' dataset)
+  { name: 'postgres-log', cases: postgresCatchUpCases },
 ];
