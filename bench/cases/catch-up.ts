@@ -94,6 +94,7 @@ export async function catchUpAllReadModels(
     const head = await store.headPosition();
     const events = await store.countAfter(START);
     if (events === null) throw new Error(`${label}: the store cannot count its events`);
+    const applyThread = new ApplyThread(PROJECTION_CATALOG, undefined, ALL_PROJECTIONS);
     const readModels = new ReadModels(
       ALL_PROJECTIONS,
       store,
@@ -101,7 +102,7 @@ export async function catchUpAllReadModels(
       pino({ level: 'warn' }),
       60_000,
       undefined,
-      new ApplyThread(PROJECTION_CATALOG, undefined, ALL_PROJECTIONS),
+      applyThread,
     );
     ctx.log(
       `${label}: every read model (${ALL_PROJECTIONS.length}) from the start of ${events.toLocaleString('en-US')} events`,
@@ -120,6 +121,11 @@ export async function catchUpAllReadModels(
     const seconds = (performance.now() - began) / 1000;
     const all = cpuBetween(cpuBefore, threadCpuMs());
     ctx.log(`${label}: CPU ms by thread: ${threadsNote(namedBefore, namedThreadCpuMs())}`);
+    // the runners' batches: fewer and larger when the read keeps ahead (a read model pays per transaction)
+    const sent = applyThread.sent;
+    ctx.log(
+      `${label}: ${sent.parts.toLocaleString('en-US')} batches to the apply threads in ${sent.messages.toLocaleString('en-US')} messages, ${(sent.events / Math.max(1, sent.messages)).toFixed(0)} events a message`,
+    );
     await readModels.stop();
     return { events, seconds, cpu: { main: perEvent(all.mainMs, events), others: perEvent(all.othersMs, events) } };
   } finally {
