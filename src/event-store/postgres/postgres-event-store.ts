@@ -117,7 +117,8 @@ export class PostgresEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions, handler: BatchHandler): Subscription {
     this.assertOpen();
     const subscription = new PostgresSubscription(
-      (after, maxCount) => this.reader.readPage(after, maxCount),
+      // as on SQLite, every event a subscription reads is parsed when first read
+      (after, maxCount) => this.reader.readPage(after, maxCount, true),
       this.wakeUps,
       this.pollIntervalMs,
       options,
