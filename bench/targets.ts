@@ -127,6 +127,9 @@ export const LIMITS: Limit[] = [
   { name: 'studio.conversations.first-100-rows', atMost: PAGE_BUDGET_MS },
   { name: 'studio.conversations.deep-100-rows', atMost: PAGE_BUDGET_MS },
   { name: 'studio.bundle.js-gzip', atMost: JS_BUDGET_KB },
+  // The log in PostgreSQL (issue 48): SIGKILL of the process holding the leases to the first event
+  // the other applies, in ms (median of the case's kills).
+  { name: 'postgres.failover', atMost: 5000 },
 ];
 
 export interface LimitOutcome extends Limit {

@@ -22,7 +22,7 @@ export function benchPostgres(ctx: BenchContext): Promise<{ url: string }> {
 }
 
 /** A new, empty database beside the server's first one (dropped first if a run left it); its URL. */
-async function freshDatabase(serverUrl: string, name: string): Promise<string> {
+export async function freshDatabase(serverUrl: string, name: string): Promise<string> {
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
   try {
