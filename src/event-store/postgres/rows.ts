@@ -62,7 +62,7 @@ const UNPARSED = Symbol('unparsed');
  * parsed event, which cost the event loop more than parsing did. Getters, not own properties: a
  * copy names `data` and `metadata` (as an upcast does); JSON.stringify goes through toJSON.
  */
-export class LazyPostgresEvent implements RecordedEvent {
+class LazyPostgresEvent implements RecordedEvent {
   readonly id: string;
   readonly streamId: string;
   readonly revision: bigint;
