@@ -55,6 +55,18 @@ export const TARGETS: Target[] = [
   { numerator: 'catch-up.all-read-models', denominator: 'projection.rebuild', atLeast: 0.5 },
   // External events: the webhook keeps half a bare POST echo's throughput.
   { numerator: 'external-events.webhook', denominator: 'external-events.echo', atLeast: 0.5 },
+  // The log in PostgreSQL (issue 48): the rebuild and the catch-up of every read model at 0.8x the
+  // SQLite log's rate over the same events, read models in SQLite files both ways, same group.
+  {
+    numerator: 'postgres.projection.rebuild',
+    denominator: 'postgres.projection.rebuild.sqlite-log',
+    atLeast: 0.8,
+  },
+  {
+    numerator: 'postgres.catch-up.all-read-models',
+    denominator: 'postgres.catch-up.all-read-models.sqlite-log',
+    atLeast: 0.8,
+  },
 ];
 
 type Verdict = 'PASS' | 'FAIL' | 'n/a';
@@ -126,6 +138,9 @@ export const LIMITS: Limit[] = [
   { name: 'studio.conversations.first-100-rows', atMost: PAGE_BUDGET_MS },
   { name: 'studio.conversations.deep-100-rows', atMost: PAGE_BUDGET_MS },
   { name: 'studio.bundle.js-gzip', atMost: JS_BUDGET_KB },
+  // The log in PostgreSQL (issue 48): SIGKILL of the process holding the leases to the first event
+  // the other applies, in ms (median of the case's kills).
+  { name: 'postgres.failover', atMost: 5000 },
 ];
 
 export interface LimitOutcome extends Limit {

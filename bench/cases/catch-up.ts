@@ -3,6 +3,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { ALL_PROJECTIONS, PROJECTION_CATALOG } from '../../projections';
 import { conversationsProjection } from '../../projections/conversations/conversations.projection';
+import type { EventStore } from '../../src/event-store/event-store.port';
 import { START } from '../../src/event-store/position';
 import { sqlitePosition } from '../../src/event-store/sqlite/rows';
 import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
@@ -58,7 +59,7 @@ async function profiledThreads<T>(label: string, phase: () => Promise<T>): Promi
 }
 
 /** A copy of the seeded log in a fresh data dir: no read model, no checkpoint, nothing in the platform database. */
-function freshDataDir(ctx: BenchContext, from: string, name: string): string {
+export function freshDataDir(ctx: BenchContext, from: string, name: string): string {
   const dir = ctx.file(name);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
@@ -69,21 +70,31 @@ function freshDataDir(ctx: BenchContext, from: string, name: string): string {
   return dir;
 }
 
+export interface AllReadModelsRun {
+  events: number;
+  seconds: number;
+  /** CPU µs per event: the event loop's, and every other thread's */
+  cpu: { main: number | null; others: number | null };
+}
+
 /**
- * Every read model of the app built from the start of a seeded log at once, as after a restore
- * or on a new install of a large log: the app's read side (runners, the log feed, the apply
- * thread) without its HTTP side. Then the conversations read model alone over the same log, for
- * scale. The seeded log is the conversations cases' (BENCH_CONVERSATIONS, kept in bench/data/).
+ * Every read model of the app built from the start of `store`'s log at once, its read models and
+ * platform database in `dir` (SQLite files): the app's read side (runners, the log feed, the apply
+ * thread) without its HTTP side. `label` names the profiles (BENCH_CPU_PROFILE) and log lines.
  */
-async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
-  return ctx.shared('catch-up', async () => {
-    const data = await dataset(ctx);
-    const dir = freshDataDir(ctx, data.dir, 'catch-up-all');
-    const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
-    const platform = await openAppDatabase(dir);
+export async function catchUpAllReadModels(
+  ctx: BenchContext,
+  dir: string,
+  store: EventStore,
+  label: string,
+): Promise<AllReadModelsRun> {
+  const platform = await openAppDatabase(dir);
+  try {
     const registry = new ReadModelRegistry(platform, dir);
     const head = await store.headPosition();
     const events = await store.countAfter(START);
+    if (events === null) throw new Error(`${label}: the store cannot count its events`);
+    const applyThread = new ApplyThread(PROJECTION_CATALOG, undefined, ALL_PROJECTIONS);
     const readModels = new ReadModels(
       ALL_PROJECTIONS,
       store,
@@ -91,27 +102,49 @@ async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
       pino({ level: 'warn' }),
       60_000,
       undefined,
-      new ApplyThread(PROJECTION_CATALOG, undefined, ALL_PROJECTIONS),
+      applyThread,
     );
     ctx.log(
-      `catch-up: every read model (${ALL_PROJECTIONS.length}) from the start of ${events.toLocaleString('en-US')} events`,
+      `${label}: every read model (${ALL_PROJECTIONS.length}) from the start of ${events.toLocaleString('en-US')} events`,
     );
     const began = performance.now();
     const cpuBefore = threadCpuMs();
     const namedBefore = namedThreadCpuMs();
     await readModels.start();
-    await profiledThreads('catch-up.all', () =>
+    await profiledThreads(label, () =>
       caughtUp(
         readModels,
         head,
         ALL_PROJECTIONS.map((p) => p.name),
       ),
     );
-    const allSeconds = (performance.now() - began) / 1000;
+    const seconds = (performance.now() - began) / 1000;
     const all = cpuBetween(cpuBefore, threadCpuMs());
-    ctx.log(`catch-up: CPU ms by thread: ${threadsNote(namedBefore, namedThreadCpuMs())}`);
+    ctx.log(`${label}: CPU ms by thread: ${threadsNote(namedBefore, namedThreadCpuMs())}`);
+    // the runners' batches: fewer and larger when the read keeps ahead (a read model pays per transaction)
+    const sent = applyThread.sent;
+    ctx.log(
+      `${label}: ${sent.parts.toLocaleString('en-US')} batches to the apply threads in ${sent.messages.toLocaleString('en-US')} messages, ${(sent.events / Math.max(1, sent.messages)).toFixed(0)} events a message`,
+    );
     await readModels.stop();
+    return { events, seconds, cpu: { main: perEvent(all.mainMs, events), others: perEvent(all.othersMs, events) } };
+  } finally {
     await platform.destroy();
+  }
+}
+
+/**
+ * Every read model from the start of a seeded log (catchUpAllReadModels), as after a restore or on
+ * a new install of a large log. Then the conversations read model alone over the same log, for
+ * scale. The seeded log is the conversations cases' (BENCH_CONVERSATIONS, kept in bench/data/).
+ */
+async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
+  return ctx.shared('catch-up', async () => {
+    const data = await dataset(ctx);
+    const dir = freshDataDir(ctx, data.dir, 'catch-up-all');
+    const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
+    const all = await catchUpAllReadModels(ctx, dir, store, 'catch-up.all');
+    const events = all.events;
 
     const file = path.join(dir, 'conversations-alone.sqlite');
     removeDb(file);
@@ -130,11 +163,11 @@ async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
     fs.rmSync(dir, { recursive: true, force: true });
     return {
       events,
-      allSeconds,
+      allSeconds: all.seconds,
       aloneEvents: aloneRun.events,
       aloneSeconds,
       conversations: data.conversations,
-      allCpu: { main: perEvent(all.mainMs, events), others: perEvent(all.othersMs, events) },
+      allCpu: all.cpu,
       aloneCpu: {
         main: perEvent(aloneCpu.mainMs, aloneRun.events),
         others: perEvent(aloneCpu.othersMs, aloneRun.events),
@@ -154,7 +187,7 @@ function threadsNote(before: ReturnType<typeof namedThreadCpuMs>, after: ReturnT
     .join(', ');
 }
 
-function cpuNote(cpu: CatchUpFigures['allCpu']): string {
+export function cpuNote(cpu: CatchUpFigures['allCpu']): string {
   if (cpu.main === null || cpu.others === null) return 'n/a';
   return `${cpu.main.toFixed(0)} µs event loop + ${cpu.others.toFixed(0)} µs other threads`;
 }

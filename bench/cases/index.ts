@@ -17,6 +17,8 @@ import { peerCases } from './peer';
 import { postgresCases } from './postgres';
 import { postgresDebugChatCases } from './postgres-debug-chat';
 import { postgresStoreCases } from './postgres-store';
+import { postgresCatchUpCases } from './postgres-catch-up';
+import { postgresFailoverCases } from './postgres-failover';
 import { projectionCases } from './projection-rebuild';
 import { retrievalCases } from './retrieval';
 import { storeAppendCases } from './store-append';
@@ -69,4 +71,9 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
     cases: [...postgresStoreCases, ...postgresDebugChatCases, ...postgresCases],
     backend: 'postgres',
   },
+  // issue 48: the rebuild and the catch-up with the log in PostgreSQL beside the SQLite log; they
+  // start their own server, so they run without --backend (the catch-up reads the conversations' dataset)
+  { name: 'postgres-log', cases: postgresCatchUpCases },
+  // issue 48: SIGKILL of the process holding the leases, two processes on one PostgreSQL
+  { name: 'postgres-failover', cases: postgresFailoverCases },
 ];

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
+import type { EventStore } from '../../src/event-store/event-store.port';
 import { catchUp } from '../../src/read-models/generations/catch-up';
 import { openReadModel } from '../../src/read-models/generations/open-read-model';
 import type { Projection } from '../../src/read-models/projection';
@@ -27,7 +27,7 @@ function countRows(file: string): number {
 export async function rebuild(
   ctx: BenchContext,
   projection: Projection,
-  store: SqliteEventStore,
+  store: EventStore,
   log: FilledLog,
 ): Promise<number> {
   const file = ctx.file(`${projection.name}.sqlite`);

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { ReadStreamOptions, RecordedEvent } from '../event-store.port';
 import { START, type Position } from '../position';
-import { eventColumns, positionParams, postgresPosition, toRecordedEvent, type EventRow } from './rows';
+import { eventColumns, positionParams, postgresPosition, toLazyEvent, toRecordedEvent, type EventRow } from './rows';
 
 /**
  * The visible horizon: every transaction with a smaller xid8 has ended, so no row below it can
@@ -23,8 +23,11 @@ const MAX_REVISION = (1n << 63n) - 1n;
 export class LogReader {
   constructor(private readonly pool: Pool) {}
 
-  /** Events strictly after `after`, below the horizon, in log order; `maxCount` null: all of them. */
-  async readPage(after: Position, maxCount: number | null): Promise<LogPage> {
+  /**
+   * Events strictly after `after`, below the horizon, in log order; `maxCount` null: all of them.
+   * `lazily` (subscriptions): their data and metadata parsed when first read (LazyPostgresEvent).
+   */
+  async readPage(after: Position, maxCount: number | null, lazily = false): Promise<LogPage> {
     const { rows } = await this.pool.query<Partial<EventRow> & { horizon: string }>(
       `SELECT h.x::text AS horizon, ${eventColumns('p')}
          FROM (SELECT ${HORIZON} AS x) h
@@ -37,7 +40,7 @@ export class LogReader {
       [...positionParams(after), maxCount],
     );
     const horizon = BigInt(rows[0].horizon);
-    const events = rows[0].event_id === null ? [] : (rows as EventRow[]).map(toRecordedEvent);
+    const events = rows[0].event_id === null ? [] : (rows as EventRow[]).map(lazily ? toLazyEvent : toRecordedEvent);
     return { events, horizon };
   }
 

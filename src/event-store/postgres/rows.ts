@@ -51,3 +51,59 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     metadata: JSON.parse(row.metadata) as EventMetadata,
   };
 }
+
+const UNPARSED = Symbol('unparsed');
+
+/**
+ * A row a subscription read, its data and metadata parsed when first read: the PostgreSQL twin of
+ * the SQLite store's LazyStoredEvent (sqlite/rows.ts), for the same readers. The log feed hands
+ * batches on unread, and the read-model apply thread is sent the row's strings (postgresRowOf,
+ * read-models/apply/portable-events.ts) and parses them there, instead of a structured clone of a
+ * parsed event, which cost the event loop more than parsing did. Getters, not own properties: a
+ * copy names `data` and `metadata` (as an upcast does); JSON.stringify goes through toJSON.
+ */
+class LazyPostgresEvent implements RecordedEvent {
+  readonly id: string;
+  readonly streamId: string;
+  readonly revision: bigint;
+  readonly position: Position;
+  readonly type: string;
+  readonly #row: EventRow;
+  #data: unknown = UNPARSED;
+  #metadata: EventMetadata | typeof UNPARSED = UNPARSED;
+
+  constructor(row: EventRow) {
+    this.id = row.event_id;
+    this.streamId = row.stream_id;
+    this.revision = BigInt(row.revision);
+    this.position = postgresPosition(row.transaction_id, row.global_position);
+    this.type = row.type;
+    this.#row = row;
+  }
+
+  static rowOf(event: LazyPostgresEvent): EventRow {
+    return event.#row;
+  }
+
+  get data(): unknown {
+    if (this.#data === UNPARSED) this.#data = JSON.parse(this.#row.data);
+    return this.#data;
+  }
+
+  get metadata(): EventMetadata {
+    if (this.#metadata === UNPARSED) this.#metadata = JSON.parse(this.#row.metadata) as EventMetadata;
+    return this.#metadata;
+  }
+
+  toJSON(): RecordedEvent {
+    const { id, streamId, revision, position, type, data, metadata } = this;
+    return { id, streamId, revision, position, type, data, metadata };
+  }
+}
+
+export const toLazyEvent = (row: EventRow): RecordedEvent => new LazyPostgresEvent(row);
+
+/** The row a subscription read an event from, when it was (a LazyPostgresEvent). */
+export function postgresRowOf(event: RecordedEvent): EventRow | undefined {
+  return event instanceof LazyPostgresEvent ? LazyPostgresEvent.rowOf(event) : undefined;
+}
