@@ -17,7 +17,9 @@ import { postgresBinariesOrSkip } from '../support/postgres-server';
 import { Receiver } from '../webhooks/receiver';
 import { startCluster, type Cluster } from './cluster';
 
-const binaries = postgresBinariesOrSkip('a member of a three-process cluster killed mid-traffic (test/scale-out/failover)');
+const binaries = postgresBinariesOrSkip(
+  'a member of a three-process cluster killed mid-traffic (test/scale-out/failover)',
+);
 const maybe = binaries ? describe : describe.skip;
 
 const CHATS = 6;
@@ -261,6 +263,106 @@ maybe('a three-process cluster losing the member that holds the leases', () => {
         expect(r.status).toBe(200);
         const turns = r.body.turns as Array<{ agent_response: string }>;
         expect(turns.slice(1).map((t) => t.agent_response)).toEqual(acknowledged.get(id));
+      }
+    },
+    APP_PROCESS_TEST_TIMEOUT_MS,
+  );
+  it(
+    'survives a PostgreSQL restart mid-traffic: refusals in the envelope while it is down, nothing acknowledged lost',
+    async () => {
+      const { members } = cluster;
+      const account = await createAccount(members[0].t, 'Restart Co', [...PERMISSIONS]);
+      const on = (member: AppProcess): ConversationsFixture => ({
+        t: member.t,
+        accountId: account.accountId,
+        accountSlug: account.accountSlug,
+        api: new AgentsClient(member.t, account),
+        adminKey: account.key,
+        close: async () => undefined,
+      });
+      const agentId = await buildAgent(on(members[1]), 'Shop', 'Hello, how can I help?', TOPICS);
+      const chats: string[] = [];
+      for (let i = 0; i < 3; i++) chats.push(await startChat(on(members[i]), agentId));
+      const acknowledged = new Map<string, string[]>(chats.map((id) => [id, []]));
+
+      type Phase = 'before' | 'down' | 'after';
+      let phase: Phase = 'before';
+      const answered: Array<{ phase: Phase; member: number; status: number }> = [];
+      const refusals: Array<{ status: number; body: unknown }> = [];
+      const broken: string[] = [];
+      let running = true;
+      // one client per conversation, each turn through the next member, as long as the test lasts
+      const clients = chats.map(async (id, c) => {
+        for (let n = 0; running; n++) {
+          const member = (c + n) % 3;
+          const sentIn = phase;
+          const r = await request(`${members[member].t.url}/v1/agents/${agentId}/debug-chat/${id}`, {
+            body: { clientEnv: 'sandbox', message: MESSAGES[n % MESSAGES.length] },
+            headers: { 'x-api-key': account.key },
+            timeoutMs: patient(20_000),
+          }).catch((error: unknown) => {
+            // no answer at all (a hang, a closed socket, a dead member): what the member said last
+            broken.push(`member ${member}: ${String(error)}\n${members[member].stderr().slice(-2000)}`);
+            return { status: -1, body: null };
+          });
+          answered.push({ phase: sentIn, member, status: r.status });
+          if (r.status === 200) acknowledged.get(id)!.push(r.body.response);
+          else refusals.push({ status: r.status, body: r.body });
+          // while the database is down a refusal comes at once: do not spin on it
+          if (r.status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      });
+      const count = (p: Phase, ok: boolean) =>
+        answered.filter((a) => a.phase === p && (a.status === 200) === ok).length;
+      try {
+        await eventually(() => expect(count('before', true)).toBeGreaterThanOrEqual(9), patient(20_000), 20);
+        cluster.server.halt();
+        phase = 'down';
+        // every member refuses while it is down, at once, in the envelope
+        await eventually(
+          () => expect(new Set(answered.filter((a) => a.phase === 'down').map((a) => a.member)).size).toBe(3),
+          patient(20_000),
+          20,
+        );
+        cluster.server.resume();
+        phase = 'after';
+        // and everything resumes without a restart of Parley: each member answers turns again
+        await eventually(
+          () =>
+            expect(
+              new Set(answered.filter((a) => a.phase === 'after' && a.status === 200).map((a) => a.member)).size,
+            ).toBe(3),
+          patient(30_000),
+          50,
+        );
+      } finally {
+        running = false;
+        await Promise.all(clients);
+      }
+      expect(broken).toEqual([]);
+      expect(count('down', false)).toBeGreaterThan(0);
+      for (const refusal of refusals) {
+        expect(refusal.status).toBe(503);
+        expect(refusal.body).toMatchObject({ success: false, error_code: expect.any(String) });
+      }
+
+      // nothing acknowledged is lost: each answer given is in its conversation, in order
+      for (const m of members)
+        await eventually(
+          async () => expect((await request(`${m.t.url}/readyz`)).status).toBe(200),
+          patient(20_000),
+          100,
+        );
+      await setDataAccess(on(members[2]), agentId, { response_metrics: [], show_transcripts: true });
+      const reader = new ConversationsReader(on(members[2]), account.key, agentId);
+      for (const id of chats) {
+        const r = await reader.one(id, { client_env: 'sandbox' });
+        expect(r.status).toBe(200);
+        const stored = (r.body.turns as Array<{ agent_response: string }>).slice(1).map((t) => t.agent_response);
+        // a turn refused while its answer was being read back may be stored too: the answers given are a subsequence
+        let at = 0;
+        for (const answer of stored) if (answer === acknowledged.get(id)![at]) at++;
+        expect({ id, found: at }).toEqual({ id, found: acknowledged.get(id)!.length });
       }
     },
     APP_PROCESS_TEST_TIMEOUT_MS,
