@@ -73,6 +73,12 @@ const HANDLER_STARTS_PER_TURN = 4;
 
 const RETRY_MS = 1000;
 const IDLE_CHECKPOINT_MS = 5000;
+/**
+ * Where processes share the manager (a lease), how soon after a batch it had nothing to do for
+ * its checkpoint is stored anyway: the other processes read it to know how far it has reacted
+ * (followed-checkpoints.ts), and a read through them waits on that.
+ */
+const SHARED_CHECKPOINT_MS = 100;
 /** How often the manager looks for dead letters an operator asked to retry (`npm run projections -- retry`). */
 const DEAD_LETTER_RETRY_POLL_MS = 2000;
 
@@ -81,6 +87,11 @@ export class ProcessManagerRunner {
   private retry: NodeJS.Timeout | null = null;
   private stopped = false;
   private savedAt = 0;
+  private started = false;
+  /** the position stored last, and the trailing save of one not stored yet (shared managers only) */
+  private savedPosition: Position = START;
+  private trailingSave: NodeJS.Timeout | null = null;
+  private readonly shared: boolean;
   private readonly saveCheckpointRow: SaveProcessCheckpoint;
   private readonly lease: LeaseCoordinator;
   /** Taking and losing the lease, one after another. */
@@ -104,6 +115,7 @@ export class ProcessManagerRunner {
     private readonly log: Pick<EventStore, 'subscribeToAll'> = store,
   ) {
     this.saveCheckpointRow = processCheckpointSaver(platform);
+    this.shared = lease !== null;
     const subject = { field: 'processManager', name: manager.name, noun: 'process manager', work: 'running' } as const;
     this.lease = new LeaseCoordinator(lease, subject, logger, {
       serialize: (work, failure) => this.serialize(work, failure),
@@ -119,7 +131,13 @@ export class ProcessManagerRunner {
     return this.lease.leader;
   }
 
+  /** Started here and shared, but run by another process (or, a moment, by none): its stored checkpoint says how far it is. */
+  get followed(): boolean {
+    return this.shared && this.started && !this.stopped && !this.active;
+  }
+
   async start(): Promise<void> {
+    this.started = true;
     this.retryPoll = setInterval(() => void this.retryRequested(), DEAD_LETTER_RETRY_POLL_MS);
     this.retryPoll.unref();
     await this.lease.start();
@@ -135,6 +153,7 @@ export class ProcessManagerRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.trailingSave) clearTimeout(this.trailingSave);
     this.lease.stop();
     if (this.retryPoll) clearInterval(this.retryPoll);
     await this.retrying;
@@ -244,6 +263,7 @@ export class ProcessManagerRunner {
     // Batches it had nothing to do for move the checkpoint now and then too: otherwise a manager
     // that rarely acts would read the whole log again at every start (14M events on a big install).
     if (handled || Date.now() - this.savedAt > IDLE_CHECKPOINT_MS) await this.saveCheckpoint();
+    else if (this.shared) this.saveSoon();
     this.error = null;
   }
 
@@ -346,7 +366,8 @@ export class ProcessManagerRunner {
 
   /**
    * Resolves once this manager has reacted to every event up to `target` (at once when it has,
-   * or when it runs in another process or keeps failing: then nothing here will move it). The
+   * or when it runs in another process or keeps failing: then nothing here will move it; see
+   * ProcessManagers.caughtUpWith for the other process's). The
    * caller bounds the wait; `cancel` drops a waiter whose caller gave up.
    */
   caughtUp(target: Position): { promise: Promise<void>; cancel(): void } {
@@ -367,6 +388,21 @@ export class ProcessManagerRunner {
 
   private async saveCheckpoint(): Promise<void> {
     this.savedAt = Date.now();
-    await this.saveCheckpointRow(this.manager.name, this.position, new Date().toISOString());
+    const position = this.position;
+    await this.saveCheckpointRow(this.manager.name, position, new Date().toISOString());
+    if (position > this.savedPosition) this.savedPosition = position;
+  }
+
+  /** Stores the position a moment from now, once for however many batches come meanwhile. */
+  private saveSoon(): void {
+    if (this.trailingSave) return;
+    this.trailingSave = setTimeout(() => {
+      this.trailingSave = null;
+      if (this.stopped || !this.active || this.position <= this.savedPosition) return;
+      this.saveCheckpoint().catch((error: unknown) =>
+        this.logger.warn({ err: error, processManager: this.manager.name }, 'could not store a checkpoint'),
+      );
+    }, SHARED_CHECKPOINT_MS);
+    this.trailingSave.unref();
   }
 }

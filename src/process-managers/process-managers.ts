@@ -4,12 +4,14 @@ import type { EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import type { Lease } from '../subscriptions/lease-session';
 import { DeadLetterStore } from '../subscriptions/dead-letters';
+import { FollowedCheckpoints } from './followed-checkpoints';
 import { ProcessManagerRunner, type ProcessManager } from './process-manager';
 
 /** Contexts register their process managers at module init; they all start with the app. */
 export class ProcessManagers {
   private readonly runners = new Map<string, ProcessManagerRunner>();
   private started = false;
+  private readonly followed: FollowedCheckpoints;
 
   /** `leaseFor`: where processes share the platform database, each manager runs in one of them at a time. */
   constructor(
@@ -21,7 +23,11 @@ export class ProcessManagers {
     readonly deadLetters: DeadLetterStore = new DeadLetterStore(platform),
     /** The process's one reader of the log (subscriptions/log-feed.ts), shared with the read models. */
     private readonly log: Pick<EventStore, 'subscribeToAll'> = store,
-  ) {}
+  ) {
+    this.followed = new FollowedCheckpoints(platform, (error) =>
+      this.logger.warn({ err: error }, 'could not read the checkpoints of the process managers another process runs'),
+    );
+  }
 
   register(manager: ProcessManager): void {
     if (this.runners.has(manager.name)) throw new Error(`two process managers are named ${manager.name}`);
@@ -50,9 +56,9 @@ export class ProcessManagers {
   }
 
   /**
-   * Waits, at most `timeoutMs`, until every manager running here has reacted to the log as it is
-   * now: what a request appended before this call has then had its effects (a conversation an
-   * SMS or a call started behind the log exists). Resolves either way; the caller looks again.
+   * Waits, at most `timeoutMs`, until every manager has reacted to the log as it is now: what a
+   * request appended before this call has then had its effects (a conversation an SMS or a call
+   * started behind the log exists). Resolves either way; the caller looks again.
    */
   async caughtUpWithLog(timeoutMs: number): Promise<void> {
     if (this.runners.size === 0) return;
@@ -60,13 +66,16 @@ export class ProcessManagers {
   }
 
   /**
-   * Waits, at most `timeoutMs`, until the managers named (every one by default) that run here have
-   * reacted to the log up to `target` (a call's end: its conversation's end is then appended).
-   * Whether they did in time.
+   * Waits, at most `timeoutMs`, until the managers named (every one by default) have reacted to
+   * the log up to `target` (a call's end: its conversation's end is then appended): those running
+   * here by their position, those another process runs (it holds their lease) by the checkpoint it
+   * stores. Whether they did in time.
    */
   async caughtUpWith(target: Position, timeoutMs: number, names?: readonly string[]): Promise<boolean> {
     const runners = [...this.runners.values()].filter((runner) => !names || names.includes(runner.manager.name));
-    const waits = runners.map((runner) => runner.caughtUp(target));
+    const waits = runners.filter((runner) => runner.active).map((runner) => runner.caughtUp(target));
+    const elsewhere = runners.filter((runner) => runner.followed).map((runner) => runner.manager.name);
+    waits.push(this.followed.reached(elsewhere, target));
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([

@@ -9,6 +9,7 @@ import { DeadLetterStore, errorText } from '../subscriptions/dead-letters';
 import { isReadModelLagging } from '../read-models/failures/read-model-lagging';
 import { timerClaims, type TimerClaims } from './timer-claims';
 import { isTransientFailure } from '../subscriptions/transient-failure';
+import { ROW_LEASE_MS, RowLeases } from '../subscriptions/row-leases';
 
 export interface DueTimer<P = unknown> {
   id: string;
@@ -19,7 +20,8 @@ export interface DueTimer<P = unknown> {
 /** `never`: a handler typed for its own payload fits; only its owner's timers reach it. */
 export type TimerHandler = (timer: DueTimer<never>) => Promise<void>;
 
-const LEASE_MS = 60_000;
+/** A handler still running after this long (platform time) is taken to hang: its timer may fire elsewhere. */
+const MAX_HOLD_MS = 60_000;
 const MAX_SLEEP_MS = 30_000;
 const RETRY_MS = 1_000;
 /** While some of its timers are dead, the service looks this often for ones an operator re-armed. */
@@ -52,9 +54,10 @@ interface Failing {
 
 /**
  * Durable timers on the platform clock. A timer fires after its due time, once: a process claims
- * it with a lease before running its handler and marks it fired after. A crash in between lets the
- * lease run out and the timer fire again, so handlers make their effect idempotent on the timer id
- * (the same guarantee as process managers).
+ * it with a lease before running its handler, renews the lease while it runs, and marks it fired
+ * after. A crash in between lets the lease run out within seconds and the timer fire again
+ * (in another process), so handlers make their effect idempotent on the timer id (the same
+ * guarantee as process managers).
  *
  * A handler that keeps throwing for one timer is retried with backoff, then the timer is
  * dead-lettered (status `dead`, a `timer` row in the dead-letter table) so it neither spins nor
@@ -74,6 +77,8 @@ export class Timers {
   private readonly failing = new Map<string, Failing>();
   /** whether some of this process's owners may have dead timers (then it looks for re-armed ones) */
   private deadKnown = true;
+  /** the timers claimed and not yet settled: their leases are renewed until they are */
+  private readonly leases: RowLeases;
 
   constructor(
     @Inject(PLATFORM_DB) private readonly platform: DataSource,
@@ -83,6 +88,15 @@ export class Timers {
     @Optional() @Inject(TIMER_RETRY_POLICY) private readonly retry: TimerRetryPolicy = TIMER_RETRY,
   ) {
     this.claims = timerClaims(platform);
+    this.leases = new RowLeases({
+      renew: async (ids) => {
+        const leaseUntil = new Date(this.clock.nowMs() + ROW_LEASE_MS).toISOString();
+        await this.repo.update({ id: In(ids), status: 'firing' }, { leaseUntil });
+      },
+      onError: (error) => this.logger.warn({ err: error }, 'could not renew the leases of the timers firing here'),
+      now: () => this.clock.nowMs(),
+      maxHoldMs: MAX_HOLD_MS,
+    });
   }
 
   private get repo() {
@@ -150,6 +164,7 @@ export class Timers {
     this.unsubscribe?.();
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     await this.running;
+    this.leases.stop();
   }
 
   /** Runs everything due now; resolves when done. Tests and the clock route call it through poke. */
@@ -190,7 +205,15 @@ export class Timers {
     for (;;) {
       const due = await this.claimDue(this.clock.now(), waiting);
       if (due.length === 0) break;
-      for (const timer of due) if (!(await this.fire(timer))) waiting.add(timer.id);
+      this.leases.hold(due.map((timer) => timer.id));
+      try {
+        for (const timer of due) {
+          if (!(await this.fire(timer))) waiting.add(timer.id);
+          this.leases.release(timer.id);
+        }
+      } finally {
+        for (const timer of due) this.leases.release(timer.id);
+      }
       if (this.stopped) return;
     }
     if (!this.stopped) await this.sleepUntilNext();
@@ -211,7 +234,7 @@ export class Timers {
   private async claimDue(now: Date, skip: Set<string>): Promise<TimerRecord[]> {
     const owners = [...this.handlers.keys()];
     if (owners.length === 0) return [];
-    const leaseUntil = new Date(now.getTime() + LEASE_MS).toISOString();
+    const leaseUntil = new Date(now.getTime() + ROW_LEASE_MS).toISOString();
     return this.claims.claimDue({ owners, nowIso: now.toISOString(), leaseUntil, skip, limit: 100 });
   }
 

@@ -188,7 +188,8 @@ export class ProjectionRunner {
   /** Lost the lease: stop applying at once and follow from the checkpoint the last commit stored. */
   private async demote(): Promise<void> {
     await this.loop.unsubscribe();
-    if (this.generations.generation) await this.loop.resume();
+    // lost with the database (a restart): following starts again once it answers
+    if (this.generations.generation) await this.loop.resumeOrRetry();
   }
 
   /** A building generation this process leads that has reached the head of the log becomes the serving one. */

@@ -1,3 +1,4 @@
+import { errorCodes } from '../platform/database/unreachable';
 import { DomainError } from '../platform/errors/domain-error';
 
 /** SQLite result codes of a database another connection holds, or that ran out of something. */
@@ -27,18 +28,6 @@ const MESSAGE_TRANSIENT = [
   /is not initialized|Connection is not established/i,
 ];
 
-/** The codes on an error and on the driver error or cause under it (TypeORM wraps pg's and SQLite's). */
-function codesOf(error: unknown): string[] {
-  const codes: string[] = [];
-  let current = error;
-  for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
-    const { code, driverError, cause } = current as { code?: unknown; driverError?: unknown; cause?: unknown };
-    if (typeof code === 'string') codes.push(code);
-    current = driverError ?? cause;
-  }
-  return codes;
-}
-
 /**
  * Whether a failure to apply or handle an event is the world's (a database busy or gone, a read
  * model still catching up), which retrying from the checkpoint outlasts, rather than the event's:
@@ -49,7 +38,7 @@ export function isTransientFailure(error: unknown): boolean {
   if (error && typeof error === 'object' && (error as { transient?: unknown }).transient === true) return true;
   // READ_MODEL_LAGGING, READ_MODEL_BUILDING: a wait that a later try sees end
   if (error instanceof DomainError) return error.status === 503;
-  for (const code of codesOf(error)) {
+  for (const code of errorCodes(error)) {
     if (SQLITE_TRANSIENT.test(code) || PG_TRANSIENT.test(code) || NODE_TRANSIENT.has(code)) return true;
     if (code === 'EVENT_STORE_CLOSED' || code === 'WRONG_EXPECTED_REVISION') return true;
   }

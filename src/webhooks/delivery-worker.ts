@@ -9,11 +9,12 @@ import { afterAttempt, attemptError } from './retry-schedule';
 import { WEBHOOK_SENDER, type WebhookSender } from './sender';
 import { deliveryHeaders } from './signature';
 import { SubscribedEndpoints } from '../../projections/webhook-endpoints/queries';
+import { ROW_LEASE_MS, RowLeases } from '../subscriptions/row-leases';
 
 /** Sends in flight at once: one slow receiver must not hold up everyone else's deliveries. */
 const CONCURRENCY = 8;
-/** Longer than the longest endpoint timeout (30 s): a live worker always settles before it runs out. */
-const LEASE_MS = 2 * 60_000;
+/** Longer than the longest endpoint timeout (30 s): a live worker always settles before it stops renewing. */
+const MAX_HOLD_MS = 2 * 60_000;
 const MAX_SLEEP_MS = 30_000;
 const RETRY_MS = 1_000;
 const PRUNE_EVERY_MS = 3600_000;
@@ -22,9 +23,10 @@ const RETENTION_MS = 30 * 24 * 3600_000;
 
 /**
  * Sends the outbox's due deliveries, signed, on the platform clock (contract §13). A delivery is
- * claimed with a lease before it is sent and settled (attempt recorded, next attempt scheduled or
- * finished) in one transaction after; a process killed in between leaves the lease to run out and
- * the attempt to be made again. Once a 2xx is recorded the delivery is never claimed again.
+ * claimed with a lease before it is sent, the lease renewed while the send lasts, and settled
+ * (attempt recorded, next attempt scheduled or finished) in one transaction after; a process
+ * killed in between leaves the lease to run out within seconds and the attempt to be made again
+ * by another. Once a 2xx is recorded the delivery is never claimed again.
  */
 @Injectable()
 export class DeliveryWorker {
@@ -35,6 +37,14 @@ export class DeliveryWorker {
   private wakeTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private lastPruneMs = 0;
+  /** the deliveries in flight here: their leases are renewed until each is settled */
+  private readonly leases = new RowLeases({
+    renew: (ids) => this.outbox.renew(ids, new Date(this.clock.nowMs() + ROW_LEASE_MS).toISOString()),
+    onError: (error) =>
+      this.logger.warn({ err: error }, 'could not renew the leases of the webhook deliveries in flight'),
+    now: () => this.clock.nowMs(),
+    maxHoldMs: MAX_HOLD_MS,
+  });
 
   constructor(
     private readonly outbox: WebhookOutbox,
@@ -60,6 +70,7 @@ export class DeliveryWorker {
     // a claim under way may still add sends: let it, then wait for them all
     await this.running;
     await Promise.all([...this.inFlight.values()]);
+    this.leases.stop();
   }
 
   /** Looks for due deliveries now (new ones queued, the clock moved, a send finished). */
@@ -95,7 +106,8 @@ export class DeliveryWorker {
     if (!this.endpoints.serving()) return this.sleep(RETRY_MS);
     const room = CONCURRENCY - this.inFlight.size;
     if (room > 0) {
-      for (const delivery of await this.outbox.claimDue(nowMs, room, LEASE_MS, new Set(this.inFlight.keys()))) {
+      for (const delivery of await this.outbox.claimDue(nowMs, room, ROW_LEASE_MS, new Set(this.inFlight.keys()))) {
+        this.leases.hold([delivery.id]);
         const sending = this.deliver(delivery)
           .catch((error: unknown) =>
             this.logger.error(
@@ -105,6 +117,7 @@ export class DeliveryWorker {
           )
           .finally(() => {
             this.inFlight.delete(delivery.id);
+            this.leases.release(delivery.id);
             this.poke();
           });
         this.inFlight.set(delivery.id, sending);

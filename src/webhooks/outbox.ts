@@ -74,6 +74,9 @@ export abstract class WebhookOutbox {
     skip: ReadonlySet<string>,
   ): Promise<ClaimedDelivery[]>;
 
+  /** Extends to `untilIso` the lease of each of `ids` still pending (a send in flight takes its time). */
+  abstract renew(ids: string[], untilIso: string): Promise<void>;
+
   /**
    * Settles one attempt: the attempt row and the delivery's new state together. Only the attempt
    * the delivery is waiting for counts (a stale duplicate changes nothing). Returns whether it did.

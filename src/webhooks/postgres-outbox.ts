@@ -80,6 +80,13 @@ export class PostgresWebhookOutbox extends WebhookOutbox {
       }));
   }
 
+  async renew(ids: string[], untilIso: string): Promise<void> {
+    await this.q.affected(`UPDATE webhook_delivery SET lease_until = $1 WHERE id = ANY($2) AND status = 'pending'`, [
+      untilIso,
+      ids,
+    ]);
+  }
+
   async recordAttempt(delivery: ClaimedDelivery, record: AttemptRecord): Promise<boolean> {
     const status: DeliveryStatus = record.outcome === 'retrying' ? 'pending' : record.outcome;
     return pgTransaction(this.platform, async (q) => {

@@ -88,6 +88,13 @@ export class SqliteWebhookOutbox extends WebhookOutbox {
     });
   }
 
+  async renew(ids: string[], untilIso: string): Promise<void> {
+    syncTransaction(this.platform, () => {
+      const renew = this.sql("UPDATE webhook_delivery SET lease_until = ? WHERE id = ? AND status = 'pending'");
+      for (const id of ids) renew.run(untilIso, id);
+    });
+  }
+
   async recordAttempt(delivery: ClaimedDelivery, record: AttemptRecord): Promise<boolean> {
     const status: DeliveryStatus = record.outcome === 'retrying' ? 'pending' : record.outcome;
     return syncTransaction(this.platform, () => {

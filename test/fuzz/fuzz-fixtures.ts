@@ -41,7 +41,8 @@ export async function startFuzzWorld(): Promise<FuzzWorld> {
   }
 }
 
-async function populate(t: TestApp): Promise<FuzzWorld> {
+/** One of each thing, created over HTTP on an app already running (a child process, a cluster's member). */
+export async function populate(t: TestApp): Promise<FuzzWorld> {
   const operator = op(t);
   const account = await request(`${t.url}/admin/v1/accounts`, {
     body: { name: 'Fuzz Co', region: 'us' },

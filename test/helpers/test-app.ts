@@ -83,7 +83,14 @@ export interface JsonResponse<T = Json> {
 /** fetch with a JSON body, returning the parsed body (or the text when it is not JSON). */
 export async function request<T = Json>(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
+  init: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: unknown;
+    rawBody?: string;
+    /** a request unanswered this long fails (an answer that never comes is a failure too) */
+    timeoutMs?: number;
+  } = {},
 ): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   let body: string | undefined = init.rawBody;
@@ -91,7 +98,12 @@ export async function request<T = Json>(
     body = JSON.stringify(init.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const response = await fetch(url, {
+    method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body,
+    signal: init.timeoutMs === undefined ? undefined : AbortSignal.timeout(init.timeoutMs),
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -190,4 +190,52 @@ describeOnPostgres('the projection lease', (server) => {
       for (const platform of platforms) await platform.destroy();
     }
   }, 180_000);
+  it('a process that does not run a manager waits on the checkpoint the other stores (read-your-writes across processes)', async () => {
+    const store = await side.openStore();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    const manager: ProcessManager = {
+      name: 'followed-probe',
+      handles: {
+        [INCREMENTED]: async () => {
+          started = true;
+          await gate;
+        },
+      },
+    };
+    const platforms: DataSource[] = [];
+    const start = async () => {
+      const platform = await openAppDatabase(side.dir, url);
+      platforms.push(platform);
+      const managers = new ProcessManagers(await side.openStore(), platform, silentLogger, leases());
+      managers.register(manager);
+      await managers.start();
+      return managers;
+    };
+    const a = await start();
+    const b = await start();
+    try {
+      expect([a.status()[0].active, b.status()[0].active]).toEqual([true, false]);
+      const handled = await store.append('followed-1', [newTestEvent(INCREMENTED, { by: 1 })]);
+      let seenByB: boolean | null = null;
+      const waiting = b.caughtUpWith(handled.position, patient(20_000)).then((ok) => (seenByB = ok));
+      await waitUntil(() => started, 'a runs the handler', 5000, 5);
+      // a is still reacting: b must not say it has
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(seenByB).toBeNull();
+      release();
+      await waiting;
+      expect(seenByB).toBe(true);
+
+      // an event the manager has no handler for moves its stored checkpoint a moment later
+      const other = await store.append('followed-2', [newTestEvent('SomethingElse', { i: 1 })]);
+      expect(await b.caughtUpWith(other.position, patient(20_000))).toBe(true);
+    } finally {
+      release();
+      await b.stop();
+      await a.stop();
+      for (const platform of platforms) await platform.destroy();
+    }
+  }, 180_000);
 });

@@ -223,8 +223,11 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
     expect(by).toContain('b');
   });
 
-  it('a claim held by a hung process is taken over by another once its lease runs out, not before', async () => {
+  it('a claim of a live process is renewed while its handler runs, and taken over once held past 60 s', async () => {
+    // a clock each, as two machines have, moved together: the second's never pokes the first
     const clock = new ManualClock(T0);
+    const otherClock = new ManualClock(T0);
+    const advance = (seconds: number) => [clock, otherClock].forEach((c) => c.advance(seconds));
     let release = () => {};
     const hung = new Promise<void>((resolve) => (release = resolve));
     let hungClaims = 0;
@@ -234,10 +237,11 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
     });
     await first.schedule({ id: 'stuck', owner: 'test', dueAt: at(1) });
     clock.advance(2);
+    otherClock.advance(2);
     await waitUntil(() => hungClaims === 1, 'the first process claims the timer', 2000);
     const taken: string[] = [];
     const second = startTimers(
-      clock,
+      otherClock,
       async (t) => {
         taken.push(t.id);
       },
@@ -245,10 +249,19 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
     );
     await second.runDue();
     expect(taken).toEqual([]);
-    clock.advance(59); // the lease is 60 s of platform time
+    // past the first lease (4 s): the first process renews it, so it stays its own
+    clock.advance(30);
+    const leaseUntil = async () => Date.parse((await second.get('stuck'))!.leaseUntil!);
+    const renewed = Date.now() + 10_000;
+    while ((await leaseUntil()) <= clock.now().getTime()) {
+      if (Date.now() > renewed) throw new Error('the lease was not renewed');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    otherClock.advance(30);
     await second.runDue();
     expect(taken).toEqual([]);
-    clock.advance(2);
+    // held 65 s: taken to hang, no longer renewed, and its last renewal has run out
+    advance(35);
     await second.runDue();
     expect(taken).toEqual(['stuck']);
     expect(await second.get('stuck')).toMatchObject({ status: 'fired', attempts: 1 });

@@ -22,6 +22,10 @@ export interface PostgresServer {
   dir: string;
   /** Another empty database on the same server; its URL. */
   createDatabase(name: string): Promise<string>;
+  /** Shuts the server down as an operator's restart does (fast: sessions end, the WAL is flushed); its data stays. */
+  halt(): void;
+  /** Starts the halted server again, on the same port and data. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -133,22 +137,25 @@ export async function startPostgresServer(
       dir,
     );
     let port = 0;
-    for (let attempt = 1; ; attempt++) {
-      port = await freeTcpPort();
-      const options = [
-        `-p ${port}`,
-        '-c listen_addresses=127.0.0.1',
-        `-k ${dir}`,
-        ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
-        `-c max_connections=${maxConnections}`,
-      ].join(' ');
-      const result = run(
+    let options = '';
+    const pgStart = () =>
+      run(
         runAs,
         binaries.pgCtl,
         ['start', '-D', data, '-l', path.join(dir, 'server.log'), '-o', options, '-w', '-t', String(START_TIMEOUT_S)],
         dir,
         false,
       );
+    for (let attempt = 1; ; attempt++) {
+      port = await freeTcpPort();
+      options = [
+        `-p ${port}`,
+        '-c listen_addresses=127.0.0.1',
+        `-k ${dir}`,
+        ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
+        `-c max_connections=${maxConnections}`,
+      ].join(' ');
+      const result = pgStart();
       if (result.status === 0) break;
       const log = readIfExists(path.join(dir, 'server.log'));
       // another process took the port between our probe and the server's bind: try another
@@ -174,6 +181,16 @@ export async function startPostgresServer(
       port,
       dir,
       createDatabase,
+      halt: () => {
+        run(runAs, binaries.pgCtl, ['stop', '-D', data, '-m', 'fast', '-w', '-t', String(START_TIMEOUT_S)], dir);
+        started = false;
+      },
+      resume: () => {
+        const result = pgStart();
+        if (result.status !== 0)
+          throw new Error(`pg_ctl start failed (exit ${result.status}): ${result.stderr}${result.stdout}`);
+        started = true;
+      },
       stop: async () => {
         stopNow();
         process.removeListener('exit', onExit);

@@ -82,4 +82,25 @@ describe('toErrorResponse', () => {
     expect(r.internal).toBe(true);
     expect(JSON.stringify(r.body)).not.toContain('secret');
   });
+  it('answers 503 DATABASE_UNAVAILABLE with Retry-After when a database cannot be reached', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const shutdown = Object.assign(new Error('query failed'), {
+      driverError: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    });
+    for (const error of [refused, shutdown, new Error('Connection terminated unexpectedly')]) {
+      const r = toErrorResponse(error, 'cid', '/x');
+      expect({ status: r.status, code: r.body.error_code, retry: r.headers['retry-after'] }).toEqual({
+        status: 503,
+        code: 'DATABASE_UNAVAILABLE',
+        retry: '1',
+      });
+      expect(JSON.stringify(r.body)).not.toContain('5432');
+    }
+    // a customer endpoint that refused is not the database: still the generic 500
+    const fetchFailed = Object.assign(new TypeError('fetch failed'), { cause: refused });
+    expect(toErrorResponse(fetchFailed, 'cid', '/x').status).toBe(500);
+    // nor is a query the database refused for what it asked
+    const syntax = Object.assign(new Error('syntax error'), { code: '42601' });
+    expect(toErrorResponse(syntax, 'cid', '/x').status).toBe(500);
+  });
 });

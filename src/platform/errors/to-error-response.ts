@@ -2,6 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { DomainError } from './domain-error';
 import { codeForStatus, errorEnvelope, type ErrorEnvelope } from './error-envelope';
 import { envelopeExtras } from './envelope-flavours';
+import { isDatabaseUnreachable } from '../database/unreachable';
 
 export interface ErrorResponse {
   status: number;
@@ -71,6 +72,18 @@ export function toErrorResponse(error: unknown, correlationId: string, path: str
       fastify.message ?? 'bad request',
     ];
     return build(fastify.statusCode, code, message);
+  }
+  // the log, the read models or the platform records are out of reach (a restart, a failover): retry
+  if (isDatabaseUnreachable(error)) {
+    return build(
+      503,
+      'DATABASE_UNAVAILABLE',
+      'the database cannot be reached; the request was not completed, retry shortly',
+      null,
+      [],
+      { 'retry-after': '1' },
+      true,
+    );
   }
   return build(500, 'INTERNAL_ERROR', 'internal error; the request was not completed', null, [], {}, true);
 }

@@ -98,6 +98,18 @@ export class ApplyLoop {
     await this.steps.caughtUp();
   }
 
+  /** resume(), and when the database cannot answer now (a restart), again in a moment until it can. */
+  async resumeOrRetry(): Promise<void> {
+    try {
+      await this.resume();
+    } catch (error) {
+      this.failed = true;
+      this.error = error instanceof Error ? error.message : String(error);
+      this.logger.warn({ err: error, projection: this.projection.name }, 'projection could not resume; retrying');
+      this.scheduleRetry();
+    }
+  }
+
   /** Stops the subscription alone: what it applied stays, the next start goes on from the checkpoint. */
   async unsubscribe(): Promise<void> {
     const subscription = this.subscription;
