@@ -6,7 +6,7 @@
  * claimed work tolerates (timers are idempotent on their id, deliveries settle once).
  */
 export const ROW_LEASE_MS = 4_000;
-export const ROW_LEASE_RENEW_MS = 1_000;
+const ROW_LEASE_RENEW_MS = 1_000;
 
 export interface RowLeaseOptions {
   /** extends the lease of each row of `ids` still claimed by this process */

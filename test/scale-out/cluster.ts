@@ -26,7 +26,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export const OPERATOR_TOKEN = 'cluster-operator-token-0123456789abcdef';
+const OPERATOR_TOKEN = 'cluster-operator-token-0123456789abcdef';
 
 export async function startCluster(
   binaries: PostgresBinaries,
@@ -90,6 +90,6 @@ export async function startCluster(
 }
 
 /** As a load balancer would: traffic once the member says it is ready. */
-export async function ready(member: AppProcess): Promise<void> {
+async function ready(member: AppProcess): Promise<void> {
   await eventually(async () => expect((await request(`${member.t.url}/readyz`)).status).toBe(200), 30_000, 100);
 }
