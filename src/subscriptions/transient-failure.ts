@@ -1,4 +1,4 @@
-import { errorCodes } from '../platform/database/unreachable';
+import { errorCodes, SOCKET_UNREACHABLE } from '../platform/database/unreachable';
 import { DomainError } from '../platform/errors/domain-error';
 
 /** SQLite result codes of a database another connection holds, or that ran out of something. */
@@ -9,16 +9,7 @@ const SQLITE_TRANSIENT = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|NOMEM|CANTOPEN|PROTOCO
  * intervention such as a server restarting (57), lock not available (55P03), system errors (58).
  */
 const PG_TRANSIENT = /^(08|53|57|58)|^(40001|40P01|55P03)$/;
-/** Node's socket errors, and what pg and TypeORM say when a connection goes away. */
-const NODE_TRANSIENT = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
+/** What pg and TypeORM say when a connection goes away (socket errors: SOCKET_UNREACHABLE). */
 const MESSAGE_TRANSIENT = [
   /database is (locked|busy)/i,
   /connection (terminated|ended|refused|timeout)/i,
@@ -39,7 +30,7 @@ export function isTransientFailure(error: unknown): boolean {
   // READ_MODEL_LAGGING, READ_MODEL_BUILDING: a wait that a later try sees end
   if (error instanceof DomainError) return error.status === 503;
   for (const code of errorCodes(error)) {
-    if (SQLITE_TRANSIENT.test(code) || PG_TRANSIENT.test(code) || NODE_TRANSIENT.has(code)) return true;
+    if (SQLITE_TRANSIENT.test(code) || PG_TRANSIENT.test(code) || SOCKET_UNREACHABLE.has(code)) return true;
     if (code === 'EVENT_STORE_CLOSED' || code === 'WRONG_EXPECTED_REVISION') return true;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -40,6 +40,18 @@ interface Readyz {
   processManagers: Array<{ name: string; active: boolean }>;
 }
 
+/** The account's fixture on one member: each call goes through that process. */
+const through =
+  (account: AgentsAccount) =>
+  (member: AppProcess): ConversationsFixture => ({
+    t: member.t,
+    accountId: account.accountId,
+    accountSlug: account.accountSlug,
+    api: new AgentsClient(member.t, account),
+    adminKey: account.key,
+    close: async () => undefined,
+  });
+
 const readyz = async (member: AppProcess): Promise<Readyz> => (await request(`${member.t.url}/readyz`)).body;
 
 /** The leases a member holds: the read models it applies, the process managers it runs. */
@@ -83,14 +95,7 @@ maybe('a three-process cluster losing the member that holds the leases', () => {
       const others = [0, 1, 2].filter((i) => i !== holder);
 
       const account: AgentsAccount = await createAccount(members[others[0]].t, 'Cluster Co', [...PERMISSIONS]);
-      const on = (member: AppProcess): ConversationsFixture => ({
-        t: member.t,
-        accountId: account.accountId,
-        accountSlug: account.accountSlug,
-        api: new AgentsClient(member.t, account),
-        adminKey: account.key,
-        close: async () => undefined,
-      });
+      const on = through(account);
       const agentId = await buildAgent(on(members[holder]), 'Shop', 'Hello, how can I help?', TOPICS, true);
       const endpoint = await request(`${members[others[1]].t.url}/v1/webhook-endpoints`, {
         body: {
@@ -272,14 +277,7 @@ maybe('a three-process cluster losing the member that holds the leases', () => {
     async () => {
       const { members } = cluster;
       const account = await createAccount(members[0].t, 'Restart Co', [...PERMISSIONS]);
-      const on = (member: AppProcess): ConversationsFixture => ({
-        t: member.t,
-        accountId: account.accountId,
-        accountSlug: account.accountSlug,
-        api: new AgentsClient(member.t, account),
-        adminKey: account.key,
-        close: async () => undefined,
-      });
+      const on = through(account);
       const agentId = await buildAgent(on(members[1]), 'Shop', 'Hello, how can I help?', TOPICS);
       const chats: string[] = [];
       for (let i = 0; i < 3; i++) chats.push(await startChat(on(members[i]), agentId));

@@ -4,7 +4,7 @@
  */
 const PG_UNREACHABLE = /^(08|57P0[1-3])/;
 /** Node's socket errors. */
-const SOCKET_UNREACHABLE = new Set([
+export const SOCKET_UNREACHABLE = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'EPIPE',
