@@ -50,6 +50,12 @@ export interface PostgresPeerStore {
 
 interface PostgresPeerModule {
   getPostgreSQLEventStore(connectionString: string): PostgresPeerStore;
+  /**
+   * Ends every pool Emmett's dumbo keeps. Its pools are shared by connection string and counted per
+   * use, and a store's close() can leave one open; an idle client of it then dies when its
+   * database is dropped, and an 'error' nobody listens to ends the bench.
+   */
+  endAllPools(): Promise<unknown>;
 }
 
 // npm's output goes to stderr: stdout carries only the table.
@@ -90,9 +96,10 @@ export function loadPostgresPeer(log: (line: string) => void): PostgresPeerModul
       log('installing the PostgreSQL peer into bench/peer/postgres (first run)');
       npm(['install', '--prefix', POSTGRES_PEER_DIR, '--no-audit', '--no-fund'], log);
     }
-    return createRequire(path.join(POSTGRES_PEER_DIR, 'package.json'))(
-      '@event-driven-io/emmett-postgresql',
-    ) as PostgresPeerModule;
+    const load = createRequire(path.join(POSTGRES_PEER_DIR, 'package.json'));
+    const emmett = load('@event-driven-io/emmett-postgresql') as Pick<PostgresPeerModule, 'getPostgreSQLEventStore'>;
+    const dumbo = load('@event-driven-io/dumbo') as Pick<PostgresPeerModule, 'endAllPools'>;
+    return { getPostgreSQLEventStore: emmett.getPostgreSQLEventStore, endAllPools: dumbo.endAllPools };
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }

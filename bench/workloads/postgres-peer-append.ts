@@ -13,7 +13,7 @@ import type { PeerEvent, PostgresPeerStore } from '../lib/peer-install';
  */
 export async function postgresPeerAppends(
   ctx: BenchContext,
-  emmett: { getPostgreSQLEventStore(url: string): PostgresPeerStore },
+  emmett: { getPostgreSQLEventStore(url: string): PostgresPeerStore; endAllPools(): Promise<unknown> },
   count: number,
   inFlight: number,
 ): Promise<Sample> {
@@ -44,6 +44,7 @@ export async function postgresPeerAppends(
       return { value };
     } finally {
       await store.close();
+      await emmett.endAllPools();
     }
   } finally {
     await db.drop();
