@@ -89,6 +89,21 @@ describeOnPostgres('PostgresEventStore writer', (server) => {
     expect((await store.readStream('mixed-c')).map((event) => event.revision)).toEqual([0n, 1n]);
   });
 
+  it('one group holding a retry whose expected revision has passed: the retry is answered as stored', async () => {
+    const url = await server().createDatabase(databaseName('retry'));
+    const store = await openStore(url);
+    const first = newTestEvent('First');
+    const stored = await store.append('retry-a', [first], 'no_stream');
+    await store.append('retry-a', [newTestEvent('Later')], 0n);
+    const [retry, fresh] = await Promise.all([
+      store.append('retry-a', [first], 'no_stream'),
+      store.append('retry-b', [newTestEvent('Fresh')], 'no_stream'),
+    ]);
+    expect(retry).toEqual(stored);
+    expect(fresh.nextExpectedRevision).toBe(0n);
+    expect((await store.readAll()).map((event) => event.type)).toEqual(['First', 'Later', 'Fresh']);
+  });
+
   it('one group with an id in two appends: the first stores it, the second is refused', async () => {
     const url = await server().createDatabase(databaseName('shared'));
     const store = await openStore(url);
