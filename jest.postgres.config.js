@@ -35,6 +35,8 @@ const ON_POSTGRES = [
   'test/conversations-streaming.e2e.spec.ts',
   'test/data-access.e2e.spec.ts',
   'test/handoff-audit.e2e.spec.ts',
+  // the analytics read model: its buckets, topics and unanswered inputs, and a rebuild of them
+  'test/analytics/analytics.e2e.spec.ts',
   // outbox, timers and samples the platform database claims and keeps
   'test/webhooks/webhook-deliveries.e2e.spec.ts',
   'test/webhooks/webhook-restart.int.spec.ts',

@@ -16,6 +16,7 @@ import { agentTestsProjection } from './agent-tests/agent-tests.projection';
 import { testRunsProjection } from './test-runs/test-runs.projection';
 import { agentToolsProjection } from './agent-tools/agent-tools.projection';
 import { agentSettingsProjection } from './agent-settings/agent-settings.projection';
+import { analyticsProjection } from './analytics/analytics.projection';
 
 /** Every read model of the app. The server runs them; `npm run projections` drives them. */
 export const ALL_PROJECTIONS: Projection[] = [
@@ -35,6 +36,7 @@ export const ALL_PROJECTIONS: Projection[] = [
   testRunsProjection,
   agentToolsProjection,
   agentSettingsProjection,
+  analyticsProjection,
 ];
 
 /**

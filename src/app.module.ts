@@ -11,6 +11,7 @@ import { AuditExportModule } from './audit-export/audit-export.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { ConversationsApiModule } from './conversations-api/conversations-api.module';
+import { AnalyticsModule } from './analytics/analytics.module';
 import { DebugChatModule } from './debug-chat/debug-chat.module';
 import { MessagingModule } from './messaging/messaging.module';
 import { EventStoreModule } from './event-store/event-store.module';
@@ -64,6 +65,7 @@ export class AppModule {
         RuntimeModule,
         DebugChatModule,
         ConversationsApiModule,
+        AnalyticsModule,
         AlertsModule,
         WebhooksModule,
         OutboundCallsModule.forRoot(voiceSeam),

@@ -4,6 +4,7 @@ import { agentTestsDocs, testRunsDocs } from './agent-tests/agent-tests.openapi'
 import { agentToolsDocs, toolSecretDocs } from './agents/tools/agent-tools.openapi';
 import { runtimeSettingsDocs } from './agents/runtime-settings.openapi';
 import { llmEndpointsDocs } from './agents/endpoints/llm-endpoints.openapi';
+import { analyticsDocs } from './analytics/analytics.openapi';
 import { auditExportDocs } from './audit-export/audit-export.openapi';
 import { callLimitsDocs } from './call-limits/call-limits.openapi';
 import { concurrencyDocs } from './concurrency/concurrency.openapi';
@@ -45,6 +46,7 @@ export const ROUTE_DOCS: RouteDocTable[] = [
   debugChatDocs,
   chatApiDocs,
   conversationsApiDocs,
+  analyticsDocs,
   recordingDocs,
   handoffDocs,
   externalEventsDocs,

@@ -8,6 +8,10 @@ export const TAGS = [
   { name: 'chat', description: 'Chat API: server-to-server chat with a deployment (`chat`)' },
   { name: 'conversations', description: 'Conversations API v1, v2, v3 and audit events (`conversations`)' },
   {
+    name: 'analytics',
+    description: 'Analytics: volume, outcomes, latency, topics and unanswered inputs over time (`conversations`)',
+  },
+  {
     name: 'handoff-and-external-events',
     description: 'Handoff state (`handoff`) and external events (`external_events`)',
   },

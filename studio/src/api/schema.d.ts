@@ -452,6 +452,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/v1/{accountId}/{projectId}/analytics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A project's figures in hour or day buckets, with its top topics and unanswered inputs
+     * @description Buckets start on hour or UTC-day marks, the first at or before `start_time`; empty ones are present with zeros and `null` percentiles. A conversation counts in the bucket it started in. `contained`: ended without handoff after at least one user turn; `abandoned`: the user left before the first answer. `unanswered` (user inputs that cited no topic, normalised, most frequent first, at most 50) is empty unless the project's data access shows transcripts. Test conversations are not counted.
+     */
+    get: operations['Analytics_series'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/{accountId}/{projectId}/chat/close': {
     parameters: {
       query?: never;
@@ -3885,6 +3905,145 @@ export interface operations {
             /** @enum {unknown} */
             status: 'not_ready';
           };
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  Analytics_series: {
+    parameters: {
+      query?: {
+        channel?: ('CHAT' | 'WEBCHAT' | 'VOICE-SIP' | 'SMS')[];
+        /** @description default live */
+        client_env?: 'sandbox' | 'pre-release' | 'live';
+        /** @description ISO 8601, exclusive (default: now) */
+        end_time?: string;
+        /** @description day (default; range ≤ 92 days) or hour (≤ 7 days) */
+        granularity?: 'hour' | 'day';
+        /** @description ISO 8601 (default: 7 days before end_time) */
+        start_time?: string;
+      };
+      header?: never;
+      path: {
+        accountId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The series */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            account_id: string;
+            buckets: {
+              abandoned: number;
+              contained: number;
+              conversations: number;
+              duration_s: {
+                p50: number | null;
+                p90: number | null;
+              };
+              first_response_ms: {
+                p50: number | null;
+                p90: number | null;
+              };
+              handoffs: number;
+              not_connected: number;
+              ood_turns: number;
+              /** Format: date-time */
+              time: string;
+              turns: number;
+            }[];
+            /** @enum {unknown} */
+            granularity: 'hour' | 'day';
+            project_id: string;
+            top_topics: {
+              topic: string;
+              turns: number;
+            }[];
+            totals: {
+              abandoned: number;
+              contained: number;
+              conversations: number;
+              duration_s: {
+                p50: number | null;
+                p90: number | null;
+              };
+              first_response_ms: {
+                p50: number | null;
+                p90: number | null;
+              };
+              handoffs: number;
+              not_connected: number;
+              ood_turns: number;
+              turns: number;
+            };
+            unanswered: {
+              conversation_id: string;
+              count: number;
+              /** Format: date-time */
+              last_at: string;
+              text: string;
+            }[];
+          };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description Any other error, in the same envelope */

@@ -1,4 +1,4 @@
-import { isUserTurn, outcomeOf } from './outcome';
+import { isUserTurn, outcomeOf } from './conversation.events';
 
 describe('a conversation outcome (contract §23, §24)', () => {
   it('names a call nobody answered not_connected, whatever else it holds', () => {

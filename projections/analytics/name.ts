@@ -1,0 +1,1 @@
+export const ANALYTICS_READ_MODEL = 'analytics';
