@@ -114,6 +114,9 @@ export const LIMITS: Limit[] = [
   { name: 'conversations.stream.limit-5000.rss-growth', atMost: 100 },
   { name: 'conversations.search.transcript.p50', atMost: 50 },
   { name: 'conversations.search.semantic.p50', atMost: 150 },
+  // Analytics (issue 49, contract §23) over the 1M seeded conversations.
+  { name: 'analytics.series.30-day-daily.p50', atMost: 50 },
+  { name: 'analytics.series.7-day-hourly.p50', atMost: 50 },
   { name: 'alerts.evaluate.10k-rules.round', atMost: 1000 },
   // Inbound calls (issue 33): 200 simulated calls at once, none lost, the account's lines all given
   // back (a loss also breaks inbound-calls.200-at-once); the rate floor is far under what it does.

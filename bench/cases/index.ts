@@ -1,6 +1,7 @@
 import type { BenchCase } from '../lib/case';
 import { agentsCases } from './agents-build';
 import { alertsCases } from './alerts';
+import { analyticsCases } from './analytics';
 import { catchUpCases } from './catch-up';
 import { ceilingCases } from './ceiling';
 import { concurrencyCases } from './concurrency';
@@ -59,6 +60,8 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'studio', cases: studioCases },
   // after conversations: it reads the same seeded log (bench/data/), which that group seeds once
   { name: 'catch-up', cases: catchUpCases },
+  // the Analytics API over the same seeded log (its read model built there the first time)
+  { name: 'analytics', cases: analyticsCases },
   // the concurrency series over the same seeded log (and its read model, built there the first time)
   { name: 'concurrency', cases: concurrencyCases },
   { name: 'alerts', cases: alertsCases },
