@@ -12,6 +12,7 @@ import { AlertsModule } from './alerts/alerts.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { ConversationsApiModule } from './conversations-api/conversations-api.module';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { ErasureModule } from './erasure/erasure.module';
 import { DebugChatModule } from './debug-chat/debug-chat.module';
 import { MessagingModule } from './messaging/messaging.module';
 import { EventStoreModule } from './event-store/event-store.module';
@@ -66,6 +67,7 @@ export class AppModule {
         DebugChatModule,
         ConversationsApiModule,
         AnalyticsModule,
+        ErasureModule,
         AlertsModule,
         WebhooksModule,
         OutboundCallsModule.forRoot(voiceSeam),

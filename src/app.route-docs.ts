@@ -5,6 +5,7 @@ import { agentToolsDocs, toolSecretDocs } from './agents/tools/agent-tools.opena
 import { runtimeSettingsDocs } from './agents/runtime-settings.openapi';
 import { llmEndpointsDocs } from './agents/endpoints/llm-endpoints.openapi';
 import { analyticsDocs } from './analytics/analytics.openapi';
+import { personalDataDocs } from './erasure/personal-data.openapi';
 import { auditExportDocs } from './audit-export/audit-export.openapi';
 import { callLimitsDocs } from './call-limits/call-limits.openapi';
 import { concurrencyDocs } from './concurrency/concurrency.openapi';
@@ -46,6 +47,7 @@ export const ROUTE_DOCS: RouteDocTable[] = [
   debugChatDocs,
   chatApiDocs,
   conversationsApiDocs,
+  personalDataDocs,
   analyticsDocs,
   recordingDocs,
   handoffDocs,

@@ -5,6 +5,8 @@ import {
   type ConversationEvent,
   type Outcome,
 } from '../../src/conversations/conversation.events';
+import type { EntityManager } from 'typeorm';
+import { portableSql } from '../../src/platform/database/portable-sql';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import type { Awaitable, Rows } from '../../src/read-models/apply/rows';
 import { parseHistogram, record, type LogHistogram } from '../../src/platform/stats/log-histogram';
@@ -110,15 +112,21 @@ async function countIn<T extends AnalyticsTopicRow | AnalyticsUnansweredRow>(
   scope: Scope,
   extra: Partial<T>,
   fold: (row: T | undefined, key: BucketKey) => T,
+  /** written at once rather than at the batch's end: a row an erasure may delete in the same batch */
+  atOnce = false,
 ): Promise<void> {
   for (const key of bucketKeys(scope)) {
     const where = { ...key, ...extra } as unknown as Partial<T>;
-    const remembered = `${entity.name}:${keyText(key)}|${JSON.stringify(extra)}`;
+    const remembered = rememberedKey(entity, key, extra);
     const row = fold(await rows.remembered(remembered, () => rows.findOne(entity, where)), key);
     rows.remember(remembered, row);
-    rows.upsertAtBatchEnd(entity, remembered, () => row);
+    if (atOnce) await rows.upsert(entity, row);
+    else rows.upsertAtBatchEnd(entity, remembered, () => row);
   }
 }
+
+const rememberedKey = (entity: { name: string }, key: BucketKey, extra: object) =>
+  `${entity.name}:${keyText(key)}|${JSON.stringify(extra)}`;
 
 /**
  * The analytics read model (contract §23): per project, environment, channel and hour or UTC day,
@@ -179,6 +187,10 @@ export const analyticsProjection = defineProjection({
       const c = await conversation(rows, streamId);
       if (c && !c.handedOff) saveConversation(rows, { ...c, handedOff: 1 });
     }),
+    ConversationErased: on<'ConversationErased'>(async ({ streamId }, em, rows) => {
+      const c = await conversation(rows, streamId);
+      if (c) await forgetInputs(em, rows, { ...c, startedMs: Number(c.startedMs) }, c.conversationId);
+    }),
     ConversationEnded: on<'ConversationEnded'>(async ({ data, streamId }, _em, rows) => {
       const c = await conversation(rows, streamId);
       if (!c || c.ended) return;
@@ -194,18 +206,48 @@ export const analyticsProjection = defineProjection({
   },
 });
 
+/**
+ * An erased conversation's unanswered inputs leave the counts (contract §24): a text nobody else
+ * asked leaves the read model with it. Counts, outcomes and durations stay: they are not personal.
+ */
+async function forgetInputs(em: EntityManager, rows: Rows, scope: Scope, conversationId: string): Promise<void> {
+  const given = (await em.query(
+    portableSql(em, 'SELECT text FROM analytics_unanswered_turn WHERE conversation_id = ?'),
+    [conversationId],
+  )) as Array<{ text: string }>;
+  for (const { text } of given)
+    for (const key of bucketKeys(scope)) {
+      const where = { ...key, text };
+      const remembered = rememberedKey(AnalyticsUnansweredRow, key, { text });
+      const row = await rows.remembered(remembered, () => rows.findOne(AnalyticsUnansweredRow, where));
+      if (!row) continue;
+      const less = row.count > 1 ? { ...row, count: row.count - 1 } : undefined;
+      rows.remember(remembered, less);
+      if (less) await rows.upsert(AnalyticsUnansweredRow, less);
+      else await rows.delete(AnalyticsUnansweredRow, where);
+    }
+  await rows.delete(AnalyticsUnansweredTurnRow, { conversationId });
+}
+
 async function unanswered(rows: Rows, scope: Scope, conversationId: string, input: string, at: string): Promise<void> {
   const text = normalizeInput(input);
   if (!text) return;
-  await countIn(rows, AnalyticsUnansweredRow, scope, { text }, (row, key) => {
-    const latest = !row || at >= row.lastAt;
-    return {
-      ...key,
-      text,
-      count: (row?.count ?? 0) + 1,
-      lastAt: latest ? at : row.lastAt,
-      conversationId: latest ? conversationId : row.conversationId,
-    };
-  });
+  await countIn(
+    rows,
+    AnalyticsUnansweredRow,
+    scope,
+    { text },
+    (row, key) => {
+      const latest = !row || at >= row.lastAt;
+      return {
+        ...key,
+        text,
+        count: (row?.count ?? 0) + 1,
+        lastAt: latest ? at : row.lastAt,
+        conversationId: latest ? conversationId : row.conversationId,
+      };
+    },
+    true,
+  );
   await rows.insert(AnalyticsUnansweredTurnRow, { conversationId, startedMs: scope.startedMs, text, at });
 }

@@ -1,4 +1,9 @@
-import type { ConversationEvent, Latency, TurnData } from '../../src/conversations/conversation.events';
+import {
+  ERASED_TEXT,
+  type ConversationEvent,
+  type Latency,
+  type TurnData,
+} from '../../src/conversations/conversation.events';
 
 /**
  * What the Conversations and Handoff APIs know about a conversation, folded from its stream.
@@ -126,6 +131,9 @@ export function evolveSummary(
         endReason: event.data.reason,
         lastActivityAt: later(summary.lastActivityAt, event.data.endedAt),
       };
+    case 'ConversationErased':
+      // what the summary kept of the sealed fields (contract §24): the events themselves now read erased
+      return { ...summary, fromNumber: ERASED_TEXT, toNumber: ERASED_TEXT, state: {}, handoffData: {} };
   }
 }
 

@@ -5,6 +5,7 @@ import type { Rows } from '../../src/read-models/apply/rows';
 import { ConversationRow, ConversationTurnRow } from './conversations.entities';
 import { CONVERSATIONS_POSTGRES_SETUP } from './conversations.postgres-setup';
 import { CONVERSATIONS_READ_MODEL } from './name';
+import { erasedTurn } from './erased-turn';
 
 const STREAM_PREFIX = 'conversation-';
 
@@ -35,7 +36,7 @@ async function load(rows: Rows, id: string): Promise<ConversationSummary | null>
  * summary is folded in memory across a batch and its row written once at the batch's end: a
  * conversation's dozen events in one catch-up batch cost one read and one write, not twelve.
  */
-const apply: ProjectionHandler = async (event, _em, rows) => {
+const apply: ProjectionHandler = async (event, em, rows) => {
   if (isTestConversationStream(event.streamId)) return;
   const id = event.streamId.slice(STREAM_PREFIX.length);
   const domainEvent = event as unknown as ConversationEvent;
@@ -46,6 +47,15 @@ const apply: ProjectionHandler = async (event, _em, rows) => {
   if (after !== before) {
     rows.remember(key, after);
     rows.upsertAtBatchEnd(ConversationRow, key, () => toRow(after));
+  }
+  if (domainEvent.type === 'ConversationErased' && after) {
+    // the index then removes an erased turn's words from its pages, not only from its lookups
+    if (em.connection.options.type === 'better-sqlite3')
+      await em.query(`INSERT INTO turn_fts (turn_fts, rank) VALUES ('secure-delete', 1)`);
+    for (let turnIndex = 0; turnIndex < after.numTurns; turnIndex++) {
+      const row = await rows.findOne(ConversationTurnRow, { conversationId: id, turnIndex });
+      if (row) await rows.update(ConversationTurnRow, { conversationId: id, turnIndex }, erasedTurn(row));
+    }
   }
   if (domainEvent.type === 'TurnRecorded') {
     const { metadata, ...turn } = turnView(domainEvent.data);
@@ -68,6 +78,7 @@ const CONVERSATION_EVENTS: Array<ConversationEvent['type']> = [
   'ExternalEventAwaited',
   'HandoffRequested',
   'ConversationEnded',
+  'ConversationErased',
 ];
 
 /** What keeps the turns' full-text index (an external-content FTS5 table) in step with their rows. */

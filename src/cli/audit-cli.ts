@@ -1,13 +1,11 @@
 import 'reflect-metadata';
+import { openSealedStore } from './open-sealed-store';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { DEFAULT_DATA_ACCESS, type DataAccessConfig } from '../accounts/data-access';
 import { accountStream } from '../accounts/account.events';
 import type { AgentEvent } from '../agents/agent.events';
 import { agentStream } from '../agents/agent.events';
-import { ALL_UPCASTERS } from '../app.upcasters';
-import { openEventStore } from '../event-store/open-event-store';
-import { Upcasters } from '../event-store/upcasting';
 import type { EventStore } from '../event-store/event-store.port';
 import type { Position } from '../event-store/position';
 import { loadConfig } from '../platform/config/config';
@@ -50,7 +48,7 @@ export async function runAuditCli(argv: string[], out: Out = process.stdout): Pr
     out.write(`not a project id: ${options.project}\n`);
     return 2;
   }
-  const store = await openEventStore(loadConfig(), new Upcasters(ALL_UPCASTERS));
+  const store = await openSealedStore(loadConfig());
   try {
     const config = await dataAccessOf(store, agentId);
     if (!config) {

@@ -1,8 +1,6 @@
 import 'reflect-metadata';
+import { openSealedStore } from './open-sealed-store';
 import { ALL_PROJECTIONS } from '../../projections';
-import { ALL_UPCASTERS } from '../app.upcasters';
-import { openEventStore } from '../event-store/open-event-store';
-import { Upcasters } from '../event-store/upcasting';
 import { ConfigError, loadConfig } from '../platform/config/config';
 import { makeDataDirPrivate } from '../platform/database/private-data-dir';
 import { openAppDatabase } from '../app.database';
@@ -56,7 +54,7 @@ export async function runCli(
   const config = loadConfig();
   // a rebuild writes new generation files: private like the rest of the data
   makeDataDirPrivate(config.dataDir);
-  const store = await openEventStore(config, new Upcasters(ALL_UPCASTERS));
+  const store = await openSealedStore(config);
   const platform = await openAppDatabase(config.dataDir, config.databaseUrl);
   const registry = new ReadModelRegistry(platform, generationStorage(config));
   const print = (value: unknown, text: string) => out.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);

@@ -31,6 +31,8 @@ export interface ConversationState {
   received: Readonly<Record<string, true>>;
   /** agent turns made for external events that no debug chat request has returned yet */
   pendingDelayed: ReadonlyArray<TurnData>;
+  /** its personal data was erased (contract §24) */
+  erased: boolean;
 }
 
 type Started = Extract<ConversationEvent, { type: 'ConversationStarted' }>['data'];
@@ -66,6 +68,8 @@ export type ConversationCommand =
       response: { turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects } | null;
     }
   | { type: 'AcknowledgeDelayedResponse'; turnIndex: number; now: string }
+  /** Records an erasure of its personal data once (the key store has destroyed its key). */
+  | { type: 'EraseConversation'; now: string; by: string }
   /**
    * A call that never connected (busy, no answer, refused at the door): recorded as a conversation
    * that started and ended without an agent turn, so the id its call answer handed out reads like any other.
@@ -104,6 +108,7 @@ const initialState = (): ConversationState => ({
   ended: null,
   received: {},
   pendingDelayed: [],
+  erased: false,
 });
 
 function evolve(s: ConversationState, event: ConversationEvent): ConversationState {
@@ -142,6 +147,8 @@ function evolve(s: ConversationState, event: ConversationEvent): ConversationSta
       return { ...s, received: { ...s.received, [event.data.eventId]: true } };
     case 'DelayedResponseDelivered':
       return { ...s, pendingDelayed: s.pendingDelayed.filter((t) => t.turnIndex !== event.data.turnIndex) };
+    case 'ConversationErased':
+      return { ...s, erased: true };
     default:
       return s;
   }
@@ -225,6 +232,10 @@ function decide(command: ConversationCommand, s: ConversationState): Conversatio
     case 'AcknowledgeDelayedResponse':
       if (!s.pendingDelayed.some((t) => t.turnIndex === command.turnIndex)) return [];
       return [{ type: 'DelayedResponseDelivered', data: { turnIndex: command.turnIndex, deliveredAt: command.now } }];
+    case 'EraseConversation':
+      if (!s.exists) throw new ConversationNotFoundError();
+      if (s.erased) return [];
+      return [{ type: 'ConversationErased', data: { erasedAt: command.now, erasedBy: command.by } }];
   }
 }
 

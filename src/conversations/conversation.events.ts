@@ -95,7 +95,12 @@ export type ConversationEvent =
   /** A delayed response (an agent turn made for an external event) was handed to the debug chat client. */
   | DomainEvent<'DelayedResponseDelivered', { turnIndex: number; deliveredAt: string }>
   /** An agent tool was called during the turn recorded next to it (contract §20). */
-  | DomainEvent<'ToolCalled', ToolCallData>;
+  | DomainEvent<'ToolCalled', ToolCallData>
+  /**
+   * The conversation's personal data was erased (contract §24): its key is destroyed, so every
+   * sealed field of its events reads `[erased]` from now on. `erasedBy`: the key or operator.
+   */
+  | DomainEvent<'ConversationErased', { erasedAt: string; erasedBy: string }>;
 
 /**
  * One agent tool call, as the audit keeps it: which tool, a digest of the request body (never the
@@ -171,3 +176,6 @@ export function outcomeOf(ended: { reason: EndReason; handedOff: boolean; userTu
   if (ended.handedOff || ended.reason === 'handoff') return 'handoff';
   return ended.userTurns > 0 ? 'contained' : 'abandoned';
 }
+
+/** What a conversation's personal text reads as once it was erased (contract §24). */
+export const ERASED_TEXT = '[erased]';

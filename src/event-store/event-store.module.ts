@@ -5,6 +5,7 @@ import { LOGGER } from '../platform/logging/logger';
 import { Metrics } from '../platform/metrics/metrics';
 import { EVENT_STORE, type EventStore } from './event-store.port';
 import { openEventStore } from './open-event-store';
+import { SealingRegistry } from './sealing';
 import { UpcasterRegistry } from './upcaster-registry';
 
 class EventStoreCloser implements OnApplicationShutdown {
@@ -18,19 +19,21 @@ class EventStoreCloser implements OnApplicationShutdown {
 @Module({
   providers: [
     UpcasterRegistry,
+    SealingRegistry,
     {
       provide: EVENT_STORE,
-      inject: [CONFIG, UpcasterRegistry, Metrics, LOGGER],
-      // built from the configuration: EVENT_STORE=sqlite|eventstoredb
+      inject: [CONFIG, UpcasterRegistry, Metrics, LOGGER, SealingRegistry],
+      // built from the configuration: EVENT_STORE=sqlite|eventstoredb|postgres
       useFactory: (
         config: Config,
         upcasters: UpcasterRegistry,
         metrics: Metrics,
         logger: Logger,
-      ): Promise<EventStore> => openEventStore(config, upcasters, metrics, logger),
+        sealing: SealingRegistry,
+      ): Promise<EventStore> => openEventStore(config, upcasters, metrics, logger, sealing),
     },
     EventStoreCloser,
   ],
-  exports: [EVENT_STORE, UpcasterRegistry],
+  exports: [EVENT_STORE, UpcasterRegistry, SealingRegistry],
 })
 export class EventStoreModule {}

@@ -6,6 +6,7 @@ import type { Metrics } from '../platform/metrics/metrics';
 import type { EventStore } from './event-store.port';
 import { lazyWakeEventsWithin } from './sqlite/append-waiters';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
+import type { EventSealing } from './sealing';
 import type { Upcasters } from './upcasting';
 import { withUpcasting } from './upcasting-event-store';
 
@@ -25,13 +26,15 @@ type StoreConfig = Pick<Config, 'dataDir' | 'eventStoreSync'> &
 
 /**
  * The adapter the configuration names (EVENT_STORE), with `upcasters` applied to every read (the
- * app's UpcasterRegistry; a CLI or test passes `new Upcasters(ALL_UPCASTERS)`).
+ * app's UpcasterRegistry; a CLI or test passes `new Upcasters(ALL_UPCASTERS)`) and `sealing` to
+ * every append and read (the app's SealingRegistry; a CLI passes the conversation sealing).
  */
 export async function openEventStore(
   config: StoreConfig,
   upcasters: Pick<Upcasters, 'apply'>,
   metrics?: Metrics,
   logger?: Logger,
+  sealing: EventSealing | null = null,
 ): Promise<EventStore> {
   const store =
     config.eventStore === 'eventstoredb'
@@ -39,7 +42,7 @@ export async function openEventStore(
       : config.eventStore === 'postgres'
         ? await openPostgres(config, metrics)
         : await openSqlite(config, metrics);
-  const upcast = withUpcasting(store, upcasters);
+  const upcast = withUpcasting(store, upcasters, sealing);
   return metrics ? withAppendTiming(upcast, metrics) : upcast;
 }
 

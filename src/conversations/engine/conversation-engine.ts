@@ -324,6 +324,14 @@ export class ConversationEngine {
     }
   }
 
+  /**
+   * Records that the conversation's personal data was erased (contract §24), once; the key store
+   * has destroyed its key first. The event's position, or null when it was recorded before.
+   */
+  async erase(conversationId: string, context: CommandContext, at = this.clock.nowIso()) {
+    return this.execute(conversationId, { type: 'EraseConversation', now: at, by: context.actor }, context);
+  }
+
   /** Marks a delayed response (the agent's answer to an external event) as handed to the user. */
   acknowledgeDelayed(conversationId: string, turnIndex: number, context: CommandContext) {
     return this.execute(

@@ -38,6 +38,8 @@ export async function openSqliteDataSource(options: SqliteDataSourceOptions): Pr
       if (!options.readonly) {
         db.pragma('journal_mode = WAL');
         db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+        // a deleted or rewritten row's bytes are zeroed, not left in free space: erasure (contract §24)
+        db.pragma('secure_delete = ON');
       }
       db.pragma('busy_timeout = 5000');
       // a read-only connection's cache is cleared by every commit of the file's writer (page-cache.ts)

@@ -1,0 +1,154 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { NewEvent, RecordedEvent } from '../event-store/event-store.port';
+import type { EventSealing } from '../event-store/sealing';
+import type { ConversationKey, ConversationKeyStore } from './conversation-keys';
+import { conversationOfStream, PERSONAL_FIELDS } from './personal-fields';
+
+/** A sealed event's data: the clear fields, and the personal ones in `sealed`. */
+interface SealedPart {
+  /** the names of the fields inside `box` */
+  fields: string[];
+  /** `v1.<iv>.<tag>.<ciphertext>`, base64url, AES-256-GCM over the fields' JSON */
+  box: string;
+}
+
+/** Keys kept in memory; a conversation's events come together, and a catch-up reads them in order. */
+const CACHED_KEYS = 50_000;
+
+type Data = Record<string, unknown>;
+
+/**
+ * Crypto-shredding for conversations (contract §24): each conversation's personal fields
+ * (personal-fields.ts) are sealed at append time under a data key of that conversation, kept in
+ * the key store, never in the log. Readers get them opened; once the key is destroyed they read
+ * as erased, in every read model, export and replay, while the log itself stays whole.
+ */
+export class ConversationSealing implements EventSealing {
+  private readonly keys = new Map<string, ConversationKey>();
+
+  constructor(private readonly store: ConversationKeyStore) {}
+
+  async seal(streamId: string, events: NewEvent[]): Promise<NewEvent[]> {
+    const conversationId = conversationOfStream(streamId);
+    if (conversationId === null || !events.some((e) => personalIn(e.type, e.data as Data))) return events;
+    const key = await this.keyFor(conversationId);
+    return events.map((event) => {
+      const fields = personalIn(event.type, event.data as Data);
+      if (!fields) return event;
+      const data = event.data as Data;
+      // an erased conversation stores nothing personal again, not even under a new key
+      if (key === 'erased') return { ...event, data: { ...data, ...erasedValues(event.type, fields) } };
+      const clear: Data = {};
+      const personal: Data = {};
+      for (const [name, value] of Object.entries(data)) (fields.includes(name) ? personal : clear)[name] = value;
+      const sealed: SealedPart = { fields, box: encrypt(key, JSON.stringify(personal), aad(streamId, event)) };
+      return { ...event, data: { ...clear, sealed } };
+    });
+  }
+
+  async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    let missing: string[] | null = null;
+    for (const event of events) {
+      const conversationId = conversationOfStream(event.streamId);
+      if (conversationId === null) continue;
+      // every process sees the erasure in the log: a key it still holds is dropped there
+      if (event.type === 'ConversationErased') this.keys.set(conversationId, 'erased');
+      else if (isSealed(event.data) && !this.keys.has(conversationId)) (missing ??= []).push(conversationId);
+    }
+    if (missing) await this.load([...new Set(missing)]);
+    let out: RecordedEvent[] | null = null;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i];
+      if (!isSealed(event.data)) continue;
+      out ??= events.slice();
+      out[i] = this.opened(event);
+    }
+    return out ?? events;
+  }
+
+  /** Forgets a conversation's key here at once (the erasing process; the others drop it at the event). */
+  forget(conversationId: string): void {
+    this.keys.set(conversationId, 'erased');
+  }
+
+  private opened(event: RecordedEvent): RecordedEvent {
+    const { sealed, ...clear } = event.data as Data & { sealed: SealedPart };
+    const key = this.keys.get(conversationOfStream(event.streamId)!);
+    if (!key || key === 'erased') return withData(event, { ...clear, ...erasedValues(event.type, sealed.fields) });
+    try {
+      const personal = JSON.parse(decrypt(key, sealed.box, aad(event.streamId, event))) as Data;
+      return withData(event, { ...clear, ...personal });
+    } catch {
+      // a box that does not open under its key (altered, or moved from another event) reads as erased
+      return withData(event, { ...clear, ...erasedValues(event.type, sealed.fields) });
+    }
+  }
+
+  private async keyFor(conversationId: string): Promise<ConversationKey> {
+    const cached = this.keys.get(conversationId);
+    if (cached) return cached;
+    const key =
+      (await this.store.find([conversationId])).get(conversationId) ?? (await this.store.create(conversationId));
+    this.remember(conversationId, key);
+    return key;
+  }
+
+  private async load(ids: string[]): Promise<void> {
+    const found = await this.store.find(ids);
+    // no key at all: sealed under a key since lost (a key store restored from an older backup)
+    for (const id of ids) this.remember(id, found.get(id) ?? 'erased');
+  }
+
+  private remember(id: string, key: ConversationKey): void {
+    if (this.keys.size >= CACHED_KEYS) this.keys.delete(this.keys.keys().next().value!);
+    this.keys.set(id, key);
+  }
+}
+
+/** The event with other data: its fields copied by name, since a store's event may read them through getters. */
+const withData = (event: RecordedEvent, data: Data): RecordedEvent => ({
+  id: event.id,
+  streamId: event.streamId,
+  revision: event.revision,
+  position: event.position,
+  type: event.type,
+  data,
+  metadata: event.metadata,
+});
+
+function personalIn(type: string, data: Data): string[] | null {
+  const rule = PERSONAL_FIELDS[type];
+  if (!rule || data === null || typeof data !== 'object') return null;
+  // an empty text holds nothing personal: left clear, it reads the same before and after erasure
+  const fields = Object.keys(rule).filter((name) => data[name] !== undefined && data[name] !== '');
+  return fields.length ? fields : null;
+}
+
+function erasedValues(type: string, fields: string[]): Data {
+  const rule = PERSONAL_FIELDS[type] ?? {};
+  return Object.fromEntries(fields.map((name) => [name, structuredClone(rule[name] ?? null)]));
+}
+
+const isSealed = (data: unknown): boolean =>
+  data !== null && typeof data === 'object' && typeof (data as { sealed?: unknown }).sealed === 'object';
+
+/** Binds a box to its event: moved into another event, it does not open. */
+const aad = (streamId: string, event: { id: string; type: string }) =>
+  Buffer.from(`${streamId}\n${event.type}\n${event.id}`);
+
+function encrypt(key: Buffer, plain: string, additional: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(additional);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${body.toString('base64url')}`;
+}
+
+function decrypt(key: Buffer, box: string, additional: Buffer): string {
+  const [version, iv, tag, body] = box.split('.');
+  if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('not a sealed box');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAAD(additional);
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+}
