@@ -1854,6 +1854,9 @@ export type components = {
       };
       to_number: string;
     };
+    PrivacySettingsDto: {
+      redact?: ('email' | 'phone' | 'card' | 'iban' | 'ssn')[] | null;
+    };
     PromoteDto: {
       deploymentMessage?: string;
       requireTestsPassing?: boolean;
@@ -1901,6 +1904,7 @@ export type components = {
       environment_models?: components['schemas']['EnvironmentModelsDto'];
       fallback_text?: string | null;
       model?: components['schemas']['ModelSettingsDto'];
+      privacy?: components['schemas']['PrivacySettingsDto'];
       small_talk?: boolean | null;
       voice?: components['schemas']['VoiceSettingsDto'];
     };
@@ -6560,7 +6564,13 @@ export interface operations {
         content: {
           'application/json': {
             customized: (
-              'confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models' | 'voice'
+              | 'confidence_threshold'
+              | 'fallback_text'
+              | 'small_talk'
+              | 'model'
+              | 'environment_models'
+              | 'voice'
+              | 'privacy'
             )[];
             settings: {
               confidence_threshold: number;
@@ -6583,6 +6593,9 @@ export interface operations {
                 provider: 'openai' | 'openai_compatible' | 'embedded';
                 temperature?: number;
               } | null;
+              privacy: {
+                redact: ('email' | 'phone' | 'card' | 'iban' | 'ssn')[];
+              };
               small_talk: boolean;
               voice: {
                 recording: boolean;
@@ -6681,7 +6694,13 @@ export interface operations {
         content: {
           'application/json': {
             customized: (
-              'confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models' | 'voice'
+              | 'confidence_threshold'
+              | 'fallback_text'
+              | 'small_talk'
+              | 'model'
+              | 'environment_models'
+              | 'voice'
+              | 'privacy'
             )[];
             settings: {
               confidence_threshold: number;
@@ -6704,6 +6723,9 @@ export interface operations {
                 provider: 'openai' | 'openai_compatible' | 'embedded';
                 temperature?: number;
               } | null;
+              privacy: {
+                redact: ('email' | 'phone' | 'card' | 'iban' | 'ssn')[];
+              };
               small_talk: boolean;
               voice: {
                 recording: boolean;
