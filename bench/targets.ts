@@ -32,6 +32,9 @@ export const TARGETS: Target[] = [
   { numerator: 'conversations.rebuild', denominator: 'conversations.raw-insert.batched-1000', atLeast: 0.5 },
   // Alerts: the samples projection keeps up with the debug chat's turn rate (it applies every event, turns included).
   { numerator: 'alerts.samples.catch-up', denominator: 'debug-chat.turns.32-conversations', atLeast: 1 },
+  // Redaction (issue 49): a debug-chat turn with every privacy.redact kind on costs the server at most
+  // 1.1x the CPU of one with it off (same app, same messages, alternating rounds).
+  { numerator: 'debug-chat.privacy.redact-on', denominator: 'debug-chat.privacy.redact-off', atMost: 1.1 },
   // Chat API: a channel over the same engine and runtime keeps 0.9x debug chat's turn rate (issue 33).
   { numerator: 'chat-api.turns.32-conversations', denominator: 'debug-chat.turns.32-conversations', atLeast: 0.9 },
   // Scale-out (--backend postgres): the conversations list on PostgreSQL within twice SQLite's.

@@ -62,59 +62,14 @@ export async function openChats(
   try {
     const { accountId, key } = await seedAccount(app);
     const h = { 'x-api-key': key };
-    const generated = syntheticKnowledgeBase(TOPICS + 50, 2000, 7);
-    // topic names are unique per branch; the generator may repeat one
-    const names = new Set<string>();
-    const kb = {
-      queries: generated.queries,
-      topics: generated.topics.filter((t) => !names.has(t.name) && names.add(t.name)).slice(0, TOPICS),
-    };
-    const agent = await app.call<{ agentId: string }>('POST', `/v1/accounts/${accountId}/agents`, h, {
-      name: 'kb',
-      responseSettings: { greeting: 'Hello!' },
-    });
-    const branch = await app.call<{ branchId: string }>('POST', `/v1/agents/${agent.agentId}/branches`, h, {
-      branchName: 'kb',
-    });
-    ctx.log(`debug chat: adding ${TOPICS} topics`);
-    for (let i = 0; i < kb.topics.length; i += 16) {
-      await Promise.all(
-        kb.topics.slice(i, i + 16).map((t) =>
-          app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, {
-            name: t.name,
-            content: t.content,
-            exampleQueries: { queries: t.exampleQueries.slice(0, 100) },
-          }),
-        ),
-      );
-    }
-    await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, {
-      deploymentMessage: 'kb',
-    });
-    let q = 0;
-    const conversations = await Promise.all(
-      Array.from({ length: CONVERSATIONS }, () =>
-        app.call<{ conversationId: string }>('POST', `/v1/agents/${agent.agentId}/debug-chat`, h, {
-          clientEnv: 'sandbox',
-        }),
-      ),
-    );
-    // the first turn of each builds the deployment's index
-    await Promise.all(
-      conversations.map((c) =>
-        app.call('POST', `/v1/agents/${agent.agentId}/debug-chat/${c.conversationId}`, h, {
-          clientEnv: 'sandbox',
-          message: kb.queries[q++ % kb.queries.length],
-        }),
-      ),
-    );
+    const { agentId, queries } = await knowledgeBaseAgent(ctx, app, h, accountId);
     const plan: ChatPlan = {
       url: app.url,
       headers: h,
-      agentId: agent.agentId,
+      agentId,
       clientEnv: 'sandbox',
-      conversations: conversations.map((c) => c.conversationId),
-      queries: kb.queries,
+      conversations: await openConversations(app, h, agentId, queries),
+      queries,
       seconds: ctx.quick ? 3 : 10,
     };
     return { app, plan, accountId };
@@ -122,6 +77,71 @@ export async function openChats(
     await app.close();
     throw error;
   }
+}
+
+/** An agent of 500 synthetic topics merged to sandbox, with the runtime settings given; and the queries about them. */
+export async function knowledgeBaseAgent(
+  ctx: BenchContext,
+  app: ChatSetup['app'],
+  h: Record<string, string>,
+  accountId: string,
+  settings?: Record<string, unknown>,
+): Promise<{ agentId: string; queries: string[] }> {
+  const generated = syntheticKnowledgeBase(TOPICS + 50, 2000, 7);
+  // topic names are unique per branch; the generator may repeat one
+  const names = new Set<string>();
+  const kb = {
+    queries: generated.queries,
+    topics: generated.topics.filter((t) => !names.has(t.name) && names.add(t.name)).slice(0, TOPICS),
+  };
+  const agent = await app.call<{ agentId: string }>('POST', `/v1/accounts/${accountId}/agents`, h, {
+    name: 'kb',
+    responseSettings: { greeting: 'Hello!' },
+  });
+  const branch = await app.call<{ branchId: string }>('POST', `/v1/agents/${agent.agentId}/branches`, h, {
+    branchName: 'kb',
+  });
+  ctx.log(`debug chat: adding ${TOPICS} topics`);
+  for (let i = 0; i < kb.topics.length; i += 16) {
+    await Promise.all(
+      kb.topics.slice(i, i + 16).map((t) =>
+        app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/knowledge-base/topics`, h, {
+          name: t.name,
+          content: t.content,
+          exampleQueries: { queries: t.exampleQueries.slice(0, 100) },
+        }),
+      ),
+    );
+  }
+  if (settings) await app.call('PUT', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/settings`, h, settings);
+  await app.call('POST', `/v1/agents/${agent.agentId}/branches/${branch.branchId}/merge`, h, {
+    deploymentMessage: 'kb',
+  });
+  return { agentId: agent.agentId, queries: kb.queries };
+}
+
+/** 32 debug chats on the agent's sandbox, each answered once (the first turn builds the deployment's index). */
+export async function openConversations(
+  app: ChatSetup['app'],
+  h: Record<string, string>,
+  agentId: string,
+  queries: string[],
+): Promise<string[]> {
+  let q = 0;
+  const conversations = await Promise.all(
+    Array.from({ length: CONVERSATIONS }, () =>
+      app.call<{ conversationId: string }>('POST', `/v1/agents/${agentId}/debug-chat`, h, { clientEnv: 'sandbox' }),
+    ),
+  );
+  await Promise.all(
+    conversations.map((c) =>
+      app.call('POST', `/v1/agents/${agentId}/debug-chat/${c.conversationId}`, h, {
+        clientEnv: 'sandbox',
+        message: queries[q++ % queries.length],
+      }),
+    ),
+  );
+  return conversations.map((c) => c.conversationId);
 }
 
 /**

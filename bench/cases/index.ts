@@ -8,6 +8,7 @@ import { concurrencyCases } from './concurrency';
 import { conversationsCases } from './conversations';
 import { debugChatCases } from './debug-chat';
 import { debugChatCostCases } from './debug-chat-cost';
+import { debugChatPrivacyCases } from './debug-chat-privacy';
 import { edgeFloodBodyCases } from './edge-flood-body';
 import { edgeFloodConnectionsCases } from './edge-flood-connections';
 import { externalEventsCases } from './external-events';
@@ -50,7 +51,7 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'http', cases: httpAuthCases },
   { name: 'agents', cases: agentsCases },
   { name: 'retrieval', cases: retrievalCases },
-  { name: 'debug-chat', cases: [...debugChatCases, ...debugChatCostCases] },
+  { name: 'debug-chat', cases: [...debugChatCases, ...debugChatCostCases, ...debugChatPrivacyCases] },
   { name: 'messaging', cases: messagingCases },
   { name: 'inbound-calls', cases: inboundCallsCases },
   // concurrent SIP calls with audio (issue 36): real-time audio, so its length is the calls', not the machine's

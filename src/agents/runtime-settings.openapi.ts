@@ -1,5 +1,6 @@
 import { routeDocs } from '../openapi/route-docs';
 import { arr, bool, int, map, nullable, num, obj, oneOf, str } from '../openapi/schema-helpers';
+import { REDACT_KINDS } from '../privacy/redact-kinds';
 import { MODEL_PROVIDERS, SETTINGS_FIELDS } from './runtime-settings';
 import { RuntimeSettingsController } from './runtime-settings.controller';
 
@@ -15,6 +16,7 @@ const settings = obj({
     model: nullable(model),
     environment_models: map(model),
     voice: obj({ recording: bool }),
+    privacy: obj({ redact: arr(oneOf(...REDACT_KINDS)) }),
   }),
   customized: arr(oneOf(...SETTINGS_FIELDS)),
 });

@@ -29,6 +29,7 @@ function settingsView(settings: RuntimeSettings) {
       model: settings.model ?? null,
       environment_models: settings.environment_models ?? {},
       voice: { recording: settings.voice?.recording ?? false },
+      privacy: { redact: settings.privacy?.redact ?? [] },
     },
     customized: SETTINGS_FIELDS.filter((f) => settings[f] !== undefined),
   };

@@ -164,6 +164,21 @@ describe('runtime settings on the agent stream', () => {
   });
 });
 
+describe('privacy settings merge like the others', () => {
+  it("merges a branch's privacy.redact onto main beside main's own change, and the same kinds in another order do not conflict", () => {
+    const { state } = run([
+      create,
+      branch('a'),
+      branch('b'),
+      settings('a', { privacy: { redact: ['ssn', 'email'] } }),
+      settings('b', { privacy: { redact: ['email', 'ssn'] }, small_talk: false }),
+      merge('a'),
+      merge('b'),
+    ]);
+    expect(mainSettings(state)).toEqual({ small_talk: false, privacy: { redact: ['email', 'ssn'] } });
+  });
+});
+
 describe('runtime settings validation', () => {
   it.each([
     ['confidence_threshold', -0.1],
@@ -183,6 +198,12 @@ describe('runtime settings validation', () => {
     ['voice', { recording: 'yes' }],
     ['voice', { record: true }],
     ['voice', true],
+    ['privacy', { redact: ['email', 'passport'] }],
+    ['privacy', { redact: ['email', 'email'] }],
+    ['privacy', { redact: 'email' }],
+    ['privacy', { redact: [{ kind: 'email' }] }],
+    ['privacy', { redacted: ['email'] }],
+    ['privacy', ['email']],
   ] as const)('refuses %s = %j', (field, value) => {
     expect(() => checkSetting(field, value)).toThrow(DomainError);
   });
@@ -199,6 +220,16 @@ describe('runtime settings validation', () => {
     expect(applySettingsPatch({ small_talk: false }, { voice: { recording: false } })).toEqual({
       small_talk: false,
       voice: { recording: false },
+    });
+  });
+
+  it('keeps privacy.redact in one order whatever order it came in; an empty list is the default', () => {
+    expect(checkSetting('privacy', { redact: ['ssn', 'email', 'card'] })).toEqual({ redact: ['email', 'card', 'ssn'] });
+    expect(checkSetting('privacy', { redact: [] })).toBeUndefined();
+    expect(checkSetting('privacy', { redact: null })).toBeUndefined();
+    expect(applySettingsPatch({ small_talk: false }, { privacy: { redact: ['iban'] } })).toEqual({
+      small_talk: false,
+      privacy: { redact: ['iban'] },
     });
   });
 

@@ -1,9 +1,11 @@
 import { invalidField } from '../platform/validation/field-checks';
+import { REDACT_KINDS } from '../privacy/redact-kinds';
 import { ENVIRONMENTS, type Environment } from './agent.events';
 import {
   MODEL_PROVIDERS,
   type ModelProvider,
   type ModelSettings,
+  type PrivacySettings,
   type RuntimeSettings,
   type RuntimeSettingsPatch,
   type VoiceSettings,
@@ -18,6 +20,7 @@ export const SETTINGS_FIELDS = [
   'model',
   'environment_models',
   'voice',
+  'privacy',
 ] as const satisfies ReadonlyArray<keyof RuntimeSettings>;
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
 
@@ -105,8 +108,27 @@ export function checkSetting<F extends SettingsField>(field: F, value: unknown):
       }
       return (Object.keys(out).length ? out : undefined) as RuntimeSettings[F];
     }
+    case 'privacy':
+      return checkPrivacy(value) as RuntimeSettings[F];
   }
   throw invalidField(field, `${String(field)} is not a runtime setting`);
+}
+
+/** `privacy`: only `redact`, a list of known kinds without repeats, kept in REDACT_KINDS order (empty: off). */
+function checkPrivacy(value: unknown): PrivacySettings | undefined {
+  if (!isObject(value)) throw invalidField('privacy', 'privacy must be an object');
+  for (const key of Object.keys(value))
+    if (key !== 'redact') throw invalidField(`privacy.${key}`, `privacy.${key} is not a privacy setting`);
+  const redact = value.redact;
+  if (redact === null || redact === undefined) return undefined;
+  const rule = `privacy.redact must be a list of distinct kinds from ${REDACT_KINDS.join(', ')}`;
+  if (!Array.isArray(redact)) throw invalidField('privacy.redact', rule);
+  for (const kind of redact)
+    if (!(REDACT_KINDS as readonly unknown[]).includes(kind))
+      throw invalidField('privacy.redact', `${rule}; ${JSON.stringify(kind)?.slice(0, 40)} is not one`);
+  if (new Set(redact).size !== redact.length) throw invalidField('privacy.redact', `${rule}; one is repeated`);
+  const kinds = REDACT_KINDS.filter((kind) => redact.includes(kind));
+  return kinds.length > 0 ? { redact: kinds } : undefined;
 }
 
 /** The settings after a patch, every field checked; the same object's fields in a fixed order. */

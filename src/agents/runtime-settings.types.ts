@@ -1,4 +1,5 @@
 /* The shapes of an agent's runtime settings (runtime-settings.ts checks and merges them). */
+import type { RedactKind } from '../privacy/redact-kinds';
 
 /** Who serves the model: every provider but `embedded` speaks the OpenAI-compatible chat protocol. */
 export const MODEL_PROVIDERS = ['openai', 'openai_compatible', 'embedded'] as const;
@@ -27,12 +28,20 @@ export interface RuntimeSettings {
   environment_models?: Partial<Record<'sandbox' | 'pre-release' | 'live', ModelSettings>>;
   /** phone calls (docs/voice.md) */
   voice?: VoiceSettings;
+  /** personal data kept out of the log (contract §24, docs/privacy.md) */
+  privacy?: PrivacySettings;
 }
 
 /** How the agent's phone calls behave. */
 export interface VoiceSettings {
   /** record each call's audio (both directions) under DATA_DIR; off by default: recordings are personal data */
   recording?: boolean;
+}
+
+/** What the conversations of a deployment never record in clear. */
+export interface PrivacySettings {
+  /** the kinds replaced by their token before anything is appended, in REDACT_KINDS order, no repeats */
+  redact?: RedactKind[];
 }
 
 /** A change to the settings: a named field is set, `null` puts back the default, an absent one stays. */

@@ -139,3 +139,114 @@ describe('conversation decider', () => {
     );
   });
 });
+
+describe('conversation decider: privacy.redact (contract §24)', () => {
+  const EMAIL = 'jane.doe@example.com';
+  const PHONE = '+44 20 7946 0958';
+  const CARD = '4111 1111 1111 1111';
+  const IBAN = 'GB82 WEST 1234 5698 7654 32';
+  const SSN = '123-45-6789';
+  const CLEAR = [EMAIL, PHONE, CARD, IBAN, SSN];
+  const privateStart = when([], {
+    type: 'StartConversationWithTurn',
+    started: { ...started, redact: ['email', 'phone', 'card', 'iban', 'ssn'] },
+    initialState: { caller_number: PHONE, agent_number: '+15550100', note: `from ${PHONE}` },
+    turn: { ...turn(`I am ${EMAIL}`), agentResponse: `We will call ${PHONE}` },
+    effects: { ...none, stateChanges: { email: EMAIL } },
+  });
+  const everything: TurnEffects = {
+    stateChanges: { payment: { card: CARD, iban: `IBAN ${IBAN}` }, list: [SSN], count: 3 },
+    metrics: [{ name: 'contact', value: EMAIL }],
+    awaited: [{ name: 'payment', eventId: 'ev1' }],
+    handoff: { destination: 'queue', reason: `call back on ${PHONE}`, sharedId: 's1', data: { email: EMAIL } },
+    ended: false,
+  };
+  const privateTurn: Omit<TurnData, 'turnIndex'> = {
+    ...turn(`my card is ${CARD} and ssn ${SSN}`),
+    agentResponse: `Thanks, I have ${IBAN}`,
+    entities: { email: EMAIL },
+    inputMetadata: { contact: { phone: PHONE }, tags: [EMAIL] },
+    functionEvents: [{ name: 'lookup', args: { card: CARD }, status: 'error', error: `no card ${CARD}` }],
+  };
+
+  it('records no personal data of the kinds named, in any event, from the start on', () => {
+    const events = [
+      ...privateStart,
+      ...when(privateStart, { type: 'RecordTurn', turn: privateTurn, effects: everything }),
+    ];
+    // the caller's number that addresses the conversation aside (the next test)
+    const recorded = JSON.stringify(events).replace(`"caller_number":"${PHONE}"`, '');
+    for (const clear of CLEAR) expect(recorded).not.toContain(clear);
+    const turnData = events.filter((e) => e.type === 'TurnRecorded').map((e) => e.data as TurnData);
+    expect(turnData[0]).toMatchObject({ userInput: 'I am [EMAIL]', agentResponse: 'We will call [PHONE]' });
+    expect(turnData[1]).toMatchObject({
+      userInput: 'my card is [CARD] and ssn [SSN]',
+      agentResponse: 'Thanks, I have [IBAN]',
+      entities: { email: '[EMAIL]' },
+      inputMetadata: { contact: { phone: '[PHONE]' }, tags: ['[EMAIL]'] },
+      functionEvents: [{ name: 'lookup', args: { card: '[CARD]' }, status: 'error', error: 'no card [CARD]' }],
+    });
+    const state = fold(events);
+    expect(state.state).toMatchObject({
+      note: 'from [PHONE]',
+      email: '[EMAIL]',
+      payment: { card: '[CARD]', iban: 'IBAN [IBAN]' },
+      list: ['[SSN]'],
+      count: 3,
+    });
+    expect(state.metrics).toEqual([{ name: 'contact', value: '[EMAIL]' }]);
+    const handoff = events.find((e) => e.type === 'HandoffRequested')!.data;
+    expect(handoff).toMatchObject({ reason: 'call back on [PHONE]', data: { email: '[EMAIL]' }, sharedId: 's1' });
+  });
+
+  it('keeps the numbers that address the conversation, which the channel reads back to answer', () => {
+    const state = fold(privateStart);
+    expect(state.state).toMatchObject({ caller_number: PHONE, agent_number: '+15550100' });
+    expect(state.redact).toEqual(['email', 'phone', 'card', 'iban', 'ssn']);
+  });
+
+  it("redacts an external event's body as bytes, and the payload it puts in state", () => {
+    const awaiting = [
+      ...privateStart,
+      ...when(privateStart, {
+        type: 'RecordTurn',
+        turn: turn('pay'),
+        effects: { ...none, awaited: [{ name: 'paid', eventId: 'ev1' }] },
+      }),
+    ];
+    const body = Buffer.concat([Buffer.from([0xff, 0x00]), Buffer.from(`{"email":"${EMAIL}","note":"café"}`)]);
+    const events = when(awaiting, {
+      type: 'ReceiveExternalEvent',
+      event: {
+        eventId: 'ev1',
+        name: 'paid',
+        contentType: 'application/json',
+        body: body.toString('base64'),
+        receivedAt: AT,
+      },
+      payload: { email: EMAIL },
+      response: { turn: turn(''), effects: none },
+    });
+    const received = events.find((e) => e.type === 'ExternalEventReceived')!.data as { body: string };
+    const bytes = Buffer.from(received.body, 'base64');
+    expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0x00]));
+    expect(bytes.subarray(2).toString('utf8')).toBe('{"email":"[EMAIL]","note":"café"}');
+    expect(fold([...awaiting, ...events]).state.external_events).toEqual({ paid: { email: '[EMAIL]' } });
+  });
+
+  it('redacts only the kinds named, and leaves a conversation without privacy.redact as it was', () => {
+    const onlyEmail = when([], {
+      type: 'StartConversationWithTurn',
+      started: { ...started, redact: ['email'] },
+      initialState: {},
+      turn: turn(`${EMAIL} ${PHONE}`),
+      effects: none,
+    });
+    expect(onlyEmail.find((e) => e.type === 'TurnRecorded')!.data).toMatchObject({ userInput: `[EMAIL] ${PHONE}` });
+    const clear = when(start, { type: 'RecordTurn', turn: privateTurn, effects: everything });
+    expect(JSON.stringify(clear)).toContain(CARD);
+    expect(fold(start).redact).toEqual([]);
+    // the start of a conversation without it carries no redact field at all
+    expect(Object.keys(start[0].data)).not.toContain('redact');
+  });
+});

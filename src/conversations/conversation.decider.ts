@@ -1,5 +1,7 @@
 import type { Decider } from '../commands/decider';
 import { conflict, DomainError } from '../platform/errors/domain-error';
+import type { RedactKind } from '../privacy/redact-kinds';
+import { redactEvents } from './conversation-redaction';
 import type {
   ConversationEvent,
   EndReason,
@@ -33,6 +35,8 @@ export interface ConversationState {
   pendingDelayed: ReadonlyArray<TurnData>;
   /** its personal data was erased (contract §24) */
   erased: boolean;
+  /** the personal data this conversation's events are recorded without (its deployment's `privacy.redact`) */
+  redact: ReadonlyArray<RedactKind>;
 }
 
 type Started = Extract<ConversationEvent, { type: 'ConversationStarted' }>['data'];
@@ -109,6 +113,7 @@ const initialState = (): ConversationState => ({
   received: {},
   pendingDelayed: [],
   erased: false,
+  redact: [],
 });
 
 function evolve(s: ConversationState, event: ConversationEvent): ConversationState {
@@ -127,6 +132,7 @@ function evolve(s: ConversationState, event: ConversationEvent): ConversationSta
         language: d.language,
         startedAt: d.startedAt,
         lastActivityAt: d.startedAt,
+        redact: d.redact ?? [],
       };
     }
     case 'TurnRecorded': {
@@ -186,7 +192,19 @@ function effectsEvents(
   return events;
 }
 
+/**
+ * The events a command leads to, with the personal data the deployment names redacted from them
+ * (contract §24): here, where every event of a conversation stream is made, so no channel and no
+ * path can append it in clear. The runtime had the clear text for the turn; the log never does.
+ * A conversation without `privacy.redact` pays one length check.
+ */
 function decide(command: ConversationCommand, s: ConversationState): ConversationEvent[] {
+  const events = decideEvents(command, s);
+  const kinds = 'started' in command ? (command.started.redact ?? []) : s.redact;
+  return kinds.length === 0 ? events : redactEvents(events, kinds);
+}
+
+function decideEvents(command: ConversationCommand, s: ConversationState): ConversationEvent[] {
   switch (command.type) {
     case 'StartConversation':
       if (s.exists) throw conflict('CONVERSATION_EXISTS', 'conversation already exists');

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../commands/decider';
+import type { RedactKind } from '../privacy/redact-kinds';
 
 export type Channel = 'CHAT' | 'WEBCHAT' | 'VOICE-SIP' | 'SMS';
 /** What a conversation's record may name: a channel, or `TEST`, an agent test run's conversation (contract §19) that no API lists. */
@@ -79,6 +80,8 @@ export type ConversationEvent =
         variantName: string;
         language: string;
         startedAt: string;
+        /** the deployment's `privacy.redact` (contract §24): what every later event of the conversation is recorded without; absent: none */
+        redact?: RedactKind[];
       }
     >
   | DomainEvent<'TurnRecorded', TurnData>

@@ -1,5 +1,7 @@
 import { Type } from 'class-transformer';
 import {
+  ArrayUnique,
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -14,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Optional, OptionalOrNull } from '../../platform/validation/optional';
+import { REDACT_KINDS, type RedactKind } from '../../privacy/redact-kinds';
 import {
   ENDPOINT_NAME,
   ENDPOINT_NAME_RULE,
@@ -47,6 +50,18 @@ export class VoiceSettingsDto {
   @OptionalOrNull() @IsBoolean() recording?: boolean | null;
 }
 
+/** Personal data the deployment's conversations never record in clear (docs/privacy.md). */
+export class PrivacySettingsDto {
+  @OptionalOrNull()
+  @IsArray()
+  @ArrayUnique({ message: 'redact must not name a kind twice' })
+  @IsIn(REDACT_KINDS as unknown as string[], {
+    each: true,
+    message: `redact must hold only ${REDACT_KINDS.join(', ')}`,
+  })
+  redact?: RedactKind[] | null;
+}
+
 /** PUT settings: a named field is set, `null` puts back its default, an absent one is left as it is. */
 export class RuntimeSettingsDto {
   @OptionalOrNull() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) confidence_threshold?:
@@ -60,4 +75,5 @@ export class RuntimeSettingsDto {
   @Type(() => EnvironmentModelsDto)
   environment_models?: EnvironmentModelsDto | null;
   @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => VoiceSettingsDto) voice?: VoiceSettingsDto | null;
+  @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => PrivacySettingsDto) privacy?: PrivacySettingsDto | null;
 }

@@ -25,7 +25,7 @@ export interface Opening {
 /** What a conversation's record names of the deployment it ran on. */
 export type DeploymentIdentity = Pick<
   ServedContent,
-  'accountId' | 'agentId' | 'deploymentId' | 'version' | 'languageCode'
+  'accountId' | 'agentId' | 'deploymentId' | 'version' | 'languageCode' | 'settings'
 >;
 
 /** The state a conversation starts with, the same keys on every channel. */
@@ -42,6 +42,7 @@ export function initialStateOf(opening: Opening, content: DeploymentIdentity): R
 }
 
 function startedOf(opening: Opening, content: DeploymentIdentity): Started {
+  const redact = content.settings?.privacy?.redact;
   return {
     conversationId: opening.conversationId,
     accountId: content.accountId,
@@ -56,6 +57,8 @@ function startedOf(opening: Opening, content: DeploymentIdentity): Started {
     variantName: opening.variant?.name ?? '',
     language: content.languageCode,
     startedAt: opening.startedAt,
+    // only when on: the start of a conversation without it is recorded as it always was
+    ...(redact?.length ? { redact } : {}),
   };
 }
 

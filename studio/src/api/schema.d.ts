@@ -1874,6 +1874,9 @@ export type components = {
       };
       to_number: string;
     };
+    PrivacySettingsDto: {
+      redact?: ('email' | 'phone' | 'card' | 'iban' | 'ssn')[] | null;
+    };
     PromoteDto: {
       deploymentMessage?: string;
       requireTestsPassing?: boolean;
@@ -1921,6 +1924,7 @@ export type components = {
       environment_models?: components['schemas']['EnvironmentModelsDto'];
       fallback_text?: string | null;
       model?: components['schemas']['ModelSettingsDto'];
+      privacy?: components['schemas']['PrivacySettingsDto'];
       small_talk?: boolean | null;
       voice?: components['schemas']['VoiceSettingsDto'];
     };
@@ -6719,7 +6723,13 @@ export interface operations {
         content: {
           'application/json': {
             customized: (
-              'confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models' | 'voice'
+              | 'confidence_threshold'
+              | 'fallback_text'
+              | 'small_talk'
+              | 'model'
+              | 'environment_models'
+              | 'voice'
+              | 'privacy'
             )[];
             settings: {
               confidence_threshold: number;
@@ -6742,6 +6752,9 @@ export interface operations {
                 provider: 'openai' | 'openai_compatible' | 'embedded';
                 temperature?: number;
               } | null;
+              privacy: {
+                redact: ('email' | 'phone' | 'card' | 'iban' | 'ssn')[];
+              };
               small_talk: boolean;
               voice: {
                 recording: boolean;
@@ -6840,7 +6853,13 @@ export interface operations {
         content: {
           'application/json': {
             customized: (
-              'confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models' | 'voice'
+              | 'confidence_threshold'
+              | 'fallback_text'
+              | 'small_talk'
+              | 'model'
+              | 'environment_models'
+              | 'voice'
+              | 'privacy'
             )[];
             settings: {
               confidence_threshold: number;
@@ -6863,6 +6882,9 @@ export interface operations {
                 provider: 'openai' | 'openai_compatible' | 'embedded';
                 temperature?: number;
               } | null;
+              privacy: {
+                redact: ('email' | 'phone' | 'card' | 'iban' | 'ssn')[];
+              };
               small_talk: boolean;
               voice: {
                 recording: boolean;
