@@ -90,6 +90,7 @@ describe('runtime settings per agent', () => {
         model: null,
         environment_models: {},
         voice: { recording: false },
+        analysis: { fields: [] },
       },
       customized: [],
     });

@@ -29,6 +29,7 @@ function settingsView(settings: RuntimeSettings) {
       model: settings.model ?? null,
       environment_models: settings.environment_models ?? {},
       voice: { recording: settings.voice?.recording ?? false },
+      analysis: { fields: settings.analysis?.fields ?? [] },
     },
     customized: SETTINGS_FIELDS.filter((f) => settings[f] !== undefined),
   };

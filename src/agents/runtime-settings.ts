@@ -1,4 +1,5 @@
 import { invalidField } from '../platform/validation/field-checks';
+import { checkAnalysis } from './analysis-settings';
 import { ENVIRONMENTS, type Environment } from './agent.events';
 import {
   MODEL_PROVIDERS,
@@ -18,6 +19,7 @@ export const SETTINGS_FIELDS = [
   'model',
   'environment_models',
   'voice',
+  'analysis',
 ] as const satisfies ReadonlyArray<keyof RuntimeSettings>;
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
 
@@ -105,6 +107,8 @@ export function checkSetting<F extends SettingsField>(field: F, value: unknown):
       }
       return (Object.keys(out).length ? out : undefined) as RuntimeSettings[F];
     }
+    case 'analysis':
+      return checkAnalysis(value) as RuntimeSettings[F];
   }
   throw invalidField(field, `${String(field)} is not a runtime setting`);
 }

@@ -1,4 +1,5 @@
 /* The shapes of an agent's runtime settings (runtime-settings.ts checks and merges them). */
+import type { AnalysisSettings } from './analysis-settings';
 
 /** Who serves the model: every provider but `embedded` speaks the OpenAI-compatible chat protocol. */
 export const MODEL_PROVIDERS = ['openai', 'openai_compatible', 'embedded'] as const;
@@ -27,6 +28,8 @@ export interface RuntimeSettings {
   environment_models?: Partial<Record<'sandbox' | 'pre-release' | 'live', ModelSettings>>;
   /** phone calls (docs/voice.md) */
   voice?: VoiceSettings;
+  /** post-call analysis: the custom fields filled for each ended conversation (contract §24) */
+  analysis?: AnalysisSettings;
 }
 
 /** How the agent's phone calls behave. */
