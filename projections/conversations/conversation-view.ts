@@ -1,4 +1,9 @@
-import type { ConversationEvent, Latency, TurnData } from '../../src/conversations/conversation.events';
+import type {
+  ConversationAnalysedData,
+  ConversationEvent,
+  Latency,
+  TurnData,
+} from '../../src/conversations/conversation.events';
 
 /**
  * What the Conversations and Handoff APIs know about a conversation, folded from its stream.
@@ -32,6 +37,8 @@ export interface ConversationSummary {
   handoffData: Record<string, unknown>;
   state: Record<string, unknown>;
   metrics: Array<{ name: string; value: string }>;
+  /** post-call analysis, once the conversation ended and was analysed (contract §24); absent in summaries stored before it */
+  analysis?: ConversationAnalysedData | null;
 }
 
 /** One turn as the Conversations API reads it. */
@@ -87,6 +94,7 @@ export function evolveSummary(
       handoffData: {},
       state: {},
       metrics: [],
+      analysis: null,
     };
   }
   if (!summary) return null;
@@ -126,6 +134,8 @@ export function evolveSummary(
         endReason: event.data.reason,
         lastActivityAt: later(summary.lastActivityAt, event.data.endedAt),
       };
+    case 'ConversationAnalysed':
+      return { ...summary, analysis: event.data };
   }
 }
 

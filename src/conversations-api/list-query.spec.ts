@@ -99,6 +99,19 @@ describe('parseListQuery', () => {
     },
   );
 
+  it('reads repeated outcomes (v3), each once, and refuses unknown ones and v1/v2', () => {
+    expect(parseListQuery('v3', { outcome: ['handoff', 'contained', 'handoff'] }).outcomes).toEqual([
+      'handoff',
+      'contained',
+    ]);
+    expect(parseListQuery('v3', {}).outcomes).toEqual([]);
+    expect(refusal(() => parseListQuery('v3', { outcome: ['contained', 'solved'] })).message).toContain('outcome');
+    for (const version of ['v1', 'v2'] as const) {
+      const error = refusal(() => parseListQuery(version, { outcome: 'contained' }));
+      expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: 'PARAMETER_NOT_SUPPORTED' });
+    }
+  });
+
   it('v1 keeps the shared parameters', () => {
     expect(parseListQuery('v1', { limit: '7', offset: '3', client_env: 'sandbox' })).toMatchObject({
       limit: 7,

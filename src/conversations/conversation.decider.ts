@@ -1,6 +1,7 @@
 import type { Decider } from '../commands/decider';
 import { conflict, DomainError } from '../platform/errors/domain-error';
 import type {
+  ConversationAnalysedData,
   ConversationEvent,
   EndReason,
   ExternalEventReceivedData,
@@ -31,6 +32,8 @@ export interface ConversationState {
   received: Readonly<Record<string, true>>;
   /** agent turns made for external events that no debug chat request has returned yet */
   pendingDelayed: ReadonlyArray<TurnData>;
+  /** post-call analysis was recorded: it is recorded once */
+  analysed: boolean;
 }
 
 type Started = Extract<ConversationEvent, { type: 'ConversationStarted' }>['data'];
@@ -66,6 +69,8 @@ export type ConversationCommand =
       response: { turn: Omit<TurnData, 'turnIndex'>; effects: TurnEffects } | null;
     }
   | { type: 'AcknowledgeDelayedResponse'; turnIndex: number; now: string }
+  /** Post-call analysis (contract §24): once per conversation, after its end. */
+  | { type: 'RecordAnalysis'; analysis: ConversationAnalysedData }
   /**
    * A call that never connected (busy, no answer, refused at the door): recorded as a conversation
    * that started and ended without an agent turn, so the id its call answer handed out reads like any other.
@@ -104,6 +109,7 @@ const initialState = (): ConversationState => ({
   ended: null,
   received: {},
   pendingDelayed: [],
+  analysed: false,
 });
 
 function evolve(s: ConversationState, event: ConversationEvent): ConversationState {
@@ -142,6 +148,8 @@ function evolve(s: ConversationState, event: ConversationEvent): ConversationSta
       return { ...s, received: { ...s.received, [event.data.eventId]: true } };
     case 'DelayedResponseDelivered':
       return { ...s, pendingDelayed: s.pendingDelayed.filter((t) => t.turnIndex !== event.data.turnIndex) };
+    case 'ConversationAnalysed':
+      return { ...s, analysed: true };
     default:
       return s;
   }
@@ -225,6 +233,11 @@ function decide(command: ConversationCommand, s: ConversationState): Conversatio
     case 'AcknowledgeDelayedResponse':
       if (!s.pendingDelayed.some((t) => t.turnIndex === command.turnIndex)) return [];
       return [{ type: 'DelayedResponseDelivered', data: { turnIndex: command.turnIndex, deliveredAt: command.now } }];
+    case 'RecordAnalysis':
+      if (!s.exists) throw new ConversationNotFoundError();
+      if (s.ended === null) throw conflict('CONVERSATION_IN_PROGRESS', 'a conversation is analysed once it has ended');
+      if (s.analysed) return [];
+      return [{ type: 'ConversationAnalysed', data: command.analysis }];
   }
 }
 

@@ -95,7 +95,25 @@ export type ConversationEvent =
   /** A delayed response (an agent turn made for an external event) was handed to the debug chat client. */
   | DomainEvent<'DelayedResponseDelivered', { turnIndex: number; deliveredAt: string }>
   /** An agent tool was called during the turn recorded next to it (contract §20). */
-  | DomainEvent<'ToolCalled', ToolCallData>;
+  | DomainEvent<'ToolCalled', ToolCallData>
+  /** Post-call analysis of an ended conversation (contract §24), appended once behind the log (src/analysis). */
+  | DomainEvent<'ConversationAnalysed', ConversationAnalysedData>;
+
+/** A custom analysis field's value: its declared type, or null when the analyser could not tell. */
+export type AnalysisValue = string | number | boolean | null;
+
+/** What post-call analysis found (contract §24). */
+export interface ConversationAnalysedData {
+  /** outcome.ts's rule, the one analytics counts by (that file imports this one, so the union is spelt here) */
+  outcome: 'contained' | 'handoff' | 'abandoned' | 'not_connected';
+  /** the topics the agent's answers cited, each once, in the order first cited */
+  topics: string[];
+  summary: string;
+  /** every field of the agent's `analysis` setting, by name */
+  fields: Record<string, AnalysisValue>;
+  /** `model`: a model endpoint wrote the summary and fields; `embedded`: the extractive analyser did */
+  analyser: 'embedded' | 'model';
+}
 
 /**
  * One agent tool call, as the audit keeps it: which tool, a digest of the request body (never the
