@@ -9,6 +9,7 @@ import { TestRunsModule } from './agent-tests/test-runs.module';
 import { AgentToolsModule } from './agents/tools/agent-tools.module';
 import { AuditExportModule } from './audit-export/audit-export.module';
 import { AlertsModule } from './alerts/alerts.module';
+import { AnalysisModule } from './analysis/analysis.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { ConversationsApiModule } from './conversations-api/conversations-api.module';
 import { DebugChatModule } from './debug-chat/debug-chat.module';
@@ -66,6 +67,7 @@ export class AppModule {
         ConversationsApiModule,
         AlertsModule,
         WebhooksModule,
+        AnalysisModule,
         OutboundCallsModule.forRoot(voiceSeam),
         ExternalEventsModule,
         MessagingModule,
