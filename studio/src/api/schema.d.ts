@@ -1520,6 +1520,16 @@ export type components = {
       /** @enum {unknown} */
       window_duration: '5m' | '10m' | '60m';
     };
+    AnalysisFieldDto: {
+      description: string;
+      name: string;
+      /** @enum {unknown} */
+      type: 'string' | 'number' | 'boolean' | 'enum';
+      values?: string[];
+    };
+    AnalysisSettingsDto: {
+      fields?: components['schemas']['AnalysisFieldDto'][] | null;
+    };
     ApiKey: {
       accountId?: string;
       agents: 'all' | string[];
@@ -1568,6 +1578,17 @@ export type components = {
     };
     Conversation: {
       account_id?: string;
+      analysis?: {
+        /** @enum {unknown} */
+        analyser: 'embedded' | 'model';
+        fields: {
+          [key: string]: string | number | boolean | null;
+        };
+        /** @enum {unknown} */
+        outcome: 'contained' | 'handoff' | 'abandoned' | 'not_connected';
+        summary?: string;
+        topics: string[];
+      } | null;
       channel: string;
       environment?: string;
       from_number?: string | null;
@@ -1697,7 +1718,12 @@ export type components = {
     CreateWebhookEndpointDto: {
       enabled?: boolean;
       event_types: (
-        'alerts.triggered' | 'alerts.resolved' | 'conversation.started' | 'conversation.ended' | 'handoff.created'
+        | 'alerts.triggered'
+        | 'alerts.resolved'
+        | 'conversation.started'
+        | 'conversation.ended'
+        | 'conversation.analysed'
+        | 'handoff.created'
       )[];
       headers?: unknown;
       name?: string;
@@ -1837,7 +1863,12 @@ export type components = {
     PatchWebhookEndpointDto: {
       enabled?: boolean;
       event_types?: (
-        'alerts.triggered' | 'alerts.resolved' | 'conversation.started' | 'conversation.ended' | 'handoff.created'
+        | 'alerts.triggered'
+        | 'alerts.resolved'
+        | 'conversation.started'
+        | 'conversation.ended'
+        | 'conversation.analysed'
+        | 'handoff.created'
       )[];
       headers?: unknown;
       name?: string;
@@ -1897,6 +1928,7 @@ export type components = {
       deploymentMessage?: string;
     };
     RuntimeSettingsDto: {
+      analysis?: components['schemas']['AnalysisSettingsDto'];
       confidence_threshold?: number | null;
       environment_models?: components['schemas']['EnvironmentModelsDto'];
       fallback_text?: string | null;
@@ -4243,6 +4275,8 @@ export interface operations {
         /** @description 1 to 5000 (default 5) */
         limit?: string;
         offset?: string;
+        /** @description post-call analysis outcome, repeatable (v3); a conversation not analysed yet has none */
+        outcome?: ('contained' | 'handoff' | 'abandoned' | 'not_connected')[];
         /** @description the search text, with query_type (v3) */
         query?: string;
         /** @description search mode (v3) */
@@ -6560,9 +6594,24 @@ export interface operations {
         content: {
           'application/json': {
             customized: (
-              'confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models' | 'voice'
+              | 'confidence_threshold'
+              | 'fallback_text'
+              | 'small_talk'
+              | 'model'
+              | 'environment_models'
+              | 'voice'
+              | 'analysis'
             )[];
             settings: {
+              analysis: {
+                fields: {
+                  description: string;
+                  name: string;
+                  /** @enum {unknown} */
+                  type: 'string' | 'number' | 'boolean' | 'enum';
+                  values?: string[];
+                }[];
+              };
               confidence_threshold: number;
               environment_models: {
                 [key: string]: {
@@ -6681,9 +6730,24 @@ export interface operations {
         content: {
           'application/json': {
             customized: (
-              'confidence_threshold' | 'fallback_text' | 'small_talk' | 'model' | 'environment_models' | 'voice'
+              | 'confidence_threshold'
+              | 'fallback_text'
+              | 'small_talk'
+              | 'model'
+              | 'environment_models'
+              | 'voice'
+              | 'analysis'
             )[];
             settings: {
+              analysis: {
+                fields: {
+                  description: string;
+                  name: string;
+                  /** @enum {unknown} */
+                  type: 'string' | 'number' | 'boolean' | 'enum';
+                  values?: string[];
+                }[];
+              };
               confidence_threshold: number;
               environment_models: {
                 [key: string]: {
@@ -10598,6 +10662,8 @@ export interface operations {
         /** @description 1 to 5000 (default 5) */
         limit?: string;
         offset?: string;
+        /** @description post-call analysis outcome, repeatable (v3); a conversation not analysed yet has none */
+        outcome?: ('contained' | 'handoff' | 'abandoned' | 'not_connected')[];
         /** @description the search text, with query_type (v3) */
         query?: string;
         /** @description search mode (v3) */
@@ -10796,6 +10862,8 @@ export interface operations {
         /** @description 1 to 5000 (default 5) */
         limit?: string;
         offset?: string;
+        /** @description post-call analysis outcome, repeatable (v3); a conversation not analysed yet has none */
+        outcome?: ('contained' | 'handoff' | 'abandoned' | 'not_connected')[];
         /** @description the search text, with query_type (v3) */
         query?: string;
         /** @description search mode (v3) */
