@@ -24,7 +24,7 @@ const LIST_QUERY: QueryParameter[] = [
   { name: 'channel', repeated: true, schema: str },
   {
     name: 'outcome',
-    description: 'post-call analysis outcome, repeatable (v3); a conversation not analysed yet has none',
+    description: 'post-call analysis outcome, repeatable (v3, v2); a conversation not analysed yet has none',
     repeated: true,
     schema: oneOf(...OUTCOMES),
   },
@@ -54,7 +54,7 @@ const turn = obj(
     latency: obj({ total_s: num }, { stages: map(num) }),
   },
 );
-/** Post-call analysis (contract §24): v3, null until the conversation ended and was analysed. */
+/** Post-call analysis (contract §24): v3 and v2, null until the conversation ended and was analysed. */
 const analysis = obj(
   {
     outcome: oneOf(...OUTCOMES),

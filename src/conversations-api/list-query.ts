@@ -25,9 +25,7 @@ export interface OneQuery {
 }
 
 /** Parameters v1 does not know (interface.md "Versioning", contract §8). */
-const V3_ONLY = ['query_type', 'sample', 'query', 'turn_type', 'channel', 'cursor'];
-/** Post-call analysis is shown by v3 alone (contract §24), so only v3 filters on it. */
-const ANALYSIS_ONLY_V3 = ['outcome'];
+const V3_ONLY = ['query_type', 'sample', 'query', 'turn_type', 'channel', 'cursor', 'outcome'];
 
 type Raw = Record<string, unknown>;
 
@@ -96,11 +94,6 @@ export function parseListQuery(version: ApiVersion, raw: Raw): ListQuery {
   if (version === 'v1') {
     const unsupported = V3_ONLY.find((name) => raw[name] !== undefined);
     if (unsupported) throw badRequest('PARAMETER_NOT_SUPPORTED', `${unsupported} is not a v1 parameter; use /v3`);
-  }
-  if (version !== 'v3') {
-    const unsupported = ANALYSIS_ONLY_V3.find((name) => raw[name] !== undefined);
-    if (unsupported)
-      throw badRequest('PARAMETER_NOT_SUPPORTED', `${unsupported} is not a ${version} parameter; use /v3`);
   }
   const outcomes = many(raw, 'outcome');
   const unknownOutcome = outcomes.find((o) => !(OUTCOMES as readonly string[]).includes(o));

@@ -107,7 +107,8 @@ export function renderConversation(
     conversation.variant_name = text(v, s.variantName);
   }
   conversation.turns = (turns ?? []).map((t) => renderTurn(t, o));
-  if (v === 'v3') conversation.analysis = renderAnalysis(s.analysis ?? null, showsTurns(access));
+  // v3 (contract §24), and v2, which has v3's schema (interface.md "Versioning")
+  if (v !== 'v1') conversation.analysis = renderAnalysis(s.analysis ?? null, showsTurns(access));
   return filterConversation(
     conversation as Parameters<typeof filterConversation>[0],
     access.permissions,

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { conversationStream, TEST_CONVERSATION_PREFIX } from '../../src/conversations/conversation.events';
+import { EVENT_STORE, type EventStore } from '../../src/event-store/event-store.port';
 import { withKey, op } from '../helpers/keys-fixtures';
 import { expectEnvelope, request } from '../helpers/test-app';
 import {
@@ -208,17 +211,17 @@ describe('post-call analysis', () => {
     const listed = (await embedded.list({ client_env: 'sandbox', limit: 10 })).body.conversations as Json[];
     expect(listed.find((c) => c.id === ids.handoff).analysis.outcome).toBe('handoff');
     expectEnvelope(await embedded.list({ client_env: 'sandbox', outcome: 'solved' }), 400, 'INVALID_PARAMETER');
+    // v2 has v3's schema (interface.md "Versioning"); v1 stays as it was
+    expect(await embedded.ids({ client_env: 'sandbox', outcome: 'handoff' }, { version: 'v2' })).toEqual([ids.handoff]);
+    expect((await embedded.one(ids.contained, {}, { version: 'v2' })).body.analysis.outcome).toBe('contained');
     expectEnvelope(
-      await embedded.list({ client_env: 'sandbox', outcome: 'contained' }, { version: 'v2' }),
+      await embedded.list({ client_env: 'sandbox', outcome: 'contained' }, { version: 'v1' }),
       400,
       'PARAMETER_NOT_SUPPORTED',
     );
-    // v1 and v2 stay as they were
-    for (const version of ['v1', 'v2'] as const) {
-      const old = await embedded.one(ids.contained, {}, { version });
-      expect(old.status).toBe(200);
-      expect(old.body).not.toHaveProperty('analysis');
-    }
+    const v1 = await embedded.one(ids.contained, {}, { version: 'v1' });
+    expect(v1.status).toBe(200);
+    expect(v1.body).not.toHaveProperty('analysis');
 
     // the webhook endpoint gets conversation.analysed for each, signed
     const deliveries = await receiver.waitFor(2, 10_000);
@@ -237,6 +240,55 @@ describe('post-call analysis', () => {
     expect(byConversation.get(ids.handoff)?.data.outcome).toBe('handoff');
     await receiver.expectNoMoreThan(2);
   }, 60_000);
+
+  it('passes over an agent test run’s conversation', async () => {
+    // a test run's conversation (contract §19) as the test runner records one: started, then ended
+    const store: EventStore = f.t.app.get(EVENT_STORE);
+    const testId = `${TEST_CONVERSATION_PREFIX}${randomUUID()}`;
+    const at = new Date().toISOString();
+    const metadata = {
+      schemaVersion: 1,
+      actor: 'system:test',
+      correlationId: randomUUID(),
+      causationId: null,
+      occurredAt: at,
+    };
+    const account = f.accountId.replace(/^ws-/, '');
+    await store.append(
+      conversationStream(testId),
+      [
+        {
+          id: randomUUID(),
+          type: 'ConversationStarted',
+          data: {
+            conversationId: testId,
+            accountId: account,
+            agentId: embeddedAgent.replace(/^PROJECT-/, ''),
+            deploymentId: 'none',
+            version: 1,
+            environment: 'sandbox',
+            channel: 'TEST',
+            fromNumber: '',
+            toNumber: '',
+            variantId: '',
+            variantName: '',
+            language: 'en-GB',
+            startedAt: at,
+          },
+          metadata,
+        },
+        { id: randomUUID(), type: 'ConversationEnded', data: { reason: 'agent', endedAt: at }, metadata },
+      ],
+      'no_stream',
+    );
+    // a conversation that ends after it in the log is analysed: the manager has passed the test run's by then
+    const after = (await converse(f, embeddedAgent, ['goodbye'])).id;
+    await analysisOf(embedded, after);
+    expect((await store.readStream(conversationStream(testId))).map((e) => e.type)).toEqual([
+      'ConversationStarted',
+      'ConversationEnded',
+    ]);
+  });
 
   it('shows the summary only where transcripts show', async () => {
     await setDataAccess(f, embeddedAgent, { response_metrics: [], show_transcripts: false });
@@ -296,6 +348,12 @@ describe('post-call analysis', () => {
 
   it('keeps every analysis through a rebuild of the conversations read model', async () => {
     const before = (await embedded.one(ids.contained)).body.analysis;
+    const listed = async () => ({
+      contained: await embedded.ids({ client_env: 'sandbox', outcome: 'contained', limit: 100 }),
+      handoff: await embedded.ids({ client_env: 'sandbox', outcome: 'handoff', limit: 100 }),
+    });
+    const listedBefore = await listed();
+    expect(listedBefore.contained).toContain(ids.contained);
     const status = async () => (await request(`${f.t.url}/admin/v1/read-models`, { headers: op(f.t) })).body as Json;
     const generation = (await status()).readModels.find((r: Json) => r.name === 'conversations').generation;
     const started = await request(`${f.t.url}/admin/v1/read-models/conversations/rebuild`, {
@@ -310,7 +368,6 @@ describe('post-call analysis', () => {
       100,
     );
     expect((await embedded.one(ids.contained)).body.analysis).toEqual(before);
-    expect(await embedded.ids({ client_env: 'sandbox', outcome: 'handoff' })).toEqual([ids.handoff]);
-    expect(await embedded.ids({ client_env: 'sandbox', outcome: 'contained' })).toEqual([ids.contained]);
+    expect(await listed()).toEqual(listedBefore);
   }, 60_000);
 });

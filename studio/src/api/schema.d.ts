@@ -4275,7 +4275,7 @@ export interface operations {
         /** @description 1 to 5000 (default 5) */
         limit?: string;
         offset?: string;
-        /** @description post-call analysis outcome, repeatable (v3); a conversation not analysed yet has none */
+        /** @description post-call analysis outcome, repeatable (v3, v2); a conversation not analysed yet has none */
         outcome?: ('contained' | 'handoff' | 'abandoned' | 'not_connected')[];
         /** @description the search text, with query_type (v3) */
         query?: string;
@@ -10662,7 +10662,7 @@ export interface operations {
         /** @description 1 to 5000 (default 5) */
         limit?: string;
         offset?: string;
-        /** @description post-call analysis outcome, repeatable (v3); a conversation not analysed yet has none */
+        /** @description post-call analysis outcome, repeatable (v3, v2); a conversation not analysed yet has none */
         outcome?: ('contained' | 'handoff' | 'abandoned' | 'not_connected')[];
         /** @description the search text, with query_type (v3) */
         query?: string;
@@ -10862,7 +10862,7 @@ export interface operations {
         /** @description 1 to 5000 (default 5) */
         limit?: string;
         offset?: string;
-        /** @description post-call analysis outcome, repeatable (v3); a conversation not analysed yet has none */
+        /** @description post-call analysis outcome, repeatable (v3, v2); a conversation not analysed yet has none */
         outcome?: ('contained' | 'handoff' | 'abandoned' | 'not_connected')[];
         /** @description the search text, with query_type (v3) */
         query?: string;
