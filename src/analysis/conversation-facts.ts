@@ -36,7 +36,7 @@ const NO_FACTS: ConversationFacts = {
 };
 
 /** Folds one event of a conversation stream. Pure: a replay of the same events gives the same facts. */
-export function evolveFacts(f: ConversationFacts, event: ConversationEvent): ConversationFacts {
+function evolveFacts(f: ConversationFacts, event: ConversationEvent): ConversationFacts {
   switch (event.type) {
     case 'ConversationStarted':
       return {
