@@ -28,6 +28,8 @@ const NULL_MEANS: Record<string, string> = {
       'environment_models.live',
       'voice',
       'voice.recording',
+      'analysis',
+      'analysis.fields',
     ].map((field) => [
       `PUT /v1/agents/{agentId}/branches/{branchId}/settings ${field}`,
       "puts the setting's default back (docs/api/runtime-settings.md)",
