@@ -93,5 +93,10 @@ export function analysisProcessManager({ store, engine, deployments, models, log
     partitionBy: (event: RecordedEvent) => event.streamId,
     maxBatchSize: 16,
     handles: { ConversationEnded: onEnded },
+    // conversations that ended before analysis was installed are not analysed: on a large log
+    // with a model that would be a model call for each, all at once
+    startsAtHead: true,
+    // no read waits for an analysis: a conversation reads ended at once, its analysis when it comes
+    awaitedByReads: false,
   };
 }
