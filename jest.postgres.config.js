@@ -30,13 +30,14 @@ const ON_POSTGRES = [
   // agents, branches and deployments
   'test/agents.e2e.spec.ts',
   'test/deployments.e2e.spec.ts',
-  // the conversations read model: listings, filters, cursors, streaming, data access, audit replay
+  // the conversations read model: listings, filters, cursors, streaming, data access, audit replay, analysis
   'test/conversations-api.e2e.spec.ts',
   'test/conversations-streaming.e2e.spec.ts',
   'test/data-access.e2e.spec.ts',
   'test/handoff-audit.e2e.spec.ts',
   // the analytics read model: its buckets, topics and unanswered inputs, and a rebuild of them
   'test/analytics/analytics.e2e.spec.ts',
+  'test/analysis/post-call-analysis.e2e.spec.ts',
   // outbox, timers and samples the platform database claims and keeps
   'test/webhooks/webhook-deliveries.e2e.spec.ts',
   'test/webhooks/webhook-restart.int.spec.ts',

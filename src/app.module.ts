@@ -9,6 +9,7 @@ import { TestRunsModule } from './agent-tests/test-runs.module';
 import { AgentToolsModule } from './agents/tools/agent-tools.module';
 import { AuditExportModule } from './audit-export/audit-export.module';
 import { AlertsModule } from './alerts/alerts.module';
+import { AnalysisModule } from './analysis/analysis.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { ConversationsApiModule } from './conversations-api/conversations-api.module';
 import { AnalyticsModule } from './analytics/analytics.module';
@@ -70,6 +71,7 @@ export class AppModule {
         ErasureModule,
         AlertsModule,
         WebhooksModule,
+        AnalysisModule,
         OutboundCallsModule.forRoot(voiceSeam),
         ExternalEventsModule,
         MessagingModule,

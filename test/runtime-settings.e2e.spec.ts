@@ -91,6 +91,7 @@ describe('runtime settings per agent', () => {
         environment_models: {},
         voice: { recording: false },
         privacy: { redact: [] },
+        analysis: { fields: [] },
       },
       customized: [],
     });

@@ -93,6 +93,13 @@ describe('seed and the conversations read model', () => {
       expect(summaries.some((s) => s.numOod > 0)).toBe(true);
       expect(summaries.some((s) => s.numSilences > 0)).toBe(true);
       expect(all.some((c) => c.in_progress === 1)).toBe(true);
+      // every ended conversation comes analysed (contract §24)
+      const outcomes = db.prepare('SELECT in_progress, outcome FROM conversation').all() as Array<{
+        in_progress: number;
+        outcome: string | null;
+      }>;
+      expect(outcomes.filter((c) => (c.in_progress === 1) !== (c.outcome === null))).toEqual([]);
+      expect([...new Set(outcomes.map((c) => c.outcome))]).toEqual(expect.arrayContaining(['contained', 'handoff']));
       // every turn is indexed for search
       const turns = (db.prepare('SELECT count(*) AS n FROM conversation_turn').get() as { n: number }).n;
       expect(turns).toBe(all.reduce((sum, c) => sum + c.num_turns, 0));

@@ -108,4 +108,22 @@ describe('conversation view', () => {
     expect(then.summary.endedAt).toBeNull();
     expect(totalDurationS(then.summary)).toBe(0);
   });
+
+  it('keeps the post-call analysis, which changes no time or count', () => {
+    const ended: ConversationEvent = {
+      type: 'ConversationEnded',
+      data: { reason: 'user', endedAt: '2026-01-01T00:01:00.000Z' },
+    };
+    const data = {
+      outcome: 'contained' as const,
+      topics: ['Refunds'],
+      summary: 'The user asked: hi',
+      fields: { resolved: true, reason: null },
+      analyser: 'model' as const,
+    };
+    const before = replayConversation([started, turn(0, '2026-01-01T00:00:00.000Z'), ended])!.summary;
+    expect(before.analysis).toBeNull();
+    const after = evolveSummary(before, { type: 'ConversationAnalysed', data })!;
+    expect(after).toEqual({ ...before, analysis: data });
+  });
 });

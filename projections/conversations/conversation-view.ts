@@ -1,5 +1,6 @@
 import {
   ERASED_TEXT,
+  type ConversationAnalysedData,
   type ConversationEvent,
   type Latency,
   type TurnData,
@@ -37,6 +38,8 @@ export interface ConversationSummary {
   handoffData: Record<string, unknown>;
   state: Record<string, unknown>;
   metrics: Array<{ name: string; value: string }>;
+  /** post-call analysis, once the conversation ended and was analysed (contract §24); absent in summaries stored before it */
+  analysis?: ConversationAnalysedData | null;
 }
 
 /** One turn as the Conversations API reads it. */
@@ -92,6 +95,7 @@ export function evolveSummary(
       handoffData: {},
       state: {},
       metrics: [],
+      analysis: null,
     };
   }
   if (!summary) return null;
@@ -133,7 +137,20 @@ export function evolveSummary(
       };
     case 'ConversationErased':
       // what the summary kept of the sealed fields (contract §24): the events themselves now read erased
-      return { ...summary, fromNumber: ERASED_TEXT, toNumber: ERASED_TEXT, state: {}, handoffData: {} };
+      return {
+        ...summary,
+        fromNumber: summary.fromNumber && ERASED_TEXT,
+        toNumber: summary.toNumber && ERASED_TEXT,
+        state: {},
+        handoffData: {},
+        analysis: summary.analysis && {
+          ...summary.analysis,
+          summary: summary.analysis.summary && ERASED_TEXT,
+          fields: {},
+        },
+      };
+    case 'ConversationAnalysed':
+      return { ...summary, analysis: event.data };
   }
 }
 

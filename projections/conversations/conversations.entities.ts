@@ -19,6 +19,8 @@ export class ConversationRow {
   @Column('boolean', { name: 'in_progress' }) inProgress: boolean;
   @Column('text', { name: 'shared_id' }) sharedId: string;
   @Column('integer', { name: 'num_turns' }) numTurns: number;
+  /** post-call analysis's outcome (contract §24), null until the conversation is analysed */
+  @Column('text', { nullable: true }) outcome: string | null;
   @Column('text') summary: string;
 }
 

@@ -22,6 +22,7 @@ function toRow(s: ConversationSummary): ConversationRow {
     inProgress: s.endedAt === null,
     sharedId: s.sharedId,
     numTurns: s.numTurns,
+    outcome: s.analysis?.outcome ?? null,
     summary: JSON.stringify(s),
   };
 }
@@ -79,6 +80,7 @@ const CONVERSATION_EVENTS: Array<ConversationEvent['type']> = [
   'HandoffRequested',
   'ConversationEnded',
   'ConversationErased',
+  'ConversationAnalysed',
 ];
 
 /** What keeps the turns' full-text index (an external-content FTS5 table) in step with their rows. */
@@ -103,7 +105,8 @@ const TURN_FTS_TRIGGER_NAMES = ['turn_fts_insert', 'turn_fts_delete', 'turn_fts_
  */
 export const conversationsProjection = defineProjection({
   name: CONVERSATIONS_READ_MODEL,
-  version: 1,
+  // 2: the outcome of post-call analysis, a column the list filters on
+  version: 2,
   entities: [ConversationRow, ConversationTurnRow],
   handles: Object.fromEntries(CONVERSATION_EVENTS.map((type) => [type, apply])),
   setup: [

@@ -25,6 +25,10 @@ export function filtersSql(
     where.push(`c.channel IN (${f.channels.map(() => '?').join(', ')})`);
     params.push(...f.channels);
   }
+  if (f.outcomes.length > 0) {
+    where.push(`c.outcome IN (${f.outcomes.map(() => '?').join(', ')})`);
+    params.push(...f.outcomes);
+  }
   if (f.variantId) {
     where.push('c.variant_id = ?');
     params.push(f.variantId);

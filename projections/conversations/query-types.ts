@@ -14,6 +14,8 @@ export interface ListFilters {
   endTime: string | null;
   clientEnv: string;
   channels: string[];
+  /** post-call analysis outcomes (contract §24): any of them; empty: every conversation, analysed or not */
+  outcomes: string[];
   variantId: string | null;
   variantName: string | null;
   inProgress: boolean | null;

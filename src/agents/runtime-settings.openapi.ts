@@ -2,12 +2,14 @@ import { routeDocs } from '../openapi/route-docs';
 import { arr, bool, int, map, nullable, num, obj, oneOf, str } from '../openapi/schema-helpers';
 import { REDACT_KINDS } from '../privacy/redact-kinds';
 import { MODEL_PROVIDERS, SETTINGS_FIELDS } from './runtime-settings';
+import { ANALYSIS_FIELD_TYPES } from './analysis-settings';
 import { RuntimeSettingsController } from './runtime-settings.controller';
 
 const model = obj(
   { provider: oneOf(...MODEL_PROVIDERS) },
   { model: str, temperature: num, max_tokens: int, endpoint: str },
 );
+const analysisField = obj({ name: str, type: oneOf(...ANALYSIS_FIELD_TYPES), description: str }, { values: arr(str) });
 const settings = obj({
   settings: obj({
     confidence_threshold: num,
@@ -17,6 +19,7 @@ const settings = obj({
     environment_models: map(model),
     voice: obj({ recording: bool }),
     privacy: obj({ redact: arr(oneOf(...REDACT_KINDS)) }),
+    analysis: obj({ fields: arr(analysisField) }),
   }),
   customized: arr(oneOf(...SETTINGS_FIELDS)),
 });

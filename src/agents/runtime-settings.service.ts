@@ -30,6 +30,7 @@ function settingsView(settings: RuntimeSettings) {
       environment_models: settings.environment_models ?? {},
       voice: { recording: settings.voice?.recording ?? false },
       privacy: { redact: settings.privacy?.redact ?? [] },
+      analysis: { fields: settings.analysis?.fields ?? [] },
     },
     customized: SETTINGS_FIELDS.filter((f) => settings[f] !== undefined),
   };

@@ -1,5 +1,6 @@
 import { invalidField } from '../platform/validation/field-checks';
 import { REDACT_KINDS } from '../privacy/redact-kinds';
+import { checkAnalysis } from './analysis-settings';
 import { ENVIRONMENTS, type Environment } from './agent.events';
 import {
   MODEL_PROVIDERS,
@@ -21,6 +22,7 @@ export const SETTINGS_FIELDS = [
   'environment_models',
   'voice',
   'privacy',
+  'analysis',
 ] as const satisfies ReadonlyArray<keyof RuntimeSettings>;
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
 
@@ -110,6 +112,8 @@ export function checkSetting<F extends SettingsField>(field: F, value: unknown):
     }
     case 'privacy':
       return checkPrivacy(value) as RuntimeSettings[F];
+    case 'analysis':
+      return checkAnalysis(value) as RuntimeSettings[F];
   }
   throw invalidField(field, `${String(field)} is not a runtime setting`);
 }

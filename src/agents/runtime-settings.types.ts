@@ -1,5 +1,6 @@
 /* The shapes of an agent's runtime settings (runtime-settings.ts checks and merges them). */
 import type { RedactKind } from '../privacy/redact-kinds';
+import type { AnalysisSettings } from './analysis-settings';
 
 /** Who serves the model: every provider but `embedded` speaks the OpenAI-compatible chat protocol. */
 export const MODEL_PROVIDERS = ['openai', 'openai_compatible', 'embedded'] as const;
@@ -30,6 +31,8 @@ export interface RuntimeSettings {
   voice?: VoiceSettings;
   /** personal data kept out of the log (contract §24, docs/privacy.md) */
   privacy?: PrivacySettings;
+  /** post-call analysis: the custom fields filled for each ended conversation (contract §24) */
+  analysis?: AnalysisSettings;
 }
 
 /** How the agent's phone calls behave. */

@@ -2,6 +2,7 @@ import type { QueryParameter } from '../openapi/route-docs';
 import { ref, routeDocs } from '../openapi/route-docs';
 import { any, arr, bool, int, map, nullable, num, obj, oneOf, str, time } from '../openapi/schema-helpers';
 import { ConversationsApiController, HandoffController } from './conversations-api.controller';
+import { OUTCOMES } from '../conversations/conversation.events';
 
 const flag = (name: string, description: string): QueryParameter => ({
   name,
@@ -21,6 +22,12 @@ const LIST_QUERY: QueryParameter[] = [
   { name: 'cursor', description: 'the `cursor` of the previous page (v3)', schema: str },
   { name: 'client_env', schema: oneOf('sandbox', 'pre-release', 'live') },
   { name: 'channel', repeated: true, schema: str },
+  {
+    name: 'outcome',
+    description: 'post-call analysis outcome, repeatable (v3, v2); a conversation not analysed yet has none',
+    repeated: true,
+    schema: oneOf(...OUTCOMES),
+  },
   { name: 'variant_id', schema: str },
   { name: 'variant_name', schema: str },
   flag('in_progress', 'only conversations in progress (true) or ended (false)'),
@@ -47,6 +54,16 @@ const turn = obj(
     latency: obj({ total_s: num }, { stages: map(num) }),
   },
 );
+/** Post-call analysis (contract §24): v3 and v2, null until the conversation ended and was analysed. */
+const analysis = obj(
+  {
+    outcome: oneOf(...OUTCOMES),
+    topics: arr(str),
+    fields: map({ type: ['string', 'number', 'boolean', 'null'] }),
+    analyser: oneOf('embedded', 'model'),
+  },
+  { summary: str },
+);
 const conversation = obj(
   { id: str, project_id: str, channel: str, started_at: time, in_progress: bool },
   {
@@ -64,6 +81,7 @@ const conversation = obj(
     metrics: map(),
     state: map(),
     turns: arr(turn),
+    analysis: nullable(analysis),
   },
 );
 const page = obj({ conversations: arr(ref('Conversation')) }, { cursor: nullable(str), next_offset: nullable(int) });

@@ -228,6 +228,11 @@ export function auditEvent(event: RecordedEvent, access: Access) {
     data = { ...data, redacted: 'transcripts are off for this project or this key lacks conversations' };
     for (const field of REDACTED_TURN_FIELDS) delete data[field];
   }
+  // the analysis' summary retells the transcript (contract §24): it shows where the transcript does
+  if (event.type === 'ConversationAnalysed' && !showsTurns(access)) {
+    const { summary: _hidden, ...rest } = data;
+    data = { ...rest, redacted: 'transcripts are off for this project or this key lacks conversations' };
+  }
   if (event.type === 'MetricLogged' && !access.config.responseMetrics.includes(String(data.name)))
     data = { name: data.name, redacted: 'metric not enabled for this project' };
   return {

@@ -72,6 +72,8 @@ function fingerprint(f: ListFilters, agentId: string): string {
     f.inProgress,
     f.search,
     f.sample,
+    // last and only when given: the cursors issued before the filter existed still continue
+    ...(f.outcomes.length > 0 ? [[...f.outcomes].sort()] : []),
   ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }

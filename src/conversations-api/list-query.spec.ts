@@ -90,7 +90,7 @@ describe('parseListQuery', () => {
     expect(parseListQuery('v3', { ...range, sample: 'random' }).sample).toBe(true);
   });
 
-  it.each(['query_type', 'sample', 'query', 'turn_type', 'channel', 'cursor'])(
+  it.each(['query_type', 'sample', 'query', 'turn_type', 'channel', 'cursor', 'outcome'])(
     'v1 refuses the v3-only parameter %s',
     (name) => {
       const error = refusal(() => parseListQuery('v1', { [name]: 'x' }));
@@ -98,6 +98,16 @@ describe('parseListQuery', () => {
       expect(error.message).toContain(name);
     },
   );
+
+  it('reads repeated outcomes (v3 and v2), each once, and refuses unknown ones', () => {
+    expect(parseListQuery('v3', { outcome: ['handoff', 'contained', 'handoff'] }).outcomes).toEqual([
+      'handoff',
+      'contained',
+    ]);
+    expect(parseListQuery('v3', {}).outcomes).toEqual([]);
+    expect(refusal(() => parseListQuery('v3', { outcome: ['contained', 'solved'] })).message).toContain('outcome');
+    expect(parseListQuery('v2', { outcome: 'abandoned' }).outcomes).toEqual(['abandoned']);
+  });
 
   it('v1 keeps the shared parameters', () => {
     expect(parseListQuery('v1', { limit: '7', offset: '3', client_env: 'sandbox' })).toMatchObject({

@@ -1,5 +1,6 @@
 import type { ListFilters, SearchMode } from '../../projections/conversations/queries';
 import { badRequest } from '../platform/errors/domain-error';
+import { OUTCOMES } from '../conversations/conversation.events';
 
 export type { ListFilters, SearchMode };
 
@@ -24,7 +25,7 @@ export interface OneQuery {
 }
 
 /** Parameters v1 does not know (interface.md "Versioning", contract §8). */
-const V3_ONLY = ['query_type', 'sample', 'query', 'turn_type', 'channel', 'cursor'];
+const V3_ONLY = ['query_type', 'sample', 'query', 'turn_type', 'channel', 'cursor', 'outcome'];
 
 type Raw = Record<string, unknown>;
 
@@ -94,6 +95,9 @@ export function parseListQuery(version: ApiVersion, raw: Raw): ListQuery {
     const unsupported = V3_ONLY.find((name) => raw[name] !== undefined);
     if (unsupported) throw badRequest('PARAMETER_NOT_SUPPORTED', `${unsupported} is not a v1 parameter; use /v3`);
   }
+  const outcomes = many(raw, 'outcome');
+  const unknownOutcome = outcomes.find((o) => !(OUTCOMES as readonly string[]).includes(o));
+  if (unknownOutcome !== undefined) throw invalid('outcome', `must be one of ${OUTCOMES.join(', ')}`);
   const startTime = time(raw, 'start_time');
   const endTime = time(raw, 'end_time');
   if (startTime && endTime && startTime > endTime) throw invalid('start_time', 'must not be after end_time');
@@ -116,6 +120,7 @@ export function parseListQuery(version: ApiVersion, raw: Raw): ListQuery {
     endTime,
     clientEnv: oneOf(raw, 'client_env', ENVIRONMENTS, 'live')!,
     channels: many(raw, 'channel'),
+    outcomes: [...new Set(outcomes)],
     variantId: single(raw, 'variant_id') || null,
     variantName: single(raw, 'variant_name') || null,
     inProgress: bool(raw, 'in_progress'),

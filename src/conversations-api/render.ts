@@ -55,6 +55,22 @@ function renderTurn(t: TurnView, o: RenderOptions): Record<string, unknown> {
 }
 
 /**
+ * Post-call analysis (contract §24), null until the conversation ended and was analysed. The
+ * summary retells the transcript (the embedded one quotes the user), so it shows only where the
+ * transcript does; the outcome, topics and custom fields show with the rest of the conversation.
+ */
+function renderAnalysis(a: ConversationSummary['analysis'] | null, transcripts: boolean) {
+  if (!a) return null;
+  return {
+    outcome: a.outcome,
+    topics: a.topics,
+    ...(transcripts ? { summary: a.summary } : {}),
+    fields: a.fields,
+    analyser: a.analyser,
+  };
+}
+
+/**
  * A conversation object of the Conversations API in the asked version, filtered by the key's
  * permission and the project's data access. `turns` is null when they were not read (not shown).
  */
@@ -91,6 +107,8 @@ export function renderConversation(
     conversation.variant_name = text(v, s.variantName);
   }
   conversation.turns = (turns ?? []).map((t) => renderTurn(t, o));
+  // v3 (contract §24), and v2, which has v3's schema (interface.md "Versioning")
+  if (v !== 'v1') conversation.analysis = renderAnalysis(s.analysis ?? null, showsTurns(access));
   return filterConversation(
     conversation as Parameters<typeof filterConversation>[0],
     access.permissions,

@@ -138,6 +138,25 @@ describe('conversation decider', () => {
       expect.objectContaining({ status: 409 }),
     );
   });
+
+  it('records post-call analysis once, and only after the end', () => {
+    const analysis = {
+      outcome: 'contained' as const,
+      topics: ['Refunds'],
+      summary: 'The user asked: refund?',
+      fields: { resolved: null },
+      analyser: 'embedded' as const,
+    };
+    const record: ConversationCommand = { type: 'RecordAnalysis', analysis };
+    expect(() => when([], record)).toThrow(expect.objectContaining({ status: 404 }));
+    expect(() => when(start, record)).toThrow(expect.objectContaining({ code: 'CONVERSATION_IN_PROGRESS' }));
+    const ended = [...start, ...when(start, { type: 'EndConversation', reason: 'user', now: AT })];
+    const analysed = when(ended, record);
+    expect(analysed).toEqual([{ type: 'ConversationAnalysed', data: analysis }]);
+    // a repeat (a process manager after a crash) records nothing
+    expect(when([...ended, ...analysed], record)).toEqual([]);
+    expect(fold([...ended, ...analysed]).analysed).toBe(true);
+  });
 });
 
 describe('conversation decider: privacy.redact (contract §24)', () => {

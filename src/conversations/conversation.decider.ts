@@ -3,6 +3,7 @@ import { conflict, DomainError } from '../platform/errors/domain-error';
 import type { RedactKind } from '../privacy/redact-kinds';
 import { redactEvents } from './conversation-redaction';
 import type {
+  ConversationAnalysedData,
   ConversationEvent,
   EndReason,
   ExternalEventReceivedData,
@@ -37,6 +38,8 @@ export interface ConversationState {
   erased: boolean;
   /** the personal data this conversation's events are recorded without (its deployment's `privacy.redact`) */
   redact: ReadonlyArray<RedactKind>;
+  /** post-call analysis was recorded: it is recorded once */
+  analysed: boolean;
 }
 
 type Started = Extract<ConversationEvent, { type: 'ConversationStarted' }>['data'];
@@ -74,6 +77,8 @@ export type ConversationCommand =
   | { type: 'AcknowledgeDelayedResponse'; turnIndex: number; now: string }
   /** Records an erasure of its personal data once (the key store has destroyed its key). */
   | { type: 'EraseConversation'; now: string; by: string }
+  /** Post-call analysis (contract §24): once per conversation, after its end. */
+  | { type: 'RecordAnalysis'; analysis: ConversationAnalysedData }
   /**
    * A call that never connected (busy, no answer, refused at the door): recorded as a conversation
    * that started and ended without an agent turn, so the id its call answer handed out reads like any other.
@@ -114,6 +119,7 @@ const initialState = (): ConversationState => ({
   pendingDelayed: [],
   erased: false,
   redact: [],
+  analysed: false,
 });
 
 function evolve(s: ConversationState, event: ConversationEvent): ConversationState {
@@ -155,6 +161,8 @@ function evolve(s: ConversationState, event: ConversationEvent): ConversationSta
       return { ...s, pendingDelayed: s.pendingDelayed.filter((t) => t.turnIndex !== event.data.turnIndex) };
     case 'ConversationErased':
       return { ...s, erased: true };
+    case 'ConversationAnalysed':
+      return { ...s, analysed: true };
     default:
       return s;
   }
@@ -254,6 +262,11 @@ function decideEvents(command: ConversationCommand, s: ConversationState): Conve
       if (!s.exists) throw new ConversationNotFoundError();
       if (s.erased) return [];
       return [{ type: 'ConversationErased', data: { erasedAt: command.now, erasedBy: command.by } }];
+    case 'RecordAnalysis':
+      if (!s.exists) throw new ConversationNotFoundError();
+      if (s.ended === null) throw conflict('CONVERSATION_IN_PROGRESS', 'a conversation is analysed once it has ended');
+      if (s.analysed) return [];
+      return [{ type: 'ConversationAnalysed', data: command.analysis }];
   }
 }
 

@@ -103,7 +103,25 @@ export type ConversationEvent =
    * The conversation's personal data was erased (contract §24): its key is destroyed, so every
    * sealed field of its events reads `[erased]` from now on. `erasedBy`: the key or operator.
    */
-  | DomainEvent<'ConversationErased', { erasedAt: string; erasedBy: string }>;
+  | DomainEvent<'ConversationErased', { erasedAt: string; erasedBy: string }>
+  /** Post-call analysis of an ended conversation (contract §24), appended once behind the log (src/analysis). */
+  | DomainEvent<'ConversationAnalysed', ConversationAnalysedData>;
+
+/** A custom analysis field's value: its declared type, or null when the analyser could not tell. */
+export type AnalysisValue = string | number | boolean | null;
+
+/** What post-call analysis found (contract §24). */
+export interface ConversationAnalysedData {
+  /** outcomeOf's rule (below), the one analytics counts by */
+  outcome: Outcome;
+  /** the topics the agent's answers cited, each once, in the order first cited */
+  topics: string[];
+  summary: string;
+  /** every field of the agent's `analysis` setting, by name */
+  fields: Record<string, AnalysisValue>;
+  /** `model`: a model endpoint wrote the summary and fields; `embedded`: the extractive analyser did */
+  analyser: 'embedded' | 'model';
+}
 
 /**
  * One agent tool call, as the audit keeps it: which tool, a digest of the request body (never the
@@ -160,6 +178,7 @@ export const isTestConversationStream = (streamId: string) => streamId.startsWit
 
 /** How a conversation went, as analytics (contract §23) and post-call analysis (§24) both name it. */
 export type Outcome = 'contained' | 'handoff' | 'abandoned' | 'not_connected';
+export const OUTCOMES: readonly Outcome[] = ['contained', 'handoff', 'abandoned', 'not_connected'];
 
 /**
  * A turn the user took part in: they typed, spoke or keyed something. The greeting, an SMS idle

@@ -51,6 +51,18 @@ export interface ProcessManager {
    * Its own failure is logged, never thrown: the event is already set aside.
    */
   onDeadLetter?: (event: RecordedEvent<never>, error: unknown) => Promise<void>;
+  /**
+   * Optional: a manager new to an installation (no checkpoint yet) starts at the log's head rather
+   * than its start, for work that is not owed to history (post-call analysis: on a large log with a
+   * model, a model call for every conversation ever ended).
+   */
+  startsAtHead?: boolean;
+  /**
+   * Optional: false for a manager whose effects no read waits for (post-call analysis, whose model
+   * call may take seconds): ProcessManagers.caughtUpWithLog, which a read of a conversation not in
+   * the log yet and the test clock's advance wait on, does not wait for it.
+   */
+  awaitedByReads?: boolean;
 }
 
 /** An event handed to its type's handler: the lookup by type is what makes it that handler's. */
@@ -146,7 +158,12 @@ export class ProcessManagerRunner {
 
   private async run(): Promise<void> {
     const row = await this.platform.getRepository(ProcessCheckpoint).findOneBy({ name: this.manager.name });
-    this.position = (row?.position as Position | undefined) ?? START;
+    if (row) this.position = row.position as Position;
+    else if (this.manager.startsAtHead) {
+      this.position = await this.store.headPosition();
+      // stored at once: a restart before its first batch starts here, not at the head it finds then
+      await this.saveCheckpoint();
+    } else this.position = START;
     this.subscribe();
   }
 

@@ -56,13 +56,17 @@ export class ProcessManagers {
   }
 
   /**
-   * Waits, at most `timeoutMs`, until every manager has reacted to the log as it is now: what a
-   * request appended before this call has then had its effects (a conversation an SMS or a call
-   * started behind the log exists). Resolves either way; the caller looks again.
+   * Waits, at most `timeoutMs`, until every manager a read may wait for (ProcessManager
+   * `awaitedByReads`) has reacted to the log as it is now: what a request appended before this call
+   * has then had its effects (a conversation an SMS or a call started behind the log exists).
+   * Resolves either way; the caller looks again.
    */
   async caughtUpWithLog(timeoutMs: number): Promise<void> {
-    if (this.runners.size === 0) return;
-    await this.caughtUpWith(await this.store.headPosition(), timeoutMs);
+    const awaited = [...this.runners.values()]
+      .filter((runner) => runner.manager.awaitedByReads !== false)
+      .map((runner) => runner.manager.name);
+    if (awaited.length === 0) return;
+    await this.caughtUpWith(await this.store.headPosition(), timeoutMs, awaited);
   }
 
   /**

@@ -30,7 +30,8 @@ import { ToolCaller } from './tools/tool-caller';
     },
     { provide: ANSWERS, useExisting: AgentRuntime },
   ],
-  exports: [AgentRuntime, ANSWERS],
+  // ModelRouter: post-call analysis (src/analysis) asks the same model a conversation's turns did
+  exports: [AgentRuntime, ANSWERS, ModelRouter],
 })
 export class RuntimeModule implements OnModuleDestroy {
   constructor(@Inject(TopicIndexBuilder) private readonly builder: TopicIndexBuilder) {}

@@ -6,6 +6,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'alerts.resolved',
   'conversation.started',
   'conversation.ended',
+  'conversation.analysed',
   'handoff.created',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

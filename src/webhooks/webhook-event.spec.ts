@@ -96,6 +96,29 @@ describe('webhook events from the log', () => {
     });
   });
 
+  it('post-call analysis becomes conversation.analysed, with the conversation it is of', () => {
+    const analysis = {
+      outcome: 'handoff',
+      topics: ['Billing'],
+      summary: 'The user asked: "my bill". Outcome: handoff.',
+      fields: { resolved: false },
+      analyser: 'embedded',
+    };
+    expect(toWebhookEvent(recorded('ConversationAnalysed', analysis), origin)?.event).toEqual({
+      id: webhookEventId('0194c2a0-0000-7000-8000-000000000001'),
+      type: 'conversation.analysed',
+      created_at: AT,
+      data: {
+        conversation_id: 'AS_CHAT_1',
+        account_id: 'ws-acme',
+        project_id: 'PROJECT-bot',
+        environment: 'sandbox',
+        channel: 'CHAT',
+        ...analysis,
+      },
+    });
+  });
+
   it('a conversation event without its start is nothing', () => {
     expect(toWebhookEvent(recorded('ConversationEnded', { reason: 'agent', endedAt: AT }), null)).toBeNull();
     expect(toWebhookEvent(recorded('TurnRecorded', {}), origin)).toBeNull();

@@ -24,6 +24,7 @@ type AlertStateData = AlertRuleStateEvent['data'];
 export const SOURCE_EVENT_TYPES = [
   'ConversationStarted',
   'ConversationEnded',
+  'ConversationAnalysed',
   'HandoffRequested',
   'AlertRuleStateChanged',
 ] as const;
@@ -81,6 +82,17 @@ export function toWebhookEvent(
     case 'ConversationEnded': {
       const d = event.data as DataOf<ConversationEvent, 'ConversationEnded'>;
       return make(origin.accountId, 'conversation.ended', { ...conversation, reason: d.reason, ended_at: d.endedAt });
+    }
+    case 'ConversationAnalysed': {
+      const d = event.data as DataOf<ConversationEvent, 'ConversationAnalysed'>;
+      return make(origin.accountId, 'conversation.analysed', {
+        ...conversation,
+        outcome: d.outcome,
+        topics: d.topics,
+        summary: d.summary,
+        fields: d.fields,
+        analyser: d.analyser,
+      });
     }
     case 'HandoffRequested': {
       const d = event.data as DataOf<ConversationEvent, 'HandoffRequested'>;

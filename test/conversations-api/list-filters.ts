@@ -6,6 +6,7 @@ export const filters = (f: Partial<ListFilters> = {}): ListFilters => ({
   endTime: null,
   clientEnv: 'live',
   channels: [],
+  outcomes: [],
   variantId: null,
   variantName: null,
   inProgress: null,

@@ -66,7 +66,13 @@ export function routeSeeds(ids: Record<string, string>): Record<string, RouteSee
     },
     'POST /v1/agents/:agentId/branches': { body: { branchName: 'fuzzed-branch' } },
     'PUT /v1/agents/:agentId/branches/:branchId/settings': {
-      body: { confidence_threshold: 0.5, fallback_text: 'Call us.', small_talk: true, model: { provider: 'embedded' } },
+      body: {
+        confidence_threshold: 0.5,
+        fallback_text: 'Call us.',
+        small_talk: true,
+        model: { provider: 'embedded' },
+        analysis: { fields: [{ name: 'mood', type: 'enum', description: 'How they felt', values: ['calm', 'upset'] }] },
+      },
     },
     'POST /admin/v1/llm-endpoints': { body: { name: 'fuzz-llm', base_url: 'http://127.0.0.1:9', api_key: 'sk-fuzz' } },
     'PATCH /v1/agents/:agentId/branches/:branchId/behavior': { body: { behavior: 'Be brief.' } },

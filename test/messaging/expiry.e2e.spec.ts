@@ -46,7 +46,8 @@ describe('messaging session expiry (10 minutes without events, platform clock)',
     const conversationId = client.events.find((e) => e.type === 'EVENT_TYPE_SERVICE_AGENT_JOINED')!.payload
       .conversation_id;
     const events = await f.t.app.get<EventStore>(EVENT_STORE).readStream(`conversation-${conversationId}`);
-    expect(events[events.length - 1]).toMatchObject({ type: 'ConversationEnded', data: { reason: 'timeout' } });
+    // post-call analysis may follow the end (behind the log)
+    expect(events.find((e) => e.type === 'ConversationEnded')).toMatchObject({ data: { reason: 'timeout' } });
   });
 
   it('every stored event restarts the 10 minutes; heartbeats and dropped connections do not', async () => {

@@ -17,6 +17,7 @@ describe('what runs behind the log, found through DI', () => {
     expect(status.map((m) => m.name).sort()).toEqual([
       'agent-test-runs',
       'chat-api-idle',
+      'conversation-analysis',
       'external-events',
       'messaging-delayed-responses',
       'messaging-session-timers',

@@ -11,6 +11,7 @@ import { ProcessCheckpoint } from '../../src/platform/database/platform.entities
 import { ProcessManagerRunner, type ProcessManager } from '../../src/process-managers/process-manager';
 import { ProcessManagers } from '../../src/process-managers/process-managers';
 import { sleep, waitUntil } from '../fixtures/counter-projection';
+import { patient } from '../support/patience';
 import { ReadSide, silentLogger } from '../fixtures/read-side-harness';
 import { describeEachPlatformDatabase, type PlatformDatabase } from '../support/platform-databases';
 
@@ -86,6 +87,49 @@ describeEachPlatformDatabase('process managers', (databases) => {
     await startRunner(manager);
     const head = await store.headPosition();
     await waitUntil(async () => (await checkpointOf('idle')) === head, 'the checkpoint reaches the head');
+  });
+
+  it('a new manager that starts at the head passes over history, and after a restart goes on from its checkpoint', async () => {
+    const handled: string[] = [];
+    const manager: ProcessManager = {
+      name: 'from-now-on',
+      startsAtHead: true,
+      handles: { Greeted: async (event: RecordedEvent) => void handled.push(event.id) },
+    };
+    await store.append('h-1', [newTestEvent('Greeted', { n: 1 })]);
+    const head = await store.headPosition();
+    const runner = await startRunner(manager);
+    // stored before any batch: a restart before one starts from here, not from the head it finds then
+    expect(await checkpointOf('from-now-on')).toBe(head);
+    const live = newTestEvent('Greeted', { n: 2 });
+    await store.append('h-2', [live]);
+    await waitUntil(() => handled.length === 1, 'the event after the start handled');
+    await runner.stop();
+    const whileStopped = newTestEvent('Greeted', { n: 3 });
+    await store.append('h-3', [whileStopped]);
+    await startRunner(manager);
+    await waitUntil(() => handled.length === 2, 'the event appended while stopped handled');
+    expect(handled).toEqual([live.id, whileStopped.id]);
+  });
+
+  it('caughtUpWithLog waits for the managers reads wait for, not for one marked otherwise', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const managers = new ProcessManagers(store, platform, silentLogger);
+    runners.push(managers);
+    let quick = 0;
+    managers.register({ name: 'quick', handles: { Ping: async () => void quick++ } });
+    managers.register({ name: 'slow', awaitedByReads: false, handles: { Ping: () => held } });
+    await managers.start();
+    await store.append('ping-slow', [newTestEvent('Ping')]);
+    try {
+      const began = Date.now();
+      await managers.caughtUpWithLog(patient(10_000));
+      expect(quick).toBe(1);
+      expect(Date.now() - began).toBeLessThan(patient(5000));
+    } finally {
+      release();
+    }
   });
 
   it('`wants` narrows a handled type: only the events it wants reach the handler, in both lane modes', async () => {

@@ -259,6 +259,28 @@ suite('Studio in headless Chromium', () => {
     await page.getByText('Refunds take 5 days.').waitFor(WAIT);
   }, 120_000);
 
+  it('shows the post-call analysis of an ended conversation', async () => {
+    const started = await api('POST', `/v1/agents/${agentId}/debug-chat`, { clientEnv: 'live' });
+    const id = started.body.conversationId as string;
+    for (const message of ['how do refunds work?', 'ok thanks bye'])
+      expect((await api('POST', `/v1/agents/${agentId}/debug-chat/${id}`, { clientEnv: 'live', message })).status).toBe(
+        200,
+      );
+    // analysed behind the log: the page shows what the API shows once it is there
+    await until(
+      'the analysis',
+      async () => (await api('GET', `/v3/${accountId}/${agentId}/conversations/${id}`)).body.analysis != null,
+    );
+    await goto(`/agents/${agentId}/conversations/${id}`);
+    const analysis = page.getByTestId('analysis');
+    await analysis.waitFor(WAIT);
+    expect(await analysis.locator('[data-field="outcome"]').textContent()).toBe('contained');
+    expect(await analysis.locator('[data-field="topics"]').textContent()).toBe('Refunds');
+    expect(await analysis.locator('[data-field="analysis-summary"]').textContent()).toContain('how do refunds work?');
+    expect(await analysis.locator('[data-field="analyser"]').textContent()).toBe('embedded');
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it('loads more conversations on the cursor as the list scrolls, and merges new ones live', async () => {
     for (let i = 0; i < 105; i++) {
       const started = await api('POST', `/v1/agents/${agentId}/debug-chat`, { clientEnv: 'sandbox' });

@@ -30,6 +30,8 @@ const NULL_MEANS: Record<string, string> = {
       'voice.recording',
       'privacy',
       'privacy.redact',
+      'analysis',
+      'analysis.fields',
     ].map((field) => [
       `PUT /v1/agents/{agentId}/branches/{branchId}/settings ${field}`,
       "puts the setting's default back (docs/api/runtime-settings.md)",

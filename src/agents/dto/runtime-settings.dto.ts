@@ -1,6 +1,8 @@
 import { Type } from 'class-transformer';
 import {
   ArrayUnique,
+  ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsBoolean,
   IsIn,
@@ -25,6 +27,13 @@ import {
   MODEL_PROVIDERS,
   type ModelProvider,
 } from '../runtime-settings';
+import {
+  ANALYSIS_FIELD_NAME,
+  ANALYSIS_FIELD_NAME_RULE,
+  ANALYSIS_FIELD_TYPES,
+  ANALYSIS_LIMITS,
+  type AnalysisFieldType,
+} from '../analysis-settings';
 
 export class ModelSettingsDto {
   @IsIn(MODEL_PROVIDERS as unknown as string[], { message: `provider must be one of ${MODEL_PROVIDERS.join(', ')}` })
@@ -62,6 +71,34 @@ export class PrivacySettingsDto {
   redact?: RedactKind[] | null;
 }
 
+/** One custom field of post-call analysis; `values` for enum fields only (runtime-settings.ts checks them together). */
+export class AnalysisFieldDto {
+  @IsString() @Matches(ANALYSIS_FIELD_NAME, { message: `name must be ${ANALYSIS_FIELD_NAME_RULE}` }) name: string;
+  @IsIn(ANALYSIS_FIELD_TYPES as unknown as string[], {
+    message: `type must be one of ${ANALYSIS_FIELD_TYPES.join(', ')}`,
+  })
+  type: AnalysisFieldType;
+  @IsString() @MinLength(1) @MaxLength(ANALYSIS_LIMITS.description) description: string;
+  @Optional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(ANALYSIS_LIMITS.values)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(ANALYSIS_LIMITS.value, { each: true })
+  values?: string[];
+}
+
+/** Post-call analysis (contract §24): the custom fields filled for each ended conversation. */
+export class AnalysisSettingsDto {
+  @OptionalOrNull()
+  @IsArray()
+  @ArrayMaxSize(ANALYSIS_LIMITS.fields)
+  @ValidateNested({ each: true })
+  @Type(() => AnalysisFieldDto)
+  fields?: AnalysisFieldDto[] | null;
+}
+
 /** PUT settings: a named field is set, `null` puts back its default, an absent one is left as it is. */
 export class RuntimeSettingsDto {
   @OptionalOrNull() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) confidence_threshold?:
@@ -76,4 +113,9 @@ export class RuntimeSettingsDto {
   environment_models?: EnvironmentModelsDto | null;
   @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => VoiceSettingsDto) voice?: VoiceSettingsDto | null;
   @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => PrivacySettingsDto) privacy?: PrivacySettingsDto | null;
+  @OptionalOrNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AnalysisSettingsDto)
+  analysis?: AnalysisSettingsDto | null;
 }

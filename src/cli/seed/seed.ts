@@ -4,7 +4,9 @@ import pino from 'pino';
 import { DeploymentContent, type ServedContent } from '../../agents/deployment-content';
 import { createApp } from '../../app.factory';
 import { conversationDecider } from '../../conversations/conversation.decider';
-import { conversationStream } from '../../conversations/conversation.events';
+import { conversationStream, type ConversationEvent } from '../../conversations/conversation.events';
+import { foldFacts } from '../../analysis/conversation-facts';
+import { embeddedAnalysis } from '../../analysis/embedded-analyser';
 import { EVENT_STORE, type EventStore, type NewEvent } from '../../event-store/event-store.port';
 import { Clock } from '../../platform/clock/clock';
 import { toNewEvents } from '../../commands/command-handler';
@@ -293,10 +295,23 @@ async function runConversations(
 function decideAll(commands: TimedCommand[]): NewEvent[] {
   let state = conversationDecider.initialState();
   const events: NewEvent[] = [];
+  const decidedAll: ConversationEvent[] = [];
+  let lastAt = 0;
   for (const { at, command } of commands) {
     const decided = conversationDecider.decide(command, state);
     events.push(...toNewEvents(decided, { actor: 'system:seed', correlationId: randomUUID() }, new FixedClock(at)));
     state = decided.reduce(conversationDecider.evolve, state);
+    decidedAll.push(...decided);
+    lastAt = at;
+  }
+  // An ended conversation is analysed as the analysis process manager would, in the same append
+  // (the seed asks no model: the embedded analyser), so the manager finds it analysed already.
+  if (state.ended !== null && !state.analysed) {
+    const analysis = embeddedAnalysis(foldFacts(decidedAll), []);
+    const analysed = conversationDecider.decide({ type: 'RecordAnalysis', analysis }, state);
+    events.push(
+      ...toNewEvents(analysed, { actor: 'system:seed', correlationId: randomUUID() }, new FixedClock(lastAt)),
+    );
   }
   return events;
 }

@@ -17,6 +17,7 @@ import {
 } from '../conversation.decider';
 import {
   conversationStream,
+  type ConversationAnalysedData,
   type ConversationEvent,
   type EndReason,
   type ExternalEventReceivedData,
@@ -366,6 +367,11 @@ export class ConversationEngine {
     }
     await this.execute(conversationId, { type: 'ReceiveExternalEvent', event, payload, response }, context);
     return true;
+  }
+
+  /** Records post-call analysis of an ended conversation; a second one records nothing (contract §24). */
+  recordAnalysis(conversationId: string, analysis: ConversationAnalysedData, context: CommandContext) {
+    return this.execute(conversationId, { type: 'RecordAnalysis', analysis }, context);
   }
 
   private async contentFor(request: StartRequest): Promise<ServedContent> {

@@ -38,6 +38,12 @@ export interface Completion {
 /** A piece of the answer, as the model sends it. */
 export type OnDelta = (text: string) => void;
 
+/** What else a request may ask of the model. */
+interface CompletionOptions {
+  /** `response_format` as the protocol spells it, e.g. `{type: 'json_schema', json_schema: {...}}` (post-call analysis) */
+  responseFormat?: Record<string, unknown>;
+}
+
 interface ChatMessageBody {
   content?: string | null;
   tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }>;
@@ -77,6 +83,7 @@ export class LlmClient {
     messages: ChatMessage[],
     tools: ToolSpec[],
     onDelta?: OnDelta,
+    options: CompletionOptions = {},
   ): Promise<Completion | { error: LlmRequest }> {
     const started = performance.now();
     const request = (status: LlmRequest['status'], extra: Partial<LlmRequest> = {}): LlmRequest => ({
@@ -95,7 +102,7 @@ export class LlmClient {
           accept: 'text/event-stream, application/json',
           ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
         },
-        body: JSON.stringify(this.body(messages, tools)),
+        body: JSON.stringify(this.body(messages, tools, options)),
         signal: AbortSignal.timeout(this.config.timeoutMs),
       });
       if (!response.ok) return { error: request('error', { error: `HTTP ${response.status}` }) };
@@ -120,12 +127,13 @@ export class LlmClient {
     }
   }
 
-  private body(messages: ChatMessage[], tools: ToolSpec[]) {
+  private body(messages: ChatMessage[], tools: ToolSpec[], options: CompletionOptions) {
     return {
       model: this.config.model,
       messages,
       stream: true,
       stream_options: { include_usage: true },
+      ...(options.responseFormat ? { response_format: options.responseFormat } : {}),
       ...(this.config.temperature !== undefined ? { temperature: this.config.temperature } : {}),
       ...(this.config.maxTokens !== undefined ? { max_tokens: this.config.maxTokens } : {}),
       ...(tools.length

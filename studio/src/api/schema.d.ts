@@ -1434,6 +1434,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/v3/{accountId}/{projectId}/conversations/{conversationId}/personal-data': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Erase a conversation's personal data
+     * @description Destroys the key its personal fields were sealed under (user inputs, responses, state, metadata, numbers, its recording): from then on they read `[erased]` in every API, export and read model, after a rebuild too, while the log stays whole. `ConversationErased` records who erased it and when. Repeating it changes nothing.
+     */
+    delete: operations['PersonalData_erase'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/{accountId}/{projectId}/conversations/{conversationId}/recording': {
     parameters: {
       query?: never;
@@ -1540,6 +1560,16 @@ export type components = {
       /** @enum {unknown} */
       window_duration: '5m' | '10m' | '60m';
     };
+    AnalysisFieldDto: {
+      description: string;
+      name: string;
+      /** @enum {unknown} */
+      type: 'string' | 'number' | 'boolean' | 'enum';
+      values?: string[];
+    };
+    AnalysisSettingsDto: {
+      fields?: components['schemas']['AnalysisFieldDto'][] | null;
+    };
     ApiKey: {
       accountId?: string;
       agents: 'all' | string[];
@@ -1588,6 +1618,17 @@ export type components = {
     };
     Conversation: {
       account_id?: string;
+      analysis?: {
+        /** @enum {unknown} */
+        analyser: 'embedded' | 'model';
+        fields: {
+          [key: string]: string | number | boolean | null;
+        };
+        /** @enum {unknown} */
+        outcome: 'contained' | 'handoff' | 'abandoned' | 'not_connected';
+        summary?: string;
+        topics: string[];
+      } | null;
       channel: string;
       environment?: string;
       from_number?: string | null;
@@ -1717,7 +1758,12 @@ export type components = {
     CreateWebhookEndpointDto: {
       enabled?: boolean;
       event_types: (
-        'alerts.triggered' | 'alerts.resolved' | 'conversation.started' | 'conversation.ended' | 'handoff.created'
+        | 'alerts.triggered'
+        | 'alerts.resolved'
+        | 'conversation.started'
+        | 'conversation.ended'
+        | 'conversation.analysed'
+        | 'handoff.created'
       )[];
       headers?: unknown;
       name?: string;
@@ -1857,7 +1903,12 @@ export type components = {
     PatchWebhookEndpointDto: {
       enabled?: boolean;
       event_types?: (
-        'alerts.triggered' | 'alerts.resolved' | 'conversation.started' | 'conversation.ended' | 'handoff.created'
+        | 'alerts.triggered'
+        | 'alerts.resolved'
+        | 'conversation.started'
+        | 'conversation.ended'
+        | 'conversation.analysed'
+        | 'handoff.created'
       )[];
       headers?: unknown;
       name?: string;
@@ -1920,6 +1971,7 @@ export type components = {
       deploymentMessage?: string;
     };
     RuntimeSettingsDto: {
+      analysis?: components['schemas']['AnalysisSettingsDto'];
       confidence_threshold?: number | null;
       environment_models?: components['schemas']['EnvironmentModelsDto'];
       fallback_text?: string | null;
@@ -4406,6 +4458,8 @@ export interface operations {
         /** @description 1 to 5000 (default 5) */
         limit?: string;
         offset?: string;
+        /** @description post-call analysis outcome, repeatable (v3, v2); a conversation not analysed yet has none */
+        outcome?: ('contained' | 'handoff' | 'abandoned' | 'not_connected')[];
         /** @description the search text, with query_type (v3) */
         query?: string;
         /** @description search mode (v3) */
@@ -6730,8 +6784,18 @@ export interface operations {
               | 'environment_models'
               | 'voice'
               | 'privacy'
+              | 'analysis'
             )[];
             settings: {
+              analysis: {
+                fields: {
+                  description: string;
+                  name: string;
+                  /** @enum {unknown} */
+                  type: 'string' | 'number' | 'boolean' | 'enum';
+                  values?: string[];
+                }[];
+              };
               confidence_threshold: number;
               environment_models: {
                 [key: string]: {
@@ -6860,8 +6924,18 @@ export interface operations {
               | 'environment_models'
               | 'voice'
               | 'privacy'
+              | 'analysis'
             )[];
             settings: {
+              analysis: {
+                fields: {
+                  description: string;
+                  name: string;
+                  /** @enum {unknown} */
+                  type: 'string' | 'number' | 'boolean' | 'enum';
+                  values?: string[];
+                }[];
+              };
               confidence_threshold: number;
               environment_models: {
                 [key: string]: {
@@ -10779,6 +10853,8 @@ export interface operations {
         /** @description 1 to 5000 (default 5) */
         limit?: string;
         offset?: string;
+        /** @description post-call analysis outcome, repeatable (v3, v2); a conversation not analysed yet has none */
+        outcome?: ('contained' | 'handoff' | 'abandoned' | 'not_connected')[];
         /** @description the search text, with query_type (v3) */
         query?: string;
         /** @description search mode (v3) */
@@ -10977,6 +11053,8 @@ export interface operations {
         /** @description 1 to 5000 (default 5) */
         limit?: string;
         offset?: string;
+        /** @description post-call analysis outcome, repeatable (v3, v2); a conversation not analysed yet has none */
+        outcome?: ('contained' | 'handoff' | 'abandoned' | 'not_connected')[];
         /** @description the search text, with query_type (v3) */
         query?: string;
         /** @description search mode (v3) */
@@ -11188,6 +11266,82 @@ export interface operations {
             }[];
           };
         };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  PersonalData_erase: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        accountId: string;
+        conversationId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erased */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Bad input (the field is named in the message) */
       400: {

@@ -91,7 +91,17 @@ export interface Conversation {
   state?: Record<string, unknown>;
   metrics?: Record<string, string | string[]>;
   turns?: ConversationTurn[] | null;
+  /** post-call analysis (v3), null until the conversation ended and was analysed; `summary` only where transcripts show */
+  analysis?: ConversationAnalysis | null;
   [more: string]: unknown;
+}
+
+interface ConversationAnalysis {
+  outcome: 'contained' | 'handoff' | 'abandoned' | 'not_connected';
+  topics: string[];
+  summary?: string;
+  fields: Record<string, string | number | boolean | null>;
+  analyser: 'embedded' | 'model';
 }
 
 export interface ConversationPage {

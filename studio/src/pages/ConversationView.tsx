@@ -3,8 +3,47 @@ import { useStudio } from '../api/context';
 import type { Conversation } from '../api/types';
 import { ErrorNote, Json, Link, shortTime, useLoad } from '../ui';
 
+/** Post-call analysis (contract §24): pending until the conversation ends and the analyser has run. */
+function Analysis({ c }: { c: Conversation }) {
+  const a = c.analysis;
+  if (!a && c.in_progress) return null;
+  return (
+    <>
+      <h2>Analysis</h2>
+      {a ? <AnalysisDetails a={a} /> : <p className="hint">Analysis pending.</p>}
+    </>
+  );
+}
+
+function AnalysisDetails({ a }: { a: NonNullable<Conversation['analysis']> }) {
+  return (
+    <dl className="turn-details" data-testid="analysis" aria-label="Analysis">
+      <dt>Outcome</dt>
+      <dd data-field="outcome">{a.outcome}</dd>
+      <dt>Topics cited</dt>
+      <dd data-field="topics">{a.topics.length ? a.topics.join(', ') : '(none)'}</dd>
+      {a.summary !== undefined && (
+        <>
+          <dt>Summary</dt>
+          <dd data-field="analysis-summary">{a.summary}</dd>
+        </>
+      )}
+      {Object.keys(a.fields).length > 0 && (
+        <>
+          <dt>Fields</dt>
+          <dd>
+            <Json value={a.fields} label="Analysis fields" />
+          </dd>
+        </>
+      )}
+      <dt>Analyser</dt>
+      <dd data-field="analyser">{a.analyser}</dd>
+    </dl>
+  );
+}
+
 /**
- * One conversation: transcript with turn latencies, state and metrics, and its stored event history.
+ * One conversation: transcript with turn latencies, state and metrics, its post-call analysis, and its stored event history.
  * The slider picks an event; the conversation is then shown as it was right after it (`as_of=<revision>`).
  */
 export function ConversationView({ agentId, conversationId }: { agentId: string; conversationId: string }) {
@@ -94,6 +133,7 @@ export function ConversationView({ agentId, conversationId }: { agentId: string;
               {c.turns === null && (
                 <p className="hint">Transcripts are hidden by this agent&apos;s data access settings.</p>
               )}
+              <Analysis c={c} />
               <h2>State</h2>
               <Json value={c.state ?? {}} label="State" />
               <h2>Metrics</h2>

@@ -14,6 +14,7 @@ const EVENT_TYPES: EventType[] = [
   'alerts.resolved',
   'conversation.started',
   'conversation.ended',
+  'conversation.analysed',
   'handoff.created',
 ];
 
