@@ -1,3 +1,4 @@
+import { openSealedSqliteLog } from '../src/cli/open-sealed-store';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,6 @@ import Database from 'better-sqlite3';
 import { conversationsProjection } from '../projections/conversations/conversations.projection';
 import { replayConversation } from '../projections/conversations/queries';
 import type { ConversationEvent } from '../src/conversations/conversation.events';
-import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
 import { openAppDatabase } from '../src/app.database';
 import { ReadModelRegistry } from '../src/read-models/generations/read-model-registry';
 import { verify } from '../src/read-models/generations/verify';
@@ -112,7 +112,7 @@ describe('seed and the conversations read model', () => {
   });
 
   it('the read model equals a fresh replay of the log (projections verify)', async () => {
-    const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
+    const store = await openSealedSqliteLog(dir);
     const platform = await openAppDatabase(dir);
     try {
       const report = await verify(conversationsProjection, store, new ReadModelRegistry(platform, dir));
@@ -125,7 +125,7 @@ describe('seed and the conversations read model', () => {
   });
 
   it('folds each conversation the same way for the read model and for as_of', async () => {
-    const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
+    const store = await openSealedSqliteLog(dir);
     const db = readModel();
     try {
       const rows = db.prepare('SELECT id, summary FROM conversation ORDER BY id LIMIT 25').all() as Array<{

@@ -1,3 +1,4 @@
+import { openSealedSqliteLog } from '../../src/cli/open-sealed-store';
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
@@ -129,7 +130,7 @@ async function evaluationRounds(
 async function samplesCatchUp(ctx: BenchContext): Promise<Result> {
   const data = await dataset(ctx);
   const limit = Math.min(ctx.quick ? 50_000 : 1_000_000, data.events);
-  const store = await SqliteEventStore.open({ file: path.join(data.dir, 'events.sqlite'), sync: 'normal' });
+  const store = await openSealedSqliteLog(data.dir);
   const file = ctx.file('alert-samples.sqlite');
   try {
     const source = await openReadModel(alertSamplesProjection, file);

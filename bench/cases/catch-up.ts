@@ -1,3 +1,4 @@
+import { openSealedSqliteLog } from '../../src/cli/open-sealed-store';
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
@@ -6,7 +7,6 @@ import { conversationsProjection } from '../../projections/conversations/convers
 import type { EventStore } from '../../src/event-store/event-store.port';
 import { START } from '../../src/event-store/position';
 import { sqlitePosition } from '../../src/event-store/sqlite/rows';
-import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { openAppDatabase } from '../../src/app.database';
 import { catchUp } from '../../src/read-models/generations/catch-up';
 import { openReadModel } from '../../src/read-models/generations/open-read-model';
@@ -63,10 +63,14 @@ export function freshDataDir(ctx: BenchContext, from: string, name: string): str
   const dir = ctx.file(name);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  for (const suffix of ['', '-wal']) {
-    const file = path.join(from, `events.sqlite${suffix}`);
-    if (fs.existsSync(file)) fs.copyFileSync(file, path.join(dir, `events.sqlite${suffix}`));
-  }
+  // the log, and what opens its sealed fields: the key store and the secret its keys are wrapped under
+  for (const name of ['events.sqlite', 'conversation-keys.sqlite'])
+    for (const suffix of ['', '-wal']) {
+      const file = path.join(from, `${name}${suffix}`);
+      if (fs.existsSync(file)) fs.copyFileSync(file, path.join(dir, `${name}${suffix}`));
+    }
+  if (fs.existsSync(path.join(from, 'server-secret')))
+    fs.copyFileSync(path.join(from, 'server-secret'), path.join(dir, 'server-secret'));
   return dir;
 }
 
@@ -142,7 +146,7 @@ async function measure(ctx: BenchContext): Promise<CatchUpFigures> {
   return ctx.shared('catch-up', async () => {
     const data = await dataset(ctx);
     const dir = freshDataDir(ctx, data.dir, 'catch-up-all');
-    const store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
+    const store = await openSealedSqliteLog(dir);
     const all = await catchUpAllReadModels(ctx, dir, store, 'catch-up.all');
     const events = all.events;
 

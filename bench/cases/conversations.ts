@@ -1,3 +1,4 @@
+import { openSealedSqliteLog } from '../../src/cli/open-sealed-store';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -5,7 +6,6 @@ import Database from 'better-sqlite3';
 import { conversationsProjection } from '../../projections/conversations/conversations.projection';
 import { Cursors } from '../../src/conversations-api/cursor';
 import { parseListQuery } from '../../src/conversations-api/list-query';
-import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { sqlitePosition } from '../../src/event-store/sqlite/rows';
 import { ServerSecret } from '../../src/platform/auth/server-secret';
 import { catchUp } from '../../src/read-models/generations/catch-up';
@@ -318,7 +318,7 @@ async function measureAll(ctx: BenchContext): Promise<Figures> {
  */
 async function rebuildVsRaw(ctx: BenchContext, data: Dataset): Promise<Figures> {
   const limitEvents = ctx.quick ? 30_000 : 1_000_000;
-  const store = await SqliteEventStore.open({ file: path.join(data.dir, 'events.sqlite'), sync: 'normal' });
+  const store = await openSealedSqliteLog(data.dir);
   const rebuilt = ctx.file('conversations-rebuild.sqlite');
   const raw = ctx.file('conversations-raw.sqlite');
   try {

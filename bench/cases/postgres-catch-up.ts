@@ -1,3 +1,4 @@
+import { openedWithKeysOf, openSealedSqliteLog } from '../../src/cli/open-sealed-store';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ALL_PROJECTIONS } from '../../projections';
@@ -69,10 +70,10 @@ async function catchUpRound(ctx: BenchContext, side: 'sqlite' | 'postgres'): Pro
   try {
     const open =
       side === 'sqlite'
-        ? () => SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' })
+        ? () => openSealedSqliteLog(dir)
         : async () => {
             const { url } = await postgresCopyOfLog(ctx, path.join(data.dir, 'events.sqlite'), 'bench_catch_up_log');
-            return PostgresEventStore.open({ url });
+            return openedWithKeysOf(await PostgresEventStore.open({ url }), dir);
           };
     const run = await onStore(open, (store) => catchUpAllReadModels(ctx, dir, store, `postgres.catch-up.${side}`));
     return { value: run.events / run.seconds, detail: { ...run, conversations: data.conversations } };

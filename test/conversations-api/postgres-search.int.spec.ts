@@ -1,3 +1,5 @@
+import type { EventStore } from '../../src/event-store/event-store.port';
+import { openSealedSqliteLog } from '../../src/cli/open-sealed-store';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +16,6 @@ import type { CursorPosition } from '../../src/conversations-api/cursor';
 import type { ListFilters, SearchMode } from '../../src/conversations-api/list-query';
 import { PostgresConversationsRepository } from '../../projections/conversations/postgres-queries';
 import { SqliteConversationsRepository } from '../../projections/conversations/sqlite-queries';
-import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { catchUp } from '../../src/read-models/generations/catch-up';
 import { openReadModel } from '../../src/read-models/generations/open-read-model';
 import {
@@ -62,7 +63,7 @@ const PLAIN = {
 maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
   let server: PostgresServer;
   let dir: string;
-  let store: SqliteEventStore;
+  let store: EventStore;
   let sqliteSource: DataSource;
   let pgSource: DataSource;
   let sqlite: ConversationsRepository;
@@ -96,7 +97,7 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
       log: () => undefined,
       env: { READ_MODEL_DB: 'sqlite' },
     });
-    store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
+    store = await openSealedSqliteLog(dir);
     copiedTo = await appendVariants(store, [ACCENTED, PLAIN]);
     sqliteSource = await openReadModel(conversationsProjection, path.join(dir, 'check-conversations.sqlite'));
     pgSource = await openPostgresReadModel(conversationsProjection, server.url, schema);
@@ -463,7 +464,7 @@ maybe('conversations repository on PostgreSQL answers as on SQLite', () => {
  * streams. Answers the project they belong to.
  */
 async function appendVariants(
-  store: SqliteEventStore,
+  store: EventStore,
   variants: Array<{ user: string; agent: string; ended: boolean }>,
 ): Promise<string> {
   const events = await store.readAll({ maxCount: 100_000 });

@@ -1,10 +1,11 @@
+import type { EventStore } from '../../src/event-store/event-store.port';
+import { openSealedSqliteLog } from '../../src/cli/open-sealed-store';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { conversationsProjection } from '../../projections/conversations/conversations.projection';
 import { SqliteConversationsRepository } from '../../projections/conversations/sqlite-queries';
-import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { catchUp } from '../../src/read-models/generations/catch-up';
 import { openReadModel } from '../../src/read-models/generations/open-read-model';
 import { seed } from '../../src/cli/seed/seed';
@@ -18,7 +19,7 @@ import { patient } from '../support/patience';
  */
 describe('sample=random on SQLite', () => {
   let dir: string;
-  let store: SqliteEventStore;
+  let store: EventStore;
   let source: DataSource;
   let agents: string[];
   /** every conversation of agents[0] in live, oldest first, with its start */
@@ -36,7 +37,7 @@ describe('sample=random on SQLite', () => {
       log: () => undefined,
       env: { READ_MODEL_DB: 'sqlite' },
     });
-    store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
+    store = await openSealedSqliteLog(dir);
     source = await openReadModel(conversationsProjection, path.join(dir, 'sample-check.sqlite'));
     await catchUp(source, conversationsProjection, store, { batchSize: 500 });
     agents = (

@@ -27,6 +27,7 @@ const OTHER_DOCS = [
   'docs/input-rules.md',
   'docs/operations.md',
   'docs/outbound-http.md',
+  'docs/privacy.md',
   'docs/sip.md',
   'docs/sockets.md',
   'docs/security.md',

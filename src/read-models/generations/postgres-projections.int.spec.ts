@@ -1,9 +1,10 @@
+import type { EventStore } from '../../event-store/event-store.port';
+import { openSealedSqliteLog } from '../../cli/open-sealed-store';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { ALL_PROJECTIONS } from '../../../projections';
-import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { readCheckpoint } from '../apply/apply-batch';
 import { catchUp } from './catch-up';
 import { openReadModel } from './open-read-model';
@@ -55,7 +56,7 @@ async function tableRows(
 maybe('projections on PostgreSQL', () => {
   let server: PostgresServer;
   let dir: string;
-  let store: SqliteEventStore;
+  let store: EventStore;
 
   beforeAll(async () => {
     server = await startPostgresServer(binaries);
@@ -71,7 +72,7 @@ maybe('projections on PostgreSQL', () => {
       log: () => undefined,
       env: { READ_MODEL_DB: 'sqlite' },
     });
-    store = await SqliteEventStore.open({ file: path.join(dir, 'events.sqlite'), sync: 'normal' });
+    store = await openSealedSqliteLog(dir);
   }, 240_000);
 
   afterAll(async () => {
