@@ -88,7 +88,7 @@ function Routes({ path, session }: { path: string; session: Session }) {
     if (m.tab === 'conversations') return <Conversations agentId={m.agentId} />;
     return <AgentPage agentId={m.agentId} tab={m.tab} />;
   }
-  if ((m = match('/agents/:agentId', path))) return <AgentPage agentId={m.agentId} tab="branches" />;
+  if ((m = match('/agents/:agentId', path))) return <AgentPage agentId={m.agentId} tab="dashboard" />;
   return <Agents />;
 }
 

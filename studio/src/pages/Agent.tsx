@@ -1,17 +1,19 @@
 import { useStudio } from '../api/context';
 import { ErrorNote, Link, useLoad } from '../ui';
 import { Branches } from './Branches';
+import { Dashboard } from './Dashboard';
 import { Deployments } from './Deployments';
 import { TryIt } from './TryIt';
 
 const TABS = [
+  { id: 'dashboard', label: 'Dashboard' },
   { id: 'branches', label: 'Branches' },
   { id: 'deployments', label: 'Deployments' },
   { id: 'try', label: 'Try it' },
   { id: 'conversations', label: 'Conversations' },
 ] as const;
 
-/** One agent: its branches (editing and merging), deployments and the debug chat, as tabs. */
+/** One agent: its dashboard (where it opens), branches (editing and merging), deployments and the debug chat, as tabs. */
 export function AgentPage({ agentId, tab, branchId }: { agentId: string; tab: string; branchId?: string }) {
   const { api } = useStudio();
   const agent = useLoad(() => api.agent(agentId), [api, agentId]);
@@ -29,6 +31,7 @@ export function AgentPage({ agentId, tab, branchId }: { agentId: string; tab: st
           </Link>
         ))}
       </nav>
+      {tab === 'dashboard' && <Dashboard agentId={agentId} />}
       {tab === 'branches' && <Branches agentId={agentId} branchId={branchId} />}
       {tab === 'deployments' && <Deployments agentId={agentId} />}
       {tab === 'try' && <TryIt agentId={agentId} />}
