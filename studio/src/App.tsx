@@ -93,7 +93,11 @@ function Routes({ path, session }: { path: string; session: Session }) {
     if (m.tab === 'conversations') return <Conversations agentId={m.agentId} />;
     return <AgentPage agentId={m.agentId} tab={m.tab} />;
   }
-  if ((m = match('/agents/:agentId', path))) return <AgentPage agentId={m.agentId} tab="dashboard" />;
+  // an agent opens on its dashboard, for a key that may read its figures (`conversations`)
+  if ((m = match('/agents/:agentId', path)))
+    return (
+      <AgentPage agentId={m.agentId} tab={session.permissions.includes('conversations') ? 'dashboard' : 'branches'} />
+    );
   return <Agents />;
 }
 

@@ -402,4 +402,27 @@ suite('Studio dashboard and account overview in headless Chromium', () => {
     }
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it('opens the agent on its branches for a key that cannot read conversations', async () => {
+    const builder = await issueKey(f, { permissions: ['agents'] });
+    const other = await context.newPage();
+    try {
+      await other.goto(`${f.t.url}/studio/`);
+      await other.getByLabel('API key', { exact: true }).fill(builder);
+      await other.getByRole('button', { name: 'Sign in' }).click();
+      await other.getByRole('heading', { name: 'Agents' }).waitFor(WAIT);
+      await other.goto(`${f.t.url}/studio/agents/${shop}`);
+      await other.getByRole('heading', { name: 'Branch main' }).waitFor(WAIT);
+      const tabs = other.getByRole('navigation', { name: 'Agent sections' });
+      expect(await tabs.getByRole('link').allTextContents()).toEqual([
+        'Branches',
+        'Deployments',
+        'Try it',
+        'Conversations',
+      ]);
+      expect(await other.getByRole('link', { name: 'Overview' }).count()).toBe(0);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
 });

@@ -15,8 +15,10 @@ const TABS = [
 
 /** One agent: its dashboard (where it opens), branches (editing and merging), deployments and the debug chat, as tabs. */
 export function AgentPage({ agentId, tab, branchId }: { agentId: string; tab: string; branchId?: string }) {
-  const { api } = useStudio();
+  const { api, session } = useStudio();
   const agent = useLoad(() => api.agent(agentId), [api, agentId]);
+  // the dashboard reads the Analytics API, which needs `conversations`
+  const tabs = TABS.filter((t) => t.id !== 'dashboard' || session.permissions.includes('conversations'));
   return (
     <section aria-labelledby="agent-title">
       <p className="crumbs">
@@ -25,7 +27,7 @@ export function AgentPage({ agentId, tab, branchId }: { agentId: string; tab: st
       <h1 id="agent-title">{agent.data?.agentName ?? agentId}</h1>
       <ErrorNote error={agent.error} />
       <nav className="tabs" aria-label="Agent sections">
-        {TABS.map((t) => (
+        {tabs.map((t) => (
           <Link key={t.id} to={`/agents/${agentId}/${t.id}`} className={t.id === tab ? 'tab current' : 'tab'}>
             {t.label}
           </Link>
