@@ -15,6 +15,7 @@ import { FiringAlerts } from './pages/desk/FiringAlerts';
 import { Alerts } from './pages/Alerts';
 import { Keys } from './pages/Keys';
 import { OperatorRoutes } from './pages/OperatorRoutes';
+import { Overview } from './pages/Overview';
 import { Webhooks } from './pages/Webhooks';
 import { SignIn } from './pages/SignIn';
 
@@ -51,6 +52,9 @@ export function App() {
         <strong>Parley Studio</strong>
         <nav aria-label="Main">
           {session.mode === 'key' && <Link to="/agents">Agents</Link>}
+          {session.mode === 'key' && session.permissions.includes('conversations') && (
+            <Link to="/overview">Overview</Link>
+          )}
           {session.mode === 'key' && <KeyNav />}
           {session.mode === 'key' && session.permissions.includes('alerts') && <Link to="/alerts/firing">Firing</Link>}
           {session.mode === 'key' && session.permissions.includes('desk') && <Link to="/desk">Desk</Link>}
@@ -78,6 +82,7 @@ function Routes({ path, session }: { path: string; session: Session }) {
   if (path === '/keys') return <Keys accountId={session.accountId!} />;
   if (path === '/alerts') return <Alerts />;
   if (path === '/webhooks') return <Webhooks />;
+  if (path === '/overview') return <Overview />;
   let m: Record<string, string> | null;
   if ((m = match('/agents/:agentId/conversations/:conversationId', path)))
     return <ConversationView agentId={m.agentId} conversationId={m.conversationId} />;
@@ -88,7 +93,11 @@ function Routes({ path, session }: { path: string; session: Session }) {
     if (m.tab === 'conversations') return <Conversations agentId={m.agentId} />;
     return <AgentPage agentId={m.agentId} tab={m.tab} />;
   }
-  if ((m = match('/agents/:agentId', path))) return <AgentPage agentId={m.agentId} tab="branches" />;
+  // an agent opens on its dashboard, for a key that may read its figures (`conversations`)
+  if ((m = match('/agents/:agentId', path)))
+    return (
+      <AgentPage agentId={m.agentId} tab={session.permissions.includes('conversations') ? 'dashboard' : 'branches'} />
+    );
   return <Agents />;
 }
 

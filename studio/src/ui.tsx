@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from './api/http';
 import { BASE, navigate } from './router';
 
@@ -26,11 +26,14 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   });
   // the caller names what the load depends on, as with useEffect
   const run = useCallback(load, deps);
+  // only the latest load's answer is shown: an earlier one that answers late is dropped
+  const latest = useRef(0);
   const reload = useCallback(() => {
+    const mine = ++latest.current;
     setState((s) => ({ ...s, loading: true }));
     run().then(
-      (data) => setState({ data, error: null, loading: false }),
-      (error: unknown) => setState({ data: null, error, loading: false }),
+      (data) => mine === latest.current && setState({ data, error: null, loading: false }),
+      (error: unknown) => mine === latest.current && setState({ data: null, error, loading: false }),
     );
   }, [run]);
   useEffect(reload, [reload]);

@@ -1,6 +1,7 @@
 import { Http, type Credentials, type Hosts, type Query } from './http';
 import type { components } from './schema';
 import type {
+  AnalyticsQuery,
   AuditEvent,
   ConflictResolution,
   Conversation,
@@ -210,6 +211,12 @@ export class ParleyApi {
         include_context_state: true,
         as_of: asOf === undefined ? undefined : String(asOf),
       },
+    });
+  /** Analytics (contract §23): the agent is the path's projectId. */
+  analytics = (accountId: string, agentId: string, query: AnalyticsQuery) =>
+    this.http.call('get', '/v1/{accountId}/{projectId}/analytics', {
+      path: { accountId, projectId: agentId },
+      query: { ...query },
     });
   conversationEvents = (accountId: string, agentId: string, conversationId: string) =>
     this.http.request<{ events: AuditEvent[] }>(

@@ -1,5 +1,5 @@
 import type { AnswerOf } from './http';
-import type { components } from './schema';
+import type { components, operations } from './schema';
 
 /**
  * The shapes Studio reads. Where /openapi.json has a schema, the name is an alias of the generated
@@ -28,6 +28,11 @@ export type TestExpectation = Schemas['TestExpectationDto'];
 export type TestRun = Schemas['TestRun'];
 
 export type TopicInput = Omit<Topic, 'id'>;
+
+export type Analytics = AnswerOf<'get', '/v1/{accountId}/{projectId}/analytics'>;
+export type AnalyticsTotals = Analytics['totals'];
+export type Unanswered = Analytics['unanswered'][number];
+export type AnalyticsQuery = NonNullable<operations['Analytics_series']['parameters']['query']>;
 
 export type ResolutionStrategy = 'ours' | 'theirs' | 'base';
 

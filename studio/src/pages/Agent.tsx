@@ -1,20 +1,24 @@
 import { useStudio } from '../api/context';
 import { ErrorNote, Link, useLoad } from '../ui';
 import { Branches } from './Branches';
+import { Dashboard } from './Dashboard';
 import { Deployments } from './Deployments';
 import { TryIt } from './TryIt';
 
 const TABS = [
+  { id: 'dashboard', label: 'Dashboard' },
   { id: 'branches', label: 'Branches' },
   { id: 'deployments', label: 'Deployments' },
   { id: 'try', label: 'Try it' },
   { id: 'conversations', label: 'Conversations' },
 ] as const;
 
-/** One agent: its branches (editing and merging), deployments and the debug chat, as tabs. */
+/** One agent: its dashboard (where it opens), branches (editing and merging), deployments and the debug chat, as tabs. */
 export function AgentPage({ agentId, tab, branchId }: { agentId: string; tab: string; branchId?: string }) {
-  const { api } = useStudio();
+  const { api, session } = useStudio();
   const agent = useLoad(() => api.agent(agentId), [api, agentId]);
+  // the dashboard reads the Analytics API, which needs `conversations`
+  const tabs = TABS.filter((t) => t.id !== 'dashboard' || session.permissions.includes('conversations'));
   return (
     <section aria-labelledby="agent-title">
       <p className="crumbs">
@@ -23,12 +27,13 @@ export function AgentPage({ agentId, tab, branchId }: { agentId: string; tab: st
       <h1 id="agent-title">{agent.data?.agentName ?? agentId}</h1>
       <ErrorNote error={agent.error} />
       <nav className="tabs" aria-label="Agent sections">
-        {TABS.map((t) => (
+        {tabs.map((t) => (
           <Link key={t.id} to={`/agents/${agentId}/${t.id}`} className={t.id === tab ? 'tab current' : 'tab'}>
             {t.label}
           </Link>
         ))}
       </nav>
+      {tab === 'dashboard' && <Dashboard agentId={agentId} />}
       {tab === 'branches' && <Branches agentId={agentId} branchId={branchId} />}
       {tab === 'deployments' && <Deployments agentId={agentId} />}
       {tab === 'try' && <TryIt agentId={agentId} />}

@@ -14,7 +14,8 @@ export function Agents() {
   const create = async (event: FormEvent) => {
     event.preventDefault();
     const agent = await action.run(() => api.createAgent(accountId, name.trim(), greeting));
-    if (agent) navigate(`/agents/${agent.agentId}`);
+    // a new agent has nothing to chart yet: it opens where it is built
+    if (agent) navigate(`/agents/${agent.agentId}/branches`);
   };
   const remove = async (agentId: string, agentName: string) => {
     if (!window.confirm(`Delete the agent ${agentName}? Its conversations stay readable.`)) return;

@@ -5,7 +5,7 @@ import { ErrorNote, useAction, useLoad } from '../ui';
 import { MergePanel } from './MergePanel';
 import { TestsTab } from './TestsTab';
 import { ToolsTab } from './ToolsTab';
-import { TopicEditor } from './TopicEditor';
+import { TopicEditor, type TopicPrefill } from './TopicEditor';
 
 const SECTIONS = ['Topics', 'Tools', 'Tests'] as const;
 
@@ -16,6 +16,9 @@ export function BranchEditor(props: {
   branchName: string;
   readOnly: boolean;
   onMerged: () => void;
+  /** a new topic to open filled in (ignored when read-only) */
+  prefill?: TopicPrefill;
+  onPrefillUsed?: () => void;
 }) {
   const { agentId, branchId, readOnly } = props;
   const { api } = useStudio();
@@ -96,7 +99,19 @@ export function BranchEditor(props: {
             onChanged={topics.reload}
           />
         ))}
-        {!readOnly && <TopicEditor agentId={agentId} branchId={branchId} readOnly={false} onChanged={topics.reload} />}
+        {!readOnly && (
+          <TopicEditor
+            key={props.prefill ? 'prefilled' : 'new'}
+            agentId={agentId}
+            branchId={branchId}
+            readOnly={false}
+            prefill={props.prefill}
+            onChanged={() => {
+              topics.reload();
+              if (props.prefill) props.onPrefillUsed?.();
+            }}
+          />
+        )}
       </section>
       {branchId !== 'main' && !readOnly && (
         <MergePanel agentId={agentId} branchId={branchId} onMerged={props.onMerged} />

@@ -3,12 +3,21 @@ import { useStudio } from '../api/context';
 import { navigate } from '../router';
 import { ErrorNote, Link, useAction, useLoad } from '../ui';
 import { BranchEditor } from './BranchEditor';
+import type { TopicPrefill } from './TopicEditor';
+
+/** A new topic to fill in, when the dashboard's "Create topic from this" opened the editor. */
+function prefillFromUrl(): TopicPrefill | undefined {
+  const query = new URLSearchParams(window.location.search);
+  const example = query.get('topic_query');
+  return example ? { name: query.get('topic_name') ?? '', query: example } : undefined;
+}
 
 /** An agent's branches beside the editor of the chosen one (main when none is chosen). */
 export function Branches({ agentId, branchId }: { agentId: string; branchId?: string }) {
   const { api } = useStudio();
   const branches = useLoad(() => api.branches(agentId), [api, agentId]);
   const [name, setName] = useState('');
+  const [prefill, setPrefill] = useState(prefillFromUrl);
   const action = useAction();
   const current = branchId ?? 'main';
   const branch = branches.data?.branches.find((b) => b.branchId === current);
@@ -69,6 +78,11 @@ export function Branches({ agentId, branchId }: { agentId: string; branchId?: st
         branchId={current}
         branchName={current === 'main' ? 'main' : (branch?.branchName ?? current)}
         readOnly={current === 'main' || branch?.status === 'merged'}
+        prefill={prefill}
+        onPrefillUsed={() => {
+          setPrefill(undefined);
+          window.history.replaceState(window.history.state, '', window.location.pathname);
+        }}
         onMerged={() => {
           branches.reload();
           navigate(`/agents/${agentId}/deployments`);

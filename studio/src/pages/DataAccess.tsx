@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStudio } from '../api/context';
 import { ErrorNote, useAction, useLoad } from '../ui';
 
@@ -9,13 +9,17 @@ const BUILT_IN_METRICS = ['CALL_IN_PROGRESS', 'CALL_COMPLETED', 'HANDOFF_REASON'
 export function DataAccessPanel({ accountId }: { accountId: string }) {
   const { api } = useStudio();
   const agents = useLoad(() => api.agents(accountId), [api, accountId]);
-  const [agentId, setAgentId] = useState('');
+  // `?agent=` (the dashboard's link when transcripts are hidden) opens on that agent, in view
+  const [agentId, setAgentId] = useState(() => new URLSearchParams(window.location.search).get('agent') ?? '');
+  const panel = useRef<HTMLElement | null>(null);
   useEffect(() => {
-    if (!agentId && agents.data?.length) setAgentId(agents.data[0].agentId);
+    if (!agents.data?.length) return;
+    if (!agents.data.some((a) => a.agentId === agentId)) setAgentId(agents.data[0].agentId);
+    else if (new URLSearchParams(window.location.search).get('agent') === agentId) panel.current?.scrollIntoView();
   }, [agents.data, agentId]);
 
   return (
-    <section aria-labelledby="data-access-title" className="panel">
+    <section aria-labelledby="data-access-title" className="panel" ref={panel}>
       <h2 id="data-access-title">Data access per agent</h2>
       <ErrorNote error={agents.error} />
       {agents.data && agents.data.length === 0 && <p>No agents yet.</p>}

@@ -1,28 +1,49 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { checkActions, KNOWN_ACTIONS } from '../actions-help';
 import { useStudio } from '../api/context';
 import type { Topic } from '../api/types';
 import { FormButtons, FormRow } from '../components/FormRow';
 import { ErrorNote, useAction } from '../ui';
 
-/** Edits one topic (or, without `topic`, adds a new one); actions are checked as they are typed. */
+/** A new topic's name and first example query, filled in for the person to complete. */
+export interface TopicPrefill {
+  name: string;
+  query: string;
+}
+
+/**
+ * Edits one topic (or, without `topic`, adds a new one, opened and filled in from `prefill`
+ * when given); actions are checked as they are typed.
+ */
 export function TopicEditor(props: {
   agentId: string;
   branchId: string;
   topic?: Topic;
   readOnly: boolean;
   onChanged: () => void;
+  prefill?: TopicPrefill;
 }) {
   const { agentId, branchId, topic, readOnly } = props;
   const { api } = useStudio();
   const id = useId();
-  const [name, setName] = useState(topic?.name ?? '');
+  const [name, setName] = useState(topic?.name ?? props.prefill?.name ?? '');
   const [content, setContent] = useState(topic?.content ?? '');
-  const [queries, setQueries] = useState((topic?.exampleQueries.queries ?? []).join('\n'));
+  const [queries, setQueries] = useState(
+    (topic?.exampleQueries.queries ?? (props.prefill ? [props.prefill.query] : [])).join('\n'),
+  );
   const [actions, setActions] = useState(topic?.actions ?? '');
   const action = useAction();
   const problems = useMemo(() => checkActions(actions), [actions]);
   const hasErrors = problems.some((p) => p.severity === 'error');
+  // a prefilled new topic opens at once, in view, its content (the answer to write) focused
+  const details = useRef<HTMLDetailsElement | null>(null);
+  const prefilled = !!props.prefill && !topic;
+  useEffect(() => {
+    if (!prefilled || !details.current) return;
+    details.current.open = true;
+    details.current.scrollIntoView({ block: 'center' });
+    document.getElementById(`${id}-content`)?.focus();
+  }, [prefilled, id]);
 
   const body = () => ({
     name: name.trim(),
@@ -146,7 +167,7 @@ export function TopicEditor(props: {
 
   if (!topic) {
     return (
-      <details className="topic new-topic">
+      <details className="topic new-topic" ref={details}>
         <summary>New topic</summary>
         {form}
       </details>
