@@ -35,6 +35,9 @@ export const TARGETS: Target[] = [
   // Redaction (issue 49): a debug-chat turn with every privacy.redact kind on costs the server at most
   // 1.1x the CPU of one with it off (same app, same messages, alternating rounds).
   { numerator: 'debug-chat.privacy.redact-on', denominator: 'debug-chat.privacy.redact-off', atMost: 1.1 },
+  // Erasure (issue 49): reading a sealed conversation, or an erased one, costs at most 1.2x a plain one.
+  { numerator: 'conversations.read.sealed', denominator: 'conversations.read.plain', atMost: 1.2 },
+  { numerator: 'conversations.read.erased', denominator: 'conversations.read.plain', atMost: 1.2 },
   // Chat API: a channel over the same engine and runtime keeps 0.9x debug chat's turn rate (issue 33).
   { numerator: 'chat-api.turns.32-conversations', denominator: 'debug-chat.turns.32-conversations', atLeast: 0.9 },
   // Scale-out (--backend postgres): the conversations list on PostgreSQL within twice SQLite's.
@@ -117,6 +120,8 @@ export const LIMITS: Limit[] = [
   { name: 'conversations.stream.limit-5000.rss-growth', atMost: 100 },
   { name: 'conversations.search.transcript.p50', atMost: 50 },
   { name: 'conversations.search.semantic.p50', atMost: 150 },
+  // Sealing and redaction together: at most 10% of a debug-chat turn's server CPU (issue 49).
+  { name: 'debug-chat.privacy.cost-share', atMost: 10 },
   // Analytics (issue 49, contract §23) over the 1M seeded conversations.
   { name: 'analytics.series.30-day-daily.p50', atMost: 50 },
   { name: 'analytics.series.7-day-hourly.p50', atMost: 50 },

@@ -28,7 +28,7 @@ const PERSONAL: Array<(i: number) => string> = [
 ];
 
 /** The synthetic questions, every other one followed by a value of one kind of personal data. */
-const withPersonalData = (queries: string[]) =>
+export const withPersonalData = (queries: string[]) =>
   queries.map((q, i) => (i % 2 === 0 ? `${q} ${PERSONAL[(i / 2) % PERSONAL.length](i)}` : q));
 
 interface Side {
@@ -88,7 +88,7 @@ function privacyPair(ctx: BenchContext): Promise<{ off: Side; on: Side }> {
 }
 
 /** A recorded turn's fields, as the embedded runtime fills them for an answer from a topic. */
-function turnOf(userInput: string, agentResponse: string): Omit<TurnData, 'turnIndex'> {
+export function turnOf(userInput: string, agentResponse: string): Omit<TurnData, 'turnIndex'> {
   const at = '2026-12-07T00:00:00.000Z';
   return {
     userInput,
@@ -122,7 +122,12 @@ function turnOf(userInput: string, agentResponse: string): Omit<TurnData, 'turnI
  * turns (the bench's messages, answered with its topics' contents) on a conversation with every
  * kind on and on one without, in alternating rounds in this process; the difference per turn.
  */
-function redactionPerTurn(ctx: BenchContext): { us: number; off: number; on: number } {
+/** A debug-chat turn's server CPU (µs, redaction off), when this run measures it. */
+export async function turnCpuUs(ctx: BenchContext): Promise<number | null> {
+  return ctx.selected('debug-chat.privacy.redact-off') ? median((await privacyPair(ctx)).off.cpuUsPerTurn) : null;
+}
+
+export function redactionPerTurn(ctx: BenchContext): { us: number; off: number; on: number } {
   const kb = syntheticKnowledgeBase(TOPICS + 50, 2000, 7);
   const turns = withPersonalData(kb.queries).map((q, i) => turnOf(q, kb.topics[i % kb.topics.length].content));
   const none: TurnEffects = { stateChanges: {}, metrics: [], awaited: [], handoff: null, ended: false };
@@ -195,9 +200,7 @@ export const debugChatPrivacyCases: BenchCase[] = [
     name: 'debug-chat.privacy.redaction-per-turn',
     run: async (ctx) => {
       const { us, off, on } = redactionPerTurn(ctx);
-      const turnCpu = ctx.selected('debug-chat.privacy.redact-off')
-        ? median((await privacyPair(ctx)).off.cpuUsPerTurn)
-        : null;
+      const turnCpu = await turnCpuUs(ctx);
       return {
         figure: us,
         unit: 'µs/turn',
