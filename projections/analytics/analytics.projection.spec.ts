@@ -109,4 +109,30 @@ describe('analytics projection', () => {
       [1, 1],
     ]);
   });
+
+  it('lists over an hourly range of several days the same as its hours would: part-days by hour, whole days by day', async () => {
+    const DAY = 86_400_000;
+    const at = (day: number, hour: number) => (day * DAY + hour * HOUR_MS) / 1000;
+    // T0 is 10:00 on day 0: conversations at 10:00 on days 0, 1 and 2, and at 23:00 on day 2
+    await rm.given(
+      started('a', at(0, 0)),
+      turn('a', at(0, 0) + 5, 'weather on mars', ''),
+      started('b', at(1, 0)),
+      turn('b', at(1, 0) + 5, 'weather on mars', ''),
+      turn('b', at(1, 0) + 9, 'refund', 'Refunds'),
+      started('c', at(2, 0)),
+      turn('c', at(2, 0) + 5, 'weather on mars', ''),
+      started('d', at(2, 13)),
+      turn('d', at(2, 13) + 5, 'weather on mars', ''),
+    );
+    const queries = analyticsQueries({ source: () => rm.source });
+    // from 09:00 on day 0 to 11:00 on day 2: a, b and c, not d
+    const hourly: AnalyticsScope = { ...scope, fromMs: T0 - HOUR_MS, toMs: T0 + 2 * DAY + HOUR_MS };
+    const [inputs] = await queries.unanswered(hourly, 50);
+    expect(inputs).toMatchObject({ text: 'weather on mars', count: 3, conversationId: 'c' });
+    expect(await queries.topTopics(hourly, 10)).toEqual([{ topic: 'Refunds', turns: 1 }]);
+    // the hour rows alone say the same
+    const hours = await queries.buckets(hourly);
+    expect(hours.reduce((n, b) => n + b.turns, 0)).toBe(4);
+  });
 });
