@@ -37,6 +37,8 @@ const ON_POSTGRES = [
   'test/handoff-audit.e2e.spec.ts',
   // the analytics read model: its buckets, topics and unanswered inputs, and a rebuild of them
   'test/analytics/analytics.e2e.spec.ts',
+  // erasure: the key store and the scrubbed read models in PostgreSQL
+  'test/erasure/erasure.e2e.spec.ts',
   'test/analysis/post-call-analysis.e2e.spec.ts',
   // outbox, timers and samples the platform database claims and keeps
   'test/webhooks/webhook-deliveries.e2e.spec.ts',
