@@ -53,13 +53,13 @@ export class ConversationSealing implements EventSealing {
       if (conversationId === null) continue;
       // every process sees the erasure in the log: a key it still holds is dropped there
       if (event.type === 'ConversationErased') this.keys.set(conversationId, 'erased');
-      else if (isSealed(event.data) && !this.keys.has(conversationId)) (missing ??= []).push(conversationId);
+      else if (!this.keys.has(conversationId) && mayBeSealed(event)) (missing ??= []).push(conversationId);
     }
     if (missing) await this.load([...new Set(missing)]);
     let out: RecordedEvent[] | null = null;
     for (let i = 0; i < events.length; i++) {
       const event = events[i];
-      if (!isSealed(event.data)) continue;
+      if (conversationOfStream(event.streamId) === null || !mayBeSealed(event)) continue;
       out ??= events.slice();
       out[i] = this.opened(event);
     }
@@ -126,11 +126,21 @@ function personalIn(type: string, data: Data): string[] | null {
 
 function erasedValues(type: string, fields: string[]): Data {
   const rule = PERSONAL_FIELDS[type] ?? {};
-  return Object.fromEntries(fields.map((name) => [name, structuredClone(rule[name] ?? null)]));
+  const out: Data = {};
+  // a fresh object or array each time: a reader may change what it was given
+  for (const name of fields) out[name] = placeholder(rule[name]);
+  return out;
 }
+
+const placeholder = (value: unknown): unknown =>
+  Array.isArray(value) ? [] : value !== null && typeof value === 'object' ? {} : (value ?? null);
 
 const isSealed = (data: unknown): boolean =>
   data !== null && typeof data === 'object' && typeof (data as { sealed?: unknown }).sealed === 'object';
+
+/** Only the event types with personal fields can be sealed: the others' data is never parsed here. */
+const mayBeSealed = (event: RecordedEvent): boolean =>
+  Object.hasOwn(PERSONAL_FIELDS, event.type) && isSealed(event.data);
 
 /** Binds a box to its event: moved into another event, it does not open. */
 const aad = (streamId: string, event: { id: string; type: string }) =>
