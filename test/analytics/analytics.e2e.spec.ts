@@ -1,3 +1,4 @@
+import { rebuildReadModel } from '../helpers/rebuild-read-model';
 import { expectEnvelope, request } from '../helpers/test-app';
 import {
   advanceClock,
@@ -13,8 +14,7 @@ import {
   type Params,
   type TopicSpec,
 } from '../helpers/conversations-fixture';
-import { op, withKey } from '../helpers/keys-fixtures';
-import { waitUntil } from '../fixtures/counter-projection';
+import { withKey } from '../helpers/keys-fixtures';
 import type { Json } from '../helpers/json';
 
 /**
@@ -241,30 +241,7 @@ describe('Analytics API (contract §23)', () => {
 
   it('reproduces every figure after a rebuild of the read model', async () => {
     const before = (await hours(0, 3)).body;
-    const started = await request(`${f.t.url}/admin/v1/read-models/analytics/rebuild`, {
-      method: 'POST',
-      headers: op(f.t),
-    });
-    expect(started.status).toBe(202);
-    const status = async () => (await request(`${f.t.url}/admin/v1/read-models`, { headers: op(f.t) })).body;
-    let job: Json = null;
-    await waitUntil(
-      async () => {
-        job = (await status()).rebuilds.find((r: Json) => r.name === 'analytics');
-        return job?.state !== 'running';
-      },
-      'the rebuild to end',
-      20_000,
-      100,
-    );
-    expect(job.state).toBe('done');
-    await waitUntil(
-      async () =>
-        (await status()).readModels.find((r: Json) => r.name === 'analytics').generation === job.report.generation,
-      'the rebuilt generation to serve',
-      10_000,
-      100,
-    );
+    await rebuildReadModel(f.t, 'analytics');
     expect((await hours(0, 3)).body).toEqual(before);
   });
 });

@@ -1,3 +1,4 @@
+import { rebuildReadModel } from '../helpers/rebuild-read-model';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expectEnvelope, request } from '../helpers/test-app';
@@ -11,8 +12,7 @@ import {
   type ConversationsFixture,
 } from '../helpers/conversations-fixture';
 import { projectionsCli } from '../helpers/projections-cli';
-import { op, withKey } from '../helpers/keys-fixtures';
-import { waitUntil } from '../fixtures/counter-projection';
+import { withKey } from '../helpers/keys-fixtures';
 import type { Json } from '../helpers/json';
 import { launchChromium } from '../support/chromium';
 import { patient } from '../support/patience';
@@ -155,30 +155,7 @@ describe('erasure of a conversation (contract §24)', () => {
     expect(verify.text).toContain('conversation_turn: live 5 rows, replay 5; missing 0, extra 0, changed 0');
     expect(verify.code).toBe(0);
     const before = (await get(`${conversationPath(erased)}?include_turn_metadata=true`)).body;
-    const started = await request(`${f.t.url}/admin/v1/read-models/conversations/rebuild`, {
-      method: 'POST',
-      headers: op(f.t),
-    });
-    expect(started.status).toBe(202);
-    const status = async () => (await request(`${f.t.url}/admin/v1/read-models`, { headers: op(f.t) })).body;
-    let job: Json = null;
-    await waitUntil(
-      async () => {
-        job = (await status()).rebuilds.find((r: Json) => r.name === 'conversations');
-        return job?.state !== 'running';
-      },
-      'the rebuild to end',
-      20_000,
-      100,
-    );
-    expect(job.state).toBe('done');
-    await waitUntil(
-      async () =>
-        (await status()).readModels.find((r: Json) => r.name === 'conversations').generation === job.report.generation,
-      'the rebuilt generation to serve',
-      10_000,
-      100,
-    );
+    await rebuildReadModel(f.t, 'conversations');
     expect((await get(`${conversationPath(erased)}?include_turn_metadata=true`)).body).toEqual(before);
   });
 

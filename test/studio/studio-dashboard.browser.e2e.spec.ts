@@ -1,3 +1,4 @@
+import { waitUntil } from '../fixtures/counter-projection';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { browserSuite, launchChromium } from '../support/chromium';
@@ -49,15 +50,6 @@ const TOPICS: TopicSpec[] = [
 ];
 
 type Figures = Record<string, string | null>;
-
-/** Polls until `check` holds, bounded (Jest has no Playwright expect). */
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + patient(15_000);
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 suite('Studio dashboard and account overview in headless Chromium', () => {
   let f: ConversationsFixture;
@@ -390,8 +382,11 @@ suite('Studio dashboard and account overview in headless Chromium', () => {
       await page.getByRole('heading', { name: 'Data access per agent' }).waitFor(WAIT);
       const form = page.getByRole('form', { name: 'Data access' });
       // the form is enabled once it holds the agent's saved settings
-      await until('the data access form to load', () =>
-        form.getByRole('button', { name: 'Save data access' }).isEnabled(),
+      await waitUntil(
+        () => form.getByRole('button', { name: 'Save data access' }).isEnabled(),
+        'the data access form to load',
+        15_000,
+        100,
       );
       expect(await page.getByRole('region', { name: 'Data access per agent' }).getByRole('combobox').inputValue()).toBe(
         shop,
