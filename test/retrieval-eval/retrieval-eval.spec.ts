@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MIN_OOD_PRECISION, MIN_TOP1, runRetrievalEvalCli } from '../../src/cli/retrieval-eval-cli';
 import { metricsOf, type Outcome } from '../../src/cli/retrieval-eval/eval-metrics';
-import { defaultSetDir, loadEvalSet } from '../../src/cli/retrieval-eval/eval-set';
+import { blindSetDir, defaultSetDir, loadEvalSet } from '../../src/cli/retrieval-eval/eval-set';
 
 /** Runs the eval CLI as `npm run eval -- ...` would, collecting what it prints. */
 async function evalCli(...argv: string[]): Promise<{ code: number; text: string }> {
@@ -55,7 +56,7 @@ describe('npm run eval (retrieval quality, issue 35)', () => {
     // precision (docs/retrieval-eval.md): CI holds the bar on top-1 and the figure reached on
     // precision, so it fails on any regression.
     expect([MIN_TOP1, MIN_OOD_PRECISION]).toEqual([0.9, 0.9]);
-    const { code, text } = await evalCli('--assert', '--min-top1', '0.9', '--min-precision', '0.95');
+    const { code, text } = await evalCli('--set', 'tuned', '--assert', '--min-top1', '0.9', '--min-precision', '0.95');
     expect(text).toMatch(/^ALL +343 q/m);
     expect(text).toContain('PASS');
     expect(code).toBe(0);
@@ -77,7 +78,7 @@ describe('npm run eval (retrieval quality, issue 35)', () => {
     });
     try {
       const { code, text } = await evalCli('--assert', '--set', dir);
-      expect(text).toMatch(/FAIL: in-domain top-1 0\.0% < 90\.0%/);
+      expect(text).toMatch(/FAIL: [^:]+: in-domain top-1 0\.0% < 90\.0%/);
       expect(code).toBe(1);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -115,5 +116,45 @@ describe('npm run eval (retrieval quality, issue 35)', () => {
     expect(m.top1).toBe(1 / 3);
     // refusing nothing is no precision when there was something to refuse
     expect(metricsOf([o('none', 't1'), o('t1', 't1')]).oodPrecision).toBe(0);
+  });
+});
+
+describe('the blind set (issue 54)', () => {
+  it('ships 6 agents, 300 in-domain and 60 out-of-domain questions, each topic described in one line', () => {
+    const agents = loadEvalSet(blindSetDir());
+    expect(agents.length).toBeGreaterThanOrEqual(6);
+    const questions = agents.flatMap((a) => a.questions);
+    expect(questions.filter((q) => q.topic !== 'none').length).toBeGreaterThanOrEqual(300);
+    expect(questions.filter((q) => q.topic === 'none').length).toBeGreaterThanOrEqual(60);
+    const raw = fs
+      .readdirSync(blindSetDir())
+      .filter((f) => f.endsWith('.json'))
+      .map(
+        (f) =>
+          JSON.parse(fs.readFileSync(path.join(blindSetDir(), f), 'utf8')) as {
+            topics: Array<{ description?: unknown }>;
+          },
+      );
+    for (const doc of raw) for (const t of doc.topics) expect(typeof t.description).toBe('string');
+  });
+
+  it('is frozen: every file matches the digest recorded when it was written', () => {
+    const sums = fs.readFileSync(path.join(blindSetDir(), 'SHA256SUMS'), 'utf8').trim().split('\n');
+    expect(sums.length).toBe(fs.readdirSync(blindSetDir()).filter((f) => f.endsWith('.json')).length);
+    for (const row of sums) {
+      const [digest, file] = row.split(/\s+/);
+      const actual = createHash('sha256')
+        .update(fs.readFileSync(path.join(blindSetDir(), file)))
+        .digest('hex');
+      expect(`${file} ${actual}`).toBe(`${file} ${digest}`);
+    }
+  });
+
+  it('prints both sets, each apart, by default', async () => {
+    const { code, text } = await evalCli('--split', 'dev');
+    expect(code).toBe(0);
+    expect(text).toMatch(/== tuned set \(eval\/agents\) ==/);
+    expect(text).toMatch(/== blind set \(eval\/blind\) ==/);
+    expect(text.match(/^ALL /gm)).toHaveLength(2);
   });
 });

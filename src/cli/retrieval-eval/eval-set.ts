@@ -31,10 +31,22 @@ function splitOf(position: number): Split {
 
 /** The repository's set: eval/agents, found from here whether this runs from src/ or dist/src/. */
 export function defaultSetDir(from = __dirname): string {
+  return evalDir('agents', from);
+}
+
+/**
+ * The blind set (issue 54): six agents whose questions were written by someone who saw only each
+ * topic's name and one line describing it, frozen before any retrieval change was made for it.
+ */
+export function blindSetDir(from = __dirname): string {
+  return evalDir('blind', from);
+}
+
+function evalDir(name: string, from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'eval', 'agents');
+    const candidate = path.join(dir, 'eval', name);
     if (fs.existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) throw new Error(`no eval/agents directory above ${from}`);
+    if (path.dirname(dir) === dir) throw new Error(`no eval/${name} directory above ${from}`);
   }
 }
 
