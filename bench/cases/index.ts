@@ -10,6 +10,7 @@ import { debugChatCases } from './debug-chat';
 import { debugChatCostCases } from './debug-chat-cost';
 import { debugChatPrivacyCases } from './debug-chat-privacy';
 import { sealingCases } from './sealing';
+import { sealingApiCases } from './sealing-api';
 import { edgeFloodBodyCases } from './edge-flood-body';
 import { edgeFloodConnectionsCases } from './edge-flood-connections';
 import { externalEventsCases } from './external-events';
@@ -52,7 +53,7 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'http', cases: httpAuthCases },
   { name: 'agents', cases: agentsCases },
   { name: 'retrieval', cases: retrievalCases },
-  { name: 'debug-chat', cases: [...debugChatCases, ...debugChatCostCases, ...debugChatPrivacyCases, ...sealingCases] },
+  { name: 'debug-chat', cases: [...debugChatCases, ...debugChatCostCases, ...debugChatPrivacyCases, ...sealingCases, ...sealingApiCases] },
   { name: 'messaging', cases: messagingCases },
   { name: 'inbound-calls', cases: inboundCallsCases },
   // concurrent SIP calls with audio (issue 36): real-time audio, so its length is the calls', not the machine's
