@@ -4,11 +4,14 @@ import { answerAt, metricsOf, sweep, type Metrics, type Outcome } from './retrie
 import { blindSetDir, defaultSetDir, loadEvalSet, type Split } from './retrieval-eval/eval-set';
 import { runEval } from './retrieval-eval/run-eval';
 
-/** The bars of the --assert mode (issue 35). */
-export const MIN_TOP1 = 0.9;
+/**
+ * The bars of the --assert mode: issue 35's 90% out-of-domain precision, and issue 54's floor for the
+ * tuned set (88%: retrieval changes are judged on the blind set, and may cost this one a little).
+ */
+export const MIN_TOP1 = 0.88;
 export const MIN_OOD_PRECISION = 0.9;
 /** The blind set's bar (issue 54): questions written from topic names and one line, never the content. */
-export const MIN_BLIND_TOP1 = 0.85;
+const MIN_BLIND_TOP1 = 0.85;
 
 const USAGE = `usage: npm run eval -- [--set tuned|blind|<dir>]... [--split dev|heldout|all] [--assert] [--misses]
   Asks every labelled question of each evaluation set through the embedded runtime and prints

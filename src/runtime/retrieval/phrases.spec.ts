@@ -114,11 +114,13 @@ describe('TopicIndex with phrases', () => {
     topic('parking', 'Parking', 'There is free parking behind the building.'),
   ]);
   const top = (q: string) => index.search(q)[0];
+  const answered = (q: string) => index.search(q).filter((h) => h.confidence >= OUT_OF_DOMAIN_CONFIDENCE);
   const scoreOf = (q: string, id: string) => index.search(q).find((h) => h.topicId === id)?.score ?? 0;
 
   it('reaches a topic through a phrase whose particle is a stopword, at the end of the query', () => {
-    // "pay" and "back" alone find nothing; "pay back" is "repay", "show up" a kind of "appear".
-    expect(index.search('pay')).toEqual([]);
+    // "pay" and "back" alone do not answer (only "pay"'s GloVe neighbour "repay" reaches it, weakly);
+    // "pay back" is "repay", "show up" a kind of "appear".
+    expect(answered('pay')).toEqual([]);
     expect(top('how do I pay back')?.topicId).toBe('repay');
     expect(top('paying back?')?.topicId).toBe('repay');
     expect(top("what if I don't show up")?.topicId).toBe('absence');
@@ -127,7 +129,7 @@ describe('TopicIndex with phrases', () => {
   });
 
   it('reads no phrase across punctuation', () => {
-    expect(index.search('how do I pay? back to the question')).toEqual([]);
+    expect(answered('how do I pay? back to the question')).toEqual([]);
   });
 
   it('meets a topic that writes a phrase through its synonym', () => {

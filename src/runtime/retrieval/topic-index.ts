@@ -11,6 +11,7 @@ import { FILLER, SYNONYMS } from './synonyms';
 import { hyphenJoined, isStopword, stem, stemsInto, tokeniseClauses, type Term } from '../../platform/text/text';
 import { termStem, thesaurus, type Relation } from './thesaurus';
 import { WordMemo } from './word-memo';
+import { loadWordNeighbours, neighboursOf } from './word-neighbours';
 
 export interface SearchHit {
   topicId: string;
@@ -65,6 +66,17 @@ const THESAURUS_DISCOUNT: Readonly<Record<Relation, number>> = { 3: 0.5, 2: 0.3,
  * also money in WordNet).
  */
 const THESAURUS_CONFIDENCE_SHARE = 0.4;
+
+/**
+ * What a GloVe neighbour (word-neighbours.ts) of a word the index lacks is worth, times their
+ * similarity, and the share of that it adds to confidence. Neighbours are related words ("loan" ~
+ * "mortgage", but also "cheaper" ~ "expensive"), so only the closer ones, and only for a word the
+ * topics never use. Measured on the blind set (docs/retrieval-eval.md): used for every word, they
+ * cost the tuned set more than they gave the blind one.
+ */
+const NEIGHBOUR_DISCOUNT = 0.5;
+const NEIGHBOUR_CONFIDENCE_SHARE = 0.4;
+const NEIGHBOUR_MIN_SIMILARITY = 0.65;
 
 /** What a filler word ("need", "today") weighs next to a content word, in score and confidence. */
 const FILLER_WEIGHT = 0.25;
@@ -168,6 +180,7 @@ export class TopicIndex {
 
   static build(topics: ReadonlyArray<IndexableTopic>): TopicIndex {
     thesaurus(); // read once per process, by a build rather than by a turn's search
+    loadWordNeighbours();
     const active = topics.filter((t) => t.isActive);
     const surfaces = new Map<string, string>(); // surface → stem, for every word of the active topics
     const docs = active.map((t) => {
@@ -207,6 +220,7 @@ export class TopicIndex {
 
   static fromParts(parts: TopicIndexParts): TopicIndex {
     thesaurus(); // this thread's copy, when the index was built on another
+    loadWordNeighbours();
     return new TopicIndex(
       parts.ids,
       parts.names,
@@ -413,6 +427,14 @@ export class TopicIndex {
       const discount = THESAURUS_DISCOUNT[related.relation];
       candidates.push({ termId: id, discount, cover: discount * THESAURUS_CONFIDENCE_SHARE });
     }
+    if (exact === undefined && !FILLER.has(stem))
+      for (const near of neighboursOf(surface)) {
+        if (near.similarity < NEIGHBOUR_MIN_SIMILARITY) break; // most similar first
+        const id = this.bm25.termId(termStem(near.word));
+        if (id === undefined || candidates.some((c) => c.termId === id)) continue;
+        const discount = NEIGHBOUR_DISCOUNT * near.similarity;
+        candidates.push({ termId: id, discount, cover: discount * NEIGHBOUR_CONFIDENCE_SHARE });
+      }
     if (candidates.length === 0) return null;
     const weight =
       exact !== undefined ? this.bm25.idf(exact) : Math.max(...candidates.map((c) => this.bm25.idf(c.termId)));
