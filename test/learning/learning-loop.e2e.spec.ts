@@ -226,4 +226,20 @@ describe('the learning loop: a turn becomes an example query (issue 54)', () => 
     expect(answer.response).toBe('Refunds take 5 days.');
     expect((await say(f, shop, again, NEW_WORDS)).metadata.citedTopic).toBe('Gift cards');
   });
+
+  it('conflicts at merge as any edit of the topic does, when main changed it meanwhile', async () => {
+    const learned = (await f.api.createBranch(shop, 'fixes/2030-01-02')).branchId;
+    const edited = (await f.api.createBranch(shop, 'refunds-wording')).branchId;
+    const topicId = (await refundsOn(learned)).id;
+    expectOk(await learn({ query: 'money back please', topicId }, learned), 200);
+    await f.api.editTopic(shop, edited, topicId, { content: 'Refunds take 3 days.' });
+    await f.api.merge(shop, edited);
+    const refused = expectEnvelope(await f.api.post(`/v1/agents/${shop}/branches/${learned}/merge`, {}), 400);
+    expect(refused.error_code).toBe('MERGE_CONFLICT');
+    expect(refused.data.conflicts.map((c: Json) => c.path)).toEqual([['topics', 'Refunds']]);
+    expect(JSON.stringify(refused.data.conflicts[0].theirs)).toContain('money back please');
+    const resolution = { path: ['topics', 'Refunds'], strategy: 'theirs' };
+    await f.api.merge(shop, learned, { conflictResolutions: [resolution] });
+    expect((await refundsOn('main')).exampleQueries.queries).toContain('money back please');
+  });
 });
