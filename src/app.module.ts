@@ -4,6 +4,7 @@ import { CONTEXT_TABLES } from './app.database';
 import { RegisterUpcasters } from './app.upcasters';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
+import { LearningModule } from './learning/learning.module';
 import { AgentTestsModule } from './agent-tests/agent-tests.module';
 import { TestRunsModule } from './agent-tests/test-runs.module';
 import { AgentToolsModule } from './agents/tools/agent-tools.module';
@@ -65,6 +66,8 @@ export class AppModule {
         AccountsModule,
         AgentsModule,
         RuntimeModule,
+        // the learning loop: conversations' words become example queries of topics on branches
+        LearningModule,
         DebugChatModule,
         ConversationsApiModule,
         AnalyticsModule,

@@ -4,6 +4,7 @@ import { agentTestsDocs, testRunsDocs } from './agent-tests/agent-tests.openapi'
 import { agentToolsDocs, toolSecretDocs } from './agents/tools/agent-tools.openapi';
 import { runtimeSettingsDocs } from './agents/runtime-settings.openapi';
 import { llmEndpointsDocs } from './agents/endpoints/llm-endpoints.openapi';
+import { exampleQueriesDocs } from './learning/learning.openapi';
 import { analyticsDocs } from './analytics/analytics.openapi';
 import { personalDataDocs } from './erasure/personal-data.openapi';
 import { auditExportDocs } from './audit-export/audit-export.openapi';
@@ -42,6 +43,7 @@ export const ROUTE_DOCS: RouteDocTable[] = [
   accountAgentsDocs,
   agentDocs,
   branchesDocs,
+  exampleQueriesDocs,
   runtimeSettingsDocs,
   deploymentsDocs,
   debugChatDocs,

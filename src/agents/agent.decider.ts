@@ -11,6 +11,7 @@ import {
   type Topic,
   type TopicContent,
 } from './agent.events';
+import { withExampleQuery } from './example-queries';
 import { applyChanges, threeWayMerge, type Content, type Resolution } from './merge';
 import {
   decideTool,
@@ -70,6 +71,8 @@ export type AgentCommand =
   | { type: 'EditBehavior'; branchId: string; behavior: string; now: string }
   | { type: 'AddTopic'; branchId: string; topic: Topic; now: string }
   | { type: 'EditTopic'; branchId: string; topicId: string; changes: Partial<TopicContent>; now: string }
+  /** appends words to a topic's example queries unless it has them (the learning loop): an edit like any other */
+  | { type: 'AddExampleQuery'; branchId: string; topicId: string; query: string; now: string }
   | { type: 'RemoveTopic'; branchId: string; topicId: string; now: string }
   | { type: 'AddTestCase'; branchId: string; test: TestCase; now: string }
   | { type: 'EditTestCase'; branchId: string; testId: string; changes: Partial<TestCaseContent>; now: string }
@@ -315,6 +318,16 @@ function decide(command: AgentCommand, state: AgentState): AgentEvent[] {
       const topic: Topic = { ...current, ...definedOnly(command.changes), id: current.id };
       if (topic.name !== name && branch.content.topics.has(topic.name))
         throw conflict('TOPIC_EXISTS', `a topic named ${topic.name} exists on this branch`);
+      return [{ type: 'TopicEdited', data: { agentId, branchId: branch.id, topic, editedAt: command.now } }];
+    }
+    case 'AddExampleQuery': {
+      const branch = openBranch(state, command.branchId);
+      const name = branch.topicNames.get(command.topicId);
+      if (name === undefined) throw notFound('TOPIC_NOT_FOUND', 'topic not found');
+      const current = branch.content.topics.get(name)!;
+      const exampleQueries = withExampleQuery(current.exampleQueries, command.query);
+      if (exampleQueries === null) return [];
+      const topic: Topic = { ...current, exampleQueries };
       return [{ type: 'TopicEdited', data: { agentId, branchId: branch.id, topic, editedAt: command.now } }];
     }
     case 'RemoveTopic': {

@@ -141,6 +141,21 @@ export class AgentsService {
     );
   }
 
+  /**
+   * Appends words to a topic's example queries on a branch (the learning loop, docs/api/agents.md),
+   * through the agent's command path like any topic edit; `added` is false when the topic already
+   * had those words, and nothing was recorded.
+   */
+  async addExampleQuery(agentId: string, rawBranchId: string, topicId: string, query: string, context: CommandContext) {
+    const branchId = this.branchId(rawBranchId);
+    const { events } = await this.commands.execute(
+      agentId,
+      { type: 'AddExampleQuery', branchId, topicId, query },
+      context,
+    );
+    return { added: events.length > 0, topic: topicView(await this.db.topicOrFail(agentId, branchId, topicId)) };
+  }
+
   async removeTopic(agentId: string, rawBranchId: string, topicId: string, context: CommandContext): Promise<void> {
     await this.commands.execute(
       agentId,

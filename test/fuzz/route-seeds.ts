@@ -85,6 +85,10 @@ export function routeSeeds(ids: Record<string, string>): Record<string, RouteSee
         isActive: true,
       },
     },
+    // the learning loop: given words (a turn's need a user turn, which the world's chat lacks)
+    'POST /v1/agents/:agentId/branches/:branchId/knowledge-base/example-queries': {
+      body: { query: 'can I get my money back', topicId: ids.topicId },
+    },
     'PATCH /v1/agents/:agentId/branches/:branchId/knowledge-base/topics/:topicId': {
       body: {
         name: 'Refunds',

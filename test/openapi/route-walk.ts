@@ -59,6 +59,11 @@ function seedsFor(ids: Record<string, string>): Record<string, AnswerSeed> {
     [`PATCH ${tests}/:testId`]: { path: open, body: { name: 'renamed test' } },
     [`DELETE ${tests}/:testId`]: { path: open },
     'DELETE /v1/agents/:agentId/branches/:branchId/knowledge-base/topics/:topicId': { path: open },
+    'POST /v1/agents/:agentId/branches/:branchId/knowledge-base/example-queries': {
+      path: open,
+      // the handed-off chat's user turn ("talk to a human"): its words read as the route reads them
+      body: { conversationId: ids.handedOff, turnIndex: 1, topicId: ids.openTopicId },
+    },
     'POST /v1/external-events/webhook': {
       body: { event_id: ids.awaitedEvent, status: 'done' },
       query: {

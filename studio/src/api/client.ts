@@ -127,6 +127,12 @@ export class ParleyApi {
     this.http.call('delete', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics/{topicId}', {
       path: { agentId, branchId, topicId },
     });
+  /** The learning loop: a turn's words (or given words) as an example query of a topic on a branch. */
+  addExampleQuery = (agentId: string, branchId: string, body: Schemas['AddExampleQueryDto']) =>
+    this.http.call('post', '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/example-queries', {
+      path: { agentId, branchId },
+      body,
+    });
   merge = (
     agentId: string,
     branchId: string,

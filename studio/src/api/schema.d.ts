@@ -758,6 +758,26 @@ export type paths = {
     patch: operations['Branches_editBehavior'];
     trace?: never;
   };
+  '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/example-queries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a conversation turn's words to a topic's example queries on a branch
+     * @description The learning loop: "this should have been topic X". The words come from a user turn (`conversationId` and `turnIndex`, read server-side: the key also needs `conversations` and the project's data access must show transcripts, 403 otherwise) or are given as `query`. They go to `topicId` of the branch (appended through the same command as a topic edit, so they are reviewed, merged and conflicted like one; words the topic already has, ignoring case, accents, punctuation and spacing, change nothing: 200 with `added: false`), or to a `newTopic` made with them as its first example query (201). Refusals: an unknown conversation (404 `CONVERSATION_NOT_FOUND`), turn (404 `TURN_NOT_FOUND`), branch or topic; a turn without the user's words, such as the greeting (400 `NOT_A_USER_TURN`); words that were erased (422 `TURN_ERASED`) or recorded redacted (422 `TURN_REDACTED`); `main` (422) and merged branches (409), as every topic edit.
+     */
+    post: operations['ExampleQueries_add'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/agents/{agentId}/branches/{branchId}/knowledge-base/topics': {
     parameters: {
       query?: never;
@@ -1498,6 +1518,13 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
   schemas: {
+    AddExampleQueryDto: {
+      conversationId?: string;
+      newTopic?: components['schemas']['NewTopicDto'];
+      query?: string;
+      topicId?: string;
+      turnIndex?: number;
+    };
     AddLlmEndpointDto: {
       api_key?: string;
       base_url: string;
@@ -1853,6 +1880,12 @@ export type components = {
       /** @enum {unknown} */
       provider: 'openai' | 'openai_compatible' | 'embedded';
       temperature?: number;
+    };
+    NewTopicDto: {
+      actions?: string;
+      content?: string;
+      isActive?: boolean;
+      name: string;
     };
     OutboundSmsDto: {
       agent_number?: string;
@@ -6156,6 +6189,140 @@ export interface operations {
             behavior: string;
             /** @constant */
             success: true;
+          };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Another account's resource, an agent outside the key's scope, or a missing permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Refused by the rules of the resource */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Rate limited (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  ExampleQueries_add: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        branchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "conversationId": "AS_CHAT_6f1c…",
+         *       "turnIndex": 1,
+         *       "topicId": "topic_ab12cd34"
+         *     }
+         */
+        'application/json': components['schemas']['AddExampleQueryDto'];
+      };
+    };
+    responses: {
+      /** @description Added to the topic (or it had the words already: `added: false`) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            added: boolean;
+            branchId: string;
+            query: string;
+            topic: components['schemas']['Topic'];
+          };
+        };
+      };
+      /** @description A new topic made with the words */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            added: boolean;
+            branchId: string;
+            query: string;
+            topic: components['schemas']['Topic'];
           };
         };
       };

@@ -2,17 +2,22 @@ import { useState } from 'react';
 import type { Unanswered as Input } from '../api/types';
 import { ListTable } from '../components/ListTable';
 import { Link, shortTime } from '../ui';
+import { ShouldHaveBeen } from '../learning/ShouldHaveBeen';
 import { CreateTopic } from './CreateTopic';
 import { formatCount } from './figures';
 
 /**
  * What users asked that no topic answered, grouped, most frequent first: each links to the
- * conversation it was last asked in and offers to start a topic from it. `transcripts` is the
- * project's data access (null when this key cannot read it): hidden transcripts, empty list.
+ * conversation it was last asked in and offers to start a topic from it, or to add it to a topic
+ * as an example query (the learning loop's picker, with the normalised text as the words).
+ * `transcripts` is the project's data access (null when this key cannot read it): hidden
+ * transcripts, empty list.
  */
 export function Unanswered(props: { agentId: string; inputs: Input[]; transcripts: boolean | null; canEdit: boolean }) {
   const { agentId, inputs, transcripts, canEdit } = props;
-  const [chosen, setChosen] = useState<string | null>(null);
+  // one panel at a time, under the list: a new topic from the input, or the input added to a topic
+  const [chosen, setChosen] = useState<{ text: string; action: 'create' | 'add' } | null>(null);
+  const open = (text: string, action: 'create' | 'add') => setChosen({ text, action });
   return (
     <section aria-labelledby="unanswered-title" className="unanswered">
       <h2 id="unanswered-title">Unanswered inputs</h2>
@@ -51,14 +56,24 @@ export function Unanswered(props: { agentId: string; inputs: Input[]; transcript
                   {
                     header: 'Actions',
                     cell: (u: Input) => (
-                      <button
-                        type="button"
-                        className="secondary"
-                        aria-label={`Create topic from this: ${u.text}`}
-                        onClick={() => setChosen(u.text)}
-                      >
-                        Create topic from this
-                      </button>
+                      <div className="row">
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={`Create topic from this: ${u.text}`}
+                          onClick={() => open(u.text, 'create')}
+                        >
+                          Create topic from this
+                        </button>
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={`Add to a topic: ${u.text}`}
+                          onClick={() => open(u.text, 'add')}
+                        >
+                          Add to a topic…
+                        </button>
+                      </div>
                     ),
                   },
                 ]
@@ -66,7 +81,18 @@ export function Unanswered(props: { agentId: string; inputs: Input[]; transcript
           ]}
         />
       )}
-      {chosen !== null && <CreateTopic key={chosen} agentId={agentId} text={chosen} onCancel={() => setChosen(null)} />}
+      {chosen?.action === 'create' && (
+        <CreateTopic key={chosen.text} agentId={agentId} text={chosen.text} onCancel={() => setChosen(null)} />
+      )}
+      {chosen?.action === 'add' && (
+        <ShouldHaveBeen
+          key={chosen.text}
+          agentId={agentId}
+          source={{ query: chosen.text }}
+          words={chosen.text}
+          onClose={() => setChosen(null)}
+        />
+      )}
     </section>
   );
 }

@@ -2,12 +2,18 @@ import { useEffect, useState } from 'react';
 import { useStudio } from '../api/context';
 import type { Topic } from '../api/types';
 import { ErrorNote, useAction, useLoad } from '../ui';
+import { BranchChanges } from './BranchChanges';
 import { MergePanel } from './MergePanel';
 import { TestsTab } from './TestsTab';
 import { ToolsTab } from './ToolsTab';
 import { TopicEditor, type TopicPrefill } from './TopicEditor';
 
-const SECTIONS = ['Topics', 'Tools', 'Tests'] as const;
+const SECTIONS = ['Topics', 'Tools', 'Tests', 'Changes'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** The tab a link asked for (`?view=changes`: what the branch changes, where the learning loop links). */
+const askedSection = (): Section =>
+  new URLSearchParams(window.location.search).get('view') === 'changes' ? 'Changes' : 'Topics';
 
 /** A branch's behavior and topics; main and merged branches are shown read-only (the API refuses writes). */
 export function BranchEditor(props: {
@@ -15,6 +21,8 @@ export function BranchEditor(props: {
   branchId: string;
   branchName: string;
   readOnly: boolean;
+  /** main's sequence the branch was cut from (its `sequenceId`): what Changes compares with */
+  baseSequence?: string;
   onMerged: () => void;
   /** a new topic to open filled in (ignored when read-only) */
   prefill?: TopicPrefill;
@@ -27,7 +35,9 @@ export function BranchEditor(props: {
   const [text, setText] = useState('');
   const [saved, setSaved] = useState(false);
   const save = useAction();
-  const [section, setSection] = useState<(typeof SECTIONS)[number]>('Topics');
+  const [section, setSection] = useState<Section>(askedSection);
+  // main has no changes of its own: it is what branches change
+  const sections = SECTIONS.filter((s) => s !== 'Changes' || (branchId !== 'main' && props.baseSequence));
   useEffect(() => {
     if (behavior.data) setText(behavior.data.behavior);
   }, [behavior.data]);
@@ -47,7 +57,7 @@ export function BranchEditor(props: {
         Branch <code>{props.branchName}</code> {readOnly && <span className="badge">read-only</span>}
       </h2>
       <div className="tabs" role="tablist" aria-label="Branch sections">
-        {SECTIONS.map((s) => (
+        {sections.map((s) => (
           <button
             key={s}
             type="button"
@@ -62,6 +72,9 @@ export function BranchEditor(props: {
       </div>
       {section === 'Tools' && <ToolsTab agentId={agentId} branchId={branchId} readOnly={readOnly} />}
       {section === 'Tests' && <TestsTab agentId={agentId} branchId={branchId} readOnly={readOnly} />}
+      {section === 'Changes' && props.baseSequence && (
+        <BranchChanges agentId={agentId} branchId={branchId} baseSequence={props.baseSequence} />
+      )}
       <section aria-labelledby="behavior-title" hidden={section !== 'Topics'}>
         <h3 id="behavior-title">Behavior</h3>
         <label htmlFor="behavior" className="sr-only">

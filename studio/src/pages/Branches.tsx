@@ -78,6 +78,7 @@ export function Branches({ agentId, branchId }: { agentId: string; branchId?: st
         branchId={current}
         branchName={current === 'main' ? 'main' : (branch?.branchName ?? current)}
         readOnly={current === 'main' || branch?.status === 'merged'}
+        baseSequence={branch?.sequenceId}
         prefill={prefill}
         onPrefillUsed={() => {
           setPrefill(undefined);

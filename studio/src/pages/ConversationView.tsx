@@ -1,7 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useStudio } from '../api/context';
 import type { Conversation } from '../api/types';
+import { LearnFromTurn } from '../learning/LearnFromTurn';
 import { ErrorNote, Json, Link, shortTime, useLoad } from '../ui';
+
+/** What an erased turn's words read as (contract §24): nothing to learn from. */
+const ERASED = '[erased]';
 
 /** Post-call analysis (contract §24): pending until the conversation ends and the analyser has run. */
 function Analysis({ c }: { c: Conversation }) {
@@ -49,6 +53,8 @@ function AnalysisDetails({ a }: { a: NonNullable<Conversation['analysis']> }) {
 export function ConversationView({ agentId, conversationId }: { agentId: string; conversationId: string }) {
   const { api, session } = useStudio();
   const accountId = session.accountId!;
+  // "Should have been…" edits a branch: a key with `agents`
+  const canLearn = session.permissions.includes('agents');
   const events = useLoad(
     () => api.conversationEvents(accountId, agentId, conversationId),
     [api, accountId, agentId, conversationId],
@@ -120,6 +126,9 @@ export function ConversationView({ agentId, conversationId }: { agentId: string;
                 {(c.turns ?? []).map((t, i) => (
                   <li key={i} className="chat-turn" data-turn={i}>
                     {t.user_input && <p className="bubble user">{t.user_input}</p>}
+                    {canLearn && t.user_input && t.user_input !== ERASED && (
+                      <LearnFromTurn agentId={agentId} source={{ conversationId, turnIndex: i }} words={t.user_input} />
+                    )}
                     {t.agent_response && <p className="bubble agent">{t.agent_response}</p>}
                     {t.latency && (
                       <p className="hint" data-field="latency">

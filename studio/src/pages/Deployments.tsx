@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useStudio } from '../api/context';
 import { ENVIRONMENTS, type Deployment, type Environment } from '../api/types';
 import { diffContent, type ContentDiff } from '../diff';
+import { ContentDiffView } from '../components/ContentDiffView';
 import { ErrorNote, shortTime, useAction, useLoad } from '../ui';
 import { TestRunStatus } from './TestRunStatus';
 
@@ -98,42 +99,13 @@ export function Deployments({ agentId }: { agentId: string }) {
       <button type="button" onClick={compare} disabled={picked.length !== 2 || action.busy}>
         Compare the two chosen deployments
       </button>
-      {diff && <DiffView {...diff} />}
-    </div>
-  );
-}
-
-function DiffView({ from, to, diff }: { from: Deployment; to: Deployment; diff: ContentDiff }) {
-  return (
-    <section aria-labelledby="diff-title" className="diff">
-      <h2 id="diff-title">
-        {from.environment} v{from.version} → {to.environment} v{to.version}
-      </h2>
-      {!diff.behavior && diff.topics.length === 0 && <p>No difference in behavior or topics.</p>}
-      {diff.behavior && (
-        <div className="diff-item">
-          <h3>Behavior</h3>
-          <pre className="removed">- {diff.behavior.before}</pre>
-          <pre className="added">+ {diff.behavior.after}</pre>
-        </div>
+      {diff && (
+        <ContentDiffView
+          title={`${diff.from.environment} v${diff.from.version} → ${diff.to.environment} v${diff.to.version}`}
+          diff={diff.diff}
+          empty="No difference in behavior or topics."
+        />
       )}
-      {diff.topics.map((c) => (
-        <div key={c.name} className="diff-item" data-change={c.kind}>
-          <h3>
-            Topic {c.name}: {c.kind}
-            {c.kind === 'changed' && ` (${c.fields.join(', ')})`}
-          </h3>
-          {c.kind === 'changed' &&
-            c.fields.map((f) => (
-              <div key={f}>
-                <pre className="removed">- {JSON.stringify(c.before[f as keyof typeof c.before])}</pre>
-                <pre className="added">+ {JSON.stringify(c.after[f as keyof typeof c.after])}</pre>
-              </div>
-            ))}
-          {c.kind === 'added' && <pre className="added">+ {c.after.content}</pre>}
-          {c.kind === 'removed' && <pre className="removed">- {c.before.content}</pre>}
-        </div>
-      ))}
-    </section>
+    </div>
   );
 }

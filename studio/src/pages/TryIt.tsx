@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useStudio } from '../api/context';
 import { ENVIRONMENTS, type DebugTurn, type Environment } from '../api/types';
+import { LearnFromTurn } from '../learning/LearnFromTurn';
 import { ErrorNote, Json, Link, useAction } from '../ui';
 
 interface TurnShown {
@@ -86,6 +87,9 @@ export function TryIt({ agentId }: { agentId: string }) {
         {turns.map((t, i) => (
           <li key={i} className="chat-turn" data-turn={i}>
             {t.turn.userInput && <p className="bubble user">{t.turn.userInput}</p>}
+            {t.turn.userInput && conversationId && (
+              <LearnFromTurn agentId={agentId} source={{ conversationId, turnIndex: i }} words={t.turn.userInput} />
+            )}
             <p className="bubble agent">{t.turn.response}</p>
             <TurnDetails shown={t} />
           </li>
