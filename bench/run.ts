@@ -15,7 +15,7 @@ import { FULL, QUICK } from './lib/sizes';
 import { judge, judgeLimits, LIMITS, TARGETS } from './targets';
 
 /**
- * `npm run bench [-- --quick] [-- --only <substring>]`: runs every case group in a child process
+ * `npm run bench [-- --quick] [-- --only <substring>|=<name>]`: runs every case group in a child process
  * of its own, one after the other, so the ratios compare figures taken minutes apart on the same
  * machine while no group inherits another's heap. Then prints the table and writes
  * bench/results/<timestamp>.json and latest.json. Exits 1 only if a case broke (a missed target
@@ -23,7 +23,9 @@ import { judge, judgeLimits, LIMITS, TARGETS } from './targets';
  */
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
-  const selected = (name: string) => args.only.length === 0 || args.only.some((s) => name.includes(s));
+  // `--only =name` selects that case alone (a substring would also pick `postgres.<name>`)
+  const selected = (name: string) =>
+    args.only.length === 0 || args.only.some((s) => (s.startsWith('=') ? name === s.slice(1) : name.includes(s)));
   if (args.group !== undefined) return runGroup(args, selected);
 
   const groups = CASE_GROUPS.filter((g) => g.backend === undefined || g.backend === args.backend)

@@ -115,6 +115,8 @@ export const LIMITS: Limit[] = [
   { name: 'http.get.authenticated.paired-ratio', atLeast: 0.9 },
   { name: 'agents.merge.2000-topics.p50', atMost: 50 },
   { name: 'runtime.retrieval.5000-topics.p50', atMost: 1 },
+  // Issue 54: the embedded retrieval's word tables cost a process at most 20 MB.
+  { name: 'runtime.retrieval.memory-added', atMost: 20 },
   { name: 'debug-chat.turns.32-conversations', atLeast: 2000 },
   { name: 'debug-chat.turn.p99', atMost: 50 },
   { name: 'messaging.reply.p99', atMost: 50 },

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { BenchCase } from '../lib/case';
 import type { BenchContext } from '../lib/context';
 import { median } from '../lib/measure';
@@ -78,6 +80,29 @@ export const retrievalCases: BenchCase[] = [
           coldBuildMs: r.coldBuildMs,
         },
       };
+    },
+  },
+  {
+    name: 'runtime.retrieval.memory-added',
+    run() {
+      // a fresh process: what the GloVe neighbour lists (issue 54) add once loaded, heap and
+      // buffers, after a full collection on both sides; the thesaurus (issue 35) loaded first
+      const dir = path.join(__dirname, '..', '..', 'src', 'runtime', 'retrieval');
+      const script = `
+        const used = () => { global.gc(); const m = process.memoryUsage(); return m.heapUsed + m.external + m.arrayBuffers; };
+        const before = used();
+        require(${JSON.stringify(path.join(dir, 'thesaurus'))}).thesaurus();
+        const between = used();
+        require(${JSON.stringify(path.join(dir, 'word-neighbours'))}).loadWordNeighbours();
+        process.stdout.write(JSON.stringify([between - before, used() - between]));`;
+      const [thesaurus, neighbours] = JSON.parse(
+        execFileSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' }),
+      ) as [number, number];
+      return Promise.resolve({
+        figure: neighbours / 1e6,
+        unit: 'MB',
+        note: `heap, external and array buffers a fresh process holds once the GloVe neighbour lists are loaded (the thesaurus, loaded before, holds ${(thesaurus / 1e6).toFixed(1)} MB)`,
+      });
     },
   },
 ];

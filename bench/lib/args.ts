@@ -12,7 +12,7 @@ export interface BenchArgs {
   out?: string;
 }
 
-const USAGE = 'usage: npm run bench -- [--quick] [--backend sqlite|postgres] [--only <substring>]...';
+const USAGE = 'usage: npm run bench -- [--quick] [--backend sqlite|postgres] [--only <substring>|=<name>]...';
 
 export function parseArgs(argv: string[]): BenchArgs {
   const args: BenchArgs = { quick: false, only: [], backend: 'sqlite' };
