@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { NewEvent, RecordedEvent } from '../event-store/event-store.port';
 import type { EventSealing } from '../event-store/sealing';
 import type { ConversationKey, ConversationKeyStore } from './conversation-keys';
@@ -8,7 +8,10 @@ import { conversationOfStream, PERSONAL_FIELDS } from './personal-fields';
 interface SealedPart {
   /** the names of the fields inside `box` */
   fields: string[];
-  /** `v1.<iv>.<tag>.<ciphertext>`, base64url, AES-256-GCM over the fields' JSON */
+  /**
+   * AES-256-GCM over the fields' JSON: `v2.<iv|tag|ciphertext>`, one base64url text (one decode
+   * to open it); `v1.<iv>.<tag>.<ciphertext>`, each apart, in logs written before.
+   */
   box: string;
 }
 
@@ -16,6 +19,7 @@ interface SealedPart {
 const CACHED_KEYS = 50_000;
 
 type Data = Record<string, unknown>;
+type Key = KeyObject | 'erased';
 
 /**
  * Crypto-shredding for conversations (contract §24): each conversation's personal fields
@@ -24,7 +28,8 @@ type Data = Record<string, unknown>;
  * as erased, in every read model, export and replay, while the log itself stays whole.
  */
 export class ConversationSealing implements EventSealing {
-  private readonly keys = new Map<string, ConversationKey>();
+  /** As KeyObjects: a decipher made from one costs less than from the key's bytes. */
+  private readonly keys = new Map<string, Key>();
 
   constructor(private readonly store: ConversationKeyStore) {}
 
@@ -87,13 +92,12 @@ export class ConversationSealing implements EventSealing {
     return withData(event, openedData(stored, personal));
   }
 
-  private async keyFor(conversationId: string): Promise<ConversationKey> {
+  private async keyFor(conversationId: string): Promise<Key> {
     const cached = this.keys.get(conversationId);
     if (cached) return cached;
     const key =
       (await this.store.find([conversationId])).get(conversationId) ?? (await this.store.create(conversationId));
-    this.remember(conversationId, key);
-    return key;
+    return this.remember(conversationId, key);
   }
 
   private async load(ids: string[]): Promise<void> {
@@ -102,9 +106,11 @@ export class ConversationSealing implements EventSealing {
     for (const id of ids) this.remember(id, found.get(id) ?? 'erased');
   }
 
-  private remember(id: string, key: ConversationKey): void {
+  private remember(id: string, stored: ConversationKey): Key {
     if (this.keys.size >= CACHED_KEYS) this.keys.delete(this.keys.keys().next().value!);
+    const key = stored === 'erased' ? stored : createSecretKey(stored);
     this.keys.set(id, key);
+    return key;
   }
 }
 
@@ -160,19 +166,40 @@ const mayBeSealed = (event: RecordedEvent): boolean =>
 const aad = (streamId: string, event: { id: string; type: string }) =>
   Buffer.from(`${streamId}\n${event.type}\n${event.id}`);
 
-function encrypt(key: Buffer, plain: string, additional: Buffer): string {
-  const iv = randomBytes(12);
+function encrypt(key: KeyObject, plain: string, additional: Buffer): string {
+  const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(additional);
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return `v1.${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${body.toString('base64url')}`;
+  return `v2.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
 }
 
-function decrypt(key: Buffer, box: string, additional: Buffer): string {
-  const [version, iv, tag, body] = box.split('.');
-  if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('not a sealed box');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+function decrypt(key: KeyObject, box: string, additional: Buffer): string {
+  let iv: Buffer, tag: Buffer, body: Buffer;
+  if (box.startsWith('v2.')) {
+    const all = Buffer.from(box.slice(3), 'base64url');
+    if (all.length < IV_BYTES + TAG_BYTES) throw new Error('not a sealed box');
+    [iv, tag, body] = [
+      all.subarray(0, IV_BYTES),
+      all.subarray(IV_BYTES, IV_BYTES + TAG_BYTES),
+      all.subarray(IV_BYTES + TAG_BYTES),
+    ];
+  } else {
+    const [version, ivText, tagText, bodyText] = box.split('.');
+    if (version !== 'v1' || !ivText || !tagText || bodyText === undefined) throw new Error('not a sealed box');
+    [iv, tag, body] = [
+      Buffer.from(ivText, 'base64url'),
+      Buffer.from(tagText, 'base64url'),
+      Buffer.from(bodyText, 'base64url'),
+    ];
+  }
+  const decipher = createDecipheriv('aes-256-gcm', key, iv);
   decipher.setAAD(additional);
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return decipher.update(body, 'base64url', 'utf8') + decipher.final('utf8');
+  decipher.setAuthTag(tag);
+  const out = decipher.update(body);
+  decipher.final();
+  return out.toString('utf8');
 }
