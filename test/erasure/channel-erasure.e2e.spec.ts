@@ -1,11 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Json } from '../helpers/json';
-import { op } from '../helpers/keys-fixtures';
+import { op, operatorKey } from '../helpers/keys-fixtures';
 import { projectionsCli } from '../helpers/projections-cli';
 import { rebuildReadModel } from '../helpers/rebuild-read-model';
 import { request } from '../helpers/test-app';
-import { accessToken, ChatClient, createConnector, type WireEvent } from '../messaging/messaging-fixture';
+import {
+  accessToken,
+  ChatClient,
+  createConnector,
+  DeskClient,
+  KB as CHAT_KB,
+  type WireEvent,
+} from '../messaging/messaging-fixture';
 import {
   AGENT_NUMBER,
   carrierMessages,
@@ -34,7 +41,12 @@ const SMS_GREETING = 'Hello Ravenna Blistercup, your table for two is booked.';
 const SMS_SAID = 'my name is Hortensio Glimmerdash';
 const KEPT_SMS_GREETING = 'Hello Clementine Saltmarsh, your order has shipped.';
 const KEPT_SMS_SAID = 'my name is Fitzgerald Marmalade';
-const ERASED_WORDS = ['Quillonia', CHAT_NOTE, 'Ravenna', 'Hortensio'];
+/** Said to a human at the desk, then in the same session's next conversation after the human left. */
+const DESK_SAID = 'my name is Peregrine Wolfsbane';
+const DESK_ANSWER = 'Hello Peregrine, Dana here.';
+const DESK_KEPT_SAID = 'my name is Tobiah Quenelle';
+const ERASED_WORDS = ['Quillonia', CHAT_NOTE, 'Ravenna', 'Hortensio', 'Peregrine'];
+/** Kept words a read model stores (a message to a human is on the session's sealed stream alone). */
 const KEPT_WORDS = ['Orlandino', 'Clementine', 'Fitzgerald'];
 /** With READ_MODEL_DB=postgres the read models (and the key store) live in PostgreSQL: DATA_DIR holds the sealed log alone. */
 const readModelsInFiles = process.env.READ_MODEL_DB !== 'postgres';
@@ -52,6 +64,8 @@ describe('erasure of web chat and SMS conversations (contract §24)', () => {
   let user: string;
   let sms: string;
   let keptSms: string;
+  let desk: DeskClient;
+  let handedOff: { sessionId: string; erased: string; kept: string; user: ChatClient };
 
   const erase = (id: string) =>
     request(`${f.t.url}/v3/${f.account.accountId}/${f.agentId}/conversations/${id}/personal-data`, {
@@ -59,14 +73,27 @@ describe('erasure of web chat and SMS conversations (contract §24)', () => {
       headers: { 'x-api-key': f.account.key },
     });
 
-  /** A web chat session: join, then one message (with custom metadata), answered. */
-  const webChat = async (said: string, custom?: Json): Promise<WebChat> => {
+  const newSession = async (): Promise<string> => {
     const created = await request(`${f.t.url}/api/v1/sessions`, {
       body: {},
       headers: { authorization: `Bearer ${bearer}` },
     });
     expect(created.status).toBe(200);
-    const sessionId = created.body.session_id as string;
+    return created.body.session_id as string;
+  };
+
+  /** join, then a handoff to the desk: the conversation the session now runs */
+  const joinAndHandOff = async (client: ChatClient): Promise<string> => {
+    client.send({ type: 'EVENT_TYPE_REQUEST_SERVICE_AGENT_JOIN' });
+    const conversationId = (await client.next('EVENT_TYPE_SERVICE_AGENT_JOINED')).payload.conversation_id as string;
+    client.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: 'human agent please' } });
+    await client.next('EVENT_TYPE_SERVICE_AGENT_TRIGGERED_HANDOFF');
+    return conversationId;
+  };
+
+  /** A web chat session: join, then one message (with custom metadata), answered. */
+  const webChat = async (said: string, custom?: Json): Promise<WebChat> => {
+    const sessionId = await newSession();
     const client = await ChatClient.open(f.t.url, sessionId, bearer);
     try {
       await client.next('EVENT_TYPE_EVENT_BATCH');
@@ -118,6 +145,16 @@ describe('erasure of web chat and SMS conversations (contract §24)', () => {
     const issued = await accessToken(f.t, { 'X-Token': connector.connectorToken, 'X-Host': 'shop.example.com' });
     expect(issued.status).toBe(200);
     bearer = issued.body.access_token;
+    await f.api.shipChange(f.agentId, 'handoff', (branchId) =>
+      f.api.addTopic(
+        f.agentId,
+        branchId,
+        CHAT_KB.find((t) => t.name === 'Speak to a human')!,
+      ),
+    );
+    const deskKey = (await operatorKey(f.t, f.account.accountId, { name: 'Dana', permissions: ['desk'] })).key;
+    desk = await DeskClient.open(f.t.url, deskKey, 'Dana');
+    await desk.next((m) => m.type === 'DESK_READY');
     chat = await webChat(CHAT_SAID, { note: CHAT_NOTE });
     keptChat = await webChat(KEPT_CHAT_SAID);
 
@@ -138,13 +175,38 @@ describe('erasure of web chat and SMS conversations (contract §24)', () => {
     await conversationWhen(f, keptSms, (c) => expect(c.num_turns).toBe(2));
     await delivered(f.t, user, 4);
 
+    // one web chat session, two conversations: the first handed to a human who answers and leaves, then a second
+    const deskSession = await newSession();
+    const deskUser = await ChatClient.open(f.t.url, deskSession, bearer);
+    await deskUser.next('EVENT_TYPE_EVENT_BATCH');
+    const handedOffFirst = await joinAndHandOff(deskUser);
+    deskUser.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: DESK_SAID } });
+    await deskUser.next('EVENT_TYPE_USER_MESSAGE', (e) => e.payload.text === DESK_SAID);
+    desk.send({ type: 'ACCEPT', session_id: deskSession });
+    const accepted = await desk.next((m) => m.type === 'SESSION_ACCEPTED' && m.session_id === deskSession);
+    expect(JSON.stringify(accepted.history)).toContain(DESK_SAID);
+    desk.send({ type: 'MESSAGE', session_id: deskSession, text: DESK_ANSWER });
+    await deskUser.next('EVENT_TYPE_LIVE_AGENT_MESSAGE', (e) => e.payload.text === DESK_ANSWER);
+    desk.send({ type: 'LEAVE', session_id: deskSession });
+    await deskUser.next('EVENT_TYPE_LIVE_AGENT_LEFT');
+    const handedOffSecond = await joinAndHandOff(deskUser);
+    expect(handedOffSecond).not.toBe(handedOffFirst);
+    deskUser.send({ type: 'EVENT_TYPE_USER_MESSAGE', payload: { text: DESK_KEPT_SAID } });
+    await deskUser.next('EVENT_TYPE_USER_MESSAGE', (e) => e.payload.text === DESK_KEPT_SAID);
+    handedOff = { sessionId: deskSession, erased: handedOffFirst, kept: handedOffSecond, user: deskUser };
+
     // before: the log holds every text sealed, nowhere in clear
-    for (const word of [...ERASED_WORDS, ...KEPT_WORDS])
+    for (const word of [...ERASED_WORDS, ...KEPT_WORDS, 'Tobiah'])
       expect(filesHolding(word).filter((file) => file.startsWith('events.sqlite'))).toEqual([]);
     expect((await erase(chat.conversationId)).status).toBe(204);
     expect((await erase(sms)).status).toBe(204);
+    expect((await erase(handedOff.erased)).status).toBe(204);
   });
-  afterAll(async () => f?.close());
+  afterAll(async () => {
+    handedOff?.user.close();
+    desk?.close();
+    await f?.close();
+  });
 
   it('replays the erased web chat session with its messages erased, and the other session whole', async () => {
     const events = await replayed(chat.sessionId);
@@ -160,6 +222,21 @@ describe('erasure of web chat and SMS conversations (contract §24)', () => {
     expect(JSON.stringify(events)).not.toContain('Quillonia');
     const kept = await replayed(keptChat.sessionId);
     expect(kept.find((e) => e.type === 'EVENT_TYPE_USER_MESSAGE')!.payload.text).toBe(KEPT_CHAT_SAID);
+  });
+
+  it("shows the desk a session's erased conversation erased, and its next conversation whole", async () => {
+    desk.send({ type: 'ACCEPT', session_id: handedOff.sessionId });
+    const accepted = await desk.next((m) => m.type === 'SESSION_ACCEPTED' && m.session_id === handedOff.sessionId);
+    const history = accepted.history as WireEvent[];
+    const texts = history.filter((e) => e.payload.text !== undefined).map((e) => [e.type, e.payload.text]);
+    expect(texts).toContainEqual(['EVENT_TYPE_LIVE_AGENT_MESSAGE', '[erased]']);
+    expect(texts.filter(([, text]) => text === '[erased]').length).toBeGreaterThanOrEqual(4);
+    expect(texts).toContainEqual(['EVENT_TYPE_USER_MESSAGE', DESK_KEPT_SAID]);
+    expect(JSON.stringify(history)).not.toContain('Peregrine');
+    // the user reconnecting is replayed the same
+    const replay = await replayed(handedOff.sessionId);
+    expect(JSON.stringify(replay)).not.toContain('Peregrine');
+    expect(JSON.stringify(replay)).toContain(DESK_KEPT_SAID);
   });
 
   it('shows the erased conversations [erased] through the Conversations API, the kept ones whole', async () => {
