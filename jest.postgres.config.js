@@ -39,6 +39,7 @@ const ON_POSTGRES = [
   'test/analytics/analytics.e2e.spec.ts',
   // erasure: the key store and the scrubbed read models in PostgreSQL
   'test/erasure/erasure.e2e.spec.ts',
+  'test/erasure/channel-erasure.e2e.spec.ts',
   'test/analysis/post-call-analysis.e2e.spec.ts',
   // outbox, timers and samples the platform database claims and keeps
   'test/webhooks/webhook-deliveries.e2e.spec.ts',

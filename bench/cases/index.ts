@@ -53,7 +53,10 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   { name: 'http', cases: httpAuthCases },
   { name: 'agents', cases: agentsCases },
   { name: 'retrieval', cases: retrievalCases },
-  { name: 'debug-chat', cases: [...debugChatCases, ...debugChatCostCases, ...debugChatPrivacyCases, ...sealingCases, ...sealingApiCases] },
+  {
+    name: 'debug-chat',
+    cases: [...debugChatCases, ...debugChatCostCases, ...debugChatPrivacyCases, ...sealingCases, ...sealingApiCases],
+  },
   { name: 'messaging', cases: messagingCases },
   { name: 'inbound-calls', cases: inboundCallsCases },
   // concurrent SIP calls with audio (issue 36): real-time audio, so its length is the calls', not the machine's

@@ -68,4 +68,22 @@ describe('sms-sessions projection', () => {
     expect((await queries.latestMessages('+15550001', 10)).map((m) => m.id)).toEqual(['m1', 'm2']);
     expect((await queries.latestMessages(null, 2)).map((m) => m.id)).toEqual(['m2', 'm3']);
   });
+
+  it("given ConversationErased: that conversation's texts and the number they went to read erased, as a rebuild reads them", async () => {
+    await rm.given(delivered('m1', '+15550001', '+15559999'), {
+      ...delivered('m2', '+15550001', '+15558888'),
+      data: { ...delivered('m2', '+15550001', '+15558888').data, conversationId: 'c2' },
+    });
+    await rm.given({
+      stream: 'conversation-c1',
+      type: 'ConversationErased',
+      data: { erasedAt: 'T', erasedBy: 'key_1' },
+    });
+    expect(
+      await rm.rows('SELECT id, conversation_id, from_number, to_number, text FROM sms_message ORDER BY id'),
+    ).toEqual([
+      { id: 'm1', conversation_id: 'c1', from_number: '+15550001', to_number: '[erased]', text: '[erased]' },
+      { id: 'm2', conversation_id: 'c2', from_number: '+15550001', to_number: '+15558888', text: 'm2' },
+    ]);
+  });
 });

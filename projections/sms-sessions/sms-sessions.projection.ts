@@ -1,15 +1,18 @@
+import { conversationStream, ERASED_TEXT, type ConversationEvent } from '../../src/conversations/conversation.events';
 import type { SmsMessageEvent } from '../../src/sms/sms-message.events';
 import type { SmsSessionEvent } from '../../src/sms/sms-session.events';
 import { defineProjection, handlerFor } from '../../src/read-models/projection';
 import { SmsMessageRow, SmsSessionRow } from './sms-sessions.entities';
 import { SMS_SESSIONS_READ_MODEL } from './name';
 
-const on = handlerFor<SmsSessionEvent | SmsMessageEvent>();
+const on = handlerFor<SmsSessionEvent | SmsMessageEvent | ConversationEvent>();
+const CONVERSATION_PREFIX = conversationStream('');
 
 /** SMS sessions and the texts the carrier took (GET /admin/v1/sms/messages). */
 export const smsSessionsProjection = defineProjection({
   name: SMS_SESSIONS_READ_MODEL,
-  version: 1,
+  // v2: an erased conversation's texts are scrubbed (rows stored before v2 are, by the rebuild)
+  version: 2,
   entities: [SmsMessageRow, SmsSessionRow],
   handles: {
     SmsSessionOpened: on<'SmsSessionOpened'>(async ({ data }, _em, rows) => {
@@ -77,6 +80,14 @@ export const smsSessionsProjection = defineProjection({
         error,
         at: failedAt,
       });
+    }),
+    // contract §24: what a rebuild reads of the sealed text and number once the key is destroyed
+    ConversationErased: on<'ConversationErased'>(async ({ streamId }, _em, rows) => {
+      await rows.update(
+        SmsMessageRow,
+        { conversationId: streamId.slice(CONVERSATION_PREFIX.length) },
+        { text: ERASED_TEXT, toNumber: ERASED_TEXT },
+      );
     }),
   },
 });

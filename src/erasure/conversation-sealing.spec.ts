@@ -93,4 +93,79 @@ describe('ConversationSealing', () => {
     expect(await sealing.seal('conversation-C2', [ended])).toEqual([ended]);
     expect(keys.keys.size).toBe(0);
   });
+
+  describe("a channel's session streams", () => {
+    const PAIR = 'sms-session-+15550001-+15559999';
+    const inbound = (id: string, conversationId: string, text: string): NewEvent => ({
+      id,
+      type: 'SmsUserMessageReceived',
+      data: { conversationId, text, providerMessageId: `p-${id}`, receivedAt: '2026-12-07T00:00:00Z', generation: 1 },
+      metadata: METADATA,
+    });
+
+    it("seal each event under the key of the conversation it names, so erasing one leaves the pair's others", async () => {
+      const keys = new MemoryKeys();
+      const sealing = new ConversationSealing(keys);
+      const stored = await sealing.seal(PAIR, [inbound('e1', 'SMS-1', 'I am Ada'), inbound('e2', 'SMS-2', 'I am Bo')]);
+      expect(JSON.stringify(stored)).not.toMatch(/Ada|Bo\b/);
+      expect(stored[0].data).toMatchObject({ conversationId: 'SMS-1', providerMessageId: 'p-e1' });
+      expect([...keys.keys.keys()].sort()).toEqual(['SMS-1', 'SMS-2']);
+      await keys.erase('SMS-1');
+      const opened = await new ConversationSealing(keys).open(stored.map((e, i) => recorded(PAIR, e, i)));
+      expect(opened.map((e) => (e.data as { text: string }).text)).toEqual(['[erased]', 'I am Bo']);
+    });
+
+    it('seal web chat messages, their custom metadata and suggestions too; a message of no conversation stays clear', async () => {
+      const keys = new MemoryKeys();
+      const sealing = new ConversationSealing(keys);
+      const SESSION = 'messaging-session-s1';
+      const said: NewEvent = {
+        id: 'e1',
+        type: 'MessagingUserMessageReceived',
+        data: { messageId: 'm1', text: 'I am Ada', custom: { card: '4111' }, conversationId: 'WEBCHAT-1', at: 'T' },
+        metadata: METADATA,
+      };
+      const answered: NewEvent = {
+        id: 'e2',
+        type: 'MessagingServiceAgentMessageSent',
+        data: { messageId: 'm2', text: 'Hi Ada', responseSuggestions: ['Ada?'], conversationId: 'WEBCHAT-1', at: 'T' },
+        metadata: METADATA,
+      };
+      const older: NewEvent = { ...said, id: 'e3', data: { messageId: 'm3', text: 'before', at: 'T' } };
+      const stored = await sealing.seal(SESSION, [said, answered, older]);
+      expect(JSON.stringify(stored.slice(0, 2))).not.toMatch(/Ada|4111/);
+      expect(stored[2]).toBe(older);
+      const reader = new ConversationSealing(keys);
+      const events = stored.map((e, i) => recorded(SESSION, e, i));
+      expect((await reader.open(events)).map((e) => e.data)).toEqual([said.data, answered.data, older.data]);
+      // another process erases: this one drops its cached key when it reads ConversationErased
+      await keys.erase('WEBCHAT-1');
+      const erasure: NewEvent = { id: 'e4', type: 'ConversationErased', data: { erasedAt: 'T' }, metadata: METADATA };
+      await reader.open([recorded('conversation-WEBCHAT-1', erasure)]);
+      const [user, agent] = await reader.open(events);
+      expect(user.data).toEqual({
+        messageId: 'm1',
+        text: '[erased]',
+        custom: {},
+        conversationId: 'WEBCHAT-1',
+        at: 'T',
+      });
+      expect(agent.data).toMatchObject({ text: '[erased]', responseSuggestions: [] });
+      // and a late message of the erased conversation is stored erased, never under a new key
+      const [late] = await reader.seal(SESSION, [{ ...said, id: 'e5' }]);
+      expect(late.data).toMatchObject({ text: '[erased]', custom: {} });
+    });
+
+    it('leave an inbound session opening (no greeting) as it is', async () => {
+      const keys = new MemoryKeys();
+      const opened: NewEvent = {
+        id: 'e1',
+        type: 'SmsSessionOpened',
+        data: { conversationId: 'SMS-1', agentNumber: '+1', userNumber: '+2', greeting: null },
+        metadata: METADATA,
+      };
+      expect(await new ConversationSealing(keys).seal(PAIR, [opened])).toEqual([opened]);
+      expect(keys.keys.size).toBe(0);
+    });
+  });
 });

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type Ke
 import type { NewEvent, RecordedEvent } from '../event-store/event-store.port';
 import type { EventSealing } from '../event-store/sealing';
 import type { ConversationKey, ConversationKeyStore } from './conversation-keys';
-import { conversationOfStream, PERSONAL_FIELDS } from './personal-fields';
+import { PERSONAL_FIELDS, sealingKeyOf } from './personal-fields';
 
 /** A sealed event's data: the clear fields, and the personal ones in `sealed`. */
 interface SealedPart {
@@ -34,41 +34,56 @@ export class ConversationSealing implements EventSealing {
   constructor(private readonly store: ConversationKeyStore) {}
 
   async seal(streamId: string, events: NewEvent[]): Promise<NewEvent[]> {
-    const conversationId = conversationOfStream(streamId);
-    if (conversationId === null || !events.some((e) => personalIn(e.type, e.data as Data))) return events;
-    const key = await this.keyFor(conversationId);
-    return events.map((event) => {
-      const fields = personalIn(event.type, event.data as Data);
-      if (!fields) return event;
+    let out: NewEvent[] | null = null;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i];
       const data = event.data as Data;
+      const fields = personalIn(event.type, data);
+      if (!fields) continue;
+      const keyId = sealingKeyOf(streamId, data);
+      if (keyId === null) continue;
+      const key = await this.keyFor(keyId);
+      out ??= events.slice();
       // an erased conversation stores nothing personal again, not even under a new key
-      if (key === 'erased') return { ...event, data: { ...data, ...erasedValues(event.type, fields) } };
+      if (key === 'erased') {
+        out[i] = { ...event, data: { ...data, ...erasedValues(event.type, fields) } };
+        continue;
+      }
       const clear: Data = {};
       const personal: Data = {};
       for (const [name, value] of Object.entries(data)) (fields.includes(name) ? personal : clear)[name] = value;
       const sealed: SealedPart = { fields, box: encrypt(key, JSON.stringify(personal), aad(streamId, event)) };
-      return { ...event, data: { ...clear, sealed } };
-    });
+      out[i] = { ...event, data: { ...clear, sealed } };
+    }
+    return out ?? events;
   }
 
   async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     let missing: string[] | null = null;
-    for (const event of events) {
-      const conversationId = conversationOfStream(event.streamId);
-      if (conversationId === null) continue;
-      // every process sees the erasure in the log: a key it still holds is dropped there
-      if (event.type === 'ConversationErased') this.keys.set(conversationId, 'erased');
-      else if (!this.keys.has(conversationId) && mayBeSealed(event)) (missing ??= []).push(conversationId);
-    }
-    if (missing) await this.load([...new Set(missing)]);
-    let out: RecordedEvent[] | null = null;
+    // the key of each sealed event, by index; null while none is
+    let keyIds: Array<string | null> | null = null;
     for (let i = 0; i < events.length; i++) {
       const event = events[i];
-      if (conversationOfStream(event.streamId) === null || !mayBeSealed(event)) continue;
-      out ??= events.slice();
-      out[i] = this.opened(event);
+      // every process sees the erasure in the log: a key it still holds is dropped there
+      if (event.type === 'ConversationErased') {
+        const conversationId = sealingKeyOf(event.streamId, event.data);
+        if (conversationId !== null) this.keys.set(conversationId, 'erased');
+        continue;
+      }
+      if (!mayBeSealed(event)) continue;
+      const keyId = sealingKeyOf(event.streamId, event.data);
+      if (keyId === null) continue;
+      (keyIds ??= new Array<string | null>(events.length).fill(null))[i] = keyId;
+      if (!this.keys.has(keyId)) (missing ??= []).push(keyId);
     }
-    return out ?? events;
+    if (!keyIds) return events;
+    if (missing) await this.load([...new Set(missing)]);
+    const out = events.slice();
+    for (let i = 0; i < events.length; i++) {
+      const keyId = keyIds[i];
+      if (keyId !== null) out[i] = this.opened(events[i], keyId);
+    }
+    return out;
   }
 
   /** Forgets a conversation's key here at once (the erasing process; the others drop it at the event). */
@@ -76,10 +91,10 @@ export class ConversationSealing implements EventSealing {
     this.keys.set(conversationId, 'erased');
   }
 
-  private opened(event: RecordedEvent): RecordedEvent {
+  private opened(event: RecordedEvent, keyId: string): RecordedEvent {
     const stored = event.data as Data & { sealed: SealedPart };
     const sealed = stored.sealed;
-    const key = this.keys.get(conversationOfStream(event.streamId)!);
+    const key = this.keys.get(keyId);
     let personal: Data;
     if (!key || key === 'erased') personal = erasedValues(event.type, sealed.fields);
     else
@@ -139,8 +154,10 @@ const withData = (event: RecordedEvent, data: Data): RecordedEvent => ({
 function personalIn(type: string, data: Data): string[] | null {
   const rule = PERSONAL_FIELDS[type];
   if (!rule || data === null || typeof data !== 'object') return null;
-  // an empty text holds nothing personal: left clear, it reads the same before and after erasure
-  const fields = Object.keys(rule).filter((name) => data[name] !== undefined && data[name] !== '');
+  // an empty text (or none) holds nothing personal: left clear, it reads the same before and after erasure
+  const fields = Object.keys(rule).filter(
+    (name) => data[name] !== undefined && data[name] !== null && data[name] !== '',
+  );
   return fields.length ? fields : null;
 }
 

@@ -5,6 +5,7 @@ import { SealingRegistry } from '../event-store/sealing';
 import { ServerSecret } from '../platform/auth/server-secret';
 import { CONFIG, type Config } from '../platform/config/config';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { SmsModule } from '../sms/sms.module';
 import { RecordingsModule } from '../voice/recording/recordings.module';
 import { CONVERSATION_KEYS, type ConversationKeyStore } from './conversation-keys';
 import { ConversationSealing } from './conversation-sealing';
@@ -32,7 +33,7 @@ class SealingLifecycle implements OnModuleInit, OnApplicationShutdown {
 
 /** Crypto-shredding of conversations (contract §24): the key store, the sealing, the erasure route. */
 @Module({
-  imports: [EventStoreModule, ConversationsModule, ReadModelsModule, RecordingsModule],
+  imports: [EventStoreModule, ConversationsModule, ReadModelsModule, RecordingsModule, SmsModule],
   controllers: [PersonalDataController],
   providers: [
     {

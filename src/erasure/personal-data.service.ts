@@ -12,6 +12,7 @@ import { CONFIG, type Config } from '../platform/config/config';
 import { DomainError } from '../platform/errors/domain-error';
 import { LOGGER } from '../platform/logging/logger';
 import { ReadModels } from '../read-models/read-models.service';
+import { SmsOutbox } from '../sms/sms-outbox';
 import { CallRecordings } from '../voice/recording/call-recordings';
 import { CONVERSATION_KEYS, type ConversationKeyStore } from './conversation-keys';
 import { ConversationSealing } from './conversation-sealing';
@@ -21,10 +22,11 @@ const CHECKPOINT_ATTEMPTS = 3;
 
 /**
  * Erasure of one conversation's personal data (contract §24): its key is destroyed first (from
- * then on every sealed field reads `[erased]`), then `ConversationErased` records who and when,
- * the read models scrub what they had stored of it, its recording is deleted, and the SQLite
- * files' write-ahead logs are emptied so no old page of them keeps the text. Repeatable: a retry
- * after a failure finishes what the first call began.
+ * then on every sealed field reads `[erased]`, on its own stream and in its channel's session
+ * streams alike), then `ConversationErased` records who and when, the read models scrub what they
+ * had stored of it, its recording and its unsent texts are deleted, and the SQLite files'
+ * write-ahead logs are emptied so no old page of them keeps the text. Repeatable: a retry after a
+ * failure finishes what the first call began.
  */
 @Injectable()
 export class PersonalDataService {
@@ -34,6 +36,7 @@ export class PersonalDataService {
     private readonly engine: ConversationEngine,
     private readonly readModels: ReadModels,
     private readonly recordings: CallRecordings,
+    private readonly smsOutbox: SmsOutbox,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -50,6 +53,7 @@ export class PersonalDataService {
     this.sealing.forget(conversationId);
     await this.engine.erase(conversationId, context, at);
     await this.recordings.delete(conversationId);
+    await this.smsOutbox.forget(conversationId);
     await this.readModels.waitFor(
       await this.store.headPosition(),
       (await this.readModels.status()).map((s) => s.name),

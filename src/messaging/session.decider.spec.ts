@@ -75,6 +75,42 @@ describe('session decider', () => {
     ).toEqual([]);
   });
 
+  it('every message names the conversation it was said in: its key seals the text (src/erasure)', () => {
+    const [, greeting] = decide([started], {
+      type: 'JoinServiceAgent',
+      conversationId: 'WEBCHAT-1',
+      deploymentId: 'd1',
+      agentName: 'Bot',
+      greeting: reply,
+      now: at(1),
+    });
+    expect(greeting.data).toMatchObject({ conversationId: 'WEBCHAT-1' });
+    const turn = decide([started, joined], {
+      type: 'RecordAgentTurn',
+      conversationId: 'WEBCHAT-1',
+      user: { ...user, custom: { order: 1 } },
+      reply,
+      outcome: { kind: 'continue' },
+      now: at(5),
+    });
+    expect(turn.map((e) => e.data)).toEqual([
+      { messageId: 'm1', text: 'hello', custom: { order: 1 }, conversationId: 'WEBCHAT-1', at: at(5) },
+      { messageId: 'r1', text: 'Hi', responseSuggestions: [], conversationId: 'WEBCHAT-1', at: at(5) },
+    ]);
+    // with a human: the conversation handed off
+    const live = [started, joined, queued, accepted];
+    const [toHuman] = decide(live, { type: 'RecordUserMessage', user, now: at(4) });
+    expect(toHuman.data).toMatchObject({ conversationId: 'WEBCHAT-1' });
+    const [fromHuman] = decide(live, {
+      type: 'SendLiveAgentMessage',
+      liveAgentId: 'key_1',
+      messageId: 'l1',
+      text: 'Hello',
+      now: at(4),
+    });
+    expect(fromHuman.data).toMatchObject({ conversationId: 'WEBCHAT-1', text: 'Hello' });
+  });
+
   it('an agent turn records the message and the answer, and what the turn led to', () => {
     const turn = (outcome: Extract<SessionCommand, { type: 'RecordAgentTurn' }>['outcome']) =>
       decide([started, joined], {
@@ -112,7 +148,7 @@ describe('session decider', () => {
       conversationId = 'WEBCHAT-1',
     ) => decide(given, { type: 'PushDelayedAgentMessage', conversationId, reply, outcome, now: at(9) });
     expect(push([started, joined])).toEqual([
-      { type: 'MessagingServiceAgentMessageSent', data: { ...reply, at: at(9) } },
+      { type: 'MessagingServiceAgentMessageSent', data: { ...reply, conversationId: 'WEBCHAT-1', at: at(9) } },
     ]);
     expect(push([started, joined], { kind: 'ended' }).map((e) => e.type)).toEqual([
       'MessagingServiceAgentMessageSent',

@@ -163,7 +163,10 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
     // Only to the conversation the user is still in with the service agent: after the session
     // ended, a handoff or a new join, the answer stays on the conversation's record alone.
     if (!state.exists || state.phase !== 'agent' || state.conversationId !== command.conversationId) return [];
-    return [agentMessage(command.reply, command.now), ...outcomeEvents(command.outcome, command.now)];
+    return [
+      agentMessage(command.reply, command.now, command.conversationId),
+      ...outcomeEvents(command.outcome, command.now),
+    ];
   }
   liveSession(state);
   const at = command.now;
@@ -174,19 +177,23 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
       const { conversationId, deploymentId, agentName, greeting } = command;
       return [
         { type: 'MessagingServiceAgentJoined', data: { conversationId, deploymentId, agentName, at } },
-        ...(greeting ? [agentMessage(greeting, at)] : []),
+        ...(greeting ? [agentMessage(greeting, at, conversationId)] : []),
       ];
     }
     case 'RecordAgentTurn': {
       if (state.phase !== 'agent' || state.conversationId !== command.conversationId)
         throw state.conversationId === null ? sessionErrors.notJoined() : sessionErrors.noConversation();
-      return [userMessage(command.user, at), agentMessage(command.reply, at), ...outcomeEvents(command.outcome, at)];
+      return [
+        userMessage(command.user, at, command.conversationId),
+        agentMessage(command.reply, at, command.conversationId),
+        ...outcomeEvents(command.outcome, at),
+      ];
     }
     case 'RecordUserMessage':
       // Only while a human is (about to be) in the loop; the service agent's turns record the message themselves.
       if (state.phase !== 'queued' && state.phase !== 'live')
         throw state.conversationId === null ? sessionErrors.notJoined() : sessionErrors.noConversation();
-      return [userMessage(command.user, at)];
+      return [userMessage(command.user, at, state.conversationId)];
     case 'AcceptHandoff': {
       if (state.phase !== 'queued' || !state.handoff) throw sessionErrors.notQueued();
       const { liveAgentId, agentName } = command;
@@ -206,6 +213,7 @@ function decide(command: SessionCommand, state: SessionState): SessionEvent[] {
             liveAgentId: command.liveAgentId,
             agentName: state.liveAgent.name,
             text: command.text,
+            ...conversationOf(state.conversationId),
             at,
           },
         },
@@ -243,22 +251,36 @@ function outcomeEvents(outcome: TurnOutcome, at: string): SessionEvent[] {
   return events;
 }
 
-function userMessage(user: { messageId: string; text: string; custom?: unknown }, at: string): SessionEvent {
+/** The conversation a message was said in, which seals its text (session.events.ts); none before a join. */
+const conversationOf = (conversationId: string | null) => (conversationId ? { conversationId } : {});
+
+function userMessage(
+  user: { messageId: string; text: string; custom?: unknown },
+  at: string,
+  conversationId: string | null,
+): SessionEvent {
   return {
     type: 'MessagingUserMessageReceived',
     data: {
       messageId: user.messageId,
       text: user.text,
       ...(user.custom !== undefined ? { custom: user.custom } : {}),
+      ...conversationOf(conversationId),
       at,
     },
   };
 }
 
-function agentMessage(reply: Reply, at: string): SessionEvent {
+function agentMessage(reply: Reply, at: string, conversationId: string): SessionEvent {
   return {
     type: 'MessagingServiceAgentMessageSent',
-    data: { messageId: reply.messageId, text: reply.text, responseSuggestions: reply.responseSuggestions, at },
+    data: {
+      messageId: reply.messageId,
+      text: reply.text,
+      responseSuggestions: reply.responseSuggestions,
+      conversationId,
+      at,
+    },
   };
 }
 

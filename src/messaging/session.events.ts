@@ -10,6 +10,10 @@ export type SystemLevel = 'SYSTEM_MESSAGE_LEVEL_INFO' | 'SYSTEM_MESSAGE_LEVEL_WA
  * The events of one messaging session, stream `messaging-session-<id>`. Each one is also a wire
  * event: its sequence is its stream revision + 1, so every process numbers it the same. `at` is
  * in the data (not only in the metadata) because the decider's expiry rule reads it.
+ *
+ * The messages name the conversation they were said in (`conversationId`): their text is sealed
+ * under that conversation's key (src/erasure/personal-fields.ts), so erasing it erases them too.
+ * Messages recorded before that carry none, and were stored clear.
  */
 export type SessionEvent =
   | DomainEvent<
@@ -32,9 +36,12 @@ export type SessionEvent =
     >
   | DomainEvent<
       'MessagingServiceAgentMessageSent',
-      { messageId: string; text: string; responseSuggestions: string[]; at: string }
+      { messageId: string; text: string; responseSuggestions: string[]; conversationId?: string; at: string }
     >
-  | DomainEvent<'MessagingUserMessageReceived', { messageId: string; text: string; custom?: unknown; at: string }>
+  | DomainEvent<
+      'MessagingUserMessageReceived',
+      { messageId: string; text: string; custom?: unknown; conversationId?: string; at: string }
+    >
   | DomainEvent<'MessagingHandoffTriggered', { handoffId: string; destination: string; reason: string; at: string }>
   | DomainEvent<'MessagingHandoffFailed', { handoffId: string; failure: HandoffFailure; message: string; at: string }>
   | DomainEvent<'MessagingHandoffAccepted', { handoffId: string; liveAgentId: string; agentName: string; at: string }>
@@ -42,7 +49,14 @@ export type SessionEvent =
   | DomainEvent<'MessagingLiveAgentJoined', { handoffId: string; liveAgentId: string; agentName: string; at: string }>
   | DomainEvent<
       'MessagingLiveAgentMessageSent',
-      { messageId: string; liveAgentId: string; agentName: string; text: string; at: string }
+      {
+        messageId: string;
+        liveAgentId: string;
+        agentName: string;
+        text: string;
+        conversationId?: string;
+        at: string;
+      }
     >
   | DomainEvent<'MessagingLiveAgentLeft', { liveAgentId: string; agentName: string; at: string }>
   | DomainEvent<'MessagingSystemMessageRecorded', { level: SystemLevel; message: string; at: string }>

@@ -133,6 +133,28 @@ export class Timers {
     this.poke();
   }
 
+  /**
+   * Erasure (contract §24): the timers of `owner` whose payload holds `text` lose their payload, and
+   * those not yet run are cancelled (one being fired now runs to its end). The caller names what
+   * only its own payloads hold, e.g. a conversation id.
+   */
+  async forgetPayloads(owner: string, text: string): Promise<number> {
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const found = await this.repo
+      .createQueryBuilder('t')
+      .select(['t.id', 't.status'])
+      .where("t.owner = :owner AND t.payload LIKE :pattern ESCAPE '\\'", { owner, pattern })
+      .getMany();
+    let forgotten = 0;
+    for (const timer of found) {
+      if (timer.status === 'firing') continue;
+      const status = timer.status === 'pending' || timer.status === 'dead' ? 'cancelled' : timer.status;
+      const result = await this.repo.update({ id: timer.id, status: timer.status }, { status, payload: 'null' });
+      forgotten += result.affected ?? 0;
+    }
+    return forgotten;
+  }
+
   async cancel(id: string): Promise<boolean> {
     const result = await this.repo.update({ id, status: 'pending' }, { status: 'cancelled' });
     return (result.affected ?? 0) > 0;
@@ -243,9 +265,16 @@ export class Timers {
     try {
       // the payload is what this owner scheduled
       await handler({ id: timer.id, dueAt: timer.dueAt, payload: JSON.parse(timer.payload) as never });
+      // a fired timer keeps no payload: it served its one run, and may have held personal text (an SMS to send)
       await this.repo.update(
         { id: timer.id },
-        { status: 'fired', firedAt: this.clock.nowIso(), leaseUntil: null, attempts: timer.attempts + 1 },
+        {
+          status: 'fired',
+          firedAt: this.clock.nowIso(),
+          leaseUntil: null,
+          attempts: timer.attempts + 1,
+          payload: 'null',
+        },
       );
     } catch (error) {
       await this.failed(timer, error);

@@ -47,6 +47,15 @@ export class SmsOutbox {
     await this.timers.schedule({ id: `sms-send:${key}:1`, owner: SEND_OWNER, dueAt: this.clock.nowIso(), payload });
   }
 
+  /**
+   * Erasure of a conversation (contract §24): its texts still waiting to go out are not sent, and
+   * no timer keeps them (a sent batch's timer kept none already). Its message ids are derived, so
+   * its quoted id names its batches alone.
+   */
+  forget(conversationId: string): Promise<number> {
+    return this.timers.forgetPayloads(SEND_OWNER, JSON.stringify(conversationId));
+  }
+
   readonly handler = async (timer: DueTimer<SendPayload>): Promise<void> => {
     const { key, conversationId, messages, attempt } = timer.payload;
     const settled = await this.settledIds(conversationId);

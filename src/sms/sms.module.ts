@@ -101,5 +101,7 @@ class SmsRawBodies implements OnModuleInit {
     SmsBehindTheLog,
     SmsRawBodies,
   ],
+  // erasure forgets a conversation's unsent texts
+  exports: [SmsOutbox],
 })
 export class SmsModule {}

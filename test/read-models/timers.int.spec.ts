@@ -58,17 +58,45 @@ describeEachPlatformDatabase('Timers (ManualClock, platform DB)', (databases) =>
     expect(fired).toEqual([
       { id: 't-1', dueAt: at(60).toISOString(), payload: { call: 'abc' }, at: at(60).toISOString() },
     ]);
+    // a fired timer keeps no payload (it may have held personal text)
     expect(await timers.get('t-1')).toMatchObject({
       status: 'fired',
       attempts: 1,
       firedAt: at(60).toISOString(),
       leaseUntil: null,
+      payload: 'null',
     });
 
     clock.advance(3600);
     await timers.runDue();
     await sleep(20);
     expect(fired).toHaveLength(1);
+  });
+
+  it('erasure: forgetPayloads drops the payloads that hold a text, of one owner, and cancels those not yet run', async () => {
+    const clock = new ManualClock(T0);
+    const fired: unknown[] = [];
+    const timers = startTimers(clock, async (t) => {
+      fired.push(t.payload);
+    });
+    const batch = (conversationId: string) => ({
+      conversationId,
+      messages: [{ text: `hello from ${conversationId}` }],
+    });
+    await timers.schedule({ id: 'a-1', owner: 'test', dueAt: at(60), payload: batch('SMS_1') });
+    await timers.schedule({ id: 'a-2', owner: 'test', dueAt: at(60), payload: batch('SMS_1') });
+    await timers.schedule({ id: 'b-1', owner: 'test', dueAt: at(60), payload: batch('SMSx1') });
+    await timers.schedule({ id: 'c-1', owner: 'other', dueAt: at(60), payload: batch('SMS_1') });
+    // `_` is not a wildcard here: SMSx1 is another conversation
+    expect(await timers.forgetPayloads('test', JSON.stringify('SMS_1'))).toBe(2);
+    expect(await timers.get('a-1')).toMatchObject({ status: 'cancelled', payload: 'null' });
+    expect(await timers.get('b-1')).toMatchObject({ status: 'pending', payload: JSON.stringify(batch('SMSx1')) });
+    expect(await timers.get('c-1')).toMatchObject({ status: 'pending', payload: JSON.stringify(batch('SMS_1')) });
+    clock.advance(60);
+    await timers.runDue();
+    expect(fired).toEqual([batch('SMSx1')]);
+    // nothing holds it any more: forgetting again finds nothing
+    expect(await timers.forgetPayloads('test', JSON.stringify('SMS_1'))).toBe(0);
   });
 
   it('fires on clock advance without anyone calling runDue', async () => {
