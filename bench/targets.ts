@@ -111,6 +111,8 @@ export const LIMITS: Limit[] = [
   { name: 'http.get.authenticated.paired-ratio', atLeast: 0.9 },
   { name: 'agents.merge.2000-topics.p50', atMost: 50 },
   { name: 'runtime.retrieval.5000-topics.p50', atMost: 1 },
+  // hybrid retrieval (issue 54): what a turn adds beyond the embeddings endpoint's own time
+  { name: 'runtime.retrieval.hybrid', atMost: 2 },
   { name: 'debug-chat.turns.32-conversations', atLeast: 2000 },
   { name: 'debug-chat.turn.p99', atMost: 50 },
   { name: 'messaging.reply.p99', atMost: 50 },

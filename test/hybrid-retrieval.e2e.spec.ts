@@ -54,6 +54,7 @@ describe('hybrid retrieval with an embeddings endpoint', () => {
     });
     expectOk(turn, 200);
     return {
+      conversationId: chat.body.conversationId as string,
       response: turn.body.response as string,
       cited: turn.body.metadata.citedTopic as string,
       retrieval: turn.body.metadata.retrieval as { mode: string; fallback_reason?: string } | undefined,
@@ -66,7 +67,10 @@ describe('hybrid retrieval with an embeddings endpoint', () => {
       dataDir,
     );
     // after a restart, the same account and key (they are in the log)
-    api = new AgentsClient(t, api ? api.account : await createAccount(t, 'Hybrid Co', ['agents', 'keys']));
+    api = new AgentsClient(
+      t,
+      api ? api.account : await createAccount(t, 'Hybrid Co', ['agents', 'keys', 'conversations']),
+    );
   }
 
   async function agentWith(name: string, retrieval: Json | null) {
@@ -179,6 +183,20 @@ describe('hybrid retrieval with an embeddings endpoint', () => {
     );
     expect(turn.cited).toBe('Lost deliveries');
     expect(turn.response).toBe(TOPICS[0].content);
+    // the Conversations API shows it in the turn's metadata too
+    const access = await api.call('PUT', `/v1/accounts/${api.account.accountId}/agents/${hybridAgent}/data-access`, {
+      response_metrics: [],
+      show_transcripts: true,
+    });
+    expectOk(access, 200);
+    const read = await eventually(async () => {
+      const r = await api.get(
+        `/v3/${api.account.accountId}/${hybridAgent}/conversations/${turn.conversationId}?include_turn_metadata=true`,
+      );
+      expectOk(r, 200);
+      return r;
+    });
+    expect(read.body.turns.at(-1).metadata.retrieval).toEqual({ mode: 'hybrid' });
     const topicBatch = stub.requests.find((r) => r.input.length === TOPICS.length);
     expect(topicBatch).toMatchObject({ model: 'toy-embed', authorization: 'Bearer emb-secret-9876' });
     expect(topicBatch!.input[0]).toContain('Lost deliveries');

@@ -14,7 +14,14 @@ import type { AddressInfo } from 'node:net';
  * garbage, or answer as another model (another dimension). It records every request.
  */
 export type EmbeddingsBehaviour =
-  | { kind: 'answer'; model?: string; dimension?: number; delayMs?: number }
+  | {
+      kind: 'answer';
+      model?: string;
+      dimension?: number;
+      delayMs?: number;
+      /** unit vectors with every component a full-precision float, as a hosted model's body is (the bench: its size and parse cost) */
+      precise?: boolean;
+    }
   | { kind: 'hang' }
   | { kind: 'status'; status: number }
   | { kind: 'garbage'; body: string };
@@ -57,10 +64,10 @@ const STOPWORDS = new Set([
   'how',
 ]);
 
-export const DEFAULT_DIMENSION = 256;
+const DEFAULT_DIMENSION = 256;
 
-/** The stub's vector of `text` (also what tests compare with). */
-export function stubVector(text: string, dimension = DEFAULT_DIMENSION): number[] {
+/** The stub's vector of `text`. */
+function stubVector(text: string, dimension = DEFAULT_DIMENSION, precise = false): number[] {
   const vector = new Array<number>(dimension).fill(0);
   for (const raw of text.toLowerCase().split(/[^a-z]+/)) {
     if (!raw || STOPWORDS.has(raw)) continue;
@@ -69,7 +76,10 @@ export function stubVector(text: string, dimension = DEFAULT_DIMENSION): number[
     const slot = createHash('sha1').update(concept).digest().readUInt32BE(0) % dimension;
     vector[slot] += 1;
   }
-  return vector;
+  if (!precise) return vector;
+  // the same small offset in every vector: similarities move by about 1e-4
+  const norm = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0)) || 1;
+  return vector.map((x, i) => x / norm + 1e-3 * Math.sin(i + 1));
 }
 
 export class EmbeddingsServer {
@@ -123,7 +133,7 @@ export class EmbeddingsServer {
             const data = body.input.map((text, index) => ({
               object: 'embedding',
               index,
-              embedding: stubVector(text, behaviour.dimension),
+              embedding: stubVector(text, behaviour.dimension, behaviour.precise),
             }));
             res
               .writeHead(200, { 'content-type': 'application/json' })

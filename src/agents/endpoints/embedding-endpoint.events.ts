@@ -1,4 +1,4 @@
-import type { EndpointEvent, EndpointRecord } from './sealed-endpoints';
+import type { EndpointRecord } from './sealed-endpoints';
 
 /** The operator's embeddings endpoints (hybrid retrieval): one stream for the whole installation. */
 export const EMBEDDING_ENDPOINTS_STREAM = 'embedding-endpoints';
@@ -7,5 +7,3 @@ export interface EmbeddingEndpointRecord extends EndpointRecord {
   /** the model asked for in every call (`model` of the OpenAI-compatible embeddings request) */
   model: string;
 }
-
-export type EmbeddingEndpointEvent = EndpointEvent<'EmbeddingEndpoint', EmbeddingEndpointRecord>;

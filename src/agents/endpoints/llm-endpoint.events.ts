@@ -1,8 +1,6 @@
-import type { EndpointEvent, EndpointRecord } from './sealed-endpoints';
+import type { EndpointRecord } from './sealed-endpoints';
 
 /** The operator's model endpoints: one stream for the whole installation. */
 export const LLM_ENDPOINTS_STREAM = 'llm-endpoints';
 
 export type LlmEndpointRecord = EndpointRecord;
-
-export type LlmEndpointEvent = EndpointEvent<'LlmEndpoint', LlmEndpointRecord>;

@@ -81,6 +81,9 @@ export type ResolvedEndpoint<R extends EndpointRecord> = Omit<R, 'sealedApiKey' 
   apiKey: string | null;
 };
 
+/** How old a read `resolveRecent` answers from may be. */
+const RECENT_MS = 1000;
+
 /** What every add request carries (the DTOs check it; a list's DTO may add fields). */
 export interface AddEndpointFields {
   name: string;
@@ -93,6 +96,8 @@ export interface AddEndpointFields {
  * key rotated or an endpoint deleted on another process takes effect on the next call.
  */
 export abstract class SealedEndpoints<P extends string, R extends EndpointRecord> {
+  /** what `resolveRecent` read last, and when (Date.now()) */
+  private recent: { at: number; endpoints: Promise<ReadonlyMap<string, R>> } | null = null;
   /** the handler of the list's stream, without a cache: every use reads it */
   private readonly handler: CommandHandler<EndpointsState<R>, EndpointCommand<R>, EndpointEvent<P, R>>;
 
@@ -142,7 +147,25 @@ export abstract class SealedEndpoints<P extends string, R extends EndpointRecord
 
   /** The endpoint with its key opened, or null when there is none of that name (any more). */
   async resolve(name: string): Promise<ResolvedEndpoint<R> | null> {
-    const record = (await this.all()).get(name);
+    return this.opened((await this.all()).get(name));
+  }
+
+  /**
+   * As `resolve`, from a read at most a second old (a change made through this process is seen at
+   * once, one made through another within the second): for a call on every turn, whose budget is
+   * a millisecond or two.
+   */
+  async resolveRecent(name: string): Promise<ResolvedEndpoint<R> | null> {
+    const now = Date.now();
+    if (!this.recent || now - this.recent.at >= RECENT_MS) {
+      const endpoints = this.all();
+      this.recent = { at: now, endpoints };
+      endpoints.catch(() => (this.recent = null));
+    }
+    return this.opened((await this.recent.endpoints).get(name));
+  }
+
+  private opened(record: R | undefined): ResolvedEndpoint<R> | null {
     if (!record) return null;
     const { sealedApiKey, addedAt: _addedAt, ...rest } = record;
     return { ...rest, apiKey: sealedApiKey === null ? null : this.secret.decrypt(sealedApiKey) };
@@ -157,7 +180,8 @@ export abstract class SealedEndpoints<P extends string, R extends EndpointRecord
     context: CommandContext,
   ) {
     const full = { ...command, now: this.clock.nowIso() } as EndpointCommand<R>;
-    return this.handler.handle(this.kind.stream, full, context);
+    this.recent = null;
+    return this.handler.handle(this.kind.stream, full, context).finally(() => (this.recent = null));
   }
 
   private view(r: R) {

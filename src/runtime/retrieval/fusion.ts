@@ -64,10 +64,23 @@ export function nearestTopics(
   const d = query.length;
   const n = d === 0 ? 0 : vectors.length / d;
   const top: Array<{ index: number; similarity: number }> = [];
+  const rest = d % 4;
   for (let t = 0; t < n; t++) {
-    let dot = 0;
+    // four sums at once: the additions do not wait on one another
+    let a = 0;
+    let b = 0;
+    let c = 0;
+    let e = 0;
     const base = t * d;
-    for (let i = 0; i < d; i++) dot += query[i] * vectors[base + i];
+    let i = 0;
+    for (; i < d - rest; i += 4) {
+      a += query[i] * vectors[base + i];
+      b += query[i + 1] * vectors[base + i + 1];
+      c += query[i + 2] * vectors[base + i + 2];
+      e += query[i + 3] * vectors[base + i + 3];
+    }
+    for (; i < d; i++) a += query[i] * vectors[base + i];
+    const dot = a + b + c + e;
     if (top.length === depth && !(dot > top[top.length - 1].similarity)) continue;
     let at = top.length;
     while (at > 0 && dot > top[at - 1].similarity) at--;

@@ -67,13 +67,13 @@ export class HybridRetrieval {
       hits: lexical.slice(0, limit),
       retrieval: { mode: 'lexical', fallback_reason: reason },
     });
+    const endpoint = settings.endpoint !== undefined ? await this.endpoints.resolveRecent(settings.endpoint) : null;
+    if (!endpoint) return fallback('endpoint_missing');
     const set = await this.vectorsOf(content.deploymentId);
     if (set === null) {
       this.jobs.request(content.agentId, content.deploymentId);
       return fallback('vectors_pending');
     }
-    const endpoint = settings.endpoint !== undefined ? await this.endpoints.resolve(settings.endpoint) : null;
-    if (!endpoint) return fallback('endpoint_missing');
     const client = new EmbeddingsClient({
       baseUrl: endpoint.baseUrl,
       apiKey: endpoint.apiKey,

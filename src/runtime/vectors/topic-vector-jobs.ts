@@ -17,21 +17,21 @@ import { AGENT_TOOLS_READ_MODEL } from '../../../projections/agent-tools/queries
 import { TopicVectorStore, type TopicVectorSet } from './topic-vector-store';
 
 /** Topics per embeddings request. */
-export const EMBED_BATCH = 64;
+const EMBED_BATCH = 64;
 /** Jobs running at once in the process, whatever their endpoints. */
 const MAX_RUNNING = 4;
 /** A deployment whose job failed is not tried again sooner than this (a turn may ask again after). */
 const RETRY_AFTER_MS = 60_000;
 
 /** The text a topic is embedded from: what a user's question would be compared with. */
-export function topicText(topic: Pick<Topic, 'name' | 'exampleQueries' | 'content'>): string {
+function topicText(topic: Pick<Topic, 'name' | 'exampleQueries' | 'content'>): string {
   return [topic.name, ...topic.exampleQueries, topic.content].join('\n');
 }
 
 const hashOf = (text: string) => createHash('sha256').update(text).digest('base64');
 
 /** The space of an endpoint: vectors are reused only between deployments embedded in the same one. */
-export const spaceOf = (endpoint: Pick<ResolvedEmbeddingEndpoint, 'baseUrl' | 'model'>) =>
+const spaceOf = (endpoint: Pick<ResolvedEmbeddingEndpoint, 'baseUrl' | 'model'>) =>
   `${endpoint.baseUrl} ${endpoint.model}`;
 
 /** Scales a vector to unit length in place (a zero vector stays zero). */
@@ -139,13 +139,8 @@ export class TopicVectorJobs {
 
   private async embed(content: ServedContent, endpointName: string, fresh: boolean): Promise<void> {
     const endpoint = await this.endpoints.resolve(endpointName);
-    if (!endpoint) {
-      this.logger.warn(
-        { agentId: content.agentId, deploymentId: content.deploymentId, endpoint: endpointName },
-        'no embeddings endpoint has the name a hybrid deployment names; its turns answer lexically',
-      );
-      return;
-    }
+    // the turns say endpoint_missing; asked again at most once a minute
+    if (!endpoint) throw new Error(`no embeddings endpoint is named ${endpointName}`);
     const topics = content.topics.filter((t) => t.isActive);
     const texts = topics.map(topicText);
     const hashes = texts.map(hashOf);
