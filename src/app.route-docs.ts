@@ -3,7 +3,7 @@ import { adminDocs, apiKeySelfDocs, apiKeysDocs, dataAccessDocs } from './accoun
 import { agentTestsDocs, testRunsDocs } from './agent-tests/agent-tests.openapi';
 import { agentToolsDocs, toolSecretDocs } from './agents/tools/agent-tools.openapi';
 import { runtimeSettingsDocs } from './agents/runtime-settings.openapi';
-import { llmEndpointsDocs } from './agents/endpoints/llm-endpoints.openapi';
+import { embeddingEndpointsDocs, llmEndpointsDocs } from './agents/endpoints/endpoints.openapi';
 import { exampleQueriesDocs } from './learning/learning.openapi';
 import { analyticsDocs } from './analytics/analytics.openapi';
 import { personalDataDocs } from './erasure/personal-data.openapi';
@@ -37,6 +37,7 @@ export const ROUTE_DOCS: RouteDocTable[] = [
   readModelsAdminDocs,
   smsAdminDocs,
   llmEndpointsDocs,
+  embeddingEndpointsDocs,
   apiKeysDocs,
   apiKeySelfDocs,
   dataAccessDocs,

@@ -89,6 +89,8 @@ describe('runtime settings per agent', () => {
         small_talk: true,
         model: null,
         environment_models: {},
+        retrieval: { mode: 'lexical' },
+        environment_retrieval: {},
         voice: { recording: false },
         privacy: { redact: [] },
         analysis: { fields: [] },

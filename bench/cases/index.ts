@@ -25,6 +25,7 @@ import { postgresCatchUpCases } from './postgres-catch-up';
 import { postgresFailoverCases } from './postgres-failover';
 import { projectionCases } from './projection-rebuild';
 import { retrievalCases } from './retrieval';
+import { retrievalHybridCases } from './retrieval-hybrid';
 import { storeAppendCases } from './store-append';
 import { storeReadCases } from './store-read';
 import { studioCases } from './studio';
@@ -52,7 +53,7 @@ export const CASE_GROUPS: Array<{ name: string; cases: BenchCase[]; backend?: 'p
   },
   { name: 'http', cases: httpAuthCases },
   { name: 'agents', cases: agentsCases },
-  { name: 'retrieval', cases: retrievalCases },
+  { name: 'retrieval', cases: [...retrievalCases, ...retrievalHybridCases] },
   {
     name: 'debug-chat',
     cases: [...debugChatCases, ...debugChatCostCases, ...debugChatPrivacyCases, ...sealingCases, ...sealingApiCases],

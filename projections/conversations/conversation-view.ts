@@ -182,6 +182,7 @@ export function turnView(t: TurnData): TurnView {
       asrLangCode: t.asrLangCode,
       ttsLangCode: t.ttsLangCode,
       delayedResponse: t.delayedResponse,
+      ...(t.retrieval ? { retrieval: t.retrieval } : {}),
     },
   };
 }

@@ -9,7 +9,7 @@ import { AgentsService } from './agents.service';
 import { BranchesController } from './branches.controller';
 import { DeploymentContent } from './deployment-content';
 import { DeploymentsController } from './deployments.controller';
-import { LlmEndpointsModule } from './endpoints/llm-endpoints.module';
+import { EndpointsModule } from './endpoints/endpoints.module';
 import { RuntimeSettingsController } from './runtime-settings.controller';
 import { RuntimeSettingsService } from './runtime-settings.service';
 
@@ -20,7 +20,7 @@ import { RuntimeSettingsService } from './runtime-settings.service';
     AgentDirectoryModule,
     AccountsModule,
     // runtime settings: the model endpoints their names refer to
-    LlmEndpointsModule,
+    EndpointsModule,
   ],
   controllers: [
     AccountAgentsController,

@@ -1,7 +1,7 @@
 import { routeDocs } from '../openapi/route-docs';
 import { arr, bool, int, map, nullable, num, obj, oneOf, str } from '../openapi/schema-helpers';
 import { REDACT_KINDS } from '../privacy/redact-kinds';
-import { MODEL_PROVIDERS, SETTINGS_FIELDS } from './runtime-settings';
+import { MODEL_PROVIDERS, RETRIEVAL_MODES, SETTINGS_FIELDS } from './runtime-settings';
 import { ANALYSIS_FIELD_TYPES } from './analysis-settings';
 import { RuntimeSettingsController } from './runtime-settings.controller';
 
@@ -9,6 +9,7 @@ const model = obj(
   { provider: oneOf(...MODEL_PROVIDERS) },
   { model: str, temperature: num, max_tokens: int, endpoint: str },
 );
+const retrieval = obj({ mode: oneOf(...RETRIEVAL_MODES) }, { endpoint: str, timeout_ms: int, min_similarity: num });
 const analysisField = obj({ name: str, type: oneOf(...ANALYSIS_FIELD_TYPES), description: str }, { values: arr(str) });
 const settings = obj({
   settings: obj({
@@ -17,6 +18,8 @@ const settings = obj({
     small_talk: bool,
     model: nullable(model),
     environment_models: map(model),
+    retrieval,
+    environment_retrieval: map(retrieval),
     voice: obj({ recording: bool }),
     privacy: obj({ redact: arr(oneOf(...REDACT_KINDS)) }),
     analysis: obj({ fields: arr(analysisField) }),

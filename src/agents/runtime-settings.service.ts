@@ -4,6 +4,7 @@ import { notFound } from '../platform/errors/domain-error';
 import { invalidField } from '../platform/validation/field-checks';
 import { parseBranchId } from '../platform/ids/prefixed-ids';
 import { ReadModels } from '../read-models/read-models.service';
+import { EmbeddingEndpoints } from './endpoints/embedding-endpoints';
 import { LlmEndpoints } from './endpoints/llm-endpoints';
 import { RUNTIME_DEFAULTS } from './runtime-defaults';
 import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
@@ -28,6 +29,8 @@ function settingsView(settings: RuntimeSettings) {
       small_talk: settings.small_talk ?? RUNTIME_DEFAULTS.small_talk,
       model: settings.model ?? null,
       environment_models: settings.environment_models ?? {},
+      retrieval: settings.retrieval ?? { mode: 'lexical' },
+      environment_retrieval: settings.environment_retrieval ?? {},
       voice: { recording: settings.voice?.recording ?? false },
       privacy: { redact: settings.privacy?.redact ?? [] },
       analysis: { fields: settings.analysis?.fields ?? [] },
@@ -45,6 +48,7 @@ export class RuntimeSettingsService {
   constructor(
     private readonly commands: AgentCommands,
     private readonly endpoints: LlmEndpoints,
+    private readonly embeddingEndpoints: EmbeddingEndpoints,
     readModels: ReadModels,
   ) {
     this.agents = agentsQueries(readModels);
@@ -66,14 +70,18 @@ export class RuntimeSettingsService {
     const changes = JSON.parse(JSON.stringify(dto)) as RuntimeSettingsPatch;
     // an endpoint must exist when it is named (the operator may delete it later: the turn then falls back)
     const named = endpointsOf(applySettingsPatch({}, changes));
-    if (named.length > 0) {
-      const known = await this.endpoints.names();
-      const unknown = named.find((name) => !known.has(name));
-      if (unknown !== undefined) throw invalidField('endpoint', `no model endpoint is named ${unknown}`);
-    }
+    await mustExist(named.models, this.endpoints, 'model endpoint');
+    await mustExist(named.embeddings, this.embeddingEndpoints, 'embeddings endpoint');
     const { state } = await this.commands.execute(agentId, { type: 'EditRuntimeSettings', branchId, changes }, context);
     return settingsView(state.branches.get(branchId)?.content.settings ?? {});
   }
+}
+
+async function mustExist(names: string[], list: { names(): Promise<Set<string>> }, noun: string): Promise<void> {
+  if (names.length === 0) return;
+  const known = await list.names();
+  const unknown = names.find((name) => !known.has(name));
+  if (unknown !== undefined) throw invalidField('endpoint', `no ${noun} is named ${unknown}`);
 }
 
 const branchIdOf = (raw: string) => (raw === MAIN ? MAIN : parseBranchId(raw));

@@ -4,9 +4,12 @@ import { checkAnalysis } from './analysis-settings';
 import { ENVIRONMENTS, type Environment } from './agent.events';
 import {
   MODEL_PROVIDERS,
+  RETRIEVAL_MODES,
   type ModelProvider,
   type ModelSettings,
   type PrivacySettings,
+  type RetrievalMode,
+  type RetrievalSettings,
   type RuntimeSettings,
   type RuntimeSettingsPatch,
   type VoiceSettings,
@@ -20,6 +23,8 @@ export const SETTINGS_FIELDS = [
   'small_talk',
   'model',
   'environment_models',
+  'retrieval',
+  'environment_retrieval',
   'voice',
   'privacy',
   'analysis',
@@ -27,6 +32,8 @@ export const SETTINGS_FIELDS = [
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
 
 export const MAX_FALLBACK_TEXT = 2000;
+/** Bounds of `retrieval.timeout_ms`: a turn waits at most this long for its text's vector. */
+export const RETRIEVAL_TIMEOUT_LIMITS = { min: 50, max: 10_000 } as const;
 export const MAX_TOKENS_LIMIT = 32_768;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -64,6 +71,52 @@ function checkModel(field: string, value: unknown): ModelSettings {
   return out;
 }
 
+function checkRetrieval(field: string, value: unknown): RetrievalSettings {
+  if (!isObject(value)) throw invalidField(field, `${field} must be an object`);
+  const known = new Set(['mode', 'endpoint', 'timeout_ms', 'min_similarity']);
+  for (const key of Object.keys(value))
+    if (!known.has(key)) throw invalidField(`${field}.${key}`, `${field}.${key} is not a retrieval setting`);
+  const { mode, endpoint, timeout_ms, min_similarity } = value;
+  if (typeof mode !== 'string' || !(RETRIEVAL_MODES as readonly string[]).includes(mode))
+    throw invalidField(`${field}.mode`, `${field}.mode must be one of ${RETRIEVAL_MODES.join(', ')}`);
+  const out: RetrievalSettings = { mode: mode as RetrievalMode };
+  if (endpoint !== undefined && endpoint !== null) {
+    if (typeof endpoint !== 'string' || !ENDPOINT_NAME.test(endpoint))
+      throw invalidField(`${field}.endpoint`, `${field}.endpoint must be an endpoint name (${ENDPOINT_NAME_RULE})`);
+    out.endpoint = endpoint;
+  } else if (mode === 'hybrid')
+    throw invalidField(`${field}.endpoint`, `${field}.endpoint is required when the mode is hybrid`);
+  if (timeout_ms !== undefined && timeout_ms !== null) {
+    const { min, max } = RETRIEVAL_TIMEOUT_LIMITS;
+    if (!Number.isSafeInteger(timeout_ms) || (timeout_ms as number) < min || (timeout_ms as number) > max)
+      throw invalidField(`${field}.timeout_ms`, `${field}.timeout_ms must be an integer from ${min} to ${max}`);
+    out.timeout_ms = timeout_ms as number;
+  }
+  if (min_similarity !== undefined && min_similarity !== null) {
+    if (
+      typeof min_similarity !== 'number' ||
+      !Number.isFinite(min_similarity) ||
+      min_similarity < 0 ||
+      min_similarity > 1
+    )
+      throw invalidField(`${field}.min_similarity`, `${field}.min_similarity must be a number from 0 to 1`);
+    out.min_similarity = min_similarity;
+  }
+  return out;
+}
+
+/** `environment_models` and `environment_retrieval`: one value per environment, each checked like the field it stands for. */
+function byEnvironment<T>(field: string, value: unknown, check: (at: string, v: unknown) => T) {
+  if (!isObject(value)) throw invalidField(field, `${field} must be an object`);
+  const out: Partial<Record<Environment, T>> = {};
+  for (const [env, v] of Object.entries(value)) {
+    if (!(ENVIRONMENTS as readonly string[]).includes(env))
+      throw invalidField(`${field}.${env}`, `${field} keys must be ${ENVIRONMENTS.join(', ')}`);
+    if (v !== null && v !== undefined) out[env as Environment] = check(`${field}.${env}`, v);
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 export const ENDPOINT_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 export const ENDPOINT_NAME_RULE = 'lowercase letters, digits, - and _, 1 to 63 characters';
 
@@ -88,17 +141,12 @@ export function checkSetting<F extends SettingsField>(field: F, value: unknown):
       return value as RuntimeSettings[F];
     case 'model':
       return checkModel('model', value) as RuntimeSettings[F];
-    case 'environment_models': {
-      if (!isObject(value)) throw invalidField(field, 'environment_models must be an object');
-      const out: Partial<Record<Environment, ModelSettings>> = {};
-      for (const [env, model] of Object.entries(value)) {
-        if (!(ENVIRONMENTS as readonly string[]).includes(env))
-          throw invalidField(`environment_models.${env}`, `environment_models keys must be ${ENVIRONMENTS.join(', ')}`);
-        if (model !== null && model !== undefined)
-          out[env as Environment] = checkModel(`environment_models.${env}`, model);
-      }
-      return (Object.keys(out).length ? out : undefined) as RuntimeSettings[F];
-    }
+    case 'environment_models':
+      return byEnvironment(field, value, checkModel) as RuntimeSettings[F];
+    case 'retrieval':
+      return checkRetrieval(field, value) as RuntimeSettings[F];
+    case 'environment_retrieval':
+      return byEnvironment(field, value, checkRetrieval) as RuntimeSettings[F];
     case 'voice': {
       if (!isObject(value)) throw invalidField(field, 'voice must be an object');
       const out: VoiceSettings = {};
@@ -164,8 +212,21 @@ export function settingKey(value: unknown): string {
 export const sameSettings = (a: RuntimeSettings, b: RuntimeSettings) =>
   SETTINGS_FIELDS.every((f) => settingKey(a[f]) === settingKey(b[f]));
 
-/** Every endpoint name the settings refer to (the service checks each exists before recording). */
-export function endpointsOf(settings: RuntimeSettings): string[] {
-  const models = [settings.model, ...Object.values(settings.environment_models ?? {})];
-  return [...new Set(models.flatMap((m) => (m?.endpoint ? [m.endpoint] : [])))];
+/**
+ * Every endpoint name the settings refer to, model endpoints and embeddings endpoints apart (the
+ * service checks each exists before recording).
+ */
+export function endpointsOf(settings: RuntimeSettings): { models: string[]; embeddings: string[] } {
+  const named = (values: ReadonlyArray<{ endpoint?: string } | undefined>) => [
+    ...new Set(values.flatMap((v) => (v?.endpoint ? [v.endpoint] : []))),
+  ];
+  return {
+    models: named([settings.model, ...Object.values(settings.environment_models ?? {})]),
+    embeddings: named([settings.retrieval, ...Object.values(settings.environment_retrieval ?? {})]),
+  };
+}
+
+/** The retrieval a deployment of `environment` runs with: the environment's own, else the agent's, else lexical. */
+export function retrievalFor(settings: RuntimeSettings, environment: Environment): RetrievalSettings {
+  return settings.environment_retrieval?.[environment] ?? settings.retrieval ?? { mode: 'lexical' };
 }

@@ -27,12 +27,32 @@ export interface RuntimeSettings {
   model?: ModelSettings;
   /** by environment (agent.events.ts ENVIRONMENTS; named here as strings so the events can import this file) */
   environment_models?: Partial<Record<'sandbox' | 'pre-release' | 'live', ModelSettings>>;
+  /** how topics are retrieved: lexical (BM25) or hybrid with an operator's embeddings endpoint (docs/retrieval.md) */
+  retrieval?: RetrievalSettings;
+  /** by environment, in place of `retrieval` there */
+  environment_retrieval?: Partial<Record<'sandbox' | 'pre-release' | 'live', RetrievalSettings>>;
   /** phone calls (docs/voice.md) */
   voice?: VoiceSettings;
   /** personal data kept out of the log (contract §24, docs/privacy.md) */
   privacy?: PrivacySettings;
   /** post-call analysis: the custom fields filled for each ended conversation (contract §24) */
   analysis?: AnalysisSettings;
+}
+
+export const RETRIEVAL_MODES = ['lexical', 'hybrid'] as const;
+export type RetrievalMode = (typeof RETRIEVAL_MODES)[number];
+
+/**
+ * How the agent's topics are retrieved. `hybrid` also ranks them by embedding similarity through
+ * `endpoint` (an operator's embeddings endpoint, required), fused with the lexical ranking.
+ */
+export interface RetrievalSettings {
+  mode: RetrievalMode;
+  endpoint?: string;
+  /** how long a turn waits for its text's vector before it answers lexically (default RETRIEVAL_EMBEDDING_TIMEOUT_MS) */
+  timeout_ms?: number;
+  /** the cosine similarity at which a topic's vector alone may count as confidence (default 0.5) */
+  min_similarity?: number;
 }
 
 /** How the agent's phone calls behave. */

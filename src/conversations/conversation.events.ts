@@ -61,6 +61,25 @@ export interface TurnData {
   dtmf?: string;
   /** voice calls: the answer was not played to its end (the caller barged in or hung up); absent otherwise */
   interrupted?: boolean;
+  /** how the topics were retrieved, for agents set to hybrid retrieval (docs/retrieval.md); absent otherwise */
+  retrieval?: TurnRetrieval;
+}
+
+/** Why a hybrid turn answered lexically (docs/retrieval.md, "Fallbacks"). */
+export type RetrievalFallback =
+  | 'timeout'
+  | 'http_error'
+  | 'malformed'
+  | 'unreachable'
+  | 'dimension_mismatch'
+  | 'model_mismatch'
+  | 'vectors_pending'
+  | 'endpoint_missing';
+
+/** `hybrid`: the lexical and vector rankings were fused; `lexical` with a reason: the turn fell back. */
+export interface TurnRetrieval {
+  mode: 'hybrid' | 'lexical';
+  fallback_reason?: RetrievalFallback;
 }
 
 export type ConversationEvent =

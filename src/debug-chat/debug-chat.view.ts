@@ -40,6 +40,7 @@ export function debugChatTurn(
       llmRequests: turn.llmRequests,
       asrLangCode: turn.asrLangCode,
       ttsLangCode: turn.ttsLangCode,
+      ...(turn.retrieval ? { retrieval: turn.retrieval } : {}),
     },
     conversationEnded: ended,
     delayedResponse: turn.delayedResponse,

@@ -1,6 +1,7 @@
 import type { ServedContent } from '../agents/deployment-content';
 import type { TurnEffects } from '../conversations/conversation.decider';
-import type { TurnData } from '../conversations/conversation.events';
+import type { TurnData, TurnRetrieval } from '../conversations/conversation.events';
+import { retrievalFor } from '../agents/runtime-settings';
 import type { Answers, OnChunk, TurnInput, TurnResult } from '../conversations/engine/answers';
 import { parseActions } from './actions/parse-actions';
 import { runActionsAsync, type ActionInput, type ActionOutcome } from './actions/run-actions';
@@ -11,7 +12,9 @@ import type { ModelSource } from './llm/model-router';
 import { ACTION_TOOLS, buildMessages } from './llm/prompt';
 import { RUNTIME_DEFAULTS } from '../agents/runtime-defaults';
 import { detectSmallTalk, SMALL_TALK_REPLIES } from './small-talk';
-import { TopicIndexes } from './topic-indexes';
+import { TopicIndexes, type IndexedContent } from './topic-indexes';
+import type { SearchHit } from './retrieval/topic-index';
+import type { HybridRetrieval } from './vectors/hybrid-retrieval';
 import type { ToolCaller } from './tools/tool-caller';
 import { FollowUpAnswer } from './tools/follow-up-answer';
 import { joinOutcomes, modelToolSpecs, splitToolCalls, toolResultMessages } from './tools/model-tools';
@@ -24,6 +27,9 @@ export type { OnChunk, TurnInput, TurnResult } from '../conversations/engine/ans
 export const SILENCE_RESPONSE = "Sorry, I didn't catch that. Could you say it again?";
 
 const seconds = (ms: number) => Math.round(ms * 1000) / 1e6;
+
+/** Topics a turn retrieves (the model's context, `retrievedTopics`). */
+const RETRIEVED = 5;
 
 /**
  * What answers in every channel, with the runtime settings the deployment carries (threshold,
@@ -46,6 +52,8 @@ export class AgentRuntime implements Answers {
     models: LlmClient | ModelSource | null = null,
     private readonly indexes: TopicIndexes = new TopicIndexes(),
     private readonly tools: ToolCaller | null = null,
+    /** hybrid retrieval (vectors/hybrid-retrieval.ts); absent: hybrid agents answer lexically */
+    private readonly hybrid: Pick<HybridRetrieval, 'search'> | null = null,
   ) {
     const fixed = models instanceof LlmClient || models === null ? models : undefined;
     this.models = fixed !== undefined ? { clientFor: () => Promise.resolve(fixed) } : (models as ModelSource);
@@ -97,8 +105,10 @@ export class AgentRuntime implements Answers {
     const settings = content.settings ?? {};
     const threshold = settings.confidence_threshold ?? RUNTIME_DEFAULTS.confidence_threshold;
     const fallback = settings.fallback_text ?? RUNTIME_DEFAULTS.fallback_text;
-    const { index, topics } = await this.indexes.of(content);
-    const hits = text ? index.search(text, 5) : [];
+    const indexed = await this.indexes.of(content);
+    const { topics } = indexed;
+    const { hits, retrieval } = text ? await this.retrieve(content, indexed, text) : { hits: [], retrieval: undefined };
+    const recorded = retrieval ? { retrieval } : {};
     const t1 = performance.now();
 
     const best = hits[0];
@@ -118,6 +128,7 @@ export class AgentRuntime implements Answers {
         currentNode: node,
         nodeTrace: ['start', 'retrieval', node],
         inputMetadata: input.metadata,
+        ...recorded,
         latency: { total_s: seconds(t1 - t0), stages: { retrieval: seconds(t1 - t0), generation: 0, actions: 0 } },
       };
       return { turn, effects: { ...noEffects(), ended: smallTalk === 'goodbye' }, state: { ...input.state } };
@@ -220,6 +231,7 @@ export class AgentRuntime implements Answers {
       llmRequests,
       apiErrors: llmRequests.filter((r) => r.status !== 'ok').length,
       inputMetadata: input.metadata,
+      ...recorded,
       latency: {
         total_s: seconds(t3 - t0),
         stages: {
@@ -241,6 +253,25 @@ export class AgentRuntime implements Answers {
         }
       : noEffects();
     return { turn, effects, state: outcome ? outcome.state : { ...input.state } };
+  }
+
+  /**
+   * The topics for `text`, best first: lexical, or for an agent set to hybrid retrieval in this
+   * environment, fused with the vector ranking (which says how it went: `retrieval`).
+   */
+  private async retrieve(
+    content: ServedContent,
+    { index, topics }: IndexedContent,
+    text: string,
+  ): Promise<{ hits: SearchHit[]; retrieval?: TurnRetrieval }> {
+    const settings = retrievalFor(content.settings ?? {}, content.environment);
+    if (settings.mode !== 'hybrid') return { hits: index.search(text, RETRIEVED) };
+    if (!this.hybrid)
+      return {
+        hits: index.search(text, RETRIEVED),
+        retrieval: { mode: 'lexical', fallback_reason: 'endpoint_missing' },
+      };
+    return this.hybrid.search(content, settings, index, topics, text, RETRIEVED);
   }
 
   private emptyTurn(at: string, asrLangCode: string, ttsLangCode: string): Omit<TurnData, 'turnIndex'> {

@@ -28,6 +28,7 @@ const OTHER_DOCS = [
   'docs/operations.md',
   'docs/outbound-http.md',
   'docs/privacy.md',
+  'docs/retrieval.md',
   'docs/sip.md',
   'docs/sockets.md',
   'docs/security.md',

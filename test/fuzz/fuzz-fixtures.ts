@@ -131,6 +131,12 @@ export async function populate(t: TestApp): Promise<FuzzWorld> {
     headers: operator,
   });
   expectOk(llmEndpoint, 201);
+  // an embeddings endpoint of the same name (`endpointName` serves both lists' routes), no agent names it either
+  const embeddingEndpoint = await request(`${t.url}/admin/v1/embedding-endpoints`, {
+    body: { name: 'fuzz-model', base_url: 'https://example.com/parley-fuzz-embed', model: 'fuzz-embed' },
+    headers: operator,
+  });
+  expectOk(embeddingEndpoint, 201);
 
   const messaging = await request(`${t.url}/admin/v1/accounts/${accountId}/connectors`, {
     body: { agentId, kind: 'messaging', environment: 'sandbox', hostDomain: 'example.com' },

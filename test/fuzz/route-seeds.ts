@@ -75,6 +75,9 @@ export function routeSeeds(ids: Record<string, string>): Record<string, RouteSee
       },
     },
     'POST /admin/v1/llm-endpoints': { body: { name: 'fuzz-llm', base_url: 'http://127.0.0.1:9', api_key: 'sk-fuzz' } },
+    'POST /admin/v1/embedding-endpoints': {
+      body: { name: 'fuzz-embed', base_url: 'http://127.0.0.1:9', api_key: 'sk-fuzz', model: 'fuzz-embed' },
+    },
     'PATCH /v1/agents/:agentId/branches/:branchId/behavior': { body: { behavior: 'Be brief.' } },
     'POST /v1/agents/:agentId/branches/:branchId/knowledge-base/topics': {
       body: {

@@ -23,6 +23,7 @@ describe('what runs behind the log, found through DI', () => {
       'messaging-session-timers',
       'outbound-calls',
       'sms-sessions',
+      'topic-vectors',
       'webhook-events',
     ]);
     expect(status.every((m) => m.active)).toBe(true);

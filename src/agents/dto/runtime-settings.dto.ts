@@ -25,7 +25,10 @@ import {
   MAX_FALLBACK_TEXT,
   MAX_TOKENS_LIMIT,
   MODEL_PROVIDERS,
+  RETRIEVAL_MODES,
+  RETRIEVAL_TIMEOUT_LIMITS,
   type ModelProvider,
+  type RetrievalMode,
 } from '../runtime-settings';
 import {
   ANALYSIS_FIELD_NAME,
@@ -52,6 +55,33 @@ export class EnvironmentModelsDto {
   @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => ModelSettingsDto) sandbox?: ModelSettingsDto | null;
   @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => ModelSettingsDto) 'pre-release'?: ModelSettingsDto | null;
   @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => ModelSettingsDto) live?: ModelSettingsDto | null;
+}
+
+/** How topics are retrieved (docs/retrieval.md); `hybrid` requires `endpoint` (runtime-settings.ts checks them together). */
+export class RetrievalSettingsDto {
+  @IsIn(RETRIEVAL_MODES as unknown as string[], { message: `mode must be one of ${RETRIEVAL_MODES.join(', ')}` })
+  mode: RetrievalMode;
+  @Optional()
+  @IsString()
+  @Matches(ENDPOINT_NAME, { message: `endpoint must be ${ENDPOINT_NAME_RULE}` })
+  endpoint?: string;
+  @Optional() @IsInt() @Min(RETRIEVAL_TIMEOUT_LIMITS.min) @Max(RETRIEVAL_TIMEOUT_LIMITS.max) timeout_ms?: number;
+  @Optional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) min_similarity?: number;
+}
+
+/** One retrieval per environment; `null` (or absent) runs the agent's `retrieval` there. */
+export class EnvironmentRetrievalDto {
+  @OptionalOrNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RetrievalSettingsDto)
+  sandbox?: RetrievalSettingsDto | null;
+  @OptionalOrNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RetrievalSettingsDto)
+  'pre-release'?: RetrievalSettingsDto | null;
+  @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => RetrievalSettingsDto) live?: RetrievalSettingsDto | null;
 }
 
 /** Phone calls: `recording` records each call's audio (off by default). */
@@ -111,6 +141,16 @@ export class RuntimeSettingsDto {
   @ValidateNested()
   @Type(() => EnvironmentModelsDto)
   environment_models?: EnvironmentModelsDto | null;
+  @OptionalOrNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RetrievalSettingsDto)
+  retrieval?: RetrievalSettingsDto | null;
+  @OptionalOrNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => EnvironmentRetrievalDto)
+  environment_retrieval?: EnvironmentRetrievalDto | null;
   @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => VoiceSettingsDto) voice?: VoiceSettingsDto | null;
   @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => PrivacySettingsDto) privacy?: PrivacySettingsDto | null;
   @OptionalOrNull()

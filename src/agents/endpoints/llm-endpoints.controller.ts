@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } 
 import type { FastifyRequest } from 'fastify';
 import { requestContext } from '../../platform/http/request-context';
 import { OperatorGuard } from '../../platform/operator/operator.guard';
-import { AddLlmEndpointDto } from './llm-endpoints.dto';
+import { AddLlmEndpointDto } from './endpoints.dto';
 import { LlmEndpoints } from './llm-endpoints';
 
 /** The operator's model endpoints (header x-operator-token): what agents' model settings may name. */

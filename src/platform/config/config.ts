@@ -73,6 +73,12 @@ export interface Config {
   llm: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
   /** An OpenAI-compatible embeddings endpoint; null: semantic search ranks with the embedded default. */
   embeddings: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
+  /**
+   * Hybrid retrieval (docs/retrieval.md): how long a turn waits for its text's vector by default
+   * (an agent's `retrieval.timeout_ms` overrides it), and how long one batch of topics may take
+   * to embed when a deployment is made.
+   */
+  hybridRetrieval: { queryTimeoutMs: number; batchTimeoutMs: number };
   sms: SmsConfig;
   /** Outbound calls (contract §10): which carrier places them, and the account's concurrent-call limit. */
   outboundCalls: {
@@ -452,6 +458,10 @@ export function loadConfig(env: Env = process.env): Config {
     llm: llmConfig(env),
     tools: toolsConfig(env),
     embeddings: embeddingsConfig(env),
+    hybridRetrieval: {
+      queryTimeoutMs: integer(env, 'RETRIEVAL_EMBEDDING_TIMEOUT_MS', 1000, 50, 10_000),
+      batchTimeoutMs: integer(env, 'RETRIEVAL_EMBEDDING_BATCH_TIMEOUT_MS', 30_000, 100, 300_000),
+    },
     outboundCalls: outboundCallsConfig(env),
     sipServer: sipServerConfig(env),
     sms: smsConfig(env),

@@ -179,23 +179,6 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
-  '/admin/v1/clock/advance': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Move the test clock (only with PARLEY_TEST_CLOCK=1) and run the timers that fell due */
-    post: operations['Clock_advance'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/admin/v1/dead-letters': {
     parameters: {
       query?: never;
@@ -208,6 +191,41 @@ export type paths = {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/embedding-endpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The embeddings endpoints */
+    get: operations['EmbeddingEndpoints_list'];
+    put?: never;
+    /** Add an embeddings endpoint hybrid retrieval may name (its API key is stored sealed and never shown) */
+    post: operations['EmbeddingEndpoints_add'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/embedding-endpoints/{endpointName}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete an embeddings endpoint (turns of agents naming it answer lexically) */
+    delete: operations['EmbeddingEndpoints_delete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1518,6 +1536,12 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
   schemas: {
+    AddEmbeddingEndpointDto: {
+      api_key?: string;
+      base_url: string;
+      model: string;
+      name: string;
+    };
     AddExampleQueryDto: {
       conversationId?: string;
       newTopic?: components['schemas']['NewTopicDto'];
@@ -1529,9 +1553,6 @@ export type components = {
       api_key?: string;
       base_url: string;
       name: string;
-    };
-    AdvanceClockDto: {
-      seconds: number;
     };
     Agent: {
       accountId: string;
@@ -1837,6 +1858,11 @@ export type components = {
       'pre-release'?: components['schemas']['ModelSettingsDto'];
       sandbox?: components['schemas']['ModelSettingsDto'];
     };
+    EnvironmentRetrievalDto: {
+      live?: components['schemas']['RetrievalSettingsDto'];
+      'pre-release'?: components['schemas']['RetrievalSettingsDto'];
+      sandbox?: components['schemas']['RetrievalSettingsDto'];
+    };
     /**
      * @example {
      *       "success": false,
@@ -2000,6 +2026,13 @@ export type components = {
       greeting: string;
       languageCode?: string;
     };
+    RetrievalSettingsDto: {
+      endpoint?: string;
+      min_similarity?: number;
+      /** @enum {unknown} */
+      mode: 'lexical' | 'hybrid';
+      timeout_ms?: number;
+    };
     RollbackDto: {
       deploymentMessage?: string;
     };
@@ -2007,9 +2040,11 @@ export type components = {
       analysis?: components['schemas']['AnalysisSettingsDto'];
       confidence_threshold?: number | null;
       environment_models?: components['schemas']['EnvironmentModelsDto'];
+      environment_retrieval?: components['schemas']['EnvironmentRetrievalDto'];
       fallback_text?: string | null;
       model?: components['schemas']['ModelSettingsDto'];
       privacy?: components['schemas']['PrivacySettingsDto'];
+      retrieval?: components['schemas']['RetrievalSettingsDto'];
       small_talk?: boolean | null;
       voice?: components['schemas']['VoiceSettingsDto'];
     };
@@ -3063,74 +3098,6 @@ export interface operations {
       };
     };
   };
-  Clock_advance: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "seconds": 3600
-         *     }
-         */
-        'application/json': components['schemas']['AdvanceClockDto'];
-      };
-    };
-    responses: {
-      /** @description The platform time now */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** Format: date-time */
-            now: string;
-          };
-        };
-      };
-      /** @description Bad input (the field is named in the message) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description Missing, unknown, deleted or expired credential */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description Body larger than 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description Any other error, in the same envelope */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
   ReadModelsAdmin_listDeadLetters: {
     parameters: {
       query?: {
@@ -3185,6 +3152,193 @@ export interface operations {
       };
       /** @description Missing, unknown, deleted or expired credential */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  EmbeddingEndpoints_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every endpoint, by name */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            endpoints: {
+              base_url: string;
+              /** Format: date-time */
+              created_at: string;
+              has_api_key: boolean;
+              model: string;
+              name: string;
+            }[];
+          };
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  EmbeddingEndpoints_add: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "acme-embed",
+         *       "base_url": "https://embed.example.com",
+         *       "api_key": "sk-…",
+         *       "model": "text-embedding-3-small"
+         *     }
+         */
+        'application/json': components['schemas']['AddEmbeddingEndpointDto'];
+      };
+    };
+    responses: {
+      /** @description The endpoint */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            base_url: string;
+            /** Format: date-time */
+            created_at: string;
+            has_api_key: boolean;
+            model: string;
+            name: string;
+          };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  EmbeddingEndpoints_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        endpointName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Not found */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -6949,6 +7103,8 @@ export interface operations {
               | 'small_talk'
               | 'model'
               | 'environment_models'
+              | 'retrieval'
+              | 'environment_retrieval'
               | 'voice'
               | 'privacy'
               | 'analysis'
@@ -6974,6 +7130,15 @@ export interface operations {
                   temperature?: number;
                 };
               };
+              environment_retrieval: {
+                [key: string]: {
+                  endpoint?: string;
+                  min_similarity?: number;
+                  /** @enum {unknown} */
+                  mode: 'lexical' | 'hybrid';
+                  timeout_ms?: number;
+                };
+              };
               fallback_text: string;
               model: {
                 endpoint?: string;
@@ -6985,6 +7150,13 @@ export interface operations {
               } | null;
               privacy: {
                 redact: ('email' | 'phone' | 'card' | 'iban' | 'ssn')[];
+              };
+              retrieval: {
+                endpoint?: string;
+                min_similarity?: number;
+                /** @enum {unknown} */
+                mode: 'lexical' | 'hybrid';
+                timeout_ms?: number;
               };
               small_talk: boolean;
               voice: {
@@ -7089,6 +7261,8 @@ export interface operations {
               | 'small_talk'
               | 'model'
               | 'environment_models'
+              | 'retrieval'
+              | 'environment_retrieval'
               | 'voice'
               | 'privacy'
               | 'analysis'
@@ -7114,6 +7288,15 @@ export interface operations {
                   temperature?: number;
                 };
               };
+              environment_retrieval: {
+                [key: string]: {
+                  endpoint?: string;
+                  min_similarity?: number;
+                  /** @enum {unknown} */
+                  mode: 'lexical' | 'hybrid';
+                  timeout_ms?: number;
+                };
+              };
               fallback_text: string;
               model: {
                 endpoint?: string;
@@ -7125,6 +7308,13 @@ export interface operations {
               } | null;
               privacy: {
                 redact: ('email' | 'phone' | 'card' | 'iban' | 'ssn')[];
+              };
+              retrieval: {
+                endpoint?: string;
+                min_similarity?: number;
+                /** @enum {unknown} */
+                mode: 'lexical' | 'hybrid';
+                timeout_ms?: number;
               };
               small_talk: boolean;
               voice: {
