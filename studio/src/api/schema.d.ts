@@ -179,6 +179,23 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/admin/v1/clock/advance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Move the test clock (only with PARLEY_TEST_CLOCK=1) and run the timers that fell due */
+    post: operations['Clock_advance'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/dead-letters': {
     parameters: {
       query?: never;
@@ -1553,6 +1570,9 @@ export type components = {
       api_key?: string;
       base_url: string;
       name: string;
+    };
+    AdvanceClockDto: {
+      seconds: number;
     };
     Agent: {
       accountId: string;
@@ -3080,6 +3100,74 @@ export interface operations {
       };
       /** @description Not found */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Any other error, in the same envelope */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  Clock_advance: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "seconds": 3600
+         *     }
+         */
+        'application/json': components['schemas']['AdvanceClockDto'];
+      };
+    };
+    responses: {
+      /** @description The platform time now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            now: string;
+          };
+        };
+      };
+      /** @description Bad input (the field is named in the message) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, unknown, deleted or expired credential */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
         headers: {
           [name: string]: unknown;
         };
