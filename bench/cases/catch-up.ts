@@ -120,6 +120,7 @@ export async function catchUpAllReadModels(
         readModels,
         head,
         ALL_PROJECTIONS.map((p) => p.name),
+        events,
       ),
     );
     const seconds = (performance.now() - began) / 1000;
