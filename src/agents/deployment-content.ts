@@ -8,6 +8,7 @@ import type { Environment, Topic } from './agent.events';
 import type { Tool } from './agent-tools.events';
 import { agentToolsQueries, type AgentToolsQueries } from '../../projections/agent-tools/queries';
 import type { RuntimeSettings } from './runtime-settings';
+import { DraftContent, draftBranchOf } from './draft-content';
 
 /** Everything a conversation needs from the deployment it runs on. */
 export interface ServedContent {
@@ -24,6 +25,8 @@ export interface ServedContent {
   tools?: Tool[];
   /** the runtime settings of main at the deployment's sequence: only the fields set (the runtime fills the defaults) */
   settings?: RuntimeSettings;
+  /** draft chat (contract §26): the branch served as it is now, and its content version */
+  draft?: { branchId: string; version: number };
 }
 
 /**
@@ -42,13 +45,17 @@ export class DeploymentContent {
   constructor(
     readModels: ReadModels,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
+    private readonly drafts: DraftContent,
   ) {
     this.queries = agentsQueries(readModels);
     this.toolQueries = agentToolsQueries(readModels);
     this.settings = agentSettingsQueries(readModels);
   }
 
+  /** A draft conversation's "deployment" is its branch as it is now (draft-content.ts): read at every turn. */
   async ofDeployment(agentId: string, deploymentId: string): Promise<ServedContent> {
+    const branchId = draftBranchOf(deploymentId);
+    if (branchId !== null) return this.drafts.ofBranch(agentId, branchId);
     const key = `${agentId}/${deploymentId}`;
     const cached = this.served.get(key);
     // a deleted agent serves nothing, even from the cache
