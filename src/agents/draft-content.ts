@@ -4,7 +4,7 @@ import { ReadModels } from '../read-models/read-models.service';
 import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
 import { AgentCommands } from './agent-commands';
 import { branchDraft } from './agent.decider';
-import type { ServedContent } from './deployment-content';
+import type { ServedContent } from './served-content';
 
 /** The environment draft chat's conversations carry (contract §26): listed only with `client_env=draft`. */
 export const DRAFT_ENVIRONMENT = 'draft';
