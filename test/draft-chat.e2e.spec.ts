@@ -1,12 +1,13 @@
 import {
   ConversationsReader,
   buildAgent,
+  eventually,
   issueKey,
   startConversationsFixture,
   type ConversationsFixture,
 } from './helpers/conversations-fixture';
 import { expectOk } from './helpers/agents-fixture';
-import { expectEnvelope } from './helpers/test-app';
+import { expectEnvelope, request } from './helpers/test-app';
 import type { Json } from './helpers/json';
 
 /**
@@ -137,6 +138,46 @@ describe('draft chat: debug chat on a branch (contract §26)', () => {
     }
     expect(await reader.ids({ client_env: 'sandbox', limit: 100 })).toContain(sandbox);
     expectEnvelope(await reader.list({ client_env: 'drafts' }), 400);
+  });
+
+  it("binds an external event: delivered as the draft's delayed response; after the branch is gone, bound without one", async () => {
+    const pay = (await f.api.createBranch(agentId, 'payments')).branchId;
+    await f.api.addTopic(agentId, pay, {
+      name: 'Pay',
+      content: 'I have sent you a payment link.',
+      queries: ['I want to pay my bill'],
+      actions: 'await_external_event name=payment',
+    });
+    await f.api.addTopic(agentId, pay, {
+      name: 'event:payment',
+      content: 'Your payment is $state.external_events.payment.payload.data.status.',
+      queries: [],
+    });
+    const deliver = (eventId: string) =>
+      request(
+        `${f.t.url}/v1/external-events/webhook?event_id_location=payload&event_id_path=data.id&account_id=${f.accountId}&project_id=${agentId}`,
+        { body: { data: { id: eventId, status: 'paid' } }, headers: { 'x-api-key': f.adminKey } },
+      );
+    const bound = (conversationId: string) =>
+      eventually(async () => {
+        const events = await reader.events(conversationId);
+        expectOk(events, 200);
+        expect((events.body.events as Json[]).map((e) => e.type)).toContain('ExternalEventReceived');
+      }, 10_000);
+
+    const open = await startDraft(pay);
+    const asked = await draftTurn(open, 'I want to pay my bill', pay);
+    expectOk(await deliver(asked.metadata.state.external_event_ids.payment), 201);
+    await bound(open);
+    const delayed = await turn(open, { branchId: pay });
+    expectOk(delayed, 200);
+    expect(delayed.body).toMatchObject({ response: 'Your payment is paid.', delayedResponse: true, userInput: '' });
+
+    const orphan = await startDraft(pay);
+    const again = await draftTurn(orphan, 'I want to pay my bill', pay);
+    expectOk(await f.api.delete(`/v1/agents/${agentId}/branches/${pay}`), 204);
+    expectOk(await deliver(again.metadata.state.external_event_ids.payment), 201);
+    await bound(orphan);
   });
 
   describe('refusals', () => {

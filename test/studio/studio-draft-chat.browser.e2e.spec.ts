@@ -115,6 +115,12 @@ suite('Try it on a branch: its draft, before any merge (issue 50)', () => {
     const reader = new ConversationsReader(f, await issueKey(f, { permissions: ['conversations'] }), shop);
     expect(await reader.ids({ client_env: 'draft', limit: 100 })).toContain(id);
     expect(await reader.ids({ client_env: 'sandbox', limit: 100 })).not.toContain(id);
+    // and Studio's Conversations page lists it under the draft environment
+    await page.goto(`${f.t.url}/studio/agents/${shop}/conversations?client_env=draft`);
+    await page.locator(`tr[data-conversation="${id}"]`).waitFor(WAIT);
+    expect(await page.getByRole('combobox', { name: /^Environment/ }).inputValue()).toBe('draft');
+    await page.goBack();
+    await page.getByTestId('draft-hint').filter({ hasText: 'this branch changes' }).waitFor(WAIT);
     expect(errors).toEqual([]);
   }, 120_000);
 
