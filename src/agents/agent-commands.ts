@@ -44,4 +44,9 @@ export class AgentCommands {
     ]);
     return { events: result.events, state: result.state };
   }
+
+  /** The agent as its stream says now (the cached fold, plus whatever another process appended since). */
+  async current(agentId: string): Promise<AgentState> {
+    return (await this.agents.load(agentStream(agentId))).state;
+  }
 }

@@ -35,6 +35,8 @@ interface Branch {
   testNames: ReadonlyMap<string, string>;
   /** tool id → name, likewise (agent-tools.decider.ts) */
   toolNames?: ReadonlyMap<string, string>;
+  /** how many events shaped the branch: its content version, which draft chat caches its topic index by */
+  version?: number;
 }
 
 export interface AgentState {
@@ -118,7 +120,38 @@ const initialState = (): AgentState => ({
 });
 
 function withBranch(state: AgentState, branch: Branch): AgentState {
-  return { ...state, branches: new Map(state.branches).set(branch.id, branch) };
+  const version = (state.branches.get(branch.id)?.version ?? 0) + 1;
+  return { ...state, branches: new Map(state.branches).set(branch.id, { ...branch, version }) };
+}
+
+/** What draft chat reads of a branch (contract §26): its content now and that content's version. */
+export interface BranchDraft {
+  branchId: string;
+  baseSequence: number;
+  version: number;
+  content: Content;
+}
+
+/**
+ * A branch's current content, for talking to it without a merge; `main` is main's newest content.
+ * An unknown or deleted branch is not found; a merged one is refused, since its content is on main.
+ */
+export function branchDraft(state: AgentState, branchId: string): BranchDraft {
+  if (branchId === MAIN)
+    return {
+      branchId,
+      baseSequence: state.mainSequence,
+      version: state.mainSequence,
+      content: state.snapshots.get(state.mainSequence) ?? EMPTY,
+    };
+  const branch = state.branches.get(branchId);
+  if (!branch || branch.status === 'deleted') throw notFound('BRANCH_NOT_FOUND', 'branch not found');
+  if (branch.status === 'merged')
+    throw conflict(
+      'BRANCH_MERGED',
+      'this branch was merged: its changes are on main; chat with an environment or a new branch',
+    );
+  return { branchId, baseSequence: branch.baseSequence, version: branch.version ?? 0, content: branch.content };
 }
 
 function withTopic(branch: Branch, topic: Topic, previousName?: string): Branch {

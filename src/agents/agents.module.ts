@@ -9,6 +9,7 @@ import { AgentsService } from './agents.service';
 import { BranchesController } from './branches.controller';
 import { DeploymentContent } from './deployment-content';
 import { DeploymentsController } from './deployments.controller';
+import { DraftContent } from './draft-content';
 import { EndpointsModule } from './endpoints/endpoints.module';
 import { RuntimeSettingsController } from './runtime-settings.controller';
 import { RuntimeSettingsService } from './runtime-settings.service';
@@ -29,7 +30,7 @@ import { RuntimeSettingsService } from './runtime-settings.service';
     DeploymentsController,
     RuntimeSettingsController,
   ],
-  providers: [AgentCommands, AgentsService, DeploymentContent, RuntimeSettingsService],
-  exports: [DeploymentContent, AgentsService, AgentCommands],
+  providers: [AgentCommands, AgentsService, DeploymentContent, DraftContent, RuntimeSettingsService],
+  exports: [DeploymentContent, DraftContent, AgentsService, AgentCommands],
 })
 export class AgentsModule {}

@@ -5,26 +5,12 @@ import { ReadModels } from '../read-models/read-models.service';
 import { agentsQueries, type AgentsQueries } from '../../projections/agents/queries';
 import { agentSettingsQueries, type AgentSettingsQueries } from '../../projections/agent-settings/queries';
 import type { Environment, Topic } from './agent.events';
-import type { Tool } from './agent-tools.events';
 import { agentToolsQueries, type AgentToolsQueries } from '../../projections/agent-tools/queries';
 import type { RuntimeSettings } from './runtime-settings';
+import type { ServedContent } from './served-content';
+import { DraftContent, draftBranchOf } from './draft-content';
 
-/** Everything a conversation needs from the deployment it runs on. */
-export interface ServedContent {
-  agentId: string;
-  accountId: string;
-  deploymentId: string;
-  environment: Environment;
-  version: number;
-  greeting: string;
-  languageCode: string;
-  behavior: string;
-  topics: Topic[];
-  /** agent tools main had at the deployment's version (contract §20; headers sealed); absent: none */
-  tools?: Tool[];
-  /** the runtime settings of main at the deployment's sequence: only the fields set (the runtime fills the defaults) */
-  settings?: RuntimeSettings;
-}
+export type { ServedContent } from './served-content';
 
 /**
  * What a deployment serves: main as it was at the deployment's sequence. Immutable: later merges
@@ -42,13 +28,17 @@ export class DeploymentContent {
   constructor(
     readModels: ReadModels,
     @Inject(AGENT_DIRECTORY) private readonly agents: AgentDirectory,
+    private readonly drafts: DraftContent,
   ) {
     this.queries = agentsQueries(readModels);
     this.toolQueries = agentToolsQueries(readModels);
     this.settings = agentSettingsQueries(readModels);
   }
 
+  /** A draft conversation's "deployment" is its branch as it is now (draft-content.ts): read at every turn. */
   async ofDeployment(agentId: string, deploymentId: string): Promise<ServedContent> {
+    const branchId = draftBranchOf(deploymentId);
+    if (branchId !== null) return this.drafts.ofBranch(agentId, branchId);
     const key = `${agentId}/${deploymentId}`;
     const cached = this.served.get(key);
     // a deleted agent serves nothing, even from the cache

@@ -20,7 +20,11 @@ const LIST_QUERY: QueryParameter[] = [
   { name: 'limit', description: '1 to 5000 (default 5)', schema: { type: 'string', pattern: '^[0-9]+$' } },
   { name: 'offset', schema: { type: 'string', pattern: '^[0-9]+$' } },
   { name: 'cursor', description: 'the `cursor` of the previous page (v3)', schema: str },
-  { name: 'client_env', schema: oneOf('sandbox', 'pre-release', 'live') },
+  {
+    name: 'client_env',
+    description: 'default live; `draft`: draft chats on a branch',
+    schema: oneOf('sandbox', 'pre-release', 'live', 'draft'),
+  },
   { name: 'channel', repeated: true, schema: str },
   {
     name: 'outcome',

@@ -5,7 +5,8 @@ import { OUTCOMES } from '../conversations/conversation.events';
 export type { ListFilters, SearchMode };
 
 export type ApiVersion = 'v1' | 'v2' | 'v3';
-const ENVIRONMENTS = ['sandbox', 'pre-release', 'live'] as const;
+/** `draft`: draft chats on a branch (contract §26), listed only when asked for */
+const ENVIRONMENTS = ['sandbox', 'pre-release', 'live', 'draft'] as const;
 
 export interface ListQuery extends ListFilters {
   limit: number;

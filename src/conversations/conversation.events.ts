@@ -74,7 +74,9 @@ export type RetrievalFallback =
   | 'dimension_mismatch'
   | 'model_mismatch'
   | 'vectors_pending'
-  | 'endpoint_missing';
+  | 'endpoint_missing'
+  /** draft chat (contract §26): vectors are made for deployments, never for a branch being edited */
+  | 'draft';
 
 /** `hybrid`: the lexical and vector rankings were fused; `lexical` with a reason: the turn fell back. */
 export interface TurnRetrieval {

@@ -15,7 +15,7 @@ export class DebugChatController {
   @Post()
   @HttpCode(201)
   start(@Param('agentId') agentId: string, @Body() body: StartDebugChatDto, @Req() request: FastifyRequest) {
-    return this.chat.start(parseAgentId(agentId), body.clientEnv, requestContext(request));
+    return this.chat.start(parseAgentId(agentId), body, requestContext(request));
   }
 
   @Post(':conversationId')

@@ -87,4 +87,24 @@ describe('TopicIndexes', () => {
     await indexes.of(content('d0'));
     expect(builds).toBe(202);
   });
+
+  it("keeps a draft's index per content version: an unchanged branch reuses it, an edit builds anew", async () => {
+    const { calls, build } = controlledBuild();
+    const indexes = new TopicIndexes(build);
+    const draft = (version: number): ServedContent => ({
+      ...content('draft:b1'),
+      draft: { branchId: 'b1', version },
+    });
+    const first = indexes.of(draft(3));
+    calls[0].resolve();
+    const a = await first;
+    expect(await indexes.of(draft(3))).toBe(a);
+    expect(calls).toHaveLength(1);
+    const edited = indexes.of(draft(4));
+    expect(calls).toHaveLength(2);
+    calls[1].resolve();
+    expect(await edited).not.toBe(a);
+    expect(await indexes.of(draft(4))).toBe(await edited);
+    expect(calls).toHaveLength(2);
+  });
 });

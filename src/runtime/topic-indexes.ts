@@ -12,9 +12,17 @@ export interface IndexedContent {
 const CAPACITY = 200;
 
 /**
- * The retrieval index of each deployment served lately. A deployment's content never changes, so
- * its index is built once, and turns that arrive while it is being built wait for that one build.
- * A build that failed is forgotten: the next turn tries again.
+ * The key of a content's index: its deployment, which never changes, or a draft's branch at its
+ * content version (draft chat, contract §26), so an edit on the branch builds a new index and a
+ * turn on an unchanged branch finds the one built before.
+ */
+const indexKeyOf = (content: ServedContent): string =>
+  content.draft ? `${content.deploymentId}@${content.draft.version}` : content.deploymentId;
+
+/**
+ * The retrieval index of each deployment (or draft version) served lately. That content never
+ * changes, so its index is built once, and turns that arrive while it is being built wait for that
+ * one build. A build that failed is forgotten: the next turn tries again.
  */
 export class TopicIndexes {
   private readonly entries = new Map<string, Promise<IndexedContent>>();
@@ -22,17 +30,18 @@ export class TopicIndexes {
   constructor(private readonly build: BuildIndex = buildInPlace) {}
 
   of(content: ServedContent): Promise<IndexedContent> {
-    let entry = this.entries.get(content.deploymentId);
+    const key = indexKeyOf(content);
+    let entry = this.entries.get(key);
     if (!entry) {
       entry = this.build(content.topics).then((index) => ({
         index,
         topics: new Map(content.topics.map((t) => [t.id, t])),
       }));
       if (this.entries.size >= CAPACITY) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(content.deploymentId, entry);
+      this.entries.set(key, entry);
       const built = entry;
       built.catch(() => {
-        if (this.entries.get(content.deploymentId) === built) this.entries.delete(content.deploymentId);
+        if (this.entries.get(key) === built) this.entries.delete(key);
       });
     }
     return entry;

@@ -32,3 +32,16 @@ export function diffContent(before: DeploymentContent, after: DeploymentContent)
     topics,
   };
 }
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** "this branch changes 2 topics (1 added, 1 changed)": a branch's diff on main in a few words (Try it's hint). */
+export function describeDiff(diff: ContentDiff): string {
+  const kinds = (['added', 'changed', 'removed'] as const)
+    .map((kind) => [kind, diff.topics.filter((t) => t.kind === kind).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${kind}`);
+  const topics = diff.topics.length ? `${plural(diff.topics.length, 'topic')} (${kinds.join(', ')})` : '';
+  const parts = [topics, diff.behavior ? 'the behavior' : ''].filter(Boolean);
+  return parts.length ? `this branch changes ${parts.join(' and ')}` : 'this branch changes no topic yet';
+}

@@ -359,8 +359,17 @@ export class ConversationEngine {
     if (!conversation.exists || conversation.received[event.eventId]) return false;
     const payload = payloadOf();
     let response: AgentTurn | null = null;
-    if (conversation.ended === null) {
-      const content = await this.deployments.ofDeployment(conversation.agentId, conversation.deploymentId);
+    // a draft chat whose branch was merged or deleted since has no content to answer with: the payload is still bound
+    const content =
+      conversation.ended === null
+        ? await this.deployments
+            .ofDeployment(conversation.agentId, conversation.deploymentId)
+            .catch((error: unknown) => {
+              if (error instanceof DomainError && conversation.environment === 'draft') return null;
+              throw error;
+            })
+        : null;
+    if (content) {
       const before = conversation.state.external_events;
       const events = { ...(before !== null && typeof before === 'object' ? before : {}), [event.name]: payload };
       response = respond(content, { ...conversation.state, external_events: events }, conversation.language);

@@ -67,6 +67,7 @@ export class HybridRetrieval {
       hits: lexical.slice(0, limit),
       retrieval: { mode: 'lexical', fallback_reason: reason },
     });
+    if (content.draft) return fallback('draft');
     const endpoint = settings.endpoint !== undefined ? await this.endpoints.resolveRecent(settings.endpoint) : null;
     if (!endpoint) return fallback('endpoint_missing');
     const set = await this.vectorsOf(content.deploymentId);

@@ -3,6 +3,7 @@ import type { components } from './schema';
 import type {
   AnalyticsQuery,
   AuditEvent,
+  ChatTarget,
   ConflictResolution,
   Conversation,
   ConversationPage,
@@ -194,12 +195,13 @@ export class ParleyApi {
     });
 
   // debug chat: the document types `metadata` loosely; Studio reads the fields contract §7 names
-  startChat = (agentId: string, clientEnv: Environment) =>
-    this.http.request<DebugTurn>('POST', '/v1/agents/{agentId}/debug-chat', { path: { agentId }, body: { clientEnv } });
-  chatTurn = (agentId: string, conversationId: string, clientEnv: Environment, message: string) =>
+  /** Debug chat on an environment's deployment, or on a branch's draft as it is now (`{branchId}`, contract §26). */
+  startChat = (agentId: string, target: ChatTarget) =>
+    this.http.request<DebugTurn>('POST', '/v1/agents/{agentId}/debug-chat', { path: { agentId }, body: target });
+  chatTurn = (agentId: string, conversationId: string, target: ChatTarget, message: string) =>
     this.http.request<DebugTurn>('POST', '/v1/agents/{agentId}/debug-chat/{conversationId}', {
       path: { agentId, conversationId },
-      body: { clientEnv, message },
+      body: { ...target, message },
     });
 
   // conversations (v3): the agent is the path's projectId

@@ -970,7 +970,10 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Start a debug chat on an environment: the greeting */
+    /**
+     * Start a debug chat on an environment, or on a branch's draft: the greeting
+     * @description `clientEnv` talks to the deployment active in that environment (none: 400 `CHAT_DRAFT_NOT_EXIST`). `branchId` instead talks to the branch's content as it is now, without a merge (draft chat): the conversation runs in environment `draft`, listed by the Conversations API only with `client_env=draft`, and every turn reads the branch again. Both: 400. An unknown branch: 404 `BRANCH_NOT_FOUND`; a merged one: 409 `BRANCH_MERGED`.
+     */
     post: operations['DebugChat_start'];
     delete?: never;
     options?: never;
@@ -987,7 +990,10 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Send a message (or none, to collect a delayed response) */
+    /**
+     * Send a message (or none, to collect a delayed response)
+     * @description Send the `clientEnv` the conversation runs in, or for a draft chat the same `branchId` (another one: 400 `CLIENT_ENV_MISMATCH`; an unknown branch: 404 `BRANCH_NOT_FOUND`; a branch merged since: 409 `BRANCH_MERGED`).
+     */
     post: operations['DebugChat_turn'];
     delete?: never;
     options?: never;
@@ -1844,8 +1850,9 @@ export type components = {
     };
     DebugChatTurnDto: {
       asrLangCode?: string;
+      branchId?: string;
       /** @enum {unknown} */
-      clientEnv: 'sandbox' | 'pre-release' | 'live';
+      clientEnv?: 'sandbox' | 'pre-release' | 'live';
       message?: string;
       metadata?: Record<string, never>;
       ttsLangCode?: string;
@@ -2078,8 +2085,9 @@ export type components = {
       utterances: string[];
     };
     StartDebugChatDto: {
+      branchId?: string;
       /** @enum {unknown} */
-      clientEnv: 'sandbox' | 'pre-release' | 'live';
+      clientEnv?: 'sandbox' | 'pre-release' | 'live';
     };
     TestCase: {
       id: string;
@@ -4717,7 +4725,8 @@ export interface operations {
     parameters: {
       query?: {
         channel?: string[];
-        client_env?: 'sandbox' | 'pre-release' | 'live';
+        /** @description default live; `draft`: draft chats on a branch */
+        client_env?: 'sandbox' | 'pre-release' | 'live' | 'draft';
         /** @description the `cursor` of the previous page (v3) */
         cursor?: string;
         /** @description ISO 8601 */
@@ -8545,6 +8554,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description Body larger than 1 MiB */
       413: {
         headers: {
@@ -8656,6 +8674,15 @@ export interface operations {
       };
       /** @description Not found */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Conflict */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -11282,7 +11309,8 @@ export interface operations {
     parameters: {
       query?: {
         channel?: string[];
-        client_env?: 'sandbox' | 'pre-release' | 'live';
+        /** @description default live; `draft`: draft chats on a branch */
+        client_env?: 'sandbox' | 'pre-release' | 'live' | 'draft';
         /** @description the `cursor` of the previous page (v3) */
         cursor?: string;
         /** @description ISO 8601 */
@@ -11482,7 +11510,8 @@ export interface operations {
     parameters: {
       query?: {
         channel?: string[];
-        client_env?: 'sandbox' | 'pre-release' | 'live';
+        /** @description default live; `draft`: draft chats on a branch */
+        client_env?: 'sandbox' | 'pre-release' | 'live' | 'draft';
         /** @description the `cursor` of the previous page (v3) */
         cursor?: string;
         /** @description ISO 8601 */

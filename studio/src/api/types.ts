@@ -53,6 +53,9 @@ export interface DeploymentContent {
   topics: Topic[];
 }
 
+/** What a debug chat talks to: an environment's active deployment, or a branch's draft. */
+export type ChatTarget = { clientEnv: Environment } | { branchId: string };
+
 export interface DebugTurn {
   conversationId: string;
   userInput: string;

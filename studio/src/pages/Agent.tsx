@@ -13,6 +13,12 @@ const TABS = [
   { id: 'conversations', label: 'Conversations' },
 ] as const;
 
+/** A tab's path; from a branch, Try it opens on that branch's draft. */
+const tabPath = (agentId: string, tab: string, branchId?: string) =>
+  tab === 'try' && branchId && branchId !== 'main'
+    ? `/agents/${agentId}/try?branch=${encodeURIComponent(branchId)}`
+    : `/agents/${agentId}/${tab}`;
+
 /** One agent: its dashboard (where it opens), branches (editing and merging), deployments and the debug chat, as tabs. */
 export function AgentPage({ agentId, tab, branchId }: { agentId: string; tab: string; branchId?: string }) {
   const { api, session } = useStudio();
@@ -28,7 +34,7 @@ export function AgentPage({ agentId, tab, branchId }: { agentId: string; tab: st
       <ErrorNote error={agent.error} />
       <nav className="tabs" aria-label="Agent sections">
         {tabs.map((t) => (
-          <Link key={t.id} to={`/agents/${agentId}/${t.id}`} className={t.id === tab ? 'tab current' : 'tab'}>
+          <Link key={t.id} to={tabPath(agentId, t.id, branchId)} className={t.id === tab ? 'tab current' : 'tab'}>
             {t.label}
           </Link>
         ))}

@@ -2,7 +2,7 @@ import { useStudio } from '../api/context';
 import type { ParleyApi } from '../api/client';
 import type { DeploymentContent } from '../api/types';
 import { ContentDiffView } from '../components/ContentDiffView';
-import { diffContent } from '../diff';
+import { diffContent, type ContentDiff } from '../diff';
 import { ErrorNote, useLoad } from '../ui';
 
 const NOTHING: DeploymentContent = { behavior: '', topics: [] };
@@ -19,6 +19,21 @@ async function mainAt(api: ParleyApi, agentId: string, sequence: number): Promis
   return api.deploymentContent(agentId, at.id);
 }
 
+/** What a branch changes on main where it was cut: what its merge will apply (topics matched by name). */
+export async function branchDiff(
+  api: ParleyApi,
+  agentId: string,
+  branchId: string,
+  baseSequence: string,
+): Promise<ContentDiff> {
+  const [base, behavior, topics] = await Promise.all([
+    mainAt(api, agentId, Number(baseSequence)),
+    api.behavior(agentId, branchId),
+    api.topics(agentId, branchId),
+  ]);
+  return diffContent(base, { behavior: behavior.behavior, topics });
+}
+
 /**
  * What a branch changes: its behavior and topics against main where it was cut, as its merge
  * will apply them (topics matched by name). Where the learning loop links after adding words.
@@ -26,14 +41,10 @@ async function mainAt(api: ParleyApi, agentId: string, sequence: number): Promis
 export function BranchChanges(props: { agentId: string; branchId: string; baseSequence: string }) {
   const { agentId, branchId, baseSequence } = props;
   const { api } = useStudio();
-  const changes = useLoad(async () => {
-    const [base, behavior, topics] = await Promise.all([
-      mainAt(api, agentId, Number(baseSequence)),
-      api.behavior(agentId, branchId),
-      api.topics(agentId, branchId),
-    ]);
-    return diffContent(base, { behavior: behavior.behavior, topics });
-  }, [api, agentId, branchId, baseSequence]);
+  const changes = useLoad(
+    () => branchDiff(api, agentId, branchId, baseSequence),
+    [api, agentId, branchId, baseSequence],
+  );
   return (
     <div aria-busy={changes.loading} data-testid="branch-changes">
       <ErrorNote error={changes.error} />

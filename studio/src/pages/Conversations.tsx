@@ -7,6 +7,8 @@ import { useConversationFeed, type FeedNotice } from '../live/conversation-feed'
 import { mergeNotice } from '../live/merge-notice';
 
 const CHANNELS = ['CHAT', 'WEBCHAT', 'VOICE-SIP', 'SMS'];
+/** the environments listed, and `draft`: Try it's chats on a branch (contract §26), listed only when chosen */
+const LISTED_ENVIRONMENTS: readonly string[] = [...ENVIRONMENTS, 'draft'];
 /** a first screen of rows in one request (the bench measures the first 100 on screen) */
 const PAGE = 100;
 
@@ -47,7 +49,7 @@ function filtersFromUrl(): Filters {
   const env = q.get('client_env');
   return {
     ...DEFAULTS,
-    client_env: env && (ENVIRONMENTS as readonly string[]).includes(env) ? env : DEFAULTS.client_env,
+    client_env: env && LISTED_ENVIRONMENTS.includes(env) ? env : DEFAULTS.client_env,
     start: localValue(q.get('start')),
     end: localValue(q.get('end')),
   };
@@ -170,7 +172,7 @@ export function Conversations({ agentId }: { agentId: string }) {
         <label>
           Environment
           <select value={draft.client_env} onChange={(e) => set('client_env', e.target.value)}>
-            {ENVIRONMENTS.map((e) => (
+            {LISTED_ENVIRONMENTS.map((e) => (
               <option key={e}>{e}</option>
             ))}
           </select>
