@@ -93,6 +93,7 @@ suite('Studio agent settings and the call player, in headless Chromium', () => {
     await page.goto(`${t.url}/studio/agents/${encodeURIComponent(agentId)}/settings`);
     await page.getByRole('heading', { name: 'Runtime settings' }).waitFor(WAIT);
     const form = page.getByRole('form', { name: 'Runtime settings' });
+    await form.waitFor(WAIT);
     // opens on the open branch
     expect(await page.getByLabel('Branch', { exact: true }).inputValue()).toBe(branchId);
     const save = form.getByRole('button', { name: 'Save settings' });
@@ -130,7 +131,8 @@ suite('Studio agent settings and the call player, in headless Chromium', () => {
     const refusal = form.getByRole('alert');
     await refusal.waitFor(WAIT);
     expect(await refusal.textContent()).toBe('VALIDATION_ERROR: no model endpoint is named nowhere');
-    expect((await settingsOf(branchId)).customized).toEqual([]);
+    // nothing recorded: the branch still has only what it was cut from main with
+    expect((await settingsOf(branchId)).customized).toEqual(['voice']);
 
     // without the live model, the rest saves; the answer lists each change
     await live.getByLabel('live model').uncheck();
@@ -142,7 +144,7 @@ suite('Studio agent settings and the call player, in headless Chromium', () => {
       "fallback_text: I'm sorry, I can't help with that. Could you rephrase your question? → Please call the front desk.",
     ]);
     const after = await settingsOf(branchId);
-    expect(after.customized).toEqual(['confidence_threshold', 'fallback_text']);
+    expect(after.customized).toEqual(['confidence_threshold', 'fallback_text', 'voice']);
     expect(after.settings.confidence_threshold).toBe(0.4);
     // main is untouched until the branch is merged
     expect((await settingsOf('main')).customized).toEqual(['voice']);

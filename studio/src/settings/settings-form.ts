@@ -7,6 +7,7 @@ import {
   type RuntimeSettingsPatch,
   type SettingsField,
 } from '../../../src/agents/runtime-settings';
+import { DomainError } from '../../../src/platform/errors/domain-error';
 import type { Environment } from '../api/types';
 
 /**
@@ -139,7 +140,7 @@ export function problemsOf(values: Record<SettingsField, unknown>): Record<strin
     try {
       checkSetting(field, values[field]);
     } catch (error) {
-      const named = (error as { errors?: { field: string; message: string }[] }).errors?.[0];
+      const named = error instanceof DomainError ? error.fieldErrors[0] : undefined;
       problems[named?.field ?? field] = named?.message ?? (error as Error).message;
     }
   }
