@@ -19,7 +19,7 @@ import type { Environment } from '../api/types';
  */
 
 /** The fields this form edits; the others (privacy, analysis, per-environment retrieval) are kept as they are. */
-export const EDITED: readonly SettingsField[] = [
+const EDITED: readonly SettingsField[] = [
   'confidence_threshold',
   'fallback_text',
   'small_talk',
