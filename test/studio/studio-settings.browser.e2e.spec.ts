@@ -4,7 +4,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { SipServer } from '../../src/sip/sip-server';
 import { UtteranceDetector } from '../../src/voice/turn-taking/utterance-detector';
 import { provision } from '../calls/calls-fixture';
-import { AgentsClient, createAccount, expectOk, type AgentsAccount } from '../helpers/agents-fixture';
+import { AgentsClient, createAccount, expectOk, oneYearAhead, type AgentsAccount } from '../helpers/agents-fixture';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { browserSuite, launchChromium } from '../support/chromium';
 import { patient } from '../support/patience';
@@ -248,6 +248,30 @@ suite('Studio agent settings and the call player, in headless Chromium', () => {
       );
       expect(await position()).toBeGreaterThanOrEqual(second);
       await page.getByRole('button', { name: 'Pause' }).click();
+
+      // a key without `conversations` is told it may not read recordings
+      const op = { 'x-operator-token': t.operatorToken };
+      const builder = await request(`${t.url}/admin/v1/accounts/${account.accountId}/api-keys`, {
+        headers: op,
+        body: { name: 'builder', agents: 'all', permissions: ['agents'], expiresAt: oneYearAhead() },
+      });
+      expectOk(builder, 201);
+      const other = await page.context().browser()!.newPage();
+      try {
+        await other.goto(`${t.url}/studio/`);
+        await other.getByLabel('API key', { exact: true }).fill(builder.body.key);
+        await other.getByRole('button', { name: 'Sign in' }).click();
+        await other.getByRole('heading', { name: 'Agents' }).waitFor(WAIT);
+        await other.goto(
+          `${t.url}/studio/agents/${encodeURIComponent(agentId)}/conversations/${encodeURIComponent(id)}`,
+        );
+        await other.getByTestId('recording-note').waitFor(WAIT);
+        expect(await other.getByTestId('recording-note').textContent()).toBe(
+          'This key may not read recordings: it needs the conversations permission.',
+        );
+      } finally {
+        await other.close();
+      }
 
       // without transcript access there is no recording to serve, and the page says so
       const off = await request(`${t.url}/v1/accounts/${account.accountId}/agents/${agentId}/data-access`, {

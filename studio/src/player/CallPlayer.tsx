@@ -8,6 +8,13 @@ import '../settings/settings.css';
 
 const RECORDING = '/v3/{accountId}/{projectId}/conversations/{conversationId}/recording';
 
+/**
+ * Whether a conversation is a phone call: its channel says so, or (for a key that sees only the
+ * basic fields, no channel) its id does: inbound calls are `IN-<uuid>`, outbound `OUT-<uuid>`.
+ */
+export const isCall = (c: Conversation) =>
+  typeof c.channel === 'string' ? c.channel.startsWith('VOICE') : /^(IN|OUT)-/.test(c.id);
+
 type Loaded =
   | { state: 'loading' }
   | { state: 'ready'; audio: CallAudio }
