@@ -156,6 +156,24 @@ suite('Studio agent settings and the call player, in headless Chromium', () => {
     await page.getByText('Main changes only by merging a branch').waitFor(WAIT);
     expect(await form.getByLabel(/^Confidence threshold/).isDisabled()).toBe(true);
     expect(await form.getByLabel(/^Record calls/).isChecked()).toBe(true);
+
+    // a new branch, cut from main as the save makes it, and then the one shown
+    await page.getByLabel('Branch', { exact: true }).selectOption({ label: 'a new branch' });
+    await page.getByLabel('New branch name').fill('quiet');
+    await form.getByLabel(/^Small talk/).uncheck();
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await done.waitFor(WAIT);
+    expect(await done.locator('p').textContent()).toContain('Saved on branch quiet');
+    expect(await done.locator('li').allTextContents()).toEqual(['small_talk: true → false']);
+    const quiet = (await agents.get(`/v1/agents/${agentId}/branches`)).body.branches.find(
+      (b: { branchName: string }) => b.branchName === 'quiet',
+    );
+    expect((await settingsOf(quiet.branchId)).customized).toEqual(['small_talk', 'voice']);
+    await until(
+      'the new branch chosen',
+      async () => (await page.getByLabel('Branch', { exact: true }).inputValue()) === quiet.branchId,
+      patient(5000),
+    );
   });
 
   it('says where the greeting is set', async () => {

@@ -32,6 +32,8 @@ export function AgentSettings({ agentId }: { agentId: string }) {
   const open = useMemo(() => openBranches(branches.data?.branches), [branches.data]);
   const [chosen, setChosen] = useState<string | null>(null);
   const [newName, setNewName] = useState('settings');
+  // kept here: saving on a new branch opens that branch, and its form, anew
+  const [saved, setSaved] = useState<Saved | null>(null);
   // opens on the newest open branch, else on main (read only) with the offer of a new branch
   useEffect(() => {
     if (chosen === null && branches.data) setChosen(open[0]?.branchId ?? MAIN);
@@ -51,7 +53,14 @@ export function AgentSettings({ agentId }: { agentId: string }) {
         </p>
         <div className="row">
           <label htmlFor="settings-branch">Branch</label>
-          <select id="settings-branch" value={chosen ?? ''} onChange={(e) => setChosen(e.target.value)}>
+          <select
+            id="settings-branch"
+            value={chosen ?? ''}
+            onChange={(e) => {
+              setSaved(null);
+              setChosen(e.target.value);
+            }}
+          >
             {open.map((b) => (
               <option key={b.branchId} value={b.branchId}>
                 {b.branchName}
@@ -77,6 +86,7 @@ export function AgentSettings({ agentId }: { agentId: string }) {
             // a new branch starts as main is
             loadFrom={chosen === NEW_BRANCH ? MAIN : chosen}
             readOnly={chosen === MAIN}
+            onSaved={setSaved}
             save={async (patch) => {
               const branchId = await chosenBranchId(api, agentId, chosen, newName);
               const answer = await putBranchSettings(api, agentId, branchId, patch);
@@ -88,6 +98,7 @@ export function AgentSettings({ agentId }: { agentId: string }) {
             }}
           />
         )}
+        {saved && <SavedChanges saved={saved} />}
       </section>
       <Greeting />
       {session.accountId && <DataAccessSettings accountId={session.accountId} agentId={agentId} />}
@@ -101,6 +112,7 @@ function RuntimeSettingsForm(props: {
   agentId: string;
   loadFrom: string;
   readOnly: boolean;
+  onSaved: (saved: Saved | null) => void;
   save: (patch: ReturnType<typeof patchOf>) => Promise<{ answer: BranchSettings; branchName: string }>;
 }) {
   const { api } = useStudio();
@@ -110,7 +122,6 @@ function RuntimeSettingsForm(props: {
   );
   const [draft, setDraft] = useState<SettingsDraft | null>(null);
   const [loaded, setLoaded] = useState<BranchSettings | null>(null);
-  const [saved, setSaved] = useState<Saved | null>(null);
   const action = useAction();
   useEffect(() => {
     if (!current.data) return;
@@ -132,10 +143,10 @@ function RuntimeSettingsForm(props: {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setSaved(null);
+    props.onSaved(null);
     const done = await action.run(() => props.save(patchOf(changes)));
     if (!done) return;
-    setSaved({ changes, branchName: done.branchName });
+    props.onSaved({ changes, branchName: done.branchName });
     setLoaded(done.answer);
     setDraft(draftOf(done.answer.settings, done.answer.customized));
   };
@@ -265,7 +276,6 @@ function RuntimeSettingsForm(props: {
         </div>
       )}
       <ErrorNote error={action.error} />
-      {saved && <SavedChanges saved={saved} />}
     </form>
   );
 }
