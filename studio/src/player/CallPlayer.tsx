@@ -61,6 +61,10 @@ export function CallPlayer({ agentId, conversation }: { agentId: string; convers
   else if (loaded.state === 'loading') body = <p role="status">Loading the recording…</p>;
   else if (loaded.state === 'forbidden')
     body = <p data-testid="recording-note">This key may not read this conversation&apos;s recording.</p>;
+  else if (loaded.state === 'none' && conversation.in_progress)
+    body = (
+      <p data-testid="recording-note">No recording yet: a call&apos;s recording is served once the call has ended.</p>
+    );
   else if (loaded.state === 'none')
     body = (
       <p data-testid="recording-note">
