@@ -104,6 +104,8 @@ suite('Studio agent settings and the call player, in headless Chromium', () => {
     const problem = form.locator('#confidence-threshold-problem');
     await problem.waitFor(WAIT);
     expect(await problem.textContent()).toBe('confidence_threshold must be a number from 0 to 1');
+    expect(await threshold.getAttribute('aria-invalid')).toBe('true');
+    expect(await threshold.getAttribute('aria-describedby')).toBe('confidence-threshold-problem');
     expect(await save.isDisabled()).toBe(true);
     await threshold.fill('0.4');
     expect(await problem.count()).toBe(0);

@@ -1,4 +1,12 @@
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  cloneElement,
+  useEffect,
+  useMemo,
+  useState,
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactElement,
+} from 'react';
 import { useStudio } from '../api/context';
 import { chosenBranchId, NEW_BRANCH, openBranches } from '../components/BranchPicker';
 import { ErrorNote, Link, useAction, useLoad } from '../ui';
@@ -346,11 +354,21 @@ function ModelFields(props: {
   );
 }
 
-function Field({ id, label, problem, children }: { id: string; label: string; problem?: string; children: ReactNode }) {
+/** A labelled control with the API's refusal of its value under it, tied to it for screen readers. */
+function Field(props: {
+  id: string;
+  label: string;
+  problem?: string;
+  children: ReactElement<InputHTMLAttributes<Element>>;
+}) {
+  const { id, label, problem, children } = props;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {children}
+      {cloneElement(children, {
+        'aria-invalid': problem ? true : undefined,
+        'aria-describedby': problem ? `${id}-problem` : undefined,
+      })}
       {problem && (
         <p className="error" data-severity="error" id={`${id}-problem`}>
           {problem}
