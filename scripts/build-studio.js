@@ -24,6 +24,16 @@ function sourceHash(root) {
     ...files(path.join(root, 'studio')),
     path.join(root, 'src/runtime/actions/parse-actions.ts'),
     path.join(root, 'src/platform/http/hosts.ts'),
+    // the runtime settings' checks (the settings page validates as the API does) and what they import
+    ...[
+      'agents/runtime-settings.ts',
+      'agents/runtime-settings.types.ts',
+      'agents/analysis-settings.ts',
+      'agents/agent.events.ts',
+      'platform/validation/field-checks.ts',
+      'platform/errors/domain-error.ts',
+      'privacy/redact-kinds.ts',
+    ].map((file) => path.join(root, 'src', file)),
   ];
   for (const file of inputs) hash.update(path.relative(root, file)).update('\0').update(fs.readFileSync(file));
   for (const pkg of ['vite', 'react', 'react-dom']) {

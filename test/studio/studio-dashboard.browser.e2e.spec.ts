@@ -414,6 +414,7 @@ suite('Studio dashboard and account overview in headless Chromium', () => {
         'Deployments',
         'Try it',
         'Conversations',
+        'Settings',
       ]);
       expect(await other.getByRole('link', { name: 'Overview' }).count()).toBe(0);
     } finally {

@@ -1,4 +1,5 @@
 import { useStudio } from '../api/context';
+import { AgentSettings } from '../settings/AgentSettings';
 import { ErrorNote, Link, useLoad } from '../ui';
 import { Branches } from './Branches';
 import { Dashboard } from './Dashboard';
@@ -11,6 +12,7 @@ const TABS = [
   { id: 'deployments', label: 'Deployments' },
   { id: 'try', label: 'Try it' },
   { id: 'conversations', label: 'Conversations' },
+  { id: 'settings', label: 'Settings' },
 ] as const;
 
 /** A tab's path; from a branch, Try it opens on that branch's draft. */
@@ -43,6 +45,7 @@ export function AgentPage({ agentId, tab, branchId }: { agentId: string; tab: st
       {tab === 'branches' && <Branches agentId={agentId} branchId={branchId} />}
       {tab === 'deployments' && <Deployments agentId={agentId} />}
       {tab === 'try' && <TryIt agentId={agentId} />}
+      {tab === 'settings' && <AgentSettings agentId={agentId} />}
     </section>
   );
 }

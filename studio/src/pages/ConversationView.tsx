@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useStudio } from '../api/context';
 import type { Conversation } from '../api/types';
 import { LearnFromTurn } from '../learning/LearnFromTurn';
+import { CallPlayer, isCall } from '../player/CallPlayer';
 import { ErrorNote, Json, Link, shortTime, useLoad } from '../ui';
 
 /** What an erased turn's words read as (contract §24): nothing to learn from. */
@@ -122,6 +123,7 @@ export function ConversationView({ agentId, conversationId }: { agentId: string;
                 {c.channel} · {c.environment} · {c.num_turns} turns · {c.in_progress ? 'in progress' : 'ended'} ·
                 started {shortTime(c.started_at)}
               </p>
+              {isCall(c) && <CallPlayer agentId={agentId} conversation={c} />}
               <ol className="chat" aria-label="Transcript">
                 {(c.turns ?? []).map((t, i) => (
                   <li key={i} className="chat-turn" data-turn={i}>
