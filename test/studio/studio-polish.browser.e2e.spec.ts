@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { browserSuite, launchChromium } from '../support/chromium';
 import { createAccount, operatorKey } from '../helpers/keys-fixtures';
+import { createConnector } from '../messaging/messaging-fixture';
 import { request, startTestApp, type TestApp } from '../helpers/test-app';
 import { patient } from '../support/patience';
 
@@ -80,7 +81,7 @@ suite('Studio polish in headless Chromium (issue 50)', () => {
     p.on('pageerror', (error) => errors.push(error.message));
     return p;
   };
-  const merge = async (agent: string, name: string, topic: { name: string; content: string }) => {
+  const merge = async (agent: string, name: string, topic: { name: string; content: string; actions?: string }) => {
     const branch = await api('POST', `/v1/agents/${agent}/branches`, { branchName: name });
     expect(branch.status).toBe(201);
     const added = await api('POST', `/v1/agents/${agent}/branches/${branch.body.branchId}/knowledge-base/topics`, {
@@ -390,6 +391,39 @@ suite('Studio polish in headless Chromium (issue 50)', () => {
     expect(new URL(p.url()).pathname).toMatch(/\/deployments$/);
     await p.context().close();
   }, 60_000);
+
+  it('scrolls the desk to the newest message', async () => {
+    await merge(sandboxOnly, 'handoff', {
+      name: 'Speak to a human',
+      content: 'Let me put you through.',
+      actions: 'handoff destination=support reason="asked for a human"',
+    });
+    const connector = await createConnector(t, accountId, sandboxOnly, 'sandbox', '127.0.0.1');
+    const desk = await newPage();
+    await goto('/desk', desk);
+    await signIn(desk, deskKey);
+    await desk.getByTestId('desk-status').filter({ hasText: 'Connected as' }).waitFor(WAIT);
+    const user = await newPage();
+    await user.goto(`${t.url}/chat/demo?connector=${encodeURIComponent(connector.connectorToken)}`);
+    await user.locator('#log .msg[data-kind="agent"]').first().waitFor(WAIT);
+    await user.fill('#text', 'Speak to a human');
+    await user.click('#send');
+    await desk.getByRole('button', { name: 'Accept asked for a human' }).click();
+    await user.locator('#log .info', { hasText: 'joined' }).waitFor(WAIT);
+    for (let i = 1; i <= 15; i++) {
+      await user.fill('#text', `message ${i}`);
+      await user.click('#send');
+      await desk.locator('.desk-line.user', { hasText: `message ${i}` }).waitFor(WAIT);
+    }
+    const lines = desk.getByRole('list', { name: 'Conversation with the user' });
+    await until('the newest message in view', () =>
+      lines.evaluate(
+        (el) => el.scrollHeight > el.clientHeight && el.scrollTop + el.clientHeight >= el.scrollHeight - 2,
+      ),
+    );
+    await user.context().close();
+    await desk.context().close();
+  }, 120_000);
 
   it('has no serious or critical axe-core violation on any page at 1,400 px and 390 px', async () => {
     const pages = [
