@@ -31,6 +31,13 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
   }
 }
 
+/** How wide the page's content is (DOM types are not in the tests' compiler settings). */
+const pageWidth = async (page: Page) => Number(await page.evaluate('document.documentElement.scrollWidth'));
+
+interface Validated {
+  validity: { valid: boolean; patternMismatch: boolean };
+}
+
 interface AxeViolation {
   id: string;
   impact: string | null;
@@ -295,15 +302,15 @@ suite('Studio polish in headless Chromium (issue 50)', () => {
     await goto(`/agents/${agentId}/branches/${branchId}`);
     await page.getByRole('heading', { name: 'Branch long' }).waitFor(WAIT);
     await page.locator('.topic-name', { hasText: 'WWWW' }).waitFor(WAIT);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(1400);
   }, 60_000);
 
   it('checks the branch name with a pattern Chromium accepts, and refuses a topic with no content', async () => {
     const name = page.getByLabel('New branch');
     await name.fill('no spaces allowed');
-    expect(await name.evaluate((el) => (el as HTMLInputElement).validity.patternMismatch)).toBe(true);
+    expect(await name.evaluate((el) => (el as unknown as Validated).validity.patternMismatch)).toBe(true);
     await name.fill('fixes/refunds-1.2');
-    expect(await name.evaluate((el) => (el as HTMLInputElement).validity.valid)).toBe(true);
+    expect(await name.evaluate((el) => (el as unknown as Validated).validity.valid)).toBe(true);
     expect(consoleErrors.filter((e) => e.includes('pattern'))).toEqual([]);
 
     await page.getByText('New topic', { exact: true }).click();
@@ -358,7 +365,7 @@ suite('Studio polish in headless Chromium (issue 50)', () => {
     for (const to of ['/agents', `/agents/${agentId}/deployments`, `/agents/${agentId}/conversations`, '/keys']) {
       await goto(to, p);
       await p.getByRole('heading', { level: 1 }).first().waitFor(WAIT);
-      expect([to, await p.evaluate(() => document.documentElement.scrollWidth)]).toEqual([to, 390]);
+      expect([to, await pageWidth(p)]).toEqual([to, 390]);
     }
     await p.context().close();
   }, 120_000);
@@ -373,19 +380,24 @@ suite('Studio polish in headless Chromium (issue 50)', () => {
       expect(await is()).toBe(true);
     };
     // the radio (an API key), then the key field
-    await tabTo(async () => (await p.evaluate(() => document.activeElement?.id)) === 'secret', 4);
+    await tabTo(async () => (await p.evaluate('document.activeElement?.id')) === 'secret', 4);
     await p.keyboard.type(keyboardKey);
     await p.keyboard.press('Enter');
     await p.getByTestId('first-run').waitFor(WAIT);
     await tabTo(
-      () => p.evaluate(() => (document.activeElement?.closest('label')?.textContent ?? '').startsWith('Name')),
+      async () =>
+        ((await p.evaluate("document.activeElement?.closest('label')?.textContent ?? ''")) as string).startsWith(
+          'Name',
+        ),
       10,
     );
     await p.keyboard.type('By keyboard');
     await p.keyboard.press('Enter');
     await p.getByRole('heading', { name: 'By keyboard', level: 1 }).waitFor(WAIT);
+    // the empty main says what to do next
+    expect(await p.getByTestId('no-topics').textContent()).toContain('create one under New branch');
     // Tab to the Deployments tab and follow it
-    await tabTo(async () => (await p.evaluate(() => document.activeElement?.textContent)) === 'Deployments', 40);
+    await tabTo(async () => (await p.evaluate('document.activeElement?.textContent')) === 'Deployments', 40);
     await p.keyboard.press('Enter');
     await p.locator('[data-environment="sandbox"]').waitFor(WAIT);
     expect(new URL(p.url()).pathname).toMatch(/\/deployments$/);
@@ -409,7 +421,7 @@ suite('Studio polish in headless Chromium (issue 50)', () => {
     await user.fill('#text', 'Speak to a human');
     await user.click('#send');
     await desk.getByRole('button', { name: 'Accept asked for a human' }).click();
-    await user.locator('#log .info', { hasText: 'joined' }).waitFor(WAIT);
+    await user.locator('#log .info', { hasText: 'Desk only joined' }).waitFor(WAIT);
     for (let i = 1; i <= 15; i++) {
       await user.fill('#text', `message ${i}`);
       await user.click('#send');

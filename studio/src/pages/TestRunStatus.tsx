@@ -24,7 +24,7 @@ export function TestRunStatus({ agentId, deploymentId }: { agentId: string; depl
   if (latest.status !== 'running' && latest.results.length === 0 && latest.summary.passed + latest.summary.failed === 0)
     return (
       <p className="test-run" data-test-run="none">
-        Tests: <span className="badge">no tests</span> add some on a branch&apos;s Tests tab.
+        Tests: <span className="badge">no tests</span> — add one on a branch&apos;s Tests tab to check each promotion.
       </p>
     );
   return (
