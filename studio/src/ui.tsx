@@ -60,11 +60,22 @@ export function useAction() {
 }
 
 /** An in-app link: a real anchor (middle-click, keyboard) that navigates without a reload. */
-export function Link({ to, children, className }: { to: string; children: ReactNode; className?: string }) {
+export function Link({
+  to,
+  children,
+  className,
+  current,
+}: {
+  to: string;
+  children: ReactNode;
+  className?: string;
+  current?: boolean;
+}) {
   return (
     <a
       href={`${BASE}${to}`}
       className={className}
+      aria-current={current ? 'page' : undefined}
       onClick={(event) => {
         if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
         event.preventDefault();
@@ -83,5 +94,20 @@ export function Json({ value, label }: { value: unknown; label?: string }) {
     </pre>
   );
 }
+
+/**
+ * A name as shown: bidirectional controls (U+202A–U+202E, U+2066–U+2069) are dropped, so a name
+ * cannot reverse or reorder the text around it (a title, a breadcrumb).
+ */
+export const plainName = (name: string) => name.replace(/[\u202A-\u202E\u2066-\u2069\u200E\u200F]/g, '');
+
+/** A name from the user, isolated from the text around it and without bidirectional controls. */
+export function Name({ children }: { children: string }) {
+  return <bdi>{plainName(children)}</bdi>;
+}
+
+/** A key's expiry, the same whichever way the key was made: the UTC date and time, to the minute. */
+export const expiryTime = (iso: string | null | undefined) =>
+  iso ? `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'never';
 
 export const shortTime = (iso: string) => (iso ? new Date(iso).toLocaleString() : '');

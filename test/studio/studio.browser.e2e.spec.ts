@@ -72,6 +72,8 @@ suite('Studio in headless Chromium', () => {
     page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
     page.setDefaultTimeout(patient(15_000));
     page.on('pageerror', (error) => errors.push(error.message));
+    // promoting to live and rolling back ask first (issue 50)
+    page.on('dialog', (dialog) => void dialog.accept());
   }, 240_000);
   afterAll(async () => {
     await browser?.close();

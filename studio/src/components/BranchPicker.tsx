@@ -52,7 +52,7 @@ export function BranchPicker(props: {
           <input
             value={props.newName}
             onChange={(e) => props.onNewName(e.target.value)}
-            pattern="[A-Za-z0-9][A-Za-z0-9._/\-]{0,99}"
+            pattern="[A-Za-z0-9][A-Za-z0-9._\/\-]{0,99}"
             title="1-100 letters, digits, . _ / -"
             required
           />

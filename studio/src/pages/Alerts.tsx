@@ -86,7 +86,7 @@ export function Alerts() {
         caption="Alert rules"
         rows={rules.data?.data}
         rowKey={(rule) => rule.id}
-        empty="No alert rules yet."
+        empty="No alert rules yet: add one above to be told when a figure crosses a threshold."
         columns={[
           { header: 'Name', cell: (rule) => rule.name },
           {

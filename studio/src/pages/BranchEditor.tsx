@@ -102,6 +102,15 @@ export function BranchEditor(props: {
       <section aria-labelledby="topics-title" hidden={section !== 'Topics'}>
         <h3 id="topics-title">Topics</h3>
         <ErrorNote error={topics.error} />
+        {topics.data?.length === 0 && (
+          <p className="hint" data-testid="no-topics">
+            {readOnly
+              ? branchId === 'main'
+                ? 'No topics yet. main is changed by merging a branch: create one under New branch, add topics there, then merge it.'
+                : 'No topics on this branch.'
+              : 'No topics yet: add one below (what people ask, and what the agent answers), then merge the branch.'}
+          </p>
+        )}
         {topics.data?.map((topic: Topic) => (
           <TopicEditor
             key={topic.id}

@@ -62,7 +62,7 @@ export function Branches({ agentId, branchId }: { agentId: string; branchId?: st
             id="branch-name"
             value={name}
             onChange={(e) => setName(e.target.value)}
-            pattern="[A-Za-z0-9][A-Za-z0-9._/\-]{0,99}"
+            pattern="[A-Za-z0-9][A-Za-z0-9._\/\-]{0,99}"
             title="1-100 letters, digits, . _ / -"
             required
           />

@@ -14,7 +14,7 @@ function Analysis({ c }: { c: Conversation }) {
   if (!a && c.in_progress) return null;
   return (
     <>
-      <h2>Analysis</h2>
+      <h3>Analysis</h3>
       {a ? <AnalysisDetails a={a} /> : <p className="hint">Analysis pending.</p>}
     </>
   );
@@ -90,12 +90,9 @@ export function ConversationView({ agentId, conversationId }: { agentId: string;
   const list = events.data?.events ?? [];
   return (
     <section aria-labelledby="conversation-title">
-      <p className="crumbs">
-        <Link to="/agents">Agents</Link> / <Link to={`/agents/${agentId}/conversations`}>Conversations</Link> /
-      </p>
-      <h1 id="conversation-title">
-        <code>{conversationId}</code>
-      </h1>
+      <h2 id="conversation-title">
+        Conversation <code>{conversationId}</code>
+      </h2>
       <ErrorNote error={events.error ?? shown.error} />
       {list.length > 0 && (
         <div className="time-travel">
@@ -141,19 +138,33 @@ export function ConversationView({ agentId, conversationId }: { agentId: string;
                   </li>
                 ))}
               </ol>
-              {c.turns === null && (
-                <p className="hint">Transcripts are hidden by this agent&apos;s data access settings.</p>
+              {/* hidden transcripts answer `turns: []` (or null) while the conversation has turns */}
+              {(c.turns === null || (c.turns?.length === 0 && c.num_turns > 0)) && (
+                <p className="callout" data-testid="transcript-hidden">
+                  The transcript of this conversation ({c.num_turns} turns) is hidden by this agent&apos;s data access
+                  settings.{' '}
+                  {session.permissions.includes('keys') ? (
+                    <>
+                      <Link to={`/keys?agent=${encodeURIComponent(agentId)}`}>
+                        Show transcripts on the data access page
+                      </Link>{' '}
+                      to read it.
+                    </>
+                  ) : (
+                    'A key with the keys permission can turn transcripts on (Keys → Data access).'
+                  )}
+                </p>
               )}
               <Analysis c={c} />
-              <h2>State</h2>
+              <h3>State</h3>
               <Json value={c.state ?? {}} label="State" />
-              <h2>Metrics</h2>
+              <h3>Metrics</h3>
               <Json value={c.metrics ?? {}} label="Metrics" />
             </>
           )}
         </div>
         <aside aria-label="Event history">
-          <h2>Event history</h2>
+          <h3>Event history</h3>
           <ol className="events">
             {list.map((e) => (
               <li key={e.revision} className={e.revision === at ? 'current' : ''}>

@@ -161,10 +161,7 @@ export function Conversations({ agentId }: { agentId: string }) {
 
   return (
     <section aria-labelledby="conversations-title">
-      <p className="crumbs">
-        <Link to="/agents">Agents</Link> / <Link to={`/agents/${agentId}`}>{agentId}</Link> /
-      </p>
-      <h1 id="conversations-title">Conversations</h1>
+      <h2 id="conversations-title">Conversations</h2>
       <p className="hint" data-testid="live-status">
         {live === 'live' ? 'Live: new and changed conversations appear as they happen.' : live}
       </p>
@@ -268,6 +265,17 @@ export function Conversations({ agentId }: { agentId: string }) {
           ))}
         </tbody>
       </table>
+      {done && !loading && rows.length === 0 && (
+        <EmptyHint
+          agentId={agentId}
+          env={filters.client_env}
+          onShow={(env) => {
+            const next = { ...filters, client_env: env };
+            setDraft(next);
+            setFilters(next);
+          }}
+        />
+      )}
       <div ref={sentinel} className="sentinel" />
       <p role="status" className="hint">
         {loading ? 'Loading…' : `${rows.length} shown${done ? '' : ', more below'}`}
@@ -278,5 +286,51 @@ export function Conversations({ agentId }: { agentId: string }) {
         </button>
       )}
     </section>
+  );
+}
+
+/**
+ * An empty list says why and what to do: the filter defaults to `live`, so a project whose conversations
+ * are all in sandbox (made with Try it, before any promotion) points at them.
+ */
+function EmptyHint({ agentId, env, onShow }: { agentId: string; env: string; onShow: (env: string) => void }) {
+  const { api, session } = useStudio();
+  const [elsewhere, setElsewhere] = useState<string[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    const others = ENVIRONMENTS.filter((e) => e !== env);
+    Promise.all(
+      others.map((e) =>
+        api.conversations(session.accountId!, agentId, { client_env: e, limit: 1 }).then(
+          (page) => (page.conversations.length > 0 ? e : null),
+          () => null,
+        ),
+      ),
+    ).then((found) => live && setElsewhere(found.flatMap((e) => (e ? [e] : []))));
+    return () => {
+      live = false;
+    };
+  }, [api, session.accountId, agentId, env]);
+  return (
+    <div className="callout" data-testid="conversations-empty">
+      <p>No {env} conversations match these filters.</p>
+      {elsewhere && elsewhere.length > 0 ? (
+        <p>
+          This agent has conversations in {elsewhere.join(' and ')}.{' '}
+          {elsewhere.map((e) => (
+            <button key={e} type="button" onClick={() => onShow(e)}>
+              Show {e} conversations
+            </button>
+          ))}
+        </p>
+      ) : (
+        elsewhere && (
+          <p>
+            Conversations appear here once someone talks to a deployed agent: use{' '}
+            <Link to={`/agents/${agentId}/try`}>Try it</Link> for a sandbox one.
+          </p>
+        )
+      )}
+    </div>
   );
 }

@@ -22,7 +22,9 @@ export function DataAccessPanel({ accountId }: { accountId: string }) {
     <section aria-labelledby="data-access-title" className="panel" ref={panel}>
       <h2 id="data-access-title">Data access per agent</h2>
       <ErrorNote error={agents.error} />
-      {agents.data && agents.data.length === 0 && <p>No agents yet.</p>}
+      {agents.data && agents.data.length === 0 && (
+        <p>No agents yet: create one on the Agents page, then choose what this account may read of it.</p>
+      )}
       {agents.data && agents.data.length > 0 && (
         <label>
           Agent

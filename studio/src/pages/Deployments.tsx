@@ -10,21 +10,41 @@ const NEXT: Partial<Record<Environment, Environment>> = { sandbox: 'pre-release'
 
 /** A timeline per environment (newest first) with promote, roll back, and a diff of any two deployments. */
 export function Deployments({ agentId }: { agentId: string }) {
-  const { api } = useStudio();
+  const { api, session } = useStudio();
   const data = useLoad(async () => {
     const [all, active] = await Promise.all([api.deployments(agentId), api.activeDeployments(agentId)]);
     return { all: all.deployments, active: active.activeDeployments };
   }, [api, agentId]);
+  const keyNames = useKeyNames(session.accountId!, session.permissions.includes('keys'));
   const action = useAction();
   const [picked, setPicked] = useState<string[]>([]);
   const [diff, setDiff] = useState<{ from: Deployment; to: Deployment; diff: ContentDiff } | null>(null);
 
   const promote = async (d: Deployment, target: Environment) => {
-    if (await action.run(() => api.promote(agentId, d.id, target))) data.reload();
+    const all = data.data?.all ?? [];
+    const active = data.data?.active[target];
+    // the same version already in the target: promoting it again would add a second "vN" row
+    const there = all.find((x) => x.environment === target && x.version === d.version);
+    if (active?.version === d.version) {
+      action.setError(new Error(`v${d.version} is already active in ${target}.`));
+      return;
+    }
+    const skip = d.environment === 'sandbox' && target === 'live' ? ', skipping pre-release' : '';
+    const replaces = active ? ` It replaces v${active.version} for everyone using ${target}.` : '';
+    if (target === 'live' && !window.confirm(`Promote v${d.version} to live${skip}?${replaces}`)) return;
+    // an earlier copy of it in the target is made active again rather than copied once more
+    const done = there
+      ? await action.run(() => api.rollback(agentId, there.id))
+      : await action.run(() => api.promote(agentId, d.id, target));
+    if (done) data.reload();
   };
   const rollback = async (d: Deployment) => {
+    const active = data.data?.active[d.environment];
+    const from = active ? ` from v${active.version}` : '';
+    if (!window.confirm(`Roll ${d.environment} back to v${d.version}${from}? It answers at once.`)) return;
     if (await action.run(() => api.rollback(agentId, d.id))) data.reload();
   };
+  const activeIn = (env: Environment, version: number) => data.data?.active[env]?.version === version;
   const pick = (id: string, on: boolean) => {
     setDiff(null);
     setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
@@ -48,7 +68,13 @@ export function Deployments({ agentId }: { agentId: string }) {
           return (
             <section key={env} className="timeline" aria-labelledby={`env-${env}`} data-environment={env}>
               <h2 id={`env-${env}`}>{env}</h2>
-              {list.length === 0 && <p className="hint">Nothing deployed.</p>}
+              {list.length === 0 && (
+                <p className="hint">
+                  {env === 'sandbox'
+                    ? 'Nothing deployed: merge a branch (Branches tab) to deploy it here.'
+                    : `Nothing deployed: promote a deployment to ${env}.`}
+                </p>
+              )}
               <ol>
                 {list.map((d) => (
                   <li
@@ -61,18 +87,18 @@ export function Deployments({ agentId }: { agentId: string }) {
                     </div>
                     <div>{d.message || <span className="hint">(no message)</span>}</div>
                     <div className="hint">
-                      {shortTime(d.createdAt)} by {d.createdBy}
+                      {shortTime(d.createdAt)} by {keyNames[d.createdBy ?? ''] ?? keyLabel(d.createdBy ?? '')}
                     </div>
                     <TestRunStatus agentId={agentId} deploymentId={d.id} />
                     <div className="row">
-                      {NEXT[env] && (
+                      {NEXT[env] && !activeIn(NEXT[env]!, d.version) && (
                         <button type="button" onClick={() => promote(d, NEXT[env]!)} disabled={action.busy}>
                           Promote v{d.version} to {NEXT[env]}
                         </button>
                       )}
-                      {env === 'sandbox' && (
+                      {env === 'sandbox' && !activeIn('live', d.version) && (
                         <button type="button" onClick={() => promote(d, 'live')} disabled={action.busy}>
-                          Promote v{d.version} to live
+                          Skip to live: promote v{d.version} to live
                         </button>
                       )}
                       {d.id !== activeId && (
@@ -108,4 +134,18 @@ export function Deployments({ agentId }: { agentId: string }) {
       )}
     </div>
   );
+}
+
+/** A key id shown short when its name is not known to this key ("key_t4il…"). */
+const keyLabel = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
+
+/** Key id → name: the account's keys for a key with `keys`, else this key's own name. */
+function useKeyNames(accountId: string, mayList: boolean): Record<string, string> {
+  const { api } = useStudio();
+  const names = useLoad(async () => {
+    const self = await api.self();
+    const all = mayList ? (await api.keys(accountId)).apiKeys : [];
+    return Object.fromEntries([...all, self].map((k) => [k.id, k.name]));
+  }, [api, accountId, mayList]);
+  return names.data ?? {};
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useStudio } from '../api/context';
 import type { ApiKey, Permission } from '../api/types';
 import { SecretOnce } from '../secret';
-import { ErrorNote, shortTime, useAction, useLoad } from '../ui';
+import { ErrorNote, expiryTime, useAction, useLoad } from '../ui';
 import { DataAccessPanel } from './DataAccess';
 import './admin.css';
 
@@ -68,7 +68,9 @@ export function Keys({ accountId, showDataAccess = true }: { accountId: string; 
           ))}
         </tbody>
       </table>
-      {keys.data && keys.data.apiKeys.length === 0 && <p>No keys yet.</p>}
+      {keys.data && keys.data.apiKeys.length === 0 && (
+        <p>No keys yet: create one above for each app or person that calls the API.</p>
+      )}
       {showDataAccess && <DataAccessPanel accountId={accountId} />}
     </section>
   );
@@ -99,7 +101,8 @@ function CreateKeyForm({ accountId, onCreated }: { accountId: string; onCreated:
         name: name.trim(),
         agents,
         permissions,
-        expiresAt: new Date(`${expires}T23:59:59.000Z`).toISOString(),
+        // the start of the chosen day (UTC), as a date given to the API means: shown the same either way
+        expiresAt: new Date(`${expires}T00:00:00.000Z`).toISOString(),
       }),
     );
     if (key) {
@@ -115,7 +118,8 @@ function CreateKeyForm({ accountId, onCreated }: { accountId: string; onCreated:
           Name <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
         </label>
         <label>
-          Expires <input type="date" value={expires} min={inDays(1)} onChange={(e) => setExpires(e.target.value)} />
+          Expires on (UTC){' '}
+          <input type="date" value={expires} min={inDays(1)} onChange={(e) => setExpires(e.target.value)} />
         </label>
         <label>
           Agents
@@ -205,7 +209,7 @@ function KeyRow({
       </td>
       <td>{apiKey.agents === 'all' ? 'all' : apiKey.agents.join(', ')}</td>
       <td>{apiKey.permissions.join(', ')}</td>
-      <td>{shortTime(apiKey.expiresAt)}</td>
+      <td>{expiryTime(apiKey.expiresAt)}</td>
       <td className="actions">
         {!editing && (
           <button type="button" className="secondary" onClick={() => setEditing(true)}>

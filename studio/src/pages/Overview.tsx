@@ -85,7 +85,9 @@ export function Overview() {
       <h1 id="overview-title">Account overview</h1>
       <RangePicker selection={selection} onChange={setSelection} problem={range.error} />
       <ErrorNote error={agents.error} />
-      {agents.data && agents.data.length === 0 && <p>No agents yet.</p>}
+      {agents.data && agents.data.length === 0 && (
+        <p>No agents yet: create one on the Agents page; its figures appear here once people talk to it.</p>
+      )}
       <table className="overview-table">
         <caption>
           Each agent over the range (first response p50 is per agent: percentiles do not add up across agents)

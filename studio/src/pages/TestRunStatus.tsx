@@ -20,6 +20,13 @@ export function TestRunStatus({ agentId, deploymentId }: { agentId: string; depl
 
   if (runs.error) return <ErrorNote error={runs.error} />;
   if (!latest) return null;
+  // a run of no tests proves nothing: it is not shown as a green pass
+  if (latest.status !== 'running' && latest.results.length === 0 && latest.summary.passed + latest.summary.failed === 0)
+    return (
+      <p className="test-run" data-test-run="none">
+        Tests: <span className="badge">no tests</span> — add one on a branch&apos;s Tests tab to check each promotion.
+      </p>
+    );
   return (
     <details className="test-run" data-test-run={latest.status}>
       <summary>

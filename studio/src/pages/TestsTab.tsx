@@ -16,7 +16,9 @@ export function TestsTab({ agentId, branchId, readOnly }: { agentId: string; bra
       <h3 id="tests-title">Tests</h3>
       <p className="hint">Every merge and promotion runs main&apos;s tests against the new deployment.</p>
       <ErrorNote error={tests.error} />
-      {tests.data?.length === 0 && <p className="hint">No test cases on this branch.</p>}
+      {tests.data?.length === 0 && (
+        <p className="hint">No test cases on this branch: add one below; each merge and promotion then runs them.</p>
+      )}
       {tests.data?.map((test) => (
         <TestEditor
           key={test.id}

@@ -21,7 +21,9 @@ export function ToolsTab({ agentId, branchId, readOnly }: { agentId: string; bra
           The agent&apos;s tool signing secret, shown this once: <code data-testid="tool-secret">{secret}</code>
         </p>
       )}
-      {tools.data?.length === 0 && <p className="hint">No tools on this branch.</p>}
+      {tools.data?.length === 0 && (
+        <p className="hint">No tools on this branch: add one below to let the agent call your API.</p>
+      )}
       {tools.data?.map((tool) => (
         <ToolEditor
           key={tool.id}

@@ -59,6 +59,12 @@ export function TopicEditor(props: {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (hasErrors) return;
+    // said in words before the API's "must be longer than or equal to 1 characters"; an empty answer is an empty bubble
+    if (!name.trim()) return action.setError(new Error('Give the topic a name: it cannot be blank.'));
+    if (!content.trim())
+      return action.setError(
+        new Error('Write the topic’s content: it is what the agent answers, and cannot be empty.'),
+      );
     const ok = await action.run(async () => {
       if (topic) await api.editTopic(agentId, branchId, topic.id, body());
       else await api.addTopic(agentId, branchId, { ...body(), isActive: true });
@@ -110,6 +116,7 @@ export function TopicEditor(props: {
           value={content}
           onChange={(e) => setContent(e.target.value)}
           readOnly={readOnly}
+          aria-required
           maxLength={100_000}
         />
       </FormRow>
@@ -173,11 +180,17 @@ export function TopicEditor(props: {
       </details>
     );
   }
+  // the switch sits beside the summary, not in it: a control inside <summary> is nested-interactive
   return (
-    <details className="topic" data-topic={topic.name}>
-      <summary>
-        <span className="topic-name">{topic.name}</span>
-        <label className="switch" onClick={(e) => e.stopPropagation()}>
+    <div className="topic" data-topic={topic.name}>
+      <div className="topic-head">
+        <details className="topic-body">
+          <summary>
+            <span className="topic-name">{topic.name}</span>
+          </summary>
+          {form}
+        </details>
+        <label className="switch">
           <input
             type="checkbox"
             role="switch"
@@ -188,8 +201,7 @@ export function TopicEditor(props: {
           />{' '}
           {topic.isActive ? 'active' : 'inactive'}
         </label>
-      </summary>
-      {form}
-    </details>
+      </div>
+    </div>
   );
 }

@@ -62,7 +62,7 @@ export function Webhooks() {
         caption="Webhook endpoints"
         rows={endpoints.data?.data}
         rowKey={(endpoint) => endpoint.id}
-        empty="No webhook endpoints yet."
+        empty="No webhook endpoints yet: add a URL above to receive alerts as they fire."
         columns={[
           { header: 'Name', cell: (endpoint) => endpoint.name },
           { header: 'URL', cell: (endpoint) => <code>{endpoint.url}</code> },
@@ -195,7 +195,9 @@ function Deliveries({ endpointId }: { endpointId: string }) {
         Refresh deliveries
       </button>
       <ErrorNote error={deliveries.error} />
-      {deliveries.data && deliveries.data.data.length === 0 && <p>No deliveries yet.</p>}
+      {deliveries.data && deliveries.data.data.length === 0 && (
+        <p>No deliveries yet: they appear when an alert fires or you send a test.</p>
+      )}
       {deliveries.data && deliveries.data.data.length > 0 && (
         <table>
           <caption className="sr-only">Recent deliveries</caption>

@@ -136,6 +136,13 @@ export function Desk() {
 function Conversation({ session, send }: { session: HeldSession; send: (frame: Record<string, unknown>) => void }) {
   const [text, setText] = useState('');
   const typing = useRef(false);
+  // the newest message is in view as it arrives (the list scrolls inside its own box)
+  const lines = useRef<HTMLOListElement | null>(null);
+  const count = session.lines.length;
+  useEffect(() => {
+    const list = lines.current;
+    if (list && count > 0) list.scrollTop = list.scrollHeight;
+  }, [count]);
   const setTyping = (state: boolean) => {
     if (typing.current === state) return;
     typing.current = state;
@@ -154,7 +161,7 @@ function Conversation({ session, send }: { session: HeldSession; send: (frame: R
       <h2>
         Conversation <code>{session.id.slice(0, 8)}</code>
       </h2>
-      <ol className="desk-lines" aria-live="polite" aria-label="Conversation with the user">
+      <ol className="desk-lines" aria-live="polite" aria-label="Conversation with the user" ref={lines} tabIndex={0}>
         {session.lines.map((line) => (
           <li key={line.id} className={`desk-line ${line.who}`} data-who={line.who}>
             {line.who !== 'info' && <span className="who">{WHO[line.who]}</span>}
