@@ -217,6 +217,7 @@ suite('Studio polish in headless Chromium (issue 50)', () => {
       'Deployments',
       'Try it',
       'Conversations',
+      'Settings',
     ]);
   }, 60_000);
 
