@@ -225,12 +225,20 @@ export async function addAnswerFixtures(
 export async function rebuildFinished(world: FuzzWorld): Promise<void> {
   const deadline = Date.now() + patient(20_000);
   for (;;) {
-    const status = (await (
-      await fetch(`${world.t.url}/admin/v1/read-models`, { headers: { 'x-operator-token': world.t.operatorToken } })
-    ).json()) as {
+    const response = await fetch(`${world.t.url}/admin/v1/read-models`, {
+      headers: { 'x-operator-token': world.t.operatorToken },
+    });
+    const status = (await response.json()) as {
       readModels: Array<{ name: string; generation: number | null }>;
       rebuilds: Array<{ name: string; state: string; report: { generation: number } | null }>;
     };
+    // a busy member may refuse a call for a moment (503, 429): ask again, within the deadline
+    if (!response.ok || !Array.isArray(status.rebuilds)) {
+      if (Date.now() > deadline)
+        throw new Error(`read models unreadable: ${response.status} ${JSON.stringify(status)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
     // done, and the runner serves from the generation it built (the switch follows within a second)
     const settled = status.rebuilds.every(
       (job) =>
