@@ -124,10 +124,15 @@ describe('draft chat: debug chat on a branch (contract §26)', () => {
     const draft = await startDraft();
     await draftTurn(draft, 'gift vouchers');
     const sandbox = (await start({ clientEnv: 'sandbox' })).body.conversationId as string;
-    const drafts = await reader.list({ client_env: 'draft', limit: 100 });
-    expectOk(drafts, 200);
+    // the list is a read model, eventually consistent: both conversations listed first
+    await eventually(async () => expect(await reader.ids({ client_env: 'sandbox', limit: 100 })).toContain(sandbox));
+    const drafts = await eventually(async () => {
+      const listed = await reader.list({ client_env: 'draft', limit: 100 });
+      expectOk(listed, 200);
+      expect((listed.body.conversations as Json[]).map((c) => c.id)).toContain(draft);
+      return listed;
+    });
     const ids = (drafts.body.conversations as Json[]).map((c) => c.id);
-    expect(ids).toContain(draft);
     expect(ids).not.toContain(sandbox);
     expect((drafts.body.conversations as Json[]).every((c) => c.environment === 'draft')).toBe(true);
     const one = (drafts.body.conversations as Json[]).find((c) => c.id === draft)!;
@@ -136,7 +141,6 @@ describe('draft chat: debug chat on a branch (contract §26)', () => {
       const listed = await reader.ids({ limit: 100, ...(env ? { client_env: env } : {}) });
       expect(listed).not.toContain(draft);
     }
-    expect(await reader.ids({ client_env: 'sandbox', limit: 100 })).toContain(sandbox);
     expectEnvelope(await reader.list({ client_env: 'drafts' }), 400);
   });
 
