@@ -14,6 +14,7 @@ import {
   type SpeechRecognizer,
   type SpeechSynthesizer,
 } from './speech/speech.port';
+import { VOICE_ACTIVITY, type VoiceActivity } from './turn-taking/voice-activity';
 import { VoiceLoop } from './turn-taking/voice-loop';
 import type { VoiceCall, VoiceCalls, VoiceSession } from './voice-calls.port';
 import { VOICE_CONFIG, type VoiceConfig } from './voice-config';
@@ -50,6 +51,7 @@ export class EngineVoiceCalls implements VoiceCalls {
     @Inject(SPEECH_SYNTHESIZER) private readonly synthesizer: SpeechSynthesizer,
     private readonly recordings: CallRecordings,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
+    @Optional() @Inject(VOICE_ACTIVITY) private readonly voiceActivity: VoiceActivity | null = null,
   ) {}
 
   async attach(call: VoiceCall): Promise<VoiceSession | void> {
@@ -96,6 +98,7 @@ export class EngineVoiceCalls implements VoiceCalls {
       silencePromptMs: turnTaking.silencePromptMs,
       silencePromptsBeforeHangUp: turnTaking.silencePromptsBeforeHangUp,
       phrases: await this.phrasesOf(conversation),
+      voiceActivity: this.voiceActivity ?? undefined,
     });
     const started = loop;
     void call.ended.then(() => {

@@ -26,6 +26,8 @@ export interface VoiceConfig {
   pocketsphinx: { bin: string; modelDir: string };
   espeak: { bin: string; voice: string };
   turnTaking: {
+    /** voice activity: the Silero model (the energy threshold when it cannot load), or energy outright */
+    vad: 'silero' | 'energy';
     endOfUtteranceMs: number;
     silencePromptMs: number;
     silencePromptsBeforeHangUp: number;
@@ -99,6 +101,7 @@ export function loadVoiceConfig(env: Env = process.env): VoiceConfig {
     },
     espeak: { bin: env.ESPEAK_NG_BIN || 'espeak-ng', voice: env.ESPEAK_NG_VOICE || 'en-us' },
     turnTaking: {
+      vad: oneOf(env, 'VOICE_VAD', ['silero', 'energy'] as const, 'silero'),
       endOfUtteranceMs: integer(env, 'VOICE_END_OF_UTTERANCE_MS', 600, 100, 5000),
       silencePromptMs: integer(env, 'VOICE_SILENCE_PROMPT_MS', 8000, 500, 120_000),
       silencePromptsBeforeHangUp: integer(env, 'VOICE_SILENCE_PROMPTS', 2, 0, 10),

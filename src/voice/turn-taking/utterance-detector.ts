@@ -1,7 +1,8 @@
 import { rms } from '../media/resample';
 
 /**
- * Voice activity and end of utterance, frame by frame (20 ms at 8 kHz): a frame is speech when its
+ * Voice activity and end of utterance, frame by frame (20 ms at 8 kHz): a frame is speech when the
+ * caller says so (the Silero model's decision, voice-activity.ts) or, without one, when its
  * energy stands well above an adaptive noise floor (the quiet frames' level);
  * speech starts after a few speech frames in a row, and an utterance ends after `endSilenceMs` of
  * non-speech. Pure and clock-free: time is counted in frames.
@@ -47,9 +48,9 @@ export class UtteranceDetector {
     return rms(frame) > Math.max(this.floor * SPEECH_RATIO, MIN_SPEECH_LEVEL);
   }
 
-  push(frame: Int16Array): UtteranceEvent[] {
+  /** `speech`: the voice activity model's decision on this frame; absent, the energy test decides */
+  push(frame: Int16Array, speech: boolean = this.isSpeech(frame)): UtteranceEvent[] {
     const level = rms(frame);
-    const speech = this.isSpeech(frame);
     // minimum tracking: the floor drops to quiet frames at once and creeps up under steady sound,
     // so a noisy line stops counting as speech after a second or two
     if (level < this.floor) this.floor = Math.max(MIN_FLOOR, this.floor * 0.7 + level * 0.3);

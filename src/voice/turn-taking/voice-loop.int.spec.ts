@@ -1,3 +1,6 @@
+/**
+ * @jest-environment <rootDir>/test/support/onnx-environment.ts
+ */
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { patient } from '../../../test/support/patience';
@@ -10,6 +13,7 @@ import type { SpeechRecognizer } from '../speech/speech.port';
 import { WebSocketRecognizer } from '../speech/websocket-recognizer';
 import { loadVoiceConfig } from '../voice-config';
 import { UtteranceDetector } from './utterance-detector';
+import { loadVoiceActivity } from './voice-activity';
 import type { HangUpReason, UserTurnInput, VoiceDialogue } from './voice-dialogue.port';
 import { VoiceLoop } from './voice-loop';
 
@@ -140,6 +144,21 @@ describe('VoiceLoop over RTP with the embedded speech engines', () => {
     expect(turn.tts_ms).toBeGreaterThan(0);
     expect(turn.first_audio_ms).toBeGreaterThan(0);
     expect(turn.first_audio_ms).toBeLessThan(patient(5000));
+  });
+
+  it('hears the caller through the Silero model, answers, and stops when barged in on', async () => {
+    const vad = await loadVoiceActivity();
+    expect(vad.kind).toBe('silero');
+    const long = Array.from({ length: 12 }, (_, i) => `This is sentence number ${i + 1} of a long answer.`).join(' ');
+    const dialogue = new TextDialogue((input) => (input.text?.includes('opening hours') ? long : 'Goodbye.'));
+    startLoop(dialogue, { voiceActivity: vad });
+    await until('the greeting', () => heard.length >= 1);
+    await caller.play(await tts.synthesize('What are your opening hours?'));
+    await until('the long answer to start', () => callerSpeechStarts >= 2 && agent.speaking, patient(30_000));
+    expect(dialogue.inputs[0]).toMatchObject({ text: 'what are your opening hours', bargeIn: false });
+    await caller.play(await tts.synthesize('Stop'));
+    await until('the second turn', () => dialogue.inputs.length >= 2, patient(30_000));
+    expect(dialogue.inputs[1].bargeIn).toBe(true);
   });
 
   it('stops speaking when the caller barges in, and flags the next turn', async () => {

@@ -2,6 +2,7 @@ import type { SpeakingAudio } from '../media/speaking-audio';
 import { sentencesOf } from '../speech/sentences';
 import type { RecognitionStream, SpeechRecognizer, SpeechSynthesizer } from '../speech/speech.port';
 import { UtteranceDetector } from './utterance-detector';
+import type { CallVoiceActivity, VoiceActivity } from './voice-activity';
 import type { AgentAnswer, HangUpReason, SpokenLatency, UserTurnInput, VoiceDialogue } from './voice-dialogue.port';
 
 export interface VoiceLoopOptions {
@@ -14,6 +15,8 @@ export interface VoiceLoopOptions {
   phrases?: readonly string[];
   /** digits are sent as one turn after this pause, or at once on '#' */
   dtmfInterDigitMs?: number;
+  /** the voice activity model (Silero); absent or `energy`, the detector's energy threshold decides */
+  voiceActivity?: VoiceActivity;
   now?: () => number;
 }
 
@@ -39,6 +42,7 @@ export interface VoiceTurnRecord {
 export class VoiceLoop {
   readonly turns: VoiceTurnRecord[] = [];
   private readonly detector: UtteranceDetector;
+  private readonly vad: CallVoiceActivity | null;
   private readonly unsubscribe: (() => void)[] = [];
   private chain: Promise<void> = Promise.resolve();
   private speech: AbortController | null = null;
@@ -62,6 +66,7 @@ export class VoiceLoop {
     private readonly options: VoiceLoopOptions,
   ) {
     this.detector = new UtteranceDetector({ endSilenceMs: options.endOfUtteranceMs });
+    this.vad = options.voiceActivity?.forCall() ?? null;
     this.now = options.now ?? Date.now;
   }
 
@@ -89,8 +94,16 @@ export class VoiceLoop {
 
   private hear(frame: Int16Array): void {
     if (this.stopped) return;
+    if (!this.vad) return this.heard(frame, undefined);
+    // the model's decisions resolve in the order the frames came, so the detector sees them in order
+    void this.vad.isSpeech(frame).then((speech) => {
+      if (!this.stopped) this.heard(frame, speech);
+    });
+  }
+
+  private heard(frame: Int16Array, speech: boolean | undefined): void {
     if (this.stream && this.detector.inSpeech) this.stream.write(frame);
-    for (const event of this.detector.push(frame)) {
+    for (const event of this.detector.push(frame, speech)) {
       if (event.type === 'speech-start') {
         this.callerActive();
         if (this.recognizer.stream) {

@@ -4220,6 +4220,10 @@ export interface operations {
               health: 'ok' | 'degraded';
               name?: string;
             }[];
+            voice?: {
+              /** @enum {unknown} */
+              vad?: 'silero' | 'energy';
+            };
           };
         };
       };
