@@ -13,11 +13,20 @@ export interface UtteranceDetectorOptions {
   minSpeechMs?: number;
   /** an utterance this long ends even if the caller has not paused */
   maxUtteranceMs?: number;
+  /**
+   * a pause this long (at most) inside an utterance emits `pause`, so the caller can say how long
+   * this one should last (`waitFor`); absent, no pause events
+   */
+  pauseMs?: number;
 }
 
 export type UtteranceEvent =
   /** `pcm`: what was heard so far (the pre-roll and the frames that started speech) */
-  { type: 'speech-start'; pcm: Int16Array[] } | { type: 'utterance'; pcm: Int16Array } | { type: 'discarded' };
+  | { type: 'speech-start'; pcm: Int16Array[] }
+  | { type: 'utterance'; pcm: Int16Array }
+  | { type: 'discarded' }
+  /** the caller paused: `pcm` is what was heard so far; `pause` names it for waitFor */
+  | { type: 'pause'; pcm: Int16Array; pause: number };
 
 const FRAME_MS = 20;
 const START_FRAMES = 3;
@@ -37,8 +46,21 @@ export class UtteranceDetector {
   private speechFrames = 0;
   private readonly preRoll: Int16Array[] = [];
   private frames: Int16Array[] = [];
+  /** the end silence of the current pause (the default until waitFor says otherwise) */
+  private endSilenceMs: number;
+  private pauses = 0;
 
-  constructor(private readonly options: UtteranceDetectorOptions) {}
+  constructor(private readonly options: UtteranceDetectorOptions) {
+    this.endSilenceMs = options.endSilenceMs;
+  }
+
+  /**
+   * how long pause `pause` must last to end the utterance; ignored once the caller spoke again
+   * (their next pause is decided afresh). A wait already exceeded ends it at the next frame.
+   */
+  waitFor(pause: number, endSilenceMs: number): void {
+    if (this.speaking && pause === this.pauses && this.silence > 0) this.endSilenceMs = endSilenceMs;
+  }
 
   get inSpeech(): boolean {
     return this.speaking;
@@ -69,19 +91,25 @@ export class UtteranceDetector {
     this.frames.push(frame);
     if (speech) {
       this.speechFrames++;
+      if (this.silence > 0) this.endSilenceMs = this.options.endSilenceMs;
       this.silence = 0;
     } else {
       this.silence++;
     }
-    const ended = this.silence * FRAME_MS >= this.options.endSilenceMs;
+    const ended = this.silence * FRAME_MS >= this.endSilenceMs;
     const tooLong = this.frames.length * FRAME_MS >= (this.options.maxUtteranceMs ?? 15_000);
-    if (!ended && !tooLong) return [];
-    return [this.end()];
+    if (ended || tooLong) return [this.end()];
+    const { pauseMs } = this.options;
+    if (pauseMs !== undefined && this.silence === Math.max(1, Math.round(pauseMs / FRAME_MS))) {
+      return [{ type: 'pause', pcm: this.joined(), pause: ++this.pauses }];
+    }
+    return [];
   }
 
   /** forget a half-heard utterance (the agent took the turn some other way, the call ended) */
   reset(): void {
     this.speaking = false;
+    this.endSilenceMs = this.options.endSilenceMs;
     this.run = 0;
     this.frames = [];
     this.preRoll.length = 0;
@@ -91,8 +119,20 @@ export class UtteranceDetector {
     const frames = this.frames;
     this.reset();
     if (this.speechFrames * FRAME_MS < (this.options.minSpeechMs ?? 200)) return { type: 'discarded' };
-    const pcm = new Int16Array(frames.length * frames[0].length);
-    frames.forEach((f, i) => pcm.set(f, i * f.length));
-    return { type: 'utterance', pcm };
+    return { type: 'utterance', pcm: join(frames) };
   }
+
+  private joined(): Int16Array {
+    return join(this.frames);
+  }
+}
+
+function join(frames: Int16Array[]): Int16Array {
+  const pcm = new Int16Array(frames.reduce((n, f) => n + f.length, 0));
+  let at = 0;
+  for (const f of frames) {
+    pcm.set(f, at);
+    at += f.length;
+  }
+  return pcm;
 }

@@ -1,12 +1,19 @@
 import type { SpeakingAudio } from '../media/speaking-audio';
 import { sentencesOf } from '../speech/sentences';
 import type { RecognitionStream, SpeechRecognizer, SpeechSynthesizer } from '../speech/speech.port';
+import { type EndOfTurnBounds, endOfTurnWait } from './end-of-turn';
 import { UtteranceDetector } from './utterance-detector';
 import type { CallVoiceActivity, VoiceActivity } from './voice-activity';
 import type { AgentAnswer, HangUpReason, SpokenLatency, UserTurnInput, VoiceDialogue } from './voice-dialogue.port';
 
 export interface VoiceLoopOptions {
   endOfUtteranceMs: number;
+  /**
+   * end of turn that adapts: at a pause, what was heard so far is recognised; a complete request
+   * ends the turn after `minMs`, a phrase left open only after `maxMs` (end-of-turn.ts). Absent,
+   * every pause of `endOfUtteranceMs` ends it.
+   */
+  endOfTurn?: EndOfTurnBounds;
   silencePromptMs: number;
   /** prompts said into silence before the loop hangs up */
   silencePromptsBeforeHangUp: number;
@@ -39,6 +46,9 @@ export interface VoiceTurnRecord {
  * stops it (barge-in, flagged on the next turn); digits are user input; silence gets a prompt, and
  * repeated silence a hang-up.
  */
+/** the pause at which the loop asks whether the caller has finished */
+const PAUSE_MS = 160;
+
 export class VoiceLoop {
   readonly turns: VoiceTurnRecord[] = [];
   private readonly detector: UtteranceDetector;
@@ -65,7 +75,11 @@ export class VoiceLoop {
     private readonly synthesizer: SpeechSynthesizer,
     private readonly options: VoiceLoopOptions,
   ) {
-    this.detector = new UtteranceDetector({ endSilenceMs: options.endOfUtteranceMs });
+    this.detector = new UtteranceDetector({
+      endSilenceMs: options.endOfUtteranceMs,
+      // a short pause is when the question of how long to wait is asked; answered in time to end at minMs
+      pauseMs: options.endOfTurn ? Math.min(PAUSE_MS, options.endOfTurn.minMs) : undefined,
+    });
     this.vad = options.voiceActivity?.forCall() ?? null;
     this.now = options.now ?? Date.now;
   }
@@ -110,6 +124,8 @@ export class VoiceLoop {
           this.stream = this.recognizer.stream({ phrases: this.options.phrases });
           for (const f of event.pcm) this.stream.write(f);
         }
+      } else if (event.type === 'pause') {
+        this.pause(event.pcm, event.pause);
       } else if (event.type === 'discarded') {
         this.stream?.cancel();
         this.stream = null;
@@ -121,6 +137,24 @@ export class VoiceLoop {
         this.enqueue(() => this.utterance(event.pcm, stream, endedAt));
       }
     }
+  }
+
+  /**
+   * the caller paused mid-utterance: recognise what was heard so far and say how long this pause
+   * must last. A streaming recogniser gives no text until the end: its pauses keep the default.
+   */
+  private pause(pcm: Int16Array, pause: number): void {
+    const bounds = this.options.endOfTurn;
+    if (!bounds || this.stream) return;
+    // until the text is in, the pause may be mid-phrase: a slow recognition must not cut the caller off
+    this.detector.waitFor(pause, bounds.maxMs);
+    void this.recognizer
+      .recognize(pcm, { phrases: this.options.phrases })
+      .catch(() => '')
+      .then((text) => {
+        if (this.stopped) return;
+        this.detector.waitFor(pause, endOfTurnWait(text, bounds, this.options.endOfUtteranceMs, this.options.phrases));
+      });
   }
 
   private digit(digit: string): void {
