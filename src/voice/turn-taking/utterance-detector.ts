@@ -23,7 +23,8 @@ export interface UtteranceDetectorOptions {
 export type UtteranceEvent =
   /** `pcm`: what was heard so far (the pre-roll and the frames that started speech) */
   | { type: 'speech-start'; pcm: Int16Array[] }
-  | { type: 'utterance'; pcm: Int16Array }
+  /** `pause`: the pause that ended it, when one was reported and the caller did not speak since */
+  | { type: 'utterance'; pcm: Int16Array; pause?: number }
   | { type: 'discarded' }
   /** the caller paused: `pcm` is what was heard so far; `pause` names it for waitFor */
   | { type: 'pause'; pcm: Int16Array; pause: number };
@@ -49,6 +50,8 @@ export class UtteranceDetector {
   /** the end silence of the current pause (the default until waitFor says otherwise) */
   private endSilenceMs: number;
   private pauses = 0;
+  /** the pause reported in the current run of silence */
+  private pauseInRun: number | null = null;
 
   constructor(private readonly options: UtteranceDetectorOptions) {
     this.endSilenceMs = options.endSilenceMs;
@@ -93,6 +96,7 @@ export class UtteranceDetector {
       this.speechFrames++;
       if (this.silence > 0) this.endSilenceMs = this.options.endSilenceMs;
       this.silence = 0;
+      this.pauseInRun = null;
     } else {
       this.silence++;
     }
@@ -101,7 +105,8 @@ export class UtteranceDetector {
     if (ended || tooLong) return [this.end()];
     const { pauseMs } = this.options;
     if (pauseMs !== undefined && this.silence === Math.max(1, Math.round(pauseMs / FRAME_MS))) {
-      return [{ type: 'pause', pcm: this.joined(), pause: ++this.pauses }];
+      this.pauseInRun = ++this.pauses;
+      return [{ type: 'pause', pcm: this.joined(), pause: this.pauseInRun }];
     }
     return [];
   }
@@ -110,6 +115,7 @@ export class UtteranceDetector {
   reset(): void {
     this.speaking = false;
     this.endSilenceMs = this.options.endSilenceMs;
+    this.pauseInRun = null;
     this.run = 0;
     this.frames = [];
     this.preRoll.length = 0;
@@ -117,9 +123,12 @@ export class UtteranceDetector {
 
   private end(): UtteranceEvent {
     const frames = this.frames;
+    const pause = this.pauseInRun ?? undefined;
     this.reset();
     if (this.speechFrames * FRAME_MS < (this.options.minSpeechMs ?? 200)) return { type: 'discarded' };
-    return { type: 'utterance', pcm: join(frames) };
+    return pause === undefined
+      ? { type: 'utterance', pcm: join(frames) }
+      : { type: 'utterance', pcm: join(frames), pause };
   }
 
   private joined(): Int16Array {

@@ -46,6 +46,14 @@ export interface VoiceTurnRecord {
  * stops it (barge-in, flagged on the next turn); digits are user input; silence gets a prompt, and
  * repeated silence a hang-up.
  */
+/** what was heard up to a pause, being recognised (pause: the detector's id of it) */
+interface PauseRecognition {
+  pause: number;
+  started: number;
+  tookMs: number | null;
+  text: Promise<string>;
+}
+
 /** the pause at which the loop asks whether the caller has finished */
 const PAUSE_MS = 160;
 
@@ -53,6 +61,8 @@ export class VoiceLoop {
   readonly turns: VoiceTurnRecord[] = [];
   private readonly detector: UtteranceDetector;
   private readonly vad: CallVoiceActivity | null;
+  /** the recognition started at the caller's latest pause */
+  private paused: PauseRecognition | null = null;
   private readonly unsubscribe: (() => void)[] = [];
   private chain: Promise<void> = Promise.resolve();
   private speech: AbortController | null = null;
@@ -119,6 +129,7 @@ export class VoiceLoop {
     if (this.stream && this.detector.inSpeech) this.stream.write(frame);
     for (const event of this.detector.push(frame, speech)) {
       if (event.type === 'speech-start') {
+        this.paused = null;
         this.callerActive();
         if (this.recognizer.stream) {
           this.stream = this.recognizer.stream({ phrases: this.options.phrases });
@@ -127,6 +138,7 @@ export class VoiceLoop {
       } else if (event.type === 'pause') {
         this.pause(event.pcm, event.pause);
       } else if (event.type === 'discarded') {
+        this.paused = null;
         this.stream?.cancel();
         this.stream = null;
         this.armSilence();
@@ -134,7 +146,10 @@ export class VoiceLoop {
         const endedAt = this.now();
         const stream = this.stream;
         this.stream = null;
-        this.enqueue(() => this.utterance(event.pcm, stream, endedAt));
+        // nothing was said after the pause that ended it: the pause's recognition is the turn's text
+        const heard = event.pause !== undefined && this.paused?.pause === event.pause ? this.paused : null;
+        this.paused = null;
+        this.enqueue(() => this.utterance(event.pcm, stream, endedAt, heard));
       }
     }
   }
@@ -148,10 +163,17 @@ export class VoiceLoop {
     if (!bounds || this.stream) return;
     // until the text is in, the pause may be mid-phrase: a slow recognition must not cut the caller off
     this.detector.waitFor(pause, bounds.maxMs);
-    void this.recognizer
-      .recognize(pcm, { phrases: this.options.phrases })
+    const recognition: PauseRecognition = {
+      pause,
+      started: this.now(),
+      tookMs: null,
+      text: this.recognizer.recognize(pcm, { phrases: this.options.phrases }),
+    };
+    this.paused = recognition;
+    void recognition.text
       .catch(() => '')
       .then((text) => {
+        recognition.tookMs = this.now() - recognition.started;
         if (this.stopped) return;
         this.detector.waitFor(pause, endOfTurnWait(text, bounds, this.options.endOfUtteranceMs, this.options.phrases));
       });
@@ -191,14 +213,21 @@ export class VoiceLoop {
     return bargeIn;
   }
 
-  private async utterance(pcm: Int16Array, stream: RecognitionStream | null, endedAt: number): Promise<void> {
+  private async utterance(
+    pcm: Int16Array,
+    stream: RecognitionStream | null,
+    endedAt: number,
+    heard: PauseRecognition | null,
+  ): Promise<void> {
     const started = this.now();
     // an engine that fails hears nothing; the caller is asked again by the silence prompt
     const text = await (
-      stream ? stream.finish() : this.recognizer.recognize(pcm, { phrases: this.options.phrases })
+      heard?.text ?? (stream ? stream.finish() : this.recognizer.recognize(pcm, { phrases: this.options.phrases }))
     ).catch(() => '');
     if (!text) return this.armSilence();
-    await this.turn({ text, bargeIn: this.takeBargeIn(), latency: { asr_ms: this.now() - started } }, endedAt);
+    // reused, the recognition ran during the pause: its own duration
+    const asrMs = heard ? (heard.tookMs ?? this.now() - heard.started) : this.now() - started;
+    await this.turn({ text, bargeIn: this.takeBargeIn(), latency: { asr_ms: asrMs } }, endedAt);
   }
 
   private async turn(input: UserTurnInput, endedAt: number): Promise<void> {
