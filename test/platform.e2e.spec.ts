@@ -1,3 +1,6 @@
+/**
+ * @jest-environment <rootDir>/test/support/onnx-environment.ts
+ */
 import { expectEnvelope, request, startTestApp, type TestApp, UUID } from './helpers/test-app';
 
 describe('platform (over HTTP)', () => {
@@ -17,6 +20,8 @@ describe('platform (over HTTP)', () => {
     const r = await request(`${t.url}/readyz`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'ready', eventStore: { status: 'open' } });
+    // which voice activity detector calls get: the Silero model ships with the install
+    expect(r.body.voice).toEqual({ vad: 'silero' });
     expect(Array.isArray(r.body.projections)).toBe(true);
     for (const p of r.body.projections)
       expect(p).toMatchObject({ state: 'serving', lagEvents: expect.any(Number), position: expect.any(String) });

@@ -20,7 +20,7 @@ const settings = obj({
     environment_models: map(model),
     retrieval,
     environment_retrieval: map(retrieval),
-    voice: obj({ recording: bool }),
+    voice: obj({ recording: bool }, { end_of_turn_min_ms: int, end_of_turn_max_ms: int }),
     privacy: obj({ redact: arr(oneOf(...REDACT_KINDS)) }),
     analysis: obj({ fields: arr(analysisField) }),
   }),

@@ -31,7 +31,7 @@ function settingsView(settings: RuntimeSettings) {
       environment_models: settings.environment_models ?? {},
       retrieval: settings.retrieval ?? { mode: 'lexical' },
       environment_retrieval: settings.environment_retrieval ?? {},
-      voice: { recording: settings.voice?.recording ?? false },
+      voice: { ...settings.voice, recording: settings.voice?.recording ?? false },
       privacy: { redact: settings.privacy?.redact ?? [] },
       analysis: { fields: settings.analysis?.fields ?? [] },
     },

@@ -198,6 +198,11 @@ describe('runtime settings validation', () => {
     ['voice', { recording: 'yes' }],
     ['voice', { record: true }],
     ['voice', true],
+    ['voice', { end_of_turn_min_ms: 50 }],
+    ['voice', { end_of_turn_max_ms: 9000 }],
+    ['voice', { end_of_turn_min_ms: 300.5 }],
+    ['voice', { end_of_turn_min_ms: '300' }],
+    ['voice', { end_of_turn_min_ms: 900, end_of_turn_max_ms: 800 }],
     ['privacy', { redact: ['email', 'passport'] }],
     ['privacy', { redact: ['email', 'email'] }],
     ['privacy', { redact: 'email' }],
@@ -220,6 +225,17 @@ describe('runtime settings validation', () => {
     expect(applySettingsPatch({ small_talk: false }, { voice: { recording: false } })).toEqual({
       small_talk: false,
       voice: { recording: false },
+    });
+  });
+
+  it('keeps the end-of-turn bounds as set', () => {
+    expect(checkSetting('voice', { end_of_turn_min_ms: 250, end_of_turn_max_ms: 2000 })).toEqual({
+      end_of_turn_min_ms: 250,
+      end_of_turn_max_ms: 2000,
+    });
+    expect(checkSetting('voice', { end_of_turn_max_ms: 400, recording: true })).toEqual({
+      end_of_turn_max_ms: 400,
+      recording: true,
     });
   });
 

@@ -150,11 +150,27 @@ export function checkSetting<F extends SettingsField>(field: F, value: unknown):
     case 'voice': {
       if (!isObject(value)) throw invalidField(field, 'voice must be an object');
       const out: VoiceSettings = {};
+      const bounds = { end_of_turn_min_ms: [100, 2000], end_of_turn_max_ms: [300, 5000] } as const;
       for (const [key, v] of Object.entries(value)) {
-        if (key !== 'recording') throw invalidField(`voice.${key}`, `voice.${key} is not a voice setting`);
+        if (key !== 'recording' && !(key in bounds))
+          throw invalidField(`voice.${key}`, `voice.${key} is not a voice setting`);
         if (v === null || v === undefined) continue;
-        if (typeof v !== 'boolean') throw invalidField('voice.recording', 'voice.recording must be a boolean');
-        out.recording = v;
+        if (key === 'recording') {
+          if (typeof v !== 'boolean') throw invalidField('voice.recording', 'voice.recording must be a boolean');
+          out.recording = v;
+          continue;
+        }
+        const [min, max] = bounds[key as keyof typeof bounds];
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+          throw invalidField(`voice.${key}`, `voice.${key} must be an integer from ${min} to ${max}`);
+        out[key as keyof typeof bounds] = v;
+      }
+      if (out.end_of_turn_min_ms !== undefined && out.end_of_turn_max_ms !== undefined) {
+        if (out.end_of_turn_max_ms < out.end_of_turn_min_ms)
+          throw invalidField(
+            'voice.end_of_turn_max_ms',
+            'voice.end_of_turn_max_ms must be at least voice.end_of_turn_min_ms',
+          );
       }
       return (Object.keys(out).length ? out : undefined) as RuntimeSettings[F];
     }

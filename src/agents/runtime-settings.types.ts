@@ -59,6 +59,10 @@ export interface RetrievalSettings {
 export interface VoiceSettings {
   /** record each call's audio (both directions) under DATA_DIR; off by default: recordings are personal data */
   recording?: boolean;
+  /** a pause after a complete request ends the turn after this (ms, 100-2000; default VOICE_END_OF_TURN_MIN_MS) */
+  end_of_turn_min_ms?: number;
+  /** a pause mid-phrase ("I'd like to… um") ends it only after this (ms, 300-5000, ≥ the min; default VOICE_END_OF_TURN_MAX_MS) */
+  end_of_turn_max_ms?: number;
 }
 
 /** What the conversations of a deployment never record in clear. */

@@ -19,14 +19,20 @@ export const healthDocs = routeDocs(HealthController, 'platform', {
     responses: {
       200: {
         description: 'Ready (possibly `degraded`: some events dead-lettered)',
-        schema: obj({
-          status: oneOf('ready'),
-          health: oneOf('ok', 'degraded'),
-          eventStore: map(),
-          projections: arr(part),
-          processManagers: arr(part),
-          timers: arr(part),
-        }),
+        schema: obj(
+          {
+            status: oneOf('ready'),
+            health: oneOf('ok', 'degraded'),
+            eventStore: map(),
+            projections: arr(part),
+            processManagers: arr(part),
+            timers: arr(part),
+          },
+          {
+            // where the process runs calls: the voice activity detector in use (docs/voice.md)
+            voice: obj({}, { vad: oneOf('silero', 'energy') }),
+          },
+        ),
       },
       503: {
         description: 'Not ready: the store fails or a read model lags',

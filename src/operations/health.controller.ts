@@ -1,10 +1,11 @@
-import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Optional, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { ProcessManagers } from '../process-managers/process-managers';
 import { ReadModels } from '../read-models/read-models.service';
 import { Timers } from '../process-managers/timers';
 import { CONFIG, type Config } from '../platform/config/config';
+import { ComponentStatus } from '../platform/health/component-status';
 
 @Controller()
 export class HealthController {
@@ -14,6 +15,7 @@ export class HealthController {
     private readonly processManagers: ProcessManagers,
     private readonly timers: Timers,
     @Inject(CONFIG) private readonly config: Config,
+    @Optional() @Inject(ComponentStatus) private readonly components: ComponentStatus | null = null,
   ) {}
 
   /** The process is up and answering. */
@@ -83,6 +85,8 @@ export class HealthController {
         health: (t.deadLetters ?? 0) > 0 ? 'degraded' : 'ok',
         deadLetters: t.deadLetters,
       })),
+      /** what optional parts run as, e.g. `voice.vad`: `silero`, or `energy` when the model could not load */
+      ...this.components?.report(),
     };
   }
 }

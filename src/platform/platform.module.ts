@@ -15,6 +15,7 @@ import { LOGGER } from './logging/logger';
 import { OperatorGuard } from './operator/operator.guard';
 import { OperatorToken } from './operator/operator-token';
 import { Metrics } from './metrics/metrics';
+import { ComponentStatus } from './health/component-status';
 import { HelperThreadPriority } from './threads/helper-thread-priority';
 
 class PlatformDatabaseCloser implements OnApplicationShutdown {
@@ -57,6 +58,7 @@ export class PlatformModule {
       },
       IdempotencyStore,
       Metrics,
+      ComponentStatus,
       {
         provide: AuthFailureThrottle,
         useFactory: () => new AuthFailureThrottle(config.authFailureRate, config.authFailureBurst),
@@ -83,6 +85,7 @@ export class PlatformModule {
         OperatorGuard,
         IdempotencyInterceptor,
         Metrics,
+        ComponentStatus,
       ],
     };
   }

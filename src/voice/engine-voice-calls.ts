@@ -14,6 +14,8 @@ import {
   type SpeechRecognizer,
   type SpeechSynthesizer,
 } from './speech/speech.port';
+import type { EndOfTurnBounds } from './turn-taking/end-of-turn';
+import { VOICE_ACTIVITY, type VoiceActivity } from './turn-taking/voice-activity';
 import { VoiceLoop } from './turn-taking/voice-loop';
 import type { VoiceCall, VoiceCalls, VoiceSession } from './voice-calls.port';
 import { VOICE_CONFIG, type VoiceConfig } from './voice-config';
@@ -36,6 +38,12 @@ const isSpeaking = (audio: unknown): audio is SpeakingAudio =>
  * The call is hung up when the agent ends the conversation (once its last words were said) or after
  * repeated silence; the loop stops when the far end hangs up.
  */
+/** the agent's bounds of the end of turn, each defaulting to the platform's; never min above max */
+function endOfTurnOf(voice: RuntimeSettings['voice'], turnTaking: VoiceConfig['turnTaking']): EndOfTurnBounds {
+  const minMs = voice?.end_of_turn_min_ms ?? turnTaking.endOfTurnMinMs;
+  return { minMs, maxMs: Math.max(minMs, voice?.end_of_turn_max_ms ?? turnTaking.endOfTurnMaxMs) };
+}
+
 @Injectable()
 export class EngineVoiceCalls implements VoiceCalls {
   /** the recognition hints of each deployment (immutable, so cached for good) */
@@ -50,6 +58,7 @@ export class EngineVoiceCalls implements VoiceCalls {
     @Inject(SPEECH_SYNTHESIZER) private readonly synthesizer: SpeechSynthesizer,
     private readonly recordings: CallRecordings,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
+    @Optional() @Inject(VOICE_ACTIVITY) private readonly voiceActivity: VoiceActivity | null = null,
   ) {}
 
   async attach(call: VoiceCall): Promise<VoiceSession | void> {
@@ -93,9 +102,11 @@ export class EngineVoiceCalls implements VoiceCalls {
     const { turnTaking } = this.config;
     loop = new VoiceLoop(audio, dialogue, this.recognizer, this.synthesizer, {
       endOfUtteranceMs: turnTaking.endOfUtteranceMs,
+      endOfTurn: endOfTurnOf(settings.voice, turnTaking),
       silencePromptMs: turnTaking.silencePromptMs,
       silencePromptsBeforeHangUp: turnTaking.silencePromptsBeforeHangUp,
       phrases: await this.phrasesOf(conversation),
+      voiceActivity: this.voiceActivity ?? undefined,
     });
     const started = loop;
     void call.ended.then(() => {

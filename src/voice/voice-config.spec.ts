@@ -10,10 +10,18 @@ describe('loadVoiceConfig', () => {
       tts: { engine: 'espeak-ng', url: null },
       pocketsphinx: { bin: 'pocketsphinx_continuous', modelDir: '/usr/share/pocketsphinx/model/en-us' },
       espeak: { bin: 'espeak-ng', voice: 'en-us' },
-      turnTaking: { endOfUtteranceMs: 600, silencePromptMs: 8000, silencePromptsBeforeHangUp: 2 },
+      turnTaking: {
+        vad: 'silero',
+        endOfUtteranceMs: 600,
+        endOfTurnMinMs: 300,
+        endOfTurnMaxMs: 1500,
+        silencePromptMs: 8000,
+        silencePromptsBeforeHangUp: 2,
+      },
       recording: { retentionDays: 30 },
     });
     expect(loadVoiceConfig({ VOICE_RECORDING_RETENTION_DAYS: '7' }).recording.retentionDays).toBe(7);
+    expect(loadVoiceConfig({ VOICE_VAD: 'energy' }).turnTaking.vad).toBe('energy');
   });
 
   it('reads the hosted engines', () => {
@@ -37,6 +45,9 @@ describe('loadVoiceConfig', () => {
     [{ VOICE_TTS: 'openai', VOICE_TTS_URL: 'ftp://x' }, 'VOICE_TTS_URL'],
     [{ VOICE_ASR_TIMEOUT_MS: 'soon' }, 'VOICE_ASR_TIMEOUT_MS'],
     [{ VOICE_END_OF_UTTERANCE_MS: '10' }, 'VOICE_END_OF_UTTERANCE_MS'],
+    [{ VOICE_VAD: 'webrtc' }, 'VOICE_VAD'],
+    [{ VOICE_END_OF_TURN_MIN_MS: '50' }, 'VOICE_END_OF_TURN_MIN_MS'],
+    [{ VOICE_END_OF_TURN_MIN_MS: '900', VOICE_END_OF_TURN_MAX_MS: '800' }, 'VOICE_END_OF_TURN_MAX_MS'],
     [{ VOICE_RECORDING_RETENTION_DAYS: '0' }, 'VOICE_RECORDING_RETENTION_DAYS'],
   ])('rejects %p naming %s', (env, variable) => {
     expect(() => loadVoiceConfig(env)).toThrow(ConfigError);

@@ -26,7 +26,12 @@ export interface VoiceConfig {
   pocketsphinx: { bin: string; modelDir: string };
   espeak: { bin: string; voice: string };
   turnTaking: {
+    /** voice activity: the Silero model (the energy threshold when it cannot load), or energy outright */
+    vad: 'silero' | 'energy';
     endOfUtteranceMs: number;
+    /** the bounds of the end of turn that adapts (an agent's voice settings may set its own) */
+    endOfTurnMinMs: number;
+    endOfTurnMaxMs: number;
     silencePromptMs: number;
     silencePromptsBeforeHangUp: number;
   };
@@ -70,6 +75,13 @@ export function loadVoiceConfig(env: Env = process.env): VoiceConfig {
   const rtpPortMax = integer(env, 'RTP_PORT_MAX', 20000, 1025, 65535);
   if (rtpPortMax < rtpPortMin + 1)
     throw new ConfigError('RTP_PORT_MAX', `must be above RTP_PORT_MIN (got ${rtpPortMax})`);
+  const endOfTurnMinMs = integer(env, 'VOICE_END_OF_TURN_MIN_MS', 300, 100, 2000);
+  const endOfTurnMaxMs = integer(env, 'VOICE_END_OF_TURN_MAX_MS', 1500, 300, 5000);
+  if (endOfTurnMaxMs < endOfTurnMinMs)
+    throw new ConfigError(
+      'VOICE_END_OF_TURN_MAX_MS',
+      `must be at least VOICE_END_OF_TURN_MIN_MS (got ${endOfTurnMaxMs})`,
+    );
   const asrEngine = oneOf(env, 'VOICE_ASR', ['pocketsphinx', 'openai', 'websocket'] as const, 'pocketsphinx');
   const ttsEngine = oneOf(env, 'VOICE_TTS', ['espeak-ng', 'openai'] as const, 'espeak-ng');
   return {
@@ -99,7 +111,10 @@ export function loadVoiceConfig(env: Env = process.env): VoiceConfig {
     },
     espeak: { bin: env.ESPEAK_NG_BIN || 'espeak-ng', voice: env.ESPEAK_NG_VOICE || 'en-us' },
     turnTaking: {
+      vad: oneOf(env, 'VOICE_VAD', ['silero', 'energy'] as const, 'silero'),
       endOfUtteranceMs: integer(env, 'VOICE_END_OF_UTTERANCE_MS', 600, 100, 5000),
+      endOfTurnMinMs,
+      endOfTurnMaxMs,
       silencePromptMs: integer(env, 'VOICE_SILENCE_PROMPT_MS', 8000, 500, 120_000),
       silencePromptsBeforeHangUp: integer(env, 'VOICE_SILENCE_PROMPTS', 2, 0, 10),
     },

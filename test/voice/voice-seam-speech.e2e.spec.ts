@@ -73,6 +73,8 @@ describe('speech engines given through the voice seam', () => {
         await new Promise((r) => setTimeout(r, 800));
         await ua.audio.play(tone(1000));
         await until('the answer', () => said.includes(HOURS), patient(15_000));
+        // once: at the pause that ended the turn (was it complete? docs/voice.md "End of turn that
+        // adapts"), whose text is the turn's, as nothing was said after it
         expect(heard).toHaveLength(1);
         await ua.hangUp();
       } finally {

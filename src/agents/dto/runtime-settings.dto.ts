@@ -84,9 +84,14 @@ export class EnvironmentRetrievalDto {
   @OptionalOrNull() @IsObject() @ValidateNested() @Type(() => RetrievalSettingsDto) live?: RetrievalSettingsDto | null;
 }
 
-/** Phone calls: `recording` records each call's audio (off by default). */
+/**
+ * Phone calls: `recording` records each call's audio (off by default); `end_of_turn_min_ms` and
+ * `end_of_turn_max_ms` bound the end of turn that adapts (docs/voice.md).
+ */
 export class VoiceSettingsDto {
   @OptionalOrNull() @IsBoolean() recording?: boolean | null;
+  @OptionalOrNull() @IsInt() @Min(100) @Max(2000) end_of_turn_min_ms?: number | null;
+  @OptionalOrNull() @IsInt() @Min(300) @Max(5000) end_of_turn_max_ms?: number | null;
 }
 
 /** Personal data the deployment's conversations never record in clear (docs/privacy.md). */

@@ -59,6 +59,49 @@ describe('UtteranceDetector', () => {
     );
   });
 
+  it('reports a pause, and ends the utterance after the wait said for it', () => {
+    const d = new UtteranceDetector({ endSilenceMs: 400, pauseMs: 160 });
+    const start = feed(
+      d,
+      repeat(10, () => frame(5000)),
+    );
+    expect(start.map((e) => e.type)).toEqual(['speech-start']);
+    const pause = feed(
+      d,
+      repeat(8, () => frame(0)),
+    );
+    expect(pause).toHaveLength(1);
+    const event = pause[0] as Extract<UtteranceEvent, { type: 'pause' }>;
+    expect(event.type).toBe('pause');
+    expect(event.pcm.length).toBe((10 + 8) * 160); // what was heard so far, the pause included
+    // mid-phrase: wait longer than the default 400 ms
+    d.waitFor(event.pause, 1000);
+    expect(
+      feed(
+        d,
+        repeat(30, () => frame(0)),
+      ),
+    ).toEqual([]);
+    // the caller goes on: the next pause is decided afresh (default 400), a stale decision ignored
+    expect(
+      feed(
+        d,
+        repeat(5, () => frame(5000)),
+      ),
+    ).toEqual([]);
+    const next = feed(
+      d,
+      repeat(8, () => frame(0)),
+    );
+    d.waitFor(event.pause, 5000);
+    expect(next.map((e) => e.type)).toEqual(['pause']);
+    // a complete request: a wait already exceeded ends the utterance at the next frame
+    const last = (next[0] as { pause: number }).pause;
+    d.waitFor(last, 100);
+    // ...naming the pause that ended it (its recognition is the utterance's: nothing was said since)
+    expect(feed(d, [frame(0)])).toEqual([{ type: 'utterance', pcm: expect.any(Int16Array), pause: last }]);
+  });
+
   it('ends an utterance that goes on too long', () => {
     const d = new UtteranceDetector({ endSilenceMs: 400, maxUtteranceMs: 1000 });
     expect(

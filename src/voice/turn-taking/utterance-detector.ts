@@ -1,7 +1,8 @@
 import { rms } from '../media/resample';
 
 /**
- * Voice activity and end of utterance, frame by frame (20 ms at 8 kHz): a frame is speech when its
+ * Voice activity and end of utterance, frame by frame (20 ms at 8 kHz): a frame is speech when the
+ * caller says so (the Silero model's decision, voice-activity.ts) or, without one, when its
  * energy stands well above an adaptive noise floor (the quiet frames' level);
  * speech starts after a few speech frames in a row, and an utterance ends after `endSilenceMs` of
  * non-speech. Pure and clock-free: time is counted in frames.
@@ -12,11 +13,21 @@ export interface UtteranceDetectorOptions {
   minSpeechMs?: number;
   /** an utterance this long ends even if the caller has not paused */
   maxUtteranceMs?: number;
+  /**
+   * a pause this long (at most) inside an utterance emits `pause`, so the caller can say how long
+   * this one should last (`waitFor`); absent, no pause events
+   */
+  pauseMs?: number;
 }
 
 export type UtteranceEvent =
   /** `pcm`: what was heard so far (the pre-roll and the frames that started speech) */
-  { type: 'speech-start'; pcm: Int16Array[] } | { type: 'utterance'; pcm: Int16Array } | { type: 'discarded' };
+  | { type: 'speech-start'; pcm: Int16Array[] }
+  /** `pause`: the pause that ended it, when one was reported and the caller did not speak since */
+  | { type: 'utterance'; pcm: Int16Array; pause?: number }
+  | { type: 'discarded' }
+  /** the caller paused: `pcm` is what was heard so far; `pause` names it for waitFor */
+  | { type: 'pause'; pcm: Int16Array; pause: number };
 
 const FRAME_MS = 20;
 const START_FRAMES = 3;
@@ -36,8 +47,23 @@ export class UtteranceDetector {
   private speechFrames = 0;
   private readonly preRoll: Int16Array[] = [];
   private frames: Int16Array[] = [];
+  /** the end silence of the current pause (the default until waitFor says otherwise) */
+  private endSilenceMs: number;
+  private pauses = 0;
+  /** the pause reported in the current run of silence */
+  private pauseInRun: number | null = null;
 
-  constructor(private readonly options: UtteranceDetectorOptions) {}
+  constructor(private readonly options: UtteranceDetectorOptions) {
+    this.endSilenceMs = options.endSilenceMs;
+  }
+
+  /**
+   * how long pause `pause` must last to end the utterance; ignored once the caller spoke again
+   * (their next pause is decided afresh). A wait already exceeded ends it at the next frame.
+   */
+  waitFor(pause: number, endSilenceMs: number): void {
+    if (this.speaking && pause === this.pauses && this.silence > 0) this.endSilenceMs = endSilenceMs;
+  }
 
   get inSpeech(): boolean {
     return this.speaking;
@@ -47,9 +73,9 @@ export class UtteranceDetector {
     return rms(frame) > Math.max(this.floor * SPEECH_RATIO, MIN_SPEECH_LEVEL);
   }
 
-  push(frame: Int16Array): UtteranceEvent[] {
+  /** `speech`: the voice activity model's decision on this frame; absent, the energy test decides */
+  push(frame: Int16Array, speech: boolean = this.isSpeech(frame)): UtteranceEvent[] {
     const level = rms(frame);
-    const speech = this.isSpeech(frame);
     // minimum tracking: the floor drops to quiet frames at once and creeps up under steady sound,
     // so a noisy line stops counting as speech after a second or two
     if (level < this.floor) this.floor = Math.max(MIN_FLOOR, this.floor * 0.7 + level * 0.3);
@@ -68,19 +94,28 @@ export class UtteranceDetector {
     this.frames.push(frame);
     if (speech) {
       this.speechFrames++;
+      if (this.silence > 0) this.endSilenceMs = this.options.endSilenceMs;
       this.silence = 0;
+      this.pauseInRun = null;
     } else {
       this.silence++;
     }
-    const ended = this.silence * FRAME_MS >= this.options.endSilenceMs;
+    const ended = this.silence * FRAME_MS >= this.endSilenceMs;
     const tooLong = this.frames.length * FRAME_MS >= (this.options.maxUtteranceMs ?? 15_000);
-    if (!ended && !tooLong) return [];
-    return [this.end()];
+    if (ended || tooLong) return [this.end()];
+    const { pauseMs } = this.options;
+    if (pauseMs !== undefined && this.silence === Math.max(1, Math.round(pauseMs / FRAME_MS))) {
+      this.pauseInRun = ++this.pauses;
+      return [{ type: 'pause', pcm: this.joined(), pause: this.pauseInRun }];
+    }
+    return [];
   }
 
   /** forget a half-heard utterance (the agent took the turn some other way, the call ended) */
   reset(): void {
     this.speaking = false;
+    this.endSilenceMs = this.options.endSilenceMs;
+    this.pauseInRun = null;
     this.run = 0;
     this.frames = [];
     this.preRoll.length = 0;
@@ -88,10 +123,25 @@ export class UtteranceDetector {
 
   private end(): UtteranceEvent {
     const frames = this.frames;
+    const pause = this.pauseInRun ?? undefined;
     this.reset();
     if (this.speechFrames * FRAME_MS < (this.options.minSpeechMs ?? 200)) return { type: 'discarded' };
-    const pcm = new Int16Array(frames.length * frames[0].length);
-    frames.forEach((f, i) => pcm.set(f, i * f.length));
-    return { type: 'utterance', pcm };
+    return pause === undefined
+      ? { type: 'utterance', pcm: join(frames) }
+      : { type: 'utterance', pcm: join(frames), pause };
   }
+
+  private joined(): Int16Array {
+    return join(this.frames);
+  }
+}
+
+function join(frames: Int16Array[]): Int16Array {
+  const pcm = new Int16Array(frames.reduce((n, f) => n + f.length, 0));
+  let at = 0;
+  for (const f of frames) {
+    pcm.set(f, at);
+    at += f.length;
+  }
+  return pcm;
 }

@@ -1,3 +1,6 @@
+/**
+ * @jest-environment <rootDir>/test/support/onnx-environment.ts
+ */
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { patient } from '../../../test/support/patience';
@@ -10,8 +13,9 @@ import type { SpeechRecognizer } from '../speech/speech.port';
 import { WebSocketRecognizer } from '../speech/websocket-recognizer';
 import { loadVoiceConfig } from '../voice-config';
 import { UtteranceDetector } from './utterance-detector';
+import { loadVoiceActivity } from './voice-activity';
 import type { HangUpReason, UserTurnInput, VoiceDialogue } from './voice-dialogue.port';
-import { VoiceLoop } from './voice-loop';
+import { VoiceLoop, type VoiceLoopOptions } from './voice-loop';
 
 /**
  * The loop end to end on 127.0.0.1: a peer RTP session plays the caller's side (espeak-ng's
@@ -140,6 +144,68 @@ describe('VoiceLoop over RTP with the embedded speech engines', () => {
     expect(turn.tts_ms).toBeGreaterThan(0);
     expect(turn.first_audio_ms).toBeGreaterThan(0);
     expect(turn.first_audio_ms).toBeLessThan(patient(5000));
+  });
+
+  it('hears the caller through the Silero model, answers, and stops when barged in on', async () => {
+    const vad = await loadVoiceActivity();
+    expect(vad.kind).toBe('silero');
+    const long = Array.from({ length: 12 }, (_, i) => `This is sentence number ${i + 1} of a long answer.`).join(' ');
+    const dialogue = new TextDialogue((input) => (input.text?.includes('opening hours') ? long : 'Goodbye.'));
+    startLoop(dialogue, { voiceActivity: vad });
+    await until('the greeting', () => heard.length >= 1);
+    await caller.play(await tts.synthesize('What are your opening hours?'));
+    await until('the long answer to start', () => callerSpeechStarts >= 2 && agent.speaking, patient(30_000));
+    expect(dialogue.inputs[0]).toMatchObject({ text: 'what are your opening hours', bargeIn: false });
+    await caller.play(await tts.synthesize('Stop'));
+    await until('the second turn', () => dialogue.inputs.length >= 2, patient(30_000));
+    expect(dialogue.inputs[1].bargeIn).toBe(true);
+  });
+
+  it('waits through a pause mid-phrase when the end of turn adapts, and is cut off there when it is fixed', async () => {
+    const gap = new Int16Array(0.8 * 8000); // "I would like to … know your opening hours"
+    const first = await tts.synthesize('I would like to');
+    const second = await tts.synthesize('know your opening hours');
+    const paused = new Int16Array(first.length + gap.length + second.length);
+    paused.set(first, 0);
+    paused.set(second, first.length + gap.length);
+    const turnsHeard = async (options: Partial<VoiceLoopOptions>) => {
+      const dialogue = new TextDialogue(() => 'Thank you.');
+      // free-form recognition: the caller's words are not among the agent's phrases
+      startLoop(dialogue, { phrases: [], ...options });
+      await until('the greeting', () => heard.length >= 1);
+      const played = heard.length;
+      await caller.play(paused);
+      await until('a turn', () => dialogue.inputs.length >= 1, patient(30_000));
+      await until('its answer', () => heard.length > played, patient(30_000));
+      await until('the loop to go quiet', () => !agent.speaking);
+      // anything cut off would have been a second turn by now
+      await new Promise((r) => setTimeout(r, 1500));
+      loop?.stop();
+      heard.length = 0;
+      return dialogue.inputs.map((i) => i.text);
+    };
+    const adaptive = await turnsHeard({ endOfTurn: { minMs: 300, maxMs: 1500 } });
+    expect(adaptive).toHaveLength(1);
+    expect(adaptive[0]).toMatch(/ (know|no|hours|our)/);
+    const fixed = await turnsHeard({});
+    expect(fixed.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('ends the turn sooner after a complete request', async () => {
+    let turnAt = 0;
+    const dialogue = new TextDialogue(() => {
+      turnAt = Date.now();
+      return 'We are open from nine to five on weekdays.';
+    });
+    const voice = startLoop(dialogue, { endOfUtteranceMs: 1200, endOfTurn: { minMs: 300, maxMs: 1500 } });
+    await until('the greeting', () => heard.length >= 1);
+    await caller.play(await tts.synthesize('What are your opening hours?'));
+    const spokeUntil = Date.now();
+    await until('the turn', () => dialogue.inputs.length >= 1, patient(30_000));
+    expect(dialogue.inputs[0].text).toBe('what are your opening hours');
+    // the pause that ended the turn: from the caller's last packet to the turn, less its recognition
+    const waited = turnAt - spokeUntil - voice.turns[0].asr_ms;
+    expect(waited).toBeLessThan(1200); // the fixed wait would have been 1200 ms
   });
 
   it('stops speaking when the caller barges in, and flags the next turn', async () => {

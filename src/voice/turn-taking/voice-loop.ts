@@ -1,11 +1,19 @@
 import type { SpeakingAudio } from '../media/speaking-audio';
 import { sentencesOf } from '../speech/sentences';
 import type { RecognitionStream, SpeechRecognizer, SpeechSynthesizer } from '../speech/speech.port';
+import { type EndOfTurnBounds, endOfTurnWait } from './end-of-turn';
 import { UtteranceDetector } from './utterance-detector';
+import type { CallVoiceActivity, VoiceActivity } from './voice-activity';
 import type { AgentAnswer, HangUpReason, SpokenLatency, UserTurnInput, VoiceDialogue } from './voice-dialogue.port';
 
 export interface VoiceLoopOptions {
   endOfUtteranceMs: number;
+  /**
+   * end of turn that adapts: at a pause, what was heard so far is recognised; a complete request
+   * ends the turn after `minMs`, a phrase left open only after `maxMs` (end-of-turn.ts). Absent,
+   * every pause of `endOfUtteranceMs` ends it.
+   */
+  endOfTurn?: EndOfTurnBounds;
   silencePromptMs: number;
   /** prompts said into silence before the loop hangs up */
   silencePromptsBeforeHangUp: number;
@@ -14,6 +22,8 @@ export interface VoiceLoopOptions {
   phrases?: readonly string[];
   /** digits are sent as one turn after this pause, or at once on '#' */
   dtmfInterDigitMs?: number;
+  /** the voice activity model (Silero); absent or `energy`, the detector's energy threshold decides */
+  voiceActivity?: VoiceActivity;
   now?: () => number;
 }
 
@@ -36,9 +46,23 @@ export interface VoiceTurnRecord {
  * stops it (barge-in, flagged on the next turn); digits are user input; silence gets a prompt, and
  * repeated silence a hang-up.
  */
+/** what was heard up to a pause, being recognised (pause: the detector's id of it) */
+interface PauseRecognition {
+  pause: number;
+  started: number;
+  tookMs: number | null;
+  text: Promise<string>;
+}
+
+/** the pause at which the loop asks whether the caller has finished */
+const PAUSE_MS = 160;
+
 export class VoiceLoop {
   readonly turns: VoiceTurnRecord[] = [];
   private readonly detector: UtteranceDetector;
+  private readonly vad: CallVoiceActivity | null;
+  /** the recognition started at the caller's latest pause */
+  private paused: PauseRecognition | null = null;
   private readonly unsubscribe: (() => void)[] = [];
   private chain: Promise<void> = Promise.resolve();
   private speech: AbortController | null = null;
@@ -61,7 +85,12 @@ export class VoiceLoop {
     private readonly synthesizer: SpeechSynthesizer,
     private readonly options: VoiceLoopOptions,
   ) {
-    this.detector = new UtteranceDetector({ endSilenceMs: options.endOfUtteranceMs });
+    this.detector = new UtteranceDetector({
+      endSilenceMs: options.endOfUtteranceMs,
+      // a short pause is when the question of how long to wait is asked; answered in time to end at minMs
+      pauseMs: options.endOfTurn ? Math.min(PAUSE_MS, options.endOfTurn.minMs) : undefined,
+    });
+    this.vad = options.voiceActivity?.forCall() ?? null;
     this.now = options.now ?? Date.now;
   }
 
@@ -89,15 +118,27 @@ export class VoiceLoop {
 
   private hear(frame: Int16Array): void {
     if (this.stopped) return;
+    if (!this.vad) return this.heard(frame, undefined);
+    // the model's decisions resolve in the order the frames came, so the detector sees them in order
+    void this.vad.isSpeech(frame).then((speech) => {
+      if (!this.stopped) this.heard(frame, speech);
+    });
+  }
+
+  private heard(frame: Int16Array, speech: boolean | undefined): void {
     if (this.stream && this.detector.inSpeech) this.stream.write(frame);
-    for (const event of this.detector.push(frame)) {
+    for (const event of this.detector.push(frame, speech)) {
       if (event.type === 'speech-start') {
+        this.paused = null;
         this.callerActive();
         if (this.recognizer.stream) {
           this.stream = this.recognizer.stream({ phrases: this.options.phrases });
           for (const f of event.pcm) this.stream.write(f);
         }
+      } else if (event.type === 'pause') {
+        this.pause(event.pcm, event.pause);
       } else if (event.type === 'discarded') {
+        this.paused = null;
         this.stream?.cancel();
         this.stream = null;
         this.armSilence();
@@ -105,9 +146,37 @@ export class VoiceLoop {
         const endedAt = this.now();
         const stream = this.stream;
         this.stream = null;
-        this.enqueue(() => this.utterance(event.pcm, stream, endedAt));
+        // nothing was said after the pause that ended it: the pause's recognition is the turn's text
+        const heard = event.pause !== undefined && this.paused?.pause === event.pause ? this.paused : null;
+        this.paused = null;
+        this.enqueue(() => this.utterance(event.pcm, stream, endedAt, heard));
       }
     }
+  }
+
+  /**
+   * the caller paused mid-utterance: recognise what was heard so far and say how long this pause
+   * must last. A streaming recogniser gives no text until the end: its pauses keep the default.
+   */
+  private pause(pcm: Int16Array, pause: number): void {
+    const bounds = this.options.endOfTurn;
+    if (!bounds || this.stream) return;
+    // until the text is in, the pause may be mid-phrase: a slow recognition must not cut the caller off
+    this.detector.waitFor(pause, bounds.maxMs);
+    const recognition: PauseRecognition = {
+      pause,
+      started: this.now(),
+      tookMs: null,
+      text: this.recognizer.recognize(pcm, { phrases: this.options.phrases }),
+    };
+    this.paused = recognition;
+    void recognition.text
+      .catch(() => '')
+      .then((text) => {
+        recognition.tookMs = this.now() - recognition.started;
+        if (this.stopped) return;
+        this.detector.waitFor(pause, endOfTurnWait(text, bounds, this.options.endOfUtteranceMs, this.options.phrases));
+      });
   }
 
   private digit(digit: string): void {
@@ -144,14 +213,21 @@ export class VoiceLoop {
     return bargeIn;
   }
 
-  private async utterance(pcm: Int16Array, stream: RecognitionStream | null, endedAt: number): Promise<void> {
+  private async utterance(
+    pcm: Int16Array,
+    stream: RecognitionStream | null,
+    endedAt: number,
+    heard: PauseRecognition | null,
+  ): Promise<void> {
     const started = this.now();
     // an engine that fails hears nothing; the caller is asked again by the silence prompt
     const text = await (
-      stream ? stream.finish() : this.recognizer.recognize(pcm, { phrases: this.options.phrases })
+      heard?.text ?? (stream ? stream.finish() : this.recognizer.recognize(pcm, { phrases: this.options.phrases }))
     ).catch(() => '');
     if (!text) return this.armSilence();
-    await this.turn({ text, bargeIn: this.takeBargeIn(), latency: { asr_ms: this.now() - started } }, endedAt);
+    // reused, the recognition ran during the pause: its own duration
+    const asrMs = heard ? (heard.tookMs ?? this.now() - heard.started) : this.now() - started;
+    await this.turn({ text, bargeIn: this.takeBargeIn(), latency: { asr_ms: asrMs } }, endedAt);
   }
 
   private async turn(input: UserTurnInput, endedAt: number): Promise<void> {

@@ -2163,6 +2163,8 @@ export type components = {
       name: string;
     };
     VoiceSettingsDto: {
+      end_of_turn_max_ms?: number | null;
+      end_of_turn_min_ms?: number | null;
       recording?: boolean | null;
     };
     WebhookEndpoint: {
@@ -4220,6 +4222,10 @@ export interface operations {
               health: 'ok' | 'degraded';
               name?: string;
             }[];
+            voice?: {
+              /** @enum {unknown} */
+              vad?: 'silero' | 'energy';
+            };
           };
         };
       };
@@ -7257,6 +7263,8 @@ export interface operations {
               };
               small_talk: boolean;
               voice: {
+                end_of_turn_max_ms?: number;
+                end_of_turn_min_ms?: number;
                 recording: boolean;
               };
             };
@@ -7415,6 +7423,8 @@ export interface operations {
               };
               small_talk: boolean;
               voice: {
+                end_of_turn_max_ms?: number;
+                end_of_turn_min_ms?: number;
                 recording: boolean;
               };
             };
