@@ -121,7 +121,7 @@ describeEachPlatformDatabase('the platform database', (databases) => {
     expect(dialectOf(first)).toBe(databases.dialect);
     expect(await schemaOf(first)).toEqual(SCHEMA);
     const names = await migrationsRun(first);
-    expect(names).toHaveLength(4);
+    expect(names).toHaveLength(5);
     expect(
       names.every(
         (n) =>
@@ -145,7 +145,7 @@ describeEachPlatformDatabase('the platform database', (databases) => {
 
   it('processes starting together on an empty database migrate it once', async () => {
     const sources = await Promise.all([1, 2, 3].map(() => database.open()));
-    for (const source of sources) expect(await migrationsRun(source)).toHaveLength(4);
+    for (const source of sources) expect(await migrationsRun(source)).toHaveLength(5);
   });
 
   describe('read-model registry', () => {

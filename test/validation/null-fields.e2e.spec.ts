@@ -33,6 +33,8 @@ const NULL_MEANS: Record<string, string> = {
       'environment_retrieval.live',
       'voice',
       'voice.recording',
+      'voice.end_of_turn_min_ms',
+      'voice.end_of_turn_max_ms',
       'privacy',
       'privacy.redact',
       'analysis',
