@@ -427,7 +427,9 @@ export class TopicIndex {
       const discount = THESAURUS_DISCOUNT[related.relation];
       candidates.push({ termId: id, discount, cover: discount * THESAURUS_CONFIDENCE_SHARE });
     }
-    if (exact === undefined && !FILLER.has(stem))
+    // a word one edit from an indexed one is read as that word misspelled (resolveFuzzy), not
+    // through its neighbours: "cancelation" is in GloVe, and near "cancellation" only by spelling
+    if (exact === undefined && !FILLER.has(stem) && this.fuzzyMatches(surface).length === 0)
       for (const near of neighboursOf(surface)) {
         if (near.similarity < NEIGHBOUR_MIN_SIMILARITY) break; // most similar first
         const id = this.bm25.termId(termStem(near.word));

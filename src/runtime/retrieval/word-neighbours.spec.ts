@@ -27,4 +27,13 @@ describe('word neighbours (GloVe, shipped in the repository)', () => {
     // weakly: a neighbour alone does not make an off-topic question look answered
     expect(index.search('bank robbery').every((h) => h.confidence < OUT_OF_DOMAIN_CONFIDENCE)).toBe(true);
   });
+
+  it('reads a word one edit from an indexed one as that word misspelled, not through its neighbours', () => {
+    const index = TopicIndex.build([
+      activeTopic('classes', 'Beginners', 'Classes for the novice swimmer.'),
+      activeTopic('leaving', 'Leaving', 'You may leave without delay.'),
+    ]);
+    // "notice" is one edit from "novice", and a GloVe neighbour of "without"
+    expect(index.search('notice')[0]?.topicId).toBe('classes');
+  });
 });
